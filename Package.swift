@@ -1,0 +1,27 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+  .enableUpcomingFeature("ExistentialAny"),
+  .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+  name: "StoreLedger",
+  products: [
+    .library(name: "StoreLedger", targets: ["StoreLedger"]),
+    .executable(name: "storeledger", targets: ["StoreLedgerCLI"]),
+    .executable(name: "storeledger-bench", targets: ["StoreLedgerBench"]),
+  ],
+  targets: [
+    .target(name: "StoreLedger", swiftSettings: strictSettings),
+    .executableTarget(
+      name: "StoreLedgerCLI", dependencies: ["StoreLedger"], swiftSettings: strictSettings),
+    .executableTarget(
+      name: "StoreLedgerBench", dependencies: ["StoreLedger"], swiftSettings: strictSettings),
+    .testTarget(
+      name: "StoreLedgerTests", dependencies: ["StoreLedger", "StoreLedgerCLI"],
+      swiftSettings: strictSettings),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,146 @@
+extension Catalog {
+  /// Parses and validates a catalog document; every problem found is reported.
+  ///
+  /// Rejects unknown product types and fields, missing `group` (auto-renewable)
+  /// or `duration` (non-renewing), malformed ISO 8601 durations, empty
+  /// entitlement lists, and fields that do not belong to the product's type.
+  public static func parse(_ text: String, file: String) throws(DiagnosticList) -> Catalog {
+    let document: JSONValue
+    do {
+      document = try JSONValue.parse(text)
+    } catch {
+      throw DiagnosticList([
+        Diagnostic(
+          file: file, line: error.line, column: error.column,
+          .badCatalog("invalid JSON: \(error.detail)"))
+      ])
+    }
+    var problems: [Diagnostic] = []
+    func bad(_ detail: String) {
+      problems.append(Diagnostic(file: file, .badCatalog(detail)))
+    }
+    guard let top = document.objectMembers else {
+      throw DiagnosticList([Diagnostic(file: file, .badCatalog("expected a JSON object"))])
+    }
+    for (key, _) in top where key != "products" {
+      bad("unknown top-level field '\(key)'; expected 'products'")
+    }
+    guard let productMembers = document["products"]?.objectMembers else {
+      bad("field 'products': expected an object of product id → product")
+      throw DiagnosticList(problems)
+    }
+    var products: [Product] = []
+    for (id, value) in productMembers {
+      if let product = parseProduct(id: id, value: value, bad: bad) { products.append(product) }
+    }
+    if !problems.isEmpty { throw DiagnosticList(problems) }
+    return Catalog(products: products)
+  }
+
+  private static func parseProduct(id: String, value: JSONValue, bad: (String) -> Void) -> Product? {
+    let here = "product '\(id)'"
+    guard !id.isEmpty, id.utf8.count <= Limits.referenceBytesMax else {
+      bad("product ids must be 1–\(Limits.referenceBytesMax) bytes")
+      return nil
+    }
+    guard let members = value.objectMembers else {
+      bad("\(here): expected an object, found \(value.kindName)")
+      return nil
+    }
+    guard let typeName = value["type"]?.stringValue else {
+      bad("\(here): field 'type' is required (auto_renewable, non_renewing, non_consumable, consumable)")
+      return nil
+    }
+    guard let kind = ProductKind(rawValue: typeName) else {
+      bad(
+        "\(here): field 'type': unknown product type '\(typeName)'; expected auto_renewable, non_renewing, non_consumable or consumable"
+      )
+      return nil
+    }
+    let allowed: Set<String>
+    switch kind {
+    case .autoRenewable: allowed = ["type", "entitlements", "group", "level", "family_shareable"]
+    case .nonRenewing: allowed = ["type", "entitlements", "duration", "family_shareable"]
+    case .nonConsumable: allowed = ["type", "entitlements", "expires_after", "family_shareable"]
+    case .consumable: allowed = ["type", "currency", "units"]
+    }
+    var ok = true
+    for (key, _) in members where !allowed.contains(key) {
+      bad("\(here): field '\(key)' is not allowed for type '\(typeName)'")
+      ok = false
+    }
+    var product = Product(id: id, kind: kind)
+    if kind != .consumable {
+      if case .array(let items)? = value["entitlements"], !items.isEmpty,
+        items.allSatisfy({ ($0.stringValue?.isEmpty == false) })
+      {
+        product.entitlements = items.compactMap(\.stringValue)
+      } else {
+        bad("\(here): field 'entitlements': expected a non-empty list of entitlement ids")
+        ok = false
+      }
+      switch value["family_shareable"] {
+      case nil: break
+      case .bool(let flag)?: product.isFamilyShareable = flag
+      case let other?:
+        bad("\(here): field 'family_shareable': expected a boolean, found \(other.kindName)")
+        ok = false
+      }
+    }
+    func duration(_ field: String) -> ISODuration?? {
+      guard let raw = value[field] else { return .some(nil) }
+      guard let text = raw.stringValue, let parsed = ISODuration(text) else {
+        bad(
+          "\(here): field '\(field)': expected an ISO 8601 duration such as P1M, P2W, PT48H or P1MT12H"
+        )
+        return nil
+      }
+      return .some(parsed)
+    }
+    switch kind {
+    case .autoRenewable:
+      if let group = value["group"]?.stringValue, !group.isEmpty {
+        product.group = group
+      } else {
+        bad("\(here): field 'group' is required for auto_renewable (the subscription group)")
+        ok = false
+      }
+      switch value["level"] {
+      case nil: break
+      case .integer(let level)? where level >= 1 && level <= 1000: product.level = Int(level)
+      case _?:
+        bad("\(here): field 'level': expected an integer ≥ 1 (1 is the highest tier)")
+        ok = false
+      }
+    case .nonRenewing:
+      switch duration("duration") {
+      case .some(.some(let parsed)): product.duration = parsed
+      case .some(nil):
+        bad("\(here): field 'duration' is required for non_renewing")
+        ok = false
+      case nil: ok = false
+      }
+    case .nonConsumable:
+      switch duration("expires_after") {
+      case .some(let parsed): product.expiresAfter = parsed
+      case nil: ok = false
+      }
+    case .consumable:
+      switch value["currency"] {
+      case nil: break
+      case .string(let currency)? where !currency.isEmpty: product.currency = currency
+      case _?:
+        bad("\(here): field 'currency': expected a non-empty string")
+        ok = false
+      }
+      switch value["units"] {
+      case nil: break
+      case .integer(let units)? where units >= 1 && units <= Limits.amountMax: product.units = units
+      case _?:
+        bad("\(here): field 'units': expected an integer ≥ 1")
+        ok = false
+      }
+    }
+    return ok ? product : nil
+  }
+}

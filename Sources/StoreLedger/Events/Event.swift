@@ -1,0 +1,102 @@
+/// One validated log line in compact form: interned strings, instants as integers.
+///
+/// About 80 bytes and no references, so millions of events live in one flat
+/// array without per-event allocation. Optional values use sentinels
+/// (`Symbol.none`, `ProductIndex.none`, `hasExpires`); accessors say which.
+public struct Event: Sendable, Equatable {
+  /// Effective time: when it took effect in the world.
+  public var at: Timestamp
+  /// Knowledge time: when the ledger learned of it (`at` when absent in the log).
+  public var recorded: Timestamp
+  /// `expires` or `grace_expires`, when `hasExpires`.
+  public var expires: Timestamp
+  /// `quantity` (consumable purchase or consumption); 0 when absent.
+  public var quantity: Int64
+  /// `price` in thousandths of the currency unit, when `hasPrice`.
+  public var price: Int64
+  /// A hash of `meta` as a JSON value (0 when absent), so redeliveries can be compared.
+  public var metaHash: UInt64
+  /// The event id.
+  public var id: Symbol
+  /// The subject whose access changes.
+  public var subject: Symbol
+  /// `transaction`, or `.none`.
+  public var transaction: Symbol
+  /// `original_transaction`, or `.none` (a purchase's default is filled in by the fold).
+  public var originalTransaction: Symbol
+  /// `currency`, or `.none`.
+  public var currency: Symbol
+  /// The 1-based line number in the log.
+  public var line: UInt32
+  /// `product`, or `.none`.
+  public var product: ProductIndex
+  /// The event type.
+  public var kind: EventKind
+  /// `ownership` (default `purchased`).
+  public var ownership: Ownership
+  /// `offer` (default `normal`).
+  public var offer: Offer
+  /// `expiration.reason` or `revocation.reason` raw value; 255 when absent.
+  public var reasonRaw: UInt8
+  /// `auto_renew`.
+  public var autoRenew: Bool
+  /// Whether `expires` holds a value.
+  public var hasExpires: Bool
+  /// Whether `price` (and its `currency`) are present.
+  public var hasPrice: Bool
+  /// Whether `recorded` was written in the log (otherwise it equals `at`).
+  public var hasRecorded: Bool
+  /// Whether `ownership` was written in the log.
+  public var hasOwnership: Bool
+  /// Whether `offer` was written in the log.
+  public var hasOffer: Bool
+
+  /// An empty record to fill in.
+  public init(kind: EventKind) {
+    at = Timestamp(millisecondsSinceEpoch: 0)
+    recorded = at
+    expires = at
+    quantity = 0
+    price = 0
+    metaHash = 0
+    id = .none
+    subject = .none
+    transaction = .none
+    originalTransaction = .none
+    currency = .none
+    line = 0
+    product = .none
+    self.kind = kind
+    ownership = .purchased
+    offer = .normal
+    reasonRaw = 255
+    autoRenew = false
+    hasExpires = false
+    hasPrice = false
+    hasRecorded = false
+    hasOwnership = false
+    hasOffer = false
+  }
+
+  /// Whether two lines describe the same event, as JSON values ignoring `recorded`.
+  ///
+  /// This is the redelivery test of CONTRACT §1 (Idempotency); `line` and
+  /// `recorded` are not part of the event's identity.
+  public func isRedelivery(of other: Event) -> Bool {
+    var a = self
+    var b = other
+    a.line = 0
+    b.line = 0
+    a.recorded = a.at
+    b.recorded = b.at
+    a.hasRecorded = false
+    b.hasRecorded = false
+    return a == b
+  }
+
+  /// The effective-order key: `at`, then line order for ties.
+  @inlinable
+  public static func effectiveOrder(_ a: Event, _ b: Event) -> Bool {
+    a.at != b.at ? a.at < b.at : a.line < b.line
+  }
+}

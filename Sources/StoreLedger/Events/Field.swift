@@ -1,0 +1,67 @@
+/// The fields a log line may carry.
+public enum Field: Int, Sendable, CaseIterable {
+  case id
+  case type
+  case subject
+  case at
+  case recorded
+  case meta
+  case product
+  case transaction
+  case originalTransaction
+  case expires
+  case graceExpires
+  case quantity
+  case ownership
+  case offer
+  case price
+  case currency
+  case reason
+  case autoRenew
+
+  /// The key in the log.
+  public var name: String {
+    switch self {
+    case .id: return "id"
+    case .type: return "type"
+    case .subject: return "subject"
+    case .at: return "at"
+    case .recorded: return "recorded"
+    case .meta: return "meta"
+    case .product: return "product"
+    case .transaction: return "transaction"
+    case .originalTransaction: return "original_transaction"
+    case .expires: return "expires"
+    case .graceExpires: return "grace_expires"
+    case .quantity: return "quantity"
+    case .ownership: return "ownership"
+    case .offer: return "offer"
+    case .price: return "price"
+    case .currency: return "currency"
+    case .reason: return "reason"
+    case .autoRenew: return "auto_renew"
+    }
+  }
+}
+
+/// A set of fields as a bit mask (no allocation on the hot path).
+struct FieldSet: OptionSet, Sendable {
+  let rawValue: UInt32
+  init(rawValue: UInt32) { self.rawValue = rawValue }
+  init(_ field: Field) { rawValue = 1 << UInt32(field.rawValue) }
+
+  static let product = FieldSet(.product)
+  static let transaction = FieldSet(.transaction)
+  static let originalTransaction = FieldSet(.originalTransaction)
+  static let expires = FieldSet(.expires)
+  static let graceExpires = FieldSet(.graceExpires)
+  static let quantity = FieldSet(.quantity)
+  static let ownership = FieldSet(.ownership)
+  static let offer = FieldSet(.offer)
+  static let price = FieldSet(.price)
+  static let currency = FieldSet(.currency)
+  static let reason = FieldSet(.reason)
+  static let autoRenew = FieldSet(.autoRenew)
+
+  func contains(_ field: Field) -> Bool { contains(FieldSet(field)) }
+}

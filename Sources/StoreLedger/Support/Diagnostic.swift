@@ -1,0 +1,158 @@
+/// What went wrong, as a typed value; `Diagnostic.message` is the one place that words it.
+public enum Problem: Sendable, Equatable {
+  // Invalid JSON and fields of a log line.
+  case invalidJSON(String)
+  case unknownField(String)
+  case duplicateField(String)
+  case missingField(field: String, type: String)
+  case fieldNotAllowed(field: String, type: String, why: String)
+  case invalidValue(field: String, expected: String, found: String)
+  case unknownEventType(String)
+  case unknownProduct(field: String, product: String)
+  case lineTooLong(bytes: Int, limit: Int)
+  // Log-wide rules.
+  case idConflict(id: String, firstLine: Int)
+  case transactionReused(transaction: String, firstLine: Int)
+  case overdraw(currency: String, balance: Int64, quantity: Int64)
+  case tooManyEvents(subject: String, limit: Int)
+  case tornLastLine(bytes: Int)
+  case unknownReference(field: String, value: String)
+  case ignoredInState(type: String, state: String)
+  case tornLineBlocksAppend
+  // Catalog.
+  case badCatalog(String)
+  // Files and usage.
+  case fileNotFound(path: String)
+  case cannotRead(path: String, reason: String)
+  case cannotWrite(path: String, reason: String)
+  case usage(String)
+  // Snapshots and diffs.
+  case snapshotMismatch(String)
+  case importFailed(String)
+}
+
+/// How serious a diagnostic is.
+public enum Severity: String, Sendable {
+  case error
+  case warning
+}
+
+/// A problem at a place: `FILE:LINE[:COLUMN]: error: message`.
+public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The file concerned, if any.
+  public var file: String?
+  /// The 1-based line, if the problem is on a line.
+  public var line: Int?
+  /// The 1-based byte column, for invalid JSON.
+  public var column: Int?
+  /// What went wrong.
+  public var problem: Problem
+  /// Error or warning.
+  public var severity: Severity
+
+  /// Creates a diagnostic.
+  public init(
+    file: String? = nil, line: Int? = nil, column: Int? = nil, _ problem: Problem,
+    severity: Severity = .error
+  ) {
+    self.file = file
+    self.line = line
+    self.column = column
+    self.problem = problem
+    self.severity = severity
+  }
+
+  /// The sysexits code from CONTRACT §6.
+  public var exitCode: Int32 {
+    switch problem {
+    case .usage: return 64
+    case .fileNotFound, .cannotRead: return 66
+    case .cannotWrite: return 74
+    default: return 65
+    }
+  }
+
+  /// `FILE:LINE:COL: error: message`, the form every command prints on stderr.
+  public var description: String {
+    var prefix = ""
+    if let file { prefix += file + ":" }
+    if let line { prefix += "\(line):" }
+    if let column { prefix += "\(column):" }
+    if !prefix.isEmpty { prefix += " " }
+    return prefix + severity.rawValue + ": " + message
+  }
+
+  /// The wording of the problem.
+  public var message: String {
+    switch problem {
+    case .invalidJSON(let detail):
+      return "invalid JSON: \(detail)"
+    case .unknownField(let name):
+      return "unknown field '\(name)' (fields are checked strictly; is it a typo?)"
+    case .duplicateField(let name):
+      return "field '\(name)' appears twice"
+    case .missingField(let field, let type):
+      return "field '\(field)' is required for type '\(type)'"
+    case .fieldNotAllowed(let field, let type, let why):
+      return "field '\(field)' is not allowed for type '\(type)'" + (why.isEmpty ? "" : ": \(why)")
+    case .invalidValue(let field, let expected, let found):
+      return "field '\(field)': expected \(expected), found \(found)"
+    case .unknownEventType(let found):
+      return
+        "field 'type': unknown event type \(found); expected one of \(EventKind.allNames.joined(separator: ", "))"
+    case .unknownProduct(let field, let product):
+      return "field '\(field)': unknown product '\(product)' (not in the catalog)"
+    case .lineTooLong(let bytes, let limit):
+      return "line is \(bytes) bytes, more than the limit of \(limit)"
+    case .idConflict(let id, let firstLine):
+      return
+        "field 'id': id conflict: '\(id)' was first used on line \(firstLine) for a different event"
+    case .transactionReused(let transaction, let firstLine):
+      return
+        "field 'transaction': transaction '\(transaction)' was already charged by the event on line \(firstLine)"
+    case .overdraw(let currency, let balance, let quantity):
+      return
+        "field 'quantity': overdraw: spending \(quantity) \(currency) with a balance of \(balance) just before it"
+    case .tooManyEvents(let subject, let limit):
+      return "subject '\(subject)' has more than \(limit) events (the per-subject limit)"
+    case .tornLastLine(let bytes):
+      return
+        "torn last line (\(bytes) bytes without a final newline) ignored; run 'storeledger repair' to move it aside"
+    case .unknownReference(let field, let value):
+      return
+        "field '\(field)': '\(value)' has no purchase or renewal for this subject at this point; the event changes nothing"
+    case .ignoredInState(let type, let state):
+      return "'\(type)' in state '\(state)' changes nothing"
+    case .tornLineBlocksAppend:
+      return "the log ends in a torn line; run 'storeledger repair' before appending"
+    case .badCatalog(let detail):
+      return "bad catalog: \(detail)"
+    case .fileNotFound(let path):
+      return "no such file: \(path)"
+    case .cannotRead(let path, let reason):
+      return "cannot read \(path): \(reason)"
+    case .cannotWrite(let path, let reason):
+      return "cannot write \(path): \(reason)"
+    case .usage(let detail):
+      return detail
+    case .snapshotMismatch(let detail):
+      return detail
+    case .importFailed(let detail):
+      return detail
+    }
+  }
+}
+
+/// A batch of diagnostics raised together (for example every bad line `check` found).
+public struct DiagnosticList: Error, Sendable {
+  /// The diagnostics, in log order; errors and warnings.
+  public var diagnostics: [Diagnostic]
+
+  /// Creates a list.
+  public init(_ diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
+
+  /// The exit code of the first error.
+  public var exitCode: Int32 {
+    diagnostics.first(where: { $0.severity == .error })?.exitCode ?? 0
+  }
+}

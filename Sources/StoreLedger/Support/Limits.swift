@@ -1,0 +1,23 @@
+/// Every limit on something that grows, in one place, with what happens at the limit.
+public enum Limits {
+  /// Longest log line in bytes; a longer line is an error (`lineTooLong`).
+  public static let lineBytesMax = 64 * 1024
+  /// Longest event `id` in Unicode scalars (contract: 1–128).
+  public static let idLengthMax = 128
+  /// Longest `subject` in Unicode scalars (contract: 1–256).
+  public static let subjectLengthMax = 256
+  /// Longest `transaction`, `original_transaction`, `product` or `currency` value in bytes.
+  public static let referenceBytesMax = 256
+  /// Deepest nesting of JSON (in `meta`, catalogs, snapshots); deeper is an error.
+  public static let jsonDepthMax = 64
+  /// Most events one subject may have; more is an error naming the subject.
+  public static let eventsPerSubjectMax = 1_000_000
+  /// Most lines one log may have (line numbers are stored in 32 bits).
+  public static let linesMax = Int(UInt32.max - 1)
+  /// Most diagnostics printed by one command; the rest are counted.
+  public static let diagnosticsShownMax = 1000
+  /// Largest catalog file in bytes.
+  public static let catalogBytesMax = 16 * 1024 * 1024
+  /// Largest integer accepted for `quantity` and `price`.
+  public static let amountMax: Int64 = 1_000_000_000_000_000
+}
