@@ -30,6 +30,12 @@ public struct Event: Sendable, Equatable {
   public var line: UInt32
   /// `product`, or `.none`.
   public var product: ProductIndex
+  /// Resolved when the log is loaded, not part of the line: the subscription number
+  /// (subscription events), the position within the subject (grants, consumables), or
+  /// the target of a `revocation` / `refund_reversed` (`UInt32.max`: unknown).
+  public var slot: UInt32
+  /// Resolved when the log is loaded: the product a `revocation` / `refund_reversed` targets.
+  public var targetProduct: ProductIndex
   /// The event type.
   public var kind: EventKind
   /// `ownership` (default `purchased`).
@@ -66,6 +72,8 @@ public struct Event: Sendable, Equatable {
     currency = .none
     line = 0
     product = .none
+    slot = UInt32.max
+    targetProduct = .none
     self.kind = kind
     ownership = .purchased
     offer = .normal
@@ -87,6 +95,8 @@ public struct Event: Sendable, Equatable {
     var b = other
     a.line = 0
     b.line = 0
+    a.slot = b.slot
+    a.targetProduct = b.targetProduct
     a.recorded = a.at
     b.recorded = b.at
     a.hasRecorded = false

@@ -1,0 +1,170 @@
+/// Everything one subject holds after some of its events, in effective order.
+///
+/// The fold is pure: `apply(_:context:)` reads only the event and the context,
+/// never a clock or a file. Subscriptions are indexed by the subscription number
+/// and grants or credits by the position the loader resolved into `Event.slot`,
+/// so applying an event is O(1) apart from the (few) currencies.
+public struct SubjectState: Sendable, Equatable {
+  /// Subscriptions by subscription number.
+  public var subscriptions: [SubscriptionState] = []
+  /// Grants and consumable credits by position within the subject's events.
+  public var items: [ItemState] = []
+  /// Balances in currencies touched so far, in first-touched order.
+  public var balances: [BalanceState] = []
+
+  /// An empty state.
+  public init() {}
+
+  /// Empties the state for a subject with the given shape, keeping buffers.
+  /// - Complexity: O(`subscriptionCount` + `itemCount`).
+  public mutating func reset(subscriptionCount: Int, itemCount: Int) {
+    subscriptions.removeAll(keepingCapacity: true)
+    subscriptions.append(contentsOf: repeatElement(SubscriptionState(), count: subscriptionCount))
+    items.removeAll(keepingCapacity: true)
+    items.append(contentsOf: repeatElement(ItemState(), count: itemCount))
+    balances.removeAll(keepingCapacity: true)
+  }
+
+  /// The balance of `currency`, or nil when it was never touched.
+  public func balance(_ currency: Symbol) -> Int64? {
+    balances.first(where: { $0.currency == currency })?.amount
+  }
+
+  /// Adds `delta` to the balance of `currency`, touching it.
+  public mutating func credit(_ currency: Symbol, _ delta: Int64) {
+    if let index = balances.firstIndex(where: { $0.currency == currency }) {
+      balances[index].amount = saturatingAdd(balances[index].amount, delta)
+    } else {
+      balances.append(BalanceState(currency: currency, amount: delta))
+    }
+  }
+
+  /// Applies one event (CONTRACT §3) and says what it did.
+  public mutating func apply(_ event: Event, context: FoldContext) -> FoldEffect {
+    let slot = Int(event.slot)
+    switch event.kind {
+    case .purchase:
+      let product = context.catalog[event.product]
+      switch product.kind {
+      case .autoRenewable:
+        startPeriod(&subscriptions[slot], event, isPurchase: true)
+      case .nonRenewing, .nonConsumable:
+        var item = ItemState()
+        item.isApplied = true
+        item.start = event.at
+        if event.hasExpires {
+          item.end = event.expires
+        } else if let duration = product.kind == .nonRenewing ? product.duration : product.expiresAfter {
+          item.end = duration.added(to: event.at)
+        }
+        item.product = event.product
+        item.ownership = event.ownership
+        item.offer = event.offer
+        item.line = event.line
+        items[slot] = item
+      case .consumable:
+        var item = ItemState()
+        item.isApplied = true
+        item.start = event.at
+        item.product = event.product
+        item.line = event.line
+        let (amount, overflow) = event.quantity.multipliedReportingOverflow(by: product.units)
+        item.credited = overflow ? Int64.max : amount
+        items[slot] = item
+        credit(context.productCurrencies[Int(event.product.rawValue)], item.credited)
+      }
+      return .applied
+    case .renewal:
+      startPeriod(&subscriptions[slot], event, isPurchase: false)
+      return .applied
+    case .purchasePending:
+      return .applied
+    case .consumption:
+      credit(event.currency, -event.quantity)
+      return .applied
+    case .revocation, .refundReversed:
+      return applyRefund(event, context: context)
+    case .billingRetry, .graceEntered, .expiration, .autoRenewChanged, .planChanged,
+      .renewalExtended:
+      guard slot < subscriptions.count, subscriptions[slot].isKnown else { return .unknownReference }
+      return Self.applyToSubscription(&subscriptions[slot], event)
+    }
+  }
+
+  private func startPeriod(_ sub: inout SubscriptionState, _ event: Event, isPurchase: Bool) {
+    if !sub.isKnown {
+      sub.isKnown = true
+      sub.originalTransaction =
+        event.originalTransaction.isSome ? event.originalTransaction : event.transaction
+      sub.ownership = .purchased
+    }
+    if isPurchase { sub.ownership = event.ownership }
+    sub.transaction = event.transaction
+    sub.product = event.product
+    sub.offer = event.offer
+    sub.periodStart = event.at
+    sub.expires = event.expires
+    sub.graceExpires = Timestamp.distantPast
+    sub.status = .active
+    sub.willRenew = true
+    if sub.renewsTo == event.product { sub.renewsTo = .none }
+    sub.periodLine = event.line
+  }
+
+  private static func applyToSubscription(_ sub: inout SubscriptionState, _ event: Event)
+    -> FoldEffect
+  {
+    let isClosed = sub.status == .expired || sub.status == .revoked
+    switch event.kind {
+    case .billingRetry:
+      if isClosed { return .ignoredInState(sub.status) }
+      sub.status = .billingRetry
+    case .graceEntered:
+      if isClosed { return .ignoredInState(sub.status) }
+      sub.status = .grace
+      sub.graceExpires = event.expires
+    case .expiration:
+      if isClosed { return .ignoredInState(sub.status) }
+      sub.status = .expired
+      sub.willRenew = false
+    case .autoRenewChanged:
+      sub.willRenew = event.autoRenew
+    case .planChanged:
+      sub.renewsTo = event.product == sub.product ? .none : event.product
+    case .renewalExtended:
+      if isClosed { return .ignoredInState(sub.status) }
+      sub.expires = event.expires
+      if sub.status == .billingRetry || sub.status == .grace { sub.status = .active }
+    default:
+      preconditionFailure("not a subscription event: \(event.kind)")
+    }
+    return .applied
+  }
+
+  private mutating func applyRefund(_ event: Event, context: FoldContext) -> FoldEffect {
+    guard event.targetProduct.isSome else { return .unknownReference }
+    let slot = Int(event.slot)
+    let isRevocation = event.kind == .revocation
+    switch context.catalog[event.targetProduct].kind {
+    case .autoRenewable:
+      guard subscriptions[slot].isKnown, subscriptions[slot].transaction == event.transaction else {
+        return .noChange
+      }
+      if isRevocation {
+        guard subscriptions[slot].status != .revoked else { return .noChange }
+        subscriptions[slot].status = .revoked
+      } else {
+        guard subscriptions[slot].status == .revoked else { return .noChange }
+        subscriptions[slot].status = .active
+      }
+    case .nonRenewing, .nonConsumable, .consumable:
+      guard items[slot].isApplied, items[slot].isRevoked != isRevocation else { return .noChange }
+      items[slot].isRevoked = isRevocation
+      if context.catalog[event.targetProduct].kind == .consumable {
+        let currency = context.productCurrencies[Int(event.targetProduct.rawValue)]
+        credit(currency, isRevocation ? -items[slot].credited : items[slot].credited)
+      }
+    }
+    return .applied
+  }
+}

@@ -1,0 +1,450 @@
+/// A string value inside a line being parsed: bytes in the line or in the scratch buffer.
+struct StringRef {
+  var start: Int32 = 0
+  var count: Int32 = 0
+  /// Whether the bytes are in the parser's scratch buffer (the value had escapes).
+  var inScratch = false
+  var isPresent = false
+}
+
+/// Parses one log line into an `Event`, checking every rule of CONTRACT §1 that a
+/// single line can break.
+///
+/// Byte-level and allocation-free on the common path: no `JSONDecoder`, no
+/// `String` per field, timestamps parsed arithmetically, strings interned as
+/// bytes. Escaped or non-ASCII strings are decoded into a reused scratch buffer.
+/// The same instance is reused for every line of a log.
+public struct EventLineParser {
+  /// The catalog products are resolved against.
+  public let catalog: Catalog
+  private var scratch: [UInt8] = []
+
+  /// Creates a parser for a catalog.
+  public init(catalog: Catalog) {
+    self.catalog = catalog
+    scratch.reserveCapacity(Limits.lineBytesMax)
+  }
+
+  /// Parses one line (without its newline), interning strings into `symbols`.
+  ///
+  /// The returned event's `line` is `lineNumber`. Errors carry line, column
+  /// (for invalid JSON) and the field concerned, but no file name.
+  /// - Complexity: O(line length).
+  public mutating func parse(
+    _ line: UnsafeBufferPointer<UInt8>, lineNumber: Int, symbols: inout LedgerSymbols
+  ) -> Result<Event, Diagnostic> {
+    scratch.removeAll(keepingCapacity: true)
+    var cursor = Cursor(line: line, lineNumber: lineNumber)
+    var fields = RawFields()
+    do {
+      try cursor.readObject(into: &fields, scratch: &scratch, catalog: catalog)
+    } catch {
+      return .failure(error)
+    }
+    return scratch.withUnsafeBufferPointer { scratchBytes in
+      var validator = FieldValidator(
+        line: line, scratch: scratchBytes, lineNumber: lineNumber, catalog: catalog)
+      return validator.event(from: fields, symbols: &symbols)
+    }
+  }
+}
+
+/// The interned strings of a ledger: one table per namespace.
+public struct LedgerSymbols: Sendable {
+  /// Event ids.
+  public var ids = SymbolTable(capacity: 1 << 16)
+  /// Subjects.
+  public var subjects = SymbolTable(capacity: 1 << 12)
+  /// Transaction and original transaction ids (one namespace).
+  public var transactions = SymbolTable(capacity: 1 << 16)
+  /// Currencies (consumable and price currencies).
+  public var currencies = SymbolTable(capacity: 64)
+
+  /// Empty tables.
+  public init() {}
+}
+
+/// Field values of one line as found, before type-specific validation.
+struct RawFields {
+  var present = FieldSet()
+  var strings = [StringRef](repeating: StringRef(), count: Field.allCases.count)
+  var at = Timestamp(millisecondsSinceEpoch: 0)
+  var recorded = Timestamp(millisecondsSinceEpoch: 0)
+  var expires = Timestamp(millisecondsSinceEpoch: 0)
+  var graceExpires = Timestamp(millisecondsSinceEpoch: 0)
+  var quantity: Int64 = 0
+  var price: Int64 = 0
+  var autoRenew = false
+  var metaHash: UInt64 = 0
+}
+
+/// Walks the bytes of one line.
+struct Cursor {
+  let p: UnsafeBufferPointer<UInt8>
+  let end: Int
+  let lineNumber: Int
+  var i = 0
+
+  init(line: UnsafeBufferPointer<UInt8>, lineNumber: Int) {
+    p = line
+    end = line.count
+    self.lineNumber = lineNumber
+  }
+
+  func jsonError(_ detail: String, at offset: Int? = nil) -> Diagnostic {
+    Diagnostic(line: lineNumber, column: (offset ?? i) + 1, .invalidJSON(detail))
+  }
+
+  func fieldError(_ problem: Problem) -> Diagnostic {
+    Diagnostic(line: lineNumber, problem)
+  }
+
+  @inline(__always)
+  mutating func skipWhitespace() {
+    while i < end {
+      let c = p[i]
+      guard c == 32 || c == 9 || c == 13 || c == 10 else { return }
+      i += 1
+    }
+  }
+
+  /// Describes the value at the cursor for "found …" in messages.
+  func foundDescription(from start: Int) -> String {
+    guard start < end else { return "the end of the line" }
+    var stop = start
+    var depth = 0
+    var inString = false
+    while stop < end && stop - start < 60 {
+      let c = p[stop]
+      if inString {
+        if c == 92 { stop += 1 } else if c == 34 { inString = false }
+      } else if c == 34 {
+        inString = true
+      } else if c == 123 || c == 91 {
+        depth += 1
+      } else if c == 125 || c == 93 {
+        if depth == 0 { break }
+        depth -= 1
+      } else if c == 44 && depth == 0 {
+        break
+      }
+      stop += 1
+    }
+    if stop < end && stop - start >= 60 {
+      return String(decoding: UnsafeBufferPointer(rebasing: p[start..<stop]), as: UTF8.self) + "…"
+    }
+    return String(decoding: UnsafeBufferPointer(rebasing: p[start..<min(stop + (inString ? 0 : 0), end)]), as: UTF8.self)
+  }
+
+  mutating func readObject(
+    into fields: inout RawFields, scratch: inout [UInt8], catalog: Catalog
+  ) throws(Diagnostic) {
+    skipWhitespace()
+    guard i < end, p[i] == 123 else { throw jsonError("expected '{' at the start of an event") }
+    i += 1
+    skipWhitespace()
+    if i < end && p[i] == 125 {
+      i += 1
+    } else {
+      while true {
+        skipWhitespace()
+        guard i < end, p[i] == 34 else { throw jsonError("expected a field name in double quotes") }
+        let keyStart = i
+        let key = try readString(scratch: &scratch)
+        guard let field = matchField(key, scratch: scratch) else {
+          throw fieldError(.unknownField(text(key, scratch)))
+        }
+        guard !fields.present.contains(field) else {
+          throw Diagnostic(line: lineNumber, column: keyStart + 1, .duplicateField(field.name))
+        }
+        fields.present.insert(FieldSet(field))
+        skipWhitespace()
+        guard i < end, p[i] == 58 else { throw jsonError("expected ':' after the field name") }
+        i += 1
+        skipWhitespace()
+        try readValue(of: field, into: &fields, scratch: &scratch)
+        skipWhitespace()
+        guard i < end else { throw jsonError("expected ',' or '}'") }
+        if p[i] == 44 {
+          i += 1
+          continue
+        }
+        guard p[i] == 125 else { throw jsonError("expected ',' or '}'") }
+        i += 1
+        break
+      }
+    }
+    skipWhitespace()
+    guard i == end else { throw jsonError("unexpected data after the event object") }
+  }
+
+  func text(_ ref: StringRef, _ scratch: [UInt8]) -> String {
+    let s = Int(ref.start)
+    let e = s + Int(ref.count)
+    if ref.inScratch { return String(decoding: scratch[s..<e], as: UTF8.self) }
+    return String(decoding: UnsafeBufferPointer(rebasing: p[s..<e]), as: UTF8.self)
+  }
+
+  /// Reads a string at the cursor (which is on the opening quote).
+  @inline(__always)
+  mutating func readString(scratch: inout [UInt8]) throws(Diagnostic) -> StringRef {
+    i += 1
+    let start = i
+    while i < end {
+      let c = p[i]
+      if c == 34 {
+        let ref = StringRef(start: Int32(start), count: Int32(i - start), inScratch: false, isPresent: true)
+        i += 1
+        return ref
+      }
+      if (c &- 0x20) >= 0x60 || c == 92 { break }
+      i += 1
+    }
+    // Escapes, non-ASCII or control bytes: decode and validate into scratch.
+    let scratchStart = scratch.count
+    switch JSONScan.string(p, from: start, end: end, into: &scratch) {
+    case .success(let next):
+      i = next
+      return StringRef(
+        start: Int32(scratchStart), count: Int32(scratch.count - scratchStart), inScratch: true,
+        isPresent: true)
+    case .failure(let failure):
+      throw jsonError(failure.detail, at: failure.offset)
+    }
+  }
+
+  func matchField(_ ref: StringRef, scratch: [UInt8]) -> Field? {
+    if ref.inScratch {
+      return scratch.withUnsafeBufferPointer { matchFieldName($0, Int(ref.start), Int(ref.count)) }
+    }
+    return matchFieldName(p, Int(ref.start), Int(ref.count))
+  }
+
+  mutating func readValue(
+    of field: Field, into fields: inout RawFields, scratch: inout [UInt8]
+  ) throws(Diagnostic) {
+    let valueStart = i
+    switch field {
+    case .id, .type, .subject, .product, .transaction, .originalTransaction, .ownership, .offer,
+      .currency, .reason:
+      guard i < end, p[i] == 34 else { throw wrongType(field, "a string", valueStart) }
+      fields.strings[field.rawValue] = try readString(scratch: &scratch)
+    case .at, .recorded, .expires, .graceExpires:
+      guard i < end, p[i] == 34 else {
+        throw wrongType(field, "an RFC 3339 timestamp string", valueStart)
+      }
+      let ref = try readString(scratch: &scratch)
+      let parsed: Timestamp?
+      if ref.inScratch {
+        parsed = scratch.withUnsafeBufferPointer {
+          Timestamp.parseRFC3339(UnsafeBufferPointer(rebasing: $0[Int(ref.start)..<Int(ref.start + ref.count)]))
+        }
+      } else {
+        parsed = Timestamp.parseRFC3339(
+          UnsafeBufferPointer(rebasing: p[Int(ref.start)..<Int(ref.start + ref.count)]))
+      }
+      guard let parsed else {
+        throw fieldError(
+          .invalidValue(
+            field: field.name,
+            expected: "an RFC 3339 timestamp such as 2026-03-01T12:00:00Z (at most 3 fraction digits)",
+            found: foundDescription(from: valueStart)))
+      }
+      switch field {
+      case .at: fields.at = parsed
+      case .recorded: fields.recorded = parsed
+      case .expires: fields.expires = parsed
+      default: fields.graceExpires = parsed
+      }
+    case .quantity, .price:
+      guard i < end, p[i] == 45 || (p[i] &- 48) < 10 else {
+        throw wrongType(field, "an integer", valueStart)
+      }
+      guard let scan = JSONScan.number(p, from: i, end: end) else {
+        throw jsonError("invalid number")
+      }
+      guard scan.isInteger, scan.end - i <= 19 else {
+        throw fieldError(
+          .invalidValue(
+            field: field.name, expected: "an integer", found: foundDescription(from: valueStart)))
+      }
+      var value: Int64 = 0
+      var k = i
+      let negative = p[k] == 45
+      if negative { k += 1 }
+      while k < scan.end {
+        value = value &* 10 &+ Int64(p[k] &- 48)
+        k += 1
+      }
+      guard value <= Limits.amountMax else {
+        throw fieldError(
+          .invalidValue(
+            field: field.name, expected: "an integer at most \(Limits.amountMax)",
+            found: foundDescription(from: valueStart)))
+      }
+      i = scan.end
+      if field == .quantity {
+        fields.quantity = negative ? -value : value
+      } else {
+        fields.price = negative ? -value : value
+      }
+    case .autoRenew:
+      if matchLiteral("true") {
+        fields.autoRenew = true
+      } else if matchLiteral("false") {
+        fields.autoRenew = false
+      } else {
+        throw wrongType(field, "true or false", valueStart)
+      }
+    case .meta:
+      guard i < end, p[i] == 123 else { throw wrongType(field, "an object", valueStart) }
+      fields.metaHash = try hashValue(depth: 0, scratch: &scratch)
+    }
+  }
+
+  mutating func matchLiteral(_ literal: StaticString) -> Bool {
+    let count = literal.utf8CodeUnitCount
+    guard end - i >= count else { return false }
+    let bytes = literal.utf8Start
+    for k in 0..<count where p[i + k] != bytes[k] { return false }
+    i += count
+    return true
+  }
+
+  func wrongType(_ field: Field, _ expected: String, _ start: Int) -> Diagnostic {
+    fieldError(.invalidValue(field: field.name, expected: expected, found: foundDescription(from: start)))
+  }
+
+  /// Validates any JSON value and returns a hash of it as a value: key order and
+  /// spacing do not change it, and `1.0` hashes like `1`.
+  mutating func hashValue(depth: Int, scratch: inout [UInt8]) throws(Diagnostic) -> UInt64 {
+    guard depth < Limits.jsonDepthMax else {
+      throw jsonError("'meta' is nested deeper than \(Limits.jsonDepthMax) levels")
+    }
+    guard i < end else { throw jsonError("expected a value") }
+    switch p[i] {
+    case 123:
+      i += 1
+      var sum: UInt64 = 0x6f62_6a65_6374
+      var count: UInt64 = 0
+      skipWhitespace()
+      if i < end && p[i] == 125 {
+        i += 1
+        return SymbolTable.mix(sum)
+      }
+      while true {
+        skipWhitespace()
+        guard i < end, p[i] == 34 else { throw jsonError("expected a key in double quotes") }
+        let mark = scratch.count
+        let key = try readString(scratch: &scratch)
+        let keyHash = bytesHash(key, scratch)
+        scratch.removeSubrange(mark...)
+        skipWhitespace()
+        guard i < end, p[i] == 58 else { throw jsonError("expected ':'") }
+        i += 1
+        skipWhitespace()
+        let valueHash = try hashValue(depth: depth + 1, scratch: &scratch)
+        // A commutative sum of per-member hashes makes key order irrelevant.
+        sum = sum &+ SymbolTable.mix(keyHash ^ (valueHash &* 0x9e37_79b9_7f4a_7c15))
+        count += 1
+        skipWhitespace()
+        guard i < end else { throw jsonError("expected ',' or '}'") }
+        if p[i] == 44 {
+          i += 1
+          continue
+        }
+        guard p[i] == 125 else { throw jsonError("expected ',' or '}'") }
+        i += 1
+        return SymbolTable.mix(sum ^ count)
+      }
+    case 91:
+      i += 1
+      var h: UInt64 = 0x6172_7261_79
+      skipWhitespace()
+      if i < end && p[i] == 93 {
+        i += 1
+        return SymbolTable.mix(h)
+      }
+      while true {
+        skipWhitespace()
+        h = SymbolTable.mix(h ^ (try hashValue(depth: depth + 1, scratch: &scratch)))
+        skipWhitespace()
+        guard i < end else { throw jsonError("expected ',' or ']'") }
+        if p[i] == 44 {
+          i += 1
+          continue
+        }
+        guard p[i] == 93 else { throw jsonError("expected ',' or ']'") }
+        i += 1
+        return h
+      }
+    case 34:
+      let mark = scratch.count
+      let ref = try readString(scratch: &scratch)
+      let h = bytesHash(ref, scratch) ^ 0x7374_7269_6e67
+      scratch.removeSubrange(mark...)
+      return SymbolTable.mix(h)
+    case 116:
+      guard matchLiteral("true") else { throw jsonError("expected a value") }
+      return 0x7472_7565
+    case 102:
+      guard matchLiteral("false") else { throw jsonError("expected a value") }
+      return 0x6661_6c73_65
+    case 110:
+      guard matchLiteral("null") else { throw jsonError("expected a value") }
+      return 0x6e75_6c6c
+    default:
+      guard let scan = JSONScan.number(p, from: i, end: end) else {
+        throw jsonError("expected a value")
+      }
+      let numberText = String(decoding: UnsafeBufferPointer(rebasing: p[i..<scan.end]), as: UTF8.self)
+      i = scan.end
+      // Numbers compare as values: hash the Double unless it is an exact integer.
+      if scan.isInteger, let integer = Int64(numberText) {
+        return SymbolTable.mix(UInt64(bitPattern: integer) ^ 0x6e75_6d)
+      }
+      let value = Double(numberText) ?? .nan
+      if value.isFinite, abs(value) < 9.0e18, value == Double(Int64(value)) {
+        return SymbolTable.mix(UInt64(bitPattern: Int64(value)) ^ 0x6e75_6d)
+      }
+      return SymbolTable.mix((value == 0 ? 0 : value.bitPattern) ^ 0x666c_6f61_74)
+    }
+  }
+
+  func bytesHash(_ ref: StringRef, _ scratch: [UInt8]) -> UInt64 {
+    let s = Int(ref.start)
+    let e = s + Int(ref.count)
+    if ref.inScratch {
+      return scratch.withUnsafeBufferPointer { SymbolTable.hash(UnsafeBufferPointer(rebasing: $0[s..<e])) }
+    }
+    return SymbolTable.hash(UnsafeBufferPointer(rebasing: p[s..<e]))
+  }
+}
+
+/// Maps a field name's bytes to a `Field`.
+@inline(__always)
+func matchFieldName(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int) -> Field? {
+  @inline(__always) func equals(_ literal: StaticString) -> Bool {
+    guard literal.utf8CodeUnitCount == count else { return false }
+    let bytes = literal.utf8Start
+    for k in 0..<count where p[start + k] != bytes[k] { return false }
+    return true
+  }
+  switch count {
+  case 2: return equals("id") ? .id : equals("at") ? .at : nil
+  case 4: return equals("type") ? .type : equals("meta") ? .meta : nil
+  case 5: return equals("offer") ? .offer : equals("price") ? .price : nil
+  case 6: return equals("reason") ? .reason : nil
+  case 7:
+    return equals("subject") ? .subject : equals("product") ? .product : equals("expires") ? .expires : nil
+  case 8:
+    return equals("recorded")
+      ? .recorded : equals("quantity") ? .quantity : equals("currency") ? .currency : nil
+  case 9: return equals("ownership") ? .ownership : nil
+  case 10: return equals("auto_renew") ? .autoRenew : nil
+  case 11: return equals("transaction") ? .transaction : nil
+  case 13: return equals("grace_expires") ? .graceExpires : nil
+  case 20: return equals("original_transaction") ? .originalTransaction : nil
+  default: return nil
+  }
+}

@@ -1,0 +1,293 @@
+/// Applies the per-type rules of CONTRACT §1 to the raw fields of one line and
+/// builds the compact `Event`.
+struct FieldValidator {
+  let line: UnsafeBufferPointer<UInt8>
+  let scratch: UnsafeBufferPointer<UInt8>
+  let lineNumber: Int
+  let catalog: Catalog
+
+  init(
+    line: UnsafeBufferPointer<UInt8>, scratch: UnsafeBufferPointer<UInt8>, lineNumber: Int,
+    catalog: Catalog
+  ) {
+    self.line = line
+    self.scratch = scratch
+    self.lineNumber = lineNumber
+    self.catalog = catalog
+  }
+
+  private static let baseFields: FieldSet = [
+    FieldSet(.id), FieldSet(.type), FieldSet(.subject), FieldSet(.at), FieldSet(.recorded),
+    FieldSet(.meta),
+  ]
+
+  @inline(__always)
+  func bytes(_ ref: StringRef) -> UnsafeBufferPointer<UInt8> {
+    let start = Int(ref.start)
+    let stop = start + Int(ref.count)
+    return UnsafeBufferPointer(rebasing: (ref.inScratch ? scratch : line)[start..<stop])
+  }
+
+  func string(_ ref: StringRef) -> String { String(decoding: bytes(ref), as: UTF8.self) }
+
+  func fail(_ problem: Problem) -> Result<Event, Diagnostic> {
+    .failure(Diagnostic(line: lineNumber, problem))
+  }
+
+  func quoted(_ ref: StringRef) -> String { "\"" + string(ref) + "\"" }
+
+  /// Counts Unicode scalars of valid UTF-8 (continuation bytes are not counted).
+  func scalarCount(_ ref: StringRef) -> Int {
+    var count = 0
+    for byte in bytes(ref) where byte & 0xC0 != 0x80 { count += 1 }
+    return count
+  }
+
+  @inline(__always)
+  func equals(_ ref: StringRef, _ literal: StaticString) -> Bool {
+    let b = bytes(ref)
+    guard b.count == literal.utf8CodeUnitCount else { return false }
+    let l = literal.utf8Start
+    for k in 0..<b.count where b[k] != l[k] { return false }
+    return true
+  }
+
+  func kind(_ ref: StringRef) -> EventKind? {
+    switch ref.count {
+    case 7: return equals(ref, "renewal") ? .renewal : nil
+    case 8: return equals(ref, "purchase") ? .purchase : nil
+    case 10:
+      return equals(ref, "expiration") ? .expiration : equals(ref, "revocation") ? .revocation : nil
+    case 11: return equals(ref, "consumption") ? .consumption : nil
+    case 12: return equals(ref, "plan_changed") ? .planChanged : nil
+    case 13:
+      return equals(ref, "billing_retry")
+        ? .billingRetry : equals(ref, "grace_entered") ? .graceEntered : nil
+    case 15: return equals(ref, "refund_reversed") ? .refundReversed : nil
+    case 16:
+      return equals(ref, "purchase_pending")
+        ? .purchasePending : equals(ref, "renewal_extended") ? .renewalExtended : nil
+    case 18: return equals(ref, "auto_renew_changed") ? .autoRenewChanged : nil
+    default: return nil
+    }
+  }
+
+  mutating func event(from fields: RawFields, symbols: inout LedgerSymbols) -> Result<Event, Diagnostic> {
+    let present = fields.present
+    let s = fields.strings
+    guard present.contains(.type) else { return fail(.missingField(field: "type", type: "any")) }
+    guard let kind = kind(s[Field.type.rawValue]) else {
+      return fail(.unknownEventType(quoted(s[Field.type.rawValue])))
+    }
+    let typeName = kind.name
+    for field in [Field.id, .subject, .at] where !present.contains(field) {
+      return fail(.missingField(field: field.name, type: typeName))
+    }
+    let required = kind.required
+    if !present.contains(required) {
+      for field in Field.allCases where required.contains(field) && !present.contains(field) {
+        return fail(.missingField(field: field.name, type: typeName))
+      }
+    }
+    let allowed = required.union(kind.optional).union(FieldValidator.baseFields)
+    if !allowed.contains(present) {
+      for field in Field.allCases where present.contains(field) && !allowed.contains(field) {
+        return fail(.fieldNotAllowed(field: field.name, type: typeName, why: ""))
+      }
+    }
+    var event = Event(kind: kind)
+    event.line = UInt32(lineNumber)
+    event.at = fields.at
+    event.recorded = present.contains(.recorded) ? fields.recorded : fields.at
+    event.hasRecorded = present.contains(.recorded)
+    event.metaHash = fields.metaHash
+
+    let id = s[Field.id.rawValue]
+    let idLength = scalarCount(id)
+    guard idLength >= 1 && idLength <= Limits.idLengthMax else {
+      return fail(
+        .invalidValue(
+          field: "id", expected: "a string of 1–\(Limits.idLengthMax) characters",
+          found: "\(idLength) characters"))
+    }
+    let subject = s[Field.subject.rawValue]
+    let subjectLength = scalarCount(subject)
+    guard subjectLength >= 1 && subjectLength <= Limits.subjectLengthMax else {
+      return fail(
+        .invalidValue(
+          field: "subject", expected: "a string of 1–\(Limits.subjectLengthMax) characters",
+          found: "\(subjectLength) characters"))
+    }
+
+    var product: Product? = nil
+    if present.contains(.product) {
+      let ref = s[Field.product.rawValue]
+      guard let index = catalog.index(of: bytes(ref)) else {
+        return fail(.unknownProduct(field: "product", product: string(ref)))
+      }
+      event.product = index
+      product = catalog[index]
+      if (kind == .renewal || kind == .planChanged) && product!.kind != .autoRenewable {
+        return fail(
+          .invalidValue(
+            field: "product", expected: "an auto_renewable product for '\(typeName)'",
+            found: "'\(product!.id)' (\(product!.kind.rawValue))"))
+      }
+    }
+    for field in [Field.transaction, .originalTransaction] where present.contains(field) {
+      let ref = s[field.rawValue]
+      guard ref.count >= 1 && Int(ref.count) <= Limits.referenceBytesMax else {
+        return fail(
+          .invalidValue(
+            field: field.name, expected: "a non-empty string of at most \(Limits.referenceBytesMax) bytes",
+            found: quoted(ref)))
+      }
+    }
+    if present.contains(.expires) {
+      guard fields.expires > fields.at else {
+        return fail(
+          .invalidValue(
+            field: "expires", expected: "a time later than 'at' (\(fields.at.rfc3339))",
+            found: "\"\(fields.expires.rfc3339)\""))
+      }
+      event.expires = fields.expires
+      event.hasExpires = true
+    }
+    if present.contains(.graceExpires) {
+      guard fields.graceExpires > fields.at else {
+        return fail(
+          .invalidValue(
+            field: "grace_expires", expected: "a time later than 'at' (\(fields.at.rfc3339))",
+            found: "\"\(fields.graceExpires.rfc3339)\""))
+      }
+      event.expires = fields.graceExpires
+      event.hasExpires = true
+    }
+    if present.contains(.autoRenew) { event.autoRenew = fields.autoRenew }
+
+    if kind == .purchase, let product {
+      switch product.kind {
+      case .autoRenewable:
+        guard present.contains(.expires) else {
+          return fail(
+            .missingField(field: "expires", type: "purchase of an auto_renewable product"))
+        }
+      case .nonRenewing:
+        break
+      case .nonConsumable, .consumable:
+        if present.contains(.expires) {
+          return fail(
+            .fieldNotAllowed(
+              field: "expires", type: typeName, why: "'\(product.id)' is \(product.kind.rawValue)"))
+        }
+      }
+      if present.contains(.originalTransaction) && product.kind != .autoRenewable {
+        return fail(
+          .fieldNotAllowed(
+            field: "original_transaction", type: typeName,
+            why: "only for auto_renewable products; '\(product.id)' is \(product.kind.rawValue)"))
+      }
+      if product.kind == .consumable {
+        event.quantity = present.contains(.quantity) ? fields.quantity : 1
+      } else if present.contains(.quantity) {
+        return fail(
+          .fieldNotAllowed(
+            field: "quantity", type: typeName,
+            why: "only for consumable products; '\(product.id)' is \(product.kind.rawValue)"))
+      }
+      if present.contains(.ownership) {
+        let ref = s[Field.ownership.rawValue]
+        if equals(ref, "purchased") {
+          event.ownership = .purchased
+        } else if equals(ref, "family_shared") {
+          guard product.isFamilyShareable else {
+            return fail(
+              .invalidValue(
+                field: "ownership",
+                expected: "'purchased' ('\(product.id)' is not family_shareable)",
+                found: quoted(ref)))
+          }
+          event.ownership = .familyShared
+        } else {
+          return fail(
+            .invalidValue(field: "ownership", expected: "'purchased' or 'family_shared'", found: quoted(ref)))
+        }
+        event.hasOwnership = true
+      }
+    }
+    if present.contains(.quantity) {
+      guard fields.quantity >= 1 else {
+        return fail(.invalidValue(field: "quantity", expected: "an integer ≥ 1", found: String(fields.quantity)))
+      }
+    }
+    if kind == .consumption { event.quantity = fields.quantity }
+    if present.contains(.offer) {
+      let ref = s[Field.offer.rawValue]
+      guard let offer = Offer.allCases.first(where: { $0 != .normal && $0.name == string(ref) }) else {
+        return fail(
+          .invalidValue(
+            field: "offer", expected: "one of trial, intro, promo, code, win_back", found: quoted(ref)))
+      }
+      event.offer = offer
+      event.hasOffer = true
+    }
+    if kind == .purchase || kind == .renewal {
+      let hasPrice = present.contains(.price)
+      let hasCurrency = present.contains(.currency)
+      guard hasPrice == hasCurrency else {
+        return fail(
+          .missingField(field: hasPrice ? "currency" : "price", type: "\(typeName) with a \(hasPrice ? "price" : "currency") (both or neither)"))
+      }
+      if hasPrice {
+        guard fields.price >= 0 else {
+          return fail(
+            .invalidValue(field: "price", expected: "an integer ≥ 0 in thousandths", found: String(fields.price)))
+        }
+        let ref = s[Field.currency.rawValue]
+        let b = bytes(ref)
+        guard b.count == 3, b.allSatisfy({ $0 >= 65 && $0 <= 90 }) else {
+          return fail(
+            .invalidValue(field: "currency", expected: "an ISO 4217 code such as USD", found: quoted(ref)))
+        }
+        event.price = fields.price
+        event.hasPrice = true
+        event.currency = symbols.currencies.intern(b)
+      }
+    } else if kind == .consumption {
+      let ref = s[Field.currency.rawValue]
+      guard ref.count >= 1 && Int(ref.count) <= Limits.referenceBytesMax else {
+        return fail(.invalidValue(field: "currency", expected: "a non-empty currency id", found: quoted(ref)))
+      }
+      event.currency = symbols.currencies.intern(bytes(ref))
+    }
+    if present.contains(.reason) {
+      let ref = s[Field.reason.rawValue]
+      let name = string(ref)
+      if kind == .expiration {
+        guard let reason = ExpirationReason.allCases.first(where: { $0.name == name }) else {
+          return fail(
+            .invalidValue(
+              field: "reason",
+              expected: "one of voluntary, billing, price_increase, product_unavailable, other",
+              found: quoted(ref)))
+        }
+        event.reasonRaw = reason.rawValue
+      } else {
+        guard let reason = RevocationReason.allCases.first(where: { $0.name == name }) else {
+          return fail(
+            .invalidValue(field: "reason", expected: "one of refund, family_revoked, other", found: quoted(ref)))
+        }
+        event.reasonRaw = reason.rawValue
+      }
+    }
+    event.id = symbols.ids.intern(bytes(id))
+    event.subject = symbols.subjects.intern(bytes(subject))
+    if present.contains(.transaction) {
+      event.transaction = symbols.transactions.intern(bytes(s[Field.transaction.rawValue]))
+    }
+    if present.contains(.originalTransaction) {
+      event.originalTransaction = symbols.transactions.intern(bytes(s[Field.originalTransaction.rawValue]))
+    }
+    return .success(event)
+  }
+}

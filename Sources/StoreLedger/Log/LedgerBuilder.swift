@@ -1,0 +1,276 @@
+/// What happened to one line given to the builder.
+public enum LineOutcome: Sendable, Equatable {
+  /// A new event.
+  case added
+  /// A redelivery of an event already seen (same id, equal ignoring `recorded`): skipped.
+  case duplicate(firstLine: Int)
+  /// An empty line: ignored.
+  case empty
+  /// The line was rejected; the diagnostic is in `errors`.
+  case rejected
+}
+
+/// Builds a `Ledger` from log lines: parses, de-duplicates, checks log-wide rules.
+///
+/// Lines go in in log order. `finish()` groups events by subject, orders each
+/// subject's events by effective time (line order for ties), resolves which
+/// subscription or purchase every event refers to, and replays every subject
+/// once to enforce the no-overdraw rule and collect `check` warnings.
+/// Memory: one compact `Event` per new event plus the interned strings.
+public struct LedgerBuilder {
+  /// The file name used in diagnostics.
+  public let file: String
+  private var parser: EventLineParser
+  private var context: FoldContext
+  private var symbols: LedgerSymbols
+  private var events: [Event] = []
+  private var eventIndexByID: [UInt32] = []
+  private var chargeLineByTransaction: [UInt32] = []
+  /// Errors found so far, in line order (at most `Limits.diagnosticsShownMax` kept).
+  public private(set) var errors: [Diagnostic] = []
+  /// How many errors were found, including those not kept.
+  public private(set) var errorCount = 0
+  /// Warnings (torn line, events that change nothing).
+  public private(set) var warnings: [Diagnostic] = []
+  /// Lines read, including empty and duplicate lines.
+  public private(set) var linesRead = 0
+  /// Redeliveries skipped.
+  public private(set) var duplicatesSkipped = 0
+
+  /// Starts an empty ledger for a catalog.
+  public init(catalog: Catalog, file: String) {
+    self.file = file
+    var symbols = LedgerSymbols()
+    context = FoldContext(catalog: catalog, symbols: &symbols)
+    self.symbols = symbols
+    parser = EventLineParser(catalog: catalog)
+  }
+
+  /// The number of distinct events so far.
+  public var eventCount: Int { events.count }
+
+  /// Records an error, keeping at most `Limits.diagnosticsShownMax`.
+  public mutating func record(_ diagnostic: Diagnostic) {
+    if diagnostic.severity == .warning {
+      if warnings.count < Limits.diagnosticsShownMax { warnings.append(diagnostic) }
+      return
+    }
+    errorCount += 1
+    if errors.count < Limits.diagnosticsShownMax { errors.append(diagnostic) }
+  }
+
+  /// Adds one line (without its newline) with its 1-based number.
+  /// - Complexity: O(line length) expected.
+  @discardableResult
+  public mutating func add(line: UnsafeBufferPointer<UInt8>, lineNumber: Int) -> LineOutcome {
+    linesRead += 1
+    if line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) { return .empty }
+    guard line.count <= Limits.lineBytesMax else {
+      record(Diagnostic(file: file, line: lineNumber, .lineTooLong(bytes: line.count, limit: Limits.lineBytesMax)))
+      return .rejected
+    }
+    guard lineNumber <= Limits.linesMax else {
+      record(Diagnostic(file: file, line: lineNumber, .lineTooLong(bytes: line.count, limit: 0)))
+      return .rejected
+    }
+    switch parser.parse(line, lineNumber: lineNumber, symbols: &symbols) {
+    case .failure(var diagnostic):
+      diagnostic.file = file
+      record(diagnostic)
+      return .rejected
+    case .success(let event):
+      return admit(event)
+    }
+  }
+
+  private mutating func admit(_ event: Event) -> LineOutcome {
+    let idIndex = Int(event.id.rawValue)
+    if idIndex < eventIndexByID.count {
+      let first = events[Int(eventIndexByID[idIndex])]
+      if event.isRedelivery(of: first) {
+        duplicatesSkipped += 1
+        return .duplicate(firstLine: Int(first.line))
+      }
+      record(
+        Diagnostic(
+          file: file, line: Int(event.line),
+          .idConflict(id: symbols.ids.string(event.id), firstLine: Int(first.line))))
+      return .rejected
+    }
+    precondition(idIndex == eventIndexByID.count, "ids are interned densely")
+    if event.kind == .purchase || event.kind == .renewal {
+      let txIndex = Int(event.transaction.rawValue)
+      if txIndex >= chargeLineByTransaction.count {
+        chargeLineByTransaction.append(
+          contentsOf: repeatElement(0, count: txIndex + 1 - chargeLineByTransaction.count))
+      }
+      let firstLine = chargeLineByTransaction[txIndex]
+      if firstLine != 0 {
+        record(
+          Diagnostic(
+            file: file, line: Int(event.line),
+            .transactionReused(
+              transaction: symbols.transactions.string(event.transaction), firstLine: Int(firstLine))))
+        // The id stays unclaimed so a later correct line with this id is not a conflict.
+        return .rejected
+      }
+      chargeLineByTransaction[txIndex] = event.line
+    }
+    eventIndexByID.append(UInt32(events.count))
+    events.append(event)
+    return .added
+  }
+
+  /// Groups, orders, resolves and validates; returns the ledger or every error found.
+  /// - Complexity: O(n log k) for n events and at most k events per subject.
+  public consuming func finish() -> Result<Ledger, DiagnosticList> {
+    if errorCount > 0 { return .failure(DiagnosticList(errors + warnings)) }
+    let subjectCount = symbols.subjects.count
+    var starts = [Int](repeating: 0, count: subjectCount + 1)
+    for event in events { starts[Int(event.subject.rawValue) + 1] += 1 }
+    for s in 0..<subjectCount {
+      if starts[s + 1] > Limits.eventsPerSubjectMax {
+        record(
+          Diagnostic(
+            file: file,
+            .tooManyEvents(subject: symbols.subjects.string(Symbol(rawValue: UInt32(s))), limit: Limits.eventsPerSubjectMax)))
+      }
+      starts[s + 1] += starts[s]
+    }
+    if errorCount > 0 { return .failure(DiagnosticList(errors + warnings)) }
+    eventIndexByID = []
+    chargeLineByTransaction = []
+    var grouped = events
+    events = []
+    Self.groupBySubject(&grouped, starts: starts)
+    var subscriptionCounts = [UInt32](repeating: 0, count: subjectCount)
+    var resolver = Resolver(catalog: context.catalog)
+    var state = SubjectState()
+    var latest = Timestamp.distantPast
+    grouped.withUnsafeMutableBufferPointer { all in
+      for s in 0..<subjectCount {
+        let range = starts[s]..<starts[s + 1]
+        var subjectEvents = UnsafeMutableBufferPointer(rebasing: all[range])
+        subjectEvents.sort(by: Event.effectiveOrder)
+        subscriptionCounts[s] = resolver.resolve(subjectEvents)
+        if let last = subjectEvents.last, last.at > latest { latest = last.at }
+        validate(subjectEvents, subscriptionCount: Int(subscriptionCounts[s]), state: &state)
+      }
+    }
+    if errorCount > 0 { return .failure(DiagnosticList(errors + warnings)) }
+    warnings.sort { ($0.line ?? 0) < ($1.line ?? 0) }
+    return .success(
+      Ledger(
+        context: context, symbols: symbols, events: grouped, subjectStarts: starts.map { UInt32($0) },
+        subscriptionCounts: subscriptionCounts, linesRead: linesRead,
+        duplicatesSkipped: duplicatesSkipped, latestEffective: latest, warnings: warnings))
+  }
+
+  /// Reorders `events` in place so each subject's events are contiguous (counting sort).
+  private static func groupBySubject(_ events: inout [Event], starts: [Int]) {
+    var next = starts
+    var destination = [UInt32](repeating: 0, count: events.count)
+    for (index, event) in events.enumerated() {
+      let s = Int(event.subject.rawValue)
+      destination[index] = UInt32(next[s])
+      next[s] += 1
+    }
+    // Follow permutation cycles so only one extra 4-byte index per event is needed.
+    events.withUnsafeMutableBufferPointer { all in
+      for index in 0..<all.count {
+        while Int(destination[index]) != index {
+          let target = Int(destination[index])
+          all.swapAt(index, target)
+          destination.swapAt(index, target)
+        }
+      }
+    }
+  }
+
+  /// Replays one subject at full knowledge: refuses overdraw, warns about no-op references.
+  private mutating func validate(
+    _ subjectEvents: UnsafeMutableBufferPointer<Event>, subscriptionCount: Int, state: inout SubjectState
+  ) {
+    state.reset(subscriptionCount: subscriptionCount, itemCount: subjectEvents.count)
+    for event in subjectEvents {
+      if event.kind == .consumption {
+        let balance = state.balance(event.currency) ?? 0
+        if balance < event.quantity {
+          record(
+            Diagnostic(
+              file: file, line: Int(event.line),
+              .overdraw(
+                currency: symbols.currencies.string(event.currency), balance: balance,
+                quantity: event.quantity)))
+        }
+      }
+      let effect = state.apply(event, context: context)
+      if effect == .unknownReference {
+        let field = event.kind == .revocation || event.kind == .refundReversed ? "transaction" : "original_transaction"
+        let value = field == "transaction" ? event.transaction : event.originalTransaction
+        record(
+          Diagnostic(
+            file: file, line: Int(event.line),
+            .unknownReference(field: field, value: symbols.transactions.string(value)), severity: .warning))
+      }
+    }
+  }
+}
+
+/// Resolves, per subject, subscription numbers and refund targets into `Event.slot`.
+struct Resolver {
+  let catalog: Catalog
+  private var subscriptionByOriginal: [Symbol: UInt32] = [:]
+  private var chargeByTransaction: [Symbol: UInt32] = [:]
+
+  init(catalog: Catalog) { self.catalog = catalog }
+
+  /// Returns the number of subscriptions of the subject.
+  mutating func resolve(_ events: UnsafeMutableBufferPointer<Event>) -> UInt32 {
+    subscriptionByOriginal.removeAll(keepingCapacity: true)
+    chargeByTransaction.removeAll(keepingCapacity: true)
+    var count: UInt32 = 0
+    for position in events.indices {
+      let event = events[position]
+      switch event.kind {
+      case .purchase, .renewal:
+        chargeByTransaction[event.transaction] = UInt32(position)
+      default: break
+      }
+    }
+    for position in events.indices {
+      var event = events[position]
+      switch event.kind {
+      case .purchase:
+        if catalog[event.product].kind == .autoRenewable {
+          let key = event.originalTransaction.isSome ? event.originalTransaction : event.transaction
+          event.slot = subscriptionNumber(key, &count)
+        } else {
+          event.slot = UInt32(position)
+        }
+      case .renewal, .billingRetry, .graceEntered, .expiration, .autoRenewChanged, .planChanged,
+        .renewalExtended:
+        event.slot = subscriptionNumber(event.originalTransaction, &count)
+      case .revocation, .refundReversed:
+        if let target = chargeByTransaction[event.transaction] {
+          let charge = events[Int(target)]
+          event.targetProduct = charge.product
+          // A refund effective before its purchase refers to nothing at that point.
+          event.slot = charge.slot
+          if Int(target) > position { event.targetProduct = .none }
+        }
+      case .purchasePending, .consumption:
+        break
+      }
+      events[position] = event
+    }
+    return count
+  }
+
+  private mutating func subscriptionNumber(_ key: Symbol, _ count: inout UInt32) -> UInt32 {
+    if let existing = subscriptionByOriginal[key] { return existing }
+    subscriptionByOriginal[key] = count
+    count += 1
+    return count - 1
+  }
+}

@@ -1,0 +1,77 @@
+/// Reads catalogs and logs from disk into a `Ledger`.
+public enum LedgerLoader {
+  /// The default catalog path for a log: `catalog.json` beside it.
+  public static func defaultCatalogPath(forLog logPath: String) -> String {
+    guard let slash = logPath.lastIndex(of: "/") else { return "catalog.json" }
+    return String(logPath[...slash]) + "catalog.json"
+  }
+
+  /// Reads a whole small file (catalogs, query files).
+  public static func readFile(_ path: String, limit: Int = Int.max) throws(Diagnostic) -> [UInt8] {
+    let file = try PlatformFile(path: path, mode: .read)
+    var result: [UInt8] = []
+    let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)
+    defer { chunk.deallocate() }
+    while true {
+      let n = try file.read(into: chunk)
+      if n == 0 { break }
+      result.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<n]))
+      if result.count > limit {
+        throw Diagnostic(file: path, .cannotRead(path: path, reason: "larger than \(limit) bytes"))
+      }
+    }
+    return result
+  }
+
+  /// Loads and validates a catalog file.
+  public static func loadCatalog(path: String) throws(DiagnosticList) -> Catalog {
+    let bytes: [UInt8]
+    do {
+      bytes = try readFile(path, limit: Limits.catalogBytesMax)
+    } catch {
+      throw DiagnosticList([error])
+    }
+    guard let text = String(validating: bytes, as: UTF8.self) else {
+      throw DiagnosticList([Diagnostic(file: path, .badCatalog("not valid UTF-8"))])
+    }
+    return try Catalog.parse(text, file: path)
+  }
+
+  /// Streams every line of the log at `path` into `builder`; returns the log's extent.
+  ///
+  /// A torn last line is reported as a warning and not parsed.
+  public static func feed(
+    _ builder: inout LedgerBuilder, path: String, file: borrowing PlatformFile
+  ) throws(Diagnostic) -> LogExtent {
+    let extent = try LogReader.forEachLine(in: file) { line, number in
+      builder.add(line: line, lineNumber: number)
+      return true
+    }
+    if extent.tornBytes > 0 {
+      builder.record(
+        Diagnostic(
+          file: path, line: extent.lineCount + 1, .tornLastLine(bytes: Int(extent.tornBytes)),
+          severity: .warning))
+    }
+    return extent
+  }
+
+  /// Loads a log: every line checked, duplicates skipped, the result validated.
+  /// - Complexity: O(n log k) for n events, k per subject; memory O(events), not O(file).
+  public static func load(logPath: String, catalog: Catalog) throws(DiagnosticList) -> (
+    ledger: Ledger, extent: LogExtent
+  ) {
+    var builder = LedgerBuilder(catalog: catalog, file: logPath)
+    let extent: LogExtent
+    do {
+      let file = try PlatformFile(path: logPath, mode: .read)
+      extent = try feed(&builder, path: logPath, file: file)
+    } catch {
+      throw DiagnosticList([error])
+    }
+    switch builder.finish() {
+    case .success(let ledger): return (ledger, extent)
+    case .failure(let list): throw list
+    }
+  }
+}

@@ -1,0 +1,283 @@
+/// Answers "what did this subject hold at T, as known at R" by folding the subject's events.
+///
+/// The fold runs per query over the subject's events in effective order, skipping
+/// events recorded after R and stopping at the first event after T, so every
+/// (T, R) pair is exact and no precomputed timeline can go stale. Scratch buffers
+/// are reused across queries: a query allocates nothing but its output.
+public struct QueryEngine {
+  /// The ledger queried.
+  public let ledger: Ledger
+  private var state = SubjectState()
+  private var bestByEntitlement: [Candidate] = []
+  private var bestByGroup: [Candidate] = []
+  private var balanceOrder: [Int] = []
+  private let currencyRank: [Int]
+  private let currencyNames: [String]
+  private let productNames: [String]
+  private var explainLog: ExplainLog? = nil
+
+  /// Prepares an engine over a ledger.
+  public init(ledger: Ledger) {
+    self.ledger = ledger
+    let names = (0..<ledger.symbols.currencies.count).map {
+      ledger.symbols.currencies.string(Symbol(rawValue: UInt32($0)))
+    }
+    currencyNames = names
+    var rank = [Int](repeating: 0, count: names.count)
+    for (position, index) in names.indices.sorted(by: { names[$0].utf8.lexicographicallyPrecedes(names[$1].utf8) }).enumerated() {
+      rank[index] = position
+    }
+    currencyRank = rank
+    productNames = ledger.catalog.products.map(\.id)
+  }
+
+  struct Candidate {
+    var isSet = false
+    var isSubscription = false
+    var index = 0
+    var expires = Timestamp.distantPast
+    var start = Timestamp.distantPast
+    var line: UInt32 = 0
+
+    /// CONTRACT §5: never-ending first, then latest end, then latest start, then later line.
+    func beats(_ other: Candidate) -> Bool {
+      guard other.isSet else { return true }
+      if expires != other.expires { return expires > other.expires }
+      if start != other.start { return start > other.start }
+      return line > other.line
+    }
+  }
+
+  /// Folds `subject` up to T as known at R, leaving the result in `state`.
+  private mutating func fold(subject: Symbol?, at: Timestamp, asOf: Timestamp?) {
+    guard let subject else {
+      state.reset(subscriptionCount: 0, itemCount: 0)
+      return
+    }
+    let s = Int(subject.rawValue)
+    let lower = Int(ledger.subjectStarts[s])
+    let upper = Int(ledger.subjectStarts[s + 1])
+    state.reset(subscriptionCount: Int(ledger.subscriptionCounts[s]), itemCount: upper - lower)
+    let knownBy = asOf ?? Timestamp.distantFuture
+    ledger.events.withUnsafeBufferPointer { all in
+      for position in lower..<upper {
+        let event = all[position]
+        if event.at > at { break }
+        if event.recorded > knownBy { continue }
+        let effect = state.apply(event, context: ledger.context)
+        if explainLog != nil && effect == .applied { explainLog!.note(event, position: position - lower, state: state, catalog: ledger.catalog) }
+      }
+    }
+  }
+
+  /// Picks, per entitlement and per group, what is reported at T (CONTRACT §5).
+  private mutating func select(at time: Timestamp) {
+    let catalog = ledger.catalog
+    bestByEntitlement.removeAll(keepingCapacity: true)
+    bestByEntitlement.append(contentsOf: repeatElement(Candidate(), count: catalog.entitlementNames.count))
+    bestByGroup.removeAll(keepingCapacity: true)
+    bestByGroup.append(contentsOf: repeatElement(Candidate(), count: catalog.groupNames.count))
+    var groupHasAccess = [Bool](repeating: false, count: 0)
+    groupHasAccess.reserveCapacity(0)
+    for (index, sub) in state.subscriptions.enumerated() where sub.isKnown {
+      let access = sub.hasAccess(at: time)
+      let candidate = Candidate(
+        isSet: true, isSubscription: true, index: index, expires: sub.expires, start: sub.periodStart,
+        line: sub.periodLine)
+      if access {
+        for entitlement in catalog.entitlementIndices[Int(sub.product.rawValue)]
+        where candidate.beats(bestByEntitlement[entitlement]) {
+          bestByEntitlement[entitlement] = candidate
+        }
+      }
+      let group = catalog.groupIndices[Int(sub.product.rawValue)]
+      let current = bestByGroup[group]
+      // Plans: a subscription with access beats one without; then the latest period start.
+      let currentAccess = current.isSet && state.subscriptions[current.index].hasAccess(at: time)
+      if !current.isSet || (access && !currentAccess)
+        || (access == currentAccess
+          && (sub.periodStart > current.start || (sub.periodStart == current.start && sub.periodLine > current.line)))
+      {
+        bestByGroup[group] = candidate
+      }
+    }
+    for (index, item) in state.items.enumerated() where item.hasAccess(at: time) {
+      guard catalog[item.product].kind != .consumable else { continue }
+      let candidate = Candidate(
+        isSet: true, isSubscription: false, index: index, expires: item.end, start: item.start,
+        line: item.line)
+      for entitlement in catalog.entitlementIndices[Int(item.product.rawValue)]
+      where candidate.beats(bestByEntitlement[entitlement]) {
+        bestByEntitlement[entitlement] = candidate
+      }
+    }
+    balanceOrder.removeAll(keepingCapacity: true)
+    balanceOrder.append(contentsOf: state.balances.indices)
+    balanceOrder.sort { currencyRank[Int(state.balances[$0].currency.rawValue)] < currencyRank[Int(state.balances[$1].currency.rawValue)] }
+  }
+
+  /// The answer for a subject name at T as known at R.
+  /// - Complexity: O(events of the subject).
+  public mutating func answer(subject: String, at: Timestamp, asOf: Timestamp?, explain: Bool = false) -> Answer {
+    explainLog = explain ? ExplainLog() : nil
+    fold(subject: ledger.subject(named: subject), at: at, asOf: asOf)
+    select(at: at)
+    let catalog = ledger.catalog
+    let symbols = ledger.symbols
+    var result = Answer(subject: subject, at: at, asOf: asOf, entitlements: [], plans: [], balances: [])
+    for (entitlement, candidate) in bestByEntitlement.enumerated() where candidate.isSet {
+      if candidate.isSubscription {
+        let sub = state.subscriptions[candidate.index]
+        result.entitlements.append(
+          EntitlementAnswer(
+            entitlement: catalog.entitlementNames[entitlement], product: productNames[Int(sub.product.rawValue)],
+            state: sub.reportedStatus(at: at).name, expires: sub.expires, ownership: sub.ownership.name,
+            period: sub.offer.name))
+      } else {
+        let item = state.items[candidate.index]
+        result.entitlements.append(
+          EntitlementAnswer(
+            entitlement: catalog.entitlementNames[entitlement], product: productNames[Int(item.product.rawValue)],
+            state: "active", expires: item.end == .distantFuture ? nil : item.end,
+            ownership: item.ownership.name, period: item.offer.name))
+      }
+    }
+    for (group, candidate) in bestByGroup.enumerated() where candidate.isSet {
+      let sub = state.subscriptions[candidate.index]
+      result.plans.append(
+        PlanAnswer(
+          group: catalog.groupNames[group], product: productNames[Int(sub.product.rawValue)],
+          state: sub.reportedStatus(at: at).name, expires: sub.expires, willRenew: sub.willRenew,
+          renewsTo: sub.renewsTo.isSome ? productNames[Int(sub.renewsTo.rawValue)] : nil,
+          period: sub.offer.name, ownership: sub.ownership.name,
+          originalTransaction: symbols.transactions.string(sub.originalTransaction),
+          transaction: symbols.transactions.string(sub.transaction)))
+    }
+    for index in balanceOrder {
+      let balance = state.balances[index]
+      result.balances.append((currencyNames[Int(balance.currency.rawValue)], balance.amount))
+    }
+    if let log = explainLog {
+      result.explanation = log.explanation(
+        answer: result, bestByEntitlement: bestByEntitlement, bestByGroup: bestByGroup, state: state,
+        ledger: ledger, subject: ledger.subject(named: subject), currencyNames: currencyNames)
+      explainLog = nil
+    }
+    return result
+  }
+
+  /// Appends the answer as one JSON object (sorted keys, no trailing newline) to `out`.
+  ///
+  /// The fast path of `audit`: no `String` per field, no intermediate `Answer`.
+  /// - Complexity: O(events of the subject + size of the answer).
+  public mutating func writeAnswer(
+    subject: UnsafeBufferPointer<UInt8>, at: Timestamp, asOf: Timestamp?, into out: inout [UInt8]
+  ) {
+    explainLog = nil
+    fold(subject: ledger.symbols.subjects.lookup(subject), at: at, asOf: asOf)
+    select(at: at)
+    let catalog = ledger.catalog
+    out.append(contentsOf: #"{"as_of":"#.utf8)
+    if let asOf { appendTimestamp(asOf, &out) } else { out.append(contentsOf: "null".utf8) }
+    out.append(contentsOf: #","at":"#.utf8)
+    appendTimestamp(at, &out)
+    out.append(contentsOf: #","balances":{"#.utf8)
+    for (n, index) in balanceOrder.enumerated() {
+      if n > 0 { out.append(44) }
+      let balance = state.balances[index]
+      appendSymbol(ledger.symbols.currencies, balance.currency, &out)
+      out.append(58)
+      out.append(contentsOf: String(balance.amount).utf8)
+    }
+    out.append(contentsOf: #"},"entitlements":{"#.utf8)
+    var first = true
+    for (entitlement, candidate) in bestByEntitlement.enumerated() where candidate.isSet {
+      if !first { out.append(44) }
+      first = false
+      JSONWriter.writeString(catalog.entitlementNames[entitlement], into: &out)
+      out.append(contentsOf: #":{"expires":"#.utf8)
+      let product: ProductIndex
+      let ownership: Ownership
+      let offer: Offer
+      let stateName: String
+      if candidate.isSubscription {
+        let sub = state.subscriptions[candidate.index]
+        appendTimestamp(sub.expires, &out)
+        product = sub.product
+        ownership = sub.ownership
+        offer = sub.offer
+        stateName = sub.reportedStatus(at: at).name
+      } else {
+        let item = state.items[candidate.index]
+        if item.end == .distantFuture { out.append(contentsOf: "null".utf8) } else { appendTimestamp(item.end, &out) }
+        product = item.product
+        ownership = item.ownership
+        offer = item.offer
+        stateName = "active"
+      }
+      out.append(contentsOf: #","ownership":""#.utf8)
+      out.append(contentsOf: ownership.name.utf8)
+      out.append(contentsOf: #"","period":""#.utf8)
+      out.append(contentsOf: offer.name.utf8)
+      out.append(contentsOf: #"","product":"#.utf8)
+      JSONWriter.writeString(productNames[Int(product.rawValue)], into: &out)
+      out.append(contentsOf: #","state":""#.utf8)
+      out.append(contentsOf: stateName.utf8)
+      out.append(contentsOf: #""}"#.utf8)
+    }
+    out.append(contentsOf: #"},"plans":{"#.utf8)
+    first = true
+    for (group, candidate) in bestByGroup.enumerated() where candidate.isSet {
+      if !first { out.append(44) }
+      first = false
+      let sub = state.subscriptions[candidate.index]
+      JSONWriter.writeString(catalog.groupNames[group], into: &out)
+      out.append(contentsOf: #":{"expires":"#.utf8)
+      appendTimestamp(sub.expires, &out)
+      out.append(contentsOf: #","original_transaction":"#.utf8)
+      appendSymbol(ledger.symbols.transactions, sub.originalTransaction, &out)
+      out.append(contentsOf: #","ownership":""#.utf8)
+      out.append(contentsOf: sub.ownership.name.utf8)
+      out.append(contentsOf: #"","period":""#.utf8)
+      out.append(contentsOf: sub.offer.name.utf8)
+      out.append(contentsOf: #"","product":"#.utf8)
+      JSONWriter.writeString(productNames[Int(sub.product.rawValue)], into: &out)
+      out.append(contentsOf: #","renews_to":"#.utf8)
+      if sub.renewsTo.isSome {
+        JSONWriter.writeString(productNames[Int(sub.renewsTo.rawValue)], into: &out)
+      } else {
+        out.append(contentsOf: "null".utf8)
+      }
+      out.append(contentsOf: #","state":""#.utf8)
+      out.append(contentsOf: sub.reportedStatus(at: at).name.utf8)
+      out.append(contentsOf: #"","transaction":"#.utf8)
+      appendSymbol(ledger.symbols.transactions, sub.transaction, &out)
+      out.append(contentsOf: #","will_renew":"#.utf8)
+      out.append(contentsOf: (sub.willRenew ? "true" : "false").utf8)
+      out.append(125)
+    }
+    out.append(contentsOf: #"},"subject":"#.utf8)
+    appendEscaped(subject, &out)
+    out.append(125)
+  }
+
+  private func appendTimestamp(_ time: Timestamp, _ out: inout [UInt8]) {
+    out.append(34)
+    time.appendRFC3339(to: &out)
+    out.append(34)
+  }
+
+  private func appendSymbol(_ table: SymbolTable, _ symbol: Symbol, _ out: inout [UInt8]) {
+    table.withBytes(symbol) { appendEscaped($0, &out) }
+  }
+
+  private func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, _ out: inout [UInt8]) {
+    if bytes.allSatisfy({ $0 >= 0x20 && $0 != 34 && $0 != 92 }) {
+      out.append(34)
+      out.append(contentsOf: bytes)
+      out.append(34)
+    } else {
+      JSONWriter.writeString(String(decoding: bytes, as: UTF8.self), into: &out)
+    }
+  }
+}

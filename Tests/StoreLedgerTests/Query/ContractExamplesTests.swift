@@ -1,0 +1,30 @@
+import Foundation
+import Testing
+
+@testable import StoreLedger
+
+@Suite("The contract's worked examples")
+struct ContractExamplesTests {
+  @Test("every example query gets exactly the answer the contract implies")
+  func examples() throws {
+    let directory = repoPath("Events/contract-examples")
+    let catalog = try LedgerLoader.loadCatalog(path: directory + "/catalog.json")
+    let (ledger, _) = try LedgerLoader.load(logPath: directory + "/examples.jsonl", catalog: catalog)
+    #expect(ledger.duplicatesSkipped == 1)
+    var engine = QueryEngine(ledger: ledger)
+    let queries = try String(contentsOfFile: directory + "/queries.jsonl", encoding: .utf8)
+      .split(separator: "\n")
+    let answers = try String(contentsOfFile: directory + "/answers.jsonl", encoding: .utf8)
+      .split(separator: "\n")
+    #expect(queries.count == answers.count)
+    for (query, expectedText) in zip(queries, answers) {
+      let q = try JSONValue.parse(String(query))
+      let subject = q["subject"]!.stringValue!
+      let at = q["at"]!.stringValue!
+      let asOf = q["as_of"]?.stringValue
+      let answer = engine.checkedAnswer(subject, at: at, asOf: asOf)
+      let expected = try JSONValue.parse(String(expectedText))
+      #expect(answer.jsonValue == expected, "query \(query)")
+    }
+  }
+}

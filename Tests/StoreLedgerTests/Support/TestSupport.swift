@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+
+@testable import StoreLedger
+
+/// The package root, found from this file's path.
+let packageRoot: URL = {
+  var url = URL(fileURLWithPath: #filePath)
+  while url.path != "/" {
+    url.deleteLastPathComponent()
+    if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
+      return url
+    }
+  }
+  fatalError("Package.swift not found above \(#filePath)")
+}()
+
+/// The path of a file under the package root.
+func repoPath(_ relative: String) -> String { packageRoot.appendingPathComponent(relative).path }
+
+/// A fresh temporary directory for one test.
+func temporaryDirectory() throws -> URL {
+  let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "storeledger-tests-\(UUID().uuidString)")
+  try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  return url
+}
+
+/// Parses a catalog literal or fails the test.
+func catalog(_ text: String) throws -> Catalog {
+  try Catalog.parse(text, file: "catalog.json")
+}
+
+/// The contract's example catalog.
+let exampleCatalogText = """
+  {
+    "products": {
+      "pro.monthly":  {"type": "auto_renewable", "group": "pro", "level": 2, "entitlements": ["pro"], "family_shareable": true},
+      "pro.annual":   {"type": "auto_renewable", "group": "pro", "level": 1, "entitlements": ["pro"], "family_shareable": true},
+      "pro.lifetime": {"type": "non_consumable", "entitlements": ["pro"]},
+      "trial.14d":    {"type": "non_consumable", "entitlements": ["pro"], "expires_after": "P14D"},
+      "pass.week":    {"type": "non_renewing", "entitlements": ["pro"], "duration": "P7D"},
+      "coins.100":    {"type": "consumable", "currency": "coins", "units": 100}
+    }
+  }
+  """
+
+/// Builds a ledger from log text, returning the ledger or the diagnostics.
+func buildLedger(_ lines: String, catalogText: String = exampleCatalogText, file: String = "log.jsonl")
+  throws -> Result<Ledger, DiagnosticList>
+{
+  var builder = LedgerBuilder(catalog: try catalog(catalogText), file: file)
+  var number = 0
+  for line in lines.split(separator: "\n", omittingEmptySubsequences: false) {
+    number += 1
+    var bytes = Array(line.utf8)
+    _ = bytes.withUnsafeMutableBufferPointer { builder.add(line: UnsafeBufferPointer($0), lineNumber: number) }
+  }
+  return builder.finish()
+}
+
+/// Builds a ledger that must be valid.
+func ledger(_ lines: String, catalogText: String = exampleCatalogText) throws -> Ledger {
+  switch try buildLedger(lines, catalogText: catalogText) {
+  case .success(let ledger): return ledger
+  case .failure(let list):
+    Issue.record("unexpected errors: \(list.diagnostics.map(\.description))")
+    throw list
+  }
+}
+
+/// The diagnostics of a log that must be invalid.
+func errors(_ lines: String, catalogText: String = exampleCatalogText) throws -> [Diagnostic] {
+  switch try buildLedger(lines, catalogText: catalogText) {
+  case .success:
+    Issue.record("expected the log to be rejected")
+    return []
+  case .failure(let list): return list.diagnostics.filter { $0.severity == .error }
+  }
+}
+
+/// Parses a timestamp literal.
+func ts(_ text: String) -> Timestamp {
+  guard let parsed = Timestamp.parseRFC3339(text) else { fatalError("bad timestamp literal \(text)") }
+  return parsed
+}
+
+extension QueryEngine {
+  /// Answers with both code paths and checks that they agree.
+  mutating func checkedAnswer(_ subject: String, at: String, asOf: String? = nil) -> Answer {
+    let answer = self.answer(subject: subject, at: ts(at), asOf: asOf.map(ts))
+    var out: [UInt8] = []
+    var bytes = Array(subject.utf8)
+    bytes.withUnsafeMutableBufferPointer {
+      writeAnswer(subject: UnsafeBufferPointer($0), at: ts(at), asOf: asOf.map(ts), into: &out)
+    }
+    let fast = try? JSONValue.parse(bytes: out)
+    #expect(fast == answer.jsonValue, "fast and structured answers differ for \(subject) at \(at)")
+    return answer
+  }
+}
