@@ -116,6 +116,15 @@ public struct QueryEngine {
     balanceOrder.sort { currencyRank[Int(state.balances[$0].currency.rawValue)] < currencyRank[Int(state.balances[$1].currency.rawValue)] }
   }
 
+  /// Calls `body` with the index of every entitlement the subject holds at T (full knowledge).
+  /// - Complexity: O(events of the subject).
+  public mutating func forEachActiveEntitlement(subject: Symbol, at time: Timestamp, _ body: (Int) -> Void) {
+    explainLog = nil
+    fold(subject: subject, at: time, asOf: nil)
+    select(at: time)
+    for (index, candidate) in bestByEntitlement.enumerated() where candidate.isSet { body(index) }
+  }
+
   /// The answer for a subject name at T as known at R.
   /// - Complexity: O(events of the subject).
   public mutating func answer(subject: String, at: Timestamp, asOf: Timestamp?, explain: Bool = false) -> Answer {

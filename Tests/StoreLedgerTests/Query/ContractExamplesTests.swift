@@ -7,14 +7,14 @@ import Testing
 struct ContractExamplesTests {
   @Test("every example query gets exactly the answer the contract implies")
   func examples() throws {
-    let directory = repoPath("Events/contract-examples")
+    let directory = repoPath("Events")
     let catalog = try LedgerLoader.loadCatalog(path: directory + "/catalog.json")
-    let (ledger, _) = try LedgerLoader.load(logPath: directory + "/examples.jsonl", catalog: catalog)
+    let (ledger, _) = try LedgerLoader.load(logPath: directory + "/contract-examples.jsonl", catalog: catalog)
     #expect(ledger.duplicatesSkipped == 1)
     var engine = QueryEngine(ledger: ledger)
-    let queries = try String(contentsOfFile: directory + "/queries.jsonl", encoding: .utf8)
+    let queries = try String(contentsOfFile: directory + "/contract-examples.queries.jsonl", encoding: .utf8)
       .split(separator: "\n")
-    let answers = try String(contentsOfFile: directory + "/answers.jsonl", encoding: .utf8)
+    let answers = try String(contentsOfFile: directory + "/contract-examples.answers.jsonl", encoding: .utf8)
       .split(separator: "\n")
     #expect(queries.count == answers.count)
     for (query, expectedText) in zip(queries, answers) {

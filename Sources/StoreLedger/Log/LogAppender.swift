@@ -1,0 +1,181 @@
+/// The outcome of an append.
+public struct AppendReport: Sendable, Equatable {
+  /// New events written.
+  public var appended: Int
+  /// Input events that were already in the log (or earlier in the batch): skipped.
+  public var duplicates: Int
+  /// Events stamped with `recorded` because they had none.
+  public var stamped: Int
+}
+
+/// Appends events to a log: all or nothing, durably, one appender at a time.
+///
+/// Under an exclusive `flock` on the log it reloads the log as it stands,
+/// validates the batch against it (conflicts, overdraw, unknown products, every
+/// field), stamps `recorded` where absent, writes the whole batch with one
+/// `write` at the end, and fsyncs before returning. On a failed write the log is
+/// truncated back to its previous length. Re-appending the same events is a no-op.
+public enum LogAppender {
+  /// Appends the JSON lines in `input` (named `inputName` in messages) to the log at `logPath`.
+  /// - Parameter now: the knowledge time stamped on events without `recorded`.
+  public static func append(
+    input: [UInt8], inputName: String, logPath: String, catalog: Catalog, now: Timestamp
+  ) throws(DiagnosticList) -> AppendReport {
+    do {
+      let log = try PlatformFile(path: logPath, mode: .readWriteCreate)
+      try log.lockExclusive()
+      let size = try log.size()
+      if size > 0 {
+        var last: UInt8 = 0
+        _ = try withUnsafeMutableBytes(of: &last) { (raw) throws(Diagnostic) in
+          try log.read(into: raw, at: size - 1)
+        }
+        if last != 10 {
+          throw DiagnosticList([Diagnostic(file: logPath, .tornLineBlocksAppend)])
+        }
+      }
+      var builder = LedgerBuilder(catalog: catalog, file: logPath)
+      let extent = try LedgerLoader.feed(&builder, path: logPath, file: log)
+      if builder.errorCount > 0 { throw DiagnosticList(builder.errors) }
+      let existingLines = extent.lineCount
+      var parser = EventLineParser(catalog: catalog)
+      var scratchSymbols = LedgerSymbols()
+      var output: [UInt8] = []
+      var report = AppendReport(appended: 0, duplicates: 0, stamped: 0)
+      var inputLineOf: [Int: Int] = [:]
+      var inputLine = 0
+      var logLine = existingLines
+      var inputErrors: [Diagnostic] = []
+      forEachInputLine(input) { line in
+        inputLine += 1
+        if line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) { return }
+        var text = Array(line)
+        while let last = text.last, last == 32 || last == 9 || last == 13 { text.removeLast() }
+        // Stamp knowledge time before admitting, so the stored line is the one checked.
+        let parsed = text.withUnsafeBufferPointer {
+          parser.parse($0, lineNumber: inputLine, symbols: &scratchSymbols)
+        }
+        var wasStamped = false
+        if case .success(let event) = parsed, !event.hasRecorded, text.last == 125 {
+          text.removeLast()
+          var stamp: [UInt8] = Array(#","recorded":""#.utf8)
+          now.appendRFC3339(to: &stamp)
+          stamp.append(contentsOf: #""}"#.utf8)
+          text.append(contentsOf: stamp)
+          wasStamped = true
+        }
+        if case .failure(var diagnostic) = parsed {
+          diagnostic.file = inputName
+          inputErrors.append(diagnostic)
+          return
+        }
+        logLine += 1
+        inputLineOf[logLine] = inputLine
+        let outcome = text.withUnsafeBufferPointer { builder.add(line: $0, lineNumber: logLine) }
+        switch outcome {
+        case .added:
+          output.append(contentsOf: text)
+          output.append(10)
+          report.appended += 1
+          if wasStamped { report.stamped += 1 }
+        case .duplicate:
+          report.duplicates += 1
+        case .empty, .rejected:
+          break
+        }
+      }
+      func relocate(_ diagnostic: Diagnostic) -> Diagnostic {
+        var moved = diagnostic
+        if let line = diagnostic.line, line > existingLines, let original = inputLineOf[line] {
+          moved.file = inputName
+          moved.line = original
+        }
+        return moved
+      }
+      if !inputErrors.isEmpty || builder.errorCount > 0 {
+        throw DiagnosticList(inputErrors + builder.errors.map(relocate))
+      }
+      switch builder.finish() {
+      case .failure(let list):
+        throw DiagnosticList(list.diagnostics.filter { $0.severity == .error }.map(relocate))
+      case .success:
+        break
+      }
+      guard !output.isEmpty else { return report }
+      try log.seek(to: size)
+      do {
+        try log.write(output)
+        try log.sync()
+      } catch {
+        // All or nothing: cut back whatever part of the batch reached the file.
+        try? log.truncate(to: size)
+        try? log.sync()
+        throw error
+      }
+      if size == 0 { PlatformFile.syncDirectory(of: logPath) }
+      return report
+    } catch let error as DiagnosticList {
+      throw error
+    } catch let error as Diagnostic {
+      throw DiagnosticList([error])
+    } catch {
+      throw DiagnosticList([Diagnostic(.cannotWrite(path: logPath, reason: "\(error)"))])
+    }
+  }
+
+  /// Splits input on `\n`; a last line without `\n` counts (input is not a log).
+  static func forEachInputLine(_ input: [UInt8], _ body: (ArraySlice<UInt8>) -> Void) {
+    var start = 0
+    for index in input.indices where input[index] == 10 {
+      body(input[start..<index])
+      start = index + 1
+    }
+    if start < input.count { body(input[start...]) }
+  }
+}
+
+/// Moves a torn last line aside.
+public enum LogRepair {
+  /// What `repair` did.
+  public struct Report: Sendable, Equatable {
+    /// Bytes moved into `LOG.torn`.
+    public var movedBytes: Int64
+    /// The log's length afterwards.
+    public var logBytes: Int64
+  }
+
+  /// Appends a torn last line to `LOG.torn` (never overwriting) and truncates the log to its last complete line.
+  public static func repair(logPath: String) throws(Diagnostic) -> Report {
+    let log = try PlatformFile(path: logPath, mode: .readWriteCreate)
+    try log.lockExclusive()
+    let size = try log.size()
+    var completeLength: Int64 = 0
+    var offset = size
+    let chunk = 1 << 16
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 8)
+    defer { buffer.deallocate() }
+    search: while offset > 0 {
+      let start = max(0, offset - Int64(chunk))
+      let count = Int(offset - start)
+      _ = try log.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count]), at: start)
+      for index in stride(from: count - 1, through: 0, by: -1) where buffer[index] == 10 {
+        completeLength = start + Int64(index) + 1
+        break search
+      }
+      offset = start
+    }
+    let tornLength = size - completeLength
+    guard tornLength > 0 else { return Report(movedBytes: 0, logBytes: size) }
+    let torn = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(tornLength), alignment: 8)
+    defer { torn.deallocate() }
+    _ = try log.read(into: torn, at: completeLength)
+    let aside = try PlatformFile(path: logPath + ".torn", mode: .appendCreate)
+    try aside.write(UnsafeRawBufferPointer(torn))
+    try aside.write([10])
+    try aside.sync()
+    PlatformFile.syncDirectory(of: logPath + ".torn")
+    try log.truncate(to: completeLength)
+    try log.sync()
+    return Report(movedBytes: tornLength, logBytes: completeLength)
+  }
+}

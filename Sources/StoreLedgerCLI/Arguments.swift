@@ -1,0 +1,166 @@
+import StoreLedger
+
+/// One option a command accepts.
+struct OptionSpec {
+  let name: String
+  let valueName: String?
+  let help: String
+
+  static func flag(_ name: String, _ help: String) -> OptionSpec {
+    OptionSpec(name: name, valueName: nil, help: help)
+  }
+
+  static func value(_ name: String, _ valueName: String, _ help: String) -> OptionSpec {
+    OptionSpec(name: name, valueName: valueName, help: help)
+  }
+}
+
+/// What a command looks like on the command line, for parsing and `--help`.
+struct CommandSpec {
+  let name: String
+  let abstract: String
+  let usage: String
+  let positionals: [(name: String, help: String)]
+  let requiredPositionals: Int
+  let options: [OptionSpec]
+  let discussion: String
+
+  /// `--catalog` is common to every command that reads a log.
+  static let catalogOption = OptionSpec.value(
+    "catalog", "FILE", "The product catalog (default: catalog.json beside the log).")
+
+  var helpText: String {
+    var text = "OVERVIEW: \(abstract)\n\nUSAGE: storeledger \(usage)\n"
+    if !positionals.isEmpty {
+      text += "\nARGUMENTS:\n"
+      for positional in positionals {
+        text += "  " + positional.name.padding(24) + positional.help + "\n"
+      }
+    }
+    text += "\nOPTIONS:\n"
+    for option in options + [.flag("help", "Show help information.")] {
+      let left = "--" + option.name + (option.valueName.map { " <\($0)>" } ?? "")
+      text += "  " + left.padding(24) + option.help + "\n"
+    }
+    if !discussion.isEmpty { text += "\n" + discussion + "\n" }
+    return text
+  }
+}
+
+extension String {
+  func padding(_ width: Int) -> String {
+    count >= width ? self + "  " : self + String(repeating: " ", count: width - count)
+  }
+}
+
+/// Parsed arguments of one command.
+struct ParsedArguments {
+  var positionals: [String] = []
+  var values: [String: String] = [:]
+  var flags: Set<String> = []
+  var wantsHelp = false
+
+  func value(_ name: String) -> String? { values[name] }
+  func has(_ name: String) -> Bool { flags.contains(name) }
+}
+
+/// A usage error, printed like swift-argument-parser's.
+struct UsageError: Error {
+  let message: String
+}
+
+enum ArgumentParser {
+  /// Parses `arguments` against `spec`: `--name value`, `--name=value`, flags, positionals, `--`.
+  static func parse(_ arguments: [String], spec: CommandSpec) throws(UsageError) -> ParsedArguments {
+    var parsed = ParsedArguments()
+    var index = 0
+    var onlyPositionals = false
+    while index < arguments.count {
+      let argument = arguments[index]
+      index += 1
+      if onlyPositionals || !argument.hasPrefix("-") || argument == "-" {
+        parsed.positionals.append(argument)
+        continue
+      }
+      if argument == "--" {
+        onlyPositionals = true
+        continue
+      }
+      if argument == "--help" || argument == "-h" {
+        parsed.wantsHelp = true
+        continue
+      }
+      guard argument.hasPrefix("--") else {
+        throw UsageError(message: "Unknown option '\(argument)'.")
+      }
+      var name = String(argument.dropFirst(2))
+      var inlineValue: String? = nil
+      if let equals = name.firstIndex(of: "=") {
+        inlineValue = String(name[name.index(after: equals)...])
+        name = String(name[..<equals])
+      }
+      guard let option = spec.options.first(where: { $0.name == name }) else {
+        let suggestion = closest(name, among: spec.options.map(\.name))
+        throw UsageError(
+          message: "Unknown option '--\(name)'."
+            + (suggestion.map { " Did you mean '--\($0)'?" } ?? ""))
+      }
+      if option.valueName == nil {
+        guard inlineValue == nil else {
+          throw UsageError(message: "Option '--\(name)' does not take a value.")
+        }
+        parsed.flags.insert(name)
+        continue
+      }
+      let value: String
+      if let inlineValue {
+        value = inlineValue
+      } else {
+        guard index < arguments.count else {
+          throw UsageError(message: "Missing value for '--\(name) <\(option.valueName!)>'.")
+        }
+        value = arguments[index]
+        index += 1
+      }
+      guard parsed.values[name] == nil else {
+        throw UsageError(message: "Option '--\(name)' given more than once.")
+      }
+      parsed.values[name] = value
+    }
+    if parsed.wantsHelp { return parsed }
+    if parsed.positionals.count < spec.requiredPositionals {
+      let missing = spec.positionals[parsed.positionals.count].name
+      throw UsageError(message: "Missing expected argument '\(missing)'.")
+    }
+    if parsed.positionals.count > spec.positionals.count {
+      throw UsageError(message: "Unexpected argument '\(parsed.positionals[spec.positionals.count])'.")
+    }
+    return parsed
+  }
+
+  /// The option name within edit distance 2 of `name`, if any.
+  static func closest(_ name: String, among names: [String]) -> String? {
+    func distance(_ a: [Character], _ b: [Character]) -> Int {
+      var previous = Array(0...b.count)
+      for (i, ca) in a.enumerated() {
+        var current = [i + 1]
+        for (j, cb) in b.enumerated() {
+          current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (ca == cb ? 0 : 1)))
+        }
+        previous = current
+      }
+      return previous[b.count]
+    }
+    let scored = names.map { ($0, distance(Array(name), Array($0))) }.filter { $0.1 <= 2 }
+    return scored.min(by: { $0.1 < $1.1 })?.0
+  }
+
+  /// Parses `--at` / `--as-of`: RFC 3339, or a date meaning the start of that day in UTC.
+  static func instant(_ text: String, option: String) throws(UsageError) -> Timestamp {
+    if let parsed = Timestamp.parseRFC3339(text) ?? Timestamp.parseDay(text) { return parsed }
+    throw UsageError(
+      message:
+        "Invalid value for '--\(option)': '\(text)' (expected an RFC 3339 time such as 2026-03-05T12:00:00Z, or a date such as 2026-03-05)."
+    )
+  }
+}

@@ -1,0 +1,41 @@
+import StoreLedger
+
+/// `storeledger check LOG`: validate everything and report every problem.
+enum CheckCommand: LedgerCommand {
+  static let spec = CommandSpec(
+    name: "check", abstract: "Validate a log against the contract and report every problem.",
+    usage: "check <log> [--catalog <file>]",
+    positionals: [("<log>", "The JSON-lines event log.")], requiredPositionals: 1,
+    options: [CommandSpec.catalogOption],
+    discussion: """
+      Checks every line (fields, types, timestamps, products), id conflicts, transactions
+      charged twice, and overdraw of consumable balances. Prints every error (not just the
+      first) and warnings for events that change nothing, then a summary. Exit 65 on any error.
+      """)
+
+  static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+    let log = CommandSupport.logPath(arguments)
+    let catalog = try CommandSupport.catalog(arguments, log: log)
+    var builder = LedgerBuilder(catalog: catalog, file: log)
+    let file = try PlatformFile(path: log, mode: .read)
+    let extent = try LedgerLoader.feed(&builder, path: log, file: file)
+    let linesRead = builder.linesRead
+    let errorCount = builder.errorCount
+    switch builder.finish() {
+    case .failure(let list):
+      let errors = list.diagnostics.filter { $0.severity == .error }
+      StoreLedgerCLI.report(list.diagnostics, console: console, total: max(errorCount, errors.count))
+      let total = max(errorCount, errors.count)
+      console.err("\(log): \(total) error\(total == 1 ? "" : "s") in \(linesRead) lines\n")
+      return list.exitCode
+    case .success(let ledger):
+      CommandSupport.warn(ledger.warnings, console)
+      let warnings = ledger.warnings.count
+      console.out(
+        "ok: \(log): \(extent.lineCount) lines, \(ledger.events.count) events, "
+          + "\(ledger.duplicatesSkipped) duplicate\(ledger.duplicatesSkipped == 1 ? "" : "s") skipped, "
+          + "\(ledger.subjectCount) subjects, \(warnings) warning\(warnings == 1 ? "" : "s")\n")
+      return 0
+    }
+  }
+}

@@ -1,0 +1,26 @@
+import StoreLedger
+
+/// `storeledger repair LOG`: move a torn last line aside.
+enum RepairCommand: LedgerCommand {
+  static let spec = CommandSpec(
+    name: "repair", abstract: "Move a torn last line into LOG.torn and cut the log to its last full line.",
+    usage: "repair <log>",
+    positionals: [("<log>", "The JSON-lines event log.")], requiredPositionals: 1, options: [],
+    discussion: """
+      A torn last line (no final newline) is what an interrupted writer leaves. repair appends it
+      to LOG.torn (never overwriting earlier torn lines) and truncates the log after its last
+      newline, under the same lock appenders use. Complete lines are never changed.
+      """)
+
+  static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+    let log = CommandSupport.logPath(arguments)
+    guard PlatformFile.exists(log) else { throw Diagnostic(.fileNotFound(path: log)) }
+    let report = try LogRepair.repair(logPath: log)
+    if report.movedBytes == 0 {
+      console.out("\(log) ends with a complete line; nothing to repair\n")
+    } else {
+      console.out("moved \(report.movedBytes) torn bytes to \(log).torn; \(log) is now \(report.logBytes) bytes\n")
+    }
+    return 0
+  }
+}

@@ -1,0 +1,44 @@
+import StoreLedger
+
+/// `storeledger replay LOG`: fold the whole log and report what it holds.
+enum ReplayCommand: LedgerCommand {
+  static let spec = CommandSpec(
+    name: "replay", abstract: "Fold the whole log and summarise the state at its latest time.",
+    usage: "replay <log> [--catalog <file>]",
+    positionals: [("<log>", "The JSON-lines event log.")], requiredPositionals: 1,
+    options: [CommandSpec.catalogOption],
+    discussion: """
+      Prints events read, duplicates skipped, subjects, the number of subjects holding each
+      entitlement at the log's latest effective time, and the elapsed time and events per second.
+      """)
+
+  static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+    let started = monotonicNanoseconds()
+    let (ledger, _) = try CommandSupport.ledger(arguments, console: console)
+    let latest = ledger.latestEffective
+    let counts = ActiveEntitlements.count(in: ledger, at: latest)
+    let seconds = Double(monotonicNanoseconds() - started) / 1e9
+    let events = ledger.events.count + ledger.duplicatesSkipped
+    var text = "events read: \(events)\n"
+    text += "duplicates skipped: \(ledger.duplicatesSkipped)\n"
+    text += "subjects: \(ledger.subjectCount)\n"
+    if ledger.events.isEmpty {
+      text += "latest effective time: none\n"
+    } else {
+      text += "latest effective time: \(latest.rfc3339)\n"
+      text += "entitlements active at \(latest.rfc3339):"
+      text += counts.isEmpty ? " none\n" : "\n" + counts.map { "  \($0.entitlement): \($0.subjects)\n" }.joined()
+    }
+    let rate = seconds > 0 ? Int(Double(events) / seconds) : 0
+    text += "elapsed: \(formatSeconds(seconds)) s (\(rate) events/s)\n"
+    console.out(text)
+    return 0
+  }
+}
+
+/// Formats seconds with three decimals without Foundation.
+func formatSeconds(_ seconds: Double) -> String {
+  let millis = Int((seconds * 1000).rounded())
+  let fraction = String(millis % 1000)
+  return "\(millis / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+}
