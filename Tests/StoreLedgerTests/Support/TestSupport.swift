@@ -31,19 +31,13 @@ func catalog(_ text: String) throws -> Catalog {
   try Catalog.parse(text, file: "catalog.json")
 }
 
-/// The contract's example catalog.
-let exampleCatalogText = """
-  {
-    "products": {
-      "pro.monthly":  {"type": "auto_renewable", "group": "pro", "level": 2, "entitlements": ["pro"], "family_shareable": true},
-      "pro.annual":   {"type": "auto_renewable", "group": "pro", "level": 1, "entitlements": ["pro"], "family_shareable": true},
-      "pro.lifetime": {"type": "non_consumable", "entitlements": ["pro"]},
-      "trial.14d":    {"type": "non_consumable", "entitlements": ["pro"], "expires_after": "P14D"},
-      "pass.week":    {"type": "non_renewing", "entitlements": ["pro"], "duration": "P7D"},
-      "coins.100":    {"type": "consumable", "currency": "coins", "units": 100}
-    }
+/// The catalog of Events/ (the contract's example catalog plus a few products).
+let exampleCatalogText: String = {
+  guard let text = try? String(contentsOfFile: repoPath("Events/catalog.json"), encoding: .utf8) else {
+    fatalError("Events/catalog.json is missing")
   }
-  """
+  return text
+}()
 
 /// Builds a ledger from log text, returning the ledger or the diagnostics.
 func buildLedger(_ lines: String, catalogText: String = exampleCatalogText, file: String = "log.jsonl")

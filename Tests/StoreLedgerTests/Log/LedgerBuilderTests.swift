@@ -1,0 +1,98 @@
+import Testing
+
+@testable import StoreLedger
+
+@Suite("Log-wide rules: idempotency, conflicts, charges, overdraw")
+struct LedgerBuilderTests {
+  @Test("a redelivery equal as JSON ignoring recorded is skipped and counted")
+  func redelivery() throws {
+    let ledger = try ledger(
+      #"""
+      {"id":"e1","type":"purchase","subject":"u1","at":"2026-03-01T12:00:00Z","product":"pro.lifetime","transaction":"t1","meta":{"a":1,"b":[true,null]}}
+      {"meta":{"b":[true,null],"a":1.0}, "transaction":"t1","product":"pro.lifetime","at":"2026-03-01T13:00:00+01:00","subject":"u1","type":"purchase","id":"e1","recorded":"2026-03-09T00:00:00Z"}
+      """#)
+    #expect(ledger.duplicatesSkipped == 1)
+    #expect(ledger.events.count == 1)
+    #expect(ledger.events[0].line == 1)
+  }
+
+  @Test(
+    "the same id with different content is a conflict naming both lines",
+    arguments: [
+      #"{"id":"e1","type":"purchase","subject":"u1","at":"2026-03-01T12:00:00Z","product":"pro.lifetime","transaction":"t9"}"#,
+      #"{"id":"e1","type":"purchase","subject":"u2","at":"2026-03-01T12:00:00Z","product":"pro.lifetime","transaction":"t1"}"#,
+      #"{"id":"e1","type":"purchase","subject":"u1","at":"2026-03-01T12:00:00Z","product":"pro.lifetime","transaction":"t1","meta":{"a":2}}"#,
+      #"{"id":"e1","type":"purchase","subject":"u1","at":"2026-03-01T12:00:00Z","product":"pro.lifetime","transaction":"t1","offer":"promo"}"#,
+    ])
+  func conflict(second: String) throws {
+    let diagnostics = try errors(
+      #"""
+      {"id":"e1","type":"purchase","subject":"u1","at":"2026-03-01T12:00:00Z","product":"pro.lifetime","transaction":"t1","meta":{"a":1}}
+      {"id":"e0","type":"purchase_pending","subject":"u1","at":"2026-03-01T12:00:00Z","product":"pro.lifetime"}
+      """# + "\n" + second)
+    try #require(diagnostics.count == 1)
+    #expect(diagnostics[0].line == 3)
+    #expect(diagnostics[0].message.contains("id conflict: 'e1' was first used on line 1"))
+  }
+
+  @Test("a transaction charged twice under another id is an error")
+  func transactionTwice() throws {
+    let diagnostics = try errors(
+      #"""
+      {"id":"e1","type":"purchase","subject":"u1","at":"2026-03-01T12:00:00Z","product":"coins.100","transaction":"t1"}
+      {"id":"e2","type":"purchase","subject":"u1","at":"2026-03-01T12:00:00Z","product":"coins.100","transaction":"t1"}
+      """#)
+    #expect(diagnostics.map(\.line) == [2])
+    #expect(diagnostics.first?.message.contains("transaction 't1' was already charged by the event on line 1") == true)
+  }
+
+  @Test("spending more than the balance just before it, in effective order, is an overdraw")
+  func overdraw() throws {
+    // The purchase is written later but effective earlier: the spend is covered.
+    _ = try ledger(
+      #"""
+      {"id":"s1","type":"consumption","subject":"u1","at":"2026-03-02T00:00:00Z","currency":"coins","quantity":100}
+      {"id":"p1","type":"purchase","subject":"u1","at":"2026-03-01T00:00:00Z","product":"coins.100","transaction":"t1"}
+      """#)
+    let diagnostics = try errors(
+      #"""
+      {"id":"p1","type":"purchase","subject":"u1","at":"2026-03-01T00:00:00Z","product":"coins.100","transaction":"t1"}
+      {"id":"s1","type":"consumption","subject":"u1","at":"2026-03-02T00:00:00Z","currency":"coins","quantity":60}
+      {"id":"s2","type":"consumption","subject":"u1","at":"2026-03-03T00:00:00Z","currency":"coins","quantity":41}
+      {"id":"s3","type":"consumption","subject":"u2","at":"2026-03-03T00:00:00Z","currency":"gems","quantity":1}
+      """#)
+    #expect(diagnostics.map(\.line) == [3, 4])
+    #expect(diagnostics.first?.message.contains("overdraw: spending 41 coins with a balance of 40") == true)
+  }
+
+  @Test("a refund effective before a spend makes that spend an overdraw")
+  func refundBeforeSpend() throws {
+    let diagnostics = try errors(
+      #"""
+      {"id":"p1","type":"purchase","subject":"u1","at":"2026-03-01T00:00:00Z","product":"coins.100","transaction":"t1"}
+      {"id":"s1","type":"consumption","subject":"u1","at":"2026-03-03T00:00:00Z","currency":"coins","quantity":50}
+      {"id":"r1","type":"revocation","subject":"u1","at":"2026-03-02T00:00:00Z","recorded":"2026-03-10T00:00:00Z","transaction":"t1"}
+      """#)
+    #expect(diagnostics.map(\.line) == [2])
+  }
+
+  @Test("an event naming a subscription the subject has no purchase for yet changes nothing and warns")
+  func unknownReference() throws {
+    let ledger = try ledger(
+      #"""
+      {"id":"b1","type":"billing_retry","subject":"u1","at":"2026-02-01T00:00:00Z","original_transaction":"t1"}
+      {"id":"p1","type":"purchase","subject":"u1","at":"2026-02-02T00:00:00Z","product":"pro.monthly","transaction":"t1","expires":"2026-03-02T00:00:00Z"}
+      {"id":"r1","type":"revocation","subject":"u2","at":"2026-02-03T00:00:00Z","transaction":"t1"}
+      """#)
+    #expect(ledger.warnings.map(\.line) == [1, 3])
+    var engine = QueryEngine(ledger: ledger)
+    #expect(engine.checkedAnswer("u1", at: "2026-02-10T00:00:00Z").plans.first?.state == "active")
+  }
+
+  @Test("empty and whitespace-only lines are ignored")
+  func emptyLines() throws {
+    let ledger = try ledger("\n  \n" + EventLineParserTests.valid + "\n\n")
+    #expect(ledger.events.count == 1)
+    #expect(ledger.events[0].line == 3)
+  }
+}
