@@ -8,7 +8,8 @@ struct ExplainLog {
   private var byCurrency: [Symbol: [Int]] = [:]
 
   /// Notes an applied event at `position` within its subject.
-  mutating func note(_ event: Event, position: Int, state: SubjectState, catalog: Catalog) {
+  mutating func note(_ event: Event, position: Int, context: FoldContext) {
+    let catalog = context.catalog
     switch event.kind {
     case .purchase:
       let product = catalog[event.product]
@@ -17,7 +18,7 @@ struct ExplainLog {
         bySubscription[Int(event.slot)] = [position]
       case .consumable:
         byItem[Int(event.slot)] = [position]
-        byCurrency[Symbol.none, default: []].append(position)
+        byCurrency[context.productCurrencies[Int(event.product.rawValue)], default: []].append(position)
       case .nonRenewing, .nonConsumable:
         byItem[Int(event.slot)] = [position]
       }
@@ -32,7 +33,7 @@ struct ExplainLog {
       } else {
         byItem[Int(event.slot), default: []].append(position)
         if catalog[event.targetProduct].kind == .consumable {
-          byCurrency[Symbol.none, default: []].append(position)
+          byCurrency[context.productCurrencies[Int(event.targetProduct.rawValue)], default: []].append(position)
         }
       }
     case .consumption:
@@ -45,7 +46,7 @@ struct ExplainLog {
   /// Builds the explanation of an answer from what was noted.
   func explanation(
     answer: Answer, bestByEntitlement: [QueryEngine.Candidate], bestByGroup: [QueryEngine.Candidate],
-    state: SubjectState, ledger: Ledger, subject: Symbol?, currencyNames: [String]
+    ledger: Ledger, subject: Symbol?
   ) -> Explanation {
     guard let subject else { return Explanation(entitlements: [], plans: [], balances: []) }
     let events = ledger.events(of: subject)
@@ -66,17 +67,9 @@ struct ExplainLog {
     for (group, candidate) in bestByGroup.enumerated() where candidate.isSet {
       result.plans.append((ledger.catalog.groupNames[group], evidence(positions(candidate))))
     }
-    // Consumable credits were noted under `none`; attribute them to their product's currency.
     for balance in answer.balances {
-      var touching: [Int] = []
-      for position in (byCurrency[Symbol.none] ?? []) + (byCurrency.first(where: { currencyNames[Int($0.key.rawValue)] == balance.currency && $0.key.isSome })?.value ?? []) {
-        let event = events[base + position]
-        let product = event.kind == .purchase ? event.product : event.targetProduct
-        if event.kind == .consumption || ledger.catalog[product].currency == balance.currency {
-          touching.append(position)
-        }
-      }
-      result.balances.append((balance.currency, evidence(touching.sorted())))
+      let currency = ledger.symbols.currencies.lookup(balance.currency) ?? .none
+      result.balances.append((balance.currency, evidence(byCurrency[currency] ?? [])))
     }
     return result
   }

@@ -65,7 +65,7 @@ public struct QueryEngine {
         if event.at > at { break }
         if event.recorded > knownBy { continue }
         let effect = state.apply(event, context: ledger.context)
-        if explainLog != nil && effect == .applied { explainLog!.note(event, position: position - lower, state: state, catalog: ledger.catalog) }
+        if explainLog != nil && effect == .applied { explainLog!.note(event, position: position - lower, context: ledger.context) }
       }
     }
   }
@@ -168,8 +168,8 @@ public struct QueryEngine {
     }
     if let log = explainLog {
       result.explanation = log.explanation(
-        answer: result, bestByEntitlement: bestByEntitlement, bestByGroup: bestByGroup, state: state,
-        ledger: ledger, subject: ledger.subject(named: subject), currencyNames: currencyNames)
+        answer: result, bestByEntitlement: bestByEntitlement, bestByGroup: bestByGroup,
+        ledger: ledger, subject: ledger.subject(named: subject))
       explainLog = nil
     }
     return result
