@@ -25,6 +25,7 @@ enum StoreLedgerCLI {
       CommandEntry(CheckCommand.self), CommandEntry(ReplayCommand.self),
       CommandEntry(QueryCommand.self), CommandEntry(AuditCommand.self),
       CommandEntry(AppendCommand.self), CommandEntry(RepairCommand.self),
+      CommandEntry(GenerateCommand.self),
     ]
   }
 

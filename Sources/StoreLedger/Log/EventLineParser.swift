@@ -67,7 +67,7 @@ public struct LedgerSymbols: Sendable {
 /// Field values of one line as found, before type-specific validation.
 struct RawFields {
   var present = FieldSet()
-  var strings = [StringRef](repeating: StringRef(), count: Field.allCases.count)
+  var strings = FieldStrings()
   var at = Timestamp(millisecondsSinceEpoch: 0)
   var recorded = Timestamp(millisecondsSinceEpoch: 0)
   var expires = Timestamp(millisecondsSinceEpoch: 0)
@@ -76,6 +76,53 @@ struct RawFields {
   var price: Int64 = 0
   var autoRenew = false
   var metaHash: UInt64 = 0
+}
+
+/// The string-valued fields of one line, stored inline (no allocation per line).
+struct FieldStrings {
+  private var id = StringRef()
+  private var type = StringRef()
+  private var subject = StringRef()
+  private var product = StringRef()
+  private var transaction = StringRef()
+  private var originalTransaction = StringRef()
+  private var ownership = StringRef()
+  private var offer = StringRef()
+  private var currency = StringRef()
+  private var reason = StringRef()
+
+  subscript(rawValue: Int) -> StringRef {
+    get {
+      switch Field(rawValue: rawValue)! {
+      case .id: return id
+      case .type: return type
+      case .subject: return subject
+      case .product: return product
+      case .transaction: return transaction
+      case .originalTransaction: return originalTransaction
+      case .ownership: return ownership
+      case .offer: return offer
+      case .currency: return currency
+      case .reason: return reason
+      default: preconditionFailure("field \(rawValue) is not a string field")
+      }
+    }
+    set {
+      switch Field(rawValue: rawValue)! {
+      case .id: id = newValue
+      case .type: type = newValue
+      case .subject: subject = newValue
+      case .product: product = newValue
+      case .transaction: transaction = newValue
+      case .originalTransaction: originalTransaction = newValue
+      case .ownership: ownership = newValue
+      case .offer: offer = newValue
+      case .currency: currency = newValue
+      case .reason: reason = newValue
+      default: preconditionFailure("field \(rawValue) is not a string field")
+      }
+    }
+  }
 }
 
 /// Walks the bytes of one line.

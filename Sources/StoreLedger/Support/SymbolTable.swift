@@ -20,26 +20,34 @@ public struct Symbol: Hashable, Comparable, Sendable {
 
 /// Interns byte strings so that each distinct string is stored once.
 ///
-/// Open addressing over one byte arena: no allocation per lookup and none per
-/// insert beyond amortised arena growth, which keeps the log reader's hot path
-/// free of `String` and `Dictionary` traffic.
+/// Open addressing over one byte arena. Each slot holds the symbol and 32 bits of
+/// its hash, so a probe touches the arena only on a likely match: interning a new
+/// string costs about one cache miss, and nothing is allocated per lookup.
 public struct SymbolTable: Sendable {
   private var arena: [UInt8] = []
   private var starts: [UInt32] = [0]
-  private var hashes: [UInt64] = []
-  private var slots: [UInt32]
+  /// 0 = empty; otherwise `fingerprint << 32 | (symbol + 1)`.
+  private var slots: [UInt64]
   private var mask: Int
+  private var used = 0
 
   /// Creates an empty table with room for `capacity` strings before rehashing.
   public init(capacity: Int = 1024) {
     var size = 16
-    while size < capacity * 2 { size <<= 1 }
-    slots = Array(repeating: UInt32.max, count: size)
+    while size * 3 < capacity * 4 { size <<= 1 }
+    slots = Array(repeating: 0, count: size)
     mask = size - 1
   }
 
+  /// Reserves room for `count` more strings totalling about `bytes` bytes.
+  public mutating func reserve(count: Int, bytes: Int) {
+    arena.reserveCapacity(arena.count + bytes)
+    starts.reserveCapacity(starts.count + count)
+    while (used + count) * 4 > slots.count * 3 { rehash(size: slots.count * 2) }
+  }
+
   /// The number of distinct strings interned.
-  public var count: Int { hashes.count }
+  public var count: Int { used }
 
   /// The bytes of the arena, for sizing reports.
   public var arenaBytes: Int { arena.count }
@@ -50,19 +58,18 @@ public struct SymbolTable: Sendable {
     let hash = SymbolTable.hash(bytes)
     let (slot, found) = find(bytes, hash: hash)
     if found.isSome { return found }
-    precondition(hashes.count < Int(UInt32.max - 1), "symbol table full")
-    let symbol = UInt32(hashes.count)
+    precondition(used < Int(UInt32.max - 1), "symbol table full")
+    let symbol = UInt32(used)
     arena.append(contentsOf: bytes)
     precondition(arena.count < Int(UInt32.max), "symbol arena exceeds 4 GiB")
     starts.append(UInt32(truncatingIfNeeded: arena.count))
-    hashes.append(hash)
-    slots[slot] = symbol
-    if hashes.count * 2 > slots.count { grow() }
+    slots[slot] = (hash >> 32) << 32 | UInt64(symbol + 1)
+    used += 1
+    if used * 4 > slots.count * 3 { rehash(size: slots.count * 2) }
     return Symbol(rawValue: symbol)
   }
 
   /// Returns the symbol for `bytes` if interned, without inserting.
-  /// - Complexity: O(`bytes.count`) expected.
   public func lookup(_ bytes: UnsafeBufferPointer<UInt8>) -> Symbol? {
     let symbol = find(bytes, hash: SymbolTable.hash(bytes)).symbol
     return symbol.isSome ? symbol : nil
@@ -80,39 +87,47 @@ public struct SymbolTable: Sendable {
     return text.withUTF8 { lookup($0) }
   }
 
+  @inline(__always)
   private func find(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> (slot: Int, symbol: Symbol) {
-    var slot = Int(truncatingIfNeeded: hash) & mask
-    while true {
-      let existing = slots[slot]
-      if existing == UInt32.max { return (slot, .none) }
-      let index = Int(existing)
-      if hashes[index] == hash && equals(index, bytes) { return (slot, Symbol(rawValue: existing)) }
-      slot = (slot + 1) & mask
-    }
-  }
-
-  private func equals(_ index: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    let start = Int(starts[index])
-    let end = Int(starts[index + 1])
-    guard end - start == bytes.count else { return false }
-    return arena.withUnsafeBufferPointer { all in
-      var i = 0
-      while i < bytes.count {
-        if all[start + i] != bytes[i] { return false }
-        i += 1
+    let fingerprint = hash >> 32
+    return slots.withUnsafeBufferPointer { table in
+      var slot = Int(truncatingIfNeeded: hash) & mask
+      while true {
+        let entry = table[slot]
+        if entry == 0 { return (slot, .none) }
+        if entry >> 32 == fingerprint {
+          let index = Int(entry & 0xFFFF_FFFF) - 1
+          if equals(index, bytes) { return (slot, Symbol(rawValue: UInt32(index))) }
+        }
+        slot = (slot + 1) & mask
       }
-      return true
     }
   }
 
-  private mutating func grow() {
-    let size = slots.count * 2
-    var newSlots = Array(repeating: UInt32.max, count: size)
+  @inline(__always)
+  private func equals(_ index: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    starts.withUnsafeBufferPointer { starts in
+      let start = Int(starts[index])
+      let end = Int(starts[index + 1])
+      guard end - start == bytes.count else { return false }
+      return arena.withUnsafeBufferPointer { all in
+        bytes.count == 0 || memoryEquals(all.baseAddress! + start, bytes.baseAddress!, bytes.count)
+      }
+    }
+  }
+
+  private mutating func rehash(size: Int) {
+    var newSlots = [UInt64](repeating: 0, count: size)
     let newMask = size - 1
-    for (index, hash) in hashes.enumerated() {
-      var slot = Int(truncatingIfNeeded: hash) & newMask
-      while newSlots[slot] != UInt32.max { slot = (slot + 1) & newMask }
-      newSlots[slot] = UInt32(index)
+    arena.withUnsafeBufferPointer { all in
+      for index in 0..<used {
+        let start = Int(starts[index])
+        let end = Int(starts[index + 1])
+        let hash = SymbolTable.hash(UnsafeBufferPointer(rebasing: all[start..<end]))
+        var slot = Int(truncatingIfNeeded: hash) & newMask
+        while newSlots[slot] != 0 { slot = (slot + 1) & newMask }
+        newSlots[slot] = (hash >> 32) << 32 | UInt64(index + 1)
+      }
     }
     slots = newSlots
     mask = newMask
@@ -120,7 +135,7 @@ public struct SymbolTable: Sendable {
 
   /// The string for a symbol.
   public func string(_ symbol: Symbol) -> String {
-    precondition(symbol.isSome && Int(symbol.rawValue) < hashes.count, "unknown symbol \(symbol.rawValue)")
+    precondition(symbol.isSome && Int(symbol.rawValue) < used, "unknown symbol \(symbol.rawValue)")
     let start = Int(starts[Int(symbol.rawValue)])
     let end = Int(starts[Int(symbol.rawValue) + 1])
     return String(decoding: arena[start..<end], as: UTF8.self)
@@ -133,7 +148,7 @@ public struct SymbolTable: Sendable {
     return arena.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start..<end])) }
   }
 
-  /// A fast 64-bit hash of bytes (FNV-1a over 8-byte words with a final mix).
+  /// A fast 64-bit hash of bytes (word-wise multiply-xor with a final mix).
   @inlinable
   public static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
     var h: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(bytes.count)
@@ -147,14 +162,16 @@ public struct SymbolTable: Sendable {
       h ^= h >> 29
       i += 8
     }
-    var tail: UInt64 = 0
-    var shift: UInt64 = 0
-    while i < n {
-      tail |= UInt64(base[i]) << shift
-      shift += 8
-      i += 1
+    if i < n {
+      var tail: UInt64 = 0
+      var shift: UInt64 = 0
+      while i < n {
+        tail |= UInt64(base[i]) << shift
+        shift += 8
+        i += 1
+      }
+      h = (h ^ tail) &* 0x0000_0100_0000_01b3
     }
-    h = (h ^ tail) &* 0x0000_0100_0000_01b3
     return mix(h)
   }
 
@@ -166,4 +183,23 @@ public struct SymbolTable: Sendable {
     z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
     return z ^ (z >> 31)
   }
+}
+
+/// Compares `count` bytes; a word at a time.
+@inline(__always)
+func memoryEquals(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+  var i = 0
+  let ra = UnsafeRawPointer(a)
+  let rb = UnsafeRawPointer(b)
+  while i + 8 <= count {
+    if ra.loadUnaligned(fromByteOffset: i, as: UInt64.self) != rb.loadUnaligned(fromByteOffset: i, as: UInt64.self) {
+      return false
+    }
+    i += 8
+  }
+  while i < count {
+    if a[i] != b[i] { return false }
+    i += 1
+  }
+  return true
 }

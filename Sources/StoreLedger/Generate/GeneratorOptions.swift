@@ -1,0 +1,49 @@
+/// What to generate: how many subjects, from which seed, over which stretch of time.
+///
+/// The same options give byte-identical logs on every platform and toolchain.
+public struct GeneratorOptions: Sendable, Equatable {
+  /// Number of subjects in the log (customers and the family members sharing their plans).
+  public var subjects: Int
+  /// The seed of every random choice.
+  public var seed: UInt64
+  /// When the history begins: no event takes effect earlier.
+  public var start: Timestamp
+  /// Length of the history in calendar months: no event takes effect or is recorded later.
+  public var months: Int
+
+  /// 2024-01-01T00:00:00Z.
+  public static let defaultStart = Timestamp(millisecondsSinceEpoch: 1_704_067_200_000)
+  /// Largest `subjects` (subject indices and per-batch counters are 32-bit).
+  public static let subjectsMax = 100_000_000
+  /// Allowed `months`.
+  public static let monthsRange = 1...1200
+  /// Allowed `start`: 1970-01-01 through 9000-01-01, so that every instant written has a four-digit year.
+  public static let startRange =
+    Timestamp(millisecondsSinceEpoch: 0)...Timestamp(millisecondsSinceEpoch: 221_845_392_000_000)
+
+  /// Options for `subjects` subjects from `seed`, by default 24 months from 2024-01-01.
+  public init(
+    subjects: Int, seed: UInt64, start: Timestamp = GeneratorOptions.defaultStart, months: Int = 24
+  ) {
+    self.subjects = subjects
+    self.seed = seed
+    self.start = start
+    self.months = months
+  }
+
+  /// Why these options cannot be used, or nil when they can (for the CLI's usage errors).
+  public var problem: String? {
+    if subjects < 0 || subjects > Self.subjectsMax {
+      return "subjects must be between 0 and \(Self.subjectsMax), not \(subjects)"
+    }
+    if !Self.monthsRange.contains(months) {
+      return
+        "months must be between \(Self.monthsRange.lowerBound) and \(Self.monthsRange.upperBound), not \(months)"
+    }
+    if !Self.startRange.contains(start) {
+      return
+        "start must be between \(Self.startRange.lowerBound) and \(Self.startRange.upperBound), not \(start)"
+    }
+    return nil
+  }
+}

@@ -1,0 +1,106 @@
+/// Generates deterministic, production-like logs (CONTRACT §1) for tests and benchmarks.
+///
+/// Subjects are simulated in batches of about `subjectsPerBatch`; each batch's
+/// lines are written in delivery order (the order the ledger learned of them),
+/// so a log is a sequence of batches, each interleaving its subjects in time.
+/// Faults of real pipelines are part of the story: some lines arrive late with
+/// `recorded` (seconds late, or days to weeks for late knowledge), so a subject's
+/// lines are not in `at` order, and a few are redelivered later as exact
+/// duplicates. Every line is valid under CONTRACT §1 with `catalogJSON`: ids and
+/// transactions are unique, every expiry follows its `at`, spending never
+/// overdraws, and no event names a transaction its subject does not have yet.
+///
+/// Memory is bounded by one batch (about 12,000 events), never by the log.
+public struct LogGenerator: Sendable {
+  /// What to generate.
+  public let options: GeneratorOptions
+
+  /// Subjects simulated before a batch is sorted and written; a household is never split.
+  public static let subjectsPerBatch = 1024
+  /// Most bytes passed to the sink in one call.
+  public static let chunkBytesMax = 1 << 20
+
+  /// A generator for `options`, which must be valid (`options.problem == nil`).
+  public init(options: GeneratorOptions) {
+    if let problem = options.problem { preconditionFailure("invalid GeneratorOptions: \(problem)") }
+    self.options = options
+  }
+
+  /// Writes the log to `sink` and returns what was written.
+  ///
+  /// Each call of `sink` receives one or more complete lines, each ending in
+  /// `\n`, at most `chunkBytesMax` bytes in all; the bytes are valid only during
+  /// the call. Calling `generate` again writes the same bytes.
+  /// - Complexity: O(n log b) for n events and batches of b events; memory O(b).
+  @discardableResult
+  public func generate<Failure: Error>(
+    _ sink: (UnsafeRawBufferPointer) throws(Failure) -> Void
+  ) throws(Failure) -> GeneratorStats {
+    let endAt = ISODuration("P\(options.months)M")!.added(to: options.start).millisecondsSinceEpoch
+    var simulator = HouseholdSimulator(options: options, endAt: endAt)
+    let encoder = LineEncoder(seed: options.seed)
+    let buffer = UnsafeMutableRawBufferPointer.allocate(
+      byteCount: Self.chunkBytesMax, alignment: MemoryLayout<UInt64>.alignment)
+    defer { buffer.deallocate() }
+    let base = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+    let flushAt = Self.chunkBytesMax - LineEncoder.lineBytesMax
+    var used = 0
+    var stats = GeneratorStats()
+    // Sort keys: delivery time above the event's index in the batch, so that
+    // equal delivery times keep generation order (a redelivery after its original).
+    let indexBits: UInt64 = 22
+    let origin = options.start.millisecondsSinceEpoch - 30 * Span.day
+    var keys: [UInt64] = []
+    var latestAt: [Int64] = []
+    var next = 0
+    while next < options.subjects {
+      let batchFirst = next
+      simulator.beginBatch()
+      while next < options.subjects, next - batchFirst < Self.subjectsPerBatch {
+        next += simulator.simulateHousehold(
+          firstSubject: UInt32(next), subjectsLeft: options.subjects - next)
+      }
+      let events = simulator.events
+      precondition(
+        events.count < 1 << indexBits, "batch of \(events.count) events exceeds the sort key")
+      keys.removeAll(keepingCapacity: true)
+      for index in events.indices {
+        let delivery = events[index].deliveredAt - origin
+        precondition(delivery >= 0, "delivery \(delivery) before the key origin")
+        keys.append(UInt64(delivery) << indexBits | UInt64(index))
+      }
+      keys.sort()
+      latestAt.removeAll(keepingCapacity: true)
+      latestAt.append(contentsOf: repeatElement(Int64.min, count: next - batchFirst))
+      for key in keys {
+        let event = events[Int(key & (1 << indexBits - 1))]
+        if used > flushAt {
+          try sink(UnsafeRawBufferPointer(rebasing: buffer[0..<used]))
+          used = 0
+        }
+        let written = encoder.write(event, to: base + used)
+        used += written
+        stats.lines += 1
+        stats.bytes += written
+        if event.isRedelivery {
+          stats.duplicates += 1
+          continue
+        }
+        stats.events += 1
+        stats.eventsByKind[Int(event.kind.rawValue)] += 1
+        if event.recordedAt != .min, event.recordedAt - event.at >= Span.day {
+          stats.lateKnowledge += 1
+        }
+        let slot = Int(event.subject) - batchFirst
+        if latestAt[slot] == .min { stats.subjects += 1 }
+        if event.at < latestAt[slot] {
+          stats.outOfOrder += 1
+        } else {
+          latestAt[slot] = event.at
+        }
+      }
+    }
+    if used > 0 { try sink(UnsafeRawBufferPointer(rebasing: buffer[0..<used])) }
+    return stats
+  }
+}

@@ -1,0 +1,347 @@
+import StoreLedger
+
+/// A slow, independent reading of CONTRACT §1 for generated logs, kept in the tests.
+///
+/// It parses every line with `JSONValue.parse` and checks it against its own
+/// copy of the contract's field table (not the library's), then the log-wide
+/// rules: id idempotency, transaction uniqueness, references to transactions
+/// the subject already has, and no overdraw in effective order. It also counts
+/// what the rate tests look at.
+struct GeneratedLogChecker {
+  /// Fields every event may have.
+  static let common: Set<String> = ["id", "type", "subject", "at", "recorded", "meta"]
+  /// Required fields beyond the common ones, per type (CONTRACT §1, "Event types").
+  static let required: [String: Set<String>] = [
+    "purchase": ["product", "transaction"],
+    "purchase_pending": ["product"],
+    "renewal": ["product", "transaction", "original_transaction", "expires"],
+    "billing_retry": ["original_transaction"],
+    "grace_entered": ["original_transaction", "grace_expires"],
+    "expiration": ["original_transaction"],
+    "auto_renew_changed": ["original_transaction", "auto_renew"],
+    "plan_changed": ["original_transaction", "product"],
+    "renewal_extended": ["original_transaction", "expires"],
+    "revocation": ["transaction"],
+    "refund_reversed": ["transaction"],
+    "consumption": ["currency", "quantity"],
+  ]
+  /// Optional fields beyond the common ones, per type.
+  static let optional: [String: Set<String>] = [
+    "purchase": [
+      "original_transaction", "expires", "quantity", "ownership", "offer", "price", "currency",
+    ],
+    "renewal": ["offer", "price", "currency"],
+    "expiration": ["reason"],
+    "revocation": ["reason"],
+  ]
+  static let offers: Set<String> = ["trial", "intro", "promo", "code", "win_back"]
+  static let expirationReasons: Set<String> = [
+    "voluntary", "billing", "price_increase", "product_unavailable", "other",
+  ]
+  static let revocationReasons: Set<String> = ["refund", "family_revoked", "other"]
+
+  /// One distinct event, as the log-wide checks need it.
+  struct Entry {
+    var line: Int
+    var type: String
+    var at: Timestamp
+    var value: JSONValue
+  }
+
+  let catalog: Catalog
+  /// Every violation found, worded with its line number.
+  private(set) var problems: [String] = []
+  /// Lines read.
+  private(set) var lines = 0
+  /// Lines that repeat an earlier id with equal fields.
+  private(set) var duplicates = 0
+  /// Duplicates whose `recorded` differs from the first line's.
+  private(set) var duplicatesWithNewRecorded = 0
+  /// Distinct events per type.
+  private(set) var countsByType: [String: Int] = [:]
+  /// Distinct events per value of selected fields, such as `offer=trial` or `reason=refund`.
+  private(set) var countsByValue: [String: Int] = [:]
+  /// Distinct events with `recorded` at least a day after `at`.
+  private(set) var lateKnowledge = 0
+  /// Distinct events written after a line of the same subject with a later `at`.
+  private(set) var outOfOrder = 0
+  /// Distinct events per subject.
+  private(set) var eventsBySubject: [String: Int] = [:]
+  /// Timestamps written with and without milliseconds.
+  private(set) var timestampsWithMilliseconds = 0
+  private(set) var timestampsInSeconds = 0
+  /// The earliest `at` and the latest `at` or `recorded` seen.
+  private(set) var earliest = Timestamp.distantFuture
+  private(set) var latest = Timestamp.distantPast
+
+  private var firstLineOfID: [String: (line: Int, value: JSONValue, recorded: JSONValue?)] = [:]
+  private var firstLineOfTransaction: [String: Int] = [:]
+  private var latestAtBySubject: [String: Timestamp] = [:]
+  private var entriesBySubject: [String: [Entry]] = [:]
+
+  /// A checker for logs that use `catalog`.
+  init(catalog: Catalog) {
+    self.catalog = catalog
+  }
+
+  private mutating func fail(_ line: Int, _ message: String) {
+    if problems.count < 50 { problems.append("line \(line): \(message)") }
+  }
+
+  /// Checks a whole log; read `problems` and the counts afterwards.
+  mutating func check(log: [UInt8]) {
+    if let last = log.last, last != 10 { fail(0, "the log does not end in a newline") }
+    var start = 0
+    var lineNumber = 0
+    for index in log.indices where log[index] == 10 {
+      lineNumber += 1
+      checkLine(Array(log[start..<index]), line: lineNumber)
+      start = index + 1
+    }
+    lines = lineNumber
+    for (subject, entries) in entriesBySubject {
+      checkEffectiveOrder(subject: subject, entries: entries)
+    }
+  }
+
+  private mutating func checkLine(_ bytes: [UInt8], line: Int) {
+    guard !bytes.isEmpty else { return fail(line, "empty line") }
+    let value: JSONValue
+    do {
+      value = try JSONValue.parse(bytes: bytes)
+    } catch {
+      return fail(line, "invalid JSON: \(error.detail) at column \(error.column)")
+    }
+    guard let members = value.objectMembers else { return fail(line, "not an object") }
+    guard let type = value["type"]?.stringValue, let required = Self.required[type] else {
+      return fail(line, "missing or unknown type")
+    }
+    let allowed = Self.common.union(required).union(Self.optional[type] ?? [])
+    let keys = Set(members.map(\.0))
+    for key in keys.subtracting(allowed) { fail(line, "field '\(key)' not allowed in \(type)") }
+    for key in required.union(["id", "subject", "at"]).subtracting(keys) {
+      fail(line, "field '\(key)' missing in \(type)")
+    }
+    guard let id = value["id"]?.stringValue, (1...128).contains(id.unicodeScalars.count) else {
+      return fail(line, "id must be a string of 1–128 characters")
+    }
+    guard let subject = value["subject"]?.stringValue,
+      (1...256).contains(subject.unicodeScalars.count)
+    else { return fail(line, "subject must be a string of 1–256 characters") }
+    guard let at = timestamp(value["at"], line: line, field: "at") else { return }
+    var recorded: Timestamp? = nil
+    if value["recorded"] != nil {
+      recorded = timestamp(value["recorded"], line: line, field: "recorded")
+      if let recorded, recorded < at { fail(line, "recorded before at") }
+    }
+    if let meta = value["meta"], meta.objectMembers == nil { fail(line, "meta must be an object") }
+    earliest = min(earliest, at)
+    latest = max(latest, recorded ?? at)
+
+    // Idempotency: a repeated id must be the same event, ignoring `recorded`.
+    let withoutRecorded = JSONValue.object(members.filter { $0.0 != "recorded" })
+    if let first = firstLineOfID[id] {
+      if first.value == withoutRecorded {
+        duplicates += 1
+        if first.recorded != value["recorded"] { duplicatesWithNewRecorded += 1 }
+      } else {
+        fail(line, "id \(id) conflicts with line \(first.line)")
+      }
+      return
+    }
+    firstLineOfID[id] = (line, withoutRecorded, value["recorded"])
+
+    checkFields(value, type: type, at: at, line: line)
+    if type == "purchase" || type == "renewal", let transaction = value["transaction"]?.stringValue
+    {
+      if let first = firstLineOfTransaction[transaction] {
+        fail(line, "transaction \(transaction) already used on line \(first)")
+      }
+      firstLineOfTransaction[transaction] = line
+    }
+
+    countsByType[type, default: 0] += 1
+    for field in ["offer", "reason", "ownership", "currency"] {
+      if let text = value[field]?.stringValue { countsByValue["\(field)=\(text)", default: 0] += 1 }
+    }
+    if value["price"] != nil { countsByValue["price", default: 0] += 1 }
+    if value["meta"] != nil { countsByValue["meta", default: 0] += 1 }
+    if let recorded, recorded.millisecondsSinceEpoch - at.millisecondsSinceEpoch >= 86_400_000 {
+      lateKnowledge += 1
+    }
+    eventsBySubject[subject, default: 0] += 1
+    if let latestAt = latestAtBySubject[subject], at < latestAt {
+      outOfOrder += 1
+    } else {
+      latestAtBySubject[subject] = at
+    }
+    entriesBySubject[subject, default: []].append(
+      Entry(line: line, type: type, at: at, value: value))
+  }
+
+  /// A canonical UTC timestamp: parses, and prints back identically (`Z`, `.mmm` only when non-zero).
+  private mutating func timestamp(_ value: JSONValue?, line: Int, field: String) -> Timestamp? {
+    guard let text = value?.stringValue, let parsed = Timestamp.parseRFC3339(text) else {
+      fail(line, "field '\(field)' is not an RFC 3339 timestamp")
+      return nil
+    }
+    if parsed.rfc3339 != text {
+      fail(line, "field '\(field)' is not in canonical UTC form: \(text)")
+    }
+    if text.count == 24 { timestampsWithMilliseconds += 1 } else { timestampsInSeconds += 1 }
+    return parsed
+  }
+
+  private mutating func checkFields(_ value: JSONValue, type: String, at: Timestamp, line: Int) {
+    var product: Product? = nil
+    if value["product"] != nil {
+      guard let name = value["product"]?.stringValue, let index = catalog.index(of: name) else {
+        return fail(line, "unknown product")
+      }
+      product = catalog[index]
+    }
+    for field in ["transaction", "original_transaction"] where value[field] != nil {
+      if value[field]?.stringValue?.isEmpty != false {
+        fail(line, "\(field) must be a non-empty string")
+      }
+    }
+    for field in ["expires", "grace_expires"] where value[field] != nil {
+      if let expires = timestamp(value[field], line: line, field: field), expires <= at {
+        fail(line, "\(field) is not later than at")
+      }
+    }
+    if (value["price"] == nil) != (value["currency"] == nil) && type != "consumption" {
+      fail(line, "price and currency must come together")
+    }
+    if let price = value["price"] {
+      guard case .integer(let amount) = price, amount >= 0 else { return fail(line, "bad price") }
+      let code = value["currency"]?.stringValue ?? ""
+      if code.utf8.count != 3 || !code.utf8.allSatisfy({ $0 >= 65 && $0 <= 90 }) {
+        fail(line, "currency \(code) is not an ISO 4217 code")
+      }
+    }
+    if let offer = value["offer"], !Self.offers.contains(offer.stringValue ?? "") {
+      fail(line, "bad offer")
+    }
+    switch type {
+    case "purchase":
+      guard let product else { return }
+      let kind = product.kind
+      if kind == .autoRenewable, value["expires"] == nil {
+        fail(line, "auto-renewable purchase without expires")
+      }
+      if kind == .nonConsumable || kind == .consumable, value["expires"] != nil {
+        fail(line, "expires not allowed for \(kind.rawValue)")
+      }
+      if kind != .autoRenewable, value["original_transaction"] != nil {
+        fail(line, "original_transaction only for auto_renewable")
+      }
+      if let quantity = value["quantity"] {
+        if kind != .consumable { fail(line, "quantity only for consumables") }
+        guard case .integer(let amount) = quantity, amount >= 1 else {
+          return fail(line, "bad quantity")
+        }
+      }
+      if let ownership = value["ownership"] {
+        switch ownership.stringValue {
+        case "purchased"?: break
+        case "family_shared"?:
+          if !product.isFamilyShareable { fail(line, "family_shared on \(product.id)") }
+        default: fail(line, "bad ownership")
+        }
+      }
+    case "renewal", "plan_changed":
+      if let product, product.kind != .autoRenewable {
+        fail(line, "\(type) of a non-auto-renewable")
+      }
+    case "auto_renew_changed":
+      guard case .bool = value["auto_renew"] else {
+        return fail(line, "auto_renew must be a boolean")
+      }
+    case "expiration":
+      if let reason = value["reason"], !Self.expirationReasons.contains(reason.stringValue ?? "") {
+        fail(line, "bad expiration reason")
+      }
+    case "revocation":
+      if let reason = value["reason"], !Self.revocationReasons.contains(reason.stringValue ?? "") {
+        fail(line, "bad revocation reason")
+      }
+    case "consumption":
+      if value["currency"]?.stringValue?.isEmpty != false { fail(line, "bad consumption currency") }
+      guard case .integer(let amount)? = value["quantity"], amount >= 1 else {
+        return fail(line, "bad consumption quantity")
+      }
+    default:
+      break
+    }
+  }
+
+  /// References and balances of one subject, in effective order (`at`, then line).
+  private mutating func checkEffectiveOrder(subject: String, entries: [Entry]) {
+    var transactions: Set<String> = []
+    var originalTransactions: Set<String> = []
+    var credits: [String: (currency: String, amount: Int64)] = [:]
+    var balances: [String: Int64] = [:]
+    let ordered = entries.sorted { $0.at != $1.at ? $0.at < $1.at : $0.line < $1.line }
+    for entry in ordered {
+      let value = entry.value
+      let transaction = value["transaction"]?.stringValue
+      let originalTransaction = value["original_transaction"]?.stringValue
+      switch entry.type {
+      case "purchase":
+        guard let transaction, let name = value["product"]?.stringValue,
+          let index = catalog.index(of: name)
+        else { continue }
+        let product = catalog[index]
+        if let originalTransaction, originalTransaction != transaction,
+          !originalTransactions.contains(originalTransaction)
+        {
+          fail(entry.line, "upgrade of unknown original transaction \(originalTransaction)")
+        }
+        transactions.insert(transaction)
+        if product.kind == .autoRenewable {
+          originalTransactions.insert(originalTransaction ?? transaction)
+        }
+        if product.kind == .consumable {
+          var quantity: Int64 = 1
+          if case .integer(let amount)? = value["quantity"] { quantity = amount }
+          let credit = quantity * product.units
+          credits[transaction] = (product.currency, credit)
+          balances[product.currency, default: 0] += credit
+        }
+      case "renewal":
+        if let transaction { transactions.insert(transaction) }
+        if let originalTransaction { originalTransactions.insert(originalTransaction) }
+      case "revocation", "refund_reversed":
+        guard let transaction else { continue }
+        if !transactions.contains(transaction) {
+          fail(
+            entry.line,
+            "\(entry.type) of transaction \(transaction) unknown to \(subject) at that point")
+        }
+        if let credit = credits[transaction] {
+          balances[credit.currency, default: 0] +=
+            entry.type == "revocation" ? -credit.amount : credit.amount
+        }
+      case "consumption":
+        guard let currency = value["currency"]?.stringValue,
+          case .integer(let quantity)? = value["quantity"]
+        else { continue }
+        let balance = balances[currency, default: 0]
+        if balance < quantity {
+          fail(entry.line, "consumption of \(quantity) \(currency) overdraws balance \(balance)")
+        }
+        balances[currency] = balance - quantity
+      case "purchase_pending":
+        break
+      default:
+        if let originalTransaction, !originalTransactions.contains(originalTransaction) {
+          fail(
+            entry.line,
+            "\(entry.type) of original transaction \(originalTransaction) unknown to \(subject) at that point"
+          )
+        }
+      }
+    }
+  }
+}
