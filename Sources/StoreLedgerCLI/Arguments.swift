@@ -25,6 +25,10 @@ struct CommandSpec {
   let options: [OptionSpec]
   let discussion: String
 
+  /// `--snapshot` on commands that fold a log.
+  static let snapshotOption = OptionSpec.value(
+    "snapshot", "file", "Restore from this snapshot and fold only the log's tail after it.")
+
   /// `--catalog` is common to every command that reads a log.
   static let catalogOption = OptionSpec.value(
     "catalog", "FILE", "The product catalog (default: catalog.json beside the log).")

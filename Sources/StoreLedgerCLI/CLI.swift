@@ -25,7 +25,8 @@ enum StoreLedgerCLI {
       CommandEntry(CheckCommand.self), CommandEntry(ReplayCommand.self),
       CommandEntry(QueryCommand.self), CommandEntry(AuditCommand.self),
       CommandEntry(AppendCommand.self), CommandEntry(RepairCommand.self),
-      CommandEntry(GenerateCommand.self),
+      CommandEntry(GenerateCommand.self), CommandEntry(SnapshotCommand.self),
+      CommandEntry(DiffCommand.self),
     ]
   }
 
@@ -123,7 +124,13 @@ enum CommandSupport {
   static func ledger(_ arguments: ParsedArguments, console: Console) throws -> (Ledger, LogExtent) {
     let log = logPath(arguments)
     let catalog = try catalog(arguments, log: log)
-    let loaded = try LedgerLoader.load(logPath: log, catalog: catalog)
+    let loaded: (ledger: Ledger, extent: LogExtent)
+    if let snapshot = arguments.value("snapshot") {
+      loaded = try SnapshotFiles.restore(
+        snapshotPath: snapshot, logPath: log, catalogPath: catalogPath(arguments, log: log), catalog: catalog)
+    } else {
+      loaded = try LedgerLoader.load(logPath: log, catalog: catalog)
+    }
     warn(
       loaded.ledger.warnings.filter {
         if case .tornLastLine = $0.problem { return true }

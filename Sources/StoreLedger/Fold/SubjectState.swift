@@ -11,6 +11,8 @@ public struct SubjectState: Sendable, Equatable {
   public var items: [ItemState] = []
   /// Balances in currencies touched so far, in first-touched order.
   public var balances: [BalanceState] = []
+  /// Positions in `items` of non-consumable grants applied so far (what entitlements come from).
+  public var grantPositions: [Int] = []
 
   /// An empty state.
   public init() {}
@@ -23,6 +25,7 @@ public struct SubjectState: Sendable, Equatable {
     items.removeAll(keepingCapacity: true)
     items.append(contentsOf: repeatElement(ItemState(), count: itemCount))
     balances.removeAll(keepingCapacity: true)
+    grantPositions.removeAll(keepingCapacity: true)
   }
 
   /// The balance of `currency`, or nil when it was never touched.
@@ -62,6 +65,7 @@ public struct SubjectState: Sendable, Equatable {
         item.offer = event.offer
         item.line = event.line
         items[slot] = item
+        grantPositions.append(slot)
       case .consumable:
         var item = ItemState()
         item.isApplied = true

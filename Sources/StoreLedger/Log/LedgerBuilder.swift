@@ -24,7 +24,11 @@ public struct LedgerBuilder {
   private var context: FoldContext
   private var symbols: LedgerSymbols
   private var events: [Event] = []
+  /// Per id symbol: the event's index (`baseFlag` set: in `base`), or `UInt32.max` if none.
   private var eventIndexByID: [UInt32] = []
+  /// A restored ledger this builder extends with a log's tail (snapshot restore).
+  private var base: Ledger? = nil
+  private static let baseFlag: UInt32 = 1 << 31
   private var chargeLineByTransaction: [UInt32] = []
   /// Errors found so far, in line order (at most `Limits.diagnosticsShownMax` kept).
   public private(set) var errors: [Diagnostic] = []
@@ -46,8 +50,32 @@ public struct LedgerBuilder {
     parser = EventLineParser(catalog: catalog)
   }
 
+  /// Continues a restored ledger: lines added next are the log's tail after the snapshot.
+  /// - Complexity: O(events of the base).
+  public init(restoring base: Ledger, file: String) {
+    self.file = file
+    context = base.context
+    symbols = base.symbols
+    parser = EventLineParser(catalog: base.catalog)
+    linesRead = base.linesRead
+    duplicatesSkipped = base.duplicatesSkipped
+    eventIndexByID = [UInt32](repeating: UInt32.max, count: base.symbols.ids.count)
+    chargeLineByTransaction = [UInt32](repeating: 0, count: base.symbols.transactions.count)
+    for (index, event) in base.events.enumerated() {
+      eventIndexByID[Int(event.id.rawValue)] = UInt32(index) | Self.baseFlag
+      if event.kind == .purchase || event.kind == .renewal {
+        chargeLineByTransaction[Int(event.transaction.rawValue)] = event.line
+      }
+    }
+    self.base = base
+  }
+
   /// The number of distinct events so far.
-  public var eventCount: Int { events.count }
+  public var eventCount: Int { events.count + (base?.events.count ?? 0) }
+
+  private func event(at index: UInt32) -> Event {
+    index & Self.baseFlag != 0 ? base!.events[Int(index & ~Self.baseFlag)] : events[Int(index)]
+  }
 
   /// Records an error, keeping at most `Limits.diagnosticsShownMax`.
   public mutating func record(_ diagnostic: Diagnostic) {
@@ -85,8 +113,8 @@ public struct LedgerBuilder {
 
   private mutating func admit(_ event: Event) -> LineOutcome {
     let idIndex = Int(event.id.rawValue)
-    if idIndex < eventIndexByID.count {
-      let first = events[Int(eventIndexByID[idIndex])]
+    if idIndex < eventIndexByID.count, eventIndexByID[idIndex] != UInt32.max {
+      let first = self.event(at: eventIndexByID[idIndex])
       if event.isRedelivery(of: first) {
         duplicatesSkipped += 1
         return .duplicate(firstLine: Int(first.line))
@@ -97,7 +125,6 @@ public struct LedgerBuilder {
           .idConflict(id: symbols.ids.string(event.id), firstLine: Int(first.line))))
       return .rejected
     }
-    precondition(idIndex == eventIndexByID.count, "ids are interned densely")
     if event.kind == .purchase || event.kind == .renewal {
       let txIndex = Int(event.transaction.rawValue)
       if txIndex >= chargeLineByTransaction.count {
@@ -116,7 +143,11 @@ public struct LedgerBuilder {
       }
       chargeLineByTransaction[txIndex] = event.line
     }
-    eventIndexByID.append(UInt32(events.count))
+    // Ids of rejected lines are interned too, so the table can run ahead of the events.
+    if idIndex >= eventIndexByID.count {
+      eventIndexByID.append(contentsOf: repeatElement(UInt32.max, count: idIndex + 1 - eventIndexByID.count))
+    }
+    eventIndexByID[idIndex] = UInt32(events.count)
     events.append(event)
     return .added
   }
@@ -125,6 +156,7 @@ public struct LedgerBuilder {
   /// - Complexity: O(n log k) for n events and at most k events per subject.
   public consuming func finish() -> Result<Ledger, DiagnosticList> {
     if errorCount > 0 { return .failure(DiagnosticList(errors + warnings)) }
+    if let base { return finish(extending: base) }
     let subjectCount = symbols.subjects.count
     var starts = [Int](repeating: 0, count: subjectCount + 1)
     for event in events { starts[Int(event.subject.rawValue) + 1] += 1 }
@@ -164,6 +196,67 @@ public struct LedgerBuilder {
         context: context, symbols: symbols, events: grouped, subjectStarts: starts.map { UInt32($0) },
         subscriptionCounts: subscriptionCounts, linesRead: linesRead,
         duplicatesSkipped: duplicatesSkipped, latestEffective: latest, warnings: warnings))
+  }
+
+  /// Merges the tail into a restored ledger: only subjects the tail touches are re-folded.
+  private mutating func finish(extending base: Ledger) -> Result<Ledger, DiagnosticList> {
+    let baseWarnings = base.warnings
+    guard !events.isEmpty else {
+      return .success(
+        Ledger(
+          context: context, symbols: symbols, events: base.events, subjectStarts: base.subjectStarts,
+          subscriptionCounts: base.subscriptionCounts, linesRead: linesRead,
+          duplicatesSkipped: duplicatesSkipped, latestEffective: base.latestEffective,
+          warnings: baseWarnings + warnings))
+    }
+    let subjectCount = symbols.subjects.count
+    var tailStarts = [Int](repeating: 0, count: subjectCount + 1)
+    for event in events { tailStarts[Int(event.subject.rawValue) + 1] += 1 }
+    for s in 0..<subjectCount { tailStarts[s + 1] += tailStarts[s] }
+    var tail = events
+    events = []
+    Self.groupBySubject(&tail, starts: tailStarts)
+    var merged: [Event] = []
+    merged.reserveCapacity(base.events.count + tail.count)
+    var starts: [UInt32] = [0]
+    starts.reserveCapacity(subjectCount + 1)
+    var subscriptionCounts = [UInt32](repeating: 0, count: subjectCount)
+    var resolver = Resolver(catalog: context.catalog)
+    var state = SubjectState()
+    var latest = base.latestEffective
+    for s in 0..<subjectCount {
+      let baseRange: Range<Int> =
+        s < base.subjectCount ? Int(base.subjectStarts[s])..<Int(base.subjectStarts[s + 1]) : 0..<0
+      let tailRange = tailStarts[s]..<tailStarts[s + 1]
+      let begin = merged.count
+      merged.append(contentsOf: base.events[baseRange])
+      if tailRange.isEmpty {
+        subscriptionCounts[s] = s < base.subjectCount ? base.subscriptionCounts[s] : 0
+      } else {
+        merged.append(contentsOf: tail[tailRange])
+        if merged.count - begin > Limits.eventsPerSubjectMax {
+          record(
+            Diagnostic(
+              file: file,
+              .tooManyEvents(subject: symbols.subjects.string(Symbol(rawValue: UInt32(s))), limit: Limits.eventsPerSubjectMax)))
+        }
+        merged.withUnsafeMutableBufferPointer { all in
+          var subjectEvents = UnsafeMutableBufferPointer(rebasing: all[begin..<all.count])
+          subjectEvents.sort(by: Event.effectiveOrder)
+          subscriptionCounts[s] = resolver.resolve(subjectEvents)
+          if let last = subjectEvents.last, last.at > latest { latest = last.at }
+          validate(subjectEvents, subscriptionCount: Int(subscriptionCounts[s]), state: &state)
+        }
+      }
+      starts.append(UInt32(merged.count))
+    }
+    if errorCount > 0 { return .failure(DiagnosticList(errors + warnings)) }
+    warnings.sort { ($0.line ?? 0) < ($1.line ?? 0) }
+    return .success(
+      Ledger(
+        context: context, symbols: symbols, events: merged, subjectStarts: starts,
+        subscriptionCounts: subscriptionCounts, linesRead: linesRead,
+        duplicatesSkipped: duplicatesSkipped, latestEffective: latest, warnings: baseWarnings + warnings))
   }
 
   /// Reorders `events` in place so each subject's events are contiguous (counting sort).

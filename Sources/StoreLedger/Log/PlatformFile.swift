@@ -59,6 +59,13 @@ public struct PlatformFile: ~Copyable {
     return stat(path, &info) == 0
   }
 
+  /// Renames a file atomically (same directory).
+  public static func rename(_ from: String, to: String) throws(Diagnostic) {
+    guard Glibc_rename(from, to) == 0 else {
+      throw Diagnostic(.cannotWrite(path: to, reason: "rename: " + describe(errno)))
+    }
+  }
+
   /// A readable description of an errno value.
   public static func describe(_ code: Int32) -> String {
     String(cString: strerror(code))
@@ -173,4 +180,9 @@ private func Glibc_read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count
 @inline(__always)
 private func Glibc_write(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
   write(fd, buffer, count)
+}
+
+@inline(__always)
+private func Glibc_rename(_ from: String, _ to: String) -> Int32 {
+  rename(from, to)
 }

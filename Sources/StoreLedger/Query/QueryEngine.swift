@@ -70,6 +70,29 @@ public struct QueryEngine {
     }
   }
 
+  /// Starts an incremental fold of `subject` at full knowledge (for timelines).
+  mutating func beginFold(subject: Symbol) {
+    explainLog = nil
+    let s = Int(subject.rawValue)
+    state.reset(
+      subscriptionCount: Int(ledger.subscriptionCounts[s]),
+      itemCount: Int(ledger.subjectStarts[s + 1] - ledger.subjectStarts[s]))
+  }
+
+  /// Applies the next event of an incremental fold.
+  mutating func applyNext(_ event: Event, position: Int) {
+    _ = state.apply(event, context: ledger.context)
+  }
+
+  /// Selects at T over the current state of an incremental fold.
+  mutating func selectAt(_ time: Timestamp) { select(at: time) }
+
+  /// The current fold state (for timelines).
+  var stateView: SubjectState { state }
+
+  /// The current per-entitlement choices (for timelines).
+  var bestByEntitlementView: [Candidate] { bestByEntitlement }
+
   /// Picks, per entitlement and per group, what is reported at T (CONTRACT §5).
   private mutating func select(at time: Timestamp) {
     let catalog = ledger.catalog
@@ -77,8 +100,6 @@ public struct QueryEngine {
     bestByEntitlement.append(contentsOf: repeatElement(Candidate(), count: catalog.entitlementNames.count))
     bestByGroup.removeAll(keepingCapacity: true)
     bestByGroup.append(contentsOf: repeatElement(Candidate(), count: catalog.groupNames.count))
-    var groupHasAccess = [Bool](repeating: false, count: 0)
-    groupHasAccess.reserveCapacity(0)
     for (index, sub) in state.subscriptions.enumerated() where sub.isKnown {
       let access = sub.hasAccess(at: time)
       let candidate = Candidate(
@@ -101,8 +122,9 @@ public struct QueryEngine {
         bestByGroup[group] = candidate
       }
     }
-    for (index, item) in state.items.enumerated() where item.hasAccess(at: time) {
-      guard catalog[item.product].kind != .consumable else { continue }
+    for index in state.grantPositions {
+      let item = state.items[index]
+      guard item.hasAccess(at: time) else { continue }
       let candidate = Candidate(
         isSet: true, isSubscription: false, index: index, expires: item.end, start: item.start,
         line: item.line)

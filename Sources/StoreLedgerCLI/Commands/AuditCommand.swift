@@ -8,7 +8,7 @@ enum AuditCommand: LedgerCommand {
     positionals: [("<log>", "The JSON-lines event log.")], requiredPositionals: 1,
     options: [
       .value("queries", "file|-", "JSON lines {\"subject\": …, \"at\": …, \"as_of\": …}; '-' reads stdin."),
-      CommandSpec.catalogOption,
+      CommandSpec.snapshotOption, CommandSpec.catalogOption,
     ],
     discussion: """
       Every query line is checked before any answer is printed, so a bad query gives an error

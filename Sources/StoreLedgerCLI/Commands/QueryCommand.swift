@@ -12,7 +12,7 @@ enum QueryCommand: LedgerCommand {
       .value("as-of", "time", "Knowledge time R: count only events recorded by then. Default: all."),
       .flag("explain", "Add the ids and lines of the events that decided each answer."),
       .flag("pretty", "Print the answer indented over several lines."),
-      CommandSpec.catalogOption,
+      CommandSpec.snapshotOption, CommandSpec.catalogOption,
     ],
     discussion: """
       Prints one JSON object: entitlements active at T, the plan in each subscription group, and

@@ -4,9 +4,9 @@ import StoreLedger
 enum ReplayCommand: LedgerCommand {
   static let spec = CommandSpec(
     name: "replay", abstract: "Fold the whole log and summarise the state at its latest time.",
-    usage: "replay <log> [--catalog <file>]",
+    usage: "replay <log> [--snapshot <file>] [--catalog <file>]",
     positionals: [("<log>", "The JSON-lines event log.")], requiredPositionals: 1,
-    options: [CommandSpec.catalogOption],
+    options: [CommandSpec.snapshotOption, CommandSpec.catalogOption],
     discussion: """
       Prints events read, duplicates skipped, subjects, the number of subjects holding each
       entitlement at the log's latest effective time, and the elapsed time and events per second.

@@ -1,0 +1,270 @@
+/// Recognizes what each input document is and decodes the JWS values it carries.
+///
+/// Recognized shapes: a notification (decoded, or `{"signedPayload": JWS}`), a transaction,
+/// Get Transaction History and Get Refund History responses (`signedTransactions`), Get All
+/// Subscription Statuses responses (`data[].lastTransactions[]`), Get Notification History
+/// responses (`notificationHistory[].signedPayload`), Get Transaction Info responses
+/// (`signedTransactionInfo`), and a bare JWS of any of these. Renewal info and app transactions
+/// alone carry no purchase: they are counted, not imported.
+enum AppStoreDocuments {
+  /// The payloads of every document; problems are collected, never thrown one by one.
+  /// - Complexity: O(n) in the total size of the documents.
+  static func payloads(in documents: [InputDocument], _ problems: inout ImportProblems)
+    -> [AppStorePayload]
+  {
+    var payloads: [AppStorePayload] = []
+    for document in documents {
+      read(document.value, path: "", line: document.line, into: &payloads, &problems)
+      if payloads.count > Limits.importPayloadsMax {
+        problems.error(
+          document.line,
+          "more than \(Limits.importPayloadsMax) payloads in one import; split the input")
+        return []
+      }
+    }
+    return payloads
+  }
+
+  /// Reads one top-level document.
+  private static func read(
+    _ value: JSONValue, path: String, line: Int, into payloads: inout [AppStorePayload],
+    _ problems: inout ImportProblems
+  ) {
+    guard let object = object(value, path: path, line: line, &problems) else { return }
+    if object.has("notificationType") {
+      if let notification = readNotification(object, &problems) {
+        payloads.append(.notification(notification))
+      }
+    } else if object.has("signedPayload") {
+      if let notification = nestedNotification(object, key: "signedPayload", &problems) {
+        payloads.append(.notification(notification))
+      }
+    } else if case .array(let history)? = object["notificationHistory"] {
+      for (index, item) in history.enumerated() {
+        let itemPath = object.name("notificationHistory[\(index)]")
+        guard let entry = self.object(item, path: itemPath, line: line, &problems) else { continue }
+        if let notification = nestedNotification(entry, key: "signedPayload", &problems) {
+          payloads.append(.notification(notification))
+        }
+      }
+    } else if case .array(let signed)? = object["signedTransactions"] {
+      let environment = object.string("environment", &problems)
+      for (index, item) in signed.enumerated() {
+        let itemPath = object.name("signedTransactions[\(index)]")
+        if let transaction = transaction(item, path: itemPath, line: line, environment, &problems) {
+          payloads.append(.transaction(transaction))
+        }
+      }
+    } else if case .array(let groups)? = object["data"] {
+      readStatuses(object, groups: groups, into: &payloads, &problems)
+    } else if let signed = object["signedTransactionInfo"] {
+      let itemPath = object.name("signedTransactionInfo")
+      let environment = object.string("environment", &problems)
+      if let transaction = transaction(signed, path: itemPath, line: line, environment, &problems) {
+        payloads.append(.transaction(transaction))
+      }
+    } else if let code = object["errorCode"] {
+      let message = object["errorMessage"]?.stringValue.map { ": \($0)" } ?? ""
+      problems.error(
+        line,
+        "this is an App Store Server API error response (errorCode \(JSONWriter.compact(code))\(message)), not purchase data"
+      )
+    } else {
+      readBarePayload(object, into: &payloads, &problems)
+    }
+  }
+
+  /// A transaction, renewal info or app transaction without an envelope.
+  private static func readBarePayload(
+    _ object: PayloadObject, into payloads: inout [AppStorePayload],
+    _ problems: inout ImportProblems
+  ) {
+    let transactionKeys = [
+      "transactionId", "purchaseDate", "inAppOwnershipType", "transactionReason",
+    ]
+    let renewalKeys = [
+      "autoRenewStatus", "autoRenewProductId", "expirationIntent", "isInBillingRetryPeriod",
+      "gracePeriodExpiresDate", "renewalDate", "priceIncreaseStatus",
+    ]
+    // An app transaction, or a response or notification `appData` that carries one.
+    let appTransactionKeys = [
+      "receiptType", "applicationVersion", "originalApplicationVersion", "signedAppTransactionInfo",
+    ]
+    if transactionKeys.contains(where: object.has) {
+      if let transaction = TransactionPayload.read(object, environment: nil, &problems) {
+        payloads.append(.transaction(transaction))
+      }
+    } else if renewalKeys.contains(where: object.has) {
+      let environment = object.string("environment", &problems)
+      payloads.append(
+        .ignored(
+          kind: "renewalInfo", line: object.line, environment: environment,
+          identity: object.identity))
+    } else if appTransactionKeys.contains(where: object.has) {
+      // An app transaction names its environment `receiptType`.
+      let environment =
+        object.string("receiptType", &problems)
+        ?? object.string("environment", &problems)
+      payloads.append(
+        .ignored(
+          kind: "appTransaction", line: object.line, environment: environment,
+          identity: object.identity))
+    } else if object.has("productId") || object.has("bundleId") {
+      // Most likely a transaction with its identifying fields missing: say which.
+      if let transaction = TransactionPayload.read(object, environment: nil, &problems) {
+        payloads.append(.transaction(transaction))
+      }
+    } else {
+      let keys = object.fields.keys.sorted().prefix(8).joined(separator: ", ")
+      let found = keys.isEmpty ? "an empty object" : "keys: \(keys)"
+      problems.error(
+        object.line,
+        "\(object.path.isEmpty ? "this document" : "field '\(object.path)'") is not a payload the App Store importer knows (\(found)); expected a transaction, a notification, or a transaction history, subscription status or notification history response"
+      )
+    }
+  }
+
+  /// The entries of a Get All Subscription Statuses response.
+  private static func readStatuses(
+    _ object: PayloadObject, groups: [JSONValue], into payloads: inout [AppStorePayload],
+    _ problems: inout ImportProblems
+  ) {
+    let environment = object.string("environment", &problems)
+    for (groupIndex, group) in groups.enumerated() {
+      let groupPath = object.name("data[\(groupIndex)]")
+      guard let groupObject = self.object(group, path: groupPath, line: object.line, &problems)
+      else { continue }
+      guard case .array(let entries)? = groupObject["lastTransactions"] else {
+        problems.error(
+          object.line, "field '\(groupObject.name("lastTransactions"))': expected an array")
+        continue
+      }
+      for (index, item) in entries.enumerated() {
+        let path = groupObject.name("lastTransactions[\(index)]")
+        guard let entry = self.object(item, path: path, line: object.line, &problems) else {
+          continue
+        }
+        let errorsBefore = problems.errors.count
+        let status = entry.integer("status", &problems)
+        guard let signed = entry["signedTransactionInfo"] else {
+          problems.error(
+            object.line, "field '\(entry.name("signedTransactionInfo"))' is missing")
+          continue
+        }
+        let transaction = transaction(
+          signed, path: entry.name("signedTransactionInfo"), line: object.line, environment,
+          &problems)
+        var renewalInfo: RenewalInfoPayload?
+        if let signedRenewal = entry["signedRenewalInfo"] {
+          renewalInfo = self.renewalInfo(
+            signedRenewal, path: entry.name("signedRenewalInfo"), line: object.line, environment,
+            &problems)
+        }
+        guard let transaction, problems.errors.count == errorsBefore else { continue }
+        payloads.append(
+          .subscriptionStatus(
+            SubscriptionStatusPayload(
+              line: object.line, path: path, status: status, transaction: transaction,
+              renewalInfo: renewalInfo)))
+      }
+    }
+  }
+
+  /// A notification carried as a JWS (or, tolerated, as an object) in `key`.
+  private static func nestedNotification(
+    _ object: PayloadObject, key: String, _ problems: inout ImportProblems
+  ) -> NotificationPayload? {
+    guard let value = object[key],
+      let inner = self.object(value, path: object.name(key), line: object.line, &problems)
+    else { return nil }
+    guard inner.has("notificationType") else {
+      problems.error(
+        object.line, "field '\(object.name(key))': the decoded payload has no 'notificationType'")
+      return nil
+    }
+    return readNotification(inner, &problems)
+  }
+
+  /// Reads a decoded notification and decodes its nested JWS.
+  private static func readNotification(_ object: PayloadObject, _ problems: inout ImportProblems)
+    -> NotificationPayload?
+  {
+    let errorsBefore = problems.errors.count
+    let type = object.requiredString("notificationType", &problems, why: "in a notification")
+    var notification = NotificationPayload(
+      line: object.line, type: type ?? "", subtype: object.string("subtype", &problems),
+      uuid: object.string("notificationUUID", &problems),
+      signedDate: object.timestamp("signedDate", &problems))
+    if let dataValue = object["data"] {
+      guard
+        let data = self.object(dataValue, path: object.name("data"), line: object.line, &problems)
+      else { return nil }
+      notification.environment = data.string("environment", &problems)
+      notification.environmentField = data.name("environment")
+      notification.status = data.integer("status", &problems)
+      if let signed = data["signedTransactionInfo"] {
+        notification.transaction = transaction(
+          signed, path: data.name("signedTransactionInfo"), line: object.line,
+          notification.environment, &problems)
+      }
+      if let signed = data["signedRenewalInfo"] {
+        notification.renewalInfo = renewalInfo(
+          signed, path: data.name("signedRenewalInfo"), line: object.line,
+          notification.environment, &problems)
+      }
+    } else if let summary = object["summary"] {
+      notification.environment = summary["environment"]?.stringValue
+      notification.environmentField = object.name("summary.environment")
+    } else if let appData = object["appData"] {
+      notification.environment = appData["environment"]?.stringValue
+      notification.environmentField = object.name("appData.environment")
+    } else if let token = object["externalPurchaseToken"]?["externalPurchaseId"]?.stringValue {
+      // Apple's own verifier treats external purchase ids starting with SANDBOX as sandbox data.
+      notification.environment =
+        token.hasPrefix("SANDBOX") ? "Sandbox" : AppStoreEnvironment.production
+      notification.environmentField = object.name("externalPurchaseToken.externalPurchaseId")
+    }
+    return problems.errors.count == errorsBefore ? notification : nil
+  }
+
+  /// A transaction carried as a JWS (or, tolerated, as a decoded object).
+  private static func transaction(
+    _ value: JSONValue, path: String, line: Int, _ environment: String?,
+    _ problems: inout ImportProblems
+  ) -> TransactionPayload? {
+    guard let object = object(value, path: path, line: line, &problems) else { return nil }
+    return TransactionPayload.read(object, environment: environment, &problems)
+  }
+
+  /// Renewal info carried as a JWS (or, tolerated, as a decoded object).
+  private static func renewalInfo(
+    _ value: JSONValue, path: String, line: Int, _ environment: String?,
+    _ problems: inout ImportProblems
+  ) -> RenewalInfoPayload? {
+    guard let object = object(value, path: path, line: line, &problems) else { return nil }
+    return RenewalInfoPayload.read(object, environment: environment, &problems)
+  }
+
+  /// The object a value is, decoding it first when it is a JWS string.
+  private static func object(
+    _ value: JSONValue, path: String, line: Int, _ problems: inout ImportProblems
+  ) -> PayloadObject? {
+    let place = path.isEmpty ? "this document" : "field '\(path)'"
+    switch value {
+    case .object:
+      return PayloadObject(value, path: path, line: line)
+    case .string(let text):
+      switch JWS.decodePayload(text) {
+      case .success(let decoded):
+        return PayloadObject(decoded, path: path, line: line)
+      case .failure(let failure):
+        problems.error(line, "\(place): \(failure.detail)")
+        return nil
+      }
+    default:
+      problems.error(
+        line, "\(place): expected a JSON object or a JWS string, found \(value.kindName)")
+      return nil
+    }
+  }
+}

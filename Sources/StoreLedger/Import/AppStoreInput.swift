@@ -1,0 +1,144 @@
+/// One JSON document of an import input and the 1-based line it starts on.
+struct InputDocument {
+  /// The line of the document's first character (an array element's own line).
+  var line: Int
+  /// The document; a bare JWS line is a `.string`.
+  var value: JSONValue
+}
+
+/// Splits an import input into documents, whatever the layout the user exported.
+///
+/// Accepted layouts: one JSON document or JWS per line (JSON Lines), a JSON array of documents
+/// (possibly pretty-printed), or a single pretty-printed document. An array on one line of a
+/// JSON Lines file contributes its elements. Errors carry the input line (and column for JSON).
+enum AppStoreInput {
+  /// The documents of `text`, or the syntax errors that prevent reading them.
+  /// - Complexity: O(n) in the length of `text`.
+  static func documents(in text: String, file: String) -> (
+    documents: [InputDocument], errors: [Diagnostic]
+  ) {
+    var bytes = Array(text.utf8)
+    // A UTF-8 byte order mark is not JSON, but editors on Windows write one.
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+      bytes.replaceSubrange(0..<3, with: [32, 32, 32])
+    }
+    guard let first = bytes.firstIndex(where: { !isWhitespace($0) }) else { return ([], []) }
+    let whole: JSONValue
+    do {
+      whole = try JSONValue.parse(bytes: bytes)
+    } catch {
+      return lineByLine(bytes, file: file, wholeError: error)
+    }
+    if case .array(let items) = whole {
+      let lines = elementLines(bytes)
+      let fallback = line(of: first, in: bytes)
+      let documents = items.enumerated().map { index, item in
+        InputDocument(line: lines.count == items.count ? lines[index] : fallback, value: item)
+      }
+      return (documents, [])
+    }
+    return ([InputDocument(line: line(of: first, in: bytes), value: whole)], [])
+  }
+
+  /// JSON Lines mode: each non-empty line is a JSON document or a bare JWS.
+  private static func lineByLine(_ bytes: [UInt8], file: String, wholeError: JSONSyntaxError)
+    -> (documents: [InputDocument], errors: [Diagnostic])
+  {
+    var documents: [InputDocument] = []
+    var errors: [Diagnostic] = []
+    var isFirstLine = true
+    var lineNumber = 0
+    for rawLine in bytes.split(separator: 10, omittingEmptySubsequences: false) {
+      lineNumber += 1
+      guard let start = rawLine.firstIndex(where: { !isWhitespace($0) }) else { continue }
+      let end = rawLine.lastIndex(where: { !isWhitespace($0) })! + 1
+      let content = rawLine[start..<end]
+      defer { isFirstLine = false }
+      let head = content.first!
+      if head == UInt8(ascii: "{") || head == UInt8(ascii: "[") || head == UInt8(ascii: "\"") {
+        do {
+          let value = try JSONValue.parse(bytes: Array(content))
+          if case .array(let items) = value {
+            documents += items.map { InputDocument(line: lineNumber, value: $0) }
+          } else {
+            documents.append(InputDocument(line: lineNumber, value: value))
+          }
+        } catch {
+          // When the very first line is not a document by itself, the input is one multi-line
+          // document with a syntax error: report that error once instead of one per line.
+          if isFirstLine {
+            return (
+              [],
+              [
+                Diagnostic(
+                  file: file, line: wholeError.line, column: wholeError.column,
+                  .invalidJSON(wholeError.detail))
+              ]
+            )
+          }
+          let column = start - rawLine.startIndex + error.column
+          errors.append(
+            Diagnostic(file: file, line: lineNumber, column: column, .invalidJSON(error.detail)))
+        }
+      } else if JWS.hasShape(String(decoding: content, as: UTF8.self)) {
+        documents.append(
+          InputDocument(line: lineNumber, value: .string(String(decoding: content, as: UTF8.self))))
+      } else {
+        errors.append(
+          Diagnostic(
+            file: file, line: lineNumber,
+            .importFailed(
+              "expected a JSON document or a JWS (header.payload.signature) on this line")))
+      }
+    }
+    return (documents, errors)
+  }
+
+  /// The line on which each element of the top-level array starts.
+  /// - Complexity: O(n).
+  private static func elementLines(_ bytes: [UInt8]) -> [Int] {
+    var lines: [Int] = []
+    var line = 1
+    var depth = 0
+    var isInString = false
+    var isEscaped = false
+    var isExpectingElement = false
+    for byte in bytes {
+      if byte == 10 { line += 1 }
+      if isInString {
+        if isEscaped {
+          isEscaped = false
+        } else if byte == UInt8(ascii: "\\") {
+          isEscaped = true
+        } else if byte == UInt8(ascii: "\"") {
+          isInString = false
+        }
+        continue
+      }
+      if isWhitespace(byte) { continue }
+      if depth == 1 && isExpectingElement && byte != UInt8(ascii: "]") {
+        lines.append(line)
+        isExpectingElement = false
+      }
+      switch byte {
+      case UInt8(ascii: "\""): isInString = true
+      case UInt8(ascii: "["), UInt8(ascii: "{"):
+        depth += 1
+        if depth == 1 { isExpectingElement = true }
+      case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+      case UInt8(ascii: ","): if depth == 1 { isExpectingElement = true }
+      default: break
+      }
+    }
+    return lines
+  }
+
+  /// The 1-based line of a byte offset.
+  private static func line(of offset: Int, in bytes: [UInt8]) -> Int {
+    1 + bytes[..<offset].reduce(0) { $0 + ($1 == 10 ? 1 : 0) }
+  }
+
+  private static func isWhitespace(_ byte: UInt8) -> Bool {
+    byte == 32 || byte == 9 || byte == 10 || byte == 13
+  }
+}

@@ -1,0 +1,120 @@
+/// Turns App Store payloads into ledger events (the mapping table of Docs/import-appstore.md).
+///
+/// Pure: the result depends only on the payloads, the catalog and the options. Each payload is
+/// mapped on its own, without looking at the others, which is what makes the result independent
+/// of input order. Events implied by a transaction are a function of the transaction alone, so a
+/// notification and the bare transaction it carries give byte-identical events.
+struct AppStoreMapper {
+  /// Product types and family sharing come from here.
+  let catalog: Catalog
+  /// Subjects and the sandbox switch.
+  let options: AppStoreImportOptions
+  /// Everything that went wrong so far.
+  var problems: ImportProblems
+  /// The events produced, duplicates included (the importer collapses them).
+  var events: [ImportedEvent] = []
+  /// Skipped payloads by kind (notification type), each a set of payload identities so that
+  /// redeliveries are counted once.
+  var skipped: [String: Set<String>] = [:]
+
+  /// Creates a mapper.
+  init(catalog: Catalog, options: AppStoreImportOptions, problems: ImportProblems) {
+    self.catalog = catalog
+    self.options = options
+    self.problems = problems
+  }
+
+  /// Maps one payload, appending its events or its problems.
+  mutating func map(_ payload: AppStorePayload) {
+    switch payload {
+    case .transaction(let transaction):
+      _ = transactionEvents(transaction)
+    case .notification(let notification):
+      notificationEvents(notification)
+    case .subscriptionStatus(let status):
+      statusEvents(status)
+    case .ignored(let kind, let line, let environment, let identity):
+      guard isEnvironmentAllowed(environment, line: line, field: "environment", isRequired: false)
+      else { return }
+      skipped[kind, default: []].insert(identity)
+    }
+  }
+
+  // MARK: - Shared rules
+
+  /// Whether data from `environment` may be imported; reports the refusal when not.
+  ///
+  /// Only `Production` is imported by default: sandbox and Xcode purchases are not real money
+  /// and would grant real access. A missing environment cannot be told apart from sandbox data,
+  /// so it is refused the same way when `isRequired`.
+  mutating func isEnvironmentAllowed(
+    _ environment: String?, line: Int, field: String, isRequired: Bool
+  ) -> Bool {
+    guard let environment else {
+      if !isRequired || options.allowsSandbox { return true }
+      problems.error(
+        line,
+        "field '\(field)' is missing, so Production data cannot be told from Sandbox data; import it with sandbox data allowed (--allow-sandbox) if that is intended"
+      )
+      return false
+    }
+    if !AppStoreEnvironment.known.contains(environment) {
+      problems.unknownValue(
+        line, field: field, raw: .string(environment),
+        consequence: "treated as non-Production data")
+    }
+    if environment == AppStoreEnvironment.production || options.allowsSandbox { return true }
+    problems.error(
+      line,
+      "field '\(field)': \(environment) data is refused; import it with sandbox data allowed (--allow-sandbox)"
+    )
+    return false
+  }
+
+  /// The subject of a subscription or purchase (CONTRACT: 1–256 characters).
+  ///
+  /// The app account token when the app set one; otherwise the caller's mapping of original
+  /// transaction ids; otherwise `appstore:<originalTransactionId>`, stable across renewals.
+  mutating func subject(token: String?, originalTransactionID: String, line: Int) -> String? {
+    let subject: String
+    if let token, !token.isEmpty {
+      subject = token
+    } else if let mapped = options.subjects[originalTransactionID] {
+      subject = mapped
+    } else {
+      subject = "appstore:" + originalTransactionID
+    }
+    guard !subject.isEmpty, subject.unicodeScalars.count <= Limits.subjectLengthMax else {
+      problems.error(
+        line,
+        "the subject for original transaction '\(originalTransactionID)' must be 1–\(Limits.subjectLengthMax) characters, found \"\(subject)\""
+      )
+      return nil
+    }
+    return subject
+  }
+
+  /// Appends an event after checking its id length (CONTRACT: 1–128 characters).
+  mutating func emit(_ event: ImportedEvent) {
+    guard event.id.unicodeScalars.count <= Limits.idLengthMax else {
+      problems.error(
+        event.line,
+        "the event id '\(event.id)' would be longer than \(Limits.idLengthMax) characters; Apple's ids are never that long, is the input damaged?"
+      )
+      return
+    }
+    events.append(event)
+  }
+
+  /// The `meta` every imported event starts with.
+  func baseMeta(environment: String?) -> [(String, JSONValue)] {
+    var meta: [(String, JSONValue)] = [("source", .string("appstore"))]
+    if let environment { meta.append(("environment", .string(environment))) }
+    return meta
+  }
+
+  /// The full name of a field below `path`.
+  static func field(_ path: String, _ key: String) -> String {
+    path.isEmpty ? key : path + "." + key
+  }
+}

@@ -1,0 +1,10 @@
+extension Limits {
+  /// Longest JWS the App Store importer decodes, in bytes; a longer one is an import error.
+  ///
+  /// Apple's signed transactions are about 3 KB (most of it the x5c certificate chain);
+  /// 1 MiB leaves room for anything Apple adds without letting one value exhaust memory.
+  public static let importJWSBytesMax = 1024 * 1024
+  /// Most payloads (notifications, transactions, status entries) one import reads; more is an
+  /// import error asking to split the input.
+  public static let importPayloadsMax = 10_000_000
+}

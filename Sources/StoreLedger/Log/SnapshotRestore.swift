@@ -1,0 +1,129 @@
+import Dispatch
+
+/// Snapshot files on disk: digests of log prefixes, writing, and restore + tail.
+///
+/// The file side of `Snapshot/`: the format code is pure, this is where bytes are read.
+public enum SnapshotFiles {
+  /// SHA-256 of the first `bytes` bytes of the file at `path`; nil when the file is shorter.
+  /// - Complexity: O(bytes).
+  public static func digest(of path: String, bytes: Int64) throws(Diagnostic) -> SHA256Digest? {
+    let file = try PlatformFile(path: path, mode: .read)
+    guard try file.size() >= bytes else { return nil }
+    var hasher = SHA256()
+    let block = 4 << 20
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: block, alignment: 64)
+    defer { buffer.deallocate() }
+    var offset: Int64 = 0
+    while offset < bytes {
+      let want = Int(min(Int64(block), bytes - offset))
+      let n = try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want]), at: offset)
+      guard n == want else { return nil }
+      hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+      offset += Int64(n)
+    }
+    return hasher.finalize()
+  }
+
+  /// SHA-256 of a whole (small) file, e.g. the catalog.
+  public static func digest(ofFile path: String) throws(Diagnostic) -> SHA256Digest {
+    SHA256.hash(try LedgerLoader.readFile(path))
+  }
+
+  /// The header describing a ledger loaded from the whole log at `logPath`.
+  public static func header(
+    for ledger: Ledger, extent: LogExtent, logPath: String, catalogPath: String
+  ) throws(Diagnostic) -> SnapshotHeader {
+    guard let logDigest = try digest(of: logPath, bytes: extent.completeBytes) else {
+      throw Diagnostic(.cannotRead(path: logPath, reason: "the log shrank while it was being read"))
+    }
+    return SnapshotHeader(
+      lines: extent.lineCount, bytes: extent.completeBytes, logDigest: logDigest,
+      catalogDigest: try digest(ofFile: catalogPath), events: ledger.events.count,
+      duplicatesSkipped: ledger.duplicatesSkipped)
+  }
+
+  /// Writes snapshot bytes to `path` durably (write to a temporary file, fsync, rename).
+  public static func write(_ bytes: [UInt8], to path: String) throws(Diagnostic) {
+    let temporary = path + ".tmp"
+    let file = try PlatformFile(path: temporary, mode: .writeTruncate)
+    try file.write(bytes)
+    try file.sync()
+    try PlatformFile.rename(temporary, to: path)
+    PlatformFile.syncDirectory(of: path)
+  }
+
+  /// Restores from a snapshot and folds only the log's tail after it.
+  ///
+  /// Refuses (exit 65) a log that no longer begins with exactly the bytes the
+  /// snapshot covers (an edited, reordered or truncated prefix) and a snapshot
+  /// folded with another catalog. The prefix is digested on a second thread while
+  /// the snapshot is parsed.
+  public static func restore(
+    snapshotPath: String, logPath: String, catalogPath: String, catalog: Catalog
+  ) throws(DiagnosticList) -> (ledger: Ledger, extent: LogExtent) {
+    do {
+      let snapshotBytes = try LedgerLoader.readFile(snapshotPath)
+      let peek = try SnapshotReader.header(snapshotBytes, file: snapshotPath)
+      final class DigestBox: @unchecked Sendable {
+        var result: Result<SHA256Digest?, Diagnostic> = .success(nil)
+      }
+      let box = DigestBox()
+      let group = DispatchGroup()
+      DispatchQueue.global().async(group: group) {
+        do throws(Diagnostic) {
+          box.result = .success(try digest(of: logPath, bytes: peek.bytes))
+        } catch {
+          box.result = .failure(error)
+        }
+      }
+      let restored = try SnapshotReader.read(snapshotBytes, file: snapshotPath, catalog: catalog)
+      let catalogDigest = try digest(ofFile: catalogPath)
+      group.wait()
+      let prefixDigest = try box.result.get()
+      let header = restored.header
+      guard catalogDigest == header.catalogDigest else {
+        throw Diagnostic(
+          file: snapshotPath,
+          .snapshotMismatch(
+            "snapshot was folded with a different catalog (sha256 \(header.catalogDigest.hex.prefix(12))…, \(catalogPath) is \(catalogDigest.hex.prefix(12))…); make a new snapshot"))
+      }
+      guard let prefixDigest else {
+        throw Diagnostic(
+          file: logPath,
+          .snapshotMismatch(
+            "log is shorter than the \(header.bytes) bytes (\(header.lines) lines) that snapshot \(snapshotPath) covers: was it truncated?"))
+      }
+      guard prefixDigest == header.logDigest else {
+        throw Diagnostic(
+          file: logPath,
+          .snapshotMismatch(
+            "log does not begin with the \(header.bytes) bytes (\(header.lines) lines) that snapshot \(snapshotPath) covers: lines before the cut were edited, removed, inserted or reordered"))
+      }
+      var builder = LedgerBuilder(restoring: restored.ledger, file: logPath)
+      let file = try PlatformFile(path: logPath, mode: .read)
+      let tail = try LogReader.forEachLine(in: file, startingAt: header.bytes, firstLineNumber: header.lines + 1) {
+        line, number in
+        builder.add(line: line, lineNumber: number)
+        return true
+      }
+      if tail.tornBytes > 0 {
+        builder.record(
+          Diagnostic(
+            file: logPath, line: header.lines + tail.lineCount + 1, .tornLastLine(bytes: Int(tail.tornBytes)),
+            severity: .warning))
+      }
+      let extent = LogExtent(
+        completeBytes: tail.completeBytes, tornBytes: tail.tornBytes, lineCount: header.lines + tail.lineCount)
+      switch builder.finish() {
+      case .success(let ledger): return (ledger, extent)
+      case .failure(let list): throw list
+      }
+    } catch let list as DiagnosticList {
+      throw list
+    } catch let diagnostic as Diagnostic {
+      throw DiagnosticList([diagnostic])
+    } catch {
+      throw DiagnosticList([Diagnostic(.cannotRead(path: snapshotPath, reason: "\(error)"))])
+    }
+  }
+}

@@ -1,0 +1,154 @@
+/// A subject's history at full knowledge: what it held over time, for snapshots and diffs.
+public struct SubjectTimeline: Sendable, Equatable {
+  /// A span during which an entitlement was held through one product in one state.
+  public struct Interval: Sendable, Equatable {
+    /// Start (inclusive).
+    public var from: Timestamp
+    /// End (exclusive); nil while it never ends.
+    public var to: Timestamp?
+    /// The product granting it.
+    public var product: String
+    /// The state reported.
+    public var state: String
+    /// Who owns it.
+    public var ownership: String
+    /// The offer of the granting transaction.
+    public var period: String
+  }
+
+  /// One observed state of a subscription, from an instant on.
+  public struct SubscriptionChange: Sendable, Equatable {
+    /// When it took this state.
+    public var at: Timestamp
+    /// The reported state.
+    public var state: String
+    /// The product.
+    public var product: String
+    /// The current transaction.
+    public var transaction: String
+    /// Period end.
+    public var expires: Timestamp
+    /// Whether it will renew.
+    public var willRenew: Bool
+    /// Pending product change.
+    public var renewsTo: String?
+  }
+
+  /// One balance after a change.
+  public struct BalanceChange: Sendable, Equatable {
+    /// When it changed.
+    public var at: Timestamp
+    /// The balance from then on.
+    public var balance: Int64
+  }
+
+  /// Intervals per entitlement id, sorted by id.
+  public var entitlements: [(String, [Interval])]
+  /// Changes per original transaction, sorted by it.
+  public var subscriptions: [(String, [SubscriptionChange])]
+  /// Changes per currency, sorted by it.
+  public var balances: [(String, [BalanceChange])]
+
+  public static func == (a: SubjectTimeline, b: SubjectTimeline) -> Bool {
+    a.entitlements.elementsEqual(b.entitlements, by: { $0.0 == $1.0 && $0.1 == $1.1 })
+      && a.subscriptions.elementsEqual(b.subscriptions, by: { $0.0 == $1.0 && $0.1 == $1.1 })
+      && a.balances.elementsEqual(b.balances, by: { $0.0 == $1.0 && $0.1 == $1.1 })
+  }
+}
+
+extension QueryEngine {
+  /// The subject's timeline at full knowledge.
+  ///
+  /// Answers change only at event times and at period, grace and grant ends, so the
+  /// state is evaluated at exactly those instants, folding events incrementally.
+  /// - Complexity: O(k · (s + g)) for k instants, s subscriptions and g grants of the subject.
+  public mutating func timeline(subject: Symbol) -> SubjectTimeline {
+    let events = ledger.events(of: subject)
+    let catalog = ledger.catalog
+    var instants: [Timestamp] = []
+    instants.reserveCapacity(events.count * 2)
+    for event in events {
+      instants.append(event.at)
+      if event.hasExpires { instants.append(event.expires) }
+      if event.kind == .purchase {
+        let product = catalog[event.product]
+        if !event.hasExpires, let duration = product.kind == .nonRenewing ? product.duration : product.expiresAfter {
+          instants.append(duration.added(to: event.at))
+        }
+      }
+    }
+    instants.sort()
+    var entitlementIntervals: [Int: [SubjectTimeline.Interval]] = [:]
+    var subscriptionChanges: [Int: [SubjectTimeline.SubscriptionChange]] = [:]
+    var balanceChanges: [Symbol: [SubjectTimeline.BalanceChange]] = [:]
+    beginFold(subject: subject)
+    var next = events.startIndex
+    var previous: Timestamp? = nil
+    for instant in instants where instant != previous {
+      previous = instant
+      while next < events.endIndex && events[next].at <= instant {
+        applyNext(events[next], position: next - events.startIndex)
+        next += 1
+      }
+      selectAt(instant)
+      for (entitlement, candidate) in bestByEntitlementView.enumerated() {
+        var intervals = entitlementIntervals[entitlement] ?? []
+        let current = candidate.isSet ? interval(for: candidate, from: instant) : nil
+        if let last = intervals.last, last.to == nil {
+          if let current, current.product == last.product, current.state == last.state,
+            current.ownership == last.ownership, current.period == last.period
+          {
+            continue
+          }
+          intervals[intervals.count - 1].to = instant
+        }
+        if let current { intervals.append(current) }
+        if !intervals.isEmpty { entitlementIntervals[entitlement] = intervals }
+      }
+      for (index, sub) in stateView.subscriptions.enumerated() where sub.isKnown {
+        let change = SubjectTimeline.SubscriptionChange(
+          at: instant, state: sub.reportedStatus(at: instant).name, product: productName(sub.product),
+          transaction: ledger.symbols.transactions.string(sub.transaction), expires: sub.expires,
+          willRenew: sub.willRenew, renewsTo: sub.renewsTo.isSome ? productName(sub.renewsTo) : nil)
+        var changes = subscriptionChanges[index] ?? []
+        if let last = changes.last {
+          var same = change
+          same.at = last.at
+          if same == last { continue }
+        }
+        changes.append(change)
+        subscriptionChanges[index] = changes
+      }
+      for balance in stateView.balances {
+        var changes = balanceChanges[balance.currency] ?? []
+        if changes.last?.balance == balance.amount { continue }
+        changes.append(SubjectTimeline.BalanceChange(at: instant, balance: balance.amount))
+        balanceChanges[balance.currency] = changes
+      }
+    }
+    let symbols = ledger.symbols
+    return SubjectTimeline(
+      entitlements: entitlementIntervals.map { (catalog.entitlementNames[$0.key], $0.value) }
+        .sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) },
+      subscriptions: subscriptionChanges.map {
+        (symbols.transactions.string(stateView.subscriptions[$0.key].originalTransaction), $0.value)
+      }.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) },
+      balances: balanceChanges.map { (symbols.currencies.string($0.key), $0.value) }
+        .sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) })
+  }
+
+  private func interval(for candidate: Candidate, from instant: Timestamp) -> SubjectTimeline.Interval {
+    if candidate.isSubscription {
+      let sub = stateView.subscriptions[candidate.index]
+      return SubjectTimeline.Interval(
+        from: instant, to: nil, product: productName(sub.product), state: sub.reportedStatus(at: instant).name,
+        ownership: sub.ownership.name, period: sub.offer.name)
+    }
+    let item = stateView.items[candidate.index]
+    return SubjectTimeline.Interval(
+      from: instant, to: nil, product: productName(item.product), state: "active",
+      ownership: item.ownership.name, period: item.offer.name)
+  }
+
+  private func productName(_ index: ProductIndex) -> String { ledger.catalog[index].id }
+}

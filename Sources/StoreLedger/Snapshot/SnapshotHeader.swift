@@ -1,0 +1,66 @@
+/// Where a snapshot stands in its log, and what it was folded with.
+public struct SnapshotHeader: Sendable, Equatable {
+  /// The format tag written in every snapshot.
+  public static let format = "storeledger-snapshot/1"
+  /// Complete lines covered (empty and duplicate lines included).
+  public var lines: Int
+  /// Bytes of the log covered: the prefix up to and including the last covered `\n`.
+  public var bytes: Int64
+  /// SHA-256 of those bytes.
+  public var logDigest: SHA256Digest
+  /// SHA-256 of the catalog file the state was folded with.
+  public var catalogDigest: SHA256Digest
+  /// Distinct events.
+  public var events: Int
+  /// Redeliveries skipped.
+  public var duplicatesSkipped: Int
+
+  /// Creates a header.
+  public init(
+    lines: Int, bytes: Int64, logDigest: SHA256Digest, catalogDigest: SHA256Digest, events: Int,
+    duplicatesSkipped: Int
+  ) {
+    self.lines = lines
+    self.bytes = bytes
+    self.logDigest = logDigest
+    self.catalogDigest = catalogDigest
+    self.events = events
+    self.duplicatesSkipped = duplicatesSkipped
+  }
+}
+
+/// Packs an event's small fields into one integer for the snapshot's event records.
+enum EventFlags {
+  static func pack(_ e: Event) -> Int64 {
+    var flags = Int64(e.kind.rawValue)
+    flags |= Int64(e.ownership.rawValue) << 4
+    flags |= Int64(e.offer.rawValue) << 6
+    flags |= Int64(e.reasonRaw == 255 ? 0 : Int64(e.reasonRaw) + 1) << 9
+    if e.autoRenew { flags |= 1 << 12 }
+    if e.hasExpires { flags |= 1 << 13 }
+    if e.hasPrice { flags |= 1 << 14 }
+    if e.hasRecorded { flags |= 1 << 15 }
+    if e.hasOwnership { flags |= 1 << 16 }
+    if e.hasOffer { flags |= 1 << 17 }
+    return flags
+  }
+
+  static func unpack(_ flags: Int64, into e: inout Event) -> Bool {
+    guard let kind = EventKind(rawValue: UInt8(flags & 15)),
+      let ownership = Ownership(rawValue: UInt8(flags >> 4 & 3)),
+      let offer = Offer(rawValue: UInt8(flags >> 6 & 7))
+    else { return false }
+    e.kind = kind
+    e.ownership = ownership
+    e.offer = offer
+    let reason = flags >> 9 & 7
+    e.reasonRaw = reason == 0 ? 255 : UInt8(reason - 1)
+    e.autoRenew = flags & (1 << 12) != 0
+    e.hasExpires = flags & (1 << 13) != 0
+    e.hasPrice = flags & (1 << 14) != 0
+    e.hasRecorded = flags & (1 << 15) != 0
+    e.hasOwnership = flags & (1 << 16) != 0
+    e.hasOffer = flags & (1 << 17) != 0
+    return flags >> 18 == 0
+  }
+}

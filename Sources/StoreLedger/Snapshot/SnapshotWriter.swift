@@ -1,0 +1,175 @@
+/// Writes the complete folded state of a ledger as a deterministic snapshot.
+///
+/// Pretty-printed JSON with sorted keys, so `git diff` of two snapshots reads as
+/// a list of customers whose history changed: per subject, a readable timeline
+/// (entitlement intervals, subscription changes, balance changes) and the compact
+/// event records that make restore exact for any (at, as_of). The same ledger
+/// always gives the same bytes.
+public enum SnapshotWriter {
+  /// Event record columns, in order (documented in Docs/snapshots.md).
+  public static let eventColumns = [
+    "line", "flags", "at", "recorded", "expires", "quantity", "price", "meta_hi", "meta_lo", "id",
+    "transaction", "original_transaction", "currency", "product", "slot", "target_product",
+  ]
+
+  /// The snapshot bytes of `ledger` covering the log as described by `header`.
+  /// - Complexity: O(events + timeline size · log(subjects)).
+  public static func write(_ ledger: Ledger, header: SnapshotHeader) -> [UInt8] {
+    var out: [UInt8] = []
+    out.reserveCapacity(ledger.events.count * 140 + 4096)
+    func raw(_ text: String) { out.append(contentsOf: text.utf8) }
+    func string(_ text: String) { JSONWriter.writeString(text, into: &out) }
+    func time(_ t: Timestamp?) {
+      if let t {
+        out.append(34)
+        t.appendRFC3339(to: &out)
+        out.append(34)
+      } else {
+        raw("null")
+      }
+    }
+    func strings(_ table: SymbolTable, indent: String) {
+      if table.count == 0 {
+        raw("[]")
+        return
+      }
+      raw("[")
+      for index in 0..<table.count {
+        raw(index == 0 ? "\n" : ",\n")
+        raw(indent + "  ")
+        string(table.string(Symbol(rawValue: UInt32(index))))
+      }
+      raw("\n" + indent + "]")
+    }
+    raw("{\n  \"catalog\": {\n    \"sha256\": \"\(header.catalogDigest.hex)\"\n  },\n")
+    raw("  \"columns\": [")
+    raw(eventColumns.map { "\"\($0)\"" }.joined(separator: ", "))
+    raw("],\n  \"format\": \"\(SnapshotHeader.format)\",\n")
+    raw("  \"log\": {\n    \"bytes\": \(header.bytes),\n    \"duplicates_skipped\": \(header.duplicatesSkipped),\n")
+    raw("    \"events\": \(header.events),\n    \"lines\": \(header.lines),\n    \"sha256\": \"\(header.logDigest.hex)\"\n  },\n")
+    raw("  \"strings\": {\n    \"currencies\": ")
+    strings(ledger.symbols.currencies, indent: "    ")
+    raw(",\n    \"ids\": ")
+    strings(ledger.symbols.ids, indent: "    ")
+    raw(",\n    \"transactions\": ")
+    strings(ledger.symbols.transactions, indent: "    ")
+    raw("\n  },\n  \"subjects\": {")
+    let names = (0..<ledger.subjectCount).map { ledger.symbols.subjects.string(Symbol(rawValue: UInt32($0))) }
+    let order = names.indices.sorted { names[$0].utf8.lexicographicallyPrecedes(names[$1].utf8) }
+    var engine = QueryEngine(ledger: ledger)
+    for (n, s) in order.enumerated() {
+      let subject = Symbol(rawValue: UInt32(s))
+      let timeline = engine.timeline(subject: subject)
+      raw(n == 0 ? "\n    " : ",\n    ")
+      string(names[s])
+      raw(": {\n      \"balances\": {")
+      for (c, (currency, changes)) in timeline.balances.enumerated() {
+        raw(c == 0 ? "\n        " : ",\n        ")
+        string(currency)
+        raw(": [")
+        for (k, change) in changes.enumerated() {
+          raw(k == 0 ? "\n          " : ",\n          ")
+          raw("{\"at\": ")
+          time(change.at)
+          raw(", \"balance\": \(change.balance)}")
+        }
+        raw("\n        ]")
+      }
+      raw(timeline.balances.isEmpty ? "},\n" : "\n      },\n")
+      raw("      \"entitlements\": {")
+      for (c, (entitlement, intervals)) in timeline.entitlements.enumerated() {
+        raw(c == 0 ? "\n        " : ",\n        ")
+        string(entitlement)
+        raw(": [")
+        for (k, interval) in intervals.enumerated() {
+          raw(k == 0 ? "\n          " : ",\n          ")
+          raw("{\"from\": ")
+          time(interval.from)
+          raw(", \"ownership\": ")
+          string(interval.ownership)
+          raw(", \"period\": ")
+          string(interval.period)
+          raw(", \"product\": ")
+          string(interval.product)
+          raw(", \"state\": ")
+          string(interval.state)
+          raw(", \"to\": ")
+          time(interval.to)
+          raw("}")
+        }
+        raw("\n        ]")
+      }
+      raw(timeline.entitlements.isEmpty ? "},\n" : "\n      },\n")
+      raw("      \"events\": [")
+      for (k, e) in ledger.events(of: subject).enumerated() {
+        raw(k == 0 ? "\n        [" : ",\n        [")
+        func symbol(_ s: Symbol) -> Int64 { s.isSome ? Int64(s.rawValue) : -1 }
+        func product(_ p: ProductIndex) -> Int64 { p.isSome ? Int64(p.rawValue) : -1 }
+        let columns: [Int64] = [
+          Int64(e.line), EventFlags.pack(e), e.at.millisecondsSinceEpoch,
+          e.recorded.millisecondsSinceEpoch, e.expires.millisecondsSinceEpoch,
+          e.quantity, e.price, Int64(e.metaHash >> 32), Int64(e.metaHash & 0xFFFF_FFFF),
+          symbol(e.id), symbol(e.transaction), symbol(e.originalTransaction), symbol(e.currency),
+          product(e.product), e.slot == UInt32.max ? -1 : Int64(e.slot), product(e.targetProduct),
+        ]
+        for (c, value) in columns.enumerated() {
+          if c > 0 { raw(", ") }
+          appendInteger(value, to: &out)
+        }
+        raw("]")
+      }
+      raw(ledger.events(of: subject).isEmpty ? "],\n" : "\n      ],\n")
+      raw("      \"subscriptions\": {")
+      for (c, (original, changes)) in timeline.subscriptions.enumerated() {
+        raw(c == 0 ? "\n        " : ",\n        ")
+        string(original)
+        raw(": [")
+        for (k, change) in changes.enumerated() {
+          raw(k == 0 ? "\n          " : ",\n          ")
+          raw("{\"at\": ")
+          time(change.at)
+          raw(", \"expires\": ")
+          time(change.expires)
+          raw(", \"product\": ")
+          string(change.product)
+          raw(", \"renews_to\": ")
+          if let renewsTo = change.renewsTo { string(renewsTo) } else { raw("null") }
+          raw(", \"state\": ")
+          string(change.state)
+          raw(", \"transaction\": ")
+          string(change.transaction)
+          raw(", \"will_renew\": \(change.willRenew)}")
+        }
+        raw("\n        ]")
+      }
+      raw(timeline.subscriptions.isEmpty ? "}\n    }" : "\n      }\n    }")
+    }
+    raw(order.isEmpty ? "}\n}\n" : "\n  }\n}\n")
+    return out
+  }
+}
+
+/// Appends the decimal digits of `value` without creating a `String`.
+@inline(__always)
+func appendInteger(_ value: Int64, to out: inout [UInt8]) {
+  if value < 0 {
+    out.append(45)
+    if value == Int64.min {
+      out.append(contentsOf: "9223372036854775808".utf8)
+      return
+    }
+  }
+  var magnitude = value < 0 ? UInt64(-value) : UInt64(value)
+  var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+    UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+    (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+  var count = 0
+  withUnsafeMutableBytes(of: &digits) { buffer in
+    repeat {
+      buffer[19 - count] = UInt8(48 + magnitude % 10)
+      magnitude /= 10
+      count += 1
+    } while magnitude > 0
+    out.append(contentsOf: buffer[(20 - count)...])
+  }
+}
