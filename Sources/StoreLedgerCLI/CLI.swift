@@ -26,7 +26,7 @@ enum StoreLedgerCLI {
       CommandEntry(QueryCommand.self), CommandEntry(AuditCommand.self),
       CommandEntry(AppendCommand.self), CommandEntry(RepairCommand.self),
       CommandEntry(GenerateCommand.self), CommandEntry(SnapshotCommand.self),
-      CommandEntry(DiffCommand.self),
+      CommandEntry(DiffCommand.self), CommandEntry(ImportCommand.self),
     ]
   }
 

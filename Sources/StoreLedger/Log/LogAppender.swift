@@ -17,9 +17,10 @@ public struct AppendReport: Sendable, Equatable {
 /// truncated back to its previous length. Re-appending the same events is a no-op.
 public enum LogAppender {
   /// Appends the JSON lines in `input` (named `inputName` in messages) to the log at `logPath`.
-  /// - Parameter now: the knowledge time stamped on events without `recorded`.
+  /// - Parameter now: the knowledge time stamped on events without `recorded`; nil stamps
+  ///   nothing (importers whose events carry their own knowledge time).
   public static func append(
-    input: [UInt8], inputName: String, logPath: String, catalog: Catalog, now: Timestamp
+    input: [UInt8], inputName: String, logPath: String, catalog: Catalog, now: Timestamp?
   ) throws(DiagnosticList) -> AppendReport {
     do {
       let log = try PlatformFile(path: logPath, mode: .readWriteCreate)
@@ -56,7 +57,7 @@ public enum LogAppender {
           parser.parse($0, lineNumber: inputLine, symbols: &scratchSymbols)
         }
         var wasStamped = false
-        if case .success(let event) = parsed, !event.hasRecorded, text.last == 125 {
+        if let now, case .success(let event) = parsed, !event.hasRecorded, text.last == 125 {
           text.removeLast()
           var stamp: [UInt8] = Array(#","recorded":""#.utf8)
           now.appendRFC3339(to: &stamp)

@@ -1,0 +1,122 @@
+import StoreLedger
+
+/// `storeledger import appstore [FILE|-] …`: App Store payloads into ledger events.
+enum ImportCommand: LedgerCommand {
+  static let spec = CommandSpec(
+    name: "import", abstract: "Turn App Store transactions and notifications into ledger events.",
+    usage: "import appstore [<file|->] [--catalog <file>] [--append <log> | --out <file>] [--subjects <file>] [--allow-sandbox] [--emit-catalog]",
+    positionals: [("appstore", "The source format (only 'appstore' for now)."), ("<file|->", "Input; '-' or absent reads stdin.")],
+    requiredPositionals: 1,
+    options: [
+      .value("append", "log", "Append the events to this log (validated, all or nothing, fsynced)."),
+      .value("out", "file", "Write the events to this new file instead of stdout."),
+      .value("subjects", "file", "JSON object mapping originalTransactionId to subject."),
+      .flag("allow-sandbox", "Also import Sandbox and Xcode data (refused by default)."),
+      .flag("emit-catalog", "Print a starting catalog from the payloads instead of events."),
+      CommandSpec.catalogOption,
+    ],
+    discussion: """
+      Reads any mix, one per line or as a JSON array, of: decoded transactions (StoreKit 2
+      jsonRepresentation / JWSTransactionDecodedPayload), App Store Server Notifications V2
+      (decoded or as the signedPayload JWS), and Get Transaction History / Get All Subscription
+      Statuses / Get Notification History responses. Event ids derive from notificationUUID or
+      transactionId, so importing the same data twice adds nothing. 'recorded' is Apple's
+      signedDate. Subjects: appAccountToken, else --subjects, else appstore:<originalTransactionId>.
+
+      SIGNATURES ARE NOT VERIFIED: JWS payloads are decoded without checking Apple's ECDSA
+      signature or certificate chain (no ECDSA on Linux without packages). Import only data you
+      fetched from Apple yourself or that your server already verified. The payload environment
+      is kept in each event's meta. See Docs/import-appstore.md for every mapping row.
+      """)
+
+  static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+    guard arguments.positionals[0] == "appstore" else {
+      throw UsageError(message: "Unknown import source '\(arguments.positionals[0])'; expected 'appstore'.")
+    }
+    let inputName = arguments.positionals.count > 1 ? arguments.positionals[1] : "-"
+    let displayName = inputName == "-" ? "<stdin>" : inputName
+    let appendLog = arguments.value("append")
+    let out = arguments.value("out")
+    if appendLog != nil && out != nil {
+      throw UsageError(message: "Give at most one of '--append <log>' and '--out <file>'.")
+    }
+    let input = try CommandSupport.input(inputName, console: console)
+    guard let text = String(validating: input, as: UTF8.self) else {
+      throw Diagnostic(file: displayName, .importFailed("input is not valid UTF-8"))
+    }
+    if arguments.has("emit-catalog") {
+      let catalogText = try AppStoreImporter.emitCatalog(text, file: displayName)
+      try emit(Array(catalogText.utf8), to: out, console: console)
+      return 0
+    }
+    guard let catalogPath = arguments.value("catalog")
+      ?? appendLog.map(LedgerLoader.defaultCatalogPath(forLog:))
+      ?? out.map(LedgerLoader.defaultCatalogPath(forLog:))
+    else {
+      throw UsageError(message: "Missing '--catalog <file>' (needed to know each product's type).")
+    }
+    let catalog = try LedgerLoader.loadCatalog(path: catalogPath)
+    var subjects: [String: String] = [:]
+    if let subjectsPath = arguments.value("subjects") {
+      subjects = try subjectMap(subjectsPath)
+    }
+    let result = try AppStoreImporter.importEvents(
+      text, file: displayName, catalog: catalog,
+      options: AppStoreImportOptions(subjects: subjects, allowsSandbox: arguments.has("allow-sandbox")))
+    CommandSupport.warn(result.warnings, console)
+    let lines = Array(result.eventLines.map { $0 + "\n" }.joined().utf8)
+    var summary = "imported \(result.eventLines.count) events from \(displayName)"
+    if result.duplicateCount > 0 { summary += " (\(result.duplicateCount) repeated payloads collapsed)" }
+    summary += "\n"
+    for (name, counts) in [("skipped", result.skipped), ("environments", result.environments), ("unknown values", result.unknownValues)]
+    where !counts.isEmpty {
+      summary += "  \(name): " + counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + "\n"
+    }
+    if let appendLog {
+      let report = try LogAppender.append(
+        input: lines, inputName: displayName, logPath: appendLog, catalog: catalog, now: nil)
+      console.out(summary + "appended \(report.appended) events to \(appendLog) (\(report.duplicates) already present)\n")
+    } else if out != nil {
+      try emit(lines, to: out, console: console)
+      console.out(summary)
+    } else {
+      console.outBytes(lines)
+      console.err(summary)
+    }
+    return 0
+  }
+
+  private static func emit(_ bytes: [UInt8], to path: String?, console: Console) throws {
+    guard let path else {
+      console.outBytes(bytes)
+      return
+    }
+    guard !PlatformFile.exists(path) else {
+      throw UsageError(message: "'\(path)' exists; choose a new file (or use --append for a log).")
+    }
+    let file = try PlatformFile(path: path, mode: .writeTruncate)
+    try file.write(bytes)
+    try file.sync()
+  }
+
+  private static func subjectMap(_ path: String) throws -> [String: String] {
+    let bytes = try LedgerLoader.readFile(path)
+    let value: JSONValue
+    do {
+      value = try JSONValue.parse(bytes: bytes)
+    } catch {
+      throw Diagnostic(file: path, line: error.line, column: error.column, .invalidJSON(error.detail))
+    }
+    guard let members = value.objectMembers else {
+      throw Diagnostic(file: path, .importFailed("expected a JSON object mapping originalTransactionId to subject"))
+    }
+    var map: [String: String] = [:]
+    for (key, subject) in members {
+      guard let text = subject.stringValue, !text.isEmpty else {
+        throw Diagnostic(file: path, .importFailed("subject for '\(key)' must be a non-empty string"))
+      }
+      map[key] = text
+    }
+    return map
+  }
+}
