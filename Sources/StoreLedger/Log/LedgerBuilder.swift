@@ -111,6 +111,19 @@ public struct LedgerBuilder {
     }
   }
 
+  /// Interns strings for events built outside the line parser (benchmark baselines, tests).
+  public mutating func withSymbols<R>(_ body: (inout LedgerSymbols) -> R) -> R {
+    body(&symbols)
+  }
+
+  /// Adds an event decoded by other means; it gets the same log-wide checks as a parsed line.
+  ///
+  /// The caller has validated the fields; its symbols must come from `withSymbols`.
+  public mutating func add(event: Event) -> LineOutcome {
+    linesRead += 1
+    return admit(event)
+  }
+
   private mutating func admit(_ event: Event) -> LineOutcome {
     let idIndex = Int(event.id.rawValue)
     if idIndex < eventIndexByID.count, eventIndexByID[idIndex] != UInt32.max {
