@@ -3,6 +3,11 @@
 // hundreds of megabytes, so the compression loop works straight from the caller's pointer:
 // no allocation per block, no bounds checks, and the eight working variables stay in
 // registers by renaming them across unrolled rounds instead of shuffling them.
+// Where the CPU has SHA-256 instructions (SHA-NI on x86_64, the ARMv8 SHA2 extension on arm64),
+// whole blocks go through them instead, via the small C target CStoreLedgerSHA; the Swift rounds
+// remain the fallback, and the tests run every vector through both.
+
+internal import CStoreLedgerSHA
 
 /// A streaming SHA-256 hasher (FIPS 180-4); feed bytes with `update` and end with `finalize`.
 public struct SHA256: Sendable {
@@ -22,9 +27,22 @@ public struct SHA256: Sendable {
   private var pendingCount = 0
   /// Total message length in bytes; the padding encodes it in bits modulo 2^64, as specified.
   private var length: UInt64 = 0
+  /// The compression function this hasher runs, fixed at creation.
+  let engine: Engine
 
   /// Creates a hasher for an empty message.
-  public init() {}
+  public init() {
+    engine = Self.defaultEngine
+  }
+
+  /// Creates a hasher that runs the given compression function; tests use it to pin each one.
+  /// - Precondition: `engine` is `.software`, or the CPU has the SHA instructions.
+  init(engine: Engine) {
+    precondition(
+      engine == .software || Self.hardwareAvailable,
+      "this CPU has no SHA-256 instructions")
+    self.engine = engine
+  }
 
   /// Appends raw bytes to the message.
   /// - Complexity: O(n) in `bytes.count`.
@@ -44,13 +62,13 @@ public struct SHA256: Sendable {
       remaining -= taken
       guard pendingCount == 64 else { return }
       let block = pending
-      withUnsafeBytes(of: block) { Self.compress(&state, $0.baseAddress!, blocks: 1) }
+      withUnsafeBytes(of: block) { compress($0.baseAddress!, blocks: 1) }
       pendingCount = 0
     }
 
     let blocks = remaining / 64
     if blocks > 0 {
-      Self.compress(&state, source, blocks: blocks)
+      compress(source, blocks: blocks)
       source += blocks * 64
       remaining -= blocks * 64
     }
@@ -109,7 +127,7 @@ public struct SHA256: Sendable {
       tail[used] = 0x80
       tail.storeBytes(of: bitLength.bigEndian, toByteOffset: tailLength - 8, as: UInt64.self)
     }
-    withUnsafeBytes(of: tail) { Self.compress(&state, $0.baseAddress!, blocks: tailLength / 64) }
+    withUnsafeBytes(of: tail) { compress($0.baseAddress!, blocks: tailLength / 64) }
 
     let words = [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7]
     var bytes = [UInt8]()
@@ -133,6 +151,48 @@ public struct SHA256: Sendable {
 
   // MARK: - Compression
 
+  /// The two implementations of the compression function.
+  enum Engine: Sendable, CaseIterable, CustomStringConvertible {
+    /// The portable Swift rounds below; runs everywhere.
+    case software
+    /// The CPU's SHA instructions through CStoreLedgerSHA; only where `hardwareAvailable`.
+    case hardware
+
+    var description: String {
+      switch self {
+      case .software: "software"
+      case .hardware: "hardware"
+      }
+    }
+  }
+
+  /// Whether this CPU has SHA-256 instructions that CStoreLedgerSHA can use; asked once.
+  static let hardwareAvailable = storeledger_sha256_hw_available() != 0
+
+  /// The engine `init()` picks: the instructions when present, the Swift rounds otherwise.
+  static let defaultEngine: Engine = hardwareAvailable ? .hardware : .software
+
+  /// The engines this machine can run, for tests that check them against each other.
+  static var availableEngines: [Engine] {
+    hardwareAvailable ? [.software, .hardware] : [.software]
+  }
+
+  /// Runs this hasher's compression function over `blocks` consecutive 64-byte blocks.
+  private mutating func compress(_ source: UnsafeRawPointer, blocks: Int) {
+    switch engine {
+    case .software:
+      Self.compress(&state, source, blocks: blocks)
+    case .hardware:
+      // A tuple of eight UInt32 is laid out as the uint32_t[8] the C side takes.
+      withUnsafeMutablePointer(to: &state) { words in
+        words.withMemoryRebound(to: UInt32.self, capacity: 8) { words in
+          storeledger_sha256_hw_blocks(
+            words, source.assumingMemoryBound(to: UInt8.self), blocks)
+        }
+      }
+    }
+  }
+
   /// The round constants K: the first 32 bits of the fractional parts of the cube roots of the
   /// first 64 primes (FIPS 180-4 section 4.2.2).
   private static let roundConstants: [UInt32] = [
@@ -148,7 +208,7 @@ public struct SHA256: Sendable {
     0xc671_78f2,
   ]
 
-  /// Runs the compression function over `blocks` consecutive 64-byte blocks at `source`.
+  /// Runs the Swift compression function over `blocks` consecutive 64-byte blocks at `source`.
   private static func compress(_ state: inout Words, _ source: UnsafeRawPointer, blocks: Int) {
     roundConstants.withUnsafeBufferPointer { constants in
       let k = constants.baseAddress!
