@@ -28,6 +28,12 @@ public struct Catalog: Sendable {
   public let groupNames: [String]
   /// The group index of each product (-1 when not auto-renewable).
   public let groupIndices: [Int]
+  /// The kind of each product, flat so hot paths need not copy a `Product`.
+  public let kinds: [ProductKind]
+  /// Units credited per quantity by each product (consumables; 1 otherwise).
+  public let units: [Int64]
+  /// The grant length of each product: `duration` (non-renewing), `expires_after` (non-consumable), or nil.
+  public let grantDurations: [ISODuration?]
   private let names: SymbolTable
 
   /// Creates a catalog from products (validated by the caller or `Catalog.parse`).
@@ -47,7 +53,14 @@ public struct Catalog: Sendable {
     self.groupIndices = sorted.map { product in
       product.group.map { groupNames.firstIndex(of: $0)! } ?? -1
     }
+    kinds = sorted.map(\.kind)
+    units = sorted.map(\.units)
+    grantDurations = sorted.map { $0.kind == .nonRenewing ? $0.duration : $0.kind == .nonConsumable ? $0.expiresAfter : nil }
   }
+
+  /// The kind of the product at an index.
+  @inlinable
+  public func kind(_ index: ProductIndex) -> ProductKind { kinds[Int(index.rawValue)] }
 
   /// The product at an index.
   @inlinable

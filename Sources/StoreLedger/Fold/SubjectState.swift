@@ -47,8 +47,8 @@ public struct SubjectState: Sendable, Equatable {
     let slot = Int(event.slot)
     switch event.kind {
     case .purchase:
-      let product = context.catalog[event.product]
-      switch product.kind {
+      let catalog = context.catalog
+      switch catalog.kind(event.product) {
       case .autoRenewable:
         startPeriod(&subscriptions[slot], event, isPurchase: true)
       case .nonRenewing, .nonConsumable:
@@ -57,7 +57,7 @@ public struct SubjectState: Sendable, Equatable {
         item.start = event.at
         if event.hasExpires {
           item.end = event.expires
-        } else if let duration = product.kind == .nonRenewing ? product.duration : product.expiresAfter {
+        } else if let duration = catalog.grantDurations[Int(event.product.rawValue)] {
           item.end = duration.added(to: event.at)
         }
         item.product = event.product
@@ -72,7 +72,8 @@ public struct SubjectState: Sendable, Equatable {
         item.start = event.at
         item.product = event.product
         item.line = event.line
-        let (amount, overflow) = event.quantity.multipliedReportingOverflow(by: product.units)
+        let (amount, overflow) = event.quantity.multipliedReportingOverflow(
+          by: catalog.units[Int(event.product.rawValue)])
         item.credited = overflow ? Int64.max : amount
         items[slot] = item
         credit(context.productCurrencies[Int(event.product.rawValue)], item.credited)
@@ -149,7 +150,7 @@ public struct SubjectState: Sendable, Equatable {
     guard event.targetProduct.isSome else { return .unknownReference }
     let slot = Int(event.slot)
     let isRevocation = event.kind == .revocation
-    switch context.catalog[event.targetProduct].kind {
+    switch context.catalog.kind(event.targetProduct) {
     case .autoRenewable:
       guard subscriptions[slot].isKnown, subscriptions[slot].transaction == event.transaction else {
         return .noChange
@@ -164,7 +165,7 @@ public struct SubjectState: Sendable, Equatable {
     case .nonRenewing, .nonConsumable, .consumable:
       guard items[slot].isApplied, items[slot].isRevoked != isRevocation else { return .noChange }
       items[slot].isRevoked = isRevocation
-      if context.catalog[event.targetProduct].kind == .consumable {
+      if context.catalog.kind(event.targetProduct) == .consumable {
         let currency = context.productCurrencies[Int(event.targetProduct.rawValue)]
         credit(currency, isRevocation ? -items[slot].credited : items[slot].credited)
       }

@@ -119,21 +119,23 @@ struct FieldValidator {
           found: "\(subjectLength) characters"))
     }
 
-    var product: Product? = nil
+    // The product's kind only: copying a whole `Product` per line costs retains.
+    var productKind: ProductKind? = nil
     if present.contains(.product) {
       let ref = s[Field.product.rawValue]
       guard let index = catalog.index(of: bytes(ref)) else {
         return fail(.unknownProduct(field: "product", product: string(ref)))
       }
       event.product = index
-      product = catalog[index]
-      if (kind == .renewal || kind == .planChanged) && product!.kind != .autoRenewable {
+      productKind = catalog.kind(index)
+      if (kind == .renewal || kind == .planChanged) && productKind != .autoRenewable {
         return fail(
           .invalidValue(
             field: "product", expected: "an auto_renewable product for '\(typeName)'",
-            found: "'\(product!.id)' (\(product!.kind.rawValue))"))
+            found: "'\(catalog[index].id)' (\(catalog[index].kind.rawValue))"))
       }
     }
+    func productLabel() -> String { "'\(catalog[event.product].id)' is \(catalog[event.product].kind.rawValue)" }
     for field in [Field.transaction, .originalTransaction] where present.contains(field) {
       let ref = s[field.rawValue]
       guard ref.count >= 1 && Int(ref.count) <= Limits.referenceBytesMax else {
@@ -165,8 +167,8 @@ struct FieldValidator {
     }
     if present.contains(.autoRenew) { event.autoRenew = fields.autoRenew }
 
-    if kind == .purchase, let product {
-      switch product.kind {
+    if kind == .purchase, let productKind {
+      switch productKind {
       case .autoRenewable:
         guard present.contains(.expires) else {
           return fail(
@@ -178,33 +180,33 @@ struct FieldValidator {
         if present.contains(.expires) {
           return fail(
             .fieldNotAllowed(
-              field: "expires", type: typeName, why: "'\(product.id)' is \(product.kind.rawValue)"))
+              field: "expires", type: typeName, why: productLabel()))
         }
       }
-      if present.contains(.originalTransaction) && product.kind != .autoRenewable {
+      if present.contains(.originalTransaction) && productKind != .autoRenewable {
         return fail(
           .fieldNotAllowed(
             field: "original_transaction", type: typeName,
-            why: "only for auto_renewable products; '\(product.id)' is \(product.kind.rawValue)"))
+            why: "only for auto_renewable products; " + productLabel()))
       }
-      if product.kind == .consumable {
+      if productKind == .consumable {
         event.quantity = present.contains(.quantity) ? fields.quantity : 1
       } else if present.contains(.quantity) {
         return fail(
           .fieldNotAllowed(
             field: "quantity", type: typeName,
-            why: "only for consumable products; '\(product.id)' is \(product.kind.rawValue)"))
+            why: "only for consumable products; " + productLabel()))
       }
       if present.contains(.ownership) {
         let ref = s[Field.ownership.rawValue]
         if equals(ref, "purchased") {
           event.ownership = .purchased
         } else if equals(ref, "family_shared") {
-          guard product.isFamilyShareable else {
+          guard catalog.products[Int(event.product.rawValue)].isFamilyShareable else {
             return fail(
               .invalidValue(
                 field: "ownership",
-                expected: "'purchased' ('\(product.id)' is not family_shareable)",
+                expected: "'purchased' ('\(catalog[event.product].id)' is not family_shareable)",
                 found: quoted(ref)))
           }
           event.ownership = .familyShared

@@ -77,6 +77,20 @@ public struct LedgerBuilder {
     index & Self.baseFlag != 0 ? base!.events[Int(index & ~Self.baseFlag)] : events[Int(index)]
   }
 
+  /// Reserves room for about `events` events, so loading a large log grows nothing by copying.
+  ///
+  /// Arrays are reserved generously (untouched capacity costs address space, not memory);
+  /// hash tables, whose slots are touched when created, more tightly.
+  public mutating func reserve(events estimate: Int) {
+    guard estimate > 0 else { return }
+    events.reserveCapacity(estimate)
+    eventIndexByID.reserveCapacity(estimate)
+    chargeLineByTransaction.reserveCapacity(estimate)
+    let tableEstimate = estimate / 2
+    symbols.ids.reserve(count: tableEstimate, bytes: estimate * 24)
+    symbols.transactions.reserve(count: tableEstimate, bytes: estimate * 24)
+  }
+
   /// Records an error, keeping at most `Limits.diagnosticsShownMax`.
   public mutating func record(_ diagnostic: Diagnostic) {
     if diagnostic.severity == .warning {
@@ -167,7 +181,7 @@ public struct LedgerBuilder {
 
   /// Groups, orders, resolves and validates; returns the ledger or every error found.
   /// - Complexity: O(n log k) for n events and at most k events per subject.
-  public consuming func finish() -> Result<Ledger, DiagnosticList> {
+  public mutating func finish() -> Result<Ledger, DiagnosticList> {
     if errorCount > 0 { return .failure(DiagnosticList(errors + warnings)) }
     if let base { return finish(extending: base) }
     let subjectCount = symbols.subjects.count
@@ -348,7 +362,7 @@ struct Resolver {
       var event = events[position]
       switch event.kind {
       case .purchase:
-        if catalog[event.product].kind == .autoRenewable {
+        if catalog.kind(event.product) == .autoRenewable {
           let key = event.originalTransaction.isSome ? event.originalTransaction : event.transaction
           event.slot = subscriptionNumber(key, &count)
         } else {
