@@ -34,6 +34,22 @@ public struct EventLineParser {
     _ line: UnsafeBufferPointer<UInt8>, lineNumber: Int, symbols: inout LedgerSymbols
   ) -> Result<Event, Diagnostic> {
     scratch.removeAll(keepingCapacity: true)
+    switch parsePending(line, lineNumber: lineNumber, lineStart: 0) {
+    case .failure(let diagnostic):
+      return .failure(diagnostic)
+    case .success(let pending):
+      return scratch.withUnsafeBufferPointer {
+        .success(pending.interned(into: &symbols, buffer: line, scratch: $0))
+      }
+    }
+  }
+
+  /// Parses and validates one line without interning; escaped strings accumulate in
+  /// the scratch buffer until `takeScratch()`.
+  /// - Complexity: O(line length).
+  mutating func parsePending(
+    _ line: UnsafeBufferPointer<UInt8>, lineNumber: Int, lineStart: Int
+  ) -> Result<PendingEvent, Diagnostic> {
     var cursor = Cursor(line: line, lineNumber: lineNumber)
     var fields = RawFields()
     do {
@@ -44,8 +60,21 @@ public struct EventLineParser {
     return scratch.withUnsafeBufferPointer { scratchBytes in
       var validator = FieldValidator(
         line: line, scratch: scratchBytes, lineNumber: lineNumber, catalog: catalog)
-      return validator.event(from: fields, symbols: &symbols)
+      var result = validator.pending(from: fields)
+      if case .success(var pending) = result {
+        pending.lineStart = lineStart
+        result = .success(pending)
+      }
+      return result
     }
+  }
+
+  /// Hands over the decoded strings of the lines parsed since the last call.
+  mutating func takeScratch() -> [UInt8] {
+    let taken = scratch
+    scratch = []
+    scratch.reserveCapacity(taken.capacity)
+    return taken
   }
 }
 

@@ -30,10 +30,6 @@ struct FieldValidator {
 
   func string(_ ref: StringRef) -> String { String(decoding: bytes(ref), as: UTF8.self) }
 
-  func fail(_ problem: Problem) -> Result<Event, Diagnostic> {
-    .failure(Diagnostic(line: lineNumber, problem))
-  }
-
   func quoted(_ ref: StringRef) -> String { "\"" + string(ref) + "\"" }
 
   /// Counts Unicode scalars of valid UTF-8 (continuation bytes are not counted).
@@ -72,7 +68,17 @@ struct FieldValidator {
     }
   }
 
-  mutating func event(from fields: RawFields, symbols: inout LedgerSymbols) -> Result<Event, Diagnostic> {
+  func fail(_ problem: Problem) -> Result<PendingEvent, Diagnostic> {
+    .failure(Diagnostic(line: lineNumber, problem))
+  }
+
+  /// Whether the bytes of `ref` spell `name` (no `String` is created).
+  func matches(_ ref: StringRef, _ name: String) -> Bool { name.utf8.elementsEqual(bytes(ref)) }
+
+  func internRef(_ ref: StringRef) -> InternRef { InternRef(ref: ref, hash: SymbolTable.hash(bytes(ref))) }
+
+  /// Checks the per-type rules and returns the event with its strings still to intern.
+  mutating func pending(from fields: RawFields) -> Result<PendingEvent, Diagnostic> {
     let present = fields.present
     let s = fields.strings
     guard present.contains(.type) else { return fail(.missingField(field: "type", type: "any")) }
@@ -96,6 +102,7 @@ struct FieldValidator {
       }
     }
     var event = Event(kind: kind)
+    var pending = PendingEvent()
     event.line = UInt32(lineNumber)
     event.at = fields.at
     event.recorded = present.contains(.recorded) ? fields.recorded : fields.at
@@ -225,7 +232,7 @@ struct FieldValidator {
     if kind == .consumption { event.quantity = fields.quantity }
     if present.contains(.offer) {
       let ref = s[Field.offer.rawValue]
-      guard let offer = Offer.allCases.first(where: { $0 != .normal && $0.name == string(ref) }) else {
+      guard let offer = Offer.allCases.first(where: { $0 != .normal && matches(ref, $0.name) }) else {
         return fail(
           .invalidValue(
             field: "offer", expected: "one of trial, intro, promo, code, win_back", found: quoted(ref)))
@@ -253,20 +260,19 @@ struct FieldValidator {
         }
         event.price = fields.price
         event.hasPrice = true
-        event.currency = symbols.currencies.intern(b)
+        pending.currency = internRef(ref)
       }
     } else if kind == .consumption {
       let ref = s[Field.currency.rawValue]
       guard ref.count >= 1 && Int(ref.count) <= Limits.referenceBytesMax else {
         return fail(.invalidValue(field: "currency", expected: "a non-empty currency id", found: quoted(ref)))
       }
-      event.currency = symbols.currencies.intern(bytes(ref))
+      pending.currency = internRef(ref)
     }
     if present.contains(.reason) {
       let ref = s[Field.reason.rawValue]
-      let name = string(ref)
       if kind == .expiration {
-        guard let reason = ExpirationReason.allCases.first(where: { $0.name == name }) else {
+        guard let reason = ExpirationReason.allCases.first(where: { matches(ref, $0.name) }) else {
           return fail(
             .invalidValue(
               field: "reason",
@@ -275,21 +281,66 @@ struct FieldValidator {
         }
         event.reasonRaw = reason.rawValue
       } else {
-        guard let reason = RevocationReason.allCases.first(where: { $0.name == name }) else {
+        guard let reason = RevocationReason.allCases.first(where: { matches(ref, $0.name) }) else {
           return fail(
             .invalidValue(field: "reason", expected: "one of refund, family_revoked, other", found: quoted(ref)))
         }
         event.reasonRaw = reason.rawValue
       }
     }
-    event.id = symbols.ids.intern(bytes(id))
-    event.subject = symbols.subjects.intern(bytes(subject))
-    if present.contains(.transaction) {
-      event.transaction = symbols.transactions.intern(bytes(s[Field.transaction.rawValue]))
-    }
+    pending.id = internRef(id)
+    pending.subject = internRef(subject)
+    if present.contains(.transaction) { pending.transaction = internRef(s[Field.transaction.rawValue]) }
     if present.contains(.originalTransaction) {
-      event.originalTransaction = symbols.transactions.intern(bytes(s[Field.originalTransaction.rawValue]))
+      pending.originalTransaction = internRef(s[Field.originalTransaction.rawValue])
     }
-    return .success(event)
+    pending.event = event
+    return .success(pending)
+  }
+}
+
+/// A string of a parsed line and its hash, waiting to be interned.
+struct InternRef {
+  var ref = StringRef()
+  var hash: UInt64 = 0
+}
+
+/// A validated line whose strings are not yet interned.
+///
+/// Parsing and interning are separate steps so that a reader thread can parse
+/// while the builder interns (interning must happen in line order, parsing need not).
+struct PendingEvent {
+  var event = Event(kind: .purchase)
+  /// Where the line starts in its buffer; string references are relative to it.
+  var lineStart = 0
+  var id = InternRef()
+  var subject = InternRef()
+  var transaction = InternRef()
+  var originalTransaction = InternRef()
+  var currency = InternRef()
+
+  /// Interns the strings and returns the finished event.
+  func interned(
+    into symbols: inout LedgerSymbols, buffer: UnsafeBufferPointer<UInt8>, scratch: UnsafeBufferPointer<UInt8>
+  ) -> Event {
+    @inline(__always) func bytes(_ r: InternRef) -> UnsafeBufferPointer<UInt8> {
+      let start = Int(r.ref.start)
+      if r.ref.inScratch {
+        return UnsafeBufferPointer(rebasing: scratch[start..<(start + Int(r.ref.count))])
+      }
+      return UnsafeBufferPointer(rebasing: buffer[(lineStart + start)..<(lineStart + start + Int(r.ref.count))])
+    }
+    var result = event
+    result.id = symbols.ids.intern(bytes(id), hash: id.hash)
+    result.subject = symbols.subjects.intern(bytes(subject), hash: subject.hash)
+    if transaction.ref.isPresent {
+      result.transaction = symbols.transactions.intern(bytes(transaction), hash: transaction.hash)
+    }
+    if originalTransaction.ref.isPresent {
+      result.originalTransaction = symbols.transactions.intern(
+        bytes(originalTransaction), hash: originalTransaction.hash)
+    }
+    if currency.ref.isPresent { result.currency = symbols.currencies.intern(bytes(currency), hash: currency.hash) }
+    return result
   }
 }

@@ -70,6 +70,9 @@ public struct LedgerBuilder {
     self.base = base
   }
 
+  /// The catalog events are checked against.
+  public var catalog: Catalog { context.catalog }
+
   /// The number of distinct events so far.
   public var eventCount: Int { events.count + (base?.events.count ?? 0) }
 
@@ -122,6 +125,22 @@ public struct LedgerBuilder {
       return .rejected
     case .success(let event):
       return admit(event)
+    }
+  }
+
+  /// Adds a line the reader thread parsed (see `PipelinedLogReader`).
+  mutating func add(
+    parsed: ParsedLine, buffer: UnsafeBufferPointer<UInt8>, scratch: UnsafeBufferPointer<UInt8>
+  ) {
+    linesRead += 1
+    switch parsed {
+    case .empty:
+      return
+    case .failure(var diagnostic):
+      diagnostic.file = file
+      record(diagnostic)
+    case .event(let pending):
+      _ = admit(pending.interned(into: &symbols, buffer: buffer, scratch: scratch))
     }
   }
 

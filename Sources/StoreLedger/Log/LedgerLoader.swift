@@ -37,22 +37,19 @@ public enum LedgerLoader {
     return try Catalog.parse(text, file: path)
   }
 
-  /// Streams every line of the log at `path` into `builder`; returns the log's extent.
+  /// Streams every line of the log at `path` (from `offset`) into `builder`; returns the log's extent.
   ///
-  /// A torn last line is reported as a warning and not parsed.
+  /// Lines are parsed on a reader thread and admitted in order on this one. A torn
+  /// last line is reported as a warning and not parsed.
   public static func feed(
-    _ builder: inout LedgerBuilder, path: String, file: borrowing PlatformFile
+    _ builder: inout LedgerBuilder, path: String, startingAt offset: Int64 = 0, firstLineNumber: Int = 1
   ) throws(Diagnostic) -> LogExtent {
-    // Real event lines are rarely shorter than 100 bytes: reserve for that many.
-    builder.reserve(events: Int(try file.size() / 100))
-    let extent = try LogReader.forEachLine(in: file) { line, number in
-      builder.add(line: line, lineNumber: number)
-      return true
-    }
+    let extent = try PipelinedLogReader.feed(
+      &builder, path: path, catalog: builder.catalog, startingAt: offset, firstLineNumber: firstLineNumber)
     if extent.tornBytes > 0 {
       builder.record(
         Diagnostic(
-          file: path, line: extent.lineCount + 1, .tornLastLine(bytes: Int(extent.tornBytes)),
+          file: path, line: firstLineNumber + extent.lineCount, .tornLastLine(bytes: Int(extent.tornBytes)),
           severity: .warning))
     }
     return extent
@@ -66,8 +63,7 @@ public enum LedgerLoader {
     var builder = LedgerBuilder(catalog: catalog, file: logPath)
     let extent: LogExtent
     do {
-      let file = try PlatformFile(path: logPath, mode: .read)
-      extent = try feed(&builder, path: logPath, file: file)
+      extent = try feed(&builder, path: logPath)
     } catch {
       throw DiagnosticList([error])
     }

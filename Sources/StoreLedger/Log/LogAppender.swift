@@ -36,7 +36,7 @@ public enum LogAppender {
         }
       }
       var builder = LedgerBuilder(catalog: catalog, file: logPath)
-      let extent = try LedgerLoader.feed(&builder, path: logPath, file: log)
+      let extent = try LedgerLoader.feed(&builder, path: logPath)
       if builder.errorCount > 0 { throw DiagnosticList(builder.errors) }
       let existingLines = extent.lineCount
       var parser = EventLineParser(catalog: catalog)

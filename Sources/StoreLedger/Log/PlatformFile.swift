@@ -85,11 +85,28 @@ public struct PlatformFile: ~Copyable {
   public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(Diagnostic) -> Int {
     var done = 0
     while done < buffer.count {
-      let n = pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
+      let n = Glibc_pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
       if n == 0 { break }
       if n < 0 {
         if errno == EINTR { continue }
         throw Diagnostic(.cannotRead(path: path, reason: PlatformFile.describe(errno)))
+      }
+      done += n
+    }
+    return done
+  }
+
+  /// Reads up to `buffer.count` bytes at `offset` from a raw descriptor (for reader threads).
+  public static func read(
+    descriptor: Int32, path: String, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64
+  ) throws(Diagnostic) -> Int {
+    var done = 0
+    while done < buffer.count {
+      let n = Glibc_pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
+      if n == 0 { break }
+      if n < 0 {
+        if errno == EINTR { continue }
+        throw Diagnostic(.cannotRead(path: path, reason: describe(errno)))
       }
       done += n
     }
@@ -185,4 +202,9 @@ private func Glibc_write(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int)
 @inline(__always)
 private func Glibc_rename(_ from: String, _ to: String) -> Int32 {
   rename(from, to)
+}
+
+@inline(__always)
+private func Glibc_pread(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int, _ offset: off_t) -> Int {
+  pread(fd, buffer, count, offset)
 }

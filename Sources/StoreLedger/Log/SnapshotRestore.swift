@@ -100,18 +100,8 @@ public enum SnapshotFiles {
             "log does not begin with the \(header.bytes) bytes (\(header.lines) lines) that snapshot \(snapshotPath) covers: lines before the cut were edited, removed, inserted or reordered"))
       }
       var builder = LedgerBuilder(restoring: restored.ledger, file: logPath)
-      let file = try PlatformFile(path: logPath, mode: .read)
-      let tail = try LogReader.forEachLine(in: file, startingAt: header.bytes, firstLineNumber: header.lines + 1) {
-        line, number in
-        builder.add(line: line, lineNumber: number)
-        return true
-      }
-      if tail.tornBytes > 0 {
-        builder.record(
-          Diagnostic(
-            file: logPath, line: header.lines + tail.lineCount + 1, .tornLastLine(bytes: Int(tail.tornBytes)),
-            severity: .warning))
-      }
+      let tail = try LedgerLoader.feed(
+        &builder, path: logPath, startingAt: header.bytes, firstLineNumber: header.lines + 1)
       let extent = LogExtent(
         completeBytes: tail.completeBytes, tornBytes: tail.tornBytes, lineCount: header.lines + tail.lineCount)
       switch builder.finish() {

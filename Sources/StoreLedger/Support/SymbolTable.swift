@@ -55,7 +55,12 @@ public struct SymbolTable: Sendable {
   /// Returns the symbol for `bytes`, interning it if new.
   /// - Complexity: O(`bytes.count`) expected.
   public mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>) -> Symbol {
-    let hash = SymbolTable.hash(bytes)
+    intern(bytes, hash: SymbolTable.hash(bytes))
+  }
+
+  /// Interns `bytes` whose `SymbolTable.hash` the caller already computed.
+  /// - Complexity: O(`bytes.count`) expected.
+  public mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Symbol {
     let (slot, found) = find(bytes, hash: hash)
     if found.isSome { return found }
     precondition(used < Int(UInt32.max - 1), "symbol table full")

@@ -17,8 +17,7 @@ enum CheckCommand: LedgerCommand {
     let log = CommandSupport.logPath(arguments)
     let catalog = try CommandSupport.catalog(arguments, log: log)
     var builder = LedgerBuilder(catalog: catalog, file: log)
-    let file = try PlatformFile(path: log, mode: .read)
-    let extent = try LedgerLoader.feed(&builder, path: log, file: file)
+    let extent = try LedgerLoader.feed(&builder, path: log)
     let linesRead = builder.linesRead
     let errorCount = builder.errorCount
     switch builder.finish() {
