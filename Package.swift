@@ -15,10 +15,13 @@ let package = Package(
   ],
   targets: [
     .target(
-      name: "StoreLedger", dependencies: ["CStoreLedgerSHA"], swiftSettings: strictSettings),
+      name: "StoreLedger", dependencies: ["CStoreLedgerSHA", "CStoreLedgerSupport"],
+      swiftSettings: strictSettings),
     // SHA-256 block compression through the CPU's SHA instructions (SHA-NI on x86_64, the
     // ARMv8 SHA2 instructions on arm64), which Swift cannot reach directly; chosen at run time.
     .target(name: "CStoreLedgerSHA"),
+    // A cache prefetch hint for the symbol tables' look-ups (no Swift builtin exists).
+    .target(name: "CStoreLedgerSupport"),
     .executableTarget(
       name: "StoreLedgerCLI", dependencies: ["StoreLedger"], swiftSettings: strictSettings),
     .executableTarget(

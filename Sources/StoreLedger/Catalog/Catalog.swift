@@ -17,59 +17,77 @@ public struct ProductIndex: Hashable, Comparable, Sendable {
 ///
 /// Products are sorted by id so that indices, and everything printed from them,
 /// are deterministic.
+///
+/// A value type over one immutable, shared storage object: copying a catalog (each
+/// parser and fold holds one) costs a single reference count, not one per array.
 public struct Catalog: Sendable {
+  private final class Storage: Sendable {
+    let products: [Product]
+    let entitlementIndices: [[Int]]
+    let entitlementNames: [String]
+    let groupNames: [String]
+    let groupIndices: [Int]
+    let kinds: [ProductKind]
+    let units: [Int64]
+    let grantDurations: [ISODuration?]
+    let names: SymbolTable
+
+    init(products: [Product]) {
+      let sorted = products.sorted { $0.id < $1.id }
+      self.products = sorted
+      var names = SymbolTable(capacity: max(16, sorted.count))
+      for product in sorted { _ = names.intern(product.id) }
+      self.names = names
+      let entitlementNames = Array(Set(sorted.flatMap(\.entitlements))).sorted()
+      self.entitlementNames = entitlementNames
+      entitlementIndices = sorted.map { product in
+        product.entitlements.map { name in entitlementNames.firstIndex(of: name)! }.sorted()
+      }
+      let groupNames = Array(Set(sorted.compactMap(\.group))).sorted()
+      self.groupNames = groupNames
+      groupIndices = sorted.map { product in product.group.map { groupNames.firstIndex(of: $0)! } ?? -1 }
+      kinds = sorted.map(\.kind)
+      units = sorted.map(\.units)
+      grantDurations = sorted.map {
+        $0.kind == .nonRenewing ? $0.duration : $0.kind == .nonConsumable ? $0.expiresAfter : nil
+      }
+    }
+  }
+
+  private let storage: Storage
+
   /// All products, sorted by id.
-  public let products: [Product]
+  public var products: [Product] { storage.products }
   /// Entitlement ids per product, as indices into `entitlementNames`.
-  public let entitlementIndices: [[Int]]
+  public var entitlementIndices: [[Int]] { storage.entitlementIndices }
   /// All entitlement ids, sorted.
-  public let entitlementNames: [String]
+  public var entitlementNames: [String] { storage.entitlementNames }
   /// All subscription group ids, sorted.
-  public let groupNames: [String]
+  public var groupNames: [String] { storage.groupNames }
   /// The group index of each product (-1 when not auto-renewable).
-  public let groupIndices: [Int]
+  public var groupIndices: [Int] { storage.groupIndices }
   /// The kind of each product, flat so hot paths need not copy a `Product`.
-  public let kinds: [ProductKind]
+  public var kinds: [ProductKind] { storage.kinds }
   /// Units credited per quantity by each product (consumables; 1 otherwise).
-  public let units: [Int64]
+  public var units: [Int64] { storage.units }
   /// The grant length of each product: `duration` (non-renewing), `expires_after` (non-consumable), or nil.
-  public let grantDurations: [ISODuration?]
-  private let names: SymbolTable
+  public var grantDurations: [ISODuration?] { storage.grantDurations }
 
   /// Creates a catalog from products (validated by the caller or `Catalog.parse`).
   public init(products: [Product]) {
-    let sorted = products.sorted { $0.id < $1.id }
-    self.products = sorted
-    var names = SymbolTable(capacity: max(16, sorted.count))
-    for product in sorted { _ = names.intern(product.id) }
-    self.names = names
-    let entitlementNames = Array(Set(sorted.flatMap(\.entitlements))).sorted()
-    self.entitlementNames = entitlementNames
-    self.entitlementIndices = sorted.map { product in
-      product.entitlements.map { name in entitlementNames.firstIndex(of: name)! }.sorted()
-    }
-    let groupNames = Array(Set(sorted.compactMap(\.group))).sorted()
-    self.groupNames = groupNames
-    self.groupIndices = sorted.map { product in
-      product.group.map { groupNames.firstIndex(of: $0)! } ?? -1
-    }
-    kinds = sorted.map(\.kind)
-    units = sorted.map(\.units)
-    grantDurations = sorted.map { $0.kind == .nonRenewing ? $0.duration : $0.kind == .nonConsumable ? $0.expiresAfter : nil }
+    storage = Storage(products: products)
   }
 
   /// The kind of the product at an index.
-  @inlinable
-  public func kind(_ index: ProductIndex) -> ProductKind { kinds[Int(index.rawValue)] }
+  public func kind(_ index: ProductIndex) -> ProductKind { storage.kinds[Int(index.rawValue)] }
 
   /// The product at an index.
-  @inlinable
-  public subscript(index: ProductIndex) -> Product { products[Int(index.rawValue)] }
+  public subscript(index: ProductIndex) -> Product { storage.products[Int(index.rawValue)] }
 
   /// The index of the product named by `bytes`, if it is in the catalog.
   /// - Complexity: O(`bytes.count`) expected.
   public func index(of bytes: UnsafeBufferPointer<UInt8>) -> ProductIndex? {
-    names.lookup(bytes).map { ProductIndex(rawValue: $0.rawValue) }
+    storage.names.lookup(bytes).map { ProductIndex(rawValue: $0.rawValue) }
   }
 
   /// The index of the product named `id`, if it is in the catalog.

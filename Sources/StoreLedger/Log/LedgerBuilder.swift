@@ -128,6 +128,23 @@ public struct LedgerBuilder {
     }
   }
 
+  /// Adds a block of lines the reader thread parsed, prefetching table slots a few lines ahead.
+  mutating func add(
+    parsed lines: [ParsedLine], buffer: UnsafeBufferPointer<UInt8>, scratch: UnsafeBufferPointer<UInt8>
+  ) {
+    let distance = 6
+    for index in lines.indices {
+      if index + distance < lines.count, case .event(let ahead) = lines[index + distance] {
+        symbols.ids.prefetch(hash: ahead.id.hash)
+        if ahead.transaction.ref.isPresent { symbols.transactions.prefetch(hash: ahead.transaction.hash) }
+        if ahead.originalTransaction.ref.isPresent {
+          symbols.transactions.prefetch(hash: ahead.originalTransaction.hash)
+        }
+      }
+      add(parsed: lines[index], buffer: buffer, scratch: scratch)
+    }
+  }
+
   /// Adds a line the reader thread parsed (see `PipelinedLogReader`).
   mutating func add(
     parsed: ParsedLine, buffer: UnsafeBufferPointer<UInt8>, scratch: UnsafeBufferPointer<UInt8>

@@ -105,7 +105,7 @@ enum PipelinedLogReader {
       let block = channel.receive()
       let bytes = UnsafeBufferPointer(block.buffer.bindMemory(to: UInt8.self))
       block.scratch.withUnsafeBufferPointer { scratch in
-        for line in block.lines { builder.add(parsed: line, buffer: bytes, scratch: scratch) }
+        builder.add(parsed: block.lines, buffer: bytes, scratch: scratch)
       }
       failure = block.readError
       extent = block.extent

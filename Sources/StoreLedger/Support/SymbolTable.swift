@@ -1,3 +1,5 @@
+internal import CStoreLedgerSupport
+
 /// A dense integer standing for an interned string (a subject, id, transaction, currency).
 ///
 /// Symbols are assigned 0, 1, 2, … in first-seen order, so they double as array
@@ -90,6 +92,14 @@ public struct SymbolTable: Sendable {
   public func lookup(_ text: String) -> Symbol? {
     var text = text
     return text.withUTF8 { lookup($0) }
+  }
+
+  /// Starts loading the slot `hash` probes first, ahead of an `intern` of it.
+  @inline(__always)
+  func prefetch(hash: UInt64) {
+    slots.withUnsafeBufferPointer { table in
+      storeledger_prefetch(table.baseAddress! + (Int(truncatingIfNeeded: hash) & mask))
+    }
   }
 
   @inline(__always)

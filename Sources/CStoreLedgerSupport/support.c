@@ -1,0 +1,2 @@
+// The support module is header-only (static inline functions); SwiftPM needs one source file.
+#include "CStoreLedgerSupport.h"
