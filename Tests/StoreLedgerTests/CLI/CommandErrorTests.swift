@@ -66,6 +66,16 @@ struct CommandErrorTests {
     #expect(try space.read() == before)
   }
 
+  @Test("a write that cannot happen exits 74 naming the path, with nothing on stdout")
+  func writeError() throws {
+    let space = try Workspace(log: goodLine + "\n")
+    let target = space.path("no-such-directory/snapshot.json")
+    let result = runCLI(["snapshot", space.log, "--out", target])
+    #expect(result.status == 74)
+    #expect(result.stdout.isEmpty)
+    #expect(result.stderr.contains("cannot write \(target).tmp"))
+  }
+
   @Test("check reports every bad line with file, line and field, and exits 65")
   func checkReportsAll() throws {
     let space = try Workspace(log: [
