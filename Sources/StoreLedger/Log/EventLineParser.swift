@@ -339,7 +339,7 @@ struct Cursor {
       guard let scan = JSONScan.number(p, from: i, end: end) else {
         throw jsonError("invalid number")
       }
-      guard scan.isInteger, scan.end - i <= 19 else {
+      guard scan.isInteger else {
         throw fieldError(
           .invalidValue(
             field: field.name, expected: "an integer", found: foundDescription(from: valueStart)))
@@ -348,11 +348,13 @@ struct Cursor {
       var k = i
       let negative = p[k] == 45
       if negative { k += 1 }
-      while k < scan.end {
-        value = value &* 10 &+ Int64(p[k] &- 48)
+      // More digits than the limit has cannot be within it; stopping here also rules out overflow.
+      let digitsMax = String(Limits.amountMax).count
+      while k < scan.end && k - i <= digitsMax {
+        value = value * 10 + Int64(p[k] &- 48)
         k += 1
       }
-      guard value <= Limits.amountMax else {
+      guard k == scan.end, value <= Limits.amountMax else {
         throw fieldError(
           .invalidValue(
             field: field.name, expected: "an integer at most \(Limits.amountMax)",

@@ -113,6 +113,35 @@ public struct PlatformFile: ~Copyable {
     return done
   }
 
+  /// Reads up to `count` bytes at `offset` into a new array (shorter only at end of file).
+  public func readBytes(count: Int, at offset: Int64) throws(Diagnostic) -> [UInt8] {
+    var bytes = [UInt8](repeating: 0, count: count)
+    var failure: Diagnostic? = nil
+    let done = bytes.withUnsafeMutableBytes { raw in
+      do throws(Diagnostic) {
+        return try read(into: raw, at: offset)
+      } catch {
+        failure = error
+        return 0
+      }
+    }
+    if let failure { throw failure }
+    bytes.removeLast(count - done)
+    return bytes
+  }
+
+  /// Calls `body` with the first `count` bytes of the file mapped read-only (no copy).
+  public func withMappedBytes<R>(
+    count: Int, _ body: (UnsafeBufferPointer<UInt8>) throws(Diagnostic) -> R
+  ) throws(Diagnostic) -> R {
+    guard count > 0 else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+    guard let address = mmap(nil, count, PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED else {
+      throw Diagnostic(.cannotRead(path: path, reason: "mmap: " + PlatformFile.describe(errno)))
+    }
+    defer { munmap(address, count) }
+    return try body(UnsafeBufferPointer(start: address.assumingMemoryBound(to: UInt8.self), count: count))
+  }
+
   /// Writes all of `bytes` at the current position (or the end, in append mode).
   public func write(_ bytes: UnsafeRawBufferPointer) throws(Diagnostic) {
     var done = 0

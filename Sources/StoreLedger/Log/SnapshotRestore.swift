@@ -62,8 +62,15 @@ public enum SnapshotFiles {
     snapshotPath: String, logPath: String, catalogPath: String, catalog: Catalog
   ) throws(DiagnosticList) -> (ledger: Ledger, extent: LogExtent) {
     do {
-      let snapshotBytes = try LedgerLoader.readFile(snapshotPath)
-      let peek = try SnapshotReader.header(snapshotBytes, file: snapshotPath)
+      // The header names how much of the file restoring needs; the readable timeline after it is skipped.
+      let snapshotFile = try PlatformFile(path: snapshotPath, mode: .read)
+      let snapshotSize = try snapshotFile.size()
+      let headerBytes = try snapshotFile.readBytes(count: Int(min(snapshotSize, 1 << 16)), at: 0)
+      let (peek, restoreBytes) = try SnapshotReader.header(headerBytes, file: snapshotPath)
+      guard restoreBytes <= snapshotSize else {
+        throw Diagnostic(file: snapshotPath, .snapshotMismatch("not a valid snapshot: shorter than its header says"))
+      }
+
       final class DigestBox: @unchecked Sendable {
         var result: Result<SHA256Digest?, Diagnostic> = .success(nil)
       }
@@ -76,7 +83,9 @@ public enum SnapshotFiles {
           box.result = .failure(error)
         }
       }
-      let restored = try SnapshotReader.read(snapshotBytes, file: snapshotPath, catalog: catalog)
+      let restored = try snapshotFile.withMappedBytes(count: Int(restoreBytes)) { (bytes) throws(Diagnostic) in
+        try SnapshotReader.read(bytes, file: snapshotPath, catalog: catalog)
+      }
       let catalogDigest = try digest(ofFile: catalogPath)
       group.wait()
       let prefixDigest = try box.result.get()

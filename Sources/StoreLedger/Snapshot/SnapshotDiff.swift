@@ -22,7 +22,7 @@ public enum SnapshotDiff {
     for name in names {
       let left = subjectsA[name]
       let right = subjectsB[name]
-      if left == right { continue }
+      if left == right && a["state"]?[name] == b["state"]?[name] { continue }
       changed += 1
       guard changed <= subjectsShownMax else { continue }
       guard let left else {
@@ -42,7 +42,9 @@ public enum SnapshotDiff {
           lines.append("  … and \(sectionLines.count - changesPerSectionMax) more changes in \(section)")
         }
       }
-      if left["events"] != right["events"] {
+      let stateA = a["state"]?[name]
+      let stateB = b["state"]?[name]
+      if left["events"] != right["events"] || stateA != stateB {
         let countA = eventCount(left)
         let countB = eventCount(right)
         lines.append(
@@ -61,8 +63,8 @@ public enum SnapshotDiff {
     return lines
   }
 
-  private static func eventCount(_ subject: JSONValue) -> Int {
-    if case .array(let items)? = subject["events"] { return items.count }
+  private static func eventCount(_ subject: JSONValue) -> Int64 {
+    if case .integer(let count)? = subject["events"] { return count }
     return 0
   }
 

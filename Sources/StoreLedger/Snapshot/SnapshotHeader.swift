@@ -1,7 +1,7 @@
 /// Where a snapshot stands in its log, and what it was folded with.
 public struct SnapshotHeader: Sendable, Equatable {
   /// The format tag written in every snapshot.
-  public static let format = "storeledger-snapshot/1"
+  public static let format = "storeledger-snapshot/2"
   /// Complete lines covered (empty and duplicate lines included).
   public var lines: Int
   /// Bytes of the log covered: the prefix up to and including the last covered `\n`.

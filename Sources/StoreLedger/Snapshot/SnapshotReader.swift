@@ -6,8 +6,11 @@
 /// timeline is skipped. Every index is range-checked, so a damaged snapshot is an
 /// error, never a crash.
 public enum SnapshotReader {
-  /// Reads only the header (the sections before `strings`), to start digesting the log early.
-  public static func header(_ bytes: [UInt8], file: String) throws(Diagnostic) -> SnapshotHeader {
+  /// Reads only the header (the sections before `state`), to start digesting the log early;
+  /// also returns how many leading bytes of the file restoring needs.
+  public static func header(_ bytes: [UInt8], file: String) throws(Diagnostic) -> (
+    header: SnapshotHeader, restoreBytes: Int64
+  ) {
     try bytes.withUnsafeBufferPointer { (buffer) throws(Diagnostic) in
       var parser = SnapshotParser(p: buffer, file: file, catalog: Catalog(products: []))
       return try parser.headerOnly()
@@ -19,10 +22,15 @@ public enum SnapshotReader {
   public static func read(_ bytes: [UInt8], file: String, catalog: Catalog) throws(Diagnostic) -> (
     ledger: Ledger, header: SnapshotHeader
   ) {
-    try bytes.withUnsafeBufferPointer { (buffer) throws(Diagnostic) in
-      var parser = SnapshotParser(p: buffer, file: file, catalog: catalog)
-      return try parser.document()
-    }
+    try bytes.withUnsafeBufferPointer { (buffer) throws(Diagnostic) in try read(buffer, file: file, catalog: catalog) }
+  }
+
+  /// Reads a snapshot from bytes in memory (for example a mapped file).
+  public static func read(_ buffer: UnsafeBufferPointer<UInt8>, file: String, catalog: Catalog) throws(Diagnostic)
+    -> (ledger: Ledger, header: SnapshotHeader)
+  {
+    var parser = SnapshotParser(p: buffer, file: file, catalog: catalog)
+    return try parser.document()
   }
 }
 
@@ -37,6 +45,7 @@ private struct SnapshotParser {
   var subscriptionCounts: [UInt32] = []
   var latest = Timestamp.distantPast
   var scratch: [UInt8] = []
+  var decoded: [UInt8] = []
 
   init(p: UnsafeBufferPointer<UInt8>, file: String, catalog: Catalog) {
     self.p = p
@@ -140,29 +149,42 @@ private struct SnapshotParser {
     try expect(125)
   }
 
+  /// A table of distinct strings in symbol order, built without look-ups.
   mutating func stringTable(_ path: WritableKeyPath<LedgerSymbols, SymbolTable>) throws(Diagnostic) {
-    // Moved out and back so the table stays uniquely referenced while it grows.
-    var table = symbols[keyPath: path]
-    symbols[keyPath: path] = SymbolTable(capacity: 16)
-    defer { symbols[keyPath: path] = table }
+    var arena: [UInt8] = []
+    var starts: [UInt32] = [0]
     try expect(91)
-    if take(93) { return }
-    repeat {
-      let bytes = try string()
-      let expected = table.count
-      let symbol = bytes.withUnsafeBufferPointer { table.intern($0) }
-      guard Int(symbol.rawValue) == expected else { throw fail("repeated string in a string table") }
-    } while take(44)
-    try expect(93)
+    if !take(93) {
+      repeat {
+        try expect(34)
+        let start = i
+        while i < p.count, p[i] != 34, p[i] != 92, p[i] >= 0x20, p[i] < 0x80 { i += 1 }
+        if i < p.count, p[i] == 34 {
+          arena.append(contentsOf: UnsafeBufferPointer(rebasing: p[start..<i]))
+          i += 1
+        } else {
+          i = start - 1
+          arena.append(contentsOf: try string())
+        }
+        guard arena.count < Int(UInt32.max) else { throw fail("string table too large") }
+        starts.append(UInt32(arena.count))
+      } while take(44)
+      try expect(93)
+    }
+    guard let table = SymbolTable.distinct(arena: arena, starts: starts) else {
+      throw fail("repeated string in a string table")
+    }
+    symbols[keyPath: path] = table
   }
 
-  /// Parses the leading sections up to `strings` (sorted keys put `catalog`, `columns`,
-  /// `format` and `log` first).
-  mutating func headerOnly() throws(Diagnostic) -> SnapshotHeader {
+  /// Parses the leading sections (sorted keys put `catalog`, `format`, `log` and
+  /// `restore_bytes` first).
+  mutating func headerOnly() throws(Diagnostic) -> (SnapshotHeader, Int64) {
     var catalogDigest: SHA256Digest? = nil
     var logDigest: SHA256Digest? = nil
     var lines: Int64 = -1
     var bytes: Int64 = -1
+    var restoreBytes: Int64 = -1
     try expect(123)
     while true {
       let key = try text()
@@ -181,55 +203,61 @@ private struct SnapshotParser {
           default: try this.skipValue()
           }
         }
+      case "restore_bytes":
+        restoreBytes = try integer()
       default:
         try skipValue()
       }
-      if let catalogDigest, let logDigest, lines >= 0, bytes >= 0 {
-        return SnapshotHeader(
-          lines: Int(lines), bytes: bytes, logDigest: logDigest, catalogDigest: catalogDigest, events: 0,
-          duplicatesSkipped: 0)
+      if let catalogDigest, let logDigest, lines >= 0, bytes >= 0, restoreBytes > 0 {
+        return (
+          SnapshotHeader(
+            lines: Int(lines), bytes: bytes, logDigest: logDigest, catalogDigest: catalogDigest, events: 0,
+            duplicatesSkipped: 0), restoreBytes
+        )
       }
-      guard take(44) else { throw fail("missing 'log' or 'catalog' section") }
+      guard take(44) else { throw fail("missing 'catalog', 'log' or 'restore_bytes'") }
     }
   }
 
   mutating func document() throws(Diagnostic) -> (ledger: Ledger, header: SnapshotHeader) {
     var format = ""
-    var columns: [String] = []
     var catalogDigest: SHA256Digest? = nil
     var logDigest: SHA256Digest? = nil
     var lines: Int64 = -1
     var bytes: Int64 = -1
     var eventCount: Int64 = -1
     var duplicates: Int64 = -1
-    var sawSubjects = false
-    try members { (this, key) throws(Diagnostic) in
+    var sawState = false
+    var sawStrings = false
+    try expect(123)
+    members: while true {
+      let key = try text()
+      try expect(58)
       switch key {
-      case "format": format = try this.text()
-      case "columns":
-        try this.expect(91)
-        if !this.take(93) {
-          repeat { columns.append(try this.text()) } while this.take(44)
-          try this.expect(93)
-        }
+      case "format": format = try text()
       case "catalog":
-        try this.members { (this, key) throws(Diagnostic) in
+        try members { (this, key) throws(Diagnostic) in
           if key == "sha256" { catalogDigest = SHA256Digest(hex: try this.text()) } else { try this.skipValue() }
         }
       case "log":
-        try this.members { (this, key) throws(Diagnostic) in
+        try members { (this, key) throws(Diagnostic) in
           switch key {
           case "sha256": logDigest = SHA256Digest(hex: try this.text())
           case "lines": lines = try this.integer()
           case "bytes": bytes = try this.integer()
-          case "events": eventCount = try this.integer()
+          case "events":
+            eventCount = try this.integer()
+            if eventCount > 0 && eventCount < Int64(Limits.linesMax) { this.events.reserveCapacity(Int(eventCount)) }
           case "duplicates_skipped": duplicates = try this.integer()
           default: try this.skipValue()
           }
         }
+      case "state":
+        sawState = true
+        try members { (this, name) throws(Diagnostic) in try this.subjectState(name) }
       case "strings":
-        guard !sawSubjects else { throw this.fail("'strings' must come before 'subjects'") }
-        try this.members { (this, key) throws(Diagnostic) in
+        sawStrings = true
+        try members { (this, key) throws(Diagnostic) in
           switch key {
           case "currencies": try this.stringTable(\.currencies)
           case "ids": try this.stringTable(\.ids)
@@ -238,23 +266,32 @@ private struct SnapshotParser {
           }
         }
       case "subjects":
-        sawSubjects = true
-        try this.members { (this, name) throws(Diagnostic) in
-          try this.subject(name)
-        }
+        // The readable timeline: restoring does not need it.
+        break members
       default:
-        try this.skipValue()
+        try skipValue()
       }
+      if take(125) { break }
+      try expect(44)
+      skipWhitespace()
+      if i == p.count { break }  // the restore prefix ends where `subjects` begins
     }
-    skipWhitespace()
-    guard i == p.count else { throw fail("unexpected data after the snapshot") }
     guard format == SnapshotHeader.format else {
       throw fail("format is '\(format)', expected '\(SnapshotHeader.format)'")
     }
-    guard columns == SnapshotWriter.eventColumns else { throw fail("unexpected event columns") }
-    guard let catalogDigest, let logDigest, lines >= 0, bytes >= 0, duplicates >= 0,
+    guard sawState, sawStrings, let catalogDigest, let logDigest, lines >= 0, bytes >= 0, duplicates >= 0,
       eventCount == Int64(events.count)
-    else { throw fail("incomplete 'log' or 'catalog' section, or an event count that does not match") }
+    else { throw fail("incomplete sections, or an event count that does not match") }
+    for event in events {
+      func check(_ symbol: Symbol, _ table: SymbolTable) throws(Diagnostic) {
+        guard !symbol.isSome || Int(symbol.rawValue) < table.count else { throw fail("string index out of range") }
+      }
+      guard event.id.isSome else { throw fail("event without id") }
+      try check(event.id, symbols.ids)
+      try check(event.transaction, symbols.transactions)
+      try check(event.originalTransaction, symbols.transactions)
+      try check(event.currency, symbols.currencies)
+    }
     var context = symbols
     let fold = FoldContext(catalog: catalog, symbols: &context)
     guard context.currencies.count == symbols.currencies.count else {
@@ -270,34 +307,46 @@ private struct SnapshotParser {
     return (ledger, header)
   }
 
-  mutating func subject(_ name: String) throws(Diagnostic) {
+  /// One subject's event records: base64 of `RecordCoding`.
+  mutating func subjectState(_ name: String) throws(Diagnostic) {
     let before = symbols.subjects.count
     let symbol = symbols.subjects.intern(name)
     guard Int(symbol.rawValue) == before else { throw fail("subject '\(name)' appears twice") }
-    let start = events.count
-    var subscriptions: UInt32 = 0
-    try members { (this, key) throws(Diagnostic) in
-      guard key == "events" else {
-        try this.skipValue()
-        return
-      }
-      try this.expect(91)
-      if this.take(93) { return }
-      repeat {
-        var event = try this.record(subject: symbol, position: this.events.count - start)
-        event.subject = symbol
-        if event.at > this.latest { this.latest = event.at }
-        if this.isSubscriptionEvent(event) { subscriptions = max(subscriptions, event.slot + 1) }
-        this.events.append(event)
-      } while this.take(44)
-      try this.expect(93)
+    try expect(34)
+    let start = i
+    while i < p.count, p[i] != 34 { i += 1 }
+    guard i < p.count else { throw fail("unterminated records of '\(name)'") }
+    decoded.removeAll(keepingCapacity: true)
+    guard Base64.decode(UnsafeBufferPointer(rebasing: p[start..<i]), into: &decoded) else {
+      throw fail("records of '\(name)' are not base64")
     }
-    let count = events.count - start
-    guard subscriptions <= UInt32(count) else { throw fail("subject '\(name)': bad subscription numbers") }
-    for position in start..<events.count where events[position].kind == .revocation || events[position].kind == .refundReversed {
+    i += 1
+    let first = events.count
+    var subscriptions: UInt32 = 0
+    try decoded.withUnsafeBufferPointer { (bytes) throws(Diagnostic) in
+      var decoder = RecordCoding.Decoder(bytes)
+      var line: Int64 = 0
+      var at: Int64 = 0
+      while !decoder.isAtEnd {
+        guard let e = record(&decoder, line: &line, at: &at, position: events.count - first) else {
+          throw fail("records of '\(name)' are damaged")
+        }
+        var event = e
+        event.subject = symbol
+        if event.at > latest { latest = event.at }
+        if isSubscriptionEvent(event) { subscriptions = max(subscriptions, event.slot &+ 1) }
+        events.append(event)
+      }
+    }
+    let count = events.count - first
+    guard count <= Limits.eventsPerSubjectMax, subscriptions <= UInt32(count) else {
+      throw fail("subject '\(name)': bad subscription numbers")
+    }
+    for position in first..<events.count
+    where events[position].kind == .revocation || events[position].kind == .refundReversed {
       let e = events[position]
       guard e.targetProduct.isSome else { continue }
-      let bound = catalog[e.targetProduct].kind == .autoRenewable ? Int(subscriptions) : count
+      let bound = catalog.kind(e.targetProduct) == .autoRenewable ? Int(subscriptions) : count
       guard Int(e.slot) < bound else { throw fail("subject '\(name)': bad refund target") }
     }
     subjectStarts.append(UInt32(events.count))
@@ -306,7 +355,7 @@ private struct SnapshotParser {
 
   func isSubscriptionEvent(_ e: Event) -> Bool {
     switch e.kind {
-    case .purchase: return catalog[e.product].kind == .autoRenewable
+    case .purchase: return catalog.kind(e.product) == .autoRenewable
     case .renewal, .billingRetry, .graceEntered, .expiration, .autoRenewChanged, .planChanged,
       .renewalExtended:
       return true
@@ -314,72 +363,70 @@ private struct SnapshotParser {
     }
   }
 
-  mutating func record(subject: Symbol, position: Int) throws(Diagnostic) -> Event {
-    try expect(91)
-    var values: (Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64) =
-      (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-    try withUnsafeMutableBytes(of: &values) { (raw) throws(Diagnostic) in
-      let columns = raw.bindMemory(to: Int64.self)
-      for c in 0..<16 {
-        if c > 0 { try expect(44) }
-        columns[c] = try integer()
-      }
-    }
-    try expect(93)
+  /// Decodes one record and checks the fields the fold indexes by, so damage cannot crash it.
+  func record(_ d: inout RecordCoding.Decoder, line: inout Int64, at: inout Int64, position: Int) -> Event? {
+    guard let lineDelta = d.signed(), let flags = d.unsigned(), let atDelta = d.signed(),
+      let recordedDelta = d.signed()
+    else { return nil }
     var e = Event(kind: .purchase)
-    guard values.0 >= 1, values.0 <= Int64(Limits.linesMax), EventFlags.unpack(values.1, into: &e) else {
-      throw fail("bad line number or flags")
+    guard flags < 1 << 19, EventFlags.unpack(Int64(flags) & ~RecordCoding.hasMetaFlag, into: &e) else { return nil }
+    line += lineDelta
+    at &+= atDelta
+    guard line >= 1, line <= Int64(Limits.linesMax) else { return nil }
+    e.line = UInt32(line)
+    e.at = Timestamp(millisecondsSinceEpoch: at)
+    e.recorded = Timestamp(millisecondsSinceEpoch: at &+ recordedDelta)
+    if e.hasExpires {
+      guard let delta = d.signed() else { return nil }
+      e.expires = Timestamp(millisecondsSinceEpoch: at &+ delta)
+    } else {
+      // As the line parser leaves it, so a redelivery in the tail compares equal.
+      e.expires = Timestamp(millisecondsSinceEpoch: 0)
     }
-    e.line = UInt32(values.0)
-    e.at = Timestamp(millisecondsSinceEpoch: values.2)
-    e.recorded = Timestamp(millisecondsSinceEpoch: values.3)
-    e.expires = Timestamp(millisecondsSinceEpoch: values.4)
-    e.quantity = values.5
-    e.price = values.6
-    guard values.7 >= 0, values.7 <= 0xFFFF_FFFF, values.8 >= 0, values.8 <= 0xFFFF_FFFF else {
-      throw fail("bad meta hash")
+    guard let quantity = d.signed() else { return nil }
+    e.quantity = quantity
+    if e.hasPrice {
+      guard let price = d.signed() else { return nil }
+      e.price = price
     }
-    e.metaHash = UInt64(values.7) << 32 | UInt64(values.8)
-    func symbol(_ value: Int64, _ table: SymbolTable, required: Bool) throws(Diagnostic) -> Symbol {
-      if value == -1 && !required { return .none }
-      guard value >= 0, value < Int64(table.count) else { throw fail("string index \(value) out of range") }
-      return Symbol(rawValue: UInt32(value))
+    if Int64(flags) & RecordCoding.hasMetaFlag != 0 {
+      guard let hash = d.raw64() else { return nil }
+      e.metaHash = hash
     }
-    func product(_ value: Int64) throws(Diagnostic) -> ProductIndex {
-      if value == -1 { return .none }
-      guard value >= 0, value < Int64(catalog.products.count) else { throw fail("product index out of range") }
-      return ProductIndex(rawValue: UInt32(value))
-    }
-    e.id = try symbol(values.9, symbols.ids, required: true)
-    e.transaction = try symbol(values.10, symbols.transactions, required: false)
-    e.originalTransaction = try symbol(values.11, symbols.transactions, required: false)
-    e.currency = try symbol(values.12, symbols.currencies, required: false)
-    e.product = try product(values.13)
-    e.targetProduct = try product(values.15)
-    guard values.14 >= -1, values.14 <= Int64(Limits.eventsPerSubjectMax) else { throw fail("bad slot") }
-    e.slot = values.14 == -1 ? UInt32.max : UInt32(values.14)
-    // The fold indexes by these fields: check them so a damaged file cannot crash it.
+    guard let id = d.unsigned(), id < UInt64(UInt32.max), let transaction = d.unsigned(),
+      let original = d.unsigned(), let currency = d.unsigned(), let product = d.unsigned(),
+      let target = d.unsigned(), let slot = d.unsigned(),
+      transaction <= UInt64(UInt32.max), original <= UInt64(UInt32.max), currency <= UInt64(UInt32.max),
+      slot <= UInt64(Limits.eventsPerSubjectMax) + 1
+    else { return nil }
+    let productCount = UInt64(catalog.products.count)
+    guard product <= productCount, target <= productCount else { return nil }
+    e.id = Symbol(rawValue: UInt32(id))
+    e.transaction = transaction == 0 ? .none : Symbol(rawValue: UInt32(transaction - 1))
+    e.originalTransaction = original == 0 ? .none : Symbol(rawValue: UInt32(original - 1))
+    e.currency = currency == 0 ? .none : Symbol(rawValue: UInt32(currency - 1))
+    e.product = product == 0 ? .none : ProductIndex(rawValue: UInt32(product - 1))
+    e.targetProduct = target == 0 ? .none : ProductIndex(rawValue: UInt32(target - 1))
+    e.slot = slot == 0 ? UInt32.max : UInt32(slot - 1)
     switch e.kind {
     case .purchase:
-      guard e.product.isSome, e.transaction.isSome else { throw fail("purchase without product") }
-      if catalog[e.product].kind != .autoRenewable {
-        guard Int(e.slot) == position else { throw fail("bad grant position") }
+      guard e.product.isSome, e.transaction.isSome else { return nil }
+      if catalog.kind(e.product) != .autoRenewable {
+        guard Int(e.slot) == position else { return nil }
       } else {
-        guard e.slot != UInt32.max, e.hasExpires else { throw fail("bad subscription number") }
+        guard e.slot != UInt32.max, e.hasExpires else { return nil }
       }
-      if catalog[e.product].kind == .consumable && e.quantity < 1 { throw fail("bad quantity") }
+      if catalog.kind(e.product) == .consumable && e.quantity < 1 { return nil }
     case .renewal, .planChanged:
-      guard e.product.isSome, catalog[e.product].kind == .autoRenewable, e.slot != UInt32.max else {
-        throw fail("bad subscription event")
-      }
+      guard e.product.isSome, catalog.kind(e.product) == .autoRenewable, e.slot != UInt32.max else { return nil }
     case .billingRetry, .graceEntered, .expiration, .autoRenewChanged, .renewalExtended:
-      guard e.slot != UInt32.max else { throw fail("bad subscription number") }
+      guard e.slot != UInt32.max else { return nil }
     case .revocation, .refundReversed:
-      guard e.transaction.isSome else { throw fail("refund without transaction") }
+      guard e.transaction.isSome else { return nil }
     case .consumption:
-      guard e.currency.isSome, e.quantity >= 1 else { throw fail("bad consumption") }
+      guard e.currency.isSome, e.quantity >= 1 else { return nil }
     case .purchasePending:
-      guard e.product.isSome else { throw fail("pending purchase without product") }
+      guard e.product.isSome else { return nil }
     }
     return e
   }

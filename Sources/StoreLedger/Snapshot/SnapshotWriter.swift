@@ -6,17 +6,18 @@
 /// event records that make restore exact for any (at, as_of). The same ledger
 /// always gives the same bytes.
 public enum SnapshotWriter {
-  /// Event record columns, in order (documented in Docs/snapshots.md).
-  public static let eventColumns = [
-    "line", "flags", "at", "recorded", "expires", "quantity", "price", "meta_hi", "meta_lo", "id",
-    "transaction", "original_transaction", "currency", "product", "slot", "target_product",
-  ]
+  /// Width reserved for the `restore_bytes` number, so it can be filled in after the fact.
+  static let restoreBytesWidth = 20
 
   /// The snapshot bytes of `ledger` covering the log as described by `header`.
+  ///
+  /// Layout (keys sorted): `catalog`, `format`, `log`, `restore_bytes`, `state` (per subject,
+  /// the event records as base64), `strings`, then `subjects` (per subject, the readable
+  /// timeline). `restore_bytes` is where `subjects` begins: restoring reads only that prefix.
   /// - Complexity: O(events + timeline size · log(subjects)).
   public static func write(_ ledger: Ledger, header: SnapshotHeader) -> [UInt8] {
     var out: [UInt8] = []
-    out.reserveCapacity(ledger.events.count * 140 + 4096)
+    out.reserveCapacity(ledger.events.count * 200 + 4096)
     func raw(_ text: String) { out.append(contentsOf: text.utf8) }
     func string(_ text: String) { JSONWriter.writeString(text, into: &out) }
     func time(_ t: Timestamp?) {
@@ -37,25 +38,51 @@ public enum SnapshotWriter {
       for index in 0..<table.count {
         raw(index == 0 ? "\n" : ",\n")
         raw(indent + "  ")
-        string(table.string(Symbol(rawValue: UInt32(index))))
+        table.withBytes(Symbol(rawValue: UInt32(index))) { bytes in
+          if bytes.allSatisfy({ $0 >= 0x20 && $0 != 34 && $0 != 92 }) {
+            out.append(34)
+            out.append(contentsOf: bytes)
+            out.append(34)
+          } else {
+            string(String(decoding: bytes, as: UTF8.self))
+          }
+        }
       }
       raw("\n" + indent + "]")
     }
+    let names = (0..<ledger.subjectCount).map { ledger.symbols.subjects.string(Symbol(rawValue: UInt32($0))) }
+    let order = names.indices.sorted { names[$0].utf8.lexicographicallyPrecedes(names[$1].utf8) }
+
     raw("{\n  \"catalog\": {\n    \"sha256\": \"\(header.catalogDigest.hex)\"\n  },\n")
-    raw("  \"columns\": [")
-    raw(eventColumns.map { "\"\($0)\"" }.joined(separator: ", "))
-    raw("],\n  \"format\": \"\(SnapshotHeader.format)\",\n")
+    raw("  \"format\": \"\(SnapshotHeader.format)\",\n")
     raw("  \"log\": {\n    \"bytes\": \(header.bytes),\n    \"duplicates_skipped\": \(header.duplicatesSkipped),\n")
     raw("    \"events\": \(header.events),\n    \"lines\": \(header.lines),\n    \"sha256\": \"\(header.logDigest.hex)\"\n  },\n")
+    raw("  \"restore_bytes\": ")
+    let restoreBytesAt = out.count
+    raw(String(repeating: " ", count: restoreBytesWidth) + ",\n")
+    raw("  \"state\": {")
+    var records: [UInt8] = []
+    for (n, s) in order.enumerated() {
+      raw(n == 0 ? "\n    " : ",\n    ")
+      string(names[s])
+      raw(": \"")
+      records.removeAll(keepingCapacity: true)
+      RecordCoding.encode(ledger.events(of: Symbol(rawValue: UInt32(s))), into: &records)
+      Base64.encode(records, into: &out)
+      raw("\"")
+    }
+    raw(order.isEmpty ? "},\n" : "\n  },\n")
     raw("  \"strings\": {\n    \"currencies\": ")
     strings(ledger.symbols.currencies, indent: "    ")
     raw(",\n    \"ids\": ")
     strings(ledger.symbols.ids, indent: "    ")
     raw(",\n    \"transactions\": ")
     strings(ledger.symbols.transactions, indent: "    ")
-    raw("\n  },\n  \"subjects\": {")
-    let names = (0..<ledger.subjectCount).map { ledger.symbols.subjects.string(Symbol(rawValue: UInt32($0))) }
-    let order = names.indices.sorted { names[$0].utf8.lexicographicallyPrecedes(names[$1].utf8) }
+    raw("\n  },\n  ")
+    let restoreBytes = Array(String(out.count).utf8)
+    precondition(restoreBytes.count <= restoreBytesWidth, "snapshot prefix too large")
+    for (k, byte) in restoreBytes.enumerated() { out[restoreBytesAt + k] = byte }
+    raw("\"subjects\": {")
     var engine = QueryEngine(ledger: ledger)
     for (n, s) in order.enumerated() {
       let subject = Symbol(rawValue: UInt32(s))
@@ -100,25 +127,7 @@ public enum SnapshotWriter {
         raw("\n        ]")
       }
       raw(timeline.entitlements.isEmpty ? "},\n" : "\n      },\n")
-      raw("      \"events\": [")
-      for (k, e) in ledger.events(of: subject).enumerated() {
-        raw(k == 0 ? "\n        [" : ",\n        [")
-        func symbol(_ s: Symbol) -> Int64 { s.isSome ? Int64(s.rawValue) : -1 }
-        func product(_ p: ProductIndex) -> Int64 { p.isSome ? Int64(p.rawValue) : -1 }
-        let columns: [Int64] = [
-          Int64(e.line), EventFlags.pack(e), e.at.millisecondsSinceEpoch,
-          e.recorded.millisecondsSinceEpoch, e.expires.millisecondsSinceEpoch,
-          e.quantity, e.price, Int64(e.metaHash >> 32), Int64(e.metaHash & 0xFFFF_FFFF),
-          symbol(e.id), symbol(e.transaction), symbol(e.originalTransaction), symbol(e.currency),
-          product(e.product), e.slot == UInt32.max ? -1 : Int64(e.slot), product(e.targetProduct),
-        ]
-        for (c, value) in columns.enumerated() {
-          if c > 0 { raw(", ") }
-          appendInteger(value, to: &out)
-        }
-        raw("]")
-      }
-      raw(ledger.events(of: subject).isEmpty ? "],\n" : "\n      ],\n")
+      raw("      \"events\": \(ledger.events(of: subject).count),\n")
       raw("      \"subscriptions\": {")
       for (c, (original, changes)) in timeline.subscriptions.enumerated() {
         raw(c == 0 ? "\n        " : ",\n        ")

@@ -41,6 +41,52 @@ public struct SymbolTable: Sendable {
     mask = size - 1
   }
 
+  /// Builds a table from strings already known to be distinct, in symbol order (snapshot restore).
+  ///
+  /// `arena` holds the strings back to back and `starts` their `count + 1` boundaries.
+  /// Slots are filled with prefetching and no look-ups; returns nil if two strings are equal
+  /// (a damaged snapshot), which costs a comparison only when 32 hash bits collide.
+  /// - Complexity: O(total bytes).
+  public static func distinct(arena: [UInt8], starts: [UInt32]) -> SymbolTable? {
+    let count = starts.count - 1
+    var table = SymbolTable(capacity: max(16, count))
+    table.arena = arena
+    table.starts = starts
+    var hashes = [UInt64](repeating: 0, count: count)
+    arena.withUnsafeBufferPointer { all in
+      for index in 0..<count {
+        hashes[index] = SymbolTable.hash(
+          UnsafeBufferPointer(rebasing: all[Int(starts[index])..<Int(starts[index + 1])]))
+      }
+    }
+    let mask = table.mask
+    let distance = 8
+    var filled = table.slots
+    table.slots = []
+    let ok = filled.withUnsafeMutableBufferPointer { slots in
+      for index in 0..<count {
+        if index + distance < count {
+          storeledger_prefetch(slots.baseAddress! + (Int(truncatingIfNeeded: hashes[index + distance]) & mask))
+        }
+        let hash = hashes[index]
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while slots[slot] != 0 {
+          if slots[slot] >> 32 == hash >> 32 {
+            let other = Int(slots[slot] & 0xFFFF_FFFF) - 1
+            if hashes[other] == hash && equalStrings(arena, starts, other, index) { return false }
+          }
+          slot = (slot + 1) & mask
+        }
+        slots[slot] = (hash >> 32) << 32 | UInt64(index + 1)
+      }
+      return true
+    }
+    guard ok else { return nil }
+    table.slots = filled
+    table.used = count
+    return table
+  }
+
   /// Reserves room for `count` more strings totalling about `bytes` bytes.
   public mutating func reserve(count: Int, bytes: Int) {
     arena.reserveCapacity(arena.count + bytes)
@@ -217,4 +263,8 @@ func memoryEquals(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count:
     i += 1
   }
   return true
+}
+
+private func equalStrings(_ arena: [UInt8], _ starts: [UInt32], _ a: Int, _ b: Int) -> Bool {
+  arena[Int(starts[a])..<Int(starts[a + 1])].elementsEqual(arena[Int(starts[b])..<Int(starts[b + 1])])
 }

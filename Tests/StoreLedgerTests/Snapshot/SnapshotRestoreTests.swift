@@ -149,29 +149,36 @@ struct SnapshotRestoreTests {
     }
   }
 
-  @Test("a damaged snapshot is an error, never a crash", arguments: ["[1, 0, 5", "\"slot\"", "9999999"])
+  @Test(
+    "a damaged snapshot is an error, never a crash",
+    arguments: ["not base64!", "garbage records", "truncated records", "restore_bytes too large"])
   func damaged(damage: String) throws {
     let catalog = try LedgerLoader.loadCatalog(path: Self.catalogPath)
     let directory = try temporaryDirectory()
     let logPath = repoPath("Events/consumables.jsonl")
     var text = String(decoding: try makeSnapshot(of: logPath, catalogPath: Self.catalogPath, catalog: catalog), as: UTF8.self)
-    // Corrupt the first event record's trailing columns (slot and target product).
-    let range = try #require(text.range(of: "\"events\": [\n        ["))
-    let recordEnd = try #require(text[range.upperBound...].firstIndex(of: "]"))
-    let record = text[range.upperBound..<recordEnd]
-    let columns = record.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-    let broken: String
+    let stateStart = try #require(text.range(of: "\"state\": {\n    \""))
+    let valueStart = try #require(text.range(of: "\": \"", range: stateStart.upperBound..<text.endIndex))
+    let valueEnd = try #require(text[valueStart.upperBound...].firstIndex(of: "\""))
+    let original = String(text[valueStart.upperBound..<valueEnd])
+    let replacement: String
     switch damage {
-    case "[1, 0, 5": broken = "1, 0, 5"
-    case "\"slot\"": broken = (columns.dropLast(2) + ["\"x\"", "-1"]).joined(separator: ", ")
-    default: broken = (columns.dropLast(2) + ["9999999", "-1"]).joined(separator: ", ")
+    case "not base64!": replacement = "!!!!" + original.dropFirst(4)
+    case "garbage records": replacement = String(repeating: "/", count: original.count)
+    case "truncated records": replacement = String(original.prefix(original.count / 2 / 4 * 4))
+    default: replacement = original
     }
-    text.replaceSubrange(range.upperBound..<recordEnd, with: broken)
+    text.replaceSubrange(valueStart.upperBound..<valueEnd, with: replacement)
+    if damage == "restore_bytes too large" {
+      let marker = try #require(text.range(of: "\"restore_bytes\": "))
+      let digitsEnd = try #require(text[marker.upperBound...].firstIndex(of: " "))
+      text.replaceSubrange(marker.upperBound..<digitsEnd, with: "99999999")
+    }
     let snapshotPath = directory.appendingPathComponent("s.json").path
     try text.write(toFile: snapshotPath, atomically: true, encoding: .utf8)
     do {
       _ = try SnapshotFiles.restore(snapshotPath: snapshotPath, logPath: logPath, catalogPath: Self.catalogPath, catalog: catalog)
-      Issue.record("expected an error")
+      Issue.record("expected an error for \(damage)")
     } catch {
       #expect(error.exitCode == 65)
       #expect(error.diagnostics.first?.message.contains("not a valid snapshot") == true, "\(error.diagnostics)")
