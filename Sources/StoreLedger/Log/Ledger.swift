@@ -25,6 +25,15 @@ public struct Ledger: Sendable {
   /// The catalog.
   public var catalog: Catalog { context.catalog }
 
+  /// A placeholder with no events and no catalog.
+  static var empty: Ledger {
+    var symbols = LedgerSymbols()
+    return Ledger(
+      context: FoldContext(catalog: Catalog(products: []), symbols: &symbols), symbols: symbols, events: [],
+      subjectStarts: [0], subscriptionCounts: [], linesRead: 0, duplicatesSkipped: 0,
+      latestEffective: .distantPast, warnings: [])
+  }
+
   /// The number of subjects.
   public var subjectCount: Int { subjectStarts.count - 1 }
 

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Restores a `Ledger` from snapshot bytes written by `SnapshotWriter`.
 ///
 /// A small pull parser over our own format: the event records are integer
@@ -26,11 +28,57 @@ public enum SnapshotReader {
   }
 
   /// Reads a snapshot from bytes in memory (for example a mapped file).
+  ///
+  /// The string tables are parsed on a second thread while the records are decoded:
+  /// a raw `\n  "strings": {` can only appear where that section begins, because JSON
+  /// strings cannot hold a raw newline.
   public static func read(_ buffer: UnsafeBufferPointer<UInt8>, file: String, catalog: Catalog) throws(Diagnostic)
     -> (ledger: Ledger, header: SnapshotHeader)
   {
+    guard let stringsAt = sectionStart(#"\#n  "strings": "#, in: buffer) else {
+      var parser = SnapshotParser(p: buffer, file: file, catalog: catalog)
+      return try parser.document()
+    }
+    final class TablesBox: @unchecked Sendable {
+      var result: Result<LedgerSymbols, Diagnostic> = .success(LedgerSymbols())
+    }
+    let box = TablesBox()
+    let group = DispatchGroup()
+    nonisolated(unsafe) let shared = buffer
+    DispatchQueue.global().async(group: group) {
+      var parser = SnapshotParser(p: shared, file: file, catalog: catalog)
+      parser.i = stringsAt + 1
+      do throws(Diagnostic) {
+        parser.skipWhitespace()
+        _ = try parser.text()
+        try parser.expect(58)
+        try parser.stringsSection()
+        box.result = .success(parser.symbols)
+      } catch {
+        box.result = .failure(error)
+      }
+    }
     var parser = SnapshotParser(p: buffer, file: file, catalog: catalog)
-    return try parser.document()
+    parser.stringsElsewhere = true
+    let outcome = Result { () throws(Diagnostic) in try parser.document() }
+    group.wait()
+    let tables = try box.result.get()
+    _ = try outcome.get()
+    parser.symbols.ids = tables.ids
+    parser.symbols.transactions = tables.transactions
+    parser.symbols.currencies = tables.currencies
+    return try parser.finish()
+  }
+
+  /// The offset of `marker` searched from the end of `buffer`.
+  private static func sectionStart(_ marker: String, in buffer: UnsafeBufferPointer<UInt8>) -> Int? {
+    let needle = Array(marker.utf8)
+    var index = buffer.count - needle.count
+    while index >= 0 {
+      if buffer[index] == needle[0] && buffer[index..<(index + needle.count)].elementsEqual(needle) { return index }
+      index -= 1
+    }
+    return nil
   }
 }
 
@@ -46,6 +94,9 @@ private struct SnapshotParser {
   var latest = Timestamp.distantPast
   var scratch: [UInt8] = []
   var decoded: [UInt8] = []
+  /// Set when another thread parses `strings`: stop there.
+  var stringsElsewhere = false
+  var header: SnapshotHeader? = nil
 
   init(p: UnsafeBufferPointer<UInt8>, file: String, catalog: Catalog) {
     self.p = p
@@ -152,6 +203,7 @@ private struct SnapshotParser {
   /// A table of distinct strings in symbol order, built without look-ups.
   mutating func stringTable(_ path: WritableKeyPath<LedgerSymbols, SymbolTable>) throws(Diagnostic) {
     var arena: [UInt8] = []
+    arena.reserveCapacity(p.count - i)
     var starts: [UInt32] = [0]
     try expect(91)
     if !take(93) {
@@ -254,17 +306,11 @@ private struct SnapshotParser {
         }
       case "state":
         sawState = true
-        try members { (this, name) throws(Diagnostic) in try this.subjectState(name) }
+        try stateSection()
       case "strings":
         sawStrings = true
-        try members { (this, key) throws(Diagnostic) in
-          switch key {
-          case "currencies": try this.stringTable(\.currencies)
-          case "ids": try this.stringTable(\.ids)
-          case "transactions": try this.stringTable(\.transactions)
-          default: try this.skipValue()
-          }
-        }
+        if stringsElsewhere { break members }
+        try stringsSection()
       case "subjects":
         // The readable timeline: restoring does not need it.
         break members
@@ -282,6 +328,16 @@ private struct SnapshotParser {
     guard sawState, sawStrings, let catalogDigest, let logDigest, lines >= 0, bytes >= 0, duplicates >= 0,
       eventCount == Int64(events.count)
     else { throw fail("incomplete sections, or an event count that does not match") }
+    header = SnapshotHeader(
+      lines: Int(lines), bytes: bytes, logDigest: logDigest, catalogDigest: catalogDigest,
+      events: events.count, duplicatesSkipped: Int(duplicates))
+    if stringsElsewhere { return (Ledger.empty, header!) }
+    return try finish()
+  }
+
+  /// Checks every string index now that the tables are known, and builds the ledger.
+  mutating func finish() throws(Diagnostic) -> (ledger: Ledger, header: SnapshotHeader) {
+    guard let header else { throw fail("missing header") }
     for event in events {
       func check(_ symbol: Symbol, _ table: SymbolTable) throws(Diagnostic) {
         guard !symbol.isSome || Int(symbol.rawValue) < table.count else { throw fail("string index out of range") }
@@ -297,28 +353,67 @@ private struct SnapshotParser {
     guard context.currencies.count == symbols.currencies.count else {
       throw fail("the currencies table does not match the catalog")
     }
-    let header = SnapshotHeader(
-      lines: Int(lines), bytes: bytes, logDigest: logDigest, catalogDigest: catalogDigest,
-      events: events.count, duplicatesSkipped: Int(duplicates))
     let ledger = Ledger(
       context: fold, symbols: symbols, events: events, subjectStarts: subjectStarts,
-      subscriptionCounts: subscriptionCounts, linesRead: Int(lines), duplicatesSkipped: Int(duplicates),
+      subscriptionCounts: subscriptionCounts, linesRead: header.lines, duplicatesSkipped: header.duplicatesSkipped,
       latestEffective: latest, warnings: [])
     return (ledger, header)
   }
 
+  /// The `strings` object: currencies, ids and transactions.
+  mutating func stringsSection() throws(Diagnostic) {
+    try members { (this, key) throws(Diagnostic) in
+      switch key {
+      case "currencies": try this.stringTable(\.currencies)
+      case "ids": try this.stringTable(\.ids)
+      case "transactions": try this.stringTable(\.transactions)
+      default: try this.skipValue()
+      }
+    }
+  }
+
+  /// The `state` object: subject names (distinct, built into a table at the end) and records.
+  mutating func stateSection() throws(Diagnostic) {
+    var arena: [UInt8] = []
+    arena.reserveCapacity(p.count - i)
+    var starts: [UInt32] = [0]
+    try expect(123)
+    if !take(125) {
+      repeat {
+        try expect(34)
+        let start = i
+        while i < p.count, p[i] != 34, p[i] != 92, p[i] >= 0x20, p[i] < 0x80 { i += 1 }
+        if i < p.count, p[i] == 34 {
+          arena.append(contentsOf: UnsafeBufferPointer(rebasing: p[start..<i]))
+          i += 1
+        } else {
+          i = start - 1
+          arena.append(contentsOf: try string())
+        }
+        starts.append(UInt32(truncatingIfNeeded: arena.count))
+        try expect(58)
+        let nameRange = Int(starts[starts.count - 2])..<arena.count
+        try subjectState(Symbol(rawValue: UInt32(starts.count - 2))) {
+          String(decoding: arena[nameRange], as: UTF8.self)
+        }
+      } while take(44)
+      try expect(125)
+    }
+    guard arena.count < Int(UInt32.max), let table = SymbolTable.distinct(arena: arena, starts: starts) else {
+      throw fail("a subject appears twice in 'state'")
+    }
+    symbols.subjects = table
+  }
+
   /// One subject's event records: base64 of `RecordCoding`.
-  mutating func subjectState(_ name: String) throws(Diagnostic) {
-    let before = symbols.subjects.count
-    let symbol = symbols.subjects.intern(name)
-    guard Int(symbol.rawValue) == before else { throw fail("subject '\(name)' appears twice") }
+  mutating func subjectState(_ symbol: Symbol, name: () -> String) throws(Diagnostic) {
     try expect(34)
     let start = i
     while i < p.count, p[i] != 34 { i += 1 }
-    guard i < p.count else { throw fail("unterminated records of '\(name)'") }
+    guard i < p.count else { throw fail("unterminated records of '\(name())'") }
     decoded.removeAll(keepingCapacity: true)
     guard Base64.decode(UnsafeBufferPointer(rebasing: p[start..<i]), into: &decoded) else {
-      throw fail("records of '\(name)' are not base64")
+      throw fail("records of '\(name())' are not base64")
     }
     i += 1
     let first = events.count
@@ -329,7 +424,7 @@ private struct SnapshotParser {
       var at: Int64 = 0
       while !decoder.isAtEnd {
         guard let e = record(&decoder, line: &line, at: &at, position: events.count - first) else {
-          throw fail("records of '\(name)' are damaged")
+          throw fail("records of '\(name())' are damaged")
         }
         var event = e
         event.subject = symbol
@@ -340,14 +435,14 @@ private struct SnapshotParser {
     }
     let count = events.count - first
     guard count <= Limits.eventsPerSubjectMax, subscriptions <= UInt32(count) else {
-      throw fail("subject '\(name)': bad subscription numbers")
+      throw fail("subject '\(name())': bad subscription numbers")
     }
     for position in first..<events.count
     where events[position].kind == .revocation || events[position].kind == .refundReversed {
       let e = events[position]
       guard e.targetProduct.isSome else { continue }
       let bound = catalog.kind(e.targetProduct) == .autoRenewable ? Int(subscriptions) : count
-      guard Int(e.slot) < bound else { throw fail("subject '\(name)': bad refund target") }
+      guard Int(e.slot) < bound else { throw fail("subject '\(name())': bad refund target") }
     }
     subjectStarts.append(UInt32(events.count))
     subscriptionCounts.append(subscriptions)
