@@ -14,7 +14,10 @@ public enum EventKind: UInt8, Sendable, CaseIterable {
   case consumption
 
   /// The name used in the log's `type` field.
-  public var name: String {
+  public var name: String { staticName.description }
+
+  /// The name as a static string, for writers that must not allocate.
+  public var staticName: StaticString {
     switch self {
     case .purchase: return "purchase"
     case .purchasePending: return "purchase_pending"
@@ -89,7 +92,10 @@ public enum Offer: UInt8, Sendable, CaseIterable {
   case winBack
 
   /// The name used in the log and in answers' `period`.
-  public var name: String {
+  public var name: String { staticName.description }
+
+  /// The name as a static string, for writers that must not allocate.
+  public var staticName: StaticString {
     switch self {
     case .normal: return "normal"
     case .trial: return "trial"

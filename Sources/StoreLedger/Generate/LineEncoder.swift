@@ -50,7 +50,7 @@ struct LineEncoder {
     out.put("{\"id\":\"")
     writeID(event.number, to: &out)
     out.put("\",\"type\":\"")
-    out.put(event.kind.generatedName)
+    out.put(event.kind.staticName)
     out.put("\",\"subject\":\"")
     writeSubject(event.subject, to: &out)
     out.put("\",\"at\":\"")
@@ -95,7 +95,7 @@ struct LineEncoder {
     }
     if let offer = event.offer {
       out.put(",\"offer\":\"")
-      out.put(offer.generatedName)
+      out.put(offer.staticName)
       out.put("\"")
     }
     if event.reason != .none {
@@ -224,39 +224,5 @@ struct ByteCursor {
       fixed(millis, width: 3)
     }
     put(byte: 90)
-  }
-}
-
-extension EventKind {
-  /// The `type` value as a static string, for writing without allocation.
-  var generatedName: StaticString {
-    switch self {
-    case .purchase: return "purchase"
-    case .purchasePending: return "purchase_pending"
-    case .renewal: return "renewal"
-    case .billingRetry: return "billing_retry"
-    case .graceEntered: return "grace_entered"
-    case .expiration: return "expiration"
-    case .autoRenewChanged: return "auto_renew_changed"
-    case .planChanged: return "plan_changed"
-    case .renewalExtended: return "renewal_extended"
-    case .revocation: return "revocation"
-    case .refundReversed: return "refund_reversed"
-    case .consumption: return "consumption"
-    }
-  }
-}
-
-extension Offer {
-  /// The `offer` value as a static string, for writing without allocation.
-  var generatedName: StaticString {
-    switch self {
-    case .normal: return "normal"
-    case .trial: return "trial"
-    case .intro: return "intro"
-    case .promo: return "promo"
-    case .code: return "code"
-    case .winBack: return "win_back"
-    }
   }
 }

@@ -209,7 +209,7 @@ struct Cursor {
     if stop < end && stop - start >= 60 {
       return String(decoding: UnsafeBufferPointer(rebasing: p[start..<stop]), as: UTF8.self) + "…"
     }
-    return String(decoding: UnsafeBufferPointer(rebasing: p[start..<min(stop + (inString ? 0 : 0), end)]), as: UTF8.self)
+    return String(decoding: UnsafeBufferPointer(rebasing: p[start..<min(stop, end)]), as: UTF8.self)
   }
 
   mutating func readObject(
@@ -239,15 +239,7 @@ struct Cursor {
         i += 1
         skipWhitespace()
         try readValue(of: field, into: &fields, scratch: &scratch)
-        skipWhitespace()
-        guard i < end else { throw jsonError("expected ',' or '}'") }
-        if p[i] == 44 {
-          i += 1
-          continue
-        }
-        guard p[i] == 125 else { throw jsonError("expected ',' or '}'") }
-        i += 1
-        break
+        if try !nextMember(closing: 125) { break }
       }
     }
     skipWhitespace()
@@ -380,6 +372,20 @@ struct Cursor {
     }
   }
 
+  /// After a member or element: true after a ',' (more follow), false after `closing`.
+  mutating func nextMember(closing: UInt8) throws(Diagnostic) -> Bool {
+    skipWhitespace()
+    let expected = closing == 125 ? "expected ',' or '}'" : "expected ',' or ']'"
+    guard i < end else { throw jsonError(expected) }
+    if p[i] == 44 {
+      i += 1
+      return true
+    }
+    guard p[i] == closing else { throw jsonError(expected) }
+    i += 1
+    return false
+  }
+
   mutating func matchLiteral(_ literal: StaticString) -> Bool {
     let count = literal.utf8CodeUnitCount
     guard end - i >= count else { return false }
@@ -425,15 +431,7 @@ struct Cursor {
         // A commutative sum of per-member hashes makes key order irrelevant.
         sum = sum &+ SymbolTable.mix(keyHash ^ (valueHash &* 0x9e37_79b9_7f4a_7c15))
         count += 1
-        skipWhitespace()
-        guard i < end else { throw jsonError("expected ',' or '}'") }
-        if p[i] == 44 {
-          i += 1
-          continue
-        }
-        guard p[i] == 125 else { throw jsonError("expected ',' or '}'") }
-        i += 1
-        return SymbolTable.mix(sum ^ count)
+        if try !nextMember(closing: 125) { return SymbolTable.mix(sum ^ count) }
       }
     case 91:
       i += 1
@@ -446,15 +444,7 @@ struct Cursor {
       while true {
         skipWhitespace()
         h = SymbolTable.mix(h ^ (try hashValue(depth: depth + 1, scratch: &scratch)))
-        skipWhitespace()
-        guard i < end else { throw jsonError("expected ',' or ']'") }
-        if p[i] == 44 {
-          i += 1
-          continue
-        }
-        guard p[i] == 93 else { throw jsonError("expected ',' or ']'") }
-        i += 1
-        return h
+        if try !nextMember(closing: 93) { return h }
       }
     case 34:
       let mark = scratch.count

@@ -152,24 +152,16 @@ struct FieldValidator {
             found: quoted(ref)))
       }
     }
-    if present.contains(.expires) {
-      guard fields.expires > fields.at else {
+    // `expires` and `grace_expires` share the event's one end field; a type has at most one.
+    for (field, end) in [(Field.expires, fields.expires), (.graceExpires, fields.graceExpires)]
+    where present.contains(field) {
+      guard end > fields.at else {
         return fail(
           .invalidValue(
-            field: "expires", expected: "a time later than 'at' (\(fields.at.rfc3339))",
-            found: "\"\(fields.expires.rfc3339)\""))
+            field: field.name, expected: "a time later than 'at' (\(fields.at.rfc3339))",
+            found: "\"\(end.rfc3339)\""))
       }
-      event.expires = fields.expires
-      event.hasExpires = true
-    }
-    if present.contains(.graceExpires) {
-      guard fields.graceExpires > fields.at else {
-        return fail(
-          .invalidValue(
-            field: "grace_expires", expected: "a time later than 'at' (\(fields.at.rfc3339))",
-            found: "\"\(fields.graceExpires.rfc3339)\""))
-      }
-      event.expires = fields.graceExpires
+      event.expires = end
       event.hasExpires = true
     }
     if present.contains(.autoRenew) { event.autoRenew = fields.autoRenew }

@@ -22,7 +22,7 @@ public enum LogAppender {
   public static func append(
     input: [UInt8], inputName: String, logPath: String, catalog: Catalog, now: Timestamp?
   ) throws(DiagnosticList) -> AppendReport {
-    do {
+    try DiagnosticList.collecting(path: logPath, writing: true) {
       let log = try PlatformFile(path: logPath, mode: .readWriteCreate)
       try log.lockExclusive()
       let size = try log.size()
@@ -115,12 +115,6 @@ public enum LogAppender {
       }
       if size == 0 { PlatformFile.syncDirectory(of: logPath) }
       return report
-    } catch let error as DiagnosticList {
-      throw error
-    } catch let error as Diagnostic {
-      throw DiagnosticList([error])
-    } catch {
-      throw DiagnosticList([Diagnostic(.cannotWrite(path: logPath, reason: "\(error)"))])
     }
   }
 

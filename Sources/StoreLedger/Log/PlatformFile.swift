@@ -83,17 +83,7 @@ public struct PlatformFile: ~Copyable {
 
   /// Reads `buffer.count` bytes at `offset` (fewer only at end of file).
   public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(Diagnostic) -> Int {
-    var done = 0
-    while done < buffer.count {
-      let n = Glibc_pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
-      if n == 0 { break }
-      if n < 0 {
-        if errno == EINTR { continue }
-        throw Diagnostic(.cannotRead(path: path, reason: PlatformFile.describe(errno)))
-      }
-      done += n
-    }
-    return done
+    try PlatformFile.read(descriptor: descriptor, path: path, into: buffer, at: offset)
   }
 
   /// Reads up to `buffer.count` bytes at `offset` from a raw descriptor (for reader threads).

@@ -61,7 +61,7 @@ public enum SnapshotFiles {
   public static func restore(
     snapshotPath: String, logPath: String, catalogPath: String, catalog: Catalog
   ) throws(DiagnosticList) -> (ledger: Ledger, extent: LogExtent) {
-    do {
+    try DiagnosticList.collecting(path: snapshotPath) {
       // The header names how much of the file restoring needs; the readable timeline after it is skipped.
       let snapshotFile = try PlatformFile(path: snapshotPath, mode: .read)
       let snapshotSize = try snapshotFile.size()
@@ -117,12 +117,6 @@ public enum SnapshotFiles {
       case .success(let ledger): return (ledger, extent)
       case .failure(let list): throw list
       }
-    } catch let list as DiagnosticList {
-      throw list
-    } catch let diagnostic as Diagnostic {
-      throw DiagnosticList([diagnostic])
-    } catch {
-      throw DiagnosticList([Diagnostic(.cannotRead(path: snapshotPath, reason: "\(error)"))])
     }
   }
 }

@@ -200,6 +200,20 @@ private struct SnapshotParser {
     try expect(125)
   }
 
+  /// Appends the next JSON string's bytes to `arena`: plain ASCII is copied, anything else decoded.
+  mutating func appendString(to arena: inout [UInt8]) throws(Diagnostic) {
+    try expect(34)
+    let start = i
+    while i < p.count, p[i] != 34, p[i] != 92, p[i] >= 0x20, p[i] < 0x80 { i += 1 }
+    if i < p.count, p[i] == 34 {
+      arena.append(contentsOf: UnsafeBufferPointer(rebasing: p[start..<i]))
+      i += 1
+    } else {
+      i = start - 1
+      arena.append(contentsOf: try string())
+    }
+  }
+
   /// A table of distinct strings in symbol order, built without look-ups.
   mutating func stringTable(_ path: WritableKeyPath<LedgerSymbols, SymbolTable>) throws(Diagnostic) {
     var arena: [UInt8] = []
@@ -208,16 +222,7 @@ private struct SnapshotParser {
     try expect(91)
     if !take(93) {
       repeat {
-        try expect(34)
-        let start = i
-        while i < p.count, p[i] != 34, p[i] != 92, p[i] >= 0x20, p[i] < 0x80 { i += 1 }
-        if i < p.count, p[i] == 34 {
-          arena.append(contentsOf: UnsafeBufferPointer(rebasing: p[start..<i]))
-          i += 1
-        } else {
-          i = start - 1
-          arena.append(contentsOf: try string())
-        }
+        try appendString(to: &arena)
         guard arena.count < Int(UInt32.max) else { throw fail("string table too large") }
         starts.append(UInt32(arena.count))
       } while take(44)
@@ -232,53 +237,65 @@ private struct SnapshotParser {
   /// Parses the leading sections (sorted keys put `catalog`, `format`, `log` and
   /// `restore_bytes` first).
   mutating func headerOnly() throws(Diagnostic) -> (SnapshotHeader, Int64) {
-    var catalogDigest: SHA256Digest? = nil
-    var logDigest: SHA256Digest? = nil
-    var lines: Int64 = -1
-    var bytes: Int64 = -1
-    var restoreBytes: Int64 = -1
+    var fields = HeaderFields()
     try expect(123)
     while true {
       let key = try text()
       try expect(58)
-      switch key {
-      case "catalog":
-        try members { (this, key) throws(Diagnostic) in
-          if key == "sha256" { catalogDigest = SHA256Digest(hex: try this.text()) } else { try this.skipValue() }
-        }
-      case "log":
-        try members { (this, key) throws(Diagnostic) in
-          switch key {
-          case "sha256": logDigest = SHA256Digest(hex: try this.text())
-          case "lines": lines = try this.integer()
-          case "bytes": bytes = try this.integer()
-          default: try this.skipValue()
-          }
-        }
-      case "restore_bytes":
-        restoreBytes = try integer()
-      default:
-        try skipValue()
-      }
-      if let catalogDigest, let logDigest, lines >= 0, bytes >= 0, restoreBytes > 0 {
+      if try !headerField(key, into: &fields) { try skipValue() }
+      if let catalogDigest = fields.catalogDigest, let logDigest = fields.logDigest, fields.lines >= 0,
+        fields.bytes >= 0, fields.restoreBytes > 0
+      {
         return (
           SnapshotHeader(
-            lines: Int(lines), bytes: bytes, logDigest: logDigest, catalogDigest: catalogDigest, events: 0,
-            duplicatesSkipped: 0), restoreBytes
+            lines: Int(fields.lines), bytes: fields.bytes, logDigest: logDigest, catalogDigest: catalogDigest,
+            events: 0, duplicatesSkipped: 0), fields.restoreBytes
         )
       }
       guard take(44) else { throw fail("missing 'catalog', 'log' or 'restore_bytes'") }
     }
   }
 
-  mutating func document() throws(Diagnostic) -> (ledger: Ledger, header: SnapshotHeader) {
+  /// The values of the leading sections.
+  struct HeaderFields {
     var format = ""
     var catalogDigest: SHA256Digest? = nil
     var logDigest: SHA256Digest? = nil
     var lines: Int64 = -1
     var bytes: Int64 = -1
-    var eventCount: Int64 = -1
+    var events: Int64 = -1
     var duplicates: Int64 = -1
+    var restoreBytes: Int64 = -1
+  }
+
+  /// Parses the value of `key` if it is a header section; false for any other key.
+  mutating func headerField(_ key: String, into fields: inout HeaderFields) throws(Diagnostic) -> Bool {
+    switch key {
+    case "format": fields.format = try text()
+    case "restore_bytes": fields.restoreBytes = try integer()
+    case "catalog":
+      try members { (this, key) throws(Diagnostic) in
+        if key == "sha256" { fields.catalogDigest = SHA256Digest(hex: try this.text()) } else { try this.skipValue() }
+      }
+    case "log":
+      try members { (this, key) throws(Diagnostic) in
+        switch key {
+        case "sha256": fields.logDigest = SHA256Digest(hex: try this.text())
+        case "lines": fields.lines = try this.integer()
+        case "bytes": fields.bytes = try this.integer()
+        case "events": fields.events = try this.integer()
+        case "duplicates_skipped": fields.duplicates = try this.integer()
+        default: try this.skipValue()
+        }
+      }
+    default:
+      return false
+    }
+    return true
+  }
+
+  mutating func document() throws(Diagnostic) -> (ledger: Ledger, header: SnapshotHeader) {
+    var fields = HeaderFields()
     var sawState = false
     var sawStrings = false
     try expect(123)
@@ -286,26 +303,9 @@ private struct SnapshotParser {
       let key = try text()
       try expect(58)
       switch key {
-      case "format": format = try text()
-      case "catalog":
-        try members { (this, key) throws(Diagnostic) in
-          if key == "sha256" { catalogDigest = SHA256Digest(hex: try this.text()) } else { try this.skipValue() }
-        }
-      case "log":
-        try members { (this, key) throws(Diagnostic) in
-          switch key {
-          case "sha256": logDigest = SHA256Digest(hex: try this.text())
-          case "lines": lines = try this.integer()
-          case "bytes": bytes = try this.integer()
-          case "events":
-            eventCount = try this.integer()
-            if eventCount > 0 && eventCount < Int64(Limits.linesMax) { this.events.reserveCapacity(Int(eventCount)) }
-          case "duplicates_skipped": duplicates = try this.integer()
-          default: try this.skipValue()
-          }
-        }
       case "state":
         sawState = true
+        if fields.events > 0 && fields.events < Int64(Limits.linesMax) { events.reserveCapacity(Int(fields.events)) }
         try stateSection()
       case "strings":
         sawStrings = true
@@ -315,13 +315,20 @@ private struct SnapshotParser {
         // The readable timeline: restoring does not need it.
         break members
       default:
-        try skipValue()
+        if try !headerField(key, into: &fields) { try skipValue() }
       }
       if take(125) { break }
       try expect(44)
       skipWhitespace()
       if i == p.count { break }  // the restore prefix ends where `subjects` begins
     }
+    let format = fields.format
+    let lines = fields.lines
+    let bytes = fields.bytes
+    let duplicates = fields.duplicates
+    let eventCount = fields.events
+    let catalogDigest = fields.catalogDigest
+    let logDigest = fields.logDigest
     guard format == SnapshotHeader.format else {
       throw fail("format is '\(format)', expected '\(SnapshotHeader.format)'")
     }
@@ -380,16 +387,7 @@ private struct SnapshotParser {
     try expect(123)
     if !take(125) {
       repeat {
-        try expect(34)
-        let start = i
-        while i < p.count, p[i] != 34, p[i] != 92, p[i] >= 0x20, p[i] < 0x80 { i += 1 }
-        if i < p.count, p[i] == 34 {
-          arena.append(contentsOf: UnsafeBufferPointer(rebasing: p[start..<i]))
-          i += 1
-        } else {
-          i = start - 1
-          arena.append(contentsOf: try string())
-        }
+        try appendString(to: &arena)
         starts.append(UInt32(truncatingIfNeeded: arena.count))
         try expect(58)
         let nameRange = Int(starts[starts.count - 2])..<arena.count

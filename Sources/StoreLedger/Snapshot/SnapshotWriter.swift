@@ -89,69 +89,60 @@ public enum SnapshotWriter {
       let timeline = engine.timeline(subject: subject)
       raw(n == 0 ? "\n    " : ",\n    ")
       string(names[s])
-      raw(": {\n      \"balances\": {")
-      for (c, (currency, changes)) in timeline.balances.enumerated() {
-        raw(c == 0 ? "\n        " : ",\n        ")
-        string(currency)
-        raw(": [")
-        for (k, change) in changes.enumerated() {
-          raw(k == 0 ? "\n          " : ",\n          ")
-          raw("{\"at\": ")
-          time(change.at)
-          raw(", \"balance\": \(change.balance)}")
+      raw(": {\n")
+      /// `"name": {"key": [item, …], …}` with one item per line.
+      func section<T>(_ name: String, _ lists: [(String, [T])], last: Bool = false, _ item: (T) -> Void) {
+        raw("      \"\(name)\": {")
+        for (c, (key, items)) in lists.enumerated() {
+          raw(c == 0 ? "\n        " : ",\n        ")
+          string(key)
+          raw(": [")
+          for (k, value) in items.enumerated() {
+            raw(k == 0 ? "\n          {" : ",\n          {")
+            item(value)
+            raw("}")
+          }
+          raw("\n        ]")
         }
-        raw("\n        ]")
+        raw(lists.isEmpty ? "}" : "\n      }")
+        raw(last ? "\n" : ",\n")
       }
-      raw(timeline.balances.isEmpty ? "},\n" : "\n      },\n")
-      raw("      \"entitlements\": {")
-      for (c, (entitlement, intervals)) in timeline.entitlements.enumerated() {
-        raw(c == 0 ? "\n        " : ",\n        ")
-        string(entitlement)
-        raw(": [")
-        for (k, interval) in intervals.enumerated() {
-          raw(k == 0 ? "\n          " : ",\n          ")
-          raw("{\"from\": ")
-          time(interval.from)
-          raw(", \"ownership\": ")
-          string(interval.ownership)
-          raw(", \"period\": ")
-          string(interval.period)
-          raw(", \"product\": ")
-          string(interval.product)
-          raw(", \"state\": ")
-          string(interval.state)
-          raw(", \"to\": ")
-          time(interval.to)
-          raw("}")
-        }
-        raw("\n        ]")
+      section("balances", timeline.balances) { change in
+        raw("\"at\": ")
+        time(change.at)
+        raw(", \"balance\": \(change.balance)")
       }
-      raw(timeline.entitlements.isEmpty ? "},\n" : "\n      },\n")
+      section("entitlements", timeline.entitlements) { interval in
+        raw("\"from\": ")
+        time(interval.from)
+        raw(", \"ownership\": ")
+        string(interval.ownership)
+        raw(", \"period\": ")
+        string(interval.period)
+        raw(", \"product\": ")
+        string(interval.product)
+        raw(", \"state\": ")
+        string(interval.state)
+        raw(", \"to\": ")
+        time(interval.to)
+      }
       raw("      \"events\": \(ledger.events(of: subject).count),\n")
-      raw("      \"subscriptions\": {")
-      for (c, (original, changes)) in timeline.subscriptions.enumerated() {
-        raw(c == 0 ? "\n        " : ",\n        ")
-        string(original)
-        raw(": [")
-        for (k, change) in changes.enumerated() {
-          raw(k == 0 ? "\n          " : ",\n          ")
-          raw("{\"at\": ")
-          time(change.at)
-          raw(", \"expires\": ")
-          time(change.expires)
-          raw(", \"product\": ")
-          string(change.product)
-          raw(", \"renews_to\": ")
-          if let renewsTo = change.renewsTo { string(renewsTo) } else { raw("null") }
-          raw(", \"state\": ")
-          string(change.state)
-          raw(", \"transaction\": ")
-          string(change.transaction)
-          raw(", \"will_renew\": \(change.willRenew)}")
-        }
-        raw("\n        ]")
+      section("subscriptions", timeline.subscriptions, last: true) { change in
+        raw("\"at\": ")
+        time(change.at)
+        raw(", \"expires\": ")
+        time(change.expires)
+        raw(", \"product\": ")
+        string(change.product)
+        raw(", \"renews_to\": ")
+        if let renewsTo = change.renewsTo { string(renewsTo) } else { raw("null") }
+        raw(", \"state\": ")
+        string(change.state)
+        raw(", \"transaction\": ")
+        string(change.transaction)
+        raw(", \"will_renew\": \(change.willRenew)")
       }
-      raw(timeline.subscriptions.isEmpty ? "}\n    }" : "\n      }\n    }")
+      raw("    }")
     }
     raw(order.isEmpty ? "}\n}\n" : "\n  }\n}\n")
     return out

@@ -156,3 +156,23 @@ public struct DiagnosticList: Error, Sendable {
     diagnostics.first(where: { $0.severity == .error })?.exitCode ?? 0
   }
 }
+
+extension DiagnosticList {
+  /// Runs `body`, turning any error it throws into a `DiagnosticList` (`path` names unknown ones).
+  public static func collecting<R>(
+    path: String, writing: Bool = false, _ body: () throws -> R
+  ) throws(DiagnosticList) -> R {
+    do {
+      return try body()
+    } catch let list as DiagnosticList {
+      throw list
+    } catch let diagnostic as Diagnostic {
+      throw DiagnosticList([diagnostic])
+    } catch {
+      let reason = "\(error)"
+      throw DiagnosticList([
+        Diagnostic(writing ? .cannotWrite(path: path, reason: reason) : .cannotRead(path: path, reason: reason))
+      ])
+    }
+  }
+}
