@@ -102,3 +102,34 @@ struct AppStoreImportAnswersTests {
     #expect(runCLI(["import", "playstore", "-"]).status == 64)
   }
 }
+
+@Suite("App Store import: the sample export in Events/appstore")
+struct AppStoreSampleExportTests {
+  @Test("the README's import example imports, checks and answers as Apple's status would")
+  func sampleExport() throws {
+    let space = try Workspace()
+    let catalogPath = repoPath("Events/appstore/catalog.json")
+    let result = runCLI([
+      "import", "appstore", repoPath("Events/appstore/notifications.jsonl"), "--catalog", catalogPath,
+      "--append", space.log,
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("imported 6 events"))
+    #expect(result.stdout.contains("skipped: TEST 1"))
+    #expect(runCLI(["check", space.log, "--catalog", catalogPath]).status == 0)
+    let subject = "6f1d3b0e-8a2c-4a6e-9d5b-2c7e1f0a9b31"
+    func answer(_ at: String) throws -> JSONValue {
+      let run = runCLI(["query", space.log, "--catalog", catalogPath, "--subject", subject, "--at", at])
+      return try JSONValue.parse(run.stdout.trimmingCharacters(in: .newlines))
+    }
+    #expect(try answer("2026-03-07T00:00:00Z")["plans"]?["pro"]?["state"] == .string("grace"))
+    #expect(try answer("2026-03-10T00:00:00Z")["plans"]?["pro"]?["transaction"] == .string("2000000900000003"))
+    #expect(try answer("2026-03-10T00:00:00Z")["entitlements"]?["pro"]?["product"] == .string("pro.lifetime"))
+    #expect(try answer("2026-03-25T00:00:00Z")["entitlements"]?["pro"]?["product"] == .string("pro.monthly"))
+    let again = runCLI([
+      "import", "appstore", repoPath("Events/appstore/notifications.jsonl"), "--catalog", catalogPath,
+      "--append", space.log,
+    ])
+    #expect(again.stdout.contains("appended 0 events"))
+  }
+}
