@@ -1,1 +1,36 @@
-print("bench: under construction")
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+// storeledger-bench: see BenchOptions.usage and Docs/performance.md.
+let arguments = Array(CommandLine.arguments.dropFirst())
+// A closed pipe (`| head`) must not stop the run before it removes its temporary files.
+signal(SIGPIPE, SIG_IGN)
+
+if arguments.first == "--child" {
+  // Hidden modes run in a child process so that their peak RSS is measured on its own.
+  guard arguments.count == 5, arguments[1] == "baseline",
+    let variant = FoundationBaseline.Variant(rawValue: arguments[2])
+  else {
+    say("usage: storeledger-bench --child baseline formatter|formatstyle LOG CATALOG")
+    exit(64)
+  }
+  exit(FoundationBaseline.runChild(variant, logPath: arguments[3], catalogPath: arguments[4]))
+}
+
+if arguments.contains("--help") || arguments.contains("-h") {
+  say(BenchOptions.usage)
+  exit(0)
+}
+
+do {
+  var bench = Bench(options: try BenchOptions.parse(arguments))
+  try bench.run()
+} catch {
+  say("storeledger-bench: error: \(error)")
+  exit(1)
+}

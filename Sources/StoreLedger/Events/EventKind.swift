@@ -79,7 +79,10 @@ public enum Ownership: UInt8, Sendable, CaseIterable {
   case familyShared
 
   /// The name used in the log.
-  public var name: String { self == .purchased ? "purchased" : "family_shared" }
+  public var name: String { staticName.description }
+
+  /// The name as a static string, for writers that must not allocate.
+  public var staticName: StaticString { self == .purchased ? "purchased" : "family_shared" }
 }
 
 /// `offer`: the kind of price of a transaction; `normal` when absent.

@@ -7,7 +7,10 @@ public enum SubscriptionStatus: UInt8, Sendable {
   case revoked
 
   /// The name used in answers.
-  public var name: String {
+  public var name: String { staticName.description }
+
+  /// The name as a static string, for writers that must not allocate.
+  public var staticName: StaticString {
     switch self {
     case .active: return "active"
     case .billingRetry: return "billing_retry"

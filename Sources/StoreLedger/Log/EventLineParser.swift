@@ -341,7 +341,7 @@ struct Cursor {
       let negative = p[k] == 45
       if negative { k += 1 }
       // More digits than the limit has cannot be within it; stopping here also rules out overflow.
-      let digitsMax = String(Limits.amountMax).count
+      let digitsMax = Limits.amountDigitsMax
       while k < scan.end && k - i <= digitsMax {
         value = value * 10 + Int64(p[k] &- 48)
         k += 1

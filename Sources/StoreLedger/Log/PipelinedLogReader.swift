@@ -1,82 +1,74 @@
 import Dispatch
 
-/// One line as the reader thread left it.
+/// One line as a parsing worker left it.
 enum ParsedLine {
   case event(PendingEvent)
   case failure(Diagnostic)
   case empty
 }
 
-/// A block of the log parsed by the reader thread, waiting for the builder.
+/// A block of whole lines of the log, parsed by a worker, waiting for the builder.
 final class ParsedBlock: @unchecked Sendable {
   /// The block's bytes; string references of pending events point into it.
   let buffer: UnsafeMutableRawBufferPointer
+  /// Bytes of whole lines in `buffer`.
+  var length = 0
+  /// The number of the block's first line.
+  var firstLineNumber = 1
+  /// A diagnostic to emit after the lines (the next line is longer than the limit).
+  var trailingFailure: Diagnostic? = nil
   /// Decoded (escaped or non-ASCII) strings of the block.
   var scratch: [UInt8] = []
   /// Lines in order.
   var lines: [ParsedLine] = []
-  /// An I/O error that ended reading.
-  var readError: Diagnostic? = nil
-  /// Set on the last block: where the log's complete lines end.
-  var extent: LogExtent? = nil
+  /// Signalled when a worker has parsed the block.
+  let parsed = DispatchSemaphore(value: 0)
+  /// This block's parser (each block is parsed by one worker at a time).
+  var parser: EventLineParser
 
-  init(capacity: Int) {
+  init(capacity: Int, catalog: Catalog) {
     buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 64)
-    lines.reserveCapacity(capacity / 128)
+    parser = EventLineParser(catalog: catalog)
+    lines.reserveCapacity(capacity / 256)
   }
 
   deinit { buffer.deallocate() }
-}
 
-/// A bounded hand-off between the reader thread and the builder.
-final class BlockChannel: @unchecked Sendable {
-  private var filled: [ParsedBlock] = []
-  private var free: [ParsedBlock]
-  private let filledCount = DispatchSemaphore(value: 0)
-  private let freeCount: DispatchSemaphore
-  private let lock = DispatchSemaphore(value: 1)
-
-  init(blocks: Int, capacity: Int) {
-    free = (0..<blocks).map { _ in ParsedBlock(capacity: capacity) }
-    freeCount = DispatchSemaphore(value: blocks)
-  }
-
-  func takeFree() -> ParsedBlock {
-    freeCount.wait()
-    lock.wait()
-    defer { lock.signal() }
-    return free.removeLast()
-  }
-
-  func giveBack(_ block: ParsedBlock) {
-    lock.wait()
-    free.append(block)
-    lock.signal()
-    freeCount.signal()
-  }
-
-  func send(_ block: ParsedBlock) {
-    lock.wait()
-    filled.append(block)
-    lock.signal()
-    filledCount.signal()
-  }
-
-  func receive() -> ParsedBlock {
-    filledCount.wait()
-    lock.wait()
-    defer { lock.signal() }
-    return filled.removeFirst()
+  /// Parses every line of the block (runs on a worker thread).
+  func parse() {
+    let bytes = UnsafeBufferPointer(buffer.bindMemory(to: UInt8.self))
+    var lineStart = 0
+    var lineNumber = firstLineNumber
+    while lineStart < length {
+      var newline = lineStart
+      while bytes[newline] != 10 { newline += 1 }
+      let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<newline])
+      if line.count > Limits.lineBytesMax {
+        lines.append(.failure(Diagnostic(line: lineNumber, .lineTooLong(bytes: line.count, limit: Limits.lineBytesMax))))
+      } else if line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) {
+        lines.append(.empty)
+      } else {
+        switch parser.parsePending(line, lineNumber: lineNumber, lineStart: lineStart) {
+        case .success(let pending): lines.append(.event(pending))
+        case .failure(let diagnostic): lines.append(.failure(diagnostic))
+        }
+      }
+      lineNumber += 1
+      lineStart = newline + 1
+    }
+    scratch = parser.takeScratch()
+    parsed.signal()
   }
 }
 
-/// Reads and parses a log on a second thread while the caller's builder interns and
-/// admits the events in line order, so the two halves of loading use both cores.
+/// Loads a log on both cores: this thread reads blocks and cuts them at line
+/// boundaries, workers parse blocks in parallel, and this thread interns and
+/// admits the parsed blocks strictly in log order.
 ///
-/// Memory is bounded by a few blocks however large the log is.
+/// Memory is bounded by the blocks in flight, however large the log is.
 enum PipelinedLogReader {
-  /// Blocks in flight between the threads.
-  static let blocksInFlight = 4
+  /// Blocks being read, parsed or admitted at once.
+  static let blocksInFlight = 6
   /// Bytes read per block: small enough that blocks in flight cost little memory.
   static let blockBytes = 1 << 20
 
@@ -88,122 +80,106 @@ enum PipelinedLogReader {
   ) throws(Diagnostic) -> LogExtent {
     let file = try PlatformFile(path: path, mode: .read)
     builder.reserve(events: Int(max(0, try file.size() - offset) / 100))
-    let descriptor = file.descriptor
-    let blockBytes = Self.blockBytes
     let capacity = blockBytes + Limits.lineBytesMax + 1
-    let channel = BlockChannel(blocks: blocksInFlight, capacity: capacity)
-    let reader = ReaderThreadState(
-      descriptor: descriptor, path: path, catalog: catalog, offset: offset, firstLineNumber: firstLineNumber)
-    let finished = DispatchSemaphore(value: 0)
-    DispatchQueue.global().async {
-      reader.run(channel: channel, blockBytes: blockBytes, capacity: capacity)
-      finished.signal()
-    }
-    var extent: LogExtent? = nil
-    var failure: Diagnostic? = nil
-    while extent == nil && failure == nil {
-      let block = channel.receive()
+    var free = (0..<blocksInFlight).map { _ in ParsedBlock(capacity: capacity, catalog: catalog) }
+    var inFlight: [ParsedBlock] = []
+    var carry: [UInt8] = []
+    var position = offset
+    var consumed = offset
+    var lineNumber = firstLineNumber
+    var skippingLongLine = false
+    var atEnd = false
+    let workers = DispatchQueue.global()
+
+    func admitOldest(_ builder: inout LedgerBuilder) {
+      let block = inFlight.removeFirst()
+      block.parsed.wait()
       let bytes = UnsafeBufferPointer(block.buffer.bindMemory(to: UInt8.self))
       block.scratch.withUnsafeBufferPointer { scratch in
         builder.add(parsed: block.lines, buffer: bytes, scratch: scratch)
+        if let failure = block.trailingFailure {
+          builder.add(parsed: [.failure(failure)], buffer: bytes, scratch: scratch)
+        }
       }
-      failure = block.readError
-      extent = block.extent
       block.lines.removeAll(keepingCapacity: true)
-      channel.giveBack(block)
+      block.trailingFailure = nil
+      free.append(block)
     }
-    finished.wait()
-    withExtendedLifetime(file) {}
-    if let failure { throw failure }
-    return extent!
-  }
-}
 
-/// What the reader thread owns: its parser and its position in the file.
-private final class ReaderThreadState: @unchecked Sendable {
-  let descriptor: Int32
-  let path: String
-  var parser: EventLineParser
-  let offset: Int64
-  let firstLineNumber: Int
-
-  init(descriptor: Int32, path: String, catalog: Catalog, offset: Int64, firstLineNumber: Int) {
-    self.descriptor = descriptor
-    self.path = path
-    parser = EventLineParser(catalog: catalog)
-    self.offset = offset
-    self.firstLineNumber = firstLineNumber
-  }
-
-  func run(channel: BlockChannel, blockBytes: Int, capacity: Int) {
-    var position = offset
-    var lineNumber = firstLineNumber
-    var consumed = offset
-    var carry: [UInt8] = []
-    var skippingLongLine = false
-    while true {
-      let block = channel.takeFree()
+    while !atEnd || !inFlight.isEmpty {
+      if atEnd || free.isEmpty {
+        admitOldest(&builder)
+        continue
+      }
+      let block = free.removeLast()
       let bytes = block.buffer.bindMemory(to: UInt8.self)
       carry.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: block.buffer[0..<$0.count]).copyMemory(from: $0) }
       var filled = carry.count
       carry.removeAll(keepingCapacity: true)
-      let n: Int
-      do {
-        n = try PlatformFile.read(
-          descriptor: descriptor, path: path,
-          into: UnsafeMutableRawBufferPointer(rebasing: block.buffer[filled..<(filled + blockBytes)]), at: position)
-      } catch {
-        block.readError = error
-        channel.send(block)
-        return
-      }
+      let n = try file.read(
+        into: UnsafeMutableRawBufferPointer(rebasing: block.buffer[filled..<(filled + blockBytes)]), at: position)
       position += Int64(n)
       filled += n
-      var lineStart = 0
-      var scan = 0
-      while scan < filled, let newline = LogReader.findNewline(bytes, from: scan, to: filled) {
-        let length = newline - lineStart
-        if skippingLongLine {
-          skippingLongLine = false
-        } else if length > Limits.lineBytesMax {
-          block.lines.append(
-            .failure(Diagnostic(line: lineNumber, .lineTooLong(bytes: length, limit: Limits.lineBytesMax))))
-        } else {
-          let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<newline])
-          if line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) {
-            block.lines.append(.empty)
-          } else {
-            switch parser.parsePending(line, lineNumber: lineNumber, lineStart: lineStart) {
-            case .success(let pending): block.lines.append(.event(pending))
-            case .failure(let diagnostic): block.lines.append(.failure(diagnostic))
-            }
-          }
+      if n == 0 { atEnd = true }
+      var start = 0
+      if skippingLongLine {
+        // The rest of a line already reported as too long: drop it up to its newline.
+        guard let newline = LogReader.findNewline(bytes, from: 0, to: filled) else {
+          consumed += Int64(filled)
+          free.append(block)
+          if atEnd { skippingLongLine = false }
+          continue
         }
+        consumed += Int64(newline + 1)
         lineNumber += 1
-        consumed += Int64(length + 1)
-        lineStart = newline + 1
-        scan = lineStart
+        start = newline + 1
+        skippingLongLine = false
       }
-      block.scratch = parser.takeScratch()
-      let rest = filled - lineStart
-      if n == 0 {
-        block.extent = LogExtent(
-          completeBytes: consumed, tornBytes: skippingLongLine ? 0 : Int64(rest), lineCount: lineNumber - firstLineNumber)
-        channel.send(block)
-        return
+      if start > 0 {
+        block.buffer.baseAddress!.copyMemory(from: block.buffer.baseAddress! + start, byteCount: filled - start)
+        filled -= start
+      }
+      var lastNewline = filled - 1
+      while lastNewline >= 0 && bytes[lastNewline] != 10 { lastNewline -= 1 }
+      block.length = lastNewline + 1
+      block.firstLineNumber = lineNumber
+      var k = 0
+      while k < block.length, let newline = LogReader.findNewline(bytes, from: k, to: block.length) {
+        lineNumber += 1
+        k = newline + 1
+      }
+      consumed += Int64(block.length)
+      let rest = filled - block.length
+      if atEnd {
+        // What follows the last newline is a torn write.
+        if block.length > 0 {
+          inFlight.append(block)
+          workers.async { block.parse() }
+        } else {
+          free.append(block)
+        }
+        while !inFlight.isEmpty { admitOldest(&builder) }
+        withExtendedLifetime(file) {}
+        return LogExtent(completeBytes: consumed, tornBytes: Int64(rest), lineCount: lineNumber - firstLineNumber)
       }
       if rest > Limits.lineBytesMax {
-        // A line longer than the limit: report it once, then skip to its newline.
-        if !skippingLongLine {
-          block.lines.append(
-            .failure(Diagnostic(line: lineNumber, .lineTooLong(bytes: rest, limit: Limits.lineBytesMax))))
-          skippingLongLine = true
-        }
+        // The next line is longer than the limit: report it once, then skip to its newline.
+        block.trailingFailure = Diagnostic(line: lineNumber, .lineTooLong(bytes: rest, limit: Limits.lineBytesMax))
+        skippingLongLine = true
         consumed += Int64(rest)
       } else {
-        carry.append(contentsOf: UnsafeRawBufferPointer(rebasing: block.buffer[lineStart..<filled]))
+        carry.append(contentsOf: UnsafeRawBufferPointer(rebasing: block.buffer[block.length..<filled]))
       }
-      channel.send(block)
+      if block.length > 0 {
+        inFlight.append(block)
+        workers.async { block.parse() }
+      } else if block.trailingFailure != nil {
+        inFlight.append(block)
+        block.parsed.signal()
+      } else {
+        free.append(block)
+      }
     }
+    return LogExtent(completeBytes: consumed, tornBytes: 0, lineCount: lineNumber - firstLineNumber)
   }
 }

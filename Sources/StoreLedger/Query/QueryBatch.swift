@@ -41,40 +41,76 @@ public struct QueryBatch: Sendable {
   private mutating func add(
     _ line: UnsafeBufferPointer<UInt8>, lineNumber: Int, scratch: inout [UInt8]
   ) -> Diagnostic? {
-    let value: JSONValue
-    do {
-      value = try JSONValue.parse(bytes: Array(line))
-    } catch {
-      return Diagnostic(line: lineNumber, column: error.column, .invalidJSON(error.detail))
-    }
-    guard let members = value.objectMembers else {
-      return Diagnostic(line: lineNumber, .invalidJSON("expected a query object"))
-    }
-    var subject: String? = nil
+    // The log parser's byte-level cursor: no `JSONValue`, no `String` per field.
+    scratch.removeAll(keepingCapacity: true)
+    var cursor = Cursor(line: line, lineNumber: lineNumber)
+    var subject: StringRef? = nil
     var at: Timestamp? = nil
     var asOf = QueryBatch.noAsOf
-    for (key, member) in members {
-      switch key {
-      case "subject":
-        guard let text = member.stringValue, !text.isEmpty else {
-          return Diagnostic(line: lineNumber, .invalidValue(field: "subject", expected: "a non-empty string", found: JSONWriter.compact(member)))
-        }
-        subject = text
-      case "at", "as_of":
-        if key == "as_of", member == .null { continue }
-        guard let text = member.stringValue, let parsed = Timestamp.parseRFC3339(text) else {
-          return Diagnostic(
-            line: lineNumber,
-            .invalidValue(field: key, expected: "an RFC 3339 timestamp such as 2026-03-05T00:00:00Z", found: JSONWriter.compact(member)))
-        }
-        if key == "at" { at = parsed } else { asOf = parsed }
-      default:
-        return Diagnostic(line: lineNumber, .unknownField(key))
+    var seenAsOf = false
+    func withText<R>(_ ref: StringRef, _ scratch: [UInt8], _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+      let start = Int(ref.start)
+      let end = start + Int(ref.count)
+      if ref.inScratch { return scratch.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start..<end])) } }
+      return body(UnsafeBufferPointer(rebasing: line[start..<end]))
+    }
+    do throws(Diagnostic) {
+      cursor.skipWhitespace()
+      guard cursor.i < line.count, line[cursor.i] == 123 else { throw cursor.jsonError("expected a query object") }
+      cursor.i += 1
+      cursor.skipWhitespace()
+      if cursor.i < line.count, line[cursor.i] == 125 {
+        cursor.i += 1
+      } else {
+        repeat {
+          cursor.skipWhitespace()
+          guard cursor.i < line.count, line[cursor.i] == 34 else {
+            throw cursor.jsonError("expected a field name in double quotes")
+          }
+          let keyRef = try cursor.readString(scratch: &scratch)
+          let key = withText(keyRef, scratch) { String(decoding: $0, as: UTF8.self) }
+          cursor.skipWhitespace()
+          guard cursor.i < line.count, line[cursor.i] == 58 else { throw cursor.jsonError("expected ':'") }
+          cursor.i += 1
+          cursor.skipWhitespace()
+          let valueStart = cursor.i
+          switch key {
+          case "subject":
+            guard subject == nil else { throw cursor.fieldError(.duplicateField(key)) }
+            guard cursor.i < line.count, line[cursor.i] == 34 else {
+              throw cursor.wrongType(.subject, "a non-empty string", valueStart)
+            }
+            let ref = try cursor.readString(scratch: &scratch)
+            guard ref.count > 0 else { throw cursor.wrongType(.subject, "a non-empty string", valueStart) }
+            subject = ref
+          case "at", "as_of":
+            if key == "at" ? at != nil : seenAsOf { throw cursor.fieldError(.duplicateField(key)) }
+            if key == "as_of" {
+              seenAsOf = true
+              if cursor.matchLiteral("null") { break }
+            }
+            let expected = "an RFC 3339 timestamp such as 2026-03-05T00:00:00Z"
+            guard cursor.i < line.count, line[cursor.i] == 34 else {
+              throw Diagnostic(line: lineNumber, .invalidValue(field: key, expected: expected, found: cursor.foundDescription(from: valueStart)))
+            }
+            let ref = try cursor.readString(scratch: &scratch)
+            guard let parsed = withText(ref, scratch, { Timestamp.parseRFC3339($0) }) else {
+              throw Diagnostic(line: lineNumber, .invalidValue(field: key, expected: expected, found: cursor.foundDescription(from: valueStart)))
+            }
+            if key == "at" { at = parsed } else { asOf = parsed }
+          default:
+            throw cursor.fieldError(.unknownField(key))
+          }
+        } while try cursor.nextMember(closing: 125)
       }
+      cursor.skipWhitespace()
+      guard cursor.i == line.count else { throw cursor.jsonError("unexpected data after the query object") }
+    } catch {
+      return error
     }
     guard let subject else { return Diagnostic(line: lineNumber, .missingField(field: "subject", type: "query")) }
     guard let at else { return Diagnostic(line: lineNumber, .missingField(field: "at", type: "query")) }
-    arena.append(contentsOf: subject.utf8)
+    withText(subject, scratch) { arena.append(contentsOf: $0) }
     subjectEnds.append(arena.count)
     ats.append(at)
     asOfs.append(asOf)

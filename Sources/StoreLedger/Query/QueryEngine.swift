@@ -1,3 +1,5 @@
+internal import CStoreLedgerSupport
+
 /// Answers "what did this subject hold at T, as known at R" by folding the subject's events.
 ///
 /// The fold runs per query over the subject's events in effective order, skipping
@@ -14,6 +16,11 @@ public struct QueryEngine {
   private let currencyRank: [Int]
   private let currencyNames: [String]
   private let productNames: [String]
+  /// Names encoded once as JSON literals, for `writeAnswer`.
+  private let productLiterals: [[UInt8]]
+  private let entitlementLiterals: [[UInt8]]
+  private let groupLiterals: [[UInt8]]
+  private let currencyLiterals: [[UInt8]]
   private var explainLog: ExplainLog? = nil
 
   /// Prepares an engine over a ledger.
@@ -29,6 +36,10 @@ public struct QueryEngine {
     }
     currencyRank = rank
     productNames = ledger.catalog.products.map(\.id)
+    productLiterals = productNames.map(jsonLiteral)
+    entitlementLiterals = ledger.catalog.entitlementNames.map(jsonLiteral)
+    groupLiterals = ledger.catalog.groupNames.map(jsonLiteral)
+    currencyLiterals = names.map(jsonLiteral)
   }
 
   struct Candidate {
@@ -204,90 +215,132 @@ public struct QueryEngine {
   public mutating func writeAnswer(
     subject: UnsafeBufferPointer<UInt8>, at: Timestamp, asOf: Timestamp?, into out: inout [UInt8]
   ) {
+    writeAnswer(subject: subject, symbol: ledger.symbols.subjects.lookup(subject), at: at, asOf: asOf, into: &out)
+  }
+
+  /// Answers every query of a batch in order, one line each, handing `out` to `emit` as it fills.
+  ///
+  /// Audits visit subjects in random order, so each query would start with cache misses
+  /// on the subject's events; subjects are resolved first and events prefetched a few
+  /// queries ahead.
+  /// - Complexity: O(queries + events of the subjects asked about).
+  public mutating func writeAnswers(
+    _ batch: QueryBatch, flushBytes: Int = 1 << 20, emit: (inout [UInt8]) -> Void
+  ) {
+    var symbols: [Symbol?] = []
+    symbols.reserveCapacity(batch.count)
+    batch.forEach { subject, _, _ in symbols.append(ledger.symbols.subjects.lookup(subject)) }
+    let distance = 4
+    var out: [UInt8] = []
+    out.reserveCapacity(flushBytes + 4096)
+    var index = 0
+    ledger.events.withUnsafeBufferPointer { events in
+      batch.forEach { subject, at, asOf in
+        if index + distance < symbols.count, let ahead = symbols[index + distance] {
+          let start = Int(ledger.subjectStarts[Int(ahead.rawValue)])
+          if start < events.count {
+            storeledger_prefetch(events.baseAddress! + start)
+            storeledger_prefetch(UnsafeRawPointer(events.baseAddress! + start) + 64)
+          }
+        }
+        writeAnswer(subject: subject, symbol: symbols[index], at: at, asOf: asOf, into: &out)
+        out.append(10)
+        index += 1
+        if out.count >= flushBytes {
+          emit(&out)
+          out.removeAll(keepingCapacity: true)
+        }
+      }
+    }
+    if !out.isEmpty { emit(&out) }
+  }
+
+  private mutating func writeAnswer(
+    subject: UnsafeBufferPointer<UInt8>, symbol: Symbol?, at: Timestamp, asOf: Timestamp?, into out: inout [UInt8]
+  ) {
     explainLog = nil
-    fold(subject: ledger.symbols.subjects.lookup(subject), at: at, asOf: asOf)
+    fold(subject: symbol, at: at, asOf: asOf)
     select(at: at)
-    let catalog = ledger.catalog
-    out.append(contentsOf: #"{"as_of":"#.utf8)
-    if let asOf { appendTimestamp(asOf, &out) } else { out.append(contentsOf: "null".utf8) }
-    out.append(contentsOf: #","at":"#.utf8)
+    appendStatic(#"{"as_of":"#, to: &out)
+    if let asOf { appendTimestamp(asOf, &out) } else { appendStatic("null", to: &out) }
+    appendStatic(#","at":"#, to: &out)
     appendTimestamp(at, &out)
-    out.append(contentsOf: #","balances":{"#.utf8)
+    appendStatic(#","balances":{"#, to: &out)
     for (n, index) in balanceOrder.enumerated() {
       if n > 0 { out.append(44) }
       let balance = state.balances[index]
-      appendSymbol(ledger.symbols.currencies, balance.currency, &out)
+      out.append(contentsOf: currencyLiterals[Int(balance.currency.rawValue)])
       out.append(58)
-      out.append(contentsOf: String(balance.amount).utf8)
+      appendInteger(balance.amount, to: &out)
     }
-    out.append(contentsOf: #"},"entitlements":{"#.utf8)
+    appendStatic(#"},"entitlements":{"#, to: &out)
     var first = true
     for (entitlement, candidate) in bestByEntitlement.enumerated() where candidate.isSet {
       if !first { out.append(44) }
       first = false
-      JSONWriter.writeString(catalog.entitlementNames[entitlement], into: &out)
-      out.append(contentsOf: #":{"expires":"#.utf8)
+      out.append(contentsOf: entitlementLiterals[entitlement])
+      appendStatic(#":{"expires":"#, to: &out)
       let product: ProductIndex
       let ownership: Ownership
       let offer: Offer
-      let stateName: String
+      let stateName: StaticString
       if candidate.isSubscription {
         let sub = state.subscriptions[candidate.index]
         appendTimestamp(sub.expires, &out)
         product = sub.product
         ownership = sub.ownership
         offer = sub.offer
-        stateName = sub.reportedStatus(at: at).name
+        stateName = sub.reportedStatus(at: at).staticName
       } else {
         let item = state.items[candidate.index]
-        if item.end == .distantFuture { out.append(contentsOf: "null".utf8) } else { appendTimestamp(item.end, &out) }
+        if item.end == .distantFuture { appendStatic("null", to: &out) } else { appendTimestamp(item.end, &out) }
         product = item.product
         ownership = item.ownership
         offer = item.offer
         stateName = "active"
       }
-      out.append(contentsOf: #","ownership":""#.utf8)
-      out.append(contentsOf: ownership.name.utf8)
-      out.append(contentsOf: #"","period":""#.utf8)
-      out.append(contentsOf: offer.name.utf8)
-      out.append(contentsOf: #"","product":"#.utf8)
-      JSONWriter.writeString(productNames[Int(product.rawValue)], into: &out)
-      out.append(contentsOf: #","state":""#.utf8)
-      out.append(contentsOf: stateName.utf8)
-      out.append(contentsOf: #""}"#.utf8)
+      appendStatic(#","ownership":""#, to: &out)
+      appendStatic(ownership.staticName, to: &out)
+      appendStatic(#"","period":""#, to: &out)
+      appendStatic(offer.staticName, to: &out)
+      appendStatic(#"","product":"#, to: &out)
+      out.append(contentsOf: productLiterals[Int(product.rawValue)])
+      appendStatic(#","state":""#, to: &out)
+      appendStatic(stateName, to: &out)
+      appendStatic(#""}"#, to: &out)
     }
-    out.append(contentsOf: #"},"plans":{"#.utf8)
+    appendStatic(#"},"plans":{"#, to: &out)
     first = true
     for (group, candidate) in bestByGroup.enumerated() where candidate.isSet {
       if !first { out.append(44) }
       first = false
       let sub = state.subscriptions[candidate.index]
-      JSONWriter.writeString(catalog.groupNames[group], into: &out)
-      out.append(contentsOf: #":{"expires":"#.utf8)
+      out.append(contentsOf: groupLiterals[group])
+      appendStatic(#":{"expires":"#, to: &out)
       appendTimestamp(sub.expires, &out)
-      out.append(contentsOf: #","original_transaction":"#.utf8)
+      appendStatic(#","original_transaction":"#, to: &out)
       appendSymbol(ledger.symbols.transactions, sub.originalTransaction, &out)
-      out.append(contentsOf: #","ownership":""#.utf8)
-      out.append(contentsOf: sub.ownership.name.utf8)
-      out.append(contentsOf: #"","period":""#.utf8)
-      out.append(contentsOf: sub.offer.name.utf8)
-      out.append(contentsOf: #"","product":"#.utf8)
-      JSONWriter.writeString(productNames[Int(sub.product.rawValue)], into: &out)
-      out.append(contentsOf: #","renews_to":"#.utf8)
+      appendStatic(#","ownership":""#, to: &out)
+      appendStatic(sub.ownership.staticName, to: &out)
+      appendStatic(#"","period":""#, to: &out)
+      appendStatic(sub.offer.staticName, to: &out)
+      appendStatic(#"","product":"#, to: &out)
+      out.append(contentsOf: productLiterals[Int(sub.product.rawValue)])
+      appendStatic(#","renews_to":"#, to: &out)
       if sub.renewsTo.isSome {
-        JSONWriter.writeString(productNames[Int(sub.renewsTo.rawValue)], into: &out)
+        out.append(contentsOf: productLiterals[Int(sub.renewsTo.rawValue)])
       } else {
-        out.append(contentsOf: "null".utf8)
+        appendStatic("null", to: &out)
       }
-      out.append(contentsOf: #","state":""#.utf8)
-      out.append(contentsOf: sub.reportedStatus(at: at).name.utf8)
-      out.append(contentsOf: #"","transaction":"#.utf8)
+      appendStatic(#","state":""#, to: &out)
+      appendStatic(sub.reportedStatus(at: at).staticName, to: &out)
+      appendStatic(#"","transaction":"#, to: &out)
       appendSymbol(ledger.symbols.transactions, sub.transaction, &out)
-      out.append(contentsOf: #","will_renew":"#.utf8)
-      out.append(contentsOf: (sub.willRenew ? "true" : "false").utf8)
+      appendStatic(#","will_renew":"#, to: &out)
+      appendStatic(sub.willRenew ? "true" : "false", to: &out)
       out.append(125)
     }
-    out.append(contentsOf: #"},"subject":"#.utf8)
+    appendStatic(#"},"subject":"#, to: &out)
     appendEscaped(subject, &out)
     out.append(125)
   }

@@ -148,28 +148,3 @@ public enum SnapshotWriter {
     return out
   }
 }
-
-/// Appends the decimal digits of `value` without creating a `String`.
-@inline(__always)
-func appendInteger(_ value: Int64, to out: inout [UInt8]) {
-  if value < 0 {
-    out.append(45)
-    if value == Int64.min {
-      out.append(contentsOf: "9223372036854775808".utf8)
-      return
-    }
-  }
-  var magnitude = value < 0 ? UInt64(-value) : UInt64(value)
-  var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-    UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-    (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-  var count = 0
-  withUnsafeMutableBytes(of: &digits) { buffer in
-    repeat {
-      buffer[19 - count] = UInt8(48 + magnitude % 10)
-      magnitude /= 10
-      count += 1
-    } while magnitude > 0
-    out.append(contentsOf: buffer[(20 - count)...])
-  }
-}

@@ -20,4 +20,6 @@ public enum Limits {
   public static let catalogBytesMax = 16 * 1024 * 1024
   /// Largest integer accepted for `quantity` and `price`.
   public static let amountMax: Int64 = 1_000_000_000_000_000
+  /// Decimal digits of `amountMax` (a longer number cannot be within it).
+  public static let amountDigitsMax = 16
 }

@@ -23,17 +23,7 @@ enum AuditCommand: LedgerCommand {
     let input = try CommandSupport.input(queriesName, console: console)
     let batch = try QueryBatch.parse(input, file: queriesName == "-" ? "<stdin>" : queriesName)
     var engine = QueryEngine(ledger: ledger)
-    var out: [UInt8] = []
-    out.reserveCapacity(1 << 20)
-    batch.forEach { subject, at, asOf in
-      engine.writeAnswer(subject: subject, at: at, asOf: asOf, into: &out)
-      out.append(10)
-      if out.count >= 1 << 20 {
-        console.outBytes(out)
-        out.removeAll(keepingCapacity: true)
-      }
-    }
-    console.outBytes(out)
+    engine.writeAnswers(batch) { console.outBytes($0) }
     return 0
   }
 }

@@ -64,3 +64,11 @@ struct TimestampTests {
     #expect(ISODuration(text) == nil)
   }
 }
+
+@Suite("Limits")
+struct LimitsTests {
+  @Test("the digit count used by the parser matches the amount limit")
+  func amountDigits() {
+    #expect(String(Limits.amountMax).count == Limits.amountDigitsMax)
+  }
+}

@@ -1,0 +1,101 @@
+import Foundation
+
+/// Command-line options of `storeledger-bench`.
+struct BenchOptions {
+  var subjects = 90_000
+  var seed: UInt64 = 1
+  var dir: String? = nil
+  var queries = 1_000_000
+  var keep = false
+  var runs = 3
+  var baselineRuns = 1
+  var baselines = FoundationBaseline.Variant.allCases
+  var prefixPercent = 90
+  var cli: String? = nil
+  var build = true
+  /// The DuckDB CLI for the optional comparison: nil looks for `duckdb` on PATH, "" skips it.
+  var duckdb: String? = nil
+
+  static let usage = """
+    USAGE: storeledger-bench [--subjects N] [--seed S] [--dir DIR] [--queries Q] [--keep]
+                             [--runs R] [--baseline-runs B] [--baseline WHICH] [--prefix-percent P]
+                             [--cli PATH] [--no-build] [--duckdb PATH|none]
+
+    Generates a production-like log and measures, in one run, the storeledger command against
+    it: replay end to end, Foundation JSONDecoder folds of the same file, audit on Q queries
+    (end to end and the answering alone), and snapshot restore. Prints a summary and the same
+    as Markdown for Docs/performance.md.
+
+    OPTIONS:
+      --subjects N        Subjects in the generated log (default 90000: about 1.1M events, 220 MB).
+      --seed S            Generator and query seed (default 1).
+      --dir DIR           Work directory; a log generated there earlier with the same --subjects
+                          and --seed is reused, and the log is kept (default: a temporary
+                          directory, removed at the end).
+      --queries Q         Queries for audit (default 1000000).
+      --keep              Keep every file written (queries, answers, prefix, snapshot).
+      --runs R            Timed runs of each storeledger command; the best counts (default 3).
+      --baseline-runs B   Runs of each JSONDecoder fold (default 1: they are slow).
+      --baseline WHICH    JSONDecoder folds to run: formatter (timestamps by ISO8601DateFormatter,
+                          minutes on a 1M-event log), formatstyle (by Date.ISO8601FormatStyle),
+                          both (default) or none.
+      --prefix-percent P  Share of the log's lines the snapshot covers (default 90).
+      --cli PATH          The storeledger binary (default: beside this executable, built first).
+      --no-build          Do not run 'swift build' for the storeledger binary first.
+      --duckdb PATH|none  The DuckDB CLI for an optional read_json comparison (default: 'duckdb'
+                          on PATH when there is one; a script wrapper adds its start-up time).
+    """
+
+  static func parse(_ arguments: [String]) throws -> BenchOptions {
+    var options = BenchOptions()
+    var index = 0
+    func value(_ name: String) throws -> String {
+      index += 1
+      guard index < arguments.count else { throw BenchError("missing value for \(name)") }
+      return arguments[index]
+    }
+    func integer(_ name: String, _ range: ClosedRange<Int>) throws -> Int {
+      let text = try value(name)
+      guard let number = Int(text.replacingOccurrences(of: "_", with: "")), range.contains(number) else {
+        throw BenchError("invalid value for \(name): '\(text)' (expected \(range.lowerBound)…\(range.upperBound))")
+      }
+      return number
+    }
+    while index < arguments.count {
+      let argument = arguments[index]
+      switch argument {
+      case "--subjects": options.subjects = try integer(argument, 1...10_000_000)
+      case "--seed":
+        let text = try value(argument)
+        guard let seed = UInt64(text) else { throw BenchError("invalid value for --seed: '\(text)'") }
+        options.seed = seed
+      case "--dir": options.dir = try value(argument)
+      case "--queries": options.queries = try integer(argument, 1...100_000_000)
+      case "--keep": options.keep = true
+      case "--runs": options.runs = try integer(argument, 1...100)
+      case "--baseline-runs": options.baselineRuns = try integer(argument, 1...100)
+      case "--baseline":
+        let text = try value(argument)
+        switch text {
+        case "both": options.baselines = FoundationBaseline.Variant.allCases
+        case "none": options.baselines = []
+        default:
+          guard let variant = FoundationBaseline.Variant(rawValue: text) else {
+            throw BenchError("invalid value for --baseline: '\(text)' (formatter, formatstyle, both or none)")
+          }
+          options.baselines = [variant]
+        }
+      case "--no-baseline": options.baselines = []
+      case "--prefix-percent": options.prefixPercent = try integer(argument, 1...99)
+      case "--cli": options.cli = try value(argument)
+      case "--no-build": options.build = false
+      case "--duckdb":
+        let text = try value(argument)
+        options.duckdb = text == "none" ? "" : text
+      default: throw BenchError("unknown argument '\(argument)'")
+      }
+      index += 1
+    }
+    return options
+  }
+}
