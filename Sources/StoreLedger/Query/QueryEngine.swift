@@ -231,16 +231,24 @@ public struct QueryEngine {
     symbols.reserveCapacity(batch.count)
     batch.forEach { subject, _, _ in symbols.append(ledger.symbols.subjects.lookup(subject)) }
     let distance = 4
+    let startsDistance = 12
     var out: [UInt8] = []
     out.reserveCapacity(flushBytes + 4096)
     var index = 0
     ledger.events.withUnsafeBufferPointer { events in
       batch.forEach { subject, at, asOf in
+        if index + startsDistance < symbols.count, let further = symbols[index + startsDistance] {
+          ledger.subjectStarts.withUnsafeBufferPointer { storeledger_prefetch($0.baseAddress! + Int(further.rawValue)) }
+        }
         if index + distance < symbols.count, let ahead = symbols[index + distance] {
           let start = Int(ledger.subjectStarts[Int(ahead.rawValue)])
-          if start < events.count {
-            storeledger_prefetch(events.baseAddress! + start)
-            storeledger_prefetch(UnsafeRawPointer(events.baseAddress! + start) + 64)
+          let end = Int(ledger.subjectStarts[Int(ahead.rawValue) + 1])
+          // A few cache lines of the subject's events; the hardware streams the rest.
+          var address = UnsafeRawPointer(events.baseAddress! + start)
+          let last = UnsafeRawPointer(events.baseAddress! + min(end, start + 4))
+          while address < last {
+            storeledger_prefetch(address)
+            address += 64
           }
         }
         writeAnswer(subject: subject, symbol: symbols[index], at: at, asOf: asOf, into: &out)
