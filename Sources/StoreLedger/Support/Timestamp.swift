@@ -39,36 +39,74 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     let days = floorDivide(ms, 86_400_000)
     let msOfDay = ms - days * 86_400_000
     let civil = CivilDate(daysSinceEpoch: days)
+    let year = civil.year
+    guard year >= 0 && year <= 9999 else {
+      // Out of RFC 3339's range; still print something unambiguous.
+      bytes.append(contentsOf: Array(String(year).utf8))
+      var rest: [UInt8] = []
+      appendRFC3339Tail(civil: civil, msOfDay: msOfDay, to: &rest)
+      bytes.append(contentsOf: rest)
+      return
+    }
+    // One append of a 24-byte stack buffer: formatting sits on the audit's hot path.
+    var buffer: (UInt64, UInt64, UInt64) = (0, 0, 0)
+    let count = withUnsafeMutableBytes(of: &buffer) { raw -> Int in
+      let p = raw.bindMemory(to: UInt8.self)
+      @inline(__always) func two(_ at: Int, _ value: Int64) {
+        p[at] = UInt8(48 + value / 10)
+        p[at + 1] = UInt8(48 + value % 10)
+      }
+      two(0, year / 100)
+      two(2, year % 100)
+      p[4] = 45
+      two(5, civil.month)
+      p[7] = 45
+      two(8, civil.day)
+      p[10] = 84
+      two(11, msOfDay / 3_600_000)
+      p[13] = 58
+      two(14, msOfDay / 60_000 % 60)
+      p[16] = 58
+      two(17, msOfDay / 1000 % 60)
+      let millis = msOfDay % 1000
+      guard millis != 0 else {
+        p[19] = 90
+        return 20
+      }
+      p[19] = 46
+      p[20] = UInt8(48 + millis / 100)
+      p[21] = UInt8(48 + millis / 10 % 10)
+      p[22] = UInt8(48 + millis % 10)
+      p[23] = 90
+      return 24
+    }
+    withUnsafeBytes(of: &buffer) { bytes.append(contentsOf: $0.prefix(count)) }
+  }
+
+  /// `-MM-DDTHH:MM:SS[.mmm]Z` for years outside 0…9999.
+  private func appendRFC3339Tail(civil: CivilDate, msOfDay: Int64, to bytes: inout [UInt8]) {
     func two(_ value: Int64) {
       bytes.append(UInt8(48 + value / 10))
       bytes.append(UInt8(48 + value % 10))
     }
-    let year = civil.year
-    if year < 0 || year > 9999 {
-      // Out of RFC 3339's range; still print something unambiguous.
-      bytes.append(contentsOf: Array(String(year).utf8))
-    } else {
-      two(year / 100)
-      two(year % 100)
-    }
-    bytes.append(UInt8(ascii: "-"))
+    bytes.append(45)
     two(civil.month)
-    bytes.append(UInt8(ascii: "-"))
+    bytes.append(45)
     two(civil.day)
-    bytes.append(UInt8(ascii: "T"))
+    bytes.append(84)
     two(msOfDay / 3_600_000)
-    bytes.append(UInt8(ascii: ":"))
+    bytes.append(58)
     two(msOfDay / 60_000 % 60)
-    bytes.append(UInt8(ascii: ":"))
+    bytes.append(58)
     two(msOfDay / 1000 % 60)
     let millis = msOfDay % 1000
     if millis != 0 {
-      bytes.append(UInt8(ascii: "."))
+      bytes.append(46)
       bytes.append(UInt8(48 + millis / 100))
       bytes.append(UInt8(48 + millis / 10 % 10))
       bytes.append(UInt8(48 + millis % 10))
     }
-    bytes.append(UInt8(ascii: "Z"))
+    bytes.append(90)
   }
 
   /// Adds a whole number of milliseconds.

@@ -33,6 +33,13 @@ struct TimestampTests {
     #expect(Timestamp.parseRFC3339(input) == nil)
   }
 
+  @Test("years outside 0…9999 still print unambiguously")
+  func farYears() {
+    let start10000 = CivilDate(year: 10000, month: 1, day: 1).daysSinceEpoch * 86_400_000
+    #expect(Timestamp(millisecondsSinceEpoch: start10000 + 1500).rfc3339 == "10000-01-01T00:00:01.500Z")
+    #expect(Timestamp(millisecondsSinceEpoch: start10000 - 1).rfc3339 == "9999-12-31T23:59:59.999Z")
+  }
+
   @Test("the epoch is zero and a day is 86,400,000 ms")
   func epoch() {
     #expect(Timestamp.parseRFC3339("1970-01-01T00:00:00Z")?.millisecondsSinceEpoch == 0)
