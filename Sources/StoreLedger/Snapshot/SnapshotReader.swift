@@ -15,7 +15,8 @@ public enum SnapshotReader {
   ) {
     try bytes.withUnsafeBufferPointer { (buffer) throws(Diagnostic) in
       var parser = SnapshotParser(p: buffer, file: file, catalog: Catalog(products: []))
-      return try parser.headerOnly()
+      let header = try parser.headerOnly()
+      return (header.header, header.restoreBytes)
     }
   }
 
@@ -35,9 +36,10 @@ public enum SnapshotReader {
   public static func read(_ buffer: UnsafeBufferPointer<UInt8>, file: String, catalog: Catalog) throws(Diagnostic)
     -> (ledger: Ledger, header: SnapshotHeader)
   {
-    guard let stringsAt = sectionStart(#"\#n  "strings": "#, in: buffer) else {
-      var parser = SnapshotParser(p: buffer, file: file, catalog: catalog)
-      return try parser.document()
+    var peek = SnapshotParser(p: buffer, file: file, catalog: catalog)
+    let stringsAt = try peek.headerOnly().stringsAt
+    guard stringsAt > 0, stringsAt < buffer.count, buffer[stringsAt] == 32 else {
+      throw peek.fail("'restore_strings_at' does not point at the strings section")
     }
     final class TablesBox: @unchecked Sendable {
       var result: Result<LedgerSymbols, Diagnostic> = .success(LedgerSymbols())
@@ -47,7 +49,7 @@ public enum SnapshotReader {
     nonisolated(unsafe) let shared = buffer
     DispatchQueue.global().async(group: group) {
       var parser = SnapshotParser(p: shared, file: file, catalog: catalog)
-      parser.i = stringsAt + 1
+      parser.i = stringsAt
       do throws(Diagnostic) {
         parser.skipWhitespace()
         _ = try parser.text()
@@ -70,16 +72,6 @@ public enum SnapshotReader {
     return try parser.finish()
   }
 
-  /// The offset of `marker` searched from the end of `buffer`.
-  private static func sectionStart(_ marker: String, in buffer: UnsafeBufferPointer<UInt8>) -> Int? {
-    let needle = Array(marker.utf8)
-    var index = buffer.count - needle.count
-    while index >= 0 {
-      if buffer[index] == needle[0] && buffer[index..<(index + needle.count)].elementsEqual(needle) { return index }
-      index -= 1
-    }
-    return nil
-  }
 }
 
 private struct SnapshotParser {
@@ -236,7 +228,7 @@ private struct SnapshotParser {
 
   /// Parses the leading sections (sorted keys put `catalog`, `format`, `log` and
   /// `restore_bytes` first).
-  mutating func headerOnly() throws(Diagnostic) -> (SnapshotHeader, Int64) {
+  mutating func headerOnly() throws(Diagnostic) -> (header: SnapshotHeader, restoreBytes: Int64, stringsAt: Int) {
     var fields = HeaderFields()
     try expect(123)
     while true {
@@ -244,15 +236,15 @@ private struct SnapshotParser {
       try expect(58)
       if try !headerField(key, into: &fields) { try skipValue() }
       if let catalogDigest = fields.catalogDigest, let logDigest = fields.logDigest, fields.lines >= 0,
-        fields.bytes >= 0, fields.restoreBytes > 0
+        fields.bytes >= 0, fields.restoreBytes > 0, fields.stringsAt > 0
       {
         return (
           SnapshotHeader(
             lines: Int(fields.lines), bytes: fields.bytes, logDigest: logDigest, catalogDigest: catalogDigest,
-            events: 0, duplicatesSkipped: 0), fields.restoreBytes
+            events: 0, duplicatesSkipped: 0), fields.restoreBytes, Int(clamping: fields.stringsAt)
         )
       }
-      guard take(44) else { throw fail("missing 'catalog', 'log' or 'restore_bytes'") }
+      guard take(44) else { throw fail("missing 'catalog', 'log', 'restore_bytes' or 'restore_strings_at'") }
     }
   }
 
@@ -266,6 +258,7 @@ private struct SnapshotParser {
     var events: Int64 = -1
     var duplicates: Int64 = -1
     var restoreBytes: Int64 = -1
+    var stringsAt: Int64 = -1
   }
 
   /// Parses the value of `key` if it is a header section; false for any other key.
@@ -273,6 +266,7 @@ private struct SnapshotParser {
     switch key {
     case "format": fields.format = try text()
     case "restore_bytes": fields.restoreBytes = try integer()
+    case "restore_strings_at": fields.stringsAt = try integer()
     case "catalog":
       try members { (this, key) throws(Diagnostic) in
         if key == "sha256" { fields.catalogDigest = SHA256Digest(hex: try this.text()) } else { try this.skipValue() }

@@ -11,7 +11,7 @@ public enum SnapshotWriter {
 
   /// The snapshot bytes of `ledger` covering the log as described by `header`.
   ///
-  /// Layout (keys sorted): `catalog`, `format`, `log`, `restore_bytes`, `state` (per subject,
+  /// Layout (keys sorted): `catalog`, `format`, `log`, `restore_bytes`, `restore_strings_at`, `state` (per subject,
   /// the event records as base64), `strings`, then `subjects` (per subject, the readable
   /// timeline). `restore_bytes` is where `subjects` begins: restoring reads only that prefix.
   /// - Complexity: O(events + timeline size · log(subjects)).
@@ -60,6 +60,9 @@ public enum SnapshotWriter {
     raw("  \"restore_bytes\": ")
     let restoreBytesAt = out.count
     raw(String(repeating: " ", count: restoreBytesWidth) + ",\n")
+    raw("  \"restore_strings_at\": ")
+    let stringsAtAt = out.count
+    raw(String(repeating: " ", count: restoreBytesWidth) + ",\n")
     raw("  \"state\": {")
     var records: [UInt8] = []
     for (n, s) in order.enumerated() {
@@ -72,6 +75,9 @@ public enum SnapshotWriter {
       raw("\"")
     }
     raw(order.isEmpty ? "},\n" : "\n  },\n")
+    // Where `strings` begins, so a restore can parse it on another thread without searching.
+    let stringsAt = Array(String(out.count).utf8)
+    for (k, byte) in stringsAt.enumerated() { out[stringsAtAt + k] = byte }
     raw("  \"strings\": {\n    \"currencies\": ")
     strings(ledger.symbols.currencies, indent: "    ")
     raw(",\n    \"ids\": ")
