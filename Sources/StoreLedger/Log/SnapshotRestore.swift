@@ -9,12 +9,20 @@ public enum SnapshotFiles {
   public static func digest(of path: String, bytes: Int64) throws(Diagnostic) -> SHA256Digest? {
     let file = try PlatformFile(path: path, mode: .read)
     guard try file.size() >= bytes else { return nil }
-    // Hashing the mapped file avoids copying the prefix through a buffer.
-    return try file.withMappedBytes(count: Int(bytes)) { (mapped) throws(Diagnostic) in
-      var hasher = SHA256()
-      hasher.update(UnsafeRawBufferPointer(mapped))
-      return hasher.finalize()
+    // Streamed through a small buffer: mapping the whole prefix would count it all as resident.
+    var hasher = SHA256()
+    let block = 4 << 20
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: block, alignment: 64)
+    defer { buffer.deallocate() }
+    var offset: Int64 = 0
+    while offset < bytes {
+      let want = Int(min(Int64(block), bytes - offset))
+      let n = try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want]), at: offset)
+      guard n == want else { return nil }
+      hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+      offset += Int64(n)
     }
+    return hasher.finalize()
   }
 
   /// SHA-256 of a whole (small) file, e.g. the catalog.
