@@ -341,15 +341,7 @@ struct HouseholdSimulator {
           upgrade.price = price(of: product, offer: nil)
           record(upgrade)
           for index in members.indices where members[index].isSharing {
-            members[index].transaction = newTransaction()
-            var shared = GeneratedEvent(
-              .purchase, subject: members[index].subject, at: upgradeAt + memberDelay())
-            shared.product = product
-            shared.transaction = members[index].transaction
-            shared.originalTransaction = members[index].originalTransaction
-            shared.expiresAt = periodEnd
-            shared.isFamilyShared = true
-            record(shared)
+            chargeMember(index, .purchase, after: upgradeAt, product: product, expiresAt: periodEnd)
           }
           continue
         }
@@ -485,14 +477,8 @@ struct HouseholdSimulator {
       renewal.price = price(of: product, offer: currentOffer)
       record(renewal)
       for index in members.indices where members[index].isSharing {
-        members[index].transaction = newTransaction()
-        let memberRenewalAt = renewalAt + memberDelay()
-        var shared = GeneratedEvent(.renewal, subject: members[index].subject, at: memberRenewalAt)
-        shared.product = product
-        shared.transaction = members[index].transaction
-        shared.originalTransaction = members[index].originalTransaction
-        shared.expiresAt = renewalEnd
-        record(shared)
+        let memberRenewalAt = chargeMember(
+          index, .renewal, after: renewalAt, product: product, expiresAt: renewalEnd)
         if random.chance(Rates.memberLeaves) {
           // The organiser stops sharing with this member during the period.
           let leftAt = random.between(memberRenewalAt + Span.hour, renewalEnd - 2 * Span.hour)
@@ -551,6 +537,26 @@ struct HouseholdSimulator {
   }
 
   /// Family members' notifications follow the organiser's by up to half a minute.
+  /// Charges a sharing family member for the organiser's purchase or renewal, a little later.
+  ///
+  /// Draws the member's transaction, then the delay, in that order (the output depends on it).
+  @discardableResult
+  private mutating func chargeMember(
+    _ index: Int, _ kind: EventKind, after start: Int64, product: GeneratedProduct, expiresAt: Int64
+  ) -> Int64 {
+    members[index].transaction = newTransaction()
+    let at = start + memberDelay()
+    var shared = GeneratedEvent(kind, subject: members[index].subject, at: at)
+    shared.product = product
+    shared.transaction = members[index].transaction
+    shared.originalTransaction = members[index].originalTransaction
+    shared.expiresAt = expiresAt
+    // A purchase states the ownership; a renewal keeps it (CONTRACT §3).
+    shared.isFamilyShared = kind == .purchase
+    record(shared)
+    return at
+  }
+
   private mutating func memberDelay() -> Int64 {
     random.between(Span.second, 30 * Span.second)
   }
