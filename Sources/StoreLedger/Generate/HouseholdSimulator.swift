@@ -333,13 +333,9 @@ struct HouseholdSimulator {
             periods[Int(product.rawValue)]!.added(
               to: Timestamp(millisecondsSinceEpoch: upgradeAt)
             ).millisecondsSinceEpoch
-          var upgrade = GeneratedEvent(.purchase, subject: subject, at: upgradeAt)
-          upgrade.product = product
-          upgrade.transaction = transaction
-          upgrade.originalTransaction = originalTransaction
-          upgrade.expiresAt = periodEnd
-          upgrade.price = price(of: product, offer: nil)
-          record(upgrade)
+          recordCharge(
+            .purchase, subject: subject, at: upgradeAt, product: product, transaction: transaction,
+            originalTransaction: originalTransaction, expiresAt: periodEnd, offer: nil, priced: true)
           for index in members.indices where members[index].isSharing {
             chargeMember(index, .purchase, after: upgradeAt, product: product, expiresAt: periodEnd)
           }
@@ -468,14 +464,9 @@ struct HouseholdSimulator {
       }
       periodStart = renewalAt
       periodEnd = renewalEnd
-      var renewal = GeneratedEvent(.renewal, subject: subject, at: renewalAt)
-      renewal.product = product
-      renewal.transaction = transaction
-      renewal.originalTransaction = originalTransaction
-      renewal.expiresAt = renewalEnd
-      renewal.offer = currentOffer
-      renewal.price = price(of: product, offer: currentOffer)
-      record(renewal)
+      recordCharge(
+        .renewal, subject: subject, at: renewalAt, product: product, transaction: transaction,
+        originalTransaction: originalTransaction, expiresAt: renewalEnd, offer: currentOffer, priced: true)
       for index in members.indices where members[index].isSharing {
         let memberRenewalAt = chargeMember(
           index, .renewal, after: renewalAt, product: product, expiresAt: renewalEnd)
@@ -546,15 +537,28 @@ struct HouseholdSimulator {
   ) -> Int64 {
     members[index].transaction = newTransaction()
     let at = start + memberDelay()
-    var shared = GeneratedEvent(kind, subject: members[index].subject, at: at)
-    shared.product = product
-    shared.transaction = members[index].transaction
-    shared.originalTransaction = members[index].originalTransaction
-    shared.expiresAt = expiresAt
     // A purchase states the ownership; a renewal keeps it (CONTRACT §3).
-    shared.isFamilyShared = kind == .purchase
-    record(shared)
+    recordCharge(
+      kind, subject: members[index].subject, at: at, product: product,
+      transaction: members[index].transaction, originalTransaction: members[index].originalTransaction,
+      expiresAt: expiresAt, offer: nil, priced: false, familyShared: kind == .purchase)
     return at
+  }
+
+  /// Records a subscription purchase or renewal: the one shape every charge of a period shares.
+  private mutating func recordCharge(
+    _ kind: EventKind, subject: UInt32, at: Int64, product: GeneratedProduct, transaction: UInt64,
+    originalTransaction: UInt64, expiresAt: Int64, offer: Offer?, priced: Bool, familyShared: Bool = false
+  ) {
+    var event = GeneratedEvent(kind, subject: subject, at: at)
+    event.product = product
+    event.transaction = transaction
+    event.originalTransaction = originalTransaction
+    event.expiresAt = expiresAt
+    if offer != nil { event.offer = offer }
+    if priced { event.price = price(of: product, offer: offer) }
+    event.isFamilyShared = familyShared
+    record(event)
   }
 
   private mutating func memberDelay() -> Int64 {
