@@ -6,21 +6,25 @@ public struct Ledger: Sendable {
   /// Catalog and consumable currencies.
   public let context: FoldContext
   /// Interned strings.
-  public let symbols: LedgerSymbols
+  public internal(set) var symbols: LedgerSymbols
   /// All events; subject `s` owns `events[subjectStarts[s]..<subjectStarts[s+1]]`, in effective order.
-  public let events: [Event]
+  public internal(set) var events: [Event]
   /// Where each subject's events start (one extra entry at the end).
-  public let subjectStarts: [UInt32]
+  public internal(set) var subjectStarts: [UInt32]
   /// Number of subscriptions per subject.
-  public let subscriptionCounts: [UInt32]
+  public internal(set) var subscriptionCounts: [UInt32]
   /// Lines read, including empty and duplicate lines.
-  public let linesRead: Int
+  public internal(set) var linesRead: Int
   /// Redeliveries skipped.
-  public let duplicatesSkipped: Int
+  public internal(set) var duplicatesSkipped: Int
   /// The latest effective time of any event.
-  public let latestEffective: Timestamp
+  public internal(set) var latestEffective: Timestamp
   /// Warnings from loading (torn line, events that change nothing).
   public let warnings: [Diagnostic]
+  /// Subjects an open `LedgerStore` re-folded after an append: their current events were
+  /// moved to the end of `events` (the old range is dead until compaction). Empty for a
+  /// ledger loaded in one go, so `subjectStarts` alone describes it.
+  var relocated: [UInt32: RelocatedSubject] = [:]
 
   /// The catalog.
   public var catalog: Catalog { context.catalog }
@@ -42,7 +46,27 @@ public struct Ledger: Sendable {
 
   /// The events of a subject, in effective order.
   public func events(of subject: Symbol) -> ArraySlice<Event> {
-    let s = Int(subject.rawValue)
-    return events[Int(subjectStarts[s])..<Int(subjectStarts[s + 1])]
+    let extent = extent(of: subject)
+    return events[extent.lower..<extent.upper]
   }
+
+  /// Where a subject's events lie in `events`, and how many subscriptions it has.
+  @inline(__always)
+  func extent(of subject: Symbol) -> (lower: Int, upper: Int, subscriptions: Int) {
+    if !relocated.isEmpty, let moved = relocated[subject.rawValue] {
+      return (Int(moved.start), Int(moved.end), Int(moved.subscriptions))
+    }
+    let s = Int(subject.rawValue)
+    return (Int(subjectStarts[s]), Int(subjectStarts[s + 1]), Int(subscriptionCounts[s]))
+  }
+}
+
+/// Where a re-folded subject's events now lie (see `Ledger.relocated`).
+struct RelocatedSubject: Sendable {
+  /// First event.
+  var start: UInt32
+  /// One past the last event.
+  var end: UInt32
+  /// Subscriptions of the subject.
+  var subscriptions: UInt32
 }

@@ -22,6 +22,34 @@ public enum LogAppender {
   public static func append(
     input: [UInt8], inputName: String, logPath: String, catalog: Catalog, now: Timestamp?
   ) throws(DiagnosticList) -> AppendReport {
+    try append(input: input, inputName: inputName, logPath: logPath, catalog: catalog, now: now) {
+      (_, _) throws(DiagnosticList) in
+      var builder = LedgerBuilder(catalog: catalog, file: logPath)
+      let extent = try DiagnosticList.collecting(path: logPath) { try LedgerLoader.feed(&builder, path: logPath) }
+      return (builder, extent.lineCount)
+    }.report
+  }
+
+  /// What an append leaves behind for an open `LedgerStore`.
+  struct Outcome {
+    /// What was appended.
+    var report: AppendReport
+    /// The builder's result: every subject `prepare` fed, with the batch.
+    var ledger: Ledger
+    /// The log's length and line count afterwards.
+    var logBytes: Int64
+    /// Complete lines in the log afterwards.
+    var logLines: Int
+  }
+
+  /// Appends like `append(input:...)`, validating the batch against the builder `prepare` returns.
+  ///
+  /// `prepare` runs under the lock with the log's current size and returns a builder holding
+  /// whatever the batch must be checked against, and the number of lines already in the log.
+  static func append(
+    input: [UInt8], inputName: String, logPath: String, catalog: Catalog, now: Timestamp?,
+    prepare: (_ log: borrowing PlatformFile, _ size: Int64) throws(DiagnosticList) -> (LedgerBuilder, Int)
+  ) throws(DiagnosticList) -> Outcome {
     try DiagnosticList.collecting(path: logPath, writing: true) {
       let log = try PlatformFile(path: logPath, mode: .readWriteCreate)
       try log.lockExclusive()
@@ -35,10 +63,8 @@ public enum LogAppender {
           throw DiagnosticList([Diagnostic(file: logPath, .tornLineBlocksAppend)])
         }
       }
-      var builder = LedgerBuilder(catalog: catalog, file: logPath)
-      let extent = try LedgerLoader.feed(&builder, path: logPath)
+      var (builder, existingLines) = try prepare(log, size)
       if builder.errorCount > 0 { throw DiagnosticList(builder.errors) }
-      let existingLines = extent.lineCount
       var parser = EventLineParser(catalog: catalog)
       var scratchSymbols = LedgerSymbols()
       var output: [UInt8] = []
@@ -96,13 +122,15 @@ public enum LogAppender {
       if !inputErrors.isEmpty || builder.errorCount > 0 {
         throw DiagnosticList(inputErrors + builder.errors.map(relocate))
       }
+      let ledger: Ledger
       switch builder.finish() {
       case .failure(let list):
         throw DiagnosticList(list.diagnostics.filter { $0.severity == .error }.map(relocate))
-      case .success:
-        break
+      case .success(let finished):
+        ledger = finished
       }
-      guard !output.isEmpty else { return report }
+      var outcome = Outcome(report: report, ledger: ledger, logBytes: size, logLines: existingLines)
+      guard !output.isEmpty else { return outcome }
       try log.seek(to: size)
       do {
         try log.write(output)
@@ -114,7 +142,9 @@ public enum LogAppender {
         throw error
       }
       if size == 0 { PlatformFile.syncDirectory(of: logPath) }
-      return report
+      outcome.logBytes = size + Int64(output.count)
+      outcome.logLines = existingLines + report.appended
+      return outcome
     }
   }
 

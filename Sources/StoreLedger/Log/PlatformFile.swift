@@ -227,3 +227,12 @@ private func Glibc_rename(_ from: String, _ to: String) -> Int32 {
 private func Glibc_pread(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int, _ offset: off_t) -> Int {
   pread(fd, buffer, count, offset)
 }
+
+extension PlatformFile {
+  /// The wall-clock time, stamped as `recorded` on appended events that carry none.
+  public static func wallClockNow() -> Timestamp {
+    var spec = timespec()
+    clock_gettime(CLOCK_REALTIME, &spec)
+    return Timestamp(millisecondsSinceEpoch: Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000)
+  }
+}

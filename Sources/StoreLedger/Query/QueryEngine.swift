@@ -65,10 +65,8 @@ public struct QueryEngine {
       state.reset(subscriptionCount: 0, itemCount: 0)
       return
     }
-    let s = Int(subject.rawValue)
-    let lower = Int(ledger.subjectStarts[s])
-    let upper = Int(ledger.subjectStarts[s + 1])
-    state.reset(subscriptionCount: Int(ledger.subscriptionCounts[s]), itemCount: upper - lower)
+    let (lower, upper, subscriptions) = ledger.extent(of: subject)
+    state.reset(subscriptionCount: subscriptions, itemCount: upper - lower)
     let knownBy = asOf ?? Timestamp.distantFuture
     ledger.events.withUnsafeBufferPointer { all in
       for position in lower..<upper {
@@ -84,10 +82,8 @@ public struct QueryEngine {
   /// Starts an incremental fold of `subject` at full knowledge (for timelines).
   mutating func beginFold(subject: Symbol) {
     explainLog = nil
-    let s = Int(subject.rawValue)
-    state.reset(
-      subscriptionCount: Int(ledger.subscriptionCounts[s]),
-      itemCount: Int(ledger.subjectStarts[s + 1] - ledger.subjectStarts[s]))
+    let (lower, upper, subscriptions) = ledger.extent(of: subject)
+    state.reset(subscriptionCount: subscriptions, itemCount: upper - lower)
   }
 
   /// Applies the next event of an incremental fold.
@@ -237,12 +233,13 @@ public struct QueryEngine {
     var index = 0
     ledger.events.withUnsafeBufferPointer { events in
       batch.forEach { subject, at, asOf in
-        if index + startsDistance < symbols.count, let further = symbols[index + startsDistance] {
+        if index + startsDistance < symbols.count, let further = symbols[index + startsDistance],
+          Int(further.rawValue) < ledger.subjectStarts.count
+        {
           ledger.subjectStarts.withUnsafeBufferPointer { storeledger_prefetch($0.baseAddress! + Int(further.rawValue)) }
         }
         if index + distance < symbols.count, let ahead = symbols[index + distance] {
-          let start = Int(ledger.subjectStarts[Int(ahead.rawValue)])
-          let end = Int(ledger.subjectStarts[Int(ahead.rawValue) + 1])
+          let (start, end, _) = ledger.extent(of: ahead)
           // A few cache lines of the subject's events; the hardware streams the rest.
           var address = UnsafeRawPointer(events.baseAddress! + start)
           let last = UnsafeRawPointer(events.baseAddress! + min(end, start + 4))

@@ -1,0 +1,204 @@
+import Dispatch
+
+extension LedgerStore {
+  /// Appends JSON lines (`inputName` in messages), stamping `now` as `recorded` where absent.
+  ///
+  /// Under the log's lock, `LogAppender` hands over the log's size; the builder it validates
+  /// against holds only the subjects the batch and the lines appended since involve (by
+  /// subject, by event id, by charged transaction), so a full load is never needed. After the
+  /// fsync the re-folded subjects replace theirs in `state`.
+  /// - Complexity: O(input + lines appended since + events of the subjects involved).
+  public func append(lines input: [UInt8], named inputName: String, now: Timestamp?) throws(DiagnosticList)
+    -> AppendReport
+  {
+    appending.wait()
+    defer { appending.signal() }
+    let outcome = try LogAppender.append(
+      input: input, inputName: inputName, logPath: logPath, catalog: catalog, now: now
+    ) { (log, size) throws(DiagnosticList) in
+      try state.builder(forAppending: input, log: log, size: size, catalog: catalog, logPath: logPath)
+    }
+    gate.write {
+      state.merge(outcome)
+    }
+    return outcome.report
+  }
+}
+
+/// What a `LedgerStore` knows: the ledger and how much of the log it has read.
+struct StoreState {
+  /// Events by subject; subjects re-folded after an append are `relocated`.
+  var ledger: Ledger
+  /// Bytes of the log read (complete lines only).
+  var logBytes: Int64
+  /// Complete lines of the log read.
+  var logLines: Int
+  /// By event id symbol: the subject whose event has it (`UInt32.max`: none).
+  var subjectOfID: [UInt32]
+  /// By transaction symbol: the subject whose `purchase` or `renewal` charged it.
+  var subjectOfCharge: [UInt32]
+  /// Events in `ledger.events` superseded by a relocation, reclaimed by `compact`.
+  var deadEvents = 0
+  /// Superseded events tolerated before compacting, however few are live (tests lower it).
+  var compactionFloor = 4096
+
+  /// Indexes a loaded ledger.
+  /// - Complexity: O(events).
+  init(ledger: Ledger, extent: LogExtent) {
+    self.ledger = ledger
+    logBytes = extent.completeBytes
+    logLines = extent.lineCount
+    subjectOfID = [UInt32](repeating: UInt32.max, count: ledger.symbols.ids.count)
+    subjectOfCharge = [UInt32](repeating: UInt32.max, count: ledger.symbols.transactions.count)
+    for event in ledger.events { index(event, subject: event.subject) }
+  }
+
+  /// Distinct events held.
+  var liveEvents: Int { ledger.events.count - deadEvents }
+
+  private mutating func index(_ event: Event, subject: Symbol) {
+    Self.set(&subjectOfID, event.id, subject)
+    if event.kind == .purchase || event.kind == .renewal { Self.set(&subjectOfCharge, event.transaction, subject) }
+  }
+
+  private static func set(_ table: inout [UInt32], _ key: Symbol, _ subject: Symbol) {
+    let at = Int(key.rawValue)
+    if at >= table.count { table.append(contentsOf: repeatElement(UInt32.max, count: at + 1 - table.count)) }
+    table[at] = subject.rawValue
+  }
+
+  /// A builder holding every subject that lines appended since `logBytes` and `input`
+  /// involve, followed by those appended lines; and the number of lines in the log.
+  /// - Complexity: O(size - logBytes + input + events of the subjects involved).
+  func builder(
+    forAppending input: [UInt8], log: borrowing PlatformFile, size: Int64, catalog: Catalog, logPath: String
+  ) throws(DiagnosticList) -> (LedgerBuilder, Int) {
+    guard size >= logBytes else {
+      throw DiagnosticList([
+        Diagnostic(
+          file: logPath,
+          .cannotRead(path: logPath, reason: "the log is shorter than when it was opened (\(size) < \(logBytes) bytes): reopen it"))
+      ])
+    }
+    let appendedSince: [UInt8]
+    do {
+      appendedSince = size > logBytes ? try log.readBytes(count: Int(size - logBytes), at: logBytes) : []
+    } catch {
+      throw DiagnosticList([error])
+    }
+    var builder = LedgerBuilder(catalog: catalog, file: logPath)
+    var parser = EventLineParser(catalog: catalog)
+    let main = ledger.symbols
+    var involved = Set<UInt32>()
+    func noteSubjects(of line: ArraySlice<UInt8>) {
+      let parsed = line.withUnsafeBufferPointer { bytes in
+        builder.withSymbols { parser.parse(bytes, lineNumber: 0, symbols: &$0) }
+      }
+      guard case .success(let event) = parsed else { return }  // reported when the line is added
+      builder.withSymbols { mini in
+        func note(_ table: SymbolTable, _ symbol: Symbol, _ owners: [UInt32]?, in mainTable: SymbolTable) {
+          guard symbol.isSome, let found = table.withBytes(symbol, { mainTable.lookup($0) }) else { return }
+          guard let owners else {
+            involved.insert(found.rawValue)
+            return
+          }
+          if Int(found.rawValue) < owners.count, owners[Int(found.rawValue)] != UInt32.max {
+            involved.insert(owners[Int(found.rawValue)])
+          }
+        }
+        note(mini.subjects, event.subject, nil, in: main.subjects)
+        note(mini.ids, event.id, subjectOfID, in: main.ids)
+        if event.kind == .purchase || event.kind == .renewal {
+          note(mini.transactions, event.transaction, subjectOfCharge, in: main.transactions)
+        }
+      }
+    }
+    LogAppender.forEachInputLine(appendedSince, noteSubjects)
+    LogAppender.forEachInputLine(input, noteSubjects)
+    for subject in involved.sorted() {
+      guard let (lower, upper) = extent(of: Symbol(rawValue: subject)) else { continue }
+      for event in ledger.events[lower..<upper] {
+        var moved = event
+        builder.withSymbols { mini in Self.move(&moved, from: main, to: &mini) }
+        _ = builder.add(event: moved)
+      }
+    }
+    var lineNumber = logLines
+    LogAppender.forEachInputLine(appendedSince) { line in
+      lineNumber += 1
+      _ = line.withUnsafeBufferPointer { builder.add(line: $0, lineNumber: lineNumber) }
+    }
+    return (builder, lineNumber)
+  }
+
+  /// Re-interns an event's strings from one symbol space into another.
+  private static func move(_ event: inout Event, from: LedgerSymbols, to: inout LedgerSymbols) {
+    func moved(_ symbol: Symbol, _ source: SymbolTable, _ target: inout SymbolTable) -> Symbol {
+      symbol.isSome ? source.withBytes(symbol) { target.intern($0) } : .none
+    }
+    event.id = moved(event.id, from.ids, &to.ids)
+    event.subject = moved(event.subject, from.subjects, &to.subjects)
+    event.transaction = moved(event.transaction, from.transactions, &to.transactions)
+    event.originalTransaction = moved(event.originalTransaction, from.transactions, &to.transactions)
+    event.currency = moved(event.currency, from.currencies, &to.currencies)
+  }
+
+  /// Takes in the subjects an append re-folded; compacts when superseded events outnumber live ones.
+  /// - Complexity: O(events of those subjects), amortized; a compaction is O(events).
+  mutating func merge(_ outcome: LogAppender.Outcome) {
+    let refolded = outcome.ledger
+    for s in 0..<refolded.subjectCount {
+      let source = Symbol(rawValue: UInt32(s))
+      let (lower, upper, subscriptions) = refolded.extent(of: source)
+      if lower == upper { continue }
+      let subject = refolded.symbols.subjects.withBytes(source) { ledger.symbols.subjects.intern($0) }
+      if let previous = extent(of: subject) { deadEvents += previous.upper - previous.lower }
+      let start = ledger.events.count
+      for var event in refolded.events[lower..<upper] {
+        Self.move(&event, from: refolded.symbols, to: &ledger.symbols)
+        index(event, subject: subject)
+        ledger.events.append(event)
+        if event.at > ledger.latestEffective { ledger.latestEffective = event.at }
+      }
+      ledger.relocated[subject.rawValue] = RelocatedSubject(
+        start: UInt32(start), end: UInt32(ledger.events.count), subscriptions: UInt32(subscriptions))
+    }
+    // Lines the input repeated were not written; only the log's own redeliveries count.
+    ledger.duplicatesSkipped += refolded.duplicatesSkipped - outcome.report.duplicates
+    ledger.linesRead = outcome.logLines
+    logBytes = outcome.logBytes
+    logLines = outcome.logLines
+    if deadEvents > compactionFloor && deadEvents > liveEvents { compact() }
+  }
+
+  /// Where a subject's events are, if it has any.
+  private func extent(of subject: Symbol) -> (lower: Int, upper: Int)? {
+    guard ledger.relocated[subject.rawValue] != nil || Int(subject.rawValue) < ledger.subjectCount else { return nil }
+    let found = ledger.extent(of: subject)
+    return (found.lower, found.upper)
+  }
+
+  /// Regroups every subject's live events contiguously, dropping superseded ones.
+  /// - Complexity: O(events).
+  private mutating func compact() {
+    var events: [Event] = []
+    events.reserveCapacity(liveEvents)
+    var starts: [UInt32] = [0]
+    var counts: [UInt32] = []
+    for s in 0..<ledger.symbols.subjects.count {
+      let subject = Symbol(rawValue: UInt32(s))
+      if let (lower, upper) = extent(of: subject) {
+        events.append(contentsOf: ledger.events[lower..<upper])
+        counts.append(UInt32(ledger.extent(of: subject).subscriptions))
+      } else {
+        counts.append(0)
+      }
+      starts.append(UInt32(events.count))
+    }
+    ledger.events = events
+    ledger.subjectStarts = starts
+    ledger.subscriptionCounts = counts
+    ledger.relocated = [:]
+    deadEvents = 0
+  }
+}

@@ -1,0 +1,96 @@
+import Dispatch
+
+/// An open ledger: answers from memory, appends durably, safe to share between threads.
+///
+/// Open it once (reading the log costs time proportional to the log, or to the tail after a
+/// snapshot) and keep it: `answer` folds one subject's events, and `append` validates a
+/// batch against the ledger's own state under the log's lock after reading only the lines
+/// other processes appended since, so it costs time proportional to the batch plus one fsync.
+///
+/// From async code: `answer` is a short CPU-bound call and may be called directly; `append`
+/// and `refresh` wait for the log's lock and an fsync, so use their `async` overloads, which
+/// run them on a Dispatch queue instead of a cooperative-pool thread. Opening reads the whole
+/// log: do it before serving, or inside `Task.detached` / a Dispatch queue.
+public final class LedgerStore: @unchecked Sendable {
+  /// The JSON-lines event log.
+  public let logPath: String
+  /// The catalog the log is checked against.
+  public let catalogPath: String
+  let catalog: Catalog
+  /// Queries read `state` as readers; the merge after an append writes it alone.
+  let gate = ReadWriteGate()
+  /// One appender at a time in this process (other processes queue on the log's lock).
+  let appending = DispatchSemaphore(value: 1)
+  /// Read under `gate.read`, or by the appender holding `appending` (the only writer);
+  /// written only under `gate.write` by that appender.
+  var state: StoreState
+
+  /// Opens the log at `logPath`, with `catalog.json` beside it unless `catalogPath` says
+  /// otherwise, restoring from `snapshotPath` (made by `storeledger snapshot`) when given.
+  /// - Throws: every problem found, each naming file, line and field (`DiagnosticList`).
+  /// - Complexity: O(events in the log), or O(events after the snapshot) plus the restore.
+  public init(logPath: String, catalogPath: String? = nil, snapshotPath: String? = nil) throws(DiagnosticList) {
+    let catalogPath = catalogPath ?? LedgerLoader.defaultCatalogPath(forLog: logPath)
+    self.logPath = logPath
+    self.catalogPath = catalogPath
+    catalog = try LedgerLoader.loadCatalog(path: catalogPath)
+    let loaded =
+      if let snapshotPath {
+        try SnapshotFiles.restore(
+          snapshotPath: snapshotPath, logPath: logPath, catalogPath: catalogPath, catalog: catalog)
+      } else {
+        try LedgerLoader.load(logPath: logPath, catalog: catalog)
+      }
+    state = StoreState(ledger: loaded.ledger, extent: loaded.extent)
+  }
+
+  /// What `subject` held at `at`, as known at `asOf` (nil: everything the ledger knows).
+  /// - Complexity: O(events of the subject).
+  public func answer(for subject: SubjectID, at: Timestamp, asOf: Timestamp? = nil) -> Holdings {
+    gate.read {
+      var engine = QueryEngine(ledger: state.ledger)
+      return Holdings(engine.answer(subject: subject.rawValue, at: at, asOf: asOf))
+    }
+  }
+
+  /// The number of distinct events the ledger holds.
+  public var eventCount: Int { gate.read { state.liveEvents } }
+
+  /// Appends `events` durably, all or nothing; events already in the log are skipped.
+  ///
+  /// Each event is checked exactly as a log line (fields, id conflicts, transactions charged
+  /// twice, overdraw); events without `recorded` are stamped with the current time.
+  /// - Throws: every problem found; the log is then unchanged.
+  /// - Complexity: O(batch + lines others appended since + events of the subjects involved), one fsync.
+  public func append(_ events: [NewEvent]) throws(DiagnosticList) -> AppendReport {
+    var input: [UInt8] = []
+    for event in events {
+      event.appendLine(to: &input)
+      input.append(10)
+    }
+    return try append(lines: input, named: "<events>", now: PlatformFile.wallClockNow())
+  }
+
+  /// Reads the lines other processes appended since the ledger last looked at the log.
+  /// - Complexity: O(lines appended since + events of the subjects they touch).
+  public func refresh() throws(DiagnosticList) {
+    _ = try append(lines: [], named: "<none>", now: nil)
+  }
+
+  /// `append` on a Dispatch queue, so an async caller's thread is not held by the lock or fsync.
+  public func append(_ events: [NewEvent]) async throws(DiagnosticList) -> AppendReport {
+    try await offPool { () throws(DiagnosticList) in try self.append(events) }
+  }
+
+  /// `refresh` on a Dispatch queue.
+  public func refresh() async throws(DiagnosticList) {
+    try await offPool { () throws(DiagnosticList) in try self.refresh() }
+  }
+
+  private func offPool<R: Sendable>(_ body: @escaping @Sendable () throws(DiagnosticList) -> R) async throws(DiagnosticList) -> R {
+    let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<R, DiagnosticList>, Never>) in
+      DispatchQueue.global().async { continuation.resume(returning: Result { () throws(DiagnosticList) in try body() }) }
+    }
+    return try result.get()
+  }
+}

@@ -1,0 +1,70 @@
+/// An event to append: the typed form of one log line (Docs/log-format.md lists which
+/// fields each type requires; the ledger checks them exactly as it checks a line).
+public struct NewEvent: Hashable, Sendable {
+  /// Unique id; appending an equal event with the same id again is a no-op.
+  public var id: EventID
+  /// The event type.
+  public var kind: EventKind
+  /// The subject whose access changes.
+  public var subject: SubjectID
+  /// Effective time: when it happened in the world.
+  public var at: Timestamp
+  /// Knowledge time; nil stamps the time of the append.
+  public var recorded: Timestamp?
+  /// The product bought, renewed or changed to.
+  public var product: ProductID?
+  /// The transaction charged, revoked or reinstated.
+  public var transaction: TransactionID?
+  /// The subscription's first transaction.
+  public var originalTransaction: TransactionID?
+  /// End of the period bought or extended to.
+  public var expires: Timestamp?
+  /// End of a grace period (`grace_entered`).
+  public var graceExpires: Timestamp?
+  /// Units bought (consumables) or consumed.
+  public var quantity: Int64?
+  /// Bought by the subject or shared by its family.
+  public var ownership: Ownership?
+  /// The offer of the transaction.
+  public var offer: Offer?
+  /// Price in thousandths of `currency`'s unit (4990 is 4.99).
+  public var price: Int64?
+  /// The price currency, or the consumable currency consumed.
+  public var currency: String?
+  /// `expiration` or `revocation` reason, as named in the log (`voluntary`, `refund`, ...).
+  public var reason: String?
+  /// The new auto-renew setting (`auto_renew_changed`).
+  public var autoRenew: Bool?
+
+  /// An event with the fields every type has; set the others as its type requires.
+  public init(id: EventID, kind: EventKind, subject: SubjectID, at: Timestamp) {
+    self.id = id
+    self.kind = kind
+    self.subject = subject
+    self.at = at
+  }
+
+  /// The event as one JSON log line, without the newline.
+  /// - Complexity: O(size of the line).
+  func appendLine(to out: inout [UInt8]) {
+    var members: [(String, JSONValue)] = [
+      ("id", .string(id.rawValue)), ("type", .string(kind.name)), ("subject", .string(subject.rawValue)),
+      ("at", .string(at.rfc3339)),
+    ]
+    func add(_ key: String, _ value: JSONValue?) { if let value { members.append((key, value)) } }
+    add("recorded", recorded.map { .string($0.rfc3339) })
+    add("product", product.map { .string($0.rawValue) })
+    add("transaction", transaction.map { .string($0.rawValue) })
+    add("original_transaction", originalTransaction.map { .string($0.rawValue) })
+    add("expires", expires.map { .string($0.rfc3339) })
+    add("grace_expires", graceExpires.map { .string($0.rfc3339) })
+    add("quantity", quantity.map { .integer($0) })
+    add("ownership", ownership.map { .string($0.name) })
+    add("offer", offer.map { .string($0.name) })
+    add("price", price.map { .integer($0) })
+    add("currency", currency.map { .string($0) })
+    add("reason", reason.map { .string($0) })
+    add("auto_renew", autoRenew.map { .bool($0) })
+    JSONWriter.write(.object(members), into: &out, indent: nil, level: 0)
+  }
+}
