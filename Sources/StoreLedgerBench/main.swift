@@ -22,6 +22,14 @@ if arguments.first == "--child" {
   exit(FoundationBaseline.runChild(variant, logPath: arguments[3], catalogPath: arguments[4]))
 }
 
+if arguments.first == "--appends" {
+  guard arguments.count == 2 || arguments.count == 3, let count = Int(arguments.count == 3 ? arguments[2] : "200") else {
+    say("usage: storeledger-bench --appends LOG [COUNT]")
+    exit(64)
+  }
+  exit(AppendRate.run(logPath: arguments[1], count: count))
+}
+
 if arguments.contains("--help") || arguments.contains("-h") {
   say(BenchOptions.usage)
   exit(0)
