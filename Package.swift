@@ -26,8 +26,12 @@ let package = Package(
       name: "StoreLedgerCLI", dependencies: ["StoreLedger"], swiftSettings: strictSettings),
     .executableTarget(
       name: "StoreLedgerBench", dependencies: ["StoreLedger"], swiftSettings: strictSettings),
+    // The example of Docs/library.md, built and run by the tests.
+    .executableTarget(
+      name: "StoreLedgerExample", dependencies: ["StoreLedger"], path: "Examples/Library",
+      swiftSettings: strictSettings),
     .testTarget(
-      name: "StoreLedgerTests", dependencies: ["StoreLedger", "StoreLedgerCLI"],
+      name: "StoreLedgerTests", dependencies: ["StoreLedger", "StoreLedgerCLI", "StoreLedgerExample"],
       swiftSettings: strictSettings),
   ],
   swiftLanguageModes: [.v6]
