@@ -88,7 +88,7 @@ public struct Event: Sendable, Equatable {
 
   /// Whether two lines describe the same event, as JSON values ignoring `recorded`.
   ///
-  /// This is the redelivery test of CONTRACT §1 (Idempotency); `line` and
+  /// This is the redelivery test of Docs/log-format.md ("Redeliveries"); `line` and
   /// `recorded` are not part of the event's identity.
   public func isRedelivery(of other: Event) -> Bool {
     var a = self

@@ -1,4 +1,4 @@
-/// The event types of CONTRACT §1, as past-tense facts.
+/// The event types of Docs/log-format.md, as past-tense facts.
 public enum EventKind: UInt8, Sendable, CaseIterable {
   case purchase
   case purchasePending
@@ -34,7 +34,7 @@ public enum EventKind: UInt8, Sendable, CaseIterable {
     }
   }
 
-  /// Every type name, in contract order.
+  /// Every type name, in the order of Docs/log-format.md.
   public static let allNames: [String] = allCases.map(\.name)
 
   /// The kind named `name` in the log.

@@ -42,7 +42,7 @@ public struct SubjectState: Sendable, Equatable {
     }
   }
 
-  /// Applies one event (CONTRACT §3) and says what it did.
+  /// Applies one event (Docs/semantics.md) and says what it did.
   public mutating func apply(_ event: Event, context: FoldContext) -> FoldEffect {
     let slot = Int(event.slot)
     switch event.kind {

@@ -1,4 +1,4 @@
-/// The billing state of an auto-renewable subscription (CONTRACT §3).
+/// The billing state of an auto-renewable subscription (Docs/semantics.md).
 public enum SubscriptionStatus: UInt8, Sendable {
   case active
   case billingRetry

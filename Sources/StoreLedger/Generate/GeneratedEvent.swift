@@ -4,7 +4,7 @@
 /// sorts cheaply by delivery; absent optional fields use sentinels (`Int64.min`
 /// for instants, 0 for transactions and quantities, -1 for prices). The writer
 /// emits exactly the fields that are present, so the simulation decides which
-/// fields a line carries, within what CONTRACT §1 allows for its type.
+/// fields a line carries, within what Docs/log-format.md allows for its type.
 struct GeneratedEvent {
   /// Effective time in milliseconds since the epoch.
   var at: Int64

@@ -98,7 +98,7 @@ enum GeneratedProduct: UInt8, CaseIterable {
     }
   }
 
-  /// The catalog entry (CONTRACT §2) describing this product.
+  /// The catalog entry (Docs/log-format.md, "The catalog") describing this product.
   var catalogEntry: JSONValue {
     switch self {
     case .proMonthly, .proAnnual:

@@ -537,7 +537,7 @@ struct HouseholdSimulator {
   ) -> Int64 {
     members[index].transaction = newTransaction()
     let at = start + memberDelay()
-    // A purchase states the ownership; a renewal keeps it (CONTRACT §3).
+    // A purchase states the ownership; a renewal keeps it (Docs/semantics.md).
     recordCharge(
       kind, subject: members[index].subject, at: at, product: product,
       transaction: members[index].transaction, originalTransaction: members[index].originalTransaction,

@@ -1,4 +1,4 @@
-/// Generates deterministic, production-like logs (CONTRACT §1) for tests and benchmarks.
+/// Generates deterministic, production-like logs (Docs/log-format.md) for tests and benchmarks.
 ///
 /// Subjects are simulated in batches of about `subjectsPerBatch`; each batch's
 /// lines are written in delivery order (the order the ledger learned of them),
@@ -6,7 +6,7 @@
 /// Faults of real pipelines are part of the story: some lines arrive late with
 /// `recorded` (seconds late, or days to weeks for late knowledge), so a subject's
 /// lines are not in `at` order, and a few are redelivered later as exact
-/// duplicates. Every line is valid under CONTRACT §1 with `catalogJSON`: ids and
+/// duplicates. Every line is valid under Docs/log-format.md with `catalogJSON`: ids and
 /// transactions are unique, every expiry follows its `at`, spending never
 /// overdraws, and no event names a transaction its subject does not have yet.
 ///

@@ -2,7 +2,7 @@ extension AppStoreImporter {
   /// The prefix that marks every value `emitCatalog` had to invent.
   public static let catalogPlaceholderPrefix = "TODO:"
 
-  /// A starting catalog (CONTRACT §2) for the products that `inputText`'s payloads name.
+  /// A starting catalog (Docs/log-format.md, "The catalog") for the products that `inputText`'s payloads name.
   ///
   /// Types come from each transaction's `type`, groups from `subscriptionGroupIdentifier`, and
   /// `family_shareable` is set when a FAMILY_SHARED transaction was seen. A renewal preference's

@@ -15,7 +15,7 @@ public struct AppStoreImportOptions: Sendable {
 
 /// The outcome of an App Store import: ledger event lines and a summary.
 public struct AppStoreImport: Sendable, Equatable {
-  /// Event lines per CONTRACT §1 (compact JSON, sorted keys, no trailing newline), ordered by
+  /// Event lines per Docs/log-format.md (compact JSON, sorted keys, no trailing newline), ordered by
   /// `at`, then `id`, one per event id.
   public var eventLines: [String]
   /// Payloads that change no entitlement, by notification type (`TEST`, `CONSUMPTION_REQUEST`,

@@ -53,7 +53,7 @@ extension AppStoreMapper {
       }
     case .nonRenewing:
       // Apple sends no expiresDate for non-renewing subscriptions; the catalog's duration then
-      // gives the end (CONTRACT: default `at` + duration).
+      // gives the end (Docs/log-format.md: default `at` + `duration`).
       if let expires = transaction.expiresDate {
         if expires > at {
           fields.append(("expires", .string(expires.rfc3339)))
@@ -238,7 +238,7 @@ extension AppStoreMapper {
   }
 
   /// `price` and `currency`: Apple's milliunits are the contract's thousandths, so the number
-  /// is carried over unchanged. Both or neither (CONTRACT).
+  /// is carried over unchanged. Both or neither (Docs/log-format.md).
   private mutating func price(_ transaction: TransactionPayload) -> [(String, JSONValue)] {
     switch (transaction.price, transaction.currency) {
     case (nil, nil):

@@ -71,7 +71,7 @@ struct AppStoreMapper {
     return false
   }
 
-  /// The subject of a subscription or purchase (CONTRACT: 1–256 characters).
+  /// The subject of a subscription or purchase (Docs/log-format.md: 1–256 characters).
   ///
   /// The app account token when the app set one; otherwise the caller's mapping of original
   /// transaction ids; otherwise `appstore:<originalTransactionId>`, stable across renewals.
@@ -94,7 +94,7 @@ struct AppStoreMapper {
     return subject
   }
 
-  /// Appends an event after checking its id length (CONTRACT: 1–128 characters).
+  /// Appends an event after checking its id length (Docs/log-format.md: 1–128 characters).
   mutating func emit(_ event: ImportedEvent) {
     guard event.id.unicodeScalars.count <= Limits.idLengthMax else {
       problems.error(

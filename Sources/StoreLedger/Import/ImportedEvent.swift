@@ -1,6 +1,6 @@
 /// A ledger event produced by an importer, before it is written as a log line.
 ///
-/// Holds exactly the fields CONTRACT §1 allows for its type, plus `meta`. Two events with the
+/// Holds exactly the fields Docs/log-format.md allows for its type, plus `meta`. Two events with the
 /// same `identity` describe the same fact; the importer keeps one of them.
 struct ImportedEvent {
   /// The event id, derived from Apple's ids so that re-imports repeat it.
@@ -20,14 +20,14 @@ struct ImportedEvent {
   /// The input line it came from, for diagnostics.
   var line: Int
   /// What two events must not share: the transaction for a purchase or renewal (a transaction
-  /// is charged once, CONTRACT §1), the id otherwise.
+  /// is charged once, Docs/log-format.md), the id otherwise.
   var identity: String
 
   /// `recorded`, or `at` when absent: the instant the ledger knew of the event.
   var knownAt: Timestamp { recorded ?? at }
 
   /// The event as a JSON object; `recorded` is left out when `includesRecorded` is false or
-  /// when it equals `at` (CONTRACT: absent means equal to `at`).
+  /// when it equals `at` (Docs/log-format.md: absent means equal to `at`).
   func json(includesRecorded: Bool = true) -> JSONValue {
     var members: [(String, JSONValue)] = [
       ("id", .string(id)), ("type", .string(kind.name)), ("subject", .string(subject)),

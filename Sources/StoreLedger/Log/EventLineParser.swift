@@ -7,7 +7,7 @@ struct StringRef {
   var isPresent = false
 }
 
-/// Parses one log line into an `Event`, checking every rule of CONTRACT §1 that a
+/// Parses one log line into an `Event`, checking every rule of Docs/log-format.md that a
 /// single line can break.
 ///
 /// Byte-level and allocation-free on the common path: no `JSONDecoder`, no

@@ -1,4 +1,4 @@
-/// Applies the per-type rules of CONTRACT §1 to the raw fields of one line and
+/// Applies the per-type rules of Docs/log-format.md to the raw fields of one line and
 /// builds the compact `Event`.
 struct FieldValidator {
   let line: UnsafeBufferPointer<UInt8>

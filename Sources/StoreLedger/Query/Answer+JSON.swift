@@ -1,5 +1,5 @@
 extension Answer {
-  /// The answer as CONTRACT §5's JSON object (with `explain` when explained).
+  /// The answer as the JSON object of Docs/semantics.md ("Answers") (with `explain` when explained).
   public var jsonValue: JSONValue {
     func time(_ t: Timestamp?) -> JSONValue { t.map { .string($0.rfc3339) } ?? .null }
     var members: [(String, JSONValue)] = [

@@ -1,4 +1,4 @@
-/// One entitlement active at T (CONTRACT §5).
+/// One entitlement active at T (Docs/semantics.md, "Answers").
 public struct EntitlementAnswer: Sendable, Equatable {
   /// The entitlement id.
   public var entitlement: String
@@ -14,7 +14,7 @@ public struct EntitlementAnswer: Sendable, Equatable {
   public var period: String
 }
 
-/// The plan in one subscription group at T (CONTRACT §5).
+/// The plan in one subscription group at T (Docs/semantics.md, "Answers").
 public struct PlanAnswer: Sendable, Equatable {
   /// The subscription group.
   public var group: String

@@ -50,7 +50,7 @@ public struct QueryEngine {
     var start = Timestamp.distantPast
     var line: UInt32 = 0
 
-    /// CONTRACT §5: never-ending first, then latest end, then latest start, then later line.
+    /// Docs/semantics.md, "Answers": never-ending first, then latest end, then latest start, then later line.
     func beats(_ other: Candidate) -> Bool {
       guard other.isSet else { return true }
       if expires != other.expires { return expires > other.expires }
@@ -100,7 +100,7 @@ public struct QueryEngine {
   /// The current per-entitlement choices (for timelines).
   var bestByEntitlementView: [Candidate] { bestByEntitlement }
 
-  /// Picks, per entitlement and per group, what is reported at T (CONTRACT §5).
+  /// Picks, per entitlement and per group, what is reported at T (Docs/semantics.md, "Answers").
   private mutating func select(at time: Timestamp) {
     let catalog = ledger.catalog
     bestByEntitlement.removeAll(keepingCapacity: true)

@@ -62,7 +62,7 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
     self.severity = severity
   }
 
-  /// The sysexits code from CONTRACT §6.
+  /// The sysexits code (Docs/commands.md, exit codes).
   public var exitCode: Int32 {
     switch problem {
     case .usage: return 64

@@ -2,9 +2,9 @@
 public enum Limits {
   /// Longest log line in bytes; a longer line is an error (`lineTooLong`).
   public static let lineBytesMax = 64 * 1024
-  /// Longest event `id` in Unicode scalars (contract: 1–128).
+  /// Longest event `id` in Unicode scalars (Docs/log-format.md: 1–128).
   public static let idLengthMax = 128
-  /// Longest `subject` in Unicode scalars (contract: 1–256).
+  /// Longest `subject` in Unicode scalars (Docs/log-format.md: 1–256).
   public static let subjectLengthMax = 256
   /// Longest `transaction`, `original_transaction`, `product` or `currency` value in bytes.
   public static let referenceBytesMax = 256

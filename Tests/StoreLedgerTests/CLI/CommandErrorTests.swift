@@ -7,7 +7,7 @@ import Testing
 private let goodLine =
   #"{"id":"e1","type":"purchase","subject":"u1","at":"2026-03-01T12:00:00Z","product":"pro.monthly","transaction":"t1","expires":"2026-04-01T12:00:00Z"}"#
 
-@Suite("Commands: answers, errors and exit codes (CONTRACT §6)")
+@Suite("Commands: answers, errors and exit codes (Docs/commands.md)")
 struct CommandErrorTests {
   @Test("query prints the answer as one JSON object")
   func query() throws {

@@ -2,7 +2,7 @@ import Testing
 
 @testable import StoreLedger
 
-@Suite("Grants, balances and what an answer reports (CONTRACT §3, §5)")
+@Suite("Grants, balances and what an answer reports (Docs/semantics.md)")
 struct GrantsAndBalancesTests {
   @Test(
     "non-renewing and time-limited unlocks grant for their duration, with clamping",

@@ -16,7 +16,7 @@ private func hasPro(_ log: String, at: String, asOf: String? = nil) throws -> Bo
   return engine.checkedAnswer("u1", at: at, asOf: asOf).entitlements.contains { $0.entitlement == "pro" }
 }
 
-@Suite("The subscription state machine (CONTRACT §3)")
+@Suite("The subscription state machine (Docs/semantics.md)")
 struct SubscriptionFoldTests {
   @Test("access is half-open: T == expires has none, T == expires - 1 ms has it")
   func boundaries() throws {

@@ -1,6 +1,6 @@
 import StoreLedger
 
-/// A slow, independent reading of CONTRACT §1 for generated logs, kept in the tests.
+/// A slow, independent reading of Docs/log-format.md for generated logs, kept in the tests.
 ///
 /// It parses every line with `JSONValue.parse` and checks it against its own
 /// copy of the contract's field table (not the library's), then the log-wide
@@ -10,7 +10,7 @@ import StoreLedger
 struct GeneratedLogChecker {
   /// Fields every event may have.
   static let common: Set<String> = ["id", "type", "subject", "at", "recorded", "meta"]
-  /// Required fields beyond the common ones, per type (CONTRACT §1, "Event types").
+  /// Required fields beyond the common ones, per type (Docs/log-format.md, the type table).
   static let required: [String: Set<String>] = [
     "purchase": ["product", "transaction"],
     "purchase_pending": ["product"],

@@ -84,7 +84,7 @@ enum ImportFixtures {
   }
 }
 
-/// An independent reading of CONTRACT §1, used to check every line the importer writes.
+/// An independent reading of Docs/log-format.md, used to check every line the importer writes.
 enum ContractCheck {
   /// The contract problems of a list of event lines; empty when all is well.
   static func problems(_ lines: [String], catalog: Catalog) -> [String] {

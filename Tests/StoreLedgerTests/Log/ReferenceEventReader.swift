@@ -4,7 +4,7 @@ import Foundation
 
 // A reference reader for one log line, kept in the tests only.
 //
-// It is written from CONTRACT §1 and Docs/log-format.md, not from the fast reader
+// It is written from Docs/log-format.md, not from the fast reader
 // (`EventLineParser` + `FieldValidator`), and it favours being obviously right over
 // being fast: Foundation's `JSONSerialization` parses the JSON, regular expressions
 // read numbers and timestamps, and the rules are tables and plain dictionaries.
@@ -137,7 +137,7 @@ func sameUnicodeScalars(_ a: String, _ b: String) -> Bool { Array(a.utf8) == Arr
 struct ReferenceEventReader {
   let catalog: Catalog
 
-  // MARK: The rules, as tables (CONTRACT §1 "Event types" and "Fields every event has").
+  // MARK: The rules, as tables (Docs/log-format.md, the type table and the fields every event has).
 
   enum ValueKind { case string, timestamp, integer, boolean, object }
 
@@ -182,7 +182,7 @@ struct ReferenceEventReader {
     .matchingSemantics(.unicodeScalar)
   /// The integer subset of the number grammar: no fraction, no exponent.
   private let integerPattern = try! Regex(#"-?(?:0|[1-9][0-9]*)"#).matchingSemantics(.unicodeScalar)
-  /// RFC 3339 §5.6 `date-time`, with at most 3 fraction digits (CONTRACT §1). "T" and "Z" may
+  /// RFC 3339 §5.6 `date-time`, with at most 3 fraction digits (Docs/log-format.md). "T" and "Z" may
   /// be lower case (RFC 3339 §5.6 note; ABNF strings are case-insensitive).
   private let timestampPattern = try! Regex(
     #"([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt]([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]{1,3}))?(?:[Zz]|([+-])([0-9]{2}):([0-9]{2}))"#
@@ -219,9 +219,9 @@ struct ReferenceEventReader {
   private func readOrThrow(_ line: [UInt8]) throws -> LineVerdict {
     // Docs: "A line longer than 64 KiB ... is an error naming the line."
     if line.count > Limits.lineBytesMax { throw reject("line", "\(line.count) bytes") }
-    // CONTRACT: "Empty lines are ignored." Docs: "Empty and whitespace-only lines are ignored."
+    // Docs/log-format.md: "Empty and whitespace-only lines are ignored."
     if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A }) { return .ignored }
-    // CONTRACT: "UTF-8".
+    // Docs/log-format.md: "a UTF-8 file".
     guard let text = String(validating: line, as: UTF8.self) else { throw reject("json", "invalid UTF-8") }
 
     let tokens = try lex(text)
@@ -428,7 +428,7 @@ struct ReferenceEventReader {
   // MARK: The event
 
   private func event(from members: [Member]) throws -> NormalizedEvent {
-    // A field given twice (Docs), then fields no type has (CONTRACT: "Any other field ... is an error").
+    // A field given twice (Docs), then fields no type has (Docs/log-format.md: "Any field the type does not list is an error").
     var seen: [[UInt8]] = []
     for member in members {
       let bytes = Array(member.key.utf8)

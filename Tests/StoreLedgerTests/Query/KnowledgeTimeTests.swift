@@ -2,7 +2,7 @@ import Testing
 
 @testable import StoreLedger
 
-@Suite("Effective time and knowledge time (CONTRACT §4)")
+@Suite("Effective time and knowledge time (Docs/semantics.md)")
 struct KnowledgeTimeTests {
   static let log = #"""
     {"id":"p1","type":"purchase","subject":"u1","at":"2026-01-01T00:00:00Z","product":"pro.annual","transaction":"t1","expires":"2027-01-01T00:00:00Z"}
