@@ -63,12 +63,8 @@ private func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) {
   }
 }
 
-/// The wall clock, read only by the CLI (the library takes time as a value).
-func currentTimestamp() -> Timestamp {
-  var spec = timespec()
-  clock_gettime(CLOCK_REALTIME, &spec)
-  return Timestamp(millisecondsSinceEpoch: Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000)
-}
+/// The wall clock (folds and answers take time as a value; see Docs/decisions.md).
+func currentTimestamp() -> Timestamp { PlatformFile.wallClockNow() }
 
 /// A monotonic clock in nanoseconds, for elapsed times.
 func monotonicNanoseconds() -> UInt64 {

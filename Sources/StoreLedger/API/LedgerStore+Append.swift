@@ -8,7 +8,7 @@ extension LedgerStore {
   /// subject, by event id, by charged transaction), so a full load is never needed. After the
   /// fsync the re-folded subjects replace theirs in `state`.
   /// - Complexity: O(input + lines appended since + events of the subjects involved).
-  public func append(lines input: [UInt8], named inputName: String, now: Timestamp?) throws(DiagnosticList)
+  package func append(lines input: [UInt8], named inputName: String, now: Timestamp?) throws(DiagnosticList)
     -> AppendReport
   {
     appending.wait()
