@@ -45,7 +45,7 @@ struct ScenarioTests {
     let policy = [
       "Events/policy/decide-daily", "Events/policy/saved-trips", "Events/policy/intelligence-trial",
       "Events/policy/premium-leak", "Events/policy/late-refund", "Events/policy/offline-budget",
-      "Events/policy/local-week", "Events/policy-examples/policy-examples", "Events/policy-east/month-window",
+      "Events/policy/local-week", "Events/policy/store-grace", "Events/policy-examples/policy-examples", "Events/policy-east/month-window",
       "Events/policy-nograce/trial-no-grace",
     ]
     for name in policy { #expect(scenarios.contains { $0.testDescription == name }, "missing scenario \(name)") }
