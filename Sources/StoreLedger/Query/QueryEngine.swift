@@ -261,6 +261,54 @@ public struct QueryEngine {
     return result
   }
 
+  /// Whether `subject` may use `feature` once more at T (the `can` question), and if not,
+  /// which tier would allow it; nil when the catalog has no policy or no such feature.
+  /// - Complexity: O(events of the subject).
+  public mutating func permission(
+    subject: String, feature: String, at time: Timestamp, asOf: Timestamp?, cache: CacheRequest? = nil
+  ) -> Permission? {
+    guard let policy, let featureIndex = policy.featureIndex(of: feature) else { return nil }
+    let answer = self.answer(subject: subject, at: time, asOf: asOf, cache: cache)
+    guard let decided = answer.policy?.usage[featureIndex] else { return nil }
+    var wouldAllow: String? = nil
+    if !decided.allowed {
+      // Any tier allowing it now is one the subject is not in: matching tiers all refused.
+      for (tierIndex, tier) in policy.tiers.enumerated() {
+        guard let limit = policy.features[featureIndex].limits[tierIndex] else { continue }
+        if limit.limit.map({ usage.used(featureIndex, in: limit.window) < $0 }) ?? true {
+          wouldAllow = tier.name
+          break
+        }
+      }
+    }
+    return Permission(
+      subject: subject, at: time, asOf: answer.asOf, tier: answer.policy?.tier, usage: decided, wouldAllow: wouldAllow)
+  }
+
+  /// Calls `body` with every leak: a `usage` event whose feature the answer at its own `at`,
+  /// as known at its own `recorded`, does not allow (Docs/semantics.md, "Leaks").
+  ///
+  /// Subjects in symbol order, uses in effective order. Each use folds its subject up to
+  /// the use, so knowledge time is exact for every use.
+  /// - Complexity: O(Σ over subjects of uses × events).
+  public mutating func forEachLeak(_ body: (Leak) -> Void) {
+    guard let policy else { return }
+    explainLog = nil
+    for s in 0..<ledger.subjectCount {
+      let subject = Symbol(rawValue: UInt32(s))
+      for event in ledger.events(of: subject) where event.kind == .usage {
+        evaluate(subject: subject, at: event.at, asOf: event.recorded, cache: nil)
+        let decided = outcome.features[Int(event.feature)]
+        guard !decided.allowed else { continue }
+        body(
+          Leak(
+            subject: ledger.symbols.subjects.string(subject), id: ledger.symbols.ids.string(event.id),
+            line: Int(event.line), at: event.at, feature: policy.features[Int(event.feature)].name,
+            tier: decided.tier >= 0 ? policy.tiers[decided.tier].name : nil, used: decided.used, limit: decided.limit))
+      }
+    }
+  }
+
   /// The policy outcome in names.
   private func policyAnswer(_ policy: Policy) -> PolicyAnswer {
     func tierName(_ index: Int) -> String? { index >= 0 ? policy.tiers[index].name : nil }
