@@ -10,8 +10,7 @@ public struct QueryEngine {
   /// The ledger queried.
   public let ledger: Ledger
   private var state = SubjectState()
-  private var bestByEntitlement: [Candidate] = []
-  private var bestByGroup: [Candidate] = []
+  private var selection = Selection()
   private var balanceOrder: [Int] = []
   private let currencyRank: [Int]
   private let currencyNames: [String]
@@ -50,23 +49,6 @@ public struct QueryEngine {
     featureLiterals = policy?.features.map { jsonLiteral($0.name) } ?? []
   }
 
-  struct Candidate {
-    var isSet = false
-    var isSubscription = false
-    var index = 0
-    var expires = Timestamp.distantPast
-    var start = Timestamp.distantPast
-    var line: UInt32 = 0
-
-    /// CONTRACT §5: never-ending first, then latest end, then latest start, then later line.
-    func beats(_ other: Candidate) -> Bool {
-      guard other.isSet else { return true }
-      if expires != other.expires { return expires > other.expires }
-      if start != other.start { return start > other.start }
-      return line > other.line
-    }
-  }
-
   /// Folds `subject` up to T as known at R, leaving the result in `state`.
   private mutating func fold(subject: Symbol?, at: Timestamp, asOf: Timestamp?) {
     if let policy { usage.reset(policy: policy, at: at, explain: explainLog != nil) }
@@ -86,7 +68,7 @@ public struct QueryEngine {
           if event.at > at { break }
           if event.recorded > knownBy { continue }
           let effect = state.apply(event, context: ledger.context)
-          if explainLog != nil && effect == .applied { explainLog!.note(event, position: position - lower, context: ledger.context) }
+          if explainLog != nil, case .applied(let touch) = effect { explainLog!.note(touch, position: position - lower) }
         }
       }
       return
@@ -100,7 +82,7 @@ public struct QueryEngine {
         usage.willApply(event, state: state, catalog: catalog)
         let effect = state.apply(event, context: ledger.context)
         usage.didApply(event, position: position - lower, policy: policy)
-        if explainLog != nil && effect == .applied { explainLog!.note(event, position: position - lower, context: ledger.context) }
+        if explainLog != nil, case .applied(let touch) = effect { explainLog!.note(touch, position: position - lower) }
       }
     }
     usage.finish(state: state, catalog: catalog)
@@ -115,78 +97,17 @@ public struct QueryEngine {
     fold(subject: subject, at: time, asOf: knownBy)
     select(at: time)
     if let cache, cache.isStale(at: time) {
-      for index in bestByEntitlement.indices { bestByEntitlement[index].isSet = false }
-      for index in bestByGroup.indices { bestByGroup[index].isSet = false }
+      selection.clear()
     }
     if let policy {
-      let best = bestByEntitlement
+      let best = selection.bestByEntitlement
       outcome.decide(policy: policy, usage: usage, at: time) { $0 >= 0 && best[$0].isSet }
     }
   }
 
-  /// Starts an incremental fold of `subject` at full knowledge (for timelines).
-  mutating func beginFold(subject: Symbol) {
-    explainLog = nil
-    let s = Int(subject.rawValue)
-    state.reset(
-      subscriptionCount: Int(ledger.subscriptionCounts[s]),
-      itemCount: Int(ledger.subjectStarts[s + 1] - ledger.subjectStarts[s]))
-  }
-
-  /// Applies the next event of an incremental fold.
-  mutating func applyNext(_ event: Event, position: Int) {
-    _ = state.apply(event, context: ledger.context)
-  }
-
-  /// Selects at T over the current state of an incremental fold.
-  mutating func selectAt(_ time: Timestamp) { select(at: time) }
-
-  /// The current fold state (for timelines).
-  var stateView: SubjectState { state }
-
-  /// The current per-entitlement choices (for timelines).
-  var bestByEntitlementView: [Candidate] { bestByEntitlement }
-
-  /// Picks, per entitlement and per group, what is reported at T (CONTRACT §5).
+  /// Picks what is reported at T and orders the balances by currency name.
   private mutating func select(at time: Timestamp) {
-    let catalog = ledger.catalog
-    bestByEntitlement.removeAll(keepingCapacity: true)
-    bestByEntitlement.append(contentsOf: repeatElement(Candidate(), count: catalog.entitlementNames.count))
-    bestByGroup.removeAll(keepingCapacity: true)
-    bestByGroup.append(contentsOf: repeatElement(Candidate(), count: catalog.groupNames.count))
-    for (index, sub) in state.subscriptions.enumerated() where sub.isKnown {
-      let access = sub.hasAccess(at: time)
-      let candidate = Candidate(
-        isSet: true, isSubscription: true, index: index, expires: sub.expires, start: sub.periodStart,
-        line: sub.periodLine)
-      if access {
-        for entitlement in catalog.entitlementIndices[Int(sub.product.rawValue)]
-        where candidate.beats(bestByEntitlement[entitlement]) {
-          bestByEntitlement[entitlement] = candidate
-        }
-      }
-      let group = catalog.groupIndices[Int(sub.product.rawValue)]
-      let current = bestByGroup[group]
-      // Plans: a subscription with access beats one without; then the latest period start.
-      let currentAccess = current.isSet && state.subscriptions[current.index].hasAccess(at: time)
-      if !current.isSet || (access && !currentAccess)
-        || (access == currentAccess
-          && (sub.periodStart > current.start || (sub.periodStart == current.start && sub.periodLine > current.line)))
-      {
-        bestByGroup[group] = candidate
-      }
-    }
-    for index in state.grantPositions {
-      let item = state.items[index]
-      guard item.hasAccess(at: time) else { continue }
-      let candidate = Candidate(
-        isSet: true, isSubscription: false, index: index, expires: item.end, start: item.start,
-        line: item.line)
-      for entitlement in catalog.entitlementIndices[Int(item.product.rawValue)]
-      where candidate.beats(bestByEntitlement[entitlement]) {
-        bestByEntitlement[entitlement] = candidate
-      }
-    }
+    selection.select(state, at: time, catalog: ledger.catalog)
     balanceOrder.removeAll(keepingCapacity: true)
     balanceOrder.append(contentsOf: state.balances.indices)
     balanceOrder.sort { currencyRank[Int(state.balances[$0].currency.rawValue)] < currencyRank[Int(state.balances[$1].currency.rawValue)] }
@@ -198,7 +119,7 @@ public struct QueryEngine {
     explainLog = nil
     fold(subject: subject, at: time, asOf: nil)
     select(at: time)
-    for (index, candidate) in bestByEntitlement.enumerated() where candidate.isSet { body(index) }
+    for (index, candidate) in selection.bestByEntitlement.enumerated() where candidate.isSet { body(index) }
   }
 
   /// The answer for a subject name at T as known at R, or as cached at V (`cache`; then `asOf` must be nil).
@@ -215,7 +136,7 @@ public struct QueryEngine {
       subject: subject, at: at, asOf: cache?.verifiedAt ?? asOf, entitlements: [], plans: [], balances: [])
     if let cache { result.cache = CacheAnswer(verifiedAt: cache.verifiedAt, isStale: cache.isStale(at: at)) }
     if let policy { result.policy = policyAnswer(policy) }
-    for (entitlement, candidate) in bestByEntitlement.enumerated() where candidate.isSet {
+    for (entitlement, candidate) in selection.bestByEntitlement.enumerated() where candidate.isSet {
       if candidate.isSubscription {
         let sub = state.subscriptions[candidate.index]
         result.entitlements.append(
@@ -232,7 +153,7 @@ public struct QueryEngine {
             ownership: item.ownership.name, period: item.offer.name))
       }
     }
-    for (group, candidate) in bestByGroup.enumerated() where candidate.isSet {
+    for (group, candidate) in selection.bestByGroup.enumerated() where candidate.isSet {
       let sub = state.subscriptions[candidate.index]
       result.plans.append(
         PlanAnswer(
@@ -249,7 +170,7 @@ public struct QueryEngine {
     }
     if let log = explainLog {
       result.explanation = log.explanation(
-        answer: result, bestByEntitlement: bestByEntitlement, bestByGroup: bestByGroup,
+        answer: result, selection: selection,
         ledger: ledger, subject: ledger.subject(named: subject))
       if let policy, let symbol = ledger.subject(named: subject) {
         result.explanation?.usage = usageEvidence(policy, subject: symbol)
@@ -439,7 +360,7 @@ public struct QueryEngine {
     }
     appendStatic(#","entitlements":{"#, to: &out)
     var first = true
-    for (entitlement, candidate) in bestByEntitlement.enumerated() where candidate.isSet {
+    for (entitlement, candidate) in selection.bestByEntitlement.enumerated() where candidate.isSet {
       if !first { out.append(44) }
       first = false
       out.append(contentsOf: entitlementLiterals[entitlement])
@@ -475,7 +396,7 @@ public struct QueryEngine {
     }
     appendStatic(#"},"plans":{"#, to: &out)
     first = true
-    for (group, candidate) in bestByGroup.enumerated() where candidate.isSet {
+    for (group, candidate) in selection.bestByGroup.enumerated() where candidate.isSet {
       if !first { out.append(44) }
       first = false
       let sub = state.subscriptions[candidate.index]
