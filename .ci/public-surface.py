@@ -30,7 +30,8 @@ KEEP = {
         r"var message\b", r"struct DiagnosticList\b", r"var diagnostics\b",
     ],
     "Events/EventKind.swift": [r"enum EventKind\b", r"enum Ownership\b", r"enum Offer\b", r"var name: String"],
-    "Fold/SubscriptionState.swift": [r"enum SubscriptionStatus\b", r"var name: String"],
+    "Fold/SubscriptionStatus.swift": [r"enum SubscriptionStatus\b", r"var name: String"],
+    "Fold/PolicyDecision.swift": [r"enum TrialState\b"],
     "Log/LogAppender.swift": [
         r"struct AppendReport\b", r"var appended\b", r"var duplicates\b", r"var stamped\b",
     ],

@@ -13,6 +13,8 @@ public struct Holdings: Hashable, Codable, Sendable {
   public var plans: [String: Plan]
   /// Consumable balances by currency (negative after a refund of spent units).
   public var balances: [String: Int64]
+  /// Tier, usage-based trial and metered features; nil unless the catalog has a `policy`.
+  public var policy: Policy?
 
   /// One active entitlement.
   public struct Entitlement: Hashable, Codable, Sendable {
@@ -50,6 +52,44 @@ public struct Holdings: Hashable, Codable, Sendable {
     public var transaction: TransactionID
   }
 
+  /// The catalog policy's verdicts at T (Docs/semantics.md, usage and policy).
+  public struct Policy: Hashable, Codable, Sendable {
+    /// The first tier that matches at T; nil when none does.
+    public var tier: String?
+    /// The usage-based trial; nil without one or before the subject's first counted event.
+    public var trial: Trial?
+    /// Every metered feature of the policy, by name.
+    public var usage: [String: FeatureUsage]
+  }
+
+  /// The usage-based trial.
+  public struct Trial: Hashable, Codable, Sendable {
+    /// Where it stands at T.
+    public var state: TrialState
+    /// The subject's first counted event.
+    public var started: Timestamp
+    /// When it ended, or (before maturity) ends as known so far.
+    public var ends: Timestamp
+    /// `subscription`, `duration`, or the feature whose threshold matured it.
+    public var endsBy: String
+    /// The end of the grace after maturity; nil when it ended by subscription.
+    public var graceEnds: Timestamp?
+  }
+
+  /// One metered feature.
+  public struct FeatureUsage: Hashable, Codable, Sendable {
+    /// Whether one more use is allowed at T.
+    public var allowed: Bool
+    /// The tier that allows it (else the first matching tier listing it); nil when none lists it.
+    public var tier: String?
+    /// Uses before T in the reported window.
+    public var used: Int64
+    /// The reported tier's limit; nil for unlimited.
+    public var limit: Int64?
+    /// Where the reported window ends; nil for a window that never resets.
+    public var windowEnds: Timestamp?
+  }
+
   /// Whether the subject holds `entitlement` at T.
   public func has(_ entitlement: String) -> Bool { entitlements[entitlement] != nil }
 }
@@ -76,6 +116,20 @@ extension Holdings {
         transaction: TransactionID(rawValue: plan.transaction))
     }
     balances = Dictionary(answer.balances.map { ($0.currency, $0.amount) }, uniquingKeysWith: { first, _ in first })
+    policy = answer.policy.map { policy in
+      Policy(
+        tier: policy.tier,
+        trial: policy.trial.map {
+          Trial(state: $0.state, started: $0.started, ends: $0.ends, endsBy: $0.endsBy, graceEnds: $0.graceEnds)
+        },
+        usage: Dictionary(
+          policy.usage.map {
+            (
+              $0.feature,
+              FeatureUsage(allowed: $0.allowed, tier: $0.tier, used: $0.used, limit: $0.limit, windowEnds: $0.windowEnds)
+            )
+          }, uniquingKeysWith: { first, _ in first }))
+    }
   }
 
   private static func vocabulary<T: NamedVocabulary>(_ name: String) -> T {

@@ -35,6 +35,8 @@ public struct NewEvent: Hashable, Sendable {
   public var reason: String?
   /// The new auto-renew setting (`auto_renew_changed`).
   public var autoRenew: Bool?
+  /// The metered feature used (`usage`).
+  public var feature: String?
 
   /// An event with the fields every type has; set the others as its type requires.
   public init(id: EventID, kind: EventKind, subject: SubjectID, at: Timestamp) {
@@ -65,6 +67,7 @@ public struct NewEvent: Hashable, Sendable {
     add("currency", currency.map { .string($0) })
     add("reason", reason.map { .string($0) })
     add("auto_renew", autoRenew.map { .bool($0) })
+    add("feature", feature.map { .string($0) })
     JSONWriter.write(.object(members), into: &out, indent: nil, level: 0)
   }
 }

@@ -990,7 +990,7 @@ struct DifferentialReaderTests {
   /// Found by this test: both readers reject these lines naming the field, as they must, but the
   /// fast reader accumulates the digits in a wrapping Int64 before comparing with the limit, so a
   /// 19-digit amount above Int64.max is reported as a negative number the line does not contain.
-  /// The contract only asks that the error name the field (§6), so this is a message defect.
+  /// The contract only asks that the error name the field (Docs/commands.md), so this is a message defect.
   @Test("an amount beyond Int64 is rejected naming its field and quoted as written")
   func amountBeyondInt64() throws {
     let catalog = try Catalog.parse(exampleCatalogText, file: "catalog.json")
