@@ -8,8 +8,9 @@ struct GooglePlayOrder {
   var item: GooglePlayLineItem
   /// The resource it was read from.
   var resource: GooglePlaySubscriptionPayload
-  /// Every resource copy of the order: its state and line item expiry.
-  var copies: [(state: GooglePlaySubscriptionState?, expiry: Timestamp)]
+  /// Every resource copy of the order: its state and line item expiry, and whether the token
+  /// was replaced (then the expiry is the moment of the replacement, not the period's end).
+  var copies: [(state: GooglePlaySubscriptionState?, expiry: Timestamp, isReplaced: Bool)]
   /// When the paid period began.
   var start: Timestamp
   /// When the paid period ended (or ends), before any deferral or grace.
@@ -22,9 +23,9 @@ struct GooglePlayOrder {
     return Int(parts[parts.count - 1])
   }
 
-  /// Expiries of the copies in `states`.
+  /// Expiries of the copies in `states`, leaving out copies cut short by a replacement.
   func expiries(_ states: Set<GooglePlaySubscriptionState>) -> [Timestamp] {
-    copies.filter { $0.state.map(states.contains) ?? false }.map(\.expiry)
+    copies.filter { !$0.isReplaced && ($0.state.map(states.contains) ?? false) }.map(\.expiry)
   }
 }
 
@@ -111,8 +112,9 @@ extension GooglePlayMapper {
           "field 'subscriptionPurchaseV2.lineItems[0].latestSuccessfulOrderId': longer than \(Limits.referenceBytesMax) bytes")
         continue
       }
+      let isReplaced = resource.cancellation == GooglePlayCancellation.replacement.rawValue
       if var known = byID[orderID] {
-        known.copies.append((state, item.expiryTime))
+        known.copies.append((state, item.expiryTime, isReplaced))
         if item.expiryTime < known.item.expiryTime {
           known.item = item
           known.resource = resource
@@ -121,7 +123,7 @@ extension GooglePlayMapper {
       } else {
         byID[orderID] = GooglePlayOrder(
           id: orderID, renewalIndex: GooglePlayOrder.renewalIndex(of: orderID), item: item,
-          resource: resource, copies: [(state, item.expiryTime)], start: item.expiryTime,
+          resource: resource, copies: [(state, item.expiryTime, isReplaced)], start: item.expiryTime,
           end: item.expiryTime)
       }
     }
