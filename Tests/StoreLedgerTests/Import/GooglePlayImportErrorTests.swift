@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+
+@testable import StoreLedger
+@testable import StoreLedgerCLI
+
+/// Bad input: every error names the file, the line, the field and what was expected.
+@Suite("Google Play import: errors")
+struct GooglePlayImportErrorTests {
+  typealias G = GP
+
+  @Test("bad input is an error naming the line and field", arguments: [
+    (#"{"message":{"data":"not base64!","messageId":"1"}}"#, "input.jsonl:2: error: field 'message.data': not valid base64"),
+    (G.push("{nope"), "input.jsonl:2: error: field 'message.data': the decoded data is not JSON"),
+    (#"{"message":{"messageId":"1"}}"#, "input.jsonl:2: error: field 'message.data' is missing"),
+    (G.subscription(expiry: "2026-02-01T10:00:00Z", product: "gold"), "input.jsonl:2: error: field 'subscriptionPurchaseV2.lineItems[0].productId': unknown product: the catalog has neither 'gold:monthly' nor 'gold'"),
+    (G.subscription(expiry: "soon"), "input.jsonl:2: error: field 'subscriptionPurchaseV2.lineItems[0].expiryTime': expected an RFC 3339 time"),
+    (G.notification(4, at: "2026-01-01T00:00:00Z").replacingAll("\"eventTimeMillis\":\"", with: "\"eventTimeMillis\":\"x"), "input.jsonl:2: error: field 'eventTimeMillis': expected milliseconds since 1970"),
+    (#"{"lineItems":[],"subscriptionState":"SUBSCRIPTION_STATE_ACTIVE"}"#, "input.jsonl:2: error: this is a SubscriptionPurchaseV2 without its purchase token"),
+    (G.subscription(expiry: "2026-02-01T10:00:00Z", product: "lifetime", plan: nil), "input.jsonl:2: error: field 'subscriptionPurchaseV2.lineItems[0].productId': Google sells 'lifetime' as a subscription, but the catalog has 'lifetime' as non_consumable"),
+    (G.product(productID: "plus"), "input.jsonl:2: error: field 'productId': Google sells 'plus' as a one-time product"),
+    (G.product(productID: "gems"), "input.jsonl:2: error: field 'productId': unknown product: the catalog has neither 'gems'"),
+    (#"{"error":{"code":410,"message":"The subscription purchase is no longer available for query because it has been expired for too long."}}"#, "input.jsonl:2: error: this is a Google Play Developer API error response"),
+    (#"{"hello":1}"#, "input.jsonl:2: error: this document is not a payload the Google Play importer knows (keys: hello)"),
+  ])
+  func badInput(line: String, expected: String) {
+    let errors = G.importErrors([G.product(productID: "lifetime", order: "GPA.0000-0000-0000-00009"), line])
+    #expect(errors.count == 1, "\(errors)")
+    #expect(errors.first?.hasPrefix(expected) == true, "\(errors)")
+  }
+
+  @Test("malformed JSON names the line and column")
+  func malformedJSON() {
+    let errors = G.importErrors([G.product(), #"{"message": {"data": }"#])
+    #expect(errors == ["input.jsonl:2:22: error: invalid JSON: expected a value"])
+  }
+
+  @Test("purchase tokens that link in a cycle are an error")
+  func cycle() {
+    let errors = G.importErrors([
+      G.subscription(G.tokenA, expiry: "2026-02-01T10:00:00Z", linked: G.tokenB),
+      G.subscription(G.tokenB, order: G.orderB, expiry: "2026-02-01T10:00:00Z", linked: G.tokenA),
+    ])
+    #expect(errors.count == 2)
+    #expect(errors.allSatisfy { $0.contains("link in a cycle") })
+  }
+
+  @Test("a subscription with add-ons is refused rather than half imported")
+  func addOns() {
+    let twoItems = G.subscription(expiry: "2026-02-01T10:00:00Z").replacingAll(
+      #""lineItems":[{"#, with: #""lineItems":[{"productId":"plus","expiryTime":"2026-02-01T10:00:00Z"},{"#)
+    let errors = G.importErrors([twoItems])
+    #expect(errors.first?.contains("2 line items (a subscription with add-ons)") == true)
+  }
+
+  @Test("every error is reported at once and nothing is returned")
+  func allErrors() {
+    let errors = G.importErrors([
+      G.subscription(expiry: "2026-02-01T10:00:00Z", product: "gold"), #"{"x":1}"#,
+      G.product(productID: "gems"),
+    ])
+    #expect(errors.map { $0.prefix(15) } == ["input.jsonl:1: ", "input.jsonl:2: ", "input.jsonl:3: "])
+  }
+}
+
+@Suite("Google Play import: the command line")
+struct GooglePlayImportCLITests {
+  typealias G = GP
+
+  @Test("import googleplay --append adds the events once; importing again adds nothing")
+  func append() throws {
+    let space = try Workspace()
+    try G.catalogText.write(toFile: space.path("catalog.json"), atomically: true, encoding: .utf8)
+    let input = GooglePlayImportLifecycleTests.story.joined(separator: "\n")
+    let first = runCLI(["import", "googleplay", "-", "--append", space.log], stdin: input)
+    #expect(first.status == 0, "\(first.stderr)")
+    #expect(first.stdout.contains("appended 9 events"))
+    let second = runCLI(["import", "googleplay", "-", "--append", space.log], stdin: input)
+    #expect(second.stdout.contains("appended 0 events"))
+    #expect(second.stdout.contains("(9 already present)"))
+    #expect(runCLI(["check", space.log]).status == 0)
+  }
+
+  @Test("errors exit 65 with FILE:LINE and leave the log unchanged; a missing file exits 66; misused flags 64")
+  func exitCodes() throws {
+    let space = try Workspace(log: "")
+    try G.catalogText.write(toFile: space.path("catalog.json"), atomically: true, encoding: .utf8)
+    let bad = runCLI(
+      ["import", "googleplay", "-", "--append", space.log],
+      stdin: G.product() + "\n" + #"{"message":{"data":"@@@@"}}"#)
+    #expect(bad.status == 65)
+    #expect(bad.stdout.isEmpty)
+    #expect(bad.stderr.contains("<stdin>:2: error: field 'message.data': not valid base64"))
+    #expect(try space.read().isEmpty)
+    let missing = runCLI(["import", "googleplay", space.path("nope.jsonl"), "--catalog", space.path("catalog.json")])
+    #expect(missing.status == 66)
+    #expect(runCLI(["import", "googleplay", "-", "--allow-sandbox", "--catalog", space.path("catalog.json")]).status == 64)
+    #expect(runCLI(["import", "appstore", "-", "--allow-test", "--catalog", space.path("catalog.json")]).status == 64)
+  }
+}
+
+@Suite("Google Play import: the sample export in Events/googleplay")
+struct GooglePlaySampleExportTests {
+  @Test("the README's import example imports, checks and answers the story it tells")
+  func sampleExport() throws {
+    let space = try Workspace()
+    let catalogPath = repoPath("Events/googleplay/catalog.json")
+    let arguments = [
+      "import", "googleplay", repoPath("Events/googleplay/export.jsonl"), "--catalog", catalogPath,
+      "--append", space.log,
+    ]
+    let result = runCLI(arguments)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("imported 10 events"))
+    #expect(result.stdout.contains("skipped: testNotification 1"))
+    #expect(result.stderr.isEmpty, "no warnings expected: \(result.stderr)")
+    #expect(runCLI(["check", space.log, "--catalog", catalogPath]).status == 0)
+    func answer(_ at: String) throws -> JSONValue {
+      let run = runCLI(["query", space.log, "--catalog", catalogPath, "--subject", "acct-7f3a9c21", "--at", at])
+      return try JSONValue.parse(run.stdout.trimmingCharacters(in: .newlines))
+    }
+    #expect(try answer("2026-03-06T00:00:00Z")["plans"]?["pro"]?["state"] == .string("grace"))
+    #expect(try answer("2026-03-15T00:00:00Z")["plans"]?["pro"]?["transaction"] == .string("GPA.3391-4471-0082-51663..1"))
+    #expect(try answer("2026-04-02T00:00:00Z")["entitlements"]?["pro"]?["product"] == .string("pathfinder_lifetime"))
+    #expect(try answer("2026-04-04T00:00:00Z")["entitlements"]?["pro"]?["product"] == .string("pro:annual"))
+    #expect(try answer("2026-07-01T00:00:00Z")["plans"]?["pro"]?["will_renew"] == .bool(false))
+    #expect(try answer("2027-03-21T00:00:00Z")["entitlements"] == .object([]))
+    #expect(try answer("2026-03-01T00:00:00Z")["balances"]?["coins"] == .integer(200))
+    #expect(runCLI(arguments).stdout.contains("appended 0 events"))
+  }
+}
