@@ -4,7 +4,8 @@ struct GooglePlayOrder {
   var id: String
   /// N of a renewal order id ending in `..N`; nil for the token's first order.
   var renewalIndex: Int?
-  /// The line item of the order (the copy with the smallest expiry).
+  /// The line item of the order (the copy with the smallest expiry, not cut short by a
+  /// replacement when another copy is not).
   var item: GooglePlayLineItem
   /// The resource it was read from.
   var resource: GooglePlaySubscriptionPayload
@@ -114,8 +115,9 @@ extension GooglePlayMapper {
       }
       let isReplaced = resource.cancellation == GooglePlayCancellation.replacement.rawValue
       if var known = byID[orderID] {
+        let isKnownReplaced = known.resource.cancellation == GooglePlayCancellation.replacement.rawValue
         known.copies.append((state, item.expiryTime, isReplaced))
-        if item.expiryTime < known.item.expiryTime {
+        if !isReplaced && (isKnownReplaced || item.expiryTime < known.item.expiryTime) {
           known.item = item
           known.resource = resource
         }
