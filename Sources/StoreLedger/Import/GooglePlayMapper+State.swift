@@ -5,15 +5,11 @@ extension GooglePlayMapper {
   /// Each change is keyed by the order and the event type, and its values come from
   /// everything known about the order, so a notification and a resource that report the same
   /// change give one event.
+  /// - Complexity: O(n) in the order's notifications and resource copies.
   mutating func stateEvents(
-    _ order: GooglePlayOrder, orders: [GooglePlayOrder], token: String, chain: GooglePlayChain
+    _ order: GooglePlayOrder, isLast: Bool, token: String, chain: GooglePlayChain,
+    notifications: [GooglePlayNotificationPayload], copyResources: [GooglePlaySubscriptionPayload]
   ) {
-    // A notification belongs to the last order whose period began at or before it.
-    let notifications = (subscriptionNotifications[token] ?? []).filter { notification in
-      let owner =
-        orders.last(where: { $0.start <= notification.eventTime }) ?? orders.first
-      return owner?.id == order.id
-    }
     func latest(_ kind: GooglePlaySubscriptionNotificationType) -> GooglePlayNotificationPayload? {
       notifications.last(where: { $0.kind == kind })
     }
@@ -21,9 +17,6 @@ extension GooglePlayMapper {
       -> Bool
     {
       order.copies.contains { $0.state == state } || latest(kind) != nil
-    }
-    let copyResources = (subscriptions[token] ?? []).filter {
-      $0.lineItems.first?.orderID == order.id
     }
     let isReplacement = copyResources.contains {
       $0.cancellation == GooglePlayCancellation.replacement.rawValue
@@ -100,7 +93,7 @@ extension GooglePlayMapper {
         line: revoked.line)
     }
     // A charge notification after the last known order: the resource that shows it is missing.
-    if order.id == orders.last?.id,
+    if isLast,
       let charge = notifications.last(where: { $0.kind?.isCharge == true && $0.eventTime >= order.end })
     {
       problems.warning(

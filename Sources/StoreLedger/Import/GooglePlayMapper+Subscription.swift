@@ -60,7 +60,25 @@ extension GooglePlayMapper {
     }
     let orders = self.orders(of: token, resources: resources, chain: chain)
     for order in orders { chargeEvent(order, token: token, chain: chain) }
-    for order in orders { stateEvents(order, orders: orders, token: token, chain: chain) }
+    // A notification belongs to the last order whose period began at or before it.
+    var notificationsByOrder: [String: [GooglePlayNotificationPayload]] = [:]
+    for notification in subscriptionNotifications[token] ?? [] {
+      guard let owner = orders.last(where: { $0.start <= notification.eventTime }) ?? orders.first
+      else { break }
+      notificationsByOrder[owner.id, default: []].append(notification)
+    }
+    var resourcesByOrder: [String: [GooglePlaySubscriptionPayload]] = [:]
+    for resource in resources {
+      if let orderID = resource.lineItems.first?.orderID {
+        resourcesByOrder[orderID, default: []].append(resource)
+      }
+    }
+    for order in orders {
+      stateEvents(
+        order, isLast: order.id == orders.last?.id, token: token, chain: chain,
+        notifications: notificationsByOrder[order.id] ?? [],
+        copyResources: resourcesByOrder[order.id] ?? [])
+    }
   }
 
   /// A pending subscription purchase (`SUBSCRIPTION_STATE_PENDING`): `purchase_pending`.
