@@ -63,7 +63,7 @@ extension GooglePlayMapper {
       context.extraMeta = []
     }
     // Deferred: the developer moved the end of the current period.
-    let extended = order.expiries([.active, .canceled, .expired, .paused]).max()
+    let extended = order.expiries([.active, .canceled, .paused]).max()
     if let extended, extended > order.end {
       let deferral = notifications.last(where: { $0.kind == .deferred && $0.eventTime < extended })
       let at = deferral?.eventTime ?? order.end

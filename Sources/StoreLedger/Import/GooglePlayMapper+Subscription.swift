@@ -153,7 +153,10 @@ extension GooglePlayMapper {
     let tokenStart = resources.compactMap(\.startTime).min()
     var orders: [GooglePlayOrder] = []
     for var order in sorted {
-      let normal = order.expiries([.active, .canceled, .expired, .paused])
+      // An expired copy's expiryTime is where the subscription finally ended, earlier than
+      // the period's end when it was revoked: it counts only when nothing else is known.
+      let live = order.expiries([.active, .canceled, .paused])
+      let normal = live.isEmpty ? order.expiries([.expired]) : live
       let grace = order.expiries([.inGracePeriod])
       if let end = normal.min() {
         order.end = end

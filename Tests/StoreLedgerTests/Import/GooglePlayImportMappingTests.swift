@@ -209,6 +209,23 @@ struct GooglePlayImportMappingTests {
     #expect(event["at"] == .string("2026-01-15T10:00:00Z"))
   }
 
+  @Test("a revoked subscription's expired copy ends it early without shortening the paid period or extending it")
+  func revokedCopy() throws {
+    let result = G.importEvents([
+      G.subscription(expiry: "2026-02-01T10:00:00Z"),
+      G.notification(12, at: "2026-01-15T10:00:00Z"),
+      G.subscription(
+        state: "EXPIRED", expiry: "2026-01-15T10:00:00Z", cancel: #"{"developerInitiatedCancellation":{}}"#,
+        autoRenew: false),
+    ])
+    let events = G.events(result)
+    #expect(events["googleplay:\(G.orderA):purchase"]?["expires"] == .string("2026-02-01T10:00:00Z"))
+    #expect(events["googleplay:\(G.orderA):expiration"]?["at"] == .string("2026-01-15T10:00:00Z"))
+    #expect(events["googleplay:\(G.orderA):expiration"]?["reason"] == .string("other"))
+    #expect(events.keys.contains { $0.contains("renewal_extended") } == false)
+    #expect(events.count == 3)
+  }
+
   @Test("a voided purchase: revocation at voidedTimeMillis with the reason in meta; with SUBSCRIPTION_REVOKED still one event")
   func voided() throws {
     let result = G.importEvents([
