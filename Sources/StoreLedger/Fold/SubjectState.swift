@@ -42,6 +42,20 @@ public struct SubjectState: Sendable, Equatable {
     }
   }
 
+  /// Whether a subscription or grant gives `entitlement` (an index into the catalog's
+  /// entitlement names) at T; false for a negative index.
+  /// - Complexity: O(subscriptions + grants).
+  public func hasEntitlement(_ entitlement: Int, at time: Timestamp, catalog: Catalog) -> Bool {
+    guard entitlement >= 0 else { return false }
+    for sub in subscriptions where sub.isKnown && sub.hasAccess(at: time) {
+      if catalog.entitlementIndices[Int(sub.product.rawValue)].contains(entitlement) { return true }
+    }
+    for position in grantPositions where items[position].hasAccess(at: time) {
+      if catalog.entitlementIndices[Int(items[position].product.rawValue)].contains(entitlement) { return true }
+    }
+    return false
+  }
+
   /// Applies one event (CONTRACT §3) and says what it did.
   public mutating func apply(_ event: Event, context: FoldContext) -> FoldEffect {
     let slot = Int(event.slot)
@@ -82,7 +96,8 @@ public struct SubjectState: Sendable, Equatable {
     case .renewal:
       startPeriod(&subscriptions[slot], event, isPurchase: false)
       return .applied
-    case .purchasePending:
+    case .purchasePending, .usage:
+      // Kept for reports; usage is counted by the policy, not by this state.
       return .applied
     case .consumption:
       credit(event.currency, -event.quantity)

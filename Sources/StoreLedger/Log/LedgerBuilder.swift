@@ -30,6 +30,8 @@ public struct LedgerBuilder {
   private var base: Ledger? = nil
   private static let baseFlag: UInt32 = 1 << 31
   private var chargeLineByTransaction: [UInt32] = []
+  /// Consumable refunds applied so far in the subject being validated.
+  private var refundEffects: [RefundEffect] = []
   /// Errors found so far, in line order (at most `Limits.diagnosticsShownMax` kept).
   public private(set) var errors: [Diagnostic] = []
   /// How many errors were found, including those not kept.
@@ -344,13 +346,21 @@ public struct LedgerBuilder {
   }
 
   /// Replays one subject at full knowledge: refuses overdraw, warns about no-op references.
+  ///
+  /// The balance a consumption is checked against leaves out consumable refunds recorded after
+  /// it (and their reversals): a refund learned late never turns a covered spend into an
+  /// overdraw; it makes the balance negative instead (Docs/semantics.md, "Balances").
   private mutating func validate(
     _ subjectEvents: UnsafeMutableBufferPointer<Event>, subscriptionCount: Int, state: inout SubjectState
   ) {
     state.reset(subscriptionCount: subscriptionCount, itemCount: subjectEvents.count)
+    refundEffects.removeAll(keepingCapacity: true)
     for event in subjectEvents {
       if event.kind == .consumption {
-        let balance = state.balance(event.currency) ?? 0
+        var balance = state.balance(event.currency) ?? 0
+        for refund in refundEffects where refund.currency == event.currency && refund.recorded > event.recorded {
+          balance = saturatingAdd(balance, -refund.delta)
+        }
         if balance < event.quantity {
           record(
             Diagnostic(
@@ -360,7 +370,13 @@ public struct LedgerBuilder {
                 quantity: event.quantity)))
         }
       }
+      let before = event.kind == .revocation || event.kind == .refundReversed ? state.balances : []
       let effect = state.apply(event, context: context)
+      if effect == .applied && (event.kind == .revocation || event.kind == .refundReversed)
+        && event.targetProduct.isSome && context.catalog.kind(event.targetProduct) == .consumable
+      {
+        noteRefund(event, balancesBefore: before, after: state)
+      }
       if effect == .unknownReference {
         let field = event.kind == .revocation || event.kind == .refundReversed ? "transaction" : "original_transaction"
         let value = field == "transaction" ? event.transaction : event.originalTransaction
@@ -370,6 +386,32 @@ public struct LedgerBuilder {
             .unknownReference(field: field, value: symbols.transactions.string(value)), severity: .warning))
       }
     }
+  }
+}
+
+extension LedgerBuilder {
+  /// What one applied consumable refund or reversal did to a balance, and when it was learned.
+  struct RefundEffect {
+    var currency: Symbol
+    var delta: Int64
+    /// When the ledger learned of it; a reversal inherits a later `recorded` of its refund.
+    var recorded: Timestamp
+    var transaction: Symbol
+  }
+
+  /// Remembers a consumable refund's effect so later consumptions can leave it out if it was learned later.
+  fileprivate mutating func noteRefund(_ event: Event, balancesBefore: [BalanceState], after state: SubjectState) {
+    let currency = context.productCurrencies[Int(event.targetProduct.rawValue)]
+    let before = balancesBefore.first(where: { $0.currency == currency })?.amount ?? 0
+    let delta = (state.balance(currency) ?? 0) &- before
+    var recorded = event.recorded
+    if event.kind == .refundReversed,
+      let refund = refundEffects.last(where: { $0.transaction == event.transaction && $0.delta < 0 })
+    {
+      // A reversal goes with its refund: left out whenever the refund is.
+      recorded = max(recorded, refund.recorded)
+    }
+    refundEffects.append(RefundEffect(currency: currency, delta: delta, recorded: recorded, transaction: event.transaction))
   }
 }
 
@@ -415,7 +457,7 @@ struct Resolver {
           event.slot = charge.slot
           if Int(target) > position { event.targetProduct = .none }
         }
-      case .purchasePending, .consumption:
+      case .purchasePending, .consumption, .usage:
         break
       }
       events[position] = event

@@ -38,7 +38,7 @@ struct ExplainLog {
       }
     case .consumption:
       byCurrency[event.currency, default: []].append(position)
-    case .purchasePending:
+    case .purchasePending, .usage:
       break
     }
   }
