@@ -70,6 +70,11 @@ public struct ImportResult: Sendable, Equatable {
     var kept: [ImportedEvent] = []
     var duplicateCount = 0
     for (_, group) in groups {
+      // Most events have one copy: nothing to compare, no need to serialize them here.
+      if group.count == 1 {
+        kept.append(group[0])
+        continue
+      }
       let ordered = group.map { (event: $0, line: $0.logLine) }.sorted {
         $0.event.knownAt != $1.event.knownAt
           ? $0.event.knownAt < $1.event.knownAt : $0.line < $1.line
