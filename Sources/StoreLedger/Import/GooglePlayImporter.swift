@@ -5,12 +5,34 @@ public struct GooglePlayImportOptions: Sendable {
   public var subjects: [String: String]
   /// Whether license testers' purchases (`testPurchase`, `purchaseType` 0) are imported.
   public var allowsTestPurchases: Bool
+  /// Subscription tokens an earlier import already wrote to the log, with the original
+  /// transaction and subject they got there (`knownTokens(inLog:)`): a chain that reaches one
+  /// of them continues it, even when its older tokens are not in this import.
+  public var knownTokens: [String: GooglePlayKnownToken]
 
   /// Creates options; by default test purchases are refused and subjects default to
   /// `googleplay:<first purchase token>`.
-  public init(subjects: [String: String] = [:], allowsTestPurchases: Bool = false) {
+  public init(
+    subjects: [String: String] = [:], allowsTestPurchases: Bool = false,
+    knownTokens: [String: GooglePlayKnownToken] = [:]
+  ) {
     self.subjects = subjects
     self.allowsTestPurchases = allowsTestPurchases
+    self.knownTokens = knownTokens
+  }
+}
+
+/// How an earlier import identified a subscription token: its chain's first token and subject.
+public struct GooglePlayKnownToken: Sendable, Equatable {
+  /// The `original_transaction` of the token's events.
+  public var originalTransaction: String
+  /// The `subject` of the token's events.
+  public var subject: String
+
+  /// Creates a known token.
+  public init(originalTransaction: String, subject: String) {
+    self.originalTransaction = originalTransaction
+    self.subject = subject
   }
 }
 
@@ -45,5 +67,23 @@ public enum GooglePlayImporter {
     problems = mapper.problems
     return try ImportResult.assemble(
       events: mapper.events, skipped: mapper.skipped, problems: &problems)
+  }
+
+  /// The subscription tokens of earlier Google Play imports in a log: `meta.purchaseToken` of
+  /// events with `meta.source` "googleplay" and an `original_transaction`, with that original
+  /// transaction and subject. Lines that are not such events are passed over unparsed.
+  /// - Complexity: O(n) in the size of the log.
+  public static func knownTokens(inLog bytes: [UInt8]) -> [String: GooglePlayKnownToken] {
+    var known: [String: GooglePlayKnownToken] = [:]
+    let marker = Array(#""source":"googleplay""#.utf8)
+    for line in bytes.split(separator: 10) where line.firstRange(of: marker) != nil {
+      guard let event = try? JSONValue.parse(bytes: Array(line)),
+        let token = event["meta"]?["purchaseToken"]?.stringValue,
+        let original = event["original_transaction"]?.stringValue,
+        let subject = event["subject"]?.stringValue
+      else { continue }
+      known[token] = GooglePlayKnownToken(originalTransaction: original, subject: subject)
+    }
+    return known
   }
 }

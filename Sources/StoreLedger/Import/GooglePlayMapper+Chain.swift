@@ -43,14 +43,16 @@ extension GooglePlayMapper {
     for (token, link) in linked.sorted(by: { $0.key < $1.key }) where successors[link] == nil {
       successors[link] = token
     }
-    // Roots, with the path from each token to its root.
+    // Roots, with the path from each token to its root; a token an earlier import wrote to
+    // the log ends the walk with the root it got there.
     var paths: [String: [String]] = [:]
+    var knownRoots: [String: GooglePlayKnownToken] = [:]
     for token in subscriptions.keys.sorted() {
       var path = [token]
       var seen: Set<String> = [token]
       var current = token
       var hasCycle = false
-      while let next = linked[current] {
+      while options.knownTokens[current] == nil, let next = linked[current] {
         guard seen.insert(next).inserted else {
           hasCycle = true
           break
@@ -64,6 +66,10 @@ extension GooglePlayMapper {
           "field 'subscriptionPurchaseV2.linkedPurchaseToken': the purchase tokens link in a cycle (\(path.joined(separator: " → ")) → \(linked[current]!)); a chain of replacements must end at a first purchase"
         )
         continue
+      }
+      if let known = options.knownTokens[current] {
+        knownRoots[known.originalTransaction] = known
+        path.append(known.originalTransaction)
       }
       paths[token] = path
     }
@@ -98,10 +104,18 @@ extension GooglePlayMapper {
       }
       let subjectMap = options.subjects
       let mapped = tokens.compactMap { subjectMap[$0.token] }.first
+      // The subject the log already has for this subscription keeps it whole.
+      let logged = knownRoots[root]?.subject
+      if let logged, let account = accounts.first, account != logged {
+        problems.warning(
+          line,
+          "subscription '\(root)' is already in the log under subject '\(logged)'; its new events go there too, not to obfuscatedExternalAccountId '\(account)'"
+        )
+      }
       guard
         let subject = checkedSubject(
-          accounts.first ?? mapped ?? "googleplay:" + root, source: "purchase token '\(root)'",
-          line: line)
+          logged ?? accounts.first ?? mapped ?? "googleplay:" + root,
+          source: "purchase token '\(root)'", line: line)
       else { continue }
       let isTest = tokens.contains { member in
         (subscriptions[member.token] ?? []).contains(where: \.isTest)

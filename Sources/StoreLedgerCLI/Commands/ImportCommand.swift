@@ -78,7 +78,11 @@ enum ImportCommand: LedgerCommand {
       isGooglePlay
       ? try GooglePlayImporter.importEvents(
         text, file: displayName, catalog: catalog,
-        options: GooglePlayImportOptions(subjects: subjects, allowsTestPurchases: arguments.has("allow-test")))
+        options: GooglePlayImportOptions(
+          subjects: subjects, allowsTestPurchases: arguments.has("allow-test"),
+          // Chains continue across imports: tokens already in the log keep their identity.
+          knownTokens: try appendLog.flatMap { PlatformFile.exists($0) ? $0 : nil }
+            .map { GooglePlayImporter.knownTokens(inLog: try LedgerLoader.readFile($0)) } ?? [:]))
       : try AppStoreImporter.importEvents(
         text, file: displayName, catalog: catalog,
         options: AppStoreImportOptions(subjects: subjects, allowsSandbox: arguments.has("allow-sandbox")))

@@ -81,6 +81,27 @@ struct GooglePlayImportCLITests {
     #expect(runCLI(["check", space.log]).status == 0)
   }
 
+  @Test("import --append continues a token chain that an earlier import wrote to the log")
+  func appendContinuesChains() throws {
+    let space = try Workspace()
+    try G.catalogText.write(toFile: space.path("catalog.json"), atomically: true, encoding: .utf8)
+    let first = [
+      G.subscription(expiry: "2026-02-01T10:00:00Z"),
+      G.subscription(G.tokenB, order: G.orderB, start: "2026-01-15T00:00:00Z", expiry: "2026-02-15T00:00:00Z", linked: G.tokenA),
+    ]
+    #expect(runCLI(["import", "googleplay", "-", "--append", space.log], stdin: first.joined(separator: "\n")).status == 0)
+    let third = G.subscription(
+      G.tokenC, order: "GPA.3300-0000-0000-00042", start: "2026-02-01T00:00:00Z", expiry: "2027-02-01T00:00:00Z",
+      plan: "annual", linked: G.tokenB)
+    let second = runCLI(["import", "googleplay", "-", "--append", space.log], stdin: third)
+    #expect(second.status == 0, "\(second.stderr)")
+    let log = String(decoding: try space.read(), as: UTF8.self)
+    let last = try #require(log.split(separator: "\n").last { $0.contains("GPA.3300-0000-0000-00042") })
+    #expect(last.contains(#""original_transaction":"\#(G.tokenA)""#))
+    let query = runCLI(["query", space.log, "--subject", G.account, "--at", "2026-03-01"])
+    #expect(query.stdout.contains(#""product":"pro:annual""#))
+  }
+
   @Test("errors exit 65 with FILE:LINE and leave the log unchanged; a missing file exits 66; misused flags 64")
   func exitCodes() throws {
     let space = try Workspace(log: "")

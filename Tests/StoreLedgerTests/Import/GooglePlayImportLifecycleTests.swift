@@ -141,6 +141,26 @@ struct GooglePlayImportLifecycleTests {
     #expect(fallback["googleplay:\(G.orderB):purchase"]?["subject"] == .string("googleplay:" + G.tokenA))
   }
 
+  @Test("a chain continues across imports: a token an earlier import logged keeps its original_transaction and subject")
+  func chainAcrossImports() throws {
+    let first = try #require(G.importEvents([
+      G.subscription(expiry: "2026-02-01T10:00:00Z", account: "u-first"),
+      G.subscription(G.tokenB, order: G.orderB, start: "2026-01-15T00:00:00Z", expiry: "2026-02-15T00:00:00Z", linked: G.tokenA, account: nil),
+    ]))
+    let known = GooglePlayImporter.knownTokens(inLog: Array(first.eventLines.joined(separator: "\n").utf8))
+    #expect(known[G.tokenB] == GooglePlayKnownToken(originalTransaction: G.tokenA, subject: "u-first"))
+    let third = G.subscription(
+      G.tokenC, order: "GPA.3300-0000-0000-00042", start: "2026-02-01T00:00:00Z", expiry: "2026-03-01T00:00:00Z",
+      plan: "annual", linked: G.tokenB, account: nil)
+    let alone = G.events(G.importEvents([third]))
+    #expect(alone["googleplay:GPA.3300-0000-0000-00042:purchase"]?["original_transaction"] == .string(G.tokenB))
+    let result = try GooglePlayImporter.importEvents(
+      third, file: "input.jsonl", catalog: G.catalog, options: GooglePlayImportOptions(knownTokens: known))
+    let event = try #require(G.events(result)["googleplay:GPA.3300-0000-0000-00042:purchase"])
+    #expect(event["original_transaction"] == .string(G.tokenA))
+    #expect(event["subject"] == .string("u-first"))
+  }
+
   @Test("test purchases are refused unless allowed, then marked environment test")
   func testPurchases() throws {
     let line = G.subscription(expiry: "2026-02-01T10:00:00Z", test: true)
