@@ -166,5 +166,12 @@ struct GooglePlaySampleExportTests {
       "productPurchase canceled": 1, "testNotification": 1,
     ])
     #expect(ContractCheck.problems(result.eventLines, catalog: catalog).isEmpty)
+    // The same rows shuffled and delivered twice import to the same lines.
+    var random = SplitMix64(state: 11)
+    let lines = input.split(separator: "\n").map(String.init)
+    let shuffled = try GooglePlayImporter.importEvents(
+      (lines + lines).shuffled(using: &random).joined(separator: "\n"), file: "mapping-rows.jsonl",
+      catalog: catalog, options: GooglePlayImportOptions())
+    #expect(shuffled.eventLines == result.eventLines)
   }
 }
