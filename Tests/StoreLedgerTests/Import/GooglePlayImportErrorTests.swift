@@ -29,6 +29,16 @@ struct GooglePlayImportErrorTests {
     #expect(errors.first?.hasPrefix(expected) == true, "\(errors)")
   }
 
+  @Test("Pub/Sub data up to the limit is decoded; one byte more is an error")
+  func dataLimit() {
+    // A valid base64 run of exactly the limit decodes to bytes that are not JSON.
+    let atLimit = String(repeating: "e30g", count: Limits.importEncodedBytesMax / 4)
+    let errors = G.importErrors([#"{"message":{"data":"\#(atLimit)"}}"#])
+    #expect(errors.first?.contains("the decoded data is not JSON") == true, "\(errors.first ?? "")")
+    let over = G.importErrors([#"{"message":{"data":"\#(atLimit)A"}}"#])
+    #expect(over.first?.contains("more than the limit of \(Limits.importEncodedBytesMax)") == true)
+  }
+
   @Test("malformed JSON names the line and column")
   func malformedJSON() {
     let errors = G.importErrors([G.product(), #"{"message": {"data": }"#])
