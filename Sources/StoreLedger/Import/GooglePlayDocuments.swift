@@ -144,7 +144,8 @@ enum GooglePlayDocuments {
       )
       return nil
     }
-    let messageID = message.string("messageId", &problems) ?? message.string("message_id", &problems)
+    let messageID =
+      message.string("messageId", &problems) ?? message.string("message_id", &problems)
     return developerNotification(notification, messageID: messageID, &problems)
   }
 

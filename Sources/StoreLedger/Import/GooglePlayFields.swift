@@ -17,7 +17,8 @@ extension PayloadObject {
     guard case .string(let text)? = fields[key] else { return integer(key, &problems) }
     guard let number = Int64(text) else {
       problems.error(
-        line, "field '\(name(key))': expected an integer (as a string of digits), found \"\(text)\"")
+        line, "field '\(name(key))': expected an integer (as a string of digits), found \"\(text)\""
+      )
       return nil
     }
     return number

@@ -45,7 +45,8 @@ extension GooglePlayMapper {
       case .autoRenewable:
         problems.error(
           resource.line,
-          "field 'productId': Google sells '\(resource.productID)' as a one-time product, but the catalog has it as auto_renewable")
+          "field 'productId': Google sells '\(resource.productID)' as a one-time product, but the catalog has it as auto_renewable"
+        )
         continue
       case .consumable:
         let quantity = resource.quantity ?? 1
@@ -103,7 +104,8 @@ extension GooglePlayMapper {
       skipped["voidedPurchase partial", default: []].insert(orderID)
       problems.warning(
         entry.line,
-        "order '\(orderID)' was partially refunded (refundType 2, a quantity-based partial refund); the ledger has no partial revocation, so nothing is revoked")
+        "order '\(orderID)' was partially refunded (refundType 2, a quantity-based partial refund); the ledger has no partial revocation, so nothing is revoked"
+      )
       return
     }
     guard let (subject, isTest) = voidedSubject(entry) else { return }
@@ -119,10 +121,15 @@ extension GooglePlayMapper {
       }
     }
     if let source = entry.source {
-      meta.append(("voidedSource", GooglePlayVoided.sourceName(source).map(JSONValue.string) ?? .integer(source)))
+      meta.append(
+        (
+          "voidedSource",
+          GooglePlayVoided.sourceName(source).map(JSONValue.string) ?? .integer(source)
+        ))
     }
     if let quantity = entry.voidedQuantity { meta.append(("voidedQuantity", .integer(quantity))) }
-    emitRevocation(orderID: orderID, at: entry.voidedTime, subject: subject, meta: meta, line: entry.line)
+    emitRevocation(
+      orderID: orderID, at: entry.voidedTime, subject: subject, meta: meta, line: entry.line)
   }
 
   /// The subject of a one-time purchase: its account id, else `--subjects` by token, else
@@ -131,7 +138,8 @@ extension GooglePlayMapper {
     let subject =
       resource.accountID.flatMap { $0.isEmpty ? nil : $0 } ?? options.subjects[resource.token]
       ?? "googleplay:" + resource.token
-    return checkedSubject(subject, source: "purchase token '\(resource.token)'", line: resource.line)
+    return checkedSubject(
+      subject, source: "purchase token '\(resource.token)'", line: resource.line)
   }
 
   /// The subject (and test flag) of a voided order's purchase, from its token's resources.
@@ -145,7 +153,8 @@ extension GooglePlayMapper {
     let subject = options.subjects[entry.token] ?? "googleplay:" + entry.token
     problems.warning(
       entry.line,
-      "voided order '\(entry.orderID)': no resource for its purchase token in this import, so its subject is taken as '\(subject)'; import the purchase's resource with it if the purchase carries an account id")
+      "voided order '\(entry.orderID)': no resource for its purchase token in this import, so its subject is taken as '\(subject)'; import the purchase's resource with it if the purchase carries an account id"
+    )
     return checkedSubject(subject, source: "purchase token '\(entry.token)'", line: entry.line)
       .map { ($0, false) }
   }

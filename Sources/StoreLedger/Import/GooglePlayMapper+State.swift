@@ -24,19 +24,26 @@ extension GooglePlayMapper {
     var context = GooglePlayStateContext(order: order, chain: chain, token: token)
 
     // Canceled: auto-renew turned off when the user (or Google, or the developer) canceled.
-    if !isReplacement, has(.canceled, or: .canceled) || copyResources.contains(where: { $0.cancelTime != nil }) {
+    if !isReplacement,
+      has(.canceled, or: .canceled) || copyResources.contains(where: { $0.cancelTime != nil })
+    {
       if let at = copyResources.compactMap(\.cancelTime).min() ?? latest(.canceled)?.eventTime {
-        emit(.autoRenewChanged, at: at, [("auto_renew", .bool(false))], suffix: "@\(at.millisecondsSinceEpoch)", &context)
+        emit(
+          .autoRenewChanged, at: at, [("auto_renew", .bool(false))],
+          suffix: "@\(at.millisecondsSinceEpoch)", &context)
       } else {
         problems.warning(
           order.resource.line,
-          "order '\(order.id)' is canceled but neither a cancelTime nor a SUBSCRIPTION_CANCELED notification tells when; no auto_renew_changed is imported for it")
+          "order '\(order.id)' is canceled but neither a cancelTime nor a SUBSCRIPTION_CANCELED notification tells when; no auto_renew_changed is imported for it"
+        )
       }
     }
     // Restarted: the user undid the cancellation before the period ended.
     for restart in notifications where restart.kind == .restarted {
       let at = restart.eventTime
-      emit(.autoRenewChanged, at: at, [("auto_renew", .bool(true))], suffix: "@\(at.millisecondsSinceEpoch)", &context)
+      emit(
+        .autoRenewChanged, at: at, [("auto_renew", .bool(true))],
+        suffix: "@\(at.millisecondsSinceEpoch)", &context)
     }
     // In grace: access continues until the end of grace (the grace copy's expiryTime).
     let graceEnd = order.expiries([.inGracePeriod]).max()
@@ -46,7 +53,8 @@ extension GooglePlayMapper {
       } else {
         problems.warning(
           latest(.inGracePeriod)?.line ?? order.resource.line,
-          "order '\(order.id)' entered grace, but no resource fetched in grace tells when grace ends; imported as billing_retry (no access after the period end)")
+          "order '\(order.id)' entered grace, but no resource fetched in grace tells when grace ends; imported as billing_retry (no access after the period end)"
+        )
         emit(.billingRetry, at: order.end, [], suffix: "@grace", &context)
       }
     }
@@ -59,7 +67,9 @@ extension GooglePlayMapper {
     // Paused: no access from the end of the period until a resumed renewal.
     if has(.paused, or: .paused) {
       context.extraMeta = [("paused", .bool(true))]
-      emit(.expiration, at: order.end, [("reason", .string(ExpirationReason.voluntary.name))], suffix: "", name: "paused", &context)
+      emit(
+        .expiration, at: order.end, [("reason", .string(ExpirationReason.voluntary.name))],
+        suffix: "", name: "paused", &context)
       context.extraMeta = []
     }
     // Deferred: the developer moved the end of the current period.
@@ -67,15 +77,20 @@ extension GooglePlayMapper {
     if let extended, extended > order.end {
       let deferral = notifications.last(where: { $0.kind == .deferred && $0.eventTime < extended })
       let at = deferral?.eventTime ?? order.end
-      emit(.renewalExtended, at: at, [("expires", .string(extended.rfc3339))], suffix: "@\(extended.millisecondsSinceEpoch)", &context)
+      emit(
+        .renewalExtended, at: at, [("expires", .string(extended.rfc3339))],
+        suffix: "@\(extended.millisecondsSinceEpoch)", &context)
     } else if let deferral = latest(.deferred) {
       problems.warning(
         deferral.line,
-        "SUBSCRIPTION_DEFERRED for order '\(order.id)', but no resource shows the new expiryTime; import a resource fetched after the deferral")
+        "SUBSCRIPTION_DEFERRED for order '\(order.id)', but no resource shows the new expiryTime; import a resource fetched after the deferral"
+      )
     }
     // Expired: the subscription ended (a replaced token's expiry is not the subscription's).
     if !isReplacement, has(.expired, or: .expired) {
-      let cancellation = copyResources.compactMap { $0.cancellation.flatMap(GooglePlayCancellation.init) }.first
+      let cancellation = copyResources.compactMap {
+        $0.cancellation.flatMap(GooglePlayCancellation.init)
+      }.first
       let reason = cancellation?.expirationReason ?? (isOnHold ? .billing : .other)
       let expiredEnd = order.expiries([.expired]).max()
       let at =
@@ -89,16 +104,21 @@ extension GooglePlayMapper {
     if let revoked = latest(.revoked), voided[order.id] == nil {
       emitRevocation(
         orderID: order.id, at: revoked.eventTime, subject: chain.subject,
-        meta: Self.baseMeta(isTest: chain.isTest, token: token) + [("notificationType", .string(revoked.typeName))],
+        meta: Self.baseMeta(isTest: chain.isTest, token: token) + [
+          ("notificationType", .string(revoked.typeName))
+        ],
         line: revoked.line)
     }
     // A charge notification after the last known order: the resource that shows it is missing.
     if isLast,
-      let charge = notifications.last(where: { $0.kind?.isCharge == true && $0.eventTime >= order.end })
+      let charge = notifications.last(where: {
+        $0.kind?.isCharge == true && $0.eventTime >= order.end
+      })
     {
       problems.warning(
         charge.line,
-        "\(charge.typeName) at \(charge.eventTime.rfc3339), but no resource in this import shows an order after '\(order.id)'; fetch purchases.subscriptionsv2.get after the notification to import the charge")
+        "\(charge.typeName) at \(charge.eventTime.rfc3339), but no resource in this import shows an order after '\(order.id)'; fetch purchases.subscriptionsv2.get after the notification to import the charge"
+      )
     }
   }
 
@@ -126,7 +146,9 @@ extension GooglePlayMapper {
     emit(
       ImportedEvent(
         id: id, kind: .revocation, subject: subject, at: at, recorded: nil,
-        fields: [("transaction", .string(orderID)), ("reason", .string(RevocationReason.refund.name))],
+        fields: [
+          ("transaction", .string(orderID)), ("reason", .string(RevocationReason.refund.name)),
+        ],
         meta: meta, line: line, identity: id))
   }
 }

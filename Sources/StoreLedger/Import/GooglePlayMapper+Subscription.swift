@@ -93,7 +93,8 @@ extension GooglePlayMapper {
     guard let at = resource.startTime else {
       problems.error(
         resource.line,
-        "field 'subscriptionPurchaseV2.startTime' is missing; it is required for a pending purchase")
+        "field 'subscriptionPurchaseV2.startTime' is missing; it is required for a pending purchase"
+      )
       return
     }
     emit(
@@ -122,18 +123,21 @@ extension GooglePlayMapper {
       guard let orderID = item.orderID, !orderID.isEmpty else {
         problems.warning(
           resource.line,
-          "field 'subscriptionPurchaseV2.lineItems[0].latestSuccessfulOrderId' (and latestOrderId) is missing, so no charge can be imported from this resource")
+          "field 'subscriptionPurchaseV2.lineItems[0].latestSuccessfulOrderId' (and latestOrderId) is missing, so no charge can be imported from this resource"
+        )
         continue
       }
       guard orderID.utf8.count <= Limits.referenceBytesMax else {
         problems.error(
           resource.line,
-          "field 'subscriptionPurchaseV2.lineItems[0].latestSuccessfulOrderId': longer than \(Limits.referenceBytesMax) bytes")
+          "field 'subscriptionPurchaseV2.lineItems[0].latestSuccessfulOrderId': longer than \(Limits.referenceBytesMax) bytes"
+        )
         continue
       }
       let isReplaced = resource.cancellation == GooglePlayCancellation.replacement.rawValue
       if var known = byID[orderID] {
-        let isKnownReplaced = known.resource.cancellation == GooglePlayCancellation.replacement.rawValue
+        let isKnownReplaced =
+          known.resource.cancellation == GooglePlayCancellation.replacement.rawValue
         known.copies.append((state, item.expiryTime, isReplaced))
         if !isReplaced && (isKnownReplaced || item.expiryTime < known.item.expiryTime) {
           known.item = item
@@ -143,7 +147,8 @@ extension GooglePlayMapper {
       } else {
         byID[orderID] = GooglePlayOrder(
           id: orderID, renewalIndex: GooglePlayOrder.renewalIndex(of: orderID), item: item,
-          resource: resource, copies: [(state, item.expiryTime, isReplaced)], start: item.expiryTime,
+          resource: resource, copies: [(state, item.expiryTime, isReplaced)],
+          start: item.expiryTime,
           end: item.expiryTime)
       }
     }
@@ -181,7 +186,8 @@ extension GooglePlayMapper {
         guard let start = order.resource.startTime ?? tokenStart else {
           problems.error(
             order.resource.line,
-            "field 'subscriptionPurchaseV2.startTime' is missing; it is required for the first order '\(order.id)'")
+            "field 'subscriptionPurchaseV2.startTime' is missing; it is required for the first order '\(order.id)'"
+          )
           continue
         }
         order.start = start
@@ -201,7 +207,8 @@ extension GooglePlayMapper {
       } else {
         problems.error(
           order.resource.line,
-          "renewal order '\(order.id)': nothing in the import tells when its period began (no startTime, no notification)")
+          "renewal order '\(order.id)': nothing in the import tells when its period began (no startTime, no notification)"
+        )
         continue
       }
       orders.append(order)
@@ -210,7 +217,8 @@ extension GooglePlayMapper {
   }
 
   /// The `purchase` or `renewal` of one order.
-  private mutating func chargeEvent(_ order: GooglePlayOrder, token: String, chain: GooglePlayChain) {
+  private mutating func chargeEvent(_ order: GooglePlayOrder, token: String, chain: GooglePlayChain)
+  {
     let item = order.item
     let line = order.resource.line
     let itemPath = "subscriptionPurchaseV2.lineItems[0]"

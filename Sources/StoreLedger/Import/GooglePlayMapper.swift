@@ -184,7 +184,10 @@ struct GooglePlayMapper {
   static func baseMeta(isTest: Bool, token: String) -> [(String, JSONValue)] {
     [
       ("source", .string("googleplay")),
-      ("environment", .string(isTest ? GooglePlayEnvironment.test : GooglePlayEnvironment.production)),
+      (
+        "environment",
+        .string(isTest ? GooglePlayEnvironment.test : GooglePlayEnvironment.production)
+      ),
       ("purchaseToken", .string(token)),
     ]
   }

@@ -9,22 +9,57 @@ import Testing
 struct GooglePlayImportErrorTests {
   typealias G = GP
 
-  @Test("bad input is an error naming the line and field", arguments: [
-    (#"{"message":{"data":"not base64!","messageId":"1"}}"#, "input.jsonl:2: error: field 'message.data': not valid base64"),
-    (G.push("{nope"), "input.jsonl:2: error: field 'message.data': the decoded data is not JSON"),
-    (#"{"message":{"messageId":"1"}}"#, "input.jsonl:2: error: field 'message.data' is missing"),
-    (G.subscription(expiry: "2026-02-01T10:00:00Z", product: "gold"), "input.jsonl:2: error: field 'subscriptionPurchaseV2.lineItems[0].productId': unknown product: the catalog has neither 'gold:monthly' nor 'gold'"),
-    (G.subscription(expiry: "soon"), "input.jsonl:2: error: field 'subscriptionPurchaseV2.lineItems[0].expiryTime': expected an RFC 3339 time"),
-    (G.notification(4, at: "2026-01-01T00:00:00Z").replacingAll("\"eventTimeMillis\":\"", with: "\"eventTimeMillis\":\"x"), "input.jsonl:2: error: field 'eventTimeMillis': expected milliseconds since 1970"),
-    (#"{"lineItems":[],"subscriptionState":"SUBSCRIPTION_STATE_ACTIVE"}"#, "input.jsonl:2: error: this is a SubscriptionPurchaseV2 without its purchase token"),
-    (G.subscription(expiry: "2026-02-01T10:00:00Z", product: "lifetime", plan: nil), "input.jsonl:2: error: field 'subscriptionPurchaseV2.lineItems[0].productId': Google sells 'lifetime' as a subscription, but the catalog has 'lifetime' as non_consumable"),
-    (G.product(productID: "plus"), "input.jsonl:2: error: field 'productId': Google sells 'plus' as a one-time product"),
-    (G.product(productID: "gems"), "input.jsonl:2: error: field 'productId': unknown product: the catalog has neither 'gems'"),
-    (#"{"error":{"code":410,"message":"The subscription purchase is no longer available for query because it has been expired for too long."}}"#, "input.jsonl:2: error: this is a Google Play Developer API error response"),
-    (#"{"hello":1}"#, "input.jsonl:2: error: this document is not a payload the Google Play importer knows (keys: hello)"),
-  ])
+  @Test(
+    "bad input is an error naming the line and field",
+    arguments: [
+      (
+        #"{"message":{"data":"not base64!","messageId":"1"}}"#,
+        "input.jsonl:2: error: field 'message.data': not valid base64"
+      ),
+      (G.push("{nope"), "input.jsonl:2: error: field 'message.data': the decoded data is not JSON"),
+      (#"{"message":{"messageId":"1"}}"#, "input.jsonl:2: error: field 'message.data' is missing"),
+      (
+        G.subscription(expiry: "2026-02-01T10:00:00Z", product: "gold"),
+        "input.jsonl:2: error: field 'subscriptionPurchaseV2.lineItems[0].productId': unknown product: the catalog has neither 'gold:monthly' nor 'gold'"
+      ),
+      (
+        G.subscription(expiry: "soon"),
+        "input.jsonl:2: error: field 'subscriptionPurchaseV2.lineItems[0].expiryTime': expected an RFC 3339 time"
+      ),
+      (
+        G.notification(4, at: "2026-01-01T00:00:00Z").replacingAll(
+          "\"eventTimeMillis\":\"", with: "\"eventTimeMillis\":\"x"),
+        "input.jsonl:2: error: field 'eventTimeMillis': expected milliseconds since 1970"
+      ),
+      (
+        #"{"lineItems":[],"subscriptionState":"SUBSCRIPTION_STATE_ACTIVE"}"#,
+        "input.jsonl:2: error: this is a SubscriptionPurchaseV2 without its purchase token"
+      ),
+      (
+        G.subscription(expiry: "2026-02-01T10:00:00Z", product: "lifetime", plan: nil),
+        "input.jsonl:2: error: field 'subscriptionPurchaseV2.lineItems[0].productId': Google sells 'lifetime' as a subscription, but the catalog has 'lifetime' as non_consumable"
+      ),
+      (
+        G.product(productID: "plus"),
+        "input.jsonl:2: error: field 'productId': Google sells 'plus' as a one-time product"
+      ),
+      (
+        G.product(productID: "gems"),
+        "input.jsonl:2: error: field 'productId': unknown product: the catalog has neither 'gems'"
+      ),
+      (
+        #"{"error":{"code":410,"message":"The subscription purchase is no longer available for query because it has been expired for too long."}}"#,
+        "input.jsonl:2: error: this is a Google Play Developer API error response"
+      ),
+      (
+        #"{"hello":1}"#,
+        "input.jsonl:2: error: this document is not a payload the Google Play importer knows (keys: hello)"
+      ),
+    ])
   func badInput(line: String, expected: String) {
-    let errors = G.importErrors([G.product(productID: "lifetime", order: "GPA.0000-0000-0000-00009"), line])
+    let errors = G.importErrors([
+      G.product(productID: "lifetime", order: "GPA.0000-0000-0000-00009"), line,
+    ])
     #expect(errors.count == 1, "\(errors)")
     #expect(errors.first?.hasPrefix(expected) == true, "\(errors)")
   }
@@ -58,7 +93,8 @@ struct GooglePlayImportErrorTests {
   @Test("a subscription with add-ons is refused rather than half imported")
   func addOns() {
     let twoItems = G.subscription(expiry: "2026-02-01T10:00:00Z").replacingAll(
-      #""lineItems":[{"#, with: #""lineItems":[{"productId":"plus","expiryTime":"2026-02-01T10:00:00Z"},{"#)
+      #""lineItems":[{"#,
+      with: #""lineItems":[{"productId":"plus","expiryTime":"2026-02-01T10:00:00Z"},{"#)
     let errors = G.importErrors([twoItems])
     #expect(errors.first?.contains("2 line items (a subscription with add-ons)") == true)
   }
@@ -69,7 +105,8 @@ struct GooglePlayImportErrorTests {
       G.subscription(expiry: "2026-02-01T10:00:00Z", product: "gold"), #"{"x":1}"#,
       G.product(productID: "gems"),
     ])
-    #expect(errors.map { $0.prefix(15) } == ["input.jsonl:1: ", "input.jsonl:2: ", "input.jsonl:3: "])
+    #expect(
+      errors.map { $0.prefix(15) } == ["input.jsonl:1: ", "input.jsonl:2: ", "input.jsonl:3: "])
   }
 }
 
@@ -97,22 +134,31 @@ struct GooglePlayImportCLITests {
     try G.catalogText.write(toFile: space.path("catalog.json"), atomically: true, encoding: .utf8)
     let first = [
       G.subscription(expiry: "2026-02-01T10:00:00Z"),
-      G.subscription(G.tokenB, order: G.orderB, start: "2026-01-15T00:00:00Z", expiry: "2026-02-15T00:00:00Z", linked: G.tokenA),
+      G.subscription(
+        G.tokenB, order: G.orderB, start: "2026-01-15T00:00:00Z", expiry: "2026-02-15T00:00:00Z",
+        linked: G.tokenA),
     ]
-    #expect(runCLI(["import", "googleplay", "-", "--append", space.log], stdin: first.joined(separator: "\n")).status == 0)
+    #expect(
+      runCLI(
+        ["import", "googleplay", "-", "--append", space.log], stdin: first.joined(separator: "\n")
+      ).status == 0)
     let third = G.subscription(
-      G.tokenC, order: "GPA.3300-0000-0000-00042", start: "2026-02-01T00:00:00Z", expiry: "2027-02-01T00:00:00Z",
+      G.tokenC, order: "GPA.3300-0000-0000-00042", start: "2026-02-01T00:00:00Z",
+      expiry: "2027-02-01T00:00:00Z",
       plan: "annual", linked: G.tokenB)
     let second = runCLI(["import", "googleplay", "-", "--append", space.log], stdin: third)
     #expect(second.status == 0, "\(second.stderr)")
     let log = String(decoding: try space.read(), as: UTF8.self)
-    let last = try #require(log.split(separator: "\n").last { $0.contains("GPA.3300-0000-0000-00042") })
+    let last = try #require(
+      log.split(separator: "\n").last { $0.contains("GPA.3300-0000-0000-00042") })
     #expect(last.contains(#""original_transaction":"\#(G.tokenA)""#))
     let query = runCLI(["query", space.log, "--subject", G.account, "--at", "2026-03-01"])
     #expect(query.stdout.contains(#""product":"pro:annual""#))
   }
 
-  @Test("errors exit 65 with FILE:LINE and leave the log unchanged; a missing file exits 66; misused flags 64")
+  @Test(
+    "errors exit 65 with FILE:LINE and leave the log unchanged; a missing file exits 66; misused flags 64"
+  )
   func exitCodes() throws {
     let space = try Workspace(log: "")
     try G.catalogText.write(toFile: space.path("catalog.json"), atomically: true, encoding: .utf8)
@@ -123,10 +169,17 @@ struct GooglePlayImportCLITests {
     #expect(bad.stdout.isEmpty)
     #expect(bad.stderr.contains("<stdin>:2: error: field 'message.data': not valid base64"))
     #expect(try space.read().isEmpty)
-    let missing = runCLI(["import", "googleplay", space.path("nope.jsonl"), "--catalog", space.path("catalog.json")])
+    let missing = runCLI([
+      "import", "googleplay", space.path("nope.jsonl"), "--catalog", space.path("catalog.json"),
+    ])
     #expect(missing.status == 66)
-    #expect(runCLI(["import", "googleplay", "-", "--allow-sandbox", "--catalog", space.path("catalog.json")]).status == 64)
-    #expect(runCLI(["import", "appstore", "-", "--allow-test", "--catalog", space.path("catalog.json")]).status == 64)
+    #expect(
+      runCLI([
+        "import", "googleplay", "-", "--allow-sandbox", "--catalog", space.path("catalog.json"),
+      ]).status == 64)
+    #expect(
+      runCLI(["import", "appstore", "-", "--allow-test", "--catalog", space.path("catalog.json")])
+        .status == 64)
   }
 }
 
@@ -147,34 +200,48 @@ struct GooglePlaySampleExportTests {
     #expect(result.stderr.isEmpty, "no warnings expected: \(result.stderr)")
     #expect(runCLI(["check", space.log, "--catalog", catalogPath]).status == 0)
     func answer(_ at: String) throws -> JSONValue {
-      let run = runCLI(["query", space.log, "--catalog", catalogPath, "--subject", "acct-7f3a9c21", "--at", at])
+      let run = runCLI([
+        "query", space.log, "--catalog", catalogPath, "--subject", "acct-7f3a9c21", "--at", at,
+      ])
       return try JSONValue.parse(run.stdout.trimmingCharacters(in: .newlines))
     }
     #expect(try answer("2026-03-06T00:00:00Z")["plans"]?["pro"]?["state"] == .string("grace"))
-    #expect(try answer("2026-03-15T00:00:00Z")["plans"]?["pro"]?["transaction"] == .string("GPA.3391-4471-0082-51663..1"))
-    #expect(try answer("2026-04-02T00:00:00Z")["entitlements"]?["pro"]?["product"] == .string("pathfinder_lifetime"))
-    #expect(try answer("2026-04-04T00:00:00Z")["entitlements"]?["pro"]?["product"] == .string("pro:annual"))
+    #expect(
+      try answer("2026-03-15T00:00:00Z")["plans"]?["pro"]?["transaction"]
+        == .string("GPA.3391-4471-0082-51663..1"))
+    #expect(
+      try answer("2026-04-02T00:00:00Z")["entitlements"]?["pro"]?["product"]
+        == .string("pathfinder_lifetime"))
+    #expect(
+      try answer("2026-04-04T00:00:00Z")["entitlements"]?["pro"]?["product"]
+        == .string("pro:annual"))
     #expect(try answer("2026-07-01T00:00:00Z")["plans"]?["pro"]?["will_renew"] == .bool(false))
     #expect(try answer("2027-03-21T00:00:00Z")["entitlements"] == .object([]))
     #expect(try answer("2026-03-01T00:00:00Z")["balances"]?["coins"] == .integer(200))
     #expect(runCLI(arguments).stdout.contains("appended 0 events"))
   }
 
-  @Test("one hand-written scenario per mapping row imports to the reviewed lines in mapping-rows.expected.jsonl")
+  @Test(
+    "one hand-written scenario per mapping row imports to the reviewed lines in mapping-rows.expected.jsonl"
+  )
   func mappingRows() throws {
     let catalog = try Catalog.parse(
-      String(contentsOfFile: repoPath("Events/googleplay/catalog.json"), encoding: .utf8), file: "catalog.json")
-    let input = try String(contentsOfFile: repoPath("Events/googleplay/mapping-rows.jsonl"), encoding: .utf8)
-    let expected = try String(contentsOfFile: repoPath("Events/googleplay/mapping-rows.expected.jsonl"), encoding: .utf8)
+      String(contentsOfFile: repoPath("Events/googleplay/catalog.json"), encoding: .utf8),
+      file: "catalog.json")
+    let input = try String(
+      contentsOfFile: repoPath("Events/googleplay/mapping-rows.jsonl"), encoding: .utf8)
+    let expected = try String(
+      contentsOfFile: repoPath("Events/googleplay/mapping-rows.expected.jsonl"), encoding: .utf8)
     let result = try GooglePlayImporter.importEvents(
       input, file: "mapping-rows.jsonl", catalog: catalog, options: GooglePlayImportOptions())
     #expect(result.eventLines == expected.split(separator: "\n").map(String.init))
     #expect(result.warnings.isEmpty, "\(result.warnings)")
-    #expect(result.skipped == [
-      "ONE_TIME_PRODUCT_CANCELED": 1, "SUBSCRIPTION_PAUSE_SCHEDULE_CHANGED": 1,
-      "SUBSCRIPTION_PENDING_PURCHASE_CANCELED": 1, "SUBSCRIPTION_PRICE_CHANGE_UPDATED": 1,
-      "productPurchase canceled": 1, "testNotification": 1,
-    ])
+    #expect(
+      result.skipped == [
+        "ONE_TIME_PRODUCT_CANCELED": 1, "SUBSCRIPTION_PAUSE_SCHEDULE_CHANGED": 1,
+        "SUBSCRIPTION_PENDING_PURCHASE_CANCELED": 1, "SUBSCRIPTION_PRICE_CHANGE_UPDATED": 1,
+        "productPurchase canceled": 1, "testNotification": 1,
+      ])
     #expect(ContractCheck.problems(result.eventLines, catalog: catalog).isEmpty)
     // The same rows shuffled and delivered twice import to the same lines.
     var random = SplitMix64(state: 11)

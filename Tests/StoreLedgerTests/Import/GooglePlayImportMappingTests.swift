@@ -9,7 +9,9 @@ struct GooglePlayImportMappingTests {
   let renewal0 = GP.orderA + "..0"
   let renewal1 = GP.orderA + "..1"
 
-  @Test("SUBSCRIPTION_PURCHASED with its resource: a purchase at startTime until expiryTime, on the account id")
+  @Test(
+    "SUBSCRIPTION_PURCHASED with its resource: a purchase at startTime until expiryTime, on the account id"
+  )
   func purchased() throws {
     let result = G.importEvents([
       G.notification(4, at: "2026-01-01T10:00:00Z"),
@@ -38,9 +40,12 @@ struct GooglePlayImportMappingTests {
     #expect(G.events(result)["googleplay:\(G.orderA):purchase"]?["product"] == .string("plus"))
   }
 
-  @Test("offer phases: a free trial is `trial`, an introductory price `intro`, the base price carries the price", arguments: [
-    ("freeTrial", "trial", false), ("introductoryPrice", "intro", false), ("basePrice", nil, true), ("prorationPeriod", nil, false),
-  ] as [(String, String?, Bool)])
+  @Test(
+    "offer phases: a free trial is `trial`, an introductory price `intro`, the base price carries the price",
+    arguments: [
+      ("freeTrial", "trial", false), ("introductoryPrice", "intro", false),
+      ("basePrice", nil, true), ("prorationPeriod", nil, false),
+    ] as [(String, String?, Bool)])
   func offers(phase: String, offer: String?, hasPrice: Bool) throws {
     let result = G.importEvents([G.subscription(expiry: "2026-02-01T10:00:00Z", phase: phase)])
     let event = try #require(G.events(result)["googleplay:\(G.orderA):purchase"])
@@ -69,17 +74,21 @@ struct GooglePlayImportMappingTests {
       G.subscription(expiry: "2026-02-01T10:00:00Z"),
       G.subscription(order: renewal0, expiry: "2026-03-01T10:00:00Z"),
     ])
-    #expect(G.events(result)["googleplay:\(renewal0):renewal"]?["at"] == .string("2026-02-01T10:00:00Z"))
+    #expect(
+      G.events(result)["googleplay:\(renewal0):renewal"]?["at"] == .string("2026-02-01T10:00:00Z"))
   }
 
   @Test("a renewal known from its resource alone begins at startTime, with a warning saying so")
   func renewedAlone() throws {
     let result = G.importEvents([G.subscription(order: renewal1, expiry: "2026-03-01T10:00:00Z")])
-    #expect(G.events(result)["googleplay:\(renewal1):renewal"]?["at"] == .string("2026-01-01T10:00:00Z"))
+    #expect(
+      G.events(result)["googleplay:\(renewal1):renewal"]?["at"] == .string("2026-01-01T10:00:00Z"))
     #expect(result?.warnings.first?.message.contains("no SUBSCRIPTION_RENEWED/RECOVERED") == true)
   }
 
-  @Test("SUBSCRIPTION_IN_GRACE_PERIOD: grace_entered at the period end, until the grace resource's expiryTime")
+  @Test(
+    "SUBSCRIPTION_IN_GRACE_PERIOD: grace_entered at the period end, until the grace resource's expiryTime"
+  )
   func inGrace() throws {
     let result = G.importEvents([
       G.subscription(expiry: "2026-02-01T10:00:00Z"),
@@ -91,7 +100,8 @@ struct GooglePlayImportMappingTests {
     #expect(grace["at"] == .string("2026-02-01T10:00:00Z"))
     #expect(grace["grace_expires"] == .string("2026-02-08T10:00:00Z"))
     // The grace copy's expiryTime is the end of grace, not of the paid period.
-    #expect(events["googleplay:\(G.orderA):purchase"]?["expires"] == .string("2026-02-01T10:00:00Z"))
+    #expect(
+      events["googleplay:\(G.orderA):purchase"]?["expires"] == .string("2026-02-01T10:00:00Z"))
   }
 
   @Test("a grace resource alone: the period end comes from SUBSCRIPTION_IN_GRACE_PERIOD")
@@ -101,11 +111,16 @@ struct GooglePlayImportMappingTests {
       G.subscription(state: "IN_GRACE_PERIOD", expiry: "2026-02-08T10:00:00Z"),
     ])
     let events = G.events(result)
-    #expect(events["googleplay:\(G.orderA):purchase"]?["expires"] == .string("2026-02-01T10:00:05Z"))
-    #expect(events["googleplay:\(G.orderA):grace_entered"]?["grace_expires"] == .string("2026-02-08T10:00:00Z"))
+    #expect(
+      events["googleplay:\(G.orderA):purchase"]?["expires"] == .string("2026-02-01T10:00:05Z"))
+    #expect(
+      events["googleplay:\(G.orderA):grace_entered"]?["grace_expires"]
+        == .string("2026-02-08T10:00:00Z"))
   }
 
-  @Test("grace without a resource fetched in grace: billing_retry (no access after the period end) and a warning")
+  @Test(
+    "grace without a resource fetched in grace: billing_retry (no access after the period end) and a warning"
+  )
   func graceWithoutEnd() throws {
     let result = G.importEvents([
       G.subscription(expiry: "2026-02-01T10:00:00Z"),
@@ -114,7 +129,8 @@ struct GooglePlayImportMappingTests {
     let event = try #require(G.events(result)["googleplay:\(G.orderA):billing_retry@grace"])
     #expect(event["type"] == .string("billing_retry"))
     #expect(event["at"] == .string("2026-02-01T10:00:00Z"))
-    #expect(result?.warnings.contains { $0.message.contains("no resource fetched in grace") } == true)
+    #expect(
+      result?.warnings.contains { $0.message.contains("no resource fetched in grace") } == true)
   }
 
   @Test("SUBSCRIPTION_ON_HOLD: billing_retry when the hold began, never before the period end")
@@ -140,22 +156,28 @@ struct GooglePlayImportMappingTests {
     ])
     let events = G.events(result)
     #expect(events["googleplay:\(renewal0):renewal"]?["at"] == .string("2026-02-04T09:00:00Z"))
-    #expect(events["googleplay:\(G.orderA):billing_retry"]?["at"] == .string("2026-02-01T10:00:05Z"))
+    #expect(
+      events["googleplay:\(G.orderA):billing_retry"]?["at"] == .string("2026-02-01T10:00:05Z"))
   }
 
-  @Test("SUBSCRIPTION_CANCELED: auto_renew_changed false at the user's cancelTime (else the notification's time)", arguments: [
-    (true, "2026-01-20T08:00:00.123Z"), (false, "2026-01-20T08:00:02Z"),
-  ])
+  @Test(
+    "SUBSCRIPTION_CANCELED: auto_renew_changed false at the user's cancelTime (else the notification's time)",
+    arguments: [
+      (true, "2026-01-20T08:00:00.123Z"), (false, "2026-01-20T08:00:02Z"),
+    ])
   func canceled(withCancelTime: Bool, expected: String) throws {
     let result = G.importEvents([
       G.subscription(expiry: "2026-02-01T10:00:00Z"),
       G.notification(3, at: "2026-01-20T08:00:02Z"),
       G.subscription(
         state: "CANCELED", expiry: "2026-02-01T10:00:00Z",
-        cancel: withCancelTime ? G.userCancel(at: "2026-01-20T08:00:00.123456Z") : #"{"systemInitiatedCancellation":{}}"#,
+        cancel: withCancelTime
+          ? G.userCancel(at: "2026-01-20T08:00:00.123456Z")
+          : #"{"systemInitiatedCancellation":{}}"#,
         autoRenew: false),
     ])
-    let event = try #require(G.events(result).values.first { $0["type"] == .string("auto_renew_changed") })
+    let event = try #require(
+      G.events(result).values.first { $0["type"] == .string("auto_renew_changed") })
     #expect(event["auto_renew"] == .bool(false))
     #expect(event["at"] == .string(expected))
   }
@@ -166,7 +188,9 @@ struct GooglePlayImportMappingTests {
       G.subscription(expiry: "2026-02-01T10:00:00Z"),
       G.notification(7, at: "2026-01-25T08:00:00Z"),
     ])
-    let event = try #require(G.events(result)["googleplay:\(G.orderA):auto_renew_changed@\(ImportFixtures.ms("2026-01-25T08:00:00Z"))"])
+    let event = try #require(
+      G.events(result)[
+        "googleplay:\(G.orderA):auto_renew_changed@\(ImportFixtures.ms("2026-01-25T08:00:00Z"))"])
     #expect(event["auto_renew"] == .bool(true))
   }
 
@@ -176,7 +200,8 @@ struct GooglePlayImportMappingTests {
       G.subscription(expiry: "2026-02-01T10:00:00Z"),
       G.notification(13, at: "2026-02-01T10:00:09Z"),
       G.subscription(
-        state: "EXPIRED", expiry: "2026-02-01T10:00:00Z", cancel: G.userCancel(at: "2026-01-20T08:00:00Z"),
+        state: "EXPIRED", expiry: "2026-02-01T10:00:00Z",
+        cancel: G.userCancel(at: "2026-01-20T08:00:00Z"),
         autoRenew: false),
     ])
     let event = try #require(G.events(result)["googleplay:\(G.orderA):expiration"])
@@ -190,7 +215,9 @@ struct GooglePlayImportMappingTests {
       G.subscription(expiry: "2026-02-01T10:00:00Z"),
       G.notification(5, at: "2026-02-01T10:00:05Z"),
       G.notification(13, at: "2026-03-01T10:00:00Z"),
-      G.subscription(state: "EXPIRED", expiry: "2026-02-01T10:00:00Z", cancel: #"{"systemInitiatedCancellation":{}}"#),
+      G.subscription(
+        state: "EXPIRED", expiry: "2026-02-01T10:00:00Z",
+        cancel: #"{"systemInitiatedCancellation":{}}"#),
     ])
     let event = try #require(G.events(result)["googleplay:\(G.orderA):expiration"])
     #expect(event["reason"] == .string("billing"))
@@ -209,31 +236,40 @@ struct GooglePlayImportMappingTests {
     #expect(event["at"] == .string("2026-01-15T10:00:00Z"))
   }
 
-  @Test("a revoked subscription's expired copy ends it early without shortening the paid period or extending it")
+  @Test(
+    "a revoked subscription's expired copy ends it early without shortening the paid period or extending it"
+  )
   func revokedCopy() throws {
     let result = G.importEvents([
       G.subscription(expiry: "2026-02-01T10:00:00Z"),
       G.notification(12, at: "2026-01-15T10:00:00Z"),
       G.subscription(
-        state: "EXPIRED", expiry: "2026-01-15T10:00:00Z", cancel: #"{"developerInitiatedCancellation":{}}"#,
+        state: "EXPIRED", expiry: "2026-01-15T10:00:00Z",
+        cancel: #"{"developerInitiatedCancellation":{}}"#,
         autoRenew: false),
     ])
     let events = G.events(result)
-    #expect(events["googleplay:\(G.orderA):purchase"]?["expires"] == .string("2026-02-01T10:00:00Z"))
+    #expect(
+      events["googleplay:\(G.orderA):purchase"]?["expires"] == .string("2026-02-01T10:00:00Z"))
     #expect(events["googleplay:\(G.orderA):expiration"]?["at"] == .string("2026-01-15T10:00:00Z"))
     #expect(events["googleplay:\(G.orderA):expiration"]?["reason"] == .string("other"))
     #expect(events.keys.contains { $0.contains("renewal_extended") } == false)
     #expect(events.count == 3)
   }
 
-  @Test("a voided purchase: revocation at voidedTimeMillis with the reason in meta; with SUBSCRIPTION_REVOKED still one event")
+  @Test(
+    "a voided purchase: revocation at voidedTimeMillis with the reason in meta; with SUBSCRIPTION_REVOKED still one event"
+  )
   func voided() throws {
     let result = G.importEvents([
       G.subscription(expiry: "2026-02-01T10:00:00Z"),
       G.notification(12, at: "2026-01-15T10:00:02Z"),
-      G.push(G.developerNotification(
-        at: "2026-01-15T10:00:01Z",
-        member: #""voidedPurchaseNotification":{"purchaseToken":"\#(G.tokenA)","orderId":"\#(G.orderA)","productType":1,"refundType":1}"#)),
+      G.push(
+        G.developerNotification(
+          at: "2026-01-15T10:00:01Z",
+          member:
+            #""voidedPurchaseNotification":{"purchaseToken":"\#(G.tokenA)","orderId":"\#(G.orderA)","productType":1,"refundType":1}"#
+        )),
       G.voidedList(G.tokenA, order: G.orderA, at: "2026-01-15T10:00:00Z", reason: 5, source: 2),
     ])
     let revocations = result?.eventLines.filter { $0.contains(#""type":"revocation""#) } ?? []
@@ -249,7 +285,8 @@ struct GooglePlayImportMappingTests {
   func partialRefund() throws {
     let result = G.importEvents([
       G.product(quantity: 3),
-      G.voidedList(G.tokenC, order: "GPA.3301-0001-0002-00003", at: "2026-02-02T00:00:00Z", refundType: 2),
+      G.voidedList(
+        G.tokenC, order: "GPA.3301-0001-0002-00003", at: "2026-02-02T00:00:00Z", refundType: 2),
     ])
     #expect(result?.eventLines.count == 1)
     #expect(result?.skipped["voidedPurchase partial"] == 1)
@@ -268,10 +305,13 @@ struct GooglePlayImportMappingTests {
     let event = try #require(events[id])
     #expect(event["at"] == .string("2026-01-10T00:00:00Z"))
     #expect(event["expires"] == .string("2026-02-15T10:00:00Z"))
-    #expect(events["googleplay:\(G.orderA):purchase"]?["expires"] == .string("2026-02-01T10:00:00Z"))
+    #expect(
+      events["googleplay:\(G.orderA):purchase"]?["expires"] == .string("2026-02-01T10:00:00Z"))
   }
 
-  @Test("SUBSCRIPTION_PAUSED: no access from the period end (expiration, voluntary, meta paused) until a resumed renewal")
+  @Test(
+    "SUBSCRIPTION_PAUSED: no access from the period end (expiration, voluntary, meta paused) until a resumed renewal"
+  )
   func paused() throws {
     let result = G.importEvents([
       G.subscription(expiry: "2026-02-01T10:00:00Z"),
@@ -287,15 +327,18 @@ struct GooglePlayImportMappingTests {
     #expect(result?.skipped["SUBSCRIPTION_PAUSE_SCHEDULE_CHANGED"] == 1)
   }
 
-  @Test("notification types that change no entitlement are counted in skipped", arguments: [
-    (8, "SUBSCRIPTION_PRICE_CHANGE_CONFIRMED"), (11, "SUBSCRIPTION_PAUSE_SCHEDULE_CHANGED"),
-    (17, "SUBSCRIPTION_ITEMS_CHANGED"), (18, "SUBSCRIPTION_CANCELLATION_SCHEDULED"),
-    (19, "SUBSCRIPTION_PRICE_CHANGE_UPDATED"), (20, "SUBSCRIPTION_PENDING_PURCHASE_CANCELED"),
-    (22, "SUBSCRIPTION_PRICE_STEP_UP_CONSENT_UPDATED"),
-  ])
+  @Test(
+    "notification types that change no entitlement are counted in skipped",
+    arguments: [
+      (8, "SUBSCRIPTION_PRICE_CHANGE_CONFIRMED"), (11, "SUBSCRIPTION_PAUSE_SCHEDULE_CHANGED"),
+      (17, "SUBSCRIPTION_ITEMS_CHANGED"), (18, "SUBSCRIPTION_CANCELLATION_SCHEDULED"),
+      (19, "SUBSCRIPTION_PRICE_CHANGE_UPDATED"), (20, "SUBSCRIPTION_PENDING_PURCHASE_CANCELED"),
+      (22, "SUBSCRIPTION_PRICE_STEP_UP_CONSENT_UPDATED"),
+    ])
   func countedOnly(type: Int, name: String) throws {
     let result = G.importEvents([
-      G.notification(type, at: "2026-01-05T00:00:00Z"), G.notification(type, at: "2026-01-05T00:00:00Z"),
+      G.notification(type, at: "2026-01-05T00:00:00Z"),
+      G.notification(type, at: "2026-01-05T00:00:00Z"),
       G.subscription(expiry: "2026-02-01T10:00:00Z"),
     ])
     #expect(result?.skipped == [name: 1])
@@ -303,11 +346,17 @@ struct GooglePlayImportMappingTests {
     #expect(result?.warnings.isEmpty == true)
   }
 
-  @Test("test notifications and pending refund reviews are skipped and counted; unknown types are also warned about")
+  @Test(
+    "test notifications and pending refund reviews are skipped and counted; unknown types are also warned about"
+  )
   func testAndUnknown() throws {
     let result = G.importEvents([
-      G.push(G.developerNotification(at: "2026-01-01T00:00:00Z", member: #""testNotification":{"version":"1.0"}"#)),
-      G.developerNotification(at: "2026-01-01T00:00:00Z", member: #""pendingRefundReviewNotification":{"pendingRefundToken":"x"}"#),
+      G.push(
+        G.developerNotification(
+          at: "2026-01-01T00:00:00Z", member: #""testNotification":{"version":"1.0"}"#)),
+      G.developerNotification(
+        at: "2026-01-01T00:00:00Z",
+        member: #""pendingRefundReviewNotification":{"pendingRefundToken":"x"}"#),
       G.notification(42, at: "2026-01-02T00:00:00Z"),
     ])
     #expect(result?.eventLines.isEmpty == true)
@@ -320,21 +369,29 @@ struct GooglePlayImportMappingTests {
 
   @Test("a pending subscription purchase is purchase_pending; it grants nothing")
   func pendingSubscription() throws {
-    let result = G.importEvents([G.subscription(state: "PENDING", order: nil, expiry: "2026-01-01T10:00:00Z")])
+    let result = G.importEvents([
+      G.subscription(state: "PENDING", order: nil, expiry: "2026-01-01T10:00:00Z")
+    ])
     let event = try #require(result?.eventLines.first)
     #expect(event.contains(#""type":"purchase_pending""#))
     #expect(event.contains(#""product":"pro:monthly""#))
     #expect(result?.eventLines.count == 1)
   }
 
-  @Test("one-time products: consumables with quantity, non-consumables, pending, canceled", arguments: [
-    ("coins", 0, "purchase", true), ("lifetime", 0, "purchase", false), ("coins", 2, "purchase_pending", false),
-  ])
+  @Test(
+    "one-time products: consumables with quantity, non-consumables, pending, canceled",
+    arguments: [
+      ("coins", 0, "purchase", true), ("lifetime", 0, "purchase", false),
+      ("coins", 2, "purchase_pending", false),
+    ])
   func oneTime(productID: String, state: Int, type: String, hasQuantity: Bool) throws {
     let result = G.importEvents([
-      G.push(G.developerNotification(
-        at: "2026-02-01T12:00:00Z",
-        member: #""oneTimeProductNotification":{"version":"1.0","notificationType":1,"purchaseToken":"\#(G.tokenC)","sku":"\#(productID)"}"#)),
+      G.push(
+        G.developerNotification(
+          at: "2026-02-01T12:00:00Z",
+          member:
+            #""oneTimeProductNotification":{"version":"1.0","notificationType":1,"purchaseToken":"\#(G.tokenC)","sku":"\#(productID)"}"#
+        )),
       G.product(productID: productID, state: state, quantity: 3),
     ])
     let event = try #require(result?.eventLines.first.flatMap { try? JSONValue.parse($0) })
@@ -350,7 +407,9 @@ struct GooglePlayImportMappingTests {
     let result = G.importEvents([
       G.developerNotification(
         at: "2026-02-01T12:00:00Z",
-        member: #""oneTimeProductNotification":{"version":"1.0","notificationType":2,"purchaseToken":"\#(G.tokenC)","sku":"coins"}"#),
+        member:
+          #""oneTimeProductNotification":{"version":"1.0","notificationType":2,"purchaseToken":"\#(G.tokenC)","sku":"coins"}"#
+      ),
       G.product(state: 1),
     ])
     #expect(result?.eventLines.isEmpty == true)
@@ -363,12 +422,16 @@ struct GooglePlayImportMappingTests {
     #expect(result?.eventLines.first?.contains(#""offer":"code""#) == true)
   }
 
-  @Test("a notification without its resource imports nothing and says to fetch it", arguments: [
-    G.notification(4, at: "2026-01-01T10:00:00Z"),
-    G.developerNotification(
-      at: "2026-02-01T12:00:00Z",
-      member: #""oneTimeProductNotification":{"version":"1.0","notificationType":1,"purchaseToken":"\#(GP.tokenC)","sku":"coins"}"#),
-  ])
+  @Test(
+    "a notification without its resource imports nothing and says to fetch it",
+    arguments: [
+      G.notification(4, at: "2026-01-01T10:00:00Z"),
+      G.developerNotification(
+        at: "2026-02-01T12:00:00Z",
+        member:
+          #""oneTimeProductNotification":{"version":"1.0","notificationType":1,"purchaseToken":"\#(GP.tokenC)","sku":"coins"}"#
+      ),
+    ])
   func notificationAlone(line: String) throws {
     let result = G.importEvents([line])
     #expect(result?.eventLines.isEmpty == true)
@@ -378,7 +441,9 @@ struct GooglePlayImportMappingTests {
 
   @Test("a prepaid plan in a non_renewing catalog product is a purchase until expiryTime")
   func prepaid() throws {
-    let result = G.importEvents([G.subscription(expiry: "2026-01-08T10:00:00Z", product: "pass", plan: "week", phase: nil)])
+    let result = G.importEvents([
+      G.subscription(expiry: "2026-01-08T10:00:00Z", product: "pass", plan: "week", phase: nil)
+    ])
     let event = try #require(G.events(result)["googleplay:\(G.orderA):purchase"])
     #expect(event["expires"] == .string("2026-01-08T10:00:00Z"))
     #expect(event["original_transaction"] == nil)

@@ -31,9 +31,12 @@ enum GP {
   }()
 
   /// Purchase tokens of the tests: long, as Google's are.
-  static let tokenA = "pkgmjhbdaoklnbecfoiadgnm.AO-J1OxqY7wUu9H2bVs3K8cT1mZ4pL6nR0eF5gJ2hD7kW9aQ3sX8vB1yN4cM6tE0rU2iO5pA7lS9dG3fH8jK1z"
-  static let tokenB = "hnfjkeoadcmbligpbaeckdnh.AO-J1OyT4rE8wQ2zX6cV0bN5mL1kJ7hG3fD9sA4pO8iU2yT6rE0wQ5zX1cV7bN3mL9kJ5hG1fD7sA3pO9iU4yW"
-  static let tokenC = "aobclpkidmehfgjnnacbpeio.AO-J1OzU5tR9yW3xZ7vB1nM6kL2jH8gF4dS0aP5oI9uY3tR7eW1qZ6xC2vB8nM4kL0jH6gF2dS8aP4oI0uY5tQ"
+  static let tokenA =
+    "pkgmjhbdaoklnbecfoiadgnm.AO-J1OxqY7wUu9H2bVs3K8cT1mZ4pL6nR0eF5gJ2hD7kW9aQ3sX8vB1yN4cM6tE0rU2iO5pA7lS9dG3fH8jK1z"
+  static let tokenB =
+    "hnfjkeoadcmbligpbaeckdnh.AO-J1OyT4rE8wQ2zX6cV0bN5mL1kJ7hG3fD9sA4pO8iU2yT6rE0wQ5zX1cV7bN3mL9kJ5hG1fD7sA3pO9iU4yW"
+  static let tokenC =
+    "aobclpkidmehfgjnnacbpeio.AO-J1OzU5tR9yW3xZ7vB1nM6kL2jH8gF4dS0aP5oI9uY3tR7eW1qZ6xC2vB8nM4kL0jH6gF2dS8aP4oI0uY5tQ"
   /// The account id the app set at purchase (`obfuscatedExternalAccountId`).
   static let account = "user-42"
   /// The first order of token A, and its renewals.
@@ -55,7 +58,8 @@ enum GP {
   static func push(_ decoded: String, messageID: String = "4417203381") -> String {
     var data: [UInt8] = []
     Base64.encode(Array(decoded.utf8), into: &data)
-    return #"{"message":{"attributes":{},"data":"\#(String(decoding: data, as: UTF8.self))","messageId":"\#(messageID)","publishTime":"2026-01-01T00:00:00.000Z"},"subscription":"projects/app/subscriptions/rtdn"}"#
+    return
+      #"{"message":{"attributes":{},"data":"\#(String(decoding: data, as: UTF8.self))","messageId":"\#(messageID)","publishTime":"2026-01-01T00:00:00.000Z"},"subscription":"projects/app/subscriptions/rtdn"}"#
   }
 
   /// A stored `purchases.subscriptionsv2.get` result with one line item.
@@ -68,7 +72,8 @@ enum GP {
   ) -> String {
     var item = #""productId":"\#(product)","expiryTime":"\#(expiry)""#
     if let order { item += #","latestSuccessfulOrderId":"\#(order)""# }
-    item += #","autoRenewingPlan":{"autoRenewEnabled":\#(autoRenew),"recurringPrice":{"currencyCode":"EUR","units":"4","nanos":990000000}}"#
+    item +=
+      #","autoRenewingPlan":{"autoRenewEnabled":\#(autoRenew),"recurringPrice":{"currencyCode":"EUR","units":"4","nanos":990000000}}"#
     if let plan { item += #","offerDetails":{"basePlanId":"\#(plan)","offerTags":["tag"]}"# }
     if let phase { item += #","offerPhase":{"\#(phase)":{}}"# }
     var resource =
@@ -80,7 +85,8 @@ enum GP {
     }
     if let cancel { resource += #","canceledStateContext":\#(cancel)"# }
     if test { resource += #","testPurchase":{}"# }
-    return #"{"packageName":"com.example.app","purchaseToken":"\#(token)","subscriptionPurchaseV2":{\#(resource)}}"#
+    return
+      #"{"packageName":"com.example.app","purchaseToken":"\#(token)","subscriptionPurchaseV2":{\#(resource)}}"#
   }
 
   /// `canceledStateContext` of a user who canceled at `time`.
@@ -90,7 +96,8 @@ enum GP {
 
   /// A stored `purchases.products.get` result.
   static func product(
-    _ token: String = tokenC, productID: String = "coins", order: String? = "GPA.3301-0001-0002-00003",
+    _ token: String = tokenC, productID: String = "coins",
+    order: String? = "GPA.3301-0001-0002-00003",
     at time: String = "2026-02-01T12:00:00Z", state: Int = 0, quantity: Int? = nil,
     purchaseType: Int? = nil, account: String? = GP.account
   ) -> String {
@@ -100,7 +107,8 @@ enum GP {
     if let quantity { resource += #","quantity":\#(quantity)"# }
     if let purchaseType { resource += #","purchaseType":\#(purchaseType)"# }
     if let account { resource += #","obfuscatedExternalAccountId":"\#(account)""# }
-    return #"{"packageName":"com.example.app","purchaseToken":"\#(token)","productId":"\#(productID)","productPurchase":{\#(resource)}}"#
+    return
+      #"{"packageName":"com.example.app","purchaseToken":"\#(token)","productId":"\#(productID)","productPurchase":{\#(resource)}}"#
   }
 
   /// A `voidedpurchases.list` response with one entry.
@@ -109,7 +117,8 @@ enum GP {
     refundType: Int? = nil
   ) -> String {
     let refund = refundType.map { #","refundType":\#($0)"# } ?? ""
-    return #"{"voidedPurchases":[{"kind":"androidpublisher#voidedPurchase","purchaseToken":"\#(token)","purchaseTimeMillis":"1767225600000","voidedTimeMillis":"\#(ImportFixtures.ms(time))","orderId":"\#(order)","voidedSource":\#(source),"voidedReason":\#(reason)\#(refund)}]}"#
+    return
+      #"{"voidedPurchases":[{"kind":"androidpublisher#voidedPurchase","purchaseToken":"\#(token)","purchaseTimeMillis":"1767225600000","voidedTimeMillis":"\#(ImportFixtures.ms(time))","orderId":"\#(order)","voidedSource":\#(source),"voidedReason":\#(reason)\#(refund)}]}"#
   }
 
   /// Imports `lines`, failing the test when it throws, checking every line against the contract.
@@ -122,10 +131,12 @@ enum GP {
         lines.joined(separator: "\n"), file: "input.jsonl", catalog: catalog,
         options: GooglePlayImportOptions(subjects: subjects, allowsTestPurchases: allowsTest))
       let problems = ContractCheck.problems(result.eventLines, catalog: catalog)
-      #expect(problems.isEmpty, "lines break the contract: \(problems)", sourceLocation: sourceLocation)
+      #expect(
+        problems.isEmpty, "lines break the contract: \(problems)", sourceLocation: sourceLocation)
       return result
     } catch {
-      Issue.record("import failed: \(error.diagnostics.map(\.description))", sourceLocation: sourceLocation)
+      Issue.record(
+        "import failed: \(error.diagnostics.map(\.description))", sourceLocation: sourceLocation)
       return nil
     }
   }
