@@ -195,6 +195,15 @@ struct GooglePlayImportLifecycleTests {
     #expect(event["subject"] == .string("u-first"))
   }
 
+  @Test("a JSON array (pretty-printed, CRLF line ends) imports like JSON Lines")
+  func arrayLayout() throws {
+    let reference = try #require(G.importEvents(Self.story))
+    let array = "[\r\n  " + Self.story.joined(separator: ",\r\n  ") + "\r\n]\r\n"
+    let result = try GooglePlayImporter.importEvents(
+      array, file: "export.json", catalog: G.catalog, options: GooglePlayImportOptions())
+    #expect(result.eventLines == reference.eventLines)
+  }
+
   @Test("test purchases are refused unless allowed, then marked environment test")
   func testPurchases() throws {
     let line = G.subscription(expiry: "2026-02-01T10:00:00Z", test: true)
