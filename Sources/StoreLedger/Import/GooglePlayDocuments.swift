@@ -56,7 +56,7 @@ enum GooglePlayDocuments {
         }
       }
     } else if notificationKeys.contains(where: object.has) {
-      if let notification = developerNotification(object, messageID: nil, &problems) {
+      if let notification = developerNotification(object, &problems) {
         payloads.append(.notification(notification))
       }
     } else if object.has("subscriptionPurchaseV2") {
@@ -144,14 +144,12 @@ enum GooglePlayDocuments {
       )
       return nil
     }
-    let messageID =
-      message.string("messageId", &problems) ?? message.string("message_id", &problems)
-    return developerNotification(notification, messageID: messageID, &problems)
+    return developerNotification(notification, &problems)
   }
 
   /// A decoded `DeveloperNotification`.
   private static func developerNotification(
-    _ object: PayloadObject, messageID: String?, _ problems: inout ImportProblems
+    _ object: PayloadObject, _ problems: inout ImportProblems
   ) -> GooglePlayNotificationPayload? {
     let errorsBefore = problems.errors.count
     let why = "in a DeveloperNotification"
@@ -194,7 +192,7 @@ enum GooglePlayDocuments {
     }
     guard problems.errors.count == errorsBefore, let eventTime, let body else { return nil }
     return GooglePlayNotificationPayload(
-      line: object.line, path: object.path, eventTime: eventTime, messageID: messageID,
+      line: object.line, path: object.path, eventTime: eventTime,
       body: body)
   }
 

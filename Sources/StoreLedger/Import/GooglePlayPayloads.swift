@@ -22,8 +22,6 @@ struct GooglePlayNotificationPayload {
   var path: String
   /// `eventTimeMillis`: when the change happened.
   var eventTime: Timestamp
-  /// Pub/Sub `messageId`, the same for every redelivery, when the envelope was kept.
-  var messageID: String?
   /// The notification's member.
   var body: Body
 
@@ -42,9 +40,16 @@ struct GooglePlayNotificationPayload {
     }
   }
 
-  /// What makes two copies the same notification: the Pub/Sub message id, else its content.
+  /// What makes two copies the same notification: its content (type, time and the token or
+  /// order it is about), so a Pub/Sub push and the decoded notification it carried are one.
   var identity: String {
-    messageID.map { "message:" + $0 } ?? "\(typeName)@\(eventTime.millisecondsSinceEpoch)"
+    let subject: String
+    switch body {
+    case .subscription(_, let token), .oneTime(_, let token, _): subject = token
+    case .voided(let entry): subject = entry.orderID
+    case .test, .other: subject = ""
+    }
+    return "\(typeName)@\(eventTime.millisecondsSinceEpoch):\(subject)"
   }
 }
 
