@@ -1,8 +1,6 @@
-import Foundation
 import Testing
 
 @testable import StoreLedger
-@testable import StoreLedgerCLI
 
 /// Bad input: every error names the file, the line, the field and what was expected.
 @Suite("Google Play import: errors")
