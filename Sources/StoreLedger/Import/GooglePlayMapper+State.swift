@@ -21,7 +21,7 @@ extension GooglePlayMapper {
     let isReplacement = copyResources.contains {
       $0.cancellation == GooglePlayCancellation.replacement.rawValue
     }
-    var context = GooglePlayStateContext(order: order, chain: chain, token: token)
+    let context = GooglePlayStateContext(order: order, chain: chain, token: token)
 
     // Canceled: auto-renew turned off when the user (or Google, or the developer) canceled.
     if !isReplacement,
@@ -30,7 +30,7 @@ extension GooglePlayMapper {
       if let at = copyResources.compactMap(\.cancelTime).min() ?? latest(.canceled)?.eventTime {
         emit(
           .autoRenewChanged, at: at, [("auto_renew", .bool(false))],
-          suffix: "@\(at.millisecondsSinceEpoch)", &context)
+          suffix: "@\(at.millisecondsSinceEpoch)", context)
       } else {
         problems.warning(
           order.resource.line,
@@ -43,34 +43,32 @@ extension GooglePlayMapper {
       let at = restart.eventTime
       emit(
         .autoRenewChanged, at: at, [("auto_renew", .bool(true))],
-        suffix: "@\(at.millisecondsSinceEpoch)", &context)
+        suffix: "@\(at.millisecondsSinceEpoch)", context)
     }
     // In grace: access continues until the end of grace (the grace copy's expiryTime).
     let graceEnd = order.expiries([.inGracePeriod]).max()
     if has(.inGracePeriod, or: .inGracePeriod) {
       if let graceEnd, graceEnd > order.end {
-        emit(.graceEntered, at: order.end, [("grace_expires", .string(graceEnd.rfc3339))], &context)
+        emit(.graceEntered, at: order.end, [("grace_expires", .string(graceEnd.rfc3339))], context)
       } else {
         problems.warning(
           latest(.inGracePeriod)?.line ?? order.resource.line,
           "order '\(order.id)' entered grace, but no resource fetched in grace tells when grace ends; imported as billing_retry (no access after the period end)"
         )
-        emit(.billingRetry, at: order.end, [], suffix: "@grace", &context)
+        emit(.billingRetry, at: order.end, [], suffix: "@grace", context)
       }
     }
     // On hold: billing retry without access (the period has ended).
     let isOnHold = has(.onHold, or: .onHold)
     if isOnHold {
       let at = latest(.onHold)?.eventTime ?? graceEnd ?? order.end
-      emit(.billingRetry, at: max(at, order.end), [], &context)
+      emit(.billingRetry, at: max(at, order.end), [], context)
     }
     // Paused: no access from the end of the period until a resumed renewal.
     if has(.paused, or: .paused) {
-      context.extraMeta = [("paused", .bool(true))]
       emit(
         .expiration, at: order.end, [("reason", .string(ExpirationReason.voluntary.name))],
-        suffix: "", name: "paused", &context)
-      context.extraMeta = []
+        name: "paused", extraMeta: [("paused", .bool(true))], context)
     }
     // Deferred: the developer moved the end of the current period.
     let extended = order.expiries([.active, .canceled, .paused]).max()
@@ -79,7 +77,7 @@ extension GooglePlayMapper {
       let at = deferral?.eventTime ?? order.end
       emit(
         .renewalExtended, at: at, [("expires", .string(extended.rfc3339))],
-        suffix: "@\(extended.millisecondsSinceEpoch)", &context)
+        suffix: "@\(extended.millisecondsSinceEpoch)", context)
     } else if let deferral = latest(.deferred) {
       problems.warning(
         deferral.line,
@@ -97,7 +95,7 @@ extension GooglePlayMapper {
         reason == .billing
         ? (latest(.expired)?.eventTime ?? expiredEnd ?? order.end)
         : (expiredEnd ?? max(extended ?? order.end, order.end))
-      emit(.expiration, at: max(at, order.start), [("reason", .string(reason.name))], &context)
+      emit(.expiration, at: max(at, order.start), [("reason", .string(reason.name))], context)
     }
     // Revoked: refunded and access removed at once; a voided purchase of the order, when
     // present, is the better source (exact time and reason) and gives the same event.
@@ -125,7 +123,7 @@ extension GooglePlayMapper {
   /// Emits one state event of an order, unless the token was replaced by then.
   private mutating func emit(
     _ kind: EventKind, at: Timestamp, _ fields: [(String, JSONValue)], suffix: String = "",
-    name: String? = nil, _ context: inout GooglePlayStateContext
+    name: String? = nil, extraMeta: [(String, JSONValue)] = [], _ context: GooglePlayStateContext
   ) {
     if let replacedAt = context.chain.replacedAt, at >= replacedAt { return }
     let id = "googleplay:\(context.order.id):\(name ?? kind.name)\(suffix)"
@@ -133,7 +131,7 @@ extension GooglePlayMapper {
       ImportedEvent(
         id: id, kind: kind, subject: context.chain.subject, at: at, recorded: nil,
         fields: fields + [("original_transaction", .string(context.chain.root))],
-        meta: Self.baseMeta(isTest: context.chain.isTest, token: context.token) + context.extraMeta,
+        meta: Self.baseMeta(isTest: context.chain.isTest, token: context.token) + extraMeta,
         line: context.order.resource.line, identity: id))
   }
 
@@ -161,6 +159,4 @@ struct GooglePlayStateContext {
   var chain: GooglePlayChain
   /// Its purchase token.
   var token: String
-  /// `meta` members added to the next events.
-  var extraMeta: [(String, JSONValue)] = []
 }
