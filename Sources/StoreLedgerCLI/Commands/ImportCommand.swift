@@ -17,7 +17,7 @@ enum ImportCommand: LedgerCommand {
       CommandSpec.catalogOption,
     ],
     discussion: """
-      Reads any mix, one per line or as a JSON array, of: decoded transactions (StoreKit 2
+      appstore reads any mix, one per line or as a JSON array, of: decoded transactions (StoreKit 2
       jsonRepresentation / JWSTransactionDecodedPayload), App Store Server Notifications V2
       (decoded or as the signedPayload JWS), and Get Transaction History / Get All Subscription
       Statuses / Get Notification History responses. Event ids derive from notificationUUID or
