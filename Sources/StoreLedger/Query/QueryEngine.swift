@@ -159,8 +159,8 @@ public struct QueryEngine {
       subject: subject, at: time, asOf: answer.asOf, tier: answer.policy?.tier, usage: decided, wouldAllow: wouldAllow)
   }
 
-  /// Calls `body` with every leak: a `usage` event whose feature the answer at its own `at`,
-  /// as known at its own `recorded`, does not allow (Docs/semantics.md, "Leaks").
+  /// Calls `body` with every leak: a `usage` event using its feature (quantity > 0) that the
+  /// answer at its own `at`, as known at its own `recorded`, does not allow (Docs/semantics.md, "Leaks").
   ///
   /// Subjects in symbol order, uses in effective order. Each use folds its subject up to
   /// the use, so knowledge time is exact for every use.
@@ -170,7 +170,8 @@ public struct QueryEngine {
     subjectFold.touches = nil
     for s in 0..<ledger.subjectCount {
       let subject = Symbol(rawValue: UInt32(s))
-      for event in ledger.events(of: subject) where event.kind == .usage {
+      // A release (negative quantity) hands nothing out: it is never a leak.
+      for event in ledger.events(of: subject) where event.kind == .usage && event.quantity > 0 {
         evaluate(subject: subject, at: event.at, asOf: event.recorded, cache: nil)
         let decided = subjectFold.outcome.features[Int(event.feature)]
         guard !decided.allowed else { continue }
