@@ -58,6 +58,33 @@ struct LedgerStoreTests {
     }
   }
 
+  @Test("a ledger opened from a snapshot and the log's tail appends and answers like a fresh load")
+  func openedFromSnapshot() throws {
+    let random = RandomLog(seed: 21, subjects: 8, eventsPerSubject: 30)
+    let half = random.lines.count / 2
+    let (directory, log) = try scratchLog(Array(random.lines.prefix(half)))
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let catalogPath = directory.appendingPathComponent("catalog.json").path
+    let catalog = try LedgerLoader.loadCatalog(path: catalogPath)
+    let (prefix, extent) = try LedgerLoader.load(logPath: log, catalog: catalog)
+    let header = try SnapshotFiles.header(for: prefix, extent: extent, logPath: log, catalogPath: catalogPath)
+    let snapshot = directory.appendingPathComponent("log.snapshot.json").path
+    try SnapshotFiles.write(SnapshotWriter.write(prefix, header: header), to: snapshot)
+    // A tail the snapshot does not cover, then the rest through the open ledger.
+    let tailEnd = half + (random.lines.count - half) / 2
+    _ = try LogAppender.append(
+      input: bytes(random.lines[half..<tailEnd]), inputName: "tail", logPath: log, catalog: catalog, now: nil)
+    let store = try LedgerStore(logPath: log, snapshotPath: snapshot)
+    for start in stride(from: tailEnd, to: random.lines.count, by: 7) {
+      _ = try store.append(lines: bytes(random.lines[start..<min(random.lines.count, start + 7)]), named: "batch", now: nil)
+    }
+    let fresh = try LedgerLoader.load(logPath: log, catalog: catalog).ledger
+    #expect(store.eventCount == random.lines.count)
+    for (subject, at, asOf) in random.queries(count: 200, seed: 21) {
+      #expect(store.answer(for: SubjectID(rawValue: subject), at: at, asOf: asOf) == freshHoldings(fresh, subject, at, asOf))
+    }
+  }
+
   @Test("appending events the log already holds writes nothing and reports them as duplicates")
   func reappendIsNoOp() throws {
     let lines = RandomLog(seed: 7, subjects: 3, eventsPerSubject: 10).lines
