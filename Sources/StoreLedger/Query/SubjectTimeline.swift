@@ -57,13 +57,14 @@ public struct SubjectTimeline: Sendable, Equatable {
 }
 
 extension QueryEngine {
-  /// The subject's timeline at full knowledge.
+  /// The subject's timeline as known at `asOf` (nil: full knowledge).
   ///
   /// Answers change only at event times and at period, grace and grant ends, so the
   /// state is evaluated at exactly those instants, folding events incrementally.
   /// - Complexity: O(k · (s + g)) for k instants, s subscriptions and g grants of the subject.
-  public mutating func timeline(subject: Symbol) -> SubjectTimeline {
-    let events = ledger.events(of: subject)
+  public mutating func timeline(subject: Symbol, asOf: Timestamp? = nil) -> SubjectTimeline {
+    let all = ledger.events(of: subject)
+    let events = asOf.map { knownBy in ArraySlice(all.filter { $0.recorded <= knownBy }) } ?? all
     let catalog = ledger.catalog
     var instants: [Timestamp] = []
     instants.reserveCapacity(events.count * 2)

@@ -59,6 +59,7 @@ struct HTMLPage {
     th, td { border: 1px solid #d8dce4; padding: 3px 8px; text-align: right; white-space: nowrap; }
     thead th { background: #f1f3f7; }
     tbody th { text-align: left; font-weight: normal; color: #39404f; }
+    table.text td, table.text thead th { text-align: left; }
     .scroll { overflow-x: auto; }
     svg { display: block; margin: 6px 0; }
     svg text { font: 11px Helvetica, Arial, sans-serif; fill: #39404f; }

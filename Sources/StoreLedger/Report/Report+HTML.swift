@@ -75,9 +75,10 @@ extension Report {
         page.append(chart.svg(attributes: "class=\"chart\""))
       }
       page.append("<div class=\"scroll\">\n")
+      // Metrics as rows and buckets as columns, like the chart above them.
       page.table(
-        header: ["bucket"] + columns.map(\.title),
-        rows: buckets.map { bucket in [label(bucket.start)] + columns.map { cell(bucket, $0) } })
+        header: ["metric"] + labels,
+        rows: columns.map { column in [column.title] + buckets.map { cell($0, column) } })
       page.append("</div>\n</section>\n")
     }
     return page.document(title: "StoreLedger report")
@@ -90,7 +91,7 @@ extension Report {
 
     var title: String {
       guard let key else { return metric.rawValue.replacingUnderscores() }
-      return metric.rawValue.replacingUnderscores() + " " + key + (metric == .trialConversionDays ? "" : "")
+      return metric.rawValue.replacingUnderscores() + " " + key
     }
   }
 

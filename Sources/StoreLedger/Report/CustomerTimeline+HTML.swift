@@ -1,0 +1,192 @@
+extension CustomerTimeline {
+  /// One self-contained HTML page: the lanes as an inline SVG picture, then the tables.
+  /// - Complexity: O(events + segments).
+  public func html() -> String {
+    var page = HTMLPage()
+    page.element("h1", "Customer timeline: \(subject)")
+    page.element(
+      "p",
+      "As known " + (asOf.map { "at \($0.rfc3339)" } ?? "now (every event in the log)")
+        + ". Each lane shows what query --at would answer inside it; hollow markers are events the ledger learned late, linked to the moment it learned them.",
+      attributes: "class=\"meta\"")
+    page.append(svg())
+    page.element("h2", "Events")
+    page.append("<div class=\"scroll\">\n")
+    page.table(
+      header: ["at", "learned", "line", "id", "type", "details"],
+      rows: markers.map { marker in
+        [
+          marker.at.rfc3339, marker.isLate ? marker.recorded.rfc3339 + " (+" + Self.delay(marker) + ")" : "",
+          String(marker.line), marker.id, marker.type, marker.details,
+        ]
+      }, attributes: "class=\"text\"")
+    page.append("</div>\n")
+    page.element("h2", "States")
+    page.table(
+      header: ["lane", "from", "to", "state", "product"],
+      rows: lanes.flatMap { lane in
+        lane.segments.map { ["\(lane.kind) \(lane.name)", $0.from.rfc3339, $0.to?.rfc3339 ?? "…", $0.state, $0.product] }
+      }, attributes: "class=\"text\"")
+    return page.document(title: "StoreLedger timeline: \(subject)")
+  }
+
+  static let stateColours: [(state: String, colour: String)] = [
+    ("active", "#19a979"), ("grace", "#f2b705"), ("billing_retry", "#e8743b"), ("expired", "#b8bec9"),
+    ("revoked", "#d64545"),
+  ]
+
+  private static func colour(state: String) -> String {
+    stateColours.first(where: { $0.state == state })?.colour ?? "#6c7a89"
+  }
+
+  private static func colour(eventType: String) -> String {
+    switch eventType {
+    case "purchase", "renewal": return "#2f6fdb"
+    case "revocation": return "#d64545"
+    case "refund_reversed": return "#19a979"
+    case "billing_retry", "grace_entered", "expiration": return "#e8743b"
+    default: return "#6c7a89"
+    }
+  }
+
+  /// The instants the picture spans: every event (effective and learned), segment end and balance change.
+  private var span: (start: Timestamp, end: Timestamp) {
+    var instants: [Timestamp] = markers.flatMap { [$0.at, $0.recorded] }
+    for lane in lanes {
+      for segment in lane.segments {
+        instants.append(segment.from)
+        if let to = segment.to { instants.append(to) }
+      }
+    }
+    for (_, changes) in balances { instants += changes.map(\.at) }
+    guard let first = instants.min(), let last = instants.max() else {
+      return (.distantPast, .distantPast)
+    }
+    let length = max(last.millisecondsSinceEpoch - first.millisecondsSinceEpoch, 86_400_000)
+    let pad = length / 25
+    return (first.adding(milliseconds: -pad), first.adding(milliseconds: length + 2 * pad))
+  }
+
+  private func svg() -> String {
+    let width = 1100.0
+    let left = 200.0
+    let right = 24.0
+    let laneHeight = 26.0
+    let laneGap = 10.0
+    let axisY = 44.0
+    let late = markers.filter(\.isLate)
+    let (start, end) = span
+    let plotWidth = width - left - right
+    func x(_ time: Timestamp) -> Double {
+      let length = Double(end.millisecondsSinceEpoch - start.millisecondsSinceEpoch)
+      return left + plotWidth * Double(time.millisecondsSinceEpoch - start.millisecondsSinceEpoch) / max(length, 1)
+    }
+    var y = axisY + 14
+    var body = ""
+    // State lanes.
+    for lane in lanes {
+      body += "<g class=\"lane\" data-kind=\"\(lane.kind)\" data-name=\"\(HTMLPage.escape(lane.name))\">\n"
+      body += "<text x=\"\(SVGChart.number(left - 8))\" y=\"\(SVGChart.number(y + 17))\" text-anchor=\"end\">\(HTMLPage.escape(lane.kind + " " + lane.name))</text>\n"
+      body += "<rect x=\"\(SVGChart.number(left))\" y=\"\(SVGChart.number(y))\" width=\"\(SVGChart.number(plotWidth))\" height=\"\(SVGChart.number(laneHeight))\" fill=\"#f6f7fa\"/>\n"
+      for segment in lane.segments {
+        let from = x(segment.from)
+        let to = segment.to.map(x) ?? width - right
+        let title = "\(lane.kind) \(lane.name): \(segment.state), \(segment.product), \(segment.from.rfc3339) to \(segment.to?.rfc3339 ?? "open")"
+        body += "<rect class=\"segment\" data-state=\"\(segment.state)\" x=\"\(SVGChart.number(from))\" y=\"\(SVGChart.number(y))\" width=\"\(SVGChart.number(max(to - from, 1)))\" height=\"\(SVGChart.number(laneHeight))\" fill=\"\(Self.colour(state: segment.state))\"\(segment.to == nil ? " fill-opacity=\"0.6\"" : "")><title>\(HTMLPage.escape(title))</title></rect>\n"
+        let label = segment.state == "active" ? segment.product : segment.state + " · " + segment.product
+        if to - from > Double(label.count) * 6.2 + 8 {
+          body += "<text x=\"\(SVGChart.number(from + 5))\" y=\"\(SVGChart.number(y + 17))\" fill=\"#ffffff\" style=\"fill:#10141c\">\(HTMLPage.escape(label))</text>\n"
+        }
+      }
+      body += "</g>\n"
+      y += laneHeight + laneGap
+    }
+    // Balance lanes: a step line per currency.
+    for (currency, changes) in balances {
+      let height = 44.0
+      let values = changes.map(\.balance)
+      let high = Double(max(values.max() ?? 0, 0))
+      let low = Double(min(values.min() ?? 0, 0))
+      func level(_ value: Int64) -> Double {
+        y + height - 4 - (height - 8) * (Double(value) - low) / max(high - low, 1)
+      }
+      body += "<g class=\"lane\" data-kind=\"balance\" data-name=\"\(HTMLPage.escape(currency))\">\n"
+      body += "<text x=\"\(SVGChart.number(left - 8))\" y=\"\(SVGChart.number(y + 26))\" text-anchor=\"end\">\(HTMLPage.escape("balance " + currency))</text>\n"
+      body += "<rect x=\"\(SVGChart.number(left))\" y=\"\(SVGChart.number(y))\" width=\"\(SVGChart.number(plotWidth))\" height=\"\(SVGChart.number(height))\" fill=\"#f6f7fa\"/>\n"
+      var points: [String] = []
+      for (index, change) in changes.enumerated() {
+        let next = index + 1 < changes.count ? x(changes[index + 1].at) : width - right
+        points.append(SVGChart.number(x(change.at)) + "," + SVGChart.number(level(change.balance)))
+        points.append(SVGChart.number(next) + "," + SVGChart.number(level(change.balance)))
+        body += "<text x=\"\(SVGChart.number(x(change.at) + 3))\" y=\"\(SVGChart.number(level(change.balance) - 3))\">\(change.balance)</text>\n"
+      }
+      body += "<polyline fill=\"none\" stroke=\"#945ecf\" stroke-width=\"2\" points=\"\(points.joined(separator: " "))\"/>\n</g>\n"
+      y += height + laneGap
+    }
+    let lanesBottom = y - laneGap
+    // Events: a marker per event, ids on three staggered rows so neighbours do not collide.
+    let eventsY = y + 8
+    body += "<text x=\"\(SVGChart.number(left - 8))\" y=\"\(SVGChart.number(eventsY + 4))\" text-anchor=\"end\">events (effective time)</text>\n"
+    for (index, marker) in markers.enumerated() {
+      let at = x(marker.at)
+      let colour = Self.colour(eventType: marker.type)
+      let row = Double(index % 3)
+      body += "<g class=\"marker\" data-id=\"\(HTMLPage.escape(marker.id))\" data-late=\"\(marker.isLate)\">"
+      body += "<title>\(HTMLPage.escape("\(marker.id) \(marker.type) at \(marker.at.rfc3339)" + (marker.isLate ? ", learned \(marker.recorded.rfc3339)" : "") + (marker.details.isEmpty ? "" : ": " + marker.details)))</title>"
+      body += "<line x1=\"\(SVGChart.number(at))\" y1=\"\(SVGChart.number(axisY + 14))\" x2=\"\(SVGChart.number(at))\" y2=\"\(SVGChart.number(eventsY + 12 + row * 14))\" stroke=\"\(colour)\" stroke-opacity=\"0.35\"/>"
+      body += "<circle cx=\"\(SVGChart.number(at))\" cy=\"\(SVGChart.number(eventsY))\" r=\"5\" fill=\"\(marker.isLate ? "#ffffff" : colour)\" stroke=\"\(colour)\" stroke-width=\"2\"/>"
+      body += "<text x=\"\(SVGChart.number(at + 3))\" y=\"\(SVGChart.number(eventsY + 22 + row * 14))\" fill=\"\(colour)\" style=\"fill:\(colour)\">\(HTMLPage.escape(marker.id + " " + marker.type))</text></g>\n"
+    }
+    y = eventsY + 22 + 3 * 14
+    if !late.isEmpty {
+      let learnedY = y + 6
+      body += "<text x=\"\(SVGChart.number(left - 8))\" y=\"\(SVGChart.number(learnedY + 4))\" text-anchor=\"end\">learned late (knowledge time)</text>\n"
+      for marker in late {
+        let at = x(marker.at)
+        let learned = x(marker.recorded)
+        body += "<g class=\"learned\" data-id=\"\(HTMLPage.escape(marker.id))\"><title>\(HTMLPage.escape("\(marker.id) took effect \(marker.at.rfc3339), learned \(marker.recorded.rfc3339) (+\(Self.delay(marker)))"))</title>"
+        body += "<path d=\"M \(SVGChart.number(at)) \(SVGChart.number(eventsY + 6)) L \(SVGChart.number(learned)) \(SVGChart.number(learnedY))\" stroke=\"#d64545\" stroke-dasharray=\"4 3\" fill=\"none\"/>"
+        body += "<path d=\"M \(SVGChart.number(learned)) \(SVGChart.number(learnedY - 6)) l 6 6 l -6 6 l -6 -6 z\" fill=\"#d64545\"/>"
+        body += "<text x=\"\(SVGChart.number(learned + 9))\" y=\"\(SVGChart.number(learnedY + 4))\">\(HTMLPage.escape(marker.id + " +" + Self.delay(marker)))</text></g>\n"
+      }
+      y = learnedY + 20
+    }
+    // Axis: dates on top, grid lines through the lanes.
+    var axis = ""
+    for tick in Self.ticks(from: start, to: end) {
+      let at = x(tick.time)
+      axis += "<line x1=\"\(SVGChart.number(at))\" y1=\"\(SVGChart.number(axisY))\" x2=\"\(SVGChart.number(at))\" y2=\"\(SVGChart.number(lanesBottom))\" stroke=\"#d8dce4\"/>"
+      axis += "<text class=\"axis-date\" x=\"\(SVGChart.number(at))\" y=\"\(SVGChart.number(axisY - 6))\" text-anchor=\"middle\">\(tick.label)</text>\n"
+    }
+    // Legend of states.
+    var legend = ""
+    var legendX = left
+    for (state, colour) in Self.stateColours {
+      legend += "<rect x=\"\(SVGChart.number(legendX))\" y=\"8\" width=\"12\" height=\"12\" fill=\"\(colour)\"/><text x=\"\(SVGChart.number(legendX + 16))\" y=\"18\">\(state)</text>\n"
+      legendX += 34 + Double(state.count) * 6.5
+    }
+    legend += "<circle cx=\"\(SVGChart.number(legendX + 6))\" cy=\"14\" r=\"5\" fill=\"#ffffff\" stroke=\"#d64545\" stroke-width=\"2\"/><text x=\"\(SVGChart.number(legendX + 16))\" y=\"18\">learned late</text>\n"
+    let height = y + 10
+    return "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline\" width=\"\(SVGChart.number(width))\" height=\"\(SVGChart.number(height))\" viewBox=\"0 0 \(SVGChart.number(width)) \(SVGChart.number(height))\" role=\"img\">\n"
+      + legend + axis + body + "</svg>\n"
+  }
+
+  /// Calendar ticks in UTC, at most about 12: days, Mondays, months, quarters or years.
+  static func ticks(from start: Timestamp, to end: Timestamp) -> [(time: Timestamp, label: String)] {
+    guard start < end else { return [] }
+    let days = (end.millisecondsSinceEpoch - start.millisecondsSinceEpoch) / 86_400_000
+    let (interval, step, labelLength): (ReportInterval, Int, Int) =
+      days <= 12 ? (.day, 1, 10) : days <= 84 ? (.week, 1, 10) : days <= 370 ? (.month, 1, 7)
+      : days <= 1100 ? (.month, 3, 7) : (.month, 12, 4)
+    var ticks: [(Timestamp, String)] = []
+    var time = interval.next(after: interval.start(of: start))
+    if step == 12 {
+      while String(time.rfc3339.dropFirst(5).prefix(2)) != "01" { time = interval.next(after: time) }
+    }
+    while time < end && ticks.count < 40 {
+      ticks.append((time, String(time.rfc3339.prefix(labelLength))))
+      for _ in 0..<step { time = interval.next(after: time) }
+    }
+    return ticks
+  }
+}
