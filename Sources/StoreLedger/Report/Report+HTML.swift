@@ -53,10 +53,15 @@ extension Report {
       attributes: "class=\"meta\"")
     let labels = buckets.map { label($0.start) }
     for section in ReportSection.all {
-      let columns = self.columns(section.tabled)
-      guard !columns.isEmpty else { continue }
+      guard section.tabled.contains(where: { buckets.first?[$0.rawValue] != nil }) else { continue }
       page.append("<section data-group=\"\(HTMLPage.escape(section.title))\">\n")
       page.element("h2", section.title)
+      let columns = self.columns(section.tabled)
+      guard !columns.isEmpty else {
+        page.element("p", "None in these buckets.", attributes: "class=\"meta\"")
+        page.append("</section>\n")
+        continue
+      }
       let charted = self.columns(section.charted)
       let series = charted.compactMap { column -> SVGChart.Series? in
         let values = buckets.map { bucket -> Double? in
