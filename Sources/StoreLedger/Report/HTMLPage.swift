@@ -61,6 +61,7 @@ struct HTMLPage {
     tbody th { text-align: left; font-weight: normal; color: #39404f; }
     table.text td, table.text thead th { text-align: left; }
     .scroll { overflow-x: auto; }
+    .grid { display: flex; flex-wrap: wrap; gap: 0 12px; }
     svg { display: block; margin: 6px 0; }
     svg text { font: 11px Helvetica, Arial, sans-serif; fill: #39404f; }
     </style>

@@ -1,40 +1,52 @@
-/// A group of related metrics: one chart and one table in the HTML report.
+/// A group of related metrics: its charts and one table in the HTML report.
 struct ReportSection {
+  /// One chart of a section.
+  struct Chart {
+    var metrics: [ReportMetric]
+    var style: SVGChart.Style
+    /// One small chart per key (per currency): amounts in different currencies never share an axis.
+    var isPerKey = false
+  }
+
   var title: String
-  var charted: [ReportMetric]
+  var charts: [Chart]
   var tabled: [ReportMetric]
-  var style: SVGChart.Style
-  var isMoney = false
 
   static let all: [ReportSection] = [
     ReportSection(
-      title: "Active at the end of each bucket", charted: [.active, .subscribers],
-      tabled: [.active, .subscribers, .familyShared], style: .lines),
+      title: "Active at the end of each bucket", charts: [Chart(metrics: [.active, .subscribers], style: .lines)],
+      tabled: [.active, .subscribers, .familyShared]),
     ReportSection(
-      title: "Revenue net of refunds", charted: [.revenue], tabled: [.revenue, .charges], style: .lines,
-      isMoney: true),
+      title: "Revenue net of refunds, per currency", charts: [Chart(metrics: [.revenue], style: .groupedBars, isPerKey: true)],
+      tabled: [.revenue, .charges]),
     ReportSection(
-      title: "New subscriptions and trials", charted: [.newSubscriptions, .trialsStarted, .trialConversions, .reactivations],
+      title: "New subscriptions and trials",
+      charts: [
+        Chart(metrics: [.newSubscriptions], style: .stackedBars),
+        Chart(metrics: [.trialsStarted, .trialConversions, .reactivations], style: .groupedBars),
+      ],
       tabled: [
         .newSubscriptions, .reactivations, .trialsStarted, .trialConversions, .trialsConverted,
         .trialConversionRate, .trialConversionDays,
-      ], style: .groupedBars),
-    ReportSection(title: "Churn by reason", charted: [.churn], tabled: [.churn], style: .stackedBars),
+      ]),
+    ReportSection(title: "Churn by reason", charts: [Chart(metrics: [.churn], style: .stackedBars)], tabled: [.churn]),
     ReportSection(
-      title: "Billing retry, grace and recoveries", charted: [.billingRetryEntries, .graceEntries, .billingRecoveries],
+      title: "Billing retry, grace and recoveries",
+      charts: [Chart(metrics: [.billingRetryEntries, .graceEntries, .billingRecoveries], style: .groupedBars)],
       tabled: [
         .billingRetryEntries, .graceEntries, .billingIssues, .billingRecoveries, .billingIssuesRecovered,
         .billingRecoveryRate,
-      ], style: .groupedBars),
+      ]),
     ReportSection(
-      title: "Refunds and reversals", charted: [.refunds, .refundReversals],
-      tabled: [.refunds, .refundRate, .refunded, .refundReversals, .reversed], style: .groupedBars),
+      title: "Refunds and reversals", charts: [Chart(metrics: [.refunds, .refundReversals], style: .groupedBars)],
+      tabled: [.refunds, .refundRate, .refunded, .refundReversals, .reversed]),
     ReportSection(
-      title: "Upgrades, downgrades and crossgrades", charted: [.upgrades, .downgrades, .crossgrades],
-      tabled: [.upgrades, .downgrades, .crossgrades], style: .stackedBars),
+      title: "Upgrades, downgrades and crossgrades",
+      charts: [Chart(metrics: [.upgrades, .downgrades, .crossgrades], style: .stackedBars)],
+      tabled: [.upgrades, .downgrades, .crossgrades]),
     ReportSection(
-      title: "Consumable credits and spends", charted: [.credits, .spends], tabled: [.credits, .spends],
-      style: .groupedBars),
+      title: "Consumable credits and spends", charts: [Chart(metrics: [.credits, .spends], style: .groupedBars)],
+      tabled: [.credits, .spends]),
   ]
 }
 
@@ -62,22 +74,19 @@ extension Report {
         page.append("</section>\n")
         continue
       }
-      let charted = self.columns(section.charted)
-      let series = charted.compactMap { column -> SVGChart.Series? in
-        let values = buckets.map { bucket -> Double? in
-          guard let value = bucket[column.metric.rawValue] else { return nil }
-          switch value {
-          case .count(let count): return Double(count)
-          case .keyed: return Double(value[column.key ?? ""]) / (column.metric.isMoney ? 1000 : 1)
-          case .rate: return nil
+      for chart in section.charts {
+        let lines = self.columns(chart.metrics).compactMap { series(for: $0) }
+        guard !lines.isEmpty else { continue }
+        if chart.isPerKey {
+          page.append("<div class=\"grid\">\n")
+          for single in lines {
+            let svg = SVGChart(style: chart.style, labels: labels, series: [single], width: 540, height: 190)
+            page.append(svg.svg(attributes: "class=\"chart\""))
           }
+          page.append("</div>\n")
+        } else {
+          page.append(SVGChart(style: chart.style, labels: labels, series: lines).svg(attributes: "class=\"chart\""))
         }
-        guard values.allSatisfy({ $0 != nil }) else { return nil }
-        return SVGChart.Series(name: column.title, values: values.map { $0! })
-      }
-      if !series.isEmpty {
-        let chart = SVGChart(style: section.style, labels: labels, series: series)
-        page.append(chart.svg(attributes: "class=\"chart\""))
       }
       page.append("<div class=\"scroll\">\n")
       // Metrics as rows and buckets as columns, like the chart above them.
@@ -89,16 +98,39 @@ extension Report {
     return page.document(title: "StoreLedger report")
   }
 
+  /// The values of a column as a chart series (money in currency units); nil for rates.
+  private func series(for column: Column) -> SVGChart.Series? {
+    var values: [Double] = []
+    for bucket in buckets {
+      guard let value = bucket[column.metric.rawValue] else { return nil }
+      switch value {
+      case .count(let count): values.append(Double(count))
+      case .keyed: values.append(Double(value[column.key ?? ""]) / (column.metric.isMoney ? 1000 : 1))
+      case .rate: return nil
+      }
+    }
+    return SVGChart.Series(name: column.title, values: values)
+  }
+
   /// A column of the HTML tables: a metric, or one key of a keyed metric.
   struct Column {
     var metric: ReportMetric
     var key: String?
+    /// For `trial_conversion_days`: the days summed in this column.
+    var days: ClosedRange<Int64>? = nil
 
     var title: String {
+      if let days {
+        let range = days.upperBound == Int64.max ? "\(days.lowerBound)+" : days.count == 1 ? "\(days.lowerBound)" : "\(days.lowerBound)–\(days.upperBound)"
+        return "converted on trial day " + range
+      }
       guard let key else { return metric.rawValue.replacingUnderscores() }
       return metric.rawValue.replacingUnderscores() + " " + key
     }
   }
+
+  /// Trial days grouped for tables: the first days one by one, then weeks, then the rest.
+  static let trialDayBins: [ClosedRange<Int64>] = [0...0, 1...1, 2...2, 3...6, 7...7, 8...13, 14...14, 15...30, 31...Int64.max]
 
   /// The columns of the given metrics present in this report: every key any bucket has.
   func columns(_ metrics: [ReportMetric]) -> [Column] {
@@ -116,10 +148,13 @@ extension Report {
         }
       }
       if metric == .trialConversionDays {
-        keys.sort { Int($0) ?? 0 < Int($1) ?? 0 }
-      } else {
-        keys.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let days = keys.compactMap { Int64($0) }
+        columns += Self.trialDayBins.filter { bin in days.contains(where: bin.contains) }.map {
+          Column(metric: metric, key: nil, days: $0)
+        }
+        continue
       }
+      keys.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
       columns += keys.map { Column(metric: metric, key: $0) }
     }
     return columns
@@ -129,7 +164,10 @@ extension Report {
     guard let value = bucket[column.metric.rawValue] else { return "" }
     switch value {
     case .count(let count): return String(count)
-    case .keyed:
+    case .keyed(let entries):
+      if let days = column.days {
+        return String(entries.filter { Int64($0.key).map(days.contains) ?? false }.reduce(0) { $0 + $1.value })
+      }
       let amount = value[column.key ?? ""]
       return column.metric.isMoney ? ReportFormat.money(thousandths: amount) : String(amount)
     case .rate: return value.rateTenThousandths.map { ReportFormat.decimal(tenThousandths: $0 * 100) + " %" } ?? "–"

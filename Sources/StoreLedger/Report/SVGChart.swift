@@ -31,6 +31,21 @@ struct SVGChart {
 
   /// The SVG element.
   func svg(attributes: String = "") -> String {
+    // Legend entries wrap onto more rows; the plot starts below them.
+    var legend = ""
+    var legendX = left
+    var legendY = 8.0
+    for (index, line) in series.enumerated() {
+      let entryWidth = 28 + Double(line.name.count) * 6.5
+      if legendX > left && legendX + entryWidth > width - right {
+        legendX = left
+        legendY += 18
+      }
+      legend += "<rect x=\"\(Self.number(legendX))\" y=\"\(Self.number(legendY))\" width=\"12\" height=\"12\" fill=\"\(ChartPalette.colour(index))\"/>"
+      legend += "<text x=\"\(Self.number(legendX + 16))\" y=\"\(Self.number(legendY + 10))\">\(HTMLPage.escape(line.name))</text>\n"
+      legendX += entryWidth
+    }
+    let top = self.top + legendY - 8
     let plotWidth = width - left - right
     let plotHeight = height - top - bottom
     let slotCount = max(labels.count, 1)
@@ -52,21 +67,16 @@ struct SVGChart {
     func y(_ value: Double) -> Double { top + plotHeight * (scale.high - value) / (scale.high - scale.low) }
     var out =
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Self.number(width))\" height=\"\(Self.number(height))\" viewBox=\"0 0 \(Self.number(width)) \(Self.number(height))\" role=\"img\"\(attributes.isEmpty ? "" : " " + attributes)>\n"
-    // Legend.
-    var legendX = left
-    for (index, line) in series.enumerated() {
-      out += "<rect x=\"\(Self.number(legendX))\" y=\"8\" width=\"12\" height=\"12\" fill=\"\(ChartPalette.colour(index))\"/>"
-      out += "<text x=\"\(Self.number(legendX + 16))\" y=\"18\">\(HTMLPage.escape(line.name))</text>\n"
-      legendX += 28 + Double(line.name.count) * 6.5
-    }
+    out += legend
     // Grid and y axis.
     for tick in scale.ticks {
       let at = y(tick)
       out += "<line x1=\"\(Self.number(left))\" y1=\"\(Self.number(at))\" x2=\"\(Self.number(width - right))\" y2=\"\(Self.number(at))\" stroke=\"\(tick == 0 ? "#8a93a3" : "#e3e6ec")\"/>"
       out += "<text x=\"\(Self.number(left - 6))\" y=\"\(Self.number(at + 4))\" text-anchor=\"end\">\(HTMLPage.escape(format(tick)))</text>\n"
     }
-    // X labels: at most about 12, evenly spaced.
-    let every = max(1, (labels.count + 11) / 12)
+    // X labels: evenly spaced, at most one per 75 points so they never run together.
+    let labelsMax = max(Int(plotWidth / 75), 1)
+    let every = max(1, (labels.count + labelsMax - 1) / labelsMax)
     for (index, label) in labels.enumerated() where index % every == 0 {
       let x = left + slot * (Double(index) + 0.5)
       out += "<text class=\"axis-date\" x=\"\(Self.number(x))\" y=\"\(Self.number(height - bottom + 16))\" text-anchor=\"middle\">\(HTMLPage.escape(label))</text>\n"
