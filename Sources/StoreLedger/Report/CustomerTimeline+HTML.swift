@@ -49,22 +49,18 @@ extension CustomerTimeline {
     }
   }
 
-  /// The instants the picture spans: every event (effective and learned), segment end and balance change.
+  /// The span the picture shows: the events (effective and learned) and a margin after them.
+  ///
+  /// Periods often run far beyond the last event (an annual plan bought yesterday); drawing them
+  /// whole would squeeze the events into a corner, so they are cut at the right edge.
   private var span: (start: Timestamp, end: Timestamp) {
     var instants: [Timestamp] = markers.flatMap { [$0.at, $0.recorded] }
-    for lane in lanes {
-      for segment in lane.segments {
-        instants.append(segment.from)
-        if let to = segment.to { instants.append(to) }
-      }
-    }
-    for (_, changes) in balances { instants += changes.map(\.at) }
+    if instants.isEmpty { instants = lanes.flatMap { $0.segments.map(\.from) } }
     guard let first = instants.min(), let last = instants.max() else {
       return (.distantPast, .distantPast)
     }
     let length = max(last.millisecondsSinceEpoch - first.millisecondsSinceEpoch, 86_400_000)
-    let pad = length / 25
-    return (first.adding(milliseconds: -pad), first.adding(milliseconds: length + 2 * pad))
+    return (first.adding(milliseconds: -length / 25), last.adding(milliseconds: max(length / 4, 3 * 86_400_000)))
   }
 
   private func svg() -> String {
@@ -88,12 +84,14 @@ extension CustomerTimeline {
       body += "<g class=\"lane\" data-kind=\"\(lane.kind)\" data-name=\"\(HTMLPage.escape(lane.name))\">\n"
       body += "<text x=\"\(SVGChart.number(left - 8))\" y=\"\(SVGChart.number(y + 17))\" text-anchor=\"end\">\(HTMLPage.escape(lane.kind + " " + lane.name))</text>\n"
       body += "<rect x=\"\(SVGChart.number(left))\" y=\"\(SVGChart.number(y))\" width=\"\(SVGChart.number(plotWidth))\" height=\"\(SVGChart.number(laneHeight))\" fill=\"#f6f7fa\"/>\n"
-      for segment in lane.segments {
+      for segment in lane.segments where segment.from < end {
         let from = x(segment.from)
-        let to = segment.to.map(x) ?? width - right
+        let isCut = segment.to.map { $0 > end } ?? true
+        let to = isCut ? width - right : x(segment.to!)
         let title = "\(lane.kind) \(lane.name): \(segment.state), \(segment.product), \(segment.from.rfc3339) to \(segment.to?.rfc3339 ?? "open")"
-        body += "<rect class=\"segment\" data-state=\"\(segment.state)\" x=\"\(SVGChart.number(from))\" y=\"\(SVGChart.number(y))\" width=\"\(SVGChart.number(max(to - from, 1)))\" height=\"\(SVGChart.number(laneHeight))\" fill=\"\(Self.colour(state: segment.state))\"\(segment.to == nil ? " fill-opacity=\"0.6\"" : "")><title>\(HTMLPage.escape(title))</title></rect>\n"
-        let label = segment.state == "active" ? segment.product : segment.state + " · " + segment.product
+        body += "<rect class=\"segment\" data-state=\"\(segment.state)\" x=\"\(SVGChart.number(from))\" y=\"\(SVGChart.number(y))\" width=\"\(SVGChart.number(max(to - from, 1)))\" height=\"\(SVGChart.number(laneHeight))\" fill=\"\(Self.colour(state: segment.state))\"\(isCut ? " fill-opacity=\"0.65\"" : "")><title>\(HTMLPage.escape(title))</title></rect>\n"
+        var label = segment.state == "active" ? segment.product : segment.state + " · " + segment.product
+        if isCut { label += segment.to.map { " → " + String($0.rfc3339.prefix(10)) } ?? " →" }
         if to - from > Double(label.count) * 6.2 + 8 {
           body += "<text x=\"\(SVGChart.number(from + 5))\" y=\"\(SVGChart.number(y + 17))\" fill=\"#ffffff\" style=\"fill:#10141c\">\(HTMLPage.escape(label))</text>\n"
         }
@@ -115,7 +113,7 @@ extension CustomerTimeline {
       body += "<rect x=\"\(SVGChart.number(left))\" y=\"\(SVGChart.number(y))\" width=\"\(SVGChart.number(plotWidth))\" height=\"\(SVGChart.number(height))\" fill=\"#f6f7fa\"/>\n"
       var points: [String] = []
       for (index, change) in changes.enumerated() {
-        let next = index + 1 < changes.count ? x(changes[index + 1].at) : width - right
+        let next = index + 1 < changes.count ? x(min(changes[index + 1].at, end)) : width - right
         points.append(SVGChart.number(x(change.at)) + "," + SVGChart.number(level(change.balance)))
         points.append(SVGChart.number(next) + "," + SVGChart.number(level(change.balance)))
         body += "<text x=\"\(SVGChart.number(x(change.at) + 3))\" y=\"\(SVGChart.number(level(change.balance) - 3))\">\(change.balance)</text>\n"

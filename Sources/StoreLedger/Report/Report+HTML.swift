@@ -80,7 +80,7 @@ extension Report {
         if chart.isPerKey {
           page.append("<div class=\"grid\">\n")
           for single in lines {
-            let svg = SVGChart(style: chart.style, labels: labels, series: [single], width: 540, height: 190)
+            let svg = SVGChart(style: chart.style, labels: labels, series: [single], width: 520, height: 190)
             page.append(svg.svg(attributes: "class=\"chart\""))
           }
           page.append("</div>\n")
