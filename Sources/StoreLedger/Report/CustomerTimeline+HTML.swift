@@ -112,30 +112,44 @@ extension CustomerTimeline {
       body += "<text x=\"\(SVGChart.number(left - 8))\" y=\"\(SVGChart.number(y + 26))\" text-anchor=\"end\">\(HTMLPage.escape("balance " + currency))</text>\n"
       body += "<rect x=\"\(SVGChart.number(left))\" y=\"\(SVGChart.number(y))\" width=\"\(SVGChart.number(plotWidth))\" height=\"\(SVGChart.number(height))\" fill=\"#f6f7fa\"/>\n"
       var points: [String] = []
+      var labelsEnd = -Double.infinity
       for (index, change) in changes.enumerated() {
         let next = index + 1 < changes.count ? x(min(changes[index + 1].at, end)) : width - right
         points.append(SVGChart.number(x(change.at)) + "," + SVGChart.number(level(change.balance)))
         points.append(SVGChart.number(next) + "," + SVGChart.number(level(change.balance)))
-        body += "<text x=\"\(SVGChart.number(x(change.at) + 3))\" y=\"\(SVGChart.number(level(change.balance) - 3))\">\(change.balance)</text>\n"
+        // A value is written only where it does not run into the previous one.
+        if x(change.at) >= labelsEnd {
+          body += "<text x=\"\(SVGChart.number(x(change.at) + 3))\" y=\"\(SVGChart.number(level(change.balance) - 3))\">\(change.balance)</text>\n"
+          labelsEnd = x(change.at) + 10 + Double(String(change.balance).count) * 6.5
+        }
       }
       body += "<polyline fill=\"none\" stroke=\"#945ecf\" stroke-width=\"2\" points=\"\(points.joined(separator: " "))\"/>\n</g>\n"
       y += height + laneGap
     }
     let lanesBottom = y - laneGap
-    // Events: a marker per event, ids on three staggered rows so neighbours do not collide.
+    // Events: a marker per event. Labels go on the first of four rows with room for them; an
+    // event with no room keeps its marker and tooltip, and the table below lists it.
     let eventsY = y + 8
+    let labelRows = 4
+    var rowEnds = [Double](repeating: -Double.infinity, count: labelRows)
     body += "<text x=\"\(SVGChart.number(left - 8))\" y=\"\(SVGChart.number(eventsY + 4))\" text-anchor=\"end\">events (effective time)</text>\n"
-    for (index, marker) in markers.enumerated() {
+    for marker in markers {
       let at = x(marker.at)
       let colour = Self.colour(eventType: marker.type)
-      let row = Double(index % 3)
+      let text = marker.id + " " + marker.type
+      let free = rowEnds.firstIndex { $0 <= at }
+      let row = Double(free ?? 0)
+      if let free { rowEnds[free] = at + 8 + Double(text.count) * 6.2 }
       body += "<g class=\"marker\" data-id=\"\(HTMLPage.escape(marker.id))\" data-late=\"\(marker.isLate)\">"
       body += "<title>\(HTMLPage.escape("\(marker.id) \(marker.type) at \(marker.at.rfc3339)" + (marker.isLate ? ", learned \(marker.recorded.rfc3339)" : "") + (marker.details.isEmpty ? "" : ": " + marker.details)))</title>"
-      body += "<line x1=\"\(SVGChart.number(at))\" y1=\"\(SVGChart.number(axisY + 14))\" x2=\"\(SVGChart.number(at))\" y2=\"\(SVGChart.number(eventsY + 12 + row * 14))\" stroke=\"\(colour)\" stroke-opacity=\"0.35\"/>"
+      body += "<line x1=\"\(SVGChart.number(at))\" y1=\"\(SVGChart.number(axisY + 14))\" x2=\"\(SVGChart.number(at))\" y2=\"\(SVGChart.number(free == nil ? eventsY : eventsY + 12 + row * 14))\" stroke=\"\(colour)\" stroke-opacity=\"0.25\"/>"
       body += "<circle cx=\"\(SVGChart.number(at))\" cy=\"\(SVGChart.number(eventsY))\" r=\"5\" fill=\"\(marker.isLate ? "#ffffff" : colour)\" stroke=\"\(colour)\" stroke-width=\"2\"/>"
-      body += "<text x=\"\(SVGChart.number(at + 3))\" y=\"\(SVGChart.number(eventsY + 22 + row * 14))\" fill=\"\(colour)\" style=\"fill:\(colour)\">\(HTMLPage.escape(marker.id + " " + marker.type))</text></g>\n"
+      if free != nil {
+        body += "<text x=\"\(SVGChart.number(at + 3))\" y=\"\(SVGChart.number(eventsY + 22 + row * 14))\" fill=\"\(colour)\" style=\"fill:\(colour)\">\(HTMLPage.escape(text))</text>"
+      }
+      body += "</g>\n"
     }
-    y = eventsY + 22 + 3 * 14
+    y = eventsY + 22 + Double(labelRows) * 14
     if !late.isEmpty {
       let learnedY = y + 6
       body += "<text x=\"\(SVGChart.number(left - 8))\" y=\"\(SVGChart.number(learnedY + 4))\" text-anchor=\"end\">learned late (knowledge time)</text>\n"
