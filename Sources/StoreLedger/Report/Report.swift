@@ -7,6 +7,7 @@ public enum MetricValue: Sendable, Equatable {
   /// A ratio of two counts of the same bucket; nil-valued when the denominator is 0.
   case rate(numerator: Int64, denominator: Int64)
 
+  /// Equal kinds with equal values (keyed entries in the same order).
   public static func == (a: MetricValue, b: MetricValue) -> Bool {
     switch (a, b) {
     case (.count(let x), .count(let y)): return x == y
@@ -38,6 +39,7 @@ public struct ReportBucket: Sendable, Equatable {
   /// Metrics by name, in the order of `ReportMetric.allCases`.
   public var metrics: [(name: String, value: MetricValue)]
 
+  /// Same span and the same metrics in the same order.
   public static func == (a: ReportBucket, b: ReportBucket) -> Bool {
     a.start == b.start && a.end == b.end
       && a.metrics.elementsEqual(b.metrics, by: { $0.name == $1.name && $0.value == $1.value })

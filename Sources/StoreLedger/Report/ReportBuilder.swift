@@ -173,7 +173,8 @@ public struct ReportBuilder {
         tallies[bucket].refunds += 1
         if charge.hasPrice { tallies[bucket].refunded[Int(charge.currency.rawValue)] += charge.price }
       }
-      if catalog.kind(event.targetProduct) == .autoRenewable && slot < episodeBucket.count
+      // A refund effective before its purchase has no target (the loader leaves it unresolved).
+      if event.targetProduct.isSome && catalog.kind(event.targetProduct) == .autoRenewable && slot < episodeBucket.count
         && engine.stateView.subscriptions[slot].transaction == event.transaction
       {
         episodeBucket[slot] = -1

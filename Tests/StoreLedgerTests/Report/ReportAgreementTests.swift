@@ -124,4 +124,18 @@ struct ReportAgreementTests {
     // counts) and v still does: the old period's refund changed no access.
     #expect(report.buckets[1]["active"]?["pro"] == 2)
   }
+
+  @Test("a refund effective before its purchase still returns the purchase's money, in the refund's bucket")
+  func refundBeforePurchase() throws {
+    let ledger = try ledger(#"""
+      {"id":"r","type":"revocation","subject":"u","at":"2026-01-20T00:00:00Z","transaction":"t1","reason":"refund"}
+      {"id":"p","type":"purchase","subject":"u","at":"2026-02-05T00:00:00Z","product":"pro.monthly","transaction":"t1","expires":"2026-03-05T00:00:00Z","price":4990,"currency":"USD"}
+      """#)
+    let report = ReportBuilder.report(
+      ledger: ledger, buckets: try ReportBuckets(from: ts("2026-01-01T00:00:00Z"), to: ts("2026-03-01T00:00:00Z"), every: .month),
+      asOf: nil)
+    #expect(report.buckets.map { $0["revenue"]! } == [.keyed([("USD", -4990)]), .keyed([("USD", 4990)])])
+    // The fold ignores that refund, so the purchase gives access.
+    #expect(report.buckets[1]["active"]?["pro"] == 1)
+  }
 }
