@@ -7,45 +7,22 @@ struct ExplainLog {
   private var byItem: [Int: [Int]] = [:]
   private var byCurrency: [Symbol: [Int]] = [:]
 
-  /// Notes an applied event at `position` within its subject.
-  mutating func note(_ event: Event, position: Int, context: FoldContext) {
-    let catalog = context.catalog
-    switch event.kind {
-    case .purchase:
-      let product = catalog[event.product]
-      switch product.kind {
-      case .autoRenewable:
-        bySubscription[Int(event.slot)] = [position]
-      case .consumable:
-        byItem[Int(event.slot)] = [position]
-        byCurrency[context.productCurrencies[Int(event.product.rawValue)], default: []].append(position)
-      case .nonRenewing, .nonConsumable:
-        byItem[Int(event.slot)] = [position]
-      }
-    case .renewal:
-      bySubscription[Int(event.slot)] = [position]
-    case .billingRetry, .graceEntered, .expiration, .autoRenewChanged, .planChanged, .renewalExtended:
-      bySubscription[Int(event.slot), default: []].append(position)
-    case .revocation, .refundReversed:
-      guard event.targetProduct.isSome else { return }
-      if catalog[event.targetProduct].kind == .autoRenewable {
-        bySubscription[Int(event.slot), default: []].append(position)
-      } else {
-        byItem[Int(event.slot), default: []].append(position)
-        if catalog[event.targetProduct].kind == .consumable {
-          byCurrency[context.productCurrencies[Int(event.targetProduct.rawValue)], default: []].append(position)
-        }
-      }
-    case .consumption:
-      byCurrency[event.currency, default: []].append(position)
-    case .purchasePending:
-      break
+  /// Notes what an applied event at `position` within its subject touched.
+  mutating func note(_ touch: FoldTouch, position: Int) {
+    if touch.subscription >= 0 {
+      let slot = Int(touch.subscription)
+      if touch.startsRecord { bySubscription[slot] = [position] } else { bySubscription[slot, default: []].append(position) }
     }
+    if touch.item >= 0 {
+      let slot = Int(touch.item)
+      if touch.startsRecord { byItem[slot] = [position] } else { byItem[slot, default: []].append(position) }
+    }
+    if let currency = touch.currency { byCurrency[currency, default: []].append(position) }
   }
 
   /// Builds the explanation of an answer from what was noted.
   func explanation(
-    answer: Answer, bestByEntitlement: [QueryEngine.Candidate], bestByGroup: [QueryEngine.Candidate],
+    answer: Answer, selection: Selection,
     ledger: Ledger, subject: Symbol?
   ) -> Explanation {
     guard let subject else { return Explanation(entitlements: [], plans: [], balances: []) }
@@ -57,14 +34,14 @@ struct ExplainLog {
         return Evidence(id: ledger.symbols.ids.string(event.id), line: Int(event.line))
       }
     }
-    func positions(_ candidate: QueryEngine.Candidate) -> [Int] {
+    func positions(_ candidate: Selection.Candidate) -> [Int] {
       candidate.isSubscription ? bySubscription[candidate.index] ?? [] : byItem[candidate.index] ?? []
     }
     var result = Explanation(entitlements: [], plans: [], balances: [])
-    for (entitlement, candidate) in bestByEntitlement.enumerated() where candidate.isSet {
+    for (entitlement, candidate) in selection.bestByEntitlement.enumerated() where candidate.isSet {
       result.entitlements.append((ledger.catalog.entitlementNames[entitlement], evidence(positions(candidate))))
     }
-    for (group, candidate) in bestByGroup.enumerated() where candidate.isSet {
+    for (group, candidate) in selection.bestByGroup.enumerated() where candidate.isSet {
       result.plans.append((ledger.catalog.groupNames[group], evidence(positions(candidate))))
     }
     for balance in answer.balances {

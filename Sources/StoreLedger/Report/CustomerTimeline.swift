@@ -1,6 +1,6 @@
 /// One customer's history for people: lanes of states over time and every event as a marker.
 ///
-/// Built from the query engine's own timeline (`QueryEngine.timeline(subject:asOf:)`), so
+/// Built from the ledger's own timeline (`Ledger.timeline(subject:asOf:)`, what snapshots store), so
 /// every interval is what `query --at` answers inside it, as known at `asOf`.
 public struct CustomerTimeline: Sendable {
   /// A span of one state in a lane.
@@ -59,8 +59,7 @@ public struct CustomerTimeline: Sendable {
   /// - Complexity: O(k · (s + g)) for the subject's k instants, s subscriptions and g grants.
   public static func build(ledger: Ledger, subject: String, asOf: Timestamp?) throws(Diagnostic) -> CustomerTimeline {
     guard let symbol = ledger.subject(named: subject) else { throw Diagnostic(.unknownSubject(subject)) }
-    var engine = QueryEngine(ledger: ledger)
-    let timeline = engine.timeline(subject: symbol, asOf: asOf)
+    let timeline = ledger.timeline(subject: symbol, asOf: asOf)
     var lanes: [Lane] = []
     for (entitlement, intervals) in timeline.entitlements {
       lanes.append(

@@ -8,7 +8,9 @@ public struct ReportBuilder {
   let ledger: Ledger
   let buckets: ReportBuckets
   private let knownBy: Timestamp
-  private var engine: QueryEngine
+  /// The subject being folded, with the query engine's own fold and selection.
+  private var state = SubjectState()
+  private var selection = Selection()
   /// One tally per bucket plus a last one that absorbs events outside the window.
   private(set) var tallies: [BucketTally]
   private let levels: [Int?]
@@ -33,7 +35,6 @@ public struct ReportBuilder {
     self.ledger = ledger
     self.buckets = buckets
     knownBy = asOf ?? .distantFuture
-    engine = QueryEngine(ledger: ledger)
     let tally = BucketTally(
       entitlements: ledger.catalog.entitlementNames.count, products: ledger.catalog.products.count,
       currencies: ledger.symbols.currencies.count)
@@ -47,7 +48,7 @@ public struct ReportBuilder {
     let s = Int(subject.rawValue)
     let lower = Int(ledger.subjectStarts[s])
     let upper = Int(ledger.subjectStarts[s + 1])
-    engine.beginFold(subject: subject)
+    state.reset(subscriptionCount: Int(ledger.subscriptionCounts[s]), itemCount: upper - lower)
     episodeBucket.removeAll(keepingCapacity: true)
     episodeBucket.append(contentsOf: repeatElement(-1, count: Int(ledger.subscriptionCounts[s])))
     revokedCharges.removeAll(keepingCapacity: true)
@@ -73,7 +74,7 @@ public struct ReportBuilder {
         while flowBucket < bucketCount && buckets.boundaries[flowBucket + 1] <= event.at { flowBucket += 1 }
         let bucket = event.at >= buckets.start && event.at < end ? flowBucket : outside
         tally(event, bucket: bucket, subjectEvents: UnsafeBufferPointer(rebasing: all[lower..<upper]))
-        engine.applyNext(event, position: position - lower)
+        _ = state.apply(event, context: ledger.context)
         isDirty = true
       }
     }
@@ -88,10 +89,9 @@ public struct ReportBuilder {
     let time = buckets.boundaries[bucket + 1]
     if isDirty || time >= heldUntil {
       isDirty = false
-      engine.selectAt(time)
-      let state = engine.stateView
+      selection.select(state, at: time, catalog: ledger.catalog)
       heldEntitlements.removeAll(keepingCapacity: true)
-      for (entitlement, candidate) in engine.bestByEntitlementView.enumerated() where candidate.isSet {
+      for (entitlement, candidate) in selection.bestByEntitlement.enumerated() where candidate.isSet {
         let ownership =
           candidate.isSubscription ? state.subscriptions[candidate.index].ownership : state.items[candidate.index].ownership
         heldEntitlements.append((entitlement, ownership == .familyShared))
@@ -123,7 +123,7 @@ public struct ReportBuilder {
     case .purchase, .renewal:
       let productKind = catalog.kind(event.product)
       let isSubscription = productKind == .autoRenewable
-      let before = isSubscription ? engine.stateView.subscriptions[slot] : SubscriptionState()
+      let before = isSubscription ? state.subscriptions[slot] : SubscriptionState()
       let isOwned =
         event.kind == .purchase ? event.ownership == .purchased : !before.isKnown || before.ownership == .purchased
       if event.hasPrice { tallies[bucket].revenue[Int(event.currency.rawValue)] += event.price }
@@ -175,7 +175,7 @@ public struct ReportBuilder {
       }
       // A refund effective before its purchase has no target (the loader leaves it unresolved).
       if event.targetProduct.isSome && catalog.kind(event.targetProduct) == .autoRenewable && slot < episodeBucket.count
-        && engine.stateView.subscriptions[slot].transaction == event.transaction
+        && state.subscriptions[slot].transaction == event.transaction
       {
         episodeBucket[slot] = -1
       }
@@ -191,7 +191,7 @@ public struct ReportBuilder {
       }
     case .expiration, .billingRetry, .graceEntered, .renewalExtended:
       guard slot < episodeBucket.count else { break }
-      let before = engine.stateView.subscriptions[slot]
+      let before = state.subscriptions[slot]
       guard before.isKnown, before.status != .expired, before.status != .revoked,
         before.ownership == .purchased
       else { break }
@@ -214,7 +214,7 @@ public struct ReportBuilder {
     case .consumption:
       let currency = Int(event.currency.rawValue)
       tallies[bucket].spends[currency] = saturatingAdd(tallies[bucket].spends[currency], event.quantity)
-    case .purchasePending, .autoRenewChanged, .planChanged:
+    case .purchasePending, .autoRenewChanged, .planChanged, .usage:
       break
     }
   }

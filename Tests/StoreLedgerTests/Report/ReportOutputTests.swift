@@ -79,12 +79,13 @@ struct ReportOutputTests {
     #expect(!html.replacingOccurrences(of: "http://www.w3.org/2000/svg", with: "").contains("http://"))
     #expect(!html.contains("https://"))
     #expect(occurrences(of: "<section", in: html) == ReportSection.all.count)
-    // The demo has no expiration, so churn has a section saying so but no chart.
-    #expect(occurrences(of: "<svg", in: html) == ReportSection.all.count - 1)
+    // Charts: active, revenue (USD only), new subscriptions, trials, billing, refunds, plan
+    // changes, consumables; the demo has no expiration, so churn says so and has no chart.
+    #expect(occurrences(of: "<svg", in: html) == 8)
     #expect(html.contains("None in these buckets."))
-    // Revenue in currency units in the table, and each bucket's label on the chart axes.
+    // Revenue in currency units in the table, and each bucket's label on every chart's axis.
     #expect(html.contains("<td>49.99</td>") && html.contains("<td>34.98</td>"))
-    #expect(occurrences(of: #"class="axis-date""#, in: html) == 2 * (ReportSection.all.count - 1))
+    #expect(occurrences(of: #"class="axis-date""#, in: html) == 2 * 8)
     #expect(html.contains(">2026-02<") && html.contains(">2026-03<"))
   }
 
