@@ -39,8 +39,18 @@ struct BucketTally {
   /// Consumable units by currency symbol.
   var credits: [Int64]
   var spends: [Int64]
+  // Usage policy metrics (only with a catalog policy).
+  var usageTrialsStarted: Int64 = 0
+  /// Limit hits by feature index.
+  var limitHits: [Int64]
+  var limitHitSubjects: Int64 = 0
+  var limitHitConversions7d: Int64 = 0
+  var limitHitConversions30d: Int64 = 0
+  /// Leaks by `feature.tier` (`feature.none` when no tier offers it).
+  var leaks: [String: Int64] = [:]
 
-  init(entitlements: Int, products: Int, currencies: Int) {
+  init(entitlements: Int, products: Int, currencies: Int, features: Int) {
+    limitHits = Array(repeating: 0, count: features)
     active = Array(repeating: 0, count: entitlements)
     familyShared = active
     newSubscriptions = Array(repeating: 0, count: products)

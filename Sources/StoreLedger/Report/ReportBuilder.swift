@@ -7,12 +7,12 @@
 public struct ReportBuilder {
   let ledger: Ledger
   let buckets: ReportBuckets
-  private let knownBy: Timestamp
+  let knownBy: Timestamp
   /// The subject being folded, with the query engine's own fold and selection.
   private var state = SubjectState()
   private var selection = Selection()
   /// One tally per bucket plus a last one that absorbs events outside the window.
-  private(set) var tallies: [BucketTally]
+  var tallies: [BucketTally]
   private let levels: [Int?]
   // Per-subject scratch, reused.
   private var episodeBucket: [Int] = []
@@ -28,6 +28,7 @@ public struct ReportBuilder {
   public static func report(ledger: Ledger, buckets: ReportBuckets, asOf: Timestamp?) -> Report {
     var builder = ReportBuilder(ledger: ledger, buckets: buckets, asOf: asOf)
     for subject in 0..<ledger.subjectCount { builder.add(subject: Symbol(rawValue: UInt32(subject))) }
+    if ledger.catalog.policy != nil { builder.addPolicyMetrics(asOf: asOf) }
     return builder.report(asOf: asOf)
   }
 
@@ -37,7 +38,7 @@ public struct ReportBuilder {
     knownBy = asOf ?? .distantFuture
     let tally = BucketTally(
       entitlements: ledger.catalog.entitlementNames.count, products: ledger.catalog.products.count,
-      currencies: ledger.symbols.currencies.count)
+      currencies: ledger.symbols.currencies.count, features: ledger.catalog.policy?.features.count ?? 0)
     tallies = Array(repeating: tally, count: buckets.count + 1)
     levels = ledger.catalog.products.map(\.level)
   }
@@ -57,6 +58,8 @@ public struct ReportBuilder {
     heldSubscription = false
     heldUntil = .distantFuture
     var isDirty = false
+    var isFirstKnown = true
+    let hasUsageTrial = ledger.catalog.policy?.trial != nil
     var sampleBucket = 0
     var flowBucket = 0
     let bucketCount = buckets.count
@@ -73,6 +76,9 @@ public struct ReportBuilder {
         if sampleBucket == bucketCount { break }
         while flowBucket < bucketCount && buckets.boundaries[flowBucket + 1] <= event.at { flowBucket += 1 }
         let bucket = event.at >= buckets.start && event.at < end ? flowBucket : outside
+        // The usage-based trial starts at the subject's first event, whatever its type.
+        if isFirstKnown && hasUsageTrial { tallies[bucket].usageTrialsStarted += 1 }
+        isFirstKnown = false
         tally(event, bucket: bucket, subjectEvents: UnsafeBufferPointer(rebasing: all[lower..<upper]))
         _ = state.apply(event, context: ledger.context)
         isDirty = true

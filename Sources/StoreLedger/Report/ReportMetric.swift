@@ -29,6 +29,24 @@ public enum ReportMetric: String, Sendable, CaseIterable {
   case crossgrades
   case credits
   case spends
+  case usageTrialsStarted = "usage_trials_started"
+  case limitHits = "limit_hits"
+  case limitHitSubjects = "limit_hit_subjects"
+  case limitHitConversions7d = "limit_hit_conversions_7d"
+  case limitHitConversions30d = "limit_hit_conversions_30d"
+  case limitHitConversionRate7d = "limit_hit_conversion_rate_7d"
+  case limitHitConversionRate30d = "limit_hit_conversion_rate_30d"
+  case leaks
+
+  /// Whether it needs a catalog `policy`; reports of a catalog without one leave it out.
+  public var needsPolicy: Bool {
+    switch self {
+    case .usageTrialsStarted, .limitHits, .limitHitSubjects, .limitHitConversions7d, .limitHitConversions30d,
+      .limitHitConversionRate7d, .limitHitConversionRate30d, .leaks:
+      return true
+    default: return false
+    }
+  }
 
   /// Whether it is read at the bucket's end (a stock) rather than summed over the bucket (a flow).
   public var isStock: Bool { self == .active || self == .familyShared || self == .subscribers }
@@ -56,7 +74,7 @@ extension ReportBuilder {
       let tally = tallies[index]
       let days = tally.trialConversionDays.sorted { $0.key < $1.key }
       var metrics: [(name: String, value: MetricValue)] = []
-      for metric in ReportMetric.allCases {
+      for metric in ReportMetric.allCases where catalog.policy != nil || !metric.needsPolicy {
         let value: MetricValue
         switch metric {
         case .active: value = keyed(catalog.entitlementNames, tally.active, keepZeros: true)
@@ -90,6 +108,18 @@ extension ReportBuilder {
         case .crossgrades: value = .count(tally.crossgrades)
         case .credits: value = keyed(currencyNames, tally.credits)
         case .spends: value = keyed(currencyNames, tally.spends)
+        case .usageTrialsStarted: value = .count(tally.usageTrialsStarted)
+        case .limitHits: value = keyed(catalog.policy?.features.map(\.name) ?? [], tally.limitHits)
+        case .limitHitSubjects: value = .count(tally.limitHitSubjects)
+        case .limitHitConversions7d: value = .count(tally.limitHitConversions7d)
+        case .limitHitConversions30d: value = .count(tally.limitHitConversions30d)
+        case .limitHitConversionRate7d:
+          value = .rate(numerator: tally.limitHitConversions7d, denominator: tally.limitHitSubjects)
+        case .limitHitConversionRate30d:
+          value = .rate(numerator: tally.limitHitConversions30d, denominator: tally.limitHitSubjects)
+        case .leaks:
+          value = .keyed(
+            tally.leaks.map { (key: $0.key, value: $0.value) }.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) })
         }
         metrics.append((metric.rawValue, value))
       }
