@@ -126,6 +126,33 @@ extension CustomerTimeline {
       body += "<polyline fill=\"none\" stroke=\"#945ecf\" stroke-width=\"2\" points=\"\(points.joined(separator: " "))\"/>\n</g>\n"
       y += height + laneGap
     }
+    // Usage lanes: a bar per local day, the day's limit as a red line over it.
+    for (feature, days) in usage {
+      let height = 60.0
+      var labelsEnd = -Double.infinity
+      let high = Double(max(days.map { max($0.used, $0.limit ?? 0) }.max() ?? 1, 1))
+      func level(_ value: Int64) -> Double { y + height - 2 - (height - 18) * Double(max(value, 0)) / high }
+      body += "<g class=\"lane\" data-kind=\"usage\" data-name=\"\(HTMLPage.escape(feature))\">\n"
+      body += "<text x=\"\(SVGChart.number(left - 8))\" y=\"\(SVGChart.number(y + 26))\" text-anchor=\"end\">\(HTMLPage.escape("usage " + feature + " per day"))</text>\n"
+      body += "<rect x=\"\(SVGChart.number(left))\" y=\"\(SVGChart.number(y))\" width=\"\(SVGChart.number(plotWidth))\" height=\"\(SVGChart.number(height))\" fill=\"#f6f7fa\"/>\n"
+      for day in days where day.start < end {
+        let from = x(day.start)
+        let to = x(min(day.start.adding(milliseconds: ReportInterval.dayMs), end))
+        let title = "\(feature) \(day.date): \(day.used) used" + (day.limit.map { ", limit \($0)" } ?? "") + (day.tier.map { " (\($0))" } ?? "")
+        body += "<rect class=\"usage-day\" x=\"\(SVGChart.number(from))\" y=\"\(SVGChart.number(level(day.used)))\" width=\"\(SVGChart.number(max(to - from, 2)))\" height=\"\(SVGChart.number(max(y + height - 2 - level(day.used), 0.5)))\" fill=\"\(day.limit.map { day.used > $0 } == true ? "#d64545" : "#13a4b4")\"><title>\(HTMLPage.escape(title))</title></rect>\n"
+        // The count (and limit) as text above the bar, where it does not run into the previous one.
+        let text = "\(day.used)" + (day.limit.map { "/\($0)" } ?? "")
+        if from >= labelsEnd {
+          body += "<text x=\"\(SVGChart.number(from))\" y=\"\(SVGChart.number(min(level(day.used), level(day.limit ?? 0)) - 3))\">\(text)</text>\n"
+          labelsEnd = from + 6 + Double(text.count) * 6.5
+        }
+        if let limit = day.limit {
+          body += "<line class=\"limit\" x1=\"\(SVGChart.number(from - 1))\" y1=\"\(SVGChart.number(level(limit)))\" x2=\"\(SVGChart.number(max(to, from + 2) + 1))\" y2=\"\(SVGChart.number(level(limit)))\" stroke=\"#d64545\" stroke-width=\"2\"/>\n"
+        }
+      }
+      body += "</g>\n"
+      y += height + laneGap
+    }
     let lanesBottom = y - laneGap
     // Events: a marker per event. Labels go on the first of four rows with room for them; an
     // event with no room keeps its marker and tooltip, and the table below lists it.

@@ -28,6 +28,16 @@ extension CustomerTimeline {
       }
       out += Self.columns(rows)
     }
+    if !usage.isEmpty {
+      out += "\nUSAGE (per local day; limit of the tier reporting the feature at the day's last use)\n"
+      var rows = [["feature", "day", "used", "limit", "tier"]]
+      for (feature, days) in usage {
+        rows += days.map {
+          [feature, $0.date, String($0.used), $0.limit.map(String.init) ?? "-", $0.tier ?? "-"]
+        }
+      }
+      out += Self.columns(rows)
+    }
     if !balances.isEmpty {
       out += "\nBALANCES\n"
       var rows = [["currency", "from", "balance"]]

@@ -54,6 +54,23 @@ public struct CustomerTimeline: Sendable {
   public var markers: [Marker]
   /// Balance changes per currency.
   public var balances: [(currency: String, changes: [(at: Timestamp, balance: Int64)])]
+  /// With a catalog policy: per feature used, the uses of each local day and the limit then.
+  public var usage: [(feature: String, days: [UsageDay])] = []
+
+  /// One local day's uses of a feature (days begin at the policy's `utc_offset` midnight).
+  public struct UsageDay: Sendable, Equatable {
+    /// The day's start.
+    public var start: Timestamp
+    /// The local date, `2026-03-10`.
+    public var date: String
+    /// The sum of the day's `quantity`.
+    public var used: Int64
+    /// The daily limit of the tier reporting the feature at the day's last use (nil: unlimited,
+    /// or a window other than a day).
+    public var limit: Int64?
+    /// That tier (nil when no tier offers the feature).
+    public var tier: String?
+  }
 
   /// The timeline of `subject` as known at `asOf`; throws `unknownSubject` when no event names it.
   /// - Complexity: O(k · (s + g)) for the subject's k instants, s subscriptions and g grants.
@@ -87,7 +104,47 @@ public struct CustomerTimeline: Sendable {
     }
     return CustomerTimeline(
       subject: subject, asOf: asOf, lanes: lanes, markers: markers,
-      balances: timeline.balances.map { ($0.0, $0.1.map { ($0.at, $0.balance) }) })
+      balances: timeline.balances.map { ($0.0, $0.1.map { ($0.at, $0.balance) }) },
+      usage: usageDays(ledger: ledger, subject: subject, symbol: symbol, asOf: asOf))
+  }
+
+  /// Uses per feature and local day, with the limit the answer gives at each day's last use.
+  /// - Complexity: O(days with uses × events of the subject).
+  private static func usageDays(ledger: Ledger, subject: String, symbol: Symbol, asOf: Timestamp?) -> [(
+    feature: String, days: [UsageDay]
+  )] {
+    guard let policy = ledger.catalog.policy else { return [] }
+    let knownBy = asOf ?? .distantFuture
+    let dayMs = ReportInterval.dayMs
+    var last: [Int: [(start: Timestamp, used: Int64, lastUse: Timestamp)]] = [:]
+    for event in ledger.events(of: symbol) where event.kind == .usage && event.recorded <= knownBy {
+      let local = event.at.millisecondsSinceEpoch + policy.utcOffsetMs
+      let start = Timestamp(millisecondsSinceEpoch: floorDivide(local, dayMs) * dayMs - policy.utcOffsetMs)
+      var days = last[Int(event.feature)] ?? []
+      if days.last?.start == start {
+        days[days.count - 1].used += event.quantity
+        days[days.count - 1].lastUse = event.at
+      } else {
+        days.append((start, event.quantity, event.at))
+      }
+      last[Int(event.feature)] = days
+    }
+    var engine = QueryEngine(ledger: ledger)
+    return last.keys.sorted { policy.features[$0].name.utf8.lexicographicallyPrecedes(policy.features[$1].name.utf8) }
+      .map { feature in
+        let name = policy.features[feature].name
+        return (
+          name,
+          last[feature]!.map { day in
+            let answer = engine.answer(subject: subject, at: day.lastUse, asOf: asOf)
+            let reported = answer.policy?.usage.first { $0.feature == name }
+            let isDaily = reported?.windowEnds == day.start.adding(milliseconds: dayMs)
+            let date = String(day.start.adding(milliseconds: policy.utcOffsetMs).rfc3339.prefix(10))
+            return UsageDay(
+              start: day.start, date: date, used: day.used, limit: isDaily ? reported?.limit : nil, tier: reported?.tier)
+          }
+        )
+      }
   }
 
   private static func details(of event: Event, ledger: Ledger) -> String {
@@ -104,6 +161,9 @@ public struct CustomerTimeline: Sendable {
       parts.append("\(event.quantity) " + symbols.currencies.string(event.currency))
     }
     if event.kind == .purchase && event.quantity > 1 { parts.append("×\(event.quantity)") }
+    if event.kind == .usage, let policy = ledger.catalog.policy {
+      parts.append(policy.features[Int(event.feature)].name + " ×\(event.quantity)")
+    }
     if event.hasExpires {
       parts.append((event.kind == .graceEntered ? "grace until " : "until ") + event.expires.rfc3339)
     }

@@ -67,3 +67,25 @@ struct PolicyReportTests {
     #expect(report.buckets[0]["revenue"] != nil)
   }
 }
+
+@Suite("Customer timeline with a usage policy")
+struct PolicyTimelineTests {
+  @Test("the usage lane sums each local day's uses and shows that day's limit from the answer")
+  func usageLane() throws {
+    let ledger = try ledger(PolicyReportTests.log, catalogText: policyCatalogText())
+    let timeline = try CustomerTimeline.build(ledger: ledger, subject: "u1", asOf: nil)
+    #expect(timeline.usage.map(\.feature) == ["interaction"])
+    let days = timeline.usage[0].days
+    // 1 March: 50 uses in the trial (unlimited). 10 March: 3 + 2 + 1 in the free tier, limit 5 a day.
+    #expect(days.map(\.date) == ["2026-03-01", "2026-03-10"])
+    #expect(days.map(\.used) == [50, 6])
+    #expect(days.map(\.limit) == [nil, 5])
+    #expect(days.map(\.tier) == ["trial", "free"])
+    let html = timeline.html()
+    #expect(xmlError(html) == nil)
+    #expect(occurrences(of: #"data-kind="usage""#, in: html) == 1)
+    #expect(occurrences(of: #"class="usage-day""#, in: html) == 2)
+    #expect(occurrences(of: #"class="limit""#, in: html) == 1)
+    #expect(timeline.text.contains("USAGE"))
+  }
+}
