@@ -9,8 +9,7 @@ internal import CStoreLedgerSupport
 public struct QueryEngine {
   /// The ledger queried.
   public let ledger: Ledger
-  private var state = SubjectState()
-  private var selection = Selection()
+  private var subjectFold = PointInTimeFold()
   private var balanceOrder: [Int] = []
   private let currencyRank: [Int]
   private let currencyNames: [String]
@@ -20,10 +19,7 @@ public struct QueryEngine {
   private let entitlementLiterals: [[UInt8]]
   private let groupLiterals: [[UInt8]]
   private let currencyLiterals: [[UInt8]]
-  private var explainLog: ExplainLog? = nil
   private let policy: Policy?
-  private var usage = UsageFold()
-  private var outcome = PolicyOutcome()
   private let tierLiterals: [[UInt8]]
   private let featureLiterals: [[UInt8]]
 
@@ -49,77 +45,34 @@ public struct QueryEngine {
     featureLiterals = policy?.features.map { jsonLiteral($0.name) } ?? []
   }
 
-  /// Folds `subject` up to T as known at R, leaving the result in `state`.
-  private mutating func fold(subject: Symbol?, at: Timestamp, asOf: Timestamp?) {
-    if let policy { usage.reset(policy: policy, at: at, explain: explainLog != nil) }
-    guard let subject else {
-      state.reset(subscriptionCount: 0, itemCount: 0)
-      return
-    }
-    let s = Int(subject.rawValue)
-    let lower = Int(ledger.subjectStarts[s])
-    let upper = Int(ledger.subjectStarts[s + 1])
-    state.reset(subscriptionCount: Int(ledger.subscriptionCounts[s]), itemCount: upper - lower)
-    let knownBy = asOf ?? Timestamp.distantFuture
-    guard let policy else {
-      ledger.events.withUnsafeBufferPointer { all in
-        for position in lower..<upper {
-          let event = all[position]
-          if event.at > at { break }
-          if event.recorded > knownBy { continue }
-          let effect = state.apply(event, context: ledger.context)
-          if explainLog != nil, case .applied(let touch) = effect { explainLog!.note(touch, position: position - lower) }
-        }
-      }
-      return
-    }
-    let catalog = ledger.catalog
-    ledger.events.withUnsafeBufferPointer { all in
-      for position in lower..<upper {
-        let event = all[position]
-        if event.at > at { break }
-        if event.recorded > knownBy { continue }
-        usage.willApply(event, state: state, catalog: catalog)
-        let effect = state.apply(event, context: ledger.context)
-        usage.didApply(event, position: position - lower, policy: policy)
-        if explainLog != nil, case .applied(let touch) = effect { explainLog!.note(touch, position: position - lower) }
-      }
-    }
-    usage.finish(state: state, catalog: catalog)
-  }
-
   /// Folds and selects at T as known at R (or as cached), then decides the policy.
-  ///
-  /// A stale cached answer shows nothing as active: entitlements and plans are dropped before
-  /// the policy is decided, so tiers and the trial follow (Docs/semantics.md, "Cached answers").
   private mutating func evaluate(subject: Symbol?, at time: Timestamp, asOf: Timestamp?, cache: CacheRequest?) {
-    let knownBy = cache?.verifiedAt ?? asOf
-    fold(subject: subject, at: time, asOf: knownBy)
-    select(at: time)
-    if let cache, cache.isStale(at: time) {
-      selection.clear()
+    let range: Range<Int>
+    var subscriptionCount = 0
+    if let subject {
+      let s = Int(subject.rawValue)
+      range = Int(ledger.subjectStarts[s])..<Int(ledger.subjectStarts[s + 1])
+      subscriptionCount = Int(ledger.subscriptionCounts[s])
+    } else {
+      range = 0..<0
     }
-    if let policy {
-      let best = selection.bestByEntitlement
-      outcome.decide(policy: policy, usage: usage, at: time) { $0 >= 0 && best[$0].isSet }
+    ledger.events.withUnsafeBufferPointer { all in
+      subjectFold.evaluate(
+        UnsafeBufferPointer(rebasing: all[range]), subscriptionCount: subscriptionCount, at: time,
+        knownBy: cache?.verifiedAt ?? asOf, isStale: cache?.isStale(at: time) ?? false, context: ledger.context)
     }
-  }
-
-  /// Picks what is reported at T and orders the balances by currency name.
-  private mutating func select(at time: Timestamp) {
-    selection.select(state, at: time, catalog: ledger.catalog)
+    let balances = subjectFold.state.balances
     balanceOrder.removeAll(keepingCapacity: true)
-    balanceOrder.append(contentsOf: state.balances.indices)
-    balanceOrder.sort { currencyRank[Int(state.balances[$0].currency.rawValue)] < currencyRank[Int(state.balances[$1].currency.rawValue)] }
+    balanceOrder.append(contentsOf: balances.indices)
+    balanceOrder.sort { currencyRank[Int(balances[$0].currency.rawValue)] < currencyRank[Int(balances[$1].currency.rawValue)] }
   }
 
   /// Calls `body` with the index of every entitlement the subject holds at T (full knowledge).
   /// - Complexity: O(events of the subject).
   public mutating func forEachActiveEntitlement(subject: Symbol, at time: Timestamp, _ body: (Int) -> Void) {
-    explainLog = nil
-    fold(subject: subject, at: time, asOf: nil)
-    select(at: time)
-    for (index, candidate) in selection.bestByEntitlement.enumerated() where candidate.isSet { body(index) }
+    subjectFold.touches = nil
+    evaluate(subject: subject, at: time, asOf: nil, cache: nil)
+    for (index, candidate) in subjectFold.selection.bestByEntitlement.enumerated() where candidate.isSet { body(index) }
   }
 
   /// The answer for a subject name at T as known at R, or as cached at V (`cache`; then `asOf` must be nil).
@@ -128,7 +81,7 @@ public struct QueryEngine {
     subject: String, at: Timestamp, asOf: Timestamp?, cache: CacheRequest? = nil, explain: Bool = false
   ) -> Answer {
     precondition(cache == nil || asOf == nil, "a cached answer's knowledge time is its verification time")
-    explainLog = explain ? ExplainLog() : nil
+    subjectFold.touches = explain ? TouchLog() : nil
     evaluate(subject: ledger.subject(named: subject), at: at, asOf: asOf, cache: cache)
     let catalog = ledger.catalog
     let symbols = ledger.symbols
@@ -136,16 +89,16 @@ public struct QueryEngine {
       subject: subject, at: at, asOf: cache?.verifiedAt ?? asOf, entitlements: [], plans: [], balances: [])
     if let cache { result.cache = CacheAnswer(verifiedAt: cache.verifiedAt, isStale: cache.isStale(at: at)) }
     if let policy { result.policy = policyAnswer(policy) }
-    for (entitlement, candidate) in selection.bestByEntitlement.enumerated() where candidate.isSet {
+    for (entitlement, candidate) in subjectFold.selection.bestByEntitlement.enumerated() where candidate.isSet {
       if candidate.isSubscription {
-        let sub = state.subscriptions[candidate.index]
+        let sub = subjectFold.state.subscriptions[candidate.index]
         result.entitlements.append(
           EntitlementAnswer(
             entitlement: catalog.entitlementNames[entitlement], product: productNames[Int(sub.product.rawValue)],
             state: sub.reportedStatus(at: at).name, expires: sub.expires, ownership: sub.ownership.name,
             period: sub.offer.name))
       } else {
-        let item = state.items[candidate.index]
+        let item = subjectFold.state.items[candidate.index]
         result.entitlements.append(
           EntitlementAnswer(
             entitlement: catalog.entitlementNames[entitlement], product: productNames[Int(item.product.rawValue)],
@@ -153,8 +106,8 @@ public struct QueryEngine {
             ownership: item.ownership.name, period: item.offer.name))
       }
     }
-    for (group, candidate) in selection.bestByGroup.enumerated() where candidate.isSet {
-      let sub = state.subscriptions[candidate.index]
+    for (group, candidate) in subjectFold.selection.bestByGroup.enumerated() where candidate.isSet {
+      let sub = subjectFold.state.subscriptions[candidate.index]
       result.plans.append(
         PlanAnswer(
           group: catalog.groupNames[group], product: productNames[Int(sub.product.rawValue)],
@@ -165,19 +118,19 @@ public struct QueryEngine {
           transaction: symbols.transactions.string(sub.transaction)))
     }
     for index in balanceOrder {
-      let balance = state.balances[index]
+      let balance = subjectFold.state.balances[index]
       result.balances.append((currencyNames[Int(balance.currency.rawValue)], balance.amount))
     }
-    if let log = explainLog {
-      result.explanation = log.explanation(
-        answer: result, selection: selection,
-        ledger: ledger, subject: ledger.subject(named: subject))
+    if let touches = subjectFold.touches {
+      result.explanation = ExplainLog.explanation(
+        touches: touches, answer: result, selection: subjectFold.selection, ledger: ledger,
+        subject: ledger.subject(named: subject))
       if let policy, let symbol = ledger.subject(named: subject) {
         result.explanation?.usage = usageEvidence(policy, subject: symbol)
       } else if let policy {
         result.explanation?.usage = policy.features.indices.map { usageEvidence(policy, feature: $0, events: []) }
       }
-      explainLog = nil
+      subjectFold.touches = nil
     }
     return result
   }
@@ -196,7 +149,7 @@ public struct QueryEngine {
       // Any tier allowing it now is one the subject is not in: matching tiers all refused.
       for (tierIndex, tier) in policy.tiers.enumerated() {
         guard let limit = policy.features[featureIndex].limits[tierIndex] else { continue }
-        if limit.limit.map({ usage.used(featureIndex, in: limit.window) < $0 }) ?? true {
+        if limit.limit.map({ subjectFold.usage.used(featureIndex, in: limit.window) < $0 }) ?? true {
           wouldAllow = tier.name
           break
         }
@@ -206,20 +159,21 @@ public struct QueryEngine {
       subject: subject, at: time, asOf: answer.asOf, tier: answer.policy?.tier, usage: decided, wouldAllow: wouldAllow)
   }
 
-  /// Calls `body` with every leak: a `usage` event whose feature the answer at its own `at`,
-  /// as known at its own `recorded`, does not allow (Docs/semantics.md, "Leaks").
+  /// Calls `body` with every leak: a `usage` event using its feature (quantity > 0) that the
+  /// answer at its own `at`, as known at its own `recorded`, does not allow (Docs/semantics.md, "Leaks").
   ///
   /// Subjects in symbol order, uses in effective order. Each use folds its subject up to
   /// the use, so knowledge time is exact for every use.
   /// - Complexity: O(Σ over subjects of uses × events).
   public mutating func forEachLeak(_ body: (Leak) -> Void) {
     guard let policy else { return }
-    explainLog = nil
+    subjectFold.touches = nil
     for s in 0..<ledger.subjectCount {
       let subject = Symbol(rawValue: UInt32(s))
-      for event in ledger.events(of: subject) where event.kind == .usage {
+      // A release (negative quantity) hands nothing out: it is never a leak.
+      for event in ledger.events(of: subject) where event.kind == .usage && event.quantity > 0 {
         evaluate(subject: subject, at: event.at, asOf: event.recorded, cache: nil)
-        let decided = outcome.features[Int(event.feature)]
+        let decided = subjectFold.outcome.features[Int(event.feature)]
         guard !decided.allowed else { continue }
         body(
           Leak(
@@ -233,17 +187,17 @@ public struct QueryEngine {
   /// The policy outcome in names.
   private func policyAnswer(_ policy: Policy) -> PolicyAnswer {
     func tierName(_ index: Int) -> String? { index >= 0 ? policy.tiers[index].name : nil }
-    let trial = outcome.trial.map { trial in
+    let trial = subjectFold.outcome.trial.map { trial in
       TrialAnswer(
         state: trial.state, started: trial.started, ends: trial.ends, endsBy: Self.endName(trial.endsBy, policy),
         graceEnds: trial.graceEnds)
     }
-    let usage = zip(policy.features, outcome.features).map { feature, decided in
+    let usage = zip(policy.features, subjectFold.outcome.features).map { feature, decided in
       FeatureUsageAnswer(
         feature: feature.name, allowed: decided.allowed, tier: tierName(decided.tier), used: decided.used,
         limit: decided.limit, windowEnds: decided.windowEnds)
     }
-    return PolicyAnswer(tier: tierName(outcome.tier), trial: trial, usage: usage)
+    return PolicyAnswer(tier: tierName(subjectFold.outcome.tier), trial: trial, usage: usage)
   }
 
   private static func endName(_ end: TrialEnd, _ policy: Policy) -> String {
@@ -258,9 +212,9 @@ public struct QueryEngine {
   private func usageEvidence(_ policy: Policy, subject: Symbol) -> [UsageEvidence] {
     let events = ledger.events(of: subject)
     return policy.features.indices.map { feature in
-      let decided = outcome.features[feature]
-      let start = usage.windows.start(decided.window)
-      let counted = usage.usePositions.compactMap { position -> Evidence? in
+      let decided = subjectFold.outcome.features[feature]
+      let start = subjectFold.usage.windows.start(decided.window)
+      let counted = subjectFold.usage.usePositions.compactMap { position -> Evidence? in
         let event = events[events.startIndex + position]
         guard Int(event.feature) == feature, event.at >= start else { return nil }
         return Evidence(id: ledger.symbols.ids.string(event.id), line: Int(event.line))
@@ -270,7 +224,7 @@ public struct QueryEngine {
   }
 
   private func usageEvidence(_ policy: Policy, feature: Int, events: [Evidence]) -> UsageEvidence {
-    let tier = outcome.features[feature].tier
+    let tier = subjectFold.outcome.features[feature].tier
     return UsageEvidence(
       feature: policy.features[feature].name, tier: tier >= 0 ? policy.tiers[tier].name : nil, events: events)
   }
@@ -336,7 +290,7 @@ public struct QueryEngine {
     subject: UnsafeBufferPointer<UInt8>, symbol: Symbol?, at: Timestamp, asOf: Timestamp?, cache: CacheRequest?,
     into out: inout [UInt8]
   ) {
-    explainLog = nil
+    subjectFold.touches = nil
     evaluate(subject: symbol, at: at, asOf: asOf, cache: cache)
     appendStatic(#"{"as_of":"#, to: &out)
     if let knownBy = cache?.verifiedAt ?? asOf { appendTimestamp(knownBy, &out) } else { appendStatic("null", to: &out) }
@@ -345,7 +299,7 @@ public struct QueryEngine {
     appendStatic(#","balances":{"#, to: &out)
     for (n, index) in balanceOrder.enumerated() {
       if n > 0 { out.append(44) }
-      let balance = state.balances[index]
+      let balance = subjectFold.state.balances[index]
       out.append(contentsOf: currencyLiterals[Int(balance.currency.rawValue)])
       out.append(58)
       appendInteger(balance.amount, to: &out)
@@ -360,7 +314,7 @@ public struct QueryEngine {
     }
     appendStatic(#","entitlements":{"#, to: &out)
     var first = true
-    for (entitlement, candidate) in selection.bestByEntitlement.enumerated() where candidate.isSet {
+    for (entitlement, candidate) in subjectFold.selection.bestByEntitlement.enumerated() where candidate.isSet {
       if !first { out.append(44) }
       first = false
       out.append(contentsOf: entitlementLiterals[entitlement])
@@ -370,14 +324,14 @@ public struct QueryEngine {
       let offer: Offer
       let stateName: StaticString
       if candidate.isSubscription {
-        let sub = state.subscriptions[candidate.index]
+        let sub = subjectFold.state.subscriptions[candidate.index]
         appendTimestamp(sub.expires, &out)
         product = sub.product
         ownership = sub.ownership
         offer = sub.offer
         stateName = sub.reportedStatus(at: at).staticName
       } else {
-        let item = state.items[candidate.index]
+        let item = subjectFold.state.items[candidate.index]
         if item.end == .distantFuture { appendStatic("null", to: &out) } else { appendTimestamp(item.end, &out) }
         product = item.product
         ownership = item.ownership
@@ -396,10 +350,10 @@ public struct QueryEngine {
     }
     appendStatic(#"},"plans":{"#, to: &out)
     first = true
-    for (group, candidate) in selection.bestByGroup.enumerated() where candidate.isSet {
+    for (group, candidate) in subjectFold.selection.bestByGroup.enumerated() where candidate.isSet {
       if !first { out.append(44) }
       first = false
-      let sub = state.subscriptions[candidate.index]
+      let sub = subjectFold.state.subscriptions[candidate.index]
       out.append(contentsOf: groupLiterals[group])
       appendStatic(#":{"expires":"#, to: &out)
       appendTimestamp(sub.expires, &out)
@@ -434,9 +388,9 @@ public struct QueryEngine {
   /// Appends `,"tier":…,"trial":…,"usage":{…}` from the decided outcome, keys sorted.
   private func writePolicy(into out: inout [UInt8]) {
     appendStatic(#","tier":"#, to: &out)
-    appendTier(outcome.tier, &out)
+    appendTier(subjectFold.outcome.tier, &out)
     appendStatic(#","trial":"#, to: &out)
-    if let trial = outcome.trial {
+    if let trial = subjectFold.outcome.trial {
       appendStatic(#"{"ends":"#, to: &out)
       appendTimestamp(trial.ends, &out)
       appendStatic(#","ends_by":"#, to: &out)
@@ -456,7 +410,7 @@ public struct QueryEngine {
       appendStatic("null", to: &out)
     }
     appendStatic(#","usage":{"#, to: &out)
-    for (index, feature) in outcome.features.enumerated() {
+    for (index, feature) in subjectFold.outcome.features.enumerated() {
       if index > 0 { out.append(44) }
       out.append(contentsOf: featureLiterals[index])
       appendStatic(#":{"allowed":"#, to: &out)

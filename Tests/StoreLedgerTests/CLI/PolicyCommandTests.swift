@@ -81,4 +81,17 @@ struct PolicyCommandTests {
     #expect(result.stderr.contains("1 leak: uses the policy did not allow when they happened"))
     #expect(try space.read() == before)
   }
+
+  @Test("append accepts a use beyond its limit: a ledger records what happened")
+  func appendBeyondLimit() throws {
+    let space = try Self.workspace(extra: [use("u6", "ana", "2026-03-30T09:05:00Z")])
+    defer { try? FileManager.default.removeItem(at: space.directory) }
+    let line = use("u7", "ana", "2026-03-30T09:06:00Z") + "\n"
+    let result = runCLI(["append", space.log], stdin: line)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(String(decoding: try space.read(), as: UTF8.self).contains(#""id":"u7""#))
+    let denied = runCLI(["can", space.log, "--subject", "ana", "--feature", "interaction", "--at", "2026-03-30T09:07:00Z"])
+    #expect(denied.status == 1)
+    #expect(denied.stdout.contains(#""used":7"#))
+  }
 }
