@@ -3,9 +3,10 @@ import Testing
 
 @testable import StoreLedger
 
-/// Every scenario with a hand-checked report, `Events/NAME.report.json`.
+/// Every scenario with a hand-checked report, `Events/NAME.report.json` or `Events/FOLDER/NAME.report.json`
+/// (a folder's scenarios use the folder's own catalog).
 let reportScenarioNames: [String] = {
-  let files = (try? FileManager.default.contentsOfDirectory(atPath: repoPath("Events"))) ?? []
+  let files = (FileManager.default.enumerator(atPath: repoPath("Events"))?.allObjects as? [String]) ?? []
   return files.filter { $0.hasSuffix(".report.json") }.map { String($0.dropLast(".report.json".count)) }.sorted()
 }()
 
@@ -15,7 +16,7 @@ struct ScenarioReportTests {
   func present() {
     for name in [
       "demo", "refund-reversal", "grace-recovery", "trial-then-lifetime", "family-sharing", "consumables",
-      "upgrade-midperiod", "billing-retry-expiry",
+      "upgrade-midperiod", "billing-retry-expiry", "policy/premium-leak",
     ] {
       #expect(reportScenarioNames.contains(name), "missing Events/\(name).report.json")
     }
@@ -26,7 +27,8 @@ struct ScenarioReportTests {
   @Test("each scenario's report equals the hand-checked one", arguments: reportScenarioNames)
   func scenario(name: String) throws {
     let directory = repoPath("Events")
-    let catalog = try LedgerLoader.loadCatalog(path: directory + "/catalog.json")
+    let folder = name.contains("/") ? directory + "/" + name.split(separator: "/")[0] : directory
+    let catalog = try LedgerLoader.loadCatalog(path: folder + "/catalog.json")
     let (ledger, _) = try LedgerLoader.load(logPath: "\(directory)/\(name).jsonl", catalog: catalog)
     let expected = try JSONValue.parse(String(contentsOfFile: "\(directory)/\(name).report.json", encoding: .utf8))
     guard case .array(let cases)? = expected["cases"] else {
