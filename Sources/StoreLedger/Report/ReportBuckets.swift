@@ -59,7 +59,7 @@ public struct ReportBuckets: Sendable, Equatable {
   /// - Complexity: O(buckets).
   public init(from: Timestamp, to: Timestamp, every interval: ReportInterval) throws(Diagnostic) {
     guard from <= to else {
-      throw Diagnostic(.usage("--from (\(from.rfc3339)) is after --to (\(to.rfc3339))"))
+      throw Diagnostic(.usage("--from (\(from.rfc3339)) is after --to (\(to.rfc3339))."))
     }
     self.interval = interval
     var boundaries = [interval.start(of: from)]
