@@ -74,11 +74,7 @@ struct StoreState {
     forAppending input: [UInt8], log: borrowing PlatformFile, size: Int64, catalog: Catalog, logPath: String
   ) throws(DiagnosticList) -> (LedgerBuilder, Int) {
     guard size >= logBytes else {
-      throw DiagnosticList([
-        Diagnostic(
-          file: logPath,
-          .cannotRead(path: logPath, reason: "the log is shorter than when it was opened (\(size) < \(logBytes) bytes): reopen it"))
-      ])
+      throw DiagnosticList([Diagnostic(file: logPath, .logShrank(bytes: size, known: logBytes))])
     }
     let appendedSince: [UInt8]
     do {

@@ -19,6 +19,8 @@ public enum Problem: Sendable, Equatable {
   case unknownReference(field: String, value: String)
   case ignoredInState(type: String, state: String)
   case tornLineBlocksAppend
+  /// An open ledger's log is now shorter than what it had read: truncated or repaired behind it.
+  case logShrank(bytes: Int64, known: Int64)
   case leak(id: String, feature: String, at: String, tier: String?, used: Int64, limit: Int64?)
   // Catalog.
   case badCatalog(String)
@@ -132,6 +134,8 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
       return "field 'feature': leak: usage '\(id)' of '\(feature)' at \(at) was not allowed (\(why))"
     case .tornLineBlocksAppend:
       return "the log ends in a torn line; run 'storeledger repair' before appending"
+    case .logShrank(let bytes, let known):
+      return "the log has \(bytes) bytes but this open ledger had read \(known): it was truncated or repaired since; open it again"
     case .badCatalog(let detail):
       return "bad catalog: \(detail)"
     case .fileNotFound(let path):

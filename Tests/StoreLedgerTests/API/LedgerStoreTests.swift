@@ -85,6 +85,25 @@ struct LedgerStoreTests {
     }
   }
 
+  @Test("a log truncated behind an open ledger is refused with exit 65 and left as it is")
+  func truncatedBehindTheLedger() throws {
+    let lines = RandomLog(seed: 9, subjects: 2, eventsPerSubject: 6).lines
+    let (directory, log) = try scratchLog(lines)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let store = try LedgerStore(logPath: log)
+    try lines.prefix(3).map { $0 + "\n" }.joined().write(toFile: log, atomically: true, encoding: .utf8)
+    let shortened = try Data(contentsOf: URL(fileURLWithPath: log))
+    #expect {
+      try store.refresh()
+    } throws: { error in
+      let first = (error as? DiagnosticList)?.diagnostics.first
+      return first?.exitCode == 65 && first?.problem == .logShrank(bytes: Int64(shortened.count), known: Int64(
+        lines.map { $0.utf8.count + 1 }.reduce(0, +)))
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: log)) == shortened)
+    #expect(store.eventCount == lines.count)
+  }
+
   @Test("appending events the log already holds writes nothing and reports them as duplicates")
   func reappendIsNoOp() throws {
     let lines = RandomLog(seed: 7, subjects: 3, eventsPerSubject: 10).lines
