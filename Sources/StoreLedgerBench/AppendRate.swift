@@ -5,7 +5,7 @@ import StoreLedger
 /// against `LogAppender.append` (the CLI's `append`, which re-reads the whole log), on a copy of LOG.
 ///
 /// Each append is one `purchase` of `coins.100` by a subject already in the log, so it
-/// is checked against that subject's events; then batches of 100 such events.
+/// is checked against that subject's events; then batches of 100 such events; then answers.
 enum AppendRate {
   /// Runs the measurement and prints it; returns the exit code.
   static func run(logPath: String, count: Int) -> Int32 {
@@ -59,12 +59,19 @@ enum AppendRate {
           && store.answer(for: SubjectID(rawValue: subject), at: at).balances["coins"]
             == engine.answer(subject: subject, at: at, asOf: nil).balances.first(where: { $0.currency == "coins" })?.amount
       }
+      let questions = 100_000
+      let answering = timed {
+        for index in 0..<questions {
+          _ = store.answer(for: SubjectID(rawValue: subjects[index % subjects.count]), at: at)
+        }
+      }
       let median = baseline.sorted()[1]
       say("log: \(logPath) (\(fresh.events.count) events after the run)")
       say("CLI append path (LogAppender.append, re-reads the log): median \(Format.seconds(median)) per 1-event append, \(Format.fixed(1 / median, 2)) appends/s")
       say("LedgerStore open: \(Format.seconds(open))")
       say("LedgerStore.append, \(count) appends of 1 event: \(Format.fixed(Double(count) / singles, 0)) appends/s (\(Format.fixed(singles / Double(count) * 1000, 3)) ms each)")
       say("LedgerStore.append, 20 appends of 100 events: \(Format.fixed(20 / batches, 0)) appends/s, \(Format.fixed(2000 / batches, 0)) events/s")
+      say("LedgerStore.answer, \(questions) questions on one thread: \(Format.fixed(Double(questions) / answering, 0)) answers/s")
       say("open ledger agrees with a fresh load: \(agrees ? "yes" : "NO")")
       return agrees ? 0 : 1
     } catch {

@@ -19,6 +19,8 @@ extension LedgerStore {
       try state.builder(forAppending: input, log: log, size: size, catalog: catalog, logPath: logPath)
     }
     gate.write {
+      // Pooled engines hold the ledger: dropped first, the merge extends its arrays in place.
+      engines.removeAll()
       state.merge(outcome)
     }
     return outcome.report

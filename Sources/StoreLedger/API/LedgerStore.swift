@@ -21,6 +21,9 @@ public final class LedgerStore: @unchecked Sendable {
   let gate = ReadWriteGate()
   /// One appender at a time in this process (other processes queue on the log's lock).
   let appending = DispatchSemaphore(value: 1)
+  /// Query engines (scratch buffers and name tables) for `state.ledger`, reused across answers;
+  /// emptied under `gate.write` before the ledger changes, so none outlives it.
+  let engines = EnginePool()
   /// Read under `gate.read`, or by the appender holding `appending` (the only writer);
   /// written only under `gate.write` by that appender.
   var state: StoreState
@@ -48,7 +51,8 @@ public final class LedgerStore: @unchecked Sendable {
   /// - Complexity: O(events of the subject).
   public func answer(for subject: SubjectID, at: Timestamp, asOf: Timestamp? = nil) -> Holdings {
     gate.read {
-      var engine = QueryEngine(ledger: state.ledger)
+      var engine = engines.take() ?? QueryEngine(ledger: state.ledger)
+      defer { engines.give(engine) }
       return Holdings(engine.answer(subject: subject.rawValue, at: at, asOf: asOf))
     }
   }
