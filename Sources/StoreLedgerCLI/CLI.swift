@@ -20,6 +20,9 @@ struct CommandEntry {
 
 /// The `storeledger` entry point, testable in-process.
 enum StoreLedgerCLI {
+  /// What `storeledger --version` prints: the version of the log format and answers it implements.
+  static let version = "storeledger 1.1.0"
+
   static var commands: [CommandEntry] {
     [
       CommandEntry(CheckCommand.self), CommandEntry(ReplayCommand.self),
@@ -48,7 +51,7 @@ enum StoreLedgerCLI {
 
       Exit codes: 0 success, 1 differences found (snapshot --check, diff), 64 usage error,
       65 bad data, 66 missing or unreadable input, 74 I/O error while writing.
-      See 'storeledger <subcommand> --help' for details.
+      See 'storeledger help <subcommand>' for details; 'storeledger --version' prints the version.
 
       """
     return text
@@ -60,9 +63,17 @@ enum StoreLedgerCLI {
       console.err(overview)
       return 64
     }
-    if name == "--help" || name == "-h" || name == "help" {
+    if name == "--version" {
+      console.out(version + "\n")
+      return 0
+    }
+    if name == "--help" || name == "-h" || (name == "help" && arguments.count == 1) {
       console.out(overview)
       return 0
+    }
+    if name == "help" {
+      // `storeledger help <subcommand>` is `storeledger <subcommand> --help`.
+      return run(arguments: [arguments[1], "--help"], console: console)
     }
     guard let command = commands.first(where: { $0.spec.name == name }) else {
       let suggestion = ArgumentParser.closest(name, among: commands.map(\.spec.name))

@@ -17,7 +17,7 @@ enum QueryCommand: LedgerCommand {
     discussion: """
       Prints one JSON object: entitlements active at T, the plan in each subscription group, and
       balances. A subject the ledger has never seen gets empty objects.
-      Example: storeledger query Events/demo/demo.jsonl --subject u1 --at 2026-03-05
+      Example: storeledger query Events/demo.jsonl --subject u1 --at 2026-03-05
       """)
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
