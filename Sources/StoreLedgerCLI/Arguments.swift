@@ -104,7 +104,7 @@ enum ArgumentParser {
         name = String(name[..<equals])
       }
       guard let option = spec.options.first(where: { $0.name == name }) else {
-        let suggestion = closest(name, among: spec.options.map(\.name))
+        let suggestion = NearMatch.closest(name, among: spec.options.map(\.name))
         throw UsageError(
           message: "Unknown option '--\(name)'."
             + (suggestion.map { " Did you mean '--\($0)'?" } ?? ""))
@@ -140,23 +140,6 @@ enum ArgumentParser {
       throw UsageError(message: "Unexpected argument '\(parsed.positionals[spec.positionals.count])'.")
     }
     return parsed
-  }
-
-  /// The option name within edit distance 2 of `name`, if any.
-  static func closest(_ name: String, among names: [String]) -> String? {
-    func distance(_ a: [Character], _ b: [Character]) -> Int {
-      var previous = Array(0...b.count)
-      for (i, ca) in a.enumerated() {
-        var current = [i + 1]
-        for (j, cb) in b.enumerated() {
-          current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (ca == cb ? 0 : 1)))
-        }
-        previous = current
-      }
-      return previous[b.count]
-    }
-    let scored = names.map { ($0, distance(Array(name), Array($0))) }.filter { $0.1 <= 2 }
-    return scored.min(by: { $0.1 < $1.1 })?.0
   }
 
   /// Parses `--at` / `--as-of`: RFC 3339, or a date meaning the start of that day in UTC.

@@ -76,7 +76,7 @@ enum StoreLedgerCLI {
       return run(arguments: [arguments[1], "--help"], console: console)
     }
     guard let command = commands.first(where: { $0.spec.name == name }) else {
-      let suggestion = ArgumentParser.closest(name, among: commands.map(\.spec.name))
+      let suggestion = NearMatch.closest(name, among: commands.map(\.spec.name))
       console.err(
         "Error: Unknown subcommand '\(name)'."
           + (suggestion.map { " Did you mean '\($0)'?" } ?? "")
@@ -148,6 +148,38 @@ enum CommandSupport {
         return false
       }, console)
     return (loaded.ledger, loaded.extent)
+  }
+
+  /// Subjects listed by name in the warning about queries for subjects without events.
+  static let unknownSubjectsShownMax = 5
+
+  /// Warns on stderr when `subject` has no events in the log: the empty answer stands, but
+  /// a typo (`U1`, `" u1"`) must not read as "not entitled".
+  static func warnIfUnknown(subject: String, in ledger: Ledger, log: String, console: Console) {
+    guard ledger.subject(named: subject) == nil else { return }
+    let hint = NearMatch.Hint(name: subject, suggestions: NearMatch.suggestions(for: subject, in: ledger.symbols.subjects))
+    warn([Diagnostic(file: log, .unknownSubject(hint), severity: .warning)], console)
+  }
+
+  /// One bounded warning for every query of `batch` whose subject has no events in the log.
+  static func warnIfUnknown(subjectsOf batch: QueryBatch, in ledger: Ledger, log: String, console: Console) {
+    var queries = 0
+    var shown: [String] = []
+    var queriesOfShown = 0
+    batch.forEach { subject, _, _ in
+      guard ledger.symbols.subjects.lookup(subject) == nil else { return }
+      queries += 1
+      let name = String(decoding: subject, as: UTF8.self)
+      if shown.contains(name) {
+        queriesOfShown += 1
+      } else if shown.count < unknownSubjectsShownMax {
+        shown.append(name)
+        queriesOfShown += 1
+      }
+    }
+    guard queries > 0 else { return }
+    let hints = shown.map { NearMatch.Hint(name: $0, suggestions: NearMatch.suggestions(for: $0, in: ledger.symbols.subjects)) }
+    warn([Diagnostic(file: log, .unknownSubjects(queries: queries, shown: hints, more: queries - queriesOfShown), severity: .warning)], console)
   }
 
   static func warn(_ warnings: [Diagnostic], _ console: Console) {

@@ -18,6 +18,9 @@ public enum Problem: Sendable, Equatable {
   case tornLastLine(bytes: Int)
   case unknownReference(field: String, value: String)
   case ignoredInState(type: String, state: String)
+  // Queries that name a subject without events (the answer stands, but it is likely a typo).
+  case unknownSubject(NearMatch.Hint)
+  case unknownSubjects(queries: Int, shown: [NearMatch.Hint], more: Int)
   case tornLineBlocksAppend
   // Catalog.
   case badCatalog(String)
@@ -123,6 +126,14 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
         "field '\(field)': '\(value)' has no purchase or renewal for this subject at this point; the event changes nothing"
     case .ignoredInState(let type, let state):
       return "'\(type)' in state '\(state)' changes nothing"
+    case .unknownSubject(let hint):
+      return "subject '\(hint.name)' has no events in the log, so the answer is empty"
+        + Diagnostic.didYouMean(hint.suggestions, separator: "; ")
+    case .unknownSubjects(let queries, let shown, let more):
+      let subjects = shown.map { "'\($0.name)'" + Diagnostic.didYouMean($0.suggestions, separator: " (", closing: ")") }
+      return "\(queries) quer\(queries == 1 ? "y names a subject" : "ies name subjects") with no events in the log, "
+        + "so \(queries == 1 ? "its answer is" : "their answers are") empty: " + subjects.joined(separator: ", ")
+        + (more > 0 ? ", and \(more) more quer\(more == 1 ? "y" : "ies")" : "")
     case .tornLineBlocksAppend:
       return "the log ends in a torn line; run 'storeledger repair' before appending"
     case .badCatalog(let detail):
@@ -140,6 +151,16 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
     case .importFailed(let detail):
       return detail
     }
+  }
+}
+
+extension Diagnostic {
+  /// `; did you mean 'a' or 'b'?` after `separator`, or nothing when there is no suggestion.
+  static func didYouMean(_ suggestions: [String], separator: String, closing: String = "") -> String {
+    guard let last = suggestions.last else { return "" }
+    let quoted = suggestions.dropLast().map { "'\($0)'" }
+    let list = quoted.isEmpty ? "'\(last)'" : quoted.joined(separator: ", ") + " or '\(last)'"
+    return separator + "did you mean " + list + "?" + closing
   }
 }
 

@@ -24,6 +24,7 @@ enum AuditCommand: LedgerCommand {
     let batch = try QueryBatch.parse(input, file: queriesName == "-" ? "<stdin>" : queriesName)
     var engine = QueryEngine(ledger: ledger)
     engine.writeAnswers(batch) { console.outBytes($0) }
+    CommandSupport.warnIfUnknown(subjectsOf: batch, in: ledger, log: CommandSupport.logPath(arguments), console: console)
     return 0
   }
 }

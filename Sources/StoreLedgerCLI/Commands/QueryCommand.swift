@@ -16,7 +16,8 @@ enum QueryCommand: LedgerCommand {
     ],
     discussion: """
       Prints one JSON object: entitlements active at T, the plan in each subscription group, and
-      balances. A subject the ledger has never seen gets empty objects.
+      balances. A subject the ledger has never seen gets empty objects, and a warning on stderr
+      with the subjects nearest to it (case, whitespace, a typo).
       Example: storeledger query Events/demo.jsonl --subject u1 --at 2026-03-05
       """)
 
@@ -35,6 +36,7 @@ enum QueryCommand: LedgerCommand {
     let answer = engine.answer(subject: subject, at: at, asOf: asOf, explain: arguments.has("explain"))
     let json = arguments.has("pretty") ? JSONWriter.pretty(answer.jsonValue) : JSONWriter.compact(answer.jsonValue)
     console.out(json + "\n")
+    CommandSupport.warnIfUnknown(subject: subject, in: ledger, log: CommandSupport.logPath(arguments), console: console)
     return 0
   }
 }

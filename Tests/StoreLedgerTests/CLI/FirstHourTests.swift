@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+@testable import StoreLedger
+@testable import StoreLedgerCLI
+
+private let demoLog = repoPath("Events/demo.jsonl")
+
+@Suite("A new user's first hour: typos get a warning and a suggestion")
+struct FirstHourTests {
+  /// (name, known names, expected suggestions best first).
+  static let nearCases: [(String, [String], [String])] = [
+    ("U1", ["u1", "u2", "U-1"], ["u1"]),
+    (" u1", ["u1", "u2"], ["u1"]),
+    ("u7", ["u1", "u2"], []),
+    ("expries", ["expires", "grace_expires", "price"], ["expires"]),
+    ("pro_monthly", ["pro.monthly", "pro.annual", "pro.lifetime"], ["pro.monthly"]),
+    ("query", ["queries", "snapshot", "catalog"], ["queries"]),
+    ("subjet", ["subject", "at", "as-of"], ["subject"]),
+    ("customer-4201", ["customer-4210", "customer-4202", "customer-9999"], ["customer-4202", "customer-4210"]),
+    ("completely-else", ["pro.monthly"], []),
+  ]
+
+  @Test("near matches: case, whitespace and plural first, then one or two typos by length", arguments: nearCases)
+  func near(name: String, known: [String], expected: [String]) {
+    #expect(NearMatch.suggestions(for: name, among: known) == expected)
+    var table = SymbolTable()
+    for candidate in known { _ = table.intern(candidate) }
+    #expect(NearMatch.suggestions(for: name, in: table) == expected)
+  }
+
+  @Test("query for a subject without events keeps the empty answer and warns with the nearest subject")
+  func unknownSubject() {
+    let result = runCLI(["query", demoLog, "--subject", "U1", "--at", "2026-03-05"])
+    #expect(result.status == 0)
+    #expect(
+      result.stdout
+        == #"{"as_of":null,"at":"2026-03-05T00:00:00Z","balances":{},"entitlements":{},"plans":{},"subject":"U1"}"# + "\n")
+    #expect(
+      result.stderr
+        == "\(demoLog): warning: subject 'U1' has no events in the log, so the answer is empty; did you mean 'u1'?\n")
+    let spaced = runCLI(["query", demoLog, "--subject", " u1", "--at", "2026-03-05"])
+    #expect(spaced.stderr.hasSuffix("subject ' u1' has no events in the log, so the answer is empty; did you mean 'u1'?\n"))
+    let unrelated = runCLI(["query", demoLog, "--subject", "nobody-at-all", "--at", "2026-03-05"])
+    #expect(unrelated.stderr == "\(demoLog): warning: subject 'nobody-at-all' has no events in the log, so the answer is empty\n")
+    let known = runCLI(["query", demoLog, "--subject", "u1", "--at", "2026-03-05"])
+    #expect(known.stderr.isEmpty)
+  }
+
+  @Test("audit sums up queries for subjects without events in one bounded warning, after every answer")
+  func unknownSubjectsInAudit() {
+    let subjects = ["U1", "u1", "U1", "a", "b", "c", "d", "e", "f", "f"]
+    let queries = subjects.map { #"{"subject":"\#($0)","at":"2026-03-05T00:00:00Z"}"# }.joined(separator: "\n")
+    let result = runCLI(["audit", demoLog, "--queries", "-"], stdin: queries)
+    #expect(result.status == 0)
+    #expect(result.stdout.split(separator: "\n").count == subjects.count)
+    #expect(
+      result.stderr
+        == "\(demoLog): warning: 9 queries name subjects with no events in the log, so their answers are empty: "
+        + "'U1' (did you mean 'u1'?), 'a', 'b', 'c', 'd', and 3 more queries\n")
+    let clean = runCLI(["audit", demoLog, "--queries", "-"], stdin: #"{"subject":"u1","at":"2026-03-05T00:00:00Z"}"#)
+    #expect(clean.stderr.isEmpty)
+  }
+
+  @Test("--version prints the version, and 'help COMMAND' prints that command's help")
+  func versionAndHelp() {
+    let version = runCLI(["--version"])
+    #expect(version.status == 0)
+    #expect(version.stdout == "storeledger 1.1.0\n")
+    let help = runCLI(["help", "query"])
+    #expect(help.status == 0)
+    #expect(help.stdout == runCLI(["query", "--help"]).stdout)
+    #expect(help.stdout.contains("Example: storeledger query Events/demo.jsonl --subject u1 --at 2026-03-05"))
+    let typo = runCLI(["help", "qurey"])
+    #expect(typo.status == 64)
+    #expect(typo.stderr.hasPrefix("Error: Unknown subcommand 'qurey'. Did you mean 'query'?\n"))
+  }
+
+  @Test("a mistyped option names the option it resembles", arguments: [
+    (["audit", "LOG", "--query", "-"], "Error: Unknown option '--query'. Did you mean '--queries'?\n"),
+    (["query", "LOG", "--subjet", "u1"], "Error: Unknown option '--subjet'. Did you mean '--subject'?\n"),
+  ])
+  func optionTypo(arguments: [String], expected: String) {
+    let result = runCLI(arguments.map { $0 == "LOG" ? demoLog : $0 })
+    #expect(result.status == 64)
+    #expect(result.stderr.hasPrefix(expected))
+  }
+}
