@@ -127,8 +127,19 @@ enum CommandSupport {
     arguments.value("catalog") ?? LedgerLoader.defaultCatalogPath(forLog: log)
   }
 
-  static func catalog(_ arguments: ParsedArguments, log: String) throws(DiagnosticList) -> Catalog {
-    try LedgerLoader.loadCatalog(path: catalogPath(arguments, log: log))
+  /// Loads the catalog. A missing log is named first when `logMustExist` (it is the likelier
+  /// mistake); a missing default catalog says where it was looked for and how to name another.
+  static func catalog(
+    _ arguments: ParsedArguments, log: String, logMustExist: Bool = true
+  ) throws(DiagnosticList) -> Catalog {
+    if logMustExist && !PlatformFile.exists(log) {
+      throw DiagnosticList([Diagnostic(.fileNotFound(path: log))])
+    }
+    let path = catalogPath(arguments, log: log)
+    if arguments.value("catalog") == nil && !PlatformFile.exists(path) {
+      throw DiagnosticList([Diagnostic(.defaultCatalogNotFound(path: path, log: log))])
+    }
+    return try LedgerLoader.loadCatalog(path: path)
   }
 
   /// Loads the log named by the first positional argument (with `--snapshot` when given).

@@ -26,6 +26,7 @@ public enum Problem: Sendable, Equatable {
   case badCatalog(String)
   // Files and usage.
   case fileNotFound(path: String)
+  case defaultCatalogNotFound(path: String, log: String)
   case cannotRead(path: String, reason: String)
   case cannotWrite(path: String, reason: String)
   case usage(String)
@@ -69,7 +70,7 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
   public var exitCode: Int32 {
     switch problem {
     case .usage: return 64
-    case .fileNotFound, .cannotRead: return 66
+    case .fileNotFound, .defaultCatalogNotFound, .cannotRead: return 66
     case .cannotWrite: return 74
     default: return 65
     }
@@ -140,6 +141,9 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
       return "bad catalog: \(detail)"
     case .fileNotFound(let path):
       return "no such file: \(path)"
+    case .defaultCatalogNotFound(let path, let log):
+      return "no catalog: looked for \(path) (the default, catalog.json beside the log \(log)); "
+        + "pass --catalog FILE to name the catalog"
     case .cannotRead(let path, let reason):
       return "cannot read \(path): \(reason)"
     case .cannotWrite(let path, let reason):

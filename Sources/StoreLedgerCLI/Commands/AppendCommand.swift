@@ -18,7 +18,7 @@ enum AppendCommand: LedgerCommand {
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
     let log = CommandSupport.logPath(arguments)
     let inputName = arguments.positionals.count > 1 ? arguments.positionals[1] : "-"
-    let catalog = try CommandSupport.catalog(arguments, log: log)
+    let catalog = try CommandSupport.catalog(arguments, log: log, logMustExist: false)
     let input = try CommandSupport.input(inputName, console: console)
     let report = try LogAppender.append(
       input: input, inputName: inputName == "-" ? "<stdin>" : inputName, logPath: log,

@@ -85,4 +85,34 @@ struct FirstHourTests {
     #expect(result.status == 64)
     #expect(result.stderr.hasPrefix(expected))
   }
+
+  @Test("with the log and the default catalog both missing, the error names the log")
+  func missingLogFirst() throws {
+    let directory = try temporaryDirectory()
+    let log = directory.appendingPathComponent("nolog.jsonl").path
+    for command in [["query", log, "--subject", "u1"], ["check", log], ["replay", log], ["snapshot", log, "--out", log + ".snap"]] {
+      let result = runCLI(command)
+      #expect(result.status == 66)
+      #expect(result.stdout.isEmpty)
+      #expect(result.stderr == "error: no such file: \(log)\n", "\(command[0])")
+    }
+  }
+
+  @Test("a missing default catalog says where it was looked for and how to name another")
+  func missingDefaultCatalog() throws {
+    let directory = try temporaryDirectory()
+    let log = directory.appendingPathComponent("log.jsonl").path
+    try "".write(toFile: log, atomically: true, encoding: .utf8)
+    let catalog = directory.appendingPathComponent("catalog.json").path
+    for command in [["check", log], ["append", log, "-"]] {
+      let result = runCLI(command)
+      #expect(result.status == 66)
+      #expect(
+        result.stderr
+          == "error: no catalog: looked for \(catalog) (the default, catalog.json beside the log \(log)); "
+          + "pass --catalog FILE to name the catalog\n")
+    }
+    let named = runCLI(["check", log, "--catalog", repoPath("Events/catalog.json")])
+    #expect(named.status == 0)
+  }
 }

@@ -52,6 +52,7 @@ struct GoldenSnapshotTests {
     let catalog = try LedgerLoader.loadCatalog(path: repoPath("Events/catalog.json"))
     func snapshot(_ lines: String) throws -> JSONValue {
       let directory = try temporaryDirectory()
+      defer { try? FileManager.default.removeItem(at: directory) }
       let logPath = directory.appendingPathComponent("log.jsonl").path
       try lines.write(toFile: logPath, atomically: true, encoding: .utf8)
       let (ledger, extent) = try LedgerLoader.load(logPath: logPath, catalog: catalog)
