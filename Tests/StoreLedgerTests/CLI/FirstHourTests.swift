@@ -115,4 +115,30 @@ struct FirstHourTests {
     let named = runCLI(["check", log, "--catalog", repoPath("Events/catalog.json")])
     #expect(named.status == 0)
   }
+
+  @Test("append --recorded-as-at leaves recorded absent, --recorded-at T stamps T, and the default stamps now", arguments: [
+    (["--recorded-as-at"], "", "0 stamped", true),
+    (["--recorded-at", "2026-03-02"], #","recorded":"2026-03-02T00:00:00Z""#, "1 stamped", true),
+    ([], #","recorded":"20"#, "1 stamped", false),
+  ])
+  func backfill(options: [String], stamp: String, summary: String, knownOn6March: Bool) throws {
+    let space = try Workspace()
+    let event = #"{"id":"b1","type":"purchase","subject":"u9","at":"2026-03-01T09:00:00Z","product":"pro.lifetime","transaction":"b1"}"#
+    let result = runCLI(["append", space.log, "-"] + options, stdin: event + "\n")
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout == "appended 1 event to \(space.log) (0 already present, \(summary) with recorded)\n")
+    let stored = String(decoding: try space.read(), as: UTF8.self)
+    #expect(stored.hasPrefix(String(event.dropLast()) + stamp))
+    if stamp.isEmpty { #expect(stored == event + "\n") }
+    let answer = runCLI(["query", space.log, "--subject", "u9", "--at", "2026-03-05", "--as-of", "2026-03-06"])
+    #expect(answer.stdout.contains("pro.lifetime") == knownOn6March)
+  }
+
+  @Test("append refuses --recorded-at together with --recorded-as-at")
+  func backfillOptionsExclusive() throws {
+    let space = try Workspace()
+    let result = runCLI(["append", space.log, "-", "--recorded-at", "2026-03-02", "--recorded-as-at"], stdin: "")
+    #expect(result.status == 64)
+    #expect(result.stderr.hasPrefix("Error: Give at most one of '--recorded-at <time>' and '--recorded-as-at'.\n"))
+  }
 }

@@ -115,8 +115,8 @@ struct DocBlockError: Error, CustomStringConvertible {
 ///   prints its directory, other `swift build` calls do nothing), instead of building it again
 ///   from scratch for minutes; any other `swift` call fails, so a block that needs more must be
 ///   marked `not-run`.
-/// - the literal prefix `/tmp/` is replaced by a private scratch directory, so runs never share
-///   or leave files in `/tmp`.
+/// - the literal prefix `/tmp/` is replaced by a private scratch directory (in commands and in
+///   the output a `console` block shows), so runs never share or leave files in `/tmp`.
 final class DocSandbox {
   let root: URL
   let repository: URL
@@ -209,7 +209,8 @@ final class DocSandbox {
         if result.status != 0 {
           return "\(block.place): `\(step.command)` exited \(result.status):\n\(result.stderr)"
         }
-        if result.stdout != step.output {
+        let expected = step.output.replacingOccurrences(of: "/tmp/", with: scratch.path + "/")
+        if result.stdout != expected {
           return "\(block.place): `\(step.command)` printed\n\(result.stdout)\ninstead of\n\(step.output)"
         }
       }
