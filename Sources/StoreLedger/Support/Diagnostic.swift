@@ -8,11 +8,11 @@ public enum Problem: Sendable, Equatable {
   case fieldNotAllowed(field: String, type: String, why: String)
   case invalidValue(field: String, expected: String, found: String)
   case unknownEventType(String)
-  case unknownProduct(field: String, product: String)
+  case unknownProduct(field: String, product: String, suggestions: [String] = [])
   case lineTooLong(bytes: Int, limit: Int)
   // Log-wide rules.
-  case idConflict(id: String, firstLine: Int)
-  case transactionReused(transaction: String, firstLine: Int)
+  case idConflict(id: String, firstLine: Int, firstFile: String? = nil)
+  case transactionReused(transaction: String, firstLine: Int, firstFile: String? = nil)
   case overdraw(currency: String, balance: Int64, quantity: Int64)
   case tooManyEvents(subject: String, limit: Int)
   case tornLastLine(bytes: Int)
@@ -92,7 +92,13 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
     case .invalidJSON(let detail):
       return "invalid JSON: \(detail)"
     case .unknownField(let name):
-      return "unknown field '\(name)' (fields are checked strictly; is it a typo?)"
+      if Diagnostic.appStoreKeys.contains(name) {
+        return "unknown field '\(name)': this looks like an App Store payload, not a ledger event; "
+          + "use 'storeledger import appstore' to turn it into events"
+      }
+      let suggestion = NearMatch.closest(name, among: Field.allCases.map(\.name) + ["as_of"])
+      return "unknown field '\(name)' (fields are checked strictly; "
+        + (suggestion.map { "did you mean '\($0)'?)" } ?? "is it a typo?)")
     case .duplicateField(let name):
       return "field '\(name)' appears twice"
     case .missingField(let field, let type):
@@ -100,20 +106,30 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
     case .fieldNotAllowed(let field, let type, let why):
       return "field '\(field)' is not allowed for type '\(type)'" + (why.isEmpty ? "" : ": \(why)")
     case .invalidValue(let field, let expected, let found):
-      return "field '\(field)': expected \(expected), found \(found)"
+      let thousandths =
+        field == "price" && found.contains(".")
+        ? "; prices are integer thousandths of the currency unit (4.99 is 4990)" : ""
+      return "field '\(field)': expected \(expected), found \(found)" + thousandths
     case .unknownEventType(let found):
+      let name = found.trimmingCharacters(of: "\"")
+      if NearMatch.normalized(name) == Array("refund") || NearMatch.normalized(name) == Array("refunded") {
+        return "field 'type': unknown event type \(found); a refund is a 'revocation' with \"reason\": \"refund\""
+      }
       return
-        "field 'type': unknown event type \(found); expected one of \(EventKind.allNames.joined(separator: ", "))"
-    case .unknownProduct(let field, let product):
-      return "field '\(field)': unknown product '\(product)' (not in the catalog)"
+        "field 'type': unknown event type \(found)"
+        + Diagnostic.didYouMean(NearMatch.suggestions(for: name, among: EventKind.allNames), separator: " (", closing: ")")
+        + "; expected one of \(EventKind.allNames.joined(separator: ", "))"
+    case .unknownProduct(let field, let product, let suggestions):
+      return "field '\(field)': unknown product '\(product)' (not in the catalog"
+        + Diagnostic.didYouMean(suggestions, separator: "; ") + ")"
     case .lineTooLong(let bytes, let limit):
       return "line is \(bytes) bytes, more than the limit of \(limit)"
-    case .idConflict(let id, let firstLine):
+    case .idConflict(let id, let firstLine, let firstFile):
       return
-        "field 'id': id conflict: '\(id)' was first used on line \(firstLine) for a different event"
-    case .transactionReused(let transaction, let firstLine):
+        "field 'id': id conflict: '\(id)' was first used on line \(firstLine)\(Diagnostic.of(firstFile)) for a different event"
+    case .transactionReused(let transaction, let firstLine, let firstFile):
       return
-        "field 'transaction': transaction '\(transaction)' was already charged by the event on line \(firstLine)"
+        "field 'transaction': transaction '\(transaction)' was already charged by the event on line \(firstLine)\(Diagnostic.of(firstFile))"
     case .overdraw(let currency, let balance, let quantity):
       return
         "field 'quantity': overdraw: spending \(quantity) \(currency) with a balance of \(balance) just before it"
@@ -159,6 +175,18 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 extension Diagnostic {
+  /// Top-level keys of App Store payloads (transactions, notifications, API responses): a line
+  /// with one of them was meant for `import appstore`.
+  static let appStoreKeys: Set<String> = [
+    "signedPayload", "notificationType", "notificationUUID", "subtype", "signedTransactionInfo",
+    "signedRenewalInfo", "transactionId", "originalTransactionId", "productId", "bundleId",
+    "purchaseDate", "expiresDate", "inAppOwnershipType", "appAccountToken", "signedTransactions",
+    "webOrderLineItemId", "transactionReason", "signedDate", "storefront",
+  ]
+
+  /// ` of FILE` when a line number refers to another file than the diagnostic's.
+  static func of(_ file: String?) -> String { file.map { " of \($0)" } ?? "" }
+
   /// `; did you mean 'a' or 'b'?` after `separator`, or nothing when there is no suggestion.
   static func didYouMean(_ suggestions: [String], separator: String, closing: String = "") -> String {
     guard let last = suggestions.last else { return "" }

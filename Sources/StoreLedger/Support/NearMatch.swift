@@ -121,6 +121,14 @@ public enum NearMatch {
 }
 
 extension String {
+  /// The string without leading and trailing `character`s.
+  func trimmingCharacters(of character: Character) -> String {
+    guard let first = firstIndex(where: { $0 != character }), let last = lastIndex(where: { $0 != character }) else {
+      return ""
+    }
+    return String(self[first...last])
+  }
+
   /// The string without leading and trailing spaces, tabs and line breaks (no Foundation).
   func trimmingWhitespace() -> String {
     let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
@@ -128,5 +136,13 @@ extension String {
       return ""
     }
     return String(self[first...last])
+  }
+}
+
+extension Catalog {
+  /// The product ids nearest to an unknown `id`, for "did you mean".
+  /// - Complexity: O(products · m²).
+  public func suggestions(for id: String) -> [String] {
+    NearMatch.suggestions(for: id, among: products.lazy.map(\.id))
   }
 }

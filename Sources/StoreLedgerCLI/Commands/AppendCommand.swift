@@ -40,6 +40,7 @@ enum AppendCommand: LedgerCommand {
     let report = try LogAppender.append(
       input: input, inputName: inputName == "-" ? "<stdin>" : inputName, logPath: log,
       catalog: catalog, now: stamp)
+    CommandSupport.warn(report.warnings, console)
     console.out(
       "appended \(report.appended) event\(report.appended == 1 ? "" : "s") to \(log) "
         + "(\(report.duplicates) already present, \(report.stamped) stamped with recorded)\n")

@@ -141,4 +141,82 @@ struct FirstHourTests {
     #expect(result.status == 64)
     #expect(result.stderr.hasPrefix("Error: Give at most one of '--recorded-at <time>' and '--recorded-as-at'.\n"))
   }
+
+  /// (a log line, the message `check` prints for line 1 after `LOG:1[:col]: error: `).
+  static let hintCases: [(String, String)] = [
+    (
+      #"{"id":"e1","type":"purchase","subject":"u1","at":"2026-03-01T00:00:00Z","product":"pro.monthly","transaction":"t1","expries":"2026-04-01T00:00:00Z"}"#,
+      "1: error: unknown field 'expries' (fields are checked strictly; did you mean 'expires'?)"
+    ),
+    (
+      #"{"id":"e1","type":"purchase","subject":"u1","at":"2026-03-01T00:00:00Z","product":"pro_monthly","transaction":"t1"}"#,
+      "1: error: field 'product': unknown product 'pro_monthly' (not in the catalog; did you mean 'pro.monthly'?)"
+    ),
+    (
+      #"{"id":"e1","type":"refund","subject":"u1","at":"2026-03-01T00:00:00Z","transaction":"t1"}"#,
+      #"1: error: field 'type': unknown event type "refund"; a refund is a 'revocation' with "reason": "refund""#
+    ),
+    (
+      #"{"id":"e1","type":"purchse","subject":"u1","at":"2026-03-01T00:00:00Z","product":"pro.lifetime","transaction":"t1"}"#,
+      #"1: error: field 'type': unknown event type "purchse" (did you mean 'purchase'?); expected one of "#
+        + EventKind.allNames.joined(separator: ", ")
+    ),
+    (
+      #"{"id":"e1","type":"purchase","subject":"u1","at":"2026-03-01T00:00:00Z","product":"pro.lifetime","transaction":"t1","price":4.99,"currency":"USD"}"#,
+      "1: error: field 'price': expected an integer, found 4.99; prices are integer thousandths of the currency unit (4.99 is 4990)"
+    ),
+    (
+      #"[{"id":"e1","type":"purchase"}]"#,
+      "1:1: error: invalid JSON: expected '{' at the start of an event; found '[': the log is JSON Lines, one event object per line, not a JSON array"
+    ),
+    (
+      "\u{FEFF}" + #"{"id":"e1","type":"purchase","subject":"u1","at":"2026-03-01T00:00:00Z","product":"pro.lifetime","transaction":"t1"}"#,
+      "1:1: error: invalid JSON: expected '{' at the start of an event; found a UTF-8 byte order mark (BOM): save the file as UTF-8 without a BOM"
+    ),
+    (
+      "{\n  \"id\": \"e1\",\n  \"type\": \"purchase\"\n}",
+      "1:2: error: invalid JSON: expected a field name in double quotes; the log is JSON Lines: each event is one whole JSON object on one line (not pretty-printed over several)"
+    ),
+    (
+      #"{"notificationType":"DID_RENEW","subtype":"","data":{}}"#,
+      "1: error: unknown field 'notificationType': this looks like an App Store payload, not a ledger event; use 'storeledger import appstore' to turn it into events"
+    ),
+  ]
+
+  @Test("errors suggest the fix: did you mean, refund, thousandths, JSON Lines, BOM, App Store payloads", arguments: hintCases)
+  func hints(line: String, message: String) throws {
+    let space = try Workspace(log: line + "\n")
+    let result = runCLI(["check", space.log])
+    #expect(result.status == 65)
+    #expect(result.stderr.hasPrefix("\(space.log):\(message)\n"), "\(result.stderr)")
+  }
+
+  @Test("append says which file a conflicting line is in, and warns about a revocation of an unknown transaction")
+  func appendPlaces() throws {
+    let space = try Workspace(log: #"{"id":"e1","type":"purchase","subject":"u1","at":"2026-03-01T00:00:00Z","product":"pro.lifetime","transaction":"t1"}"# + "\n")
+    let batch = [
+      #"{"id":"e2","type":"purchase","subject":"u1","at":"2026-03-01T00:00:00Z","product":"pro.lifetime","transaction":"t2"}"#,
+      #"{"id":"e2","type":"purchase","subject":"u1","at":"2026-03-01T00:00:00Z","product":"pro.lifetime","transaction":"t3"}"#,
+      #"{"id":"e1","type":"purchase","subject":"u2","at":"2026-03-01T00:00:00Z","product":"pro.lifetime","transaction":"t4"}"#,
+      #"{"id":"e5","type":"purchase","subject":"u2","at":"2026-03-01T00:00:00Z","product":"pro.lifetime","transaction":"t1"}"#,
+    ]
+    let before = try space.read()
+    let result = runCLI(["append", space.log, "-"], stdin: batch.joined(separator: "\n") + "\n")
+    #expect(result.status == 65)
+    #expect(
+      result.stderr == """
+        <stdin>:2: error: field 'id': id conflict: 'e2' was first used on line 1 of <stdin> for a different event
+        <stdin>:3: error: field 'id': id conflict: 'e1' was first used on line 1 of \(space.log) for a different event
+        <stdin>:4: error: field 'transaction': transaction 't1' was already charged by the event on line 1 of \(space.log)
+
+        """)
+    #expect(try space.read() == before)
+    let revocation = #"{"id":"r1","type":"revocation","subject":"u1","at":"2026-03-02T00:00:00Z","transaction":"t9","reason":"refund"}"#
+    let warned = runCLI(["append", space.log, "-", "--recorded-as-at"], stdin: revocation + "\n")
+    #expect(warned.status == 0)
+    #expect(
+      warned.stderr
+        == "<stdin>:1: warning: field 'transaction': 't9' has no purchase or renewal for this subject at this point; the event changes nothing\n")
+    #expect(warned.stdout == "appended 1 event to \(space.log) (0 already present, 0 stamped with recorded)\n")
+  }
 }

@@ -57,7 +57,7 @@ struct FastLineReader {
     case .invalidJSON: return "json"
     case .unknownField(let name), .duplicateField(let name): return name
     case .missingField(let field, _), .fieldNotAllowed(let field, _, _), .invalidValue(let field, _, _),
-      .unknownProduct(let field, _):
+      .unknownProduct(let field, _, _):
       return field
     case .unknownEventType: return "type"
     case .lineTooLong: return "line"
