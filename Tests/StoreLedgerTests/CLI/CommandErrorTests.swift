@@ -54,8 +54,9 @@ struct CommandErrorTests {
     (["append", "LOG", "-"], "{\"id\":\"ok\",\"type\":\"purchase_pending\",\"subject\":\"u1\",\"at\":\"2026-03-02T12:00:00Z\",\"product\":\"pro.annual\"}\n{oops", 65, "<stdin>:2:2: error: invalid JSON"),
   ]
 
-  @Test("bad input exits with the contract's code, says where, prints nothing on stdout and leaves the log unchanged", arguments: failures)
-  func failure(arguments: [String], stdin: String, status: Int32, phrase: String) throws {
+  @Test("bad input exits with the contract's code, says where, prints nothing on stdout and leaves the log unchanged", arguments: failures.map(EscapedCase.init))
+  func failure(_ failure: EscapedCase<([String], String, Int32, String)>) throws {
+    let (arguments, stdin, status, phrase) = failure.value
     let space = try Workspace(log: goodLine + "\n")
     let before = try space.read()
     let resolved = arguments.map { $0 == "LOG" ? space.log : $0 == "MISSING" ? space.path("missing.jsonl") : $0 }

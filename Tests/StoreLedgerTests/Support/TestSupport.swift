@@ -126,3 +126,12 @@ extension QueryEngine {
     return answer
   }
 }
+
+
+/// A parameterized test's case whose inputs may hold line breaks, shown escaped (`"a\nb"`)
+/// in the test log, which then never carries raw line breaks or control bytes.
+struct EscapedCase<Value: Sendable>: Sendable, CustomTestStringConvertible {
+  let value: Value
+  init(_ value: Value) { self.value = value }
+  var testDescription: String { String(reflecting: value) }
+}
