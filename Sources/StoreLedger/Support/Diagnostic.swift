@@ -7,6 +7,7 @@ public enum Problem: Sendable, Equatable {
   case missingField(field: String, type: String)
   case fieldNotAllowed(field: String, type: String, why: String)
   case invalidValue(field: String, expected: String, found: String)
+  case missingUTCOffset(field: String, found: String)
   case unknownEventType(String)
   case unknownProduct(field: String, product: String, suggestions: [String] = [])
   case lineTooLong(bytes: Int, limit: Int)
@@ -110,6 +111,8 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
         field == "price" && found.contains(".")
         ? "; prices are integer thousandths of the currency unit (4.99 is 4990)" : ""
       return "field '\(field)': expected \(expected), found \(found)" + thousandths
+    case .missingUTCOffset(let field, let found):
+      return "field '\(field)': missing UTC offset in \(found): add Z or +02:00, or pass --tz +02:00"
     case .unknownEventType(let found):
       let name = found.trimmingCharacters(of: "\"")
       if NearMatch.normalized(name) == Array("refund") || NearMatch.normalized(name) == Array("refunded") {

@@ -10,6 +10,7 @@ enum AppendCommand: LedgerCommand {
     options: [
       .value("recorded-at", "time", "Stamp events without 'recorded' with this knowledge time instead of now."),
       .flag("recorded-as-at", "Backfill: leave 'recorded' absent, so each event was known from its 'at'."),
+      CommandSpec.tzOption,
       CommandSpec.catalogOption,
     ],
     discussion: """
@@ -31,7 +32,7 @@ enum AppendCommand: LedgerCommand {
     switch (arguments.value("recorded-at"), arguments.has("recorded-as-at")) {
     case (.some, true):
       throw UsageError(message: "Give at most one of '--recorded-at <time>' and '--recorded-as-at'.")
-    case (.some(let text), false): stamp = try ArgumentParser.instant(text, option: "recorded-at")
+    case (.some(let text), false): stamp = try ArgumentParser.instant(text, option: "recorded-at", time: try ArgumentParser.timeInput(arguments))
     case (nil, true): stamp = nil
     case (nil, false): stamp = currentTimestamp()
     }

@@ -4,12 +4,13 @@ import StoreLedger
 enum QueryCommand: LedgerCommand {
   static let spec = CommandSpec(
     name: "query", abstract: "Answer what one subject held at a time, as known at a time.",
-    usage: "query <log> --subject <id> [--at <time>] [--as-of <time>] [--explain] [--pretty]",
+    usage: "query <log> --subject <id> [--at <time>] [--as-of <time>] [--tz <offset>] [--explain] [--pretty]",
     positionals: [("<log>", "The JSON-lines event log.")], requiredPositionals: 1,
     options: [
       .value("subject", "id", "The subject (account) to answer for. Required."),
-      .value("at", "time", "Effective time T: RFC 3339, or a date (start of that day, UTC). Default: now."),
-      .value("as-of", "time", "Knowledge time R: count only events recorded by then. Default: all."),
+      .value("at", "time", "Effective time T: RFC 3339, a date (start of that day), now, today or yesterday. Default: now."),
+      .value("as-of", "time", "Knowledge time R: count only events recorded by then (same forms). Default: all."),
+      CommandSpec.tzOption,
       .flag("explain", "Add the ids and lines of the events that decided each answer."),
       .flag("pretty", "Print the answer indented over several lines."),
       CommandSpec.snapshotOption, CommandSpec.catalogOption,
@@ -25,11 +26,12 @@ enum QueryCommand: LedgerCommand {
     guard let subject = arguments.value("subject") else {
       throw UsageError(message: "Missing expected option '--subject <id>'.")
     }
+    let time = try ArgumentParser.timeInput(arguments)
     let at = try arguments.value("at").map { (text) throws(UsageError) in
-      try ArgumentParser.instant(text, option: "at")
-    } ?? currentTimestamp()
+      try ArgumentParser.instant(text, option: "at", time: time)
+    } ?? time.now!
     let asOf = try arguments.value("as-of").map { (text) throws(UsageError) in
-      try ArgumentParser.instant(text, option: "as-of")
+      try ArgumentParser.instant(text, option: "as-of", time: time)
     }
     let (ledger, _) = try CommandSupport.ledger(arguments, console: console)
     var engine = QueryEngine(ledger: ledger)

@@ -37,7 +37,7 @@ struct CommandErrorTests {
   /// (arguments after the log, stdin, expected status, phrase on stderr); `LOG` stands for the log path.
   static let failures: [([String], String, Int32, String)] = [
     (["query", "LOG"], "", 64, "Missing expected option '--subject <id>'"),
-    (["query", "LOG", "--subject", "u1", "--at", "yesterday"], "", 64, "Invalid value for '--at'"),
+    (["query", "LOG", "--subject", "u1", "--at", "someday"], "", 64, "Invalid value for '--at'"),
     (["query", "LOG", "--subject", "u1", "--as-of", "2026-13-01"], "", 64, "Invalid value for '--as-of'"),
     (["query", "LOG", "--subjet", "u1"], "", 64, "Did you mean '--subject'?"),
     (["query"], "", 64, "Missing expected argument '<log>'"),

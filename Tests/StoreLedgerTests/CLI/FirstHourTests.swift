@@ -219,4 +219,70 @@ struct FirstHourTests {
         == "<stdin>:1: warning: field 'transaction': 't9' has no purchase or renewal for this subject at this point; the event changes nothing\n")
     #expect(warned.stdout == "appended 1 event to \(space.log) (0 already present, 0 stamped with recorded)\n")
   }
+
+  /// (typed text, --tz offset in minutes, expected instant or nil for a refusal).
+  static let timeCases: [(String, Int64?, String?)] = [
+    ("2026-03-05T12:00:00Z", nil, "2026-03-05T12:00:00Z"),
+    ("2026-03-05 12:00:00Z", nil, "2026-03-05T12:00:00Z"),
+    ("2026-03-05 14:00:00+02:00", nil, "2026-03-05T12:00:00Z"),
+    ("2026-03-05", nil, "2026-03-05T00:00:00Z"),
+    ("2026-03-05", 120, "2026-03-04T22:00:00Z"),
+    ("2026-03-05T12:00", nil, nil),
+    ("2026-03-05 12:00", 120, "2026-03-05T10:00:00Z"),
+    ("2026-03-05T12:00:30.5", -300, "2026-03-05T17:00:30.500Z"),
+    ("now", nil, "2026-03-09T17:45:00Z"),
+    ("today", nil, "2026-03-09T00:00:00Z"),
+    ("Yesterday", nil, "2026-03-08T00:00:00Z"),
+    ("today", -600, "2026-03-09T10:00:00Z"),
+    ("today", 480, "2026-03-09T16:00:00Z"),
+    ("someday", nil, nil),
+    ("2026-02-30", nil, nil),
+  ]
+
+  @Test("typed times: RFC 3339 with T or a space, dates in the --tz zone, now/today/yesterday, no offset only with --tz", arguments: timeCases)
+  func typedTimes(text: String, offset: Int64?, expected: String?) {
+    let time = TimeInput(now: ts("2026-03-09T17:45:00Z"), utcOffsetMinutes: offset)
+    switch time.parse(text) {
+    case .success(let instant): #expect(instant == expected.map(ts), "\(text)")
+    case .failure: #expect(expected == nil, "\(text)")
+    }
+  }
+
+  @Test("--at says precisely what is wrong with a time: a missing UTC offset, an unknown form, a bad --tz", arguments: [
+    (["--at", "2026-03-05T12:00"], "Error: Invalid value for '--at': '2026-03-05T12:00': missing UTC offset: add Z or +02:00, or pass --tz +02:00.\n"),
+    (["--as-of", "soon"], "Error: Invalid value for '--as-of': 'soon' (expected an RFC 3339 time such as 2026-03-05T12:00:00Z or 2026-03-05 12:00:00+02:00, a date such as 2026-03-05, now, today or yesterday).\n"),
+    (["--at", "2026-03-05", "--tz", "Europe/Paris"], "Error: Invalid value for '--tz': 'Europe/Paris' (expected Z, UTC or an offset such as +02:00).\n"),
+  ])
+  func timeErrors(options: [String], expected: String) {
+    let result = runCLI(["query", demoLog, "--subject", "u1"] + options)
+    #expect(result.status == 64)
+    #expect(result.stderr.hasPrefix(expected))
+  }
+
+  @Test("query --at takes a local time with --tz, and today and now")
+  func typedAt() throws {
+    let local = runCLI(["query", demoLog, "--subject", "u1", "--at", "2026-03-05 12:00", "--tz", "+02:00"])
+    #expect(local.status == 0)
+    #expect(local.stdout.contains(#""at":"2026-03-05T10:00:00Z""#))
+    for word in ["now", "today", "yesterday"] {
+      let result = runCLI(["query", demoLog, "--subject", "u1", "--at", word, "--as-of", word])
+      #expect(result.status == 0, "\(word): \(result.stderr)")
+    }
+  }
+
+  @Test("audit lines take the forms --at takes, and name a missing UTC offset")
+  func auditTimes() throws {
+    let queries = [
+      #"{"subject":"u1","at":"2026-03-05"}"#, #"{"subject":"u1","at":"2026-03-05 12:00:00Z","as_of":"2026-03-06"}"#,
+      #"{"subject":"u1","at":"2026-03-05 14:00","as_of":null}"#,
+    ]
+    let local = runCLI(["audit", demoLog, "--queries", "-", "--tz", "+02:00"], stdin: queries.joined(separator: "\n"))
+    #expect(local.status == 0, "\(local.stderr)")
+    let ats = try local.stdout.split(separator: "\n").map { try JSONValue.parse(String($0))["at"] }
+    #expect(ats == [JSONValue.string("2026-03-04T22:00:00Z"), .string("2026-03-05T12:00:00Z"), .string("2026-03-05T12:00:00Z")])
+    let utc = runCLI(["audit", demoLog, "--queries", "-"], stdin: queries.joined(separator: "\n"))
+    #expect(utc.status == 65)
+    #expect(utc.stdout.isEmpty)
+    #expect(utc.stderr == #"<stdin>:3: error: field 'at': missing UTC offset in "2026-03-05 14:00": add Z or +02:00, or pass --tz +02:00"# + "\n")
+  }
 }
