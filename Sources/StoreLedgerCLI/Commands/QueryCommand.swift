@@ -4,15 +4,17 @@ import StoreLedger
 enum QueryCommand: LedgerCommand {
   static let spec = CommandSpec(
     name: "query", abstract: "Answer what one subject held at a time, as known at a time.",
-    usage: "query <log> --subject <id> [--at <time>] [--as-of <time>] [--tz <offset>] [--explain] [--pretty]",
+    usage: "query <log> --subject <id> [--at <time> | --during <day>] [--as-of <time>] [--tz <offset>] [--explain] [--format json|text] [--pretty]",
     positionals: [("<log>", "The JSON-lines event log.")], requiredPositionals: 1,
     options: [
       .value("subject", "id", "The subject (account) to answer for. Required."),
       .value("at", "time", "Effective time T: RFC 3339, a date (start of that day), now, today or yesterday. Default: now."),
       .value("as-of", "time", "Knowledge time R: count only events recorded by then (same forms). Default: all."),
       CommandSpec.tzOption,
-      .flag("explain", "Add the ids and lines of the events that decided each answer."),
-      .flag("pretty", "Print the answer indented over several lines."),
+      .value("during", "day", "Instead of --at: when, during that day, the subject held each entitlement (full knowledge)."),
+      .flag("explain", "Add the events that decided each answer, and why an entitlement held at other times is absent."),
+      .value("format", "json|text", "json (default): the answer object; text: sentences for people."),
+      .flag("pretty", "Print the JSON answer indented over several lines."),
       CommandSpec.snapshotOption, CommandSpec.catalogOption,
     ],
     discussion: """
@@ -33,11 +35,53 @@ enum QueryCommand: LedgerCommand {
     let asOf = try arguments.value("as-of").map { (text) throws(UsageError) in
       try ArgumentParser.instant(text, option: "as-of", time: time)
     }
+    let format = arguments.value("format") ?? "json"
+    guard format == "json" || format == "text" else {
+      throw UsageError(message: "Invalid value for '--format': '\(format)' (expected json or text).")
+    }
+    if let dayText = arguments.value("during") {
+      guard arguments.value("at") == nil, asOf == nil else {
+        throw UsageError(message: "'--during <day>' answers at full knowledge over a day: drop '--at' and '--as-of'.")
+      }
+      var dayTime = time
+      dayTime.now = nil
+      guard case .success(let from) = dayTime.parse(dayText), dayText.utf8.count == 10 else {
+        throw UsageError(message: "Invalid value for '--during': '\(dayText)' (expected a date such as 2026-03-05).")
+      }
+      let to = from.adding(milliseconds: 86_400_000)
+      let (ledger, _) = try CommandSupport.ledger(arguments, console: console)
+      var engine = QueryEngine(ledger: ledger)
+      let held = QueryText.during(subject: subject, from: from, to: to, engine: &engine)
+      if format == "text" {
+        console.out(QueryText.duringText(subject: subject, from: from, to: to, held: held))
+      } else {
+        let json = QueryText.duringJSON(subject: subject, from: from, to: to, held: held)
+        console.out((arguments.has("pretty") ? JSONWriter.pretty(json) : JSONWriter.compact(json)) + "\n")
+      }
+      CommandSupport.warnIfUnknown(subject: subject, in: ledger, log: CommandSupport.logPath(arguments), console: console)
+      return 0
+    }
     let (ledger, _) = try CommandSupport.ledger(arguments, console: console)
     var engine = QueryEngine(ledger: ledger)
-    let answer = engine.answer(subject: subject, at: at, asOf: asOf, explain: arguments.has("explain"))
-    let json = arguments.has("pretty") ? JSONWriter.pretty(answer.jsonValue) : JSONWriter.compact(answer.jsonValue)
-    console.out(json + "\n")
+    let explain = arguments.has("explain") || format == "text"
+    let answer = engine.answer(subject: subject, at: at, asOf: asOf, explain: explain)
+    let absent = explain ? QueryText.absent(from: answer, engine: &engine) : []
+    if format == "text" {
+      var current: (Answer, [AbsentEntitlement])? = nil
+      if asOf != nil {
+        let now = engine.answer(subject: subject, at: at, asOf: nil, explain: true)
+        if now.entitlements != answer.entitlements || now.plans != answer.plans
+          || !now.balances.elementsEqual(answer.balances, by: { $0 == $1 })
+        {
+          current = (now, QueryText.absent(from: now, engine: &engine))
+        }
+      }
+      console.out(QueryText.text(answer, absent: absent, current: current, ledger: ledger))
+    } else {
+      var value = answer.jsonValue
+      if arguments.has("explain") { value = QueryText.withAbsent(value, absent) }
+      console.out((arguments.has("pretty") ? JSONWriter.pretty(value) : JSONWriter.compact(value)) + "\n")
+    }
     CommandSupport.warnIfUnknown(subject: subject, in: ledger, log: CommandSupport.logPath(arguments), console: console)
     return 0
   }

@@ -285,4 +285,61 @@ struct FirstHourTests {
     #expect(utc.stdout.isEmpty)
     #expect(utc.stderr == #"<stdin>:3: error: field 'at': missing UTC offset in "2026-03-05 14:00": add Z or +02:00, or pass --tz +02:00"# + "\n")
   }
+
+  @Test("query --format text says what was held and why an entitlement is absent, as known then and now")
+  func textFormat() {
+    let result = runCLI(["query", demoLog, "--subject", "u1", "--at", "2026-03-05", "--as-of", "2026-03-06", "--format", "text"])
+    #expect(result.status == 0)
+    #expect(
+      result.stdout == """
+        u1 at 5 Mar 2026, as known at 6 Mar 2026:
+          pro: yes, by pro.monthly (active, purchased, until 1 Apr 2026 10:00 UTC)
+          plan pro: pro.monthly, active until 1 Apr 2026 10:00 UTC, renews (transaction u1-t2)
+        as known now:
+          pro: no: the plan pro (pro.monthly, transaction u1-t2) is revoked; events e4 (line 4: renewal, effective 1 Mar 2026 10:00 UTC), e6 (line 6: revocation, refund, effective 4 Mar 2026 16:00 UTC, learned 9 Mar 2026 08:00 UTC)
+          plan pro: pro.monthly, revoked until 1 Apr 2026 10:00 UTC, renews (transaction u1-t2)
+
+        """)
+  }
+
+  /// (at, as_of or nil, the line about `pro` in the text answer).
+  static let absentCases: [(String, String?, String)] = [
+    ("2026-02-20", nil, "pro: no: it ended at 20 Feb 2026 (pro.lifetime); it starts at 1 Mar 2026 (pro.lifetime)"),
+    ("2026-01-05", nil, "pro: no: it starts at 1 Feb 2026 (pro.lifetime)"),
+    ("2026-04-05", nil, "pro: no: it ended at 1 Apr 2026 (pro.lifetime, active)"),
+    ("2026-03-05", "2026-03-02", "pro: no: held then as known now (pro.lifetime from 1 Mar 2026), but not yet known at 2 Mar 2026"),
+  ]
+
+  @Test("an absent entitlement says whether it starts later, ended, or was not yet known", arguments: absentCases)
+  func absentReasons(at: String, asOf: String?, line: String) throws {
+    // Two grants of the same entitlement, the second learned late (recorded 3 Mar).
+    let space = try Workspace(
+      log: [
+        #"{"id":"g1","type":"purchase","subject":"u1","at":"2026-02-01T00:00:00Z","product":"pro.lifetime","transaction":"t1"}"#,
+        #"{"id":"r1","type":"revocation","subject":"u1","at":"2026-02-20T00:00:00Z","transaction":"t1","reason":"refund"}"#,
+        #"{"id":"g2","type":"purchase","subject":"u1","at":"2026-03-01T00:00:00Z","recorded":"2026-03-03T00:00:00Z","product":"pro.lifetime","transaction":"t2"}"#,
+        #"{"id":"r2","type":"revocation","subject":"u1","at":"2026-04-01T00:00:00Z","transaction":"t2","reason":"other"}"#,
+      ].joined(separator: "\n") + "\n")
+    let result = runCLI(["query", space.log, "--subject", "u1", "--at", at, "--format", "text"] + (asOf.map { ["--as-of", $0] } ?? []))
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.contains(line), "\(result.stdout)")
+  }
+
+  @Test("query --during DAY lists when the subject held each entitlement that day, clipped to the day")
+  func during() {
+    let result = runCLI(["query", demoLog, "--subject", "u1", "--during", "2026-03-04"])
+    #expect(result.status == 0)
+    #expect(
+      result.stdout
+        == #"{"entitlements":{"pro":[{"from":"2026-03-04T00:00:00Z","ownership":"purchased","period":"normal","product":"pro.monthly","state":"active","to":"2026-03-04T16:00:00Z"}]},"from":"2026-03-04T00:00:00Z","subject":"u1","to":"2026-03-05T00:00:00Z"}"# + "\n")
+    let later = runCLI(["query", demoLog, "--subject", "u1", "--during", "2026-03-06", "--format", "text"])
+    #expect(later.stdout == "u1 from 6 Mar 2026 to 7 Mar 2026, as known now:\n  no entitlement at any time in it\n")
+    let local = runCLI(["query", demoLog, "--subject", "u1", "--during", "2026-03-04", "--tz", "+02:00", "--format", "text"])
+    #expect(local.stdout.hasPrefix("u1 from 3 Mar 2026 22:00 UTC to 4 Mar 2026 22:00 UTC, as known now:\n  pro: from 3 Mar 2026 22:00 UTC to 4 Mar 2026 16:00 UTC"))
+    let both = runCLI(["query", demoLog, "--subject", "u1", "--during", "2026-03-04", "--at", "2026-03-04"])
+    #expect(both.status == 64)
+    #expect(both.stderr.hasPrefix("Error: '--during <day>' answers at full knowledge over a day: drop '--at' and '--as-of'.\n"))
+    let format = runCLI(["query", demoLog, "--subject", "u1", "--format", "yaml"])
+    #expect(format.stderr.hasPrefix("Error: Invalid value for '--format': 'yaml' (expected json or text).\n"))
+  }
 }
