@@ -28,6 +28,7 @@ public enum Problem: Sendable, Equatable {
   // Files and usage.
   case fileNotFound(path: String)
   case defaultCatalogNotFound(path: String, log: String)
+  case goldenNotFound(path: String, log: String)
   case cannotRead(path: String, reason: String)
   case cannotWrite(path: String, reason: String)
   case usage(String)
@@ -71,7 +72,7 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
   public var exitCode: Int32 {
     switch problem {
     case .usage: return 64
-    case .fileNotFound, .defaultCatalogNotFound, .cannotRead: return 66
+    case .fileNotFound, .defaultCatalogNotFound, .goldenNotFound, .cannotRead: return 66
     case .cannotWrite: return 74
     default: return 65
     }
@@ -163,6 +164,8 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
     case .defaultCatalogNotFound(let path, let log):
       return "no catalog: looked for \(path) (the default, catalog.json beside the log \(log)); "
         + "pass --catalog FILE to name the catalog"
+    case .goldenNotFound(let path, let log):
+      return "no such file: \(path); to record it, run 'storeledger snapshot \(log) --out \(path)' (review the file, then commit it)"
     case .cannotRead(let path, let reason):
       return "cannot read \(path): \(reason)"
     case .cannotWrite(let path, let reason):

@@ -342,4 +342,45 @@ struct FirstHourTests {
     let format = runCLI(["query", demoLog, "--subject", "u1", "--format", "yaml"])
     #expect(format.stderr.hasPrefix("Error: Invalid value for '--format': 'yaml' (expected json or text).\n"))
   }
+
+  @Test("diff aligns intervals by time: one inserted interval is one line, and new and gone subjects are grouped")
+  func diffAligned() throws {
+    func pass(_ id: String, _ subject: String, _ at: String) -> String {
+      #"{"id":"\#(id)","type":"purchase","subject":"\#(subject)","at":"\#(at)T00:00:00Z","product":"pass.week","transaction":"\#(id)"}"#
+    }
+    let common = [pass("w1", "u1", "2026-01-01"), pass("w2", "u1", "2026-01-15"), pass("w3", "u1", "2026-02-01")]
+    let space = try Workspace()
+    try space.write("a.jsonl", (common + [pass("g1", "gone", "2026-01-01")]).joined(separator: "\n") + "\n")
+    try space.write("b.jsonl", ([pass("w0", "u1", "2025-12-20")] + common + [pass("n1", "new", "2026-01-03")]).joined(separator: "\n") + "\n")
+    for name in ["a", "b"] {
+      let result = runCLI(["snapshot", space.path("\(name).jsonl"), "--out", space.path("\(name).snap"), "--catalog", repoPath("Events/catalog.json")])
+      #expect(result.status == 0, "\(result.stderr)")
+    }
+    let result = runCLI(["diff", space.path("a.snap"), space.path("b.snap")])
+    #expect(result.status == 1)
+    let subjects = result.stdout.split(separator: "\n").drop { !$0.hasPrefix("changed") }.joined(separator: "\n")
+    #expect(
+      subjects == """
+        changed (1):
+          subject "u1":
+            entitlements.pro 2025-12-20T00:00:00Z: added {"ownership":"purchased","period":"normal","product":"pass.week","state":"active","to":"2025-12-27T00:00:00Z"}
+            events: 3 → 4 records
+        only in \(space.path("b.snap")) (1):
+          subject "new": pro: pass.week active from 2026-01-03T00:00:00Z to 2026-01-10T00:00:00Z
+        only in \(space.path("a.snap")) (1):
+          subject "gone": held pro: pass.week active from 2026-01-01T00:00:00Z to 2026-01-08T00:00:00Z
+        3 subjects differ
+        """)
+  }
+
+  @Test("snapshot --check with a missing golden file says how to record it")
+  func missingGolden() throws {
+    let space = try Workspace(log: "")
+    let golden = space.path("golden.json")
+    let result = runCLI(["snapshot", space.log, "--check", golden])
+    #expect(result.status == 66)
+    #expect(
+      result.stderr
+        == "error: no such file: \(golden); to record it, run 'storeledger snapshot \(space.log) --out \(golden)' (review the file, then commit it)\n")
+  }
 }
