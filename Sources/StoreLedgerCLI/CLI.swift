@@ -30,6 +30,7 @@ enum StoreLedgerCLI {
       CommandEntry(AppendCommand.self), CommandEntry(RepairCommand.self),
       CommandEntry(GenerateCommand.self), CommandEntry(SnapshotCommand.self),
       CommandEntry(DiffCommand.self), CommandEntry(ImportCommand.self),
+      CommandEntry(CompletionCommand.self),
     ]
   }
 
@@ -54,6 +55,16 @@ enum StoreLedgerCLI {
       See 'storeledger help <subcommand>' for details; 'storeledger --version' prints the version.
 
       """
+    return text
+  }
+
+  /// The generated part of Docs/commands.md: every command's `--help`, from the same option
+  /// tables, so the reference cannot drift from the tool.
+  static var commandReference: String {
+    var text = "## Every command's --help (generated)\n"
+    for command in commands {
+      text += "\n### \(command.spec.name)\n\n```text\n\(command.spec.helpText)```\n"
+    }
     return text
   }
 
