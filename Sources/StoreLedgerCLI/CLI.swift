@@ -140,11 +140,23 @@ enum CommandSupport {
 
   /// Loads the catalog. A missing log is named first when `logMustExist` (it is the likelier
   /// mistake); a missing default catalog says where it was looked for and how to name another.
+  /// `--catalog -` reads the catalog from stdin; a log read from stdin needs `--catalog`.
   static func catalog(
-    _ arguments: ParsedArguments, log: String, logMustExist: Bool = true
-  ) throws(DiagnosticList) -> Catalog {
-    if logMustExist && !PlatformFile.exists(log) {
+    _ arguments: ParsedArguments, log: String, logMustExist: Bool = true, console: Console? = nil
+  ) throws -> Catalog {
+    if log == "-" {
+      guard let named = arguments.value("catalog"), named != "-" else {
+        throw UsageError(message: "A log read from stdin ('-') needs '--catalog <file>' (a file, not '-').")
+      }
+    } else if logMustExist && !PlatformFile.exists(log) {
       throw DiagnosticList([Diagnostic(.fileNotFound(path: log))])
+    }
+    if arguments.value("catalog") == "-", let console {
+      let bytes = console.readInput()
+      guard let text = String(validating: bytes, as: UTF8.self) else {
+        throw Diagnostic(file: "<stdin>", .badCatalog("not valid UTF-8"))
+      }
+      return try Catalog.parse(text, file: "<stdin>")
     }
     let path = catalogPath(arguments, log: log)
     if arguments.value("catalog") == nil && !PlatformFile.exists(path) {
@@ -156,9 +168,22 @@ enum CommandSupport {
   /// Loads the log named by the first positional argument (with `--snapshot` when given).
   static func ledger(_ arguments: ParsedArguments, console: Console) throws -> (Ledger, LogExtent) {
     let log = logPath(arguments)
-    let catalog = try catalog(arguments, log: log)
+    if [log, arguments.value("catalog"), arguments.value("queries")].filter({ $0 == "-" }).count > 1 {
+      throw UsageError(message: "Only one input can be read from stdin ('-').")
+    }
+    let catalog = try catalog(arguments, log: log, console: console)
     let loaded: (ledger: Ledger, extent: LogExtent)
-    if let snapshot = arguments.value("snapshot") {
+    if log == "-" {
+      guard arguments.value("snapshot") == nil else {
+        throw UsageError(message: "'--snapshot' needs the log as a file: a snapshot covers a file's first bytes.")
+      }
+      var builder = LedgerBuilder(catalog: catalog, file: "<stdin>")
+      let extent = feed(&builder, input: console.readInput())
+      switch builder.finish() {
+      case .success(let ledger): loaded = (ledger, extent)
+      case .failure(let list): throw list
+      }
+    } else if let snapshot = arguments.value("snapshot") {
       loaded = try SnapshotFiles.restore(
         snapshotPath: snapshot, logPath: log, catalogPath: catalogPath(arguments, log: log), catalog: catalog)
     } else {
@@ -170,6 +195,23 @@ enum CommandSupport {
         return false
       }, console)
     return (loaded.ledger, loaded.extent)
+  }
+
+  /// Feeds a log given on stdin to `builder`, every line (the last one even without `\n`:
+  /// stdin is not a file a writer may have torn).
+  static func feed(_ builder: inout LedgerBuilder, input: [UInt8]) -> LogExtent {
+    var lineNumber = 0
+    var start = 0
+    input.withUnsafeBufferPointer { all in
+      while start < all.count {
+        var end = start
+        while end < all.count && all[end] != 10 { end += 1 }
+        lineNumber += 1
+        _ = builder.add(line: UnsafeBufferPointer(rebasing: all[start..<end]), lineNumber: lineNumber)
+        start = end + 1
+      }
+    }
+    return LogExtent(completeBytes: Int64(input.count), tornBytes: 0, lineCount: lineNumber)
   }
 
   /// Subjects listed by name in the warning about queries for subjects without events.

@@ -383,4 +383,22 @@ struct FirstHourTests {
       result.stderr
         == "error: no such file: \(golden); to record it, run 'storeledger snapshot \(space.log) --out \(golden)' (review the file, then commit it)\n")
   }
+
+  @Test("a log or a catalog can come from stdin ('-'), one input at a time")
+  func stdinInputs() throws {
+    let log = try String(contentsOfFile: demoLog, encoding: .utf8)
+    let catalogPath = repoPath("Events/catalog.json")
+    let expected = runCLI(["query", demoLog, "--subject", "u1", "--at", "2026-03-05"]).stdout
+    #expect(runCLI(["query", "-", "--catalog", catalogPath, "--subject", "u1", "--at", "2026-03-05"], stdin: log).stdout == expected)
+    let catalogText = try String(contentsOfFile: catalogPath, encoding: .utf8)
+    #expect(runCLI(["query", demoLog, "--catalog", "-", "--subject", "u1", "--at", "2026-03-05"], stdin: catalogText).stdout == expected)
+    let check = runCLI(["check", "-", "--catalog", catalogPath], stdin: log)
+    #expect(check.stdout == "ok: <stdin>: 7 lines, 7 events, 0 duplicates skipped, 3 subjects, 0 warnings\n")
+    let noCatalog = runCLI(["query", "-", "--subject", "u1"], stdin: log)
+    #expect(noCatalog.status == 64)
+    #expect(noCatalog.stderr.hasPrefix("Error: A log read from stdin ('-') needs '--catalog <file>' (a file, not '-').\n"))
+    let twice = runCLI(["audit", "-", "--catalog", catalogPath, "--queries", "-"], stdin: log)
+    #expect(twice.status == 64)
+    #expect(twice.stderr.hasPrefix("Error: Only one input can be read from stdin ('-').\n"))
+  }
 }
