@@ -146,6 +146,11 @@ enum ArgumentParser {
     return parsed
   }
 
+  /// The known name nearest to `name` (see `NearMatch`), for "did you mean".
+  static func closest(_ name: String, among names: [String]) -> String? {
+    NearMatch.closest(name, among: names)
+  }
+
   /// Parses `--at`, `--as-of` and the like: the forms of `TimeInput`, in the `--tz` offset.
   static func instant(_ text: String, option: String, time: TimeInput) throws(UsageError) -> Timestamp {
     switch time.parse(text) {

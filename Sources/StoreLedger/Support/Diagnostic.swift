@@ -23,6 +23,7 @@ public enum Problem: Sendable, Equatable {
   case unknownSubject(NearMatch.Hint)
   case unknownSubjects(queries: Int, shown: [NearMatch.Hint], more: Int)
   case tornLineBlocksAppend
+  case leak(id: String, feature: String, at: String, tier: String?, used: Int64, limit: Int64?)
   // Catalog.
   case badCatalog(String)
   // Files and usage.
@@ -155,6 +156,10 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
       return "\(queries) quer\(queries == 1 ? "y names a subject" : "ies name subjects") with no events in the log, "
         + "so \(queries == 1 ? "its answer is" : "their answers are") empty: " + subjects.joined(separator: ", ")
         + (more > 0 ? ", and \(more) more quer\(more == 1 ? "y" : "ies")" : "")
+    case .leak(let id, let feature, let at, let tier, let used, let limit):
+      let why = tier.map { "tier '\($0)' had used \(used) of \(limit.map(String.init) ?? "unlimited")" }
+        ?? "no tier the subject was in offers it"
+      return "field 'feature': leak: usage '\(id)' of '\(feature)' at \(at) was not allowed (\(why))"
     case .tornLineBlocksAppend:
       return "the log ends in a torn line; run 'storeledger repair' before appending"
     case .badCatalog(let detail):

@@ -4,13 +4,12 @@ import StoreLedger
 enum QueryCommand: LedgerCommand {
   static let spec = CommandSpec(
     name: "query", abstract: "Answer what one subject held at a time, as known at a time.",
-    usage: "query <log> --subject <id> [--at <time> | --during <day>] [--as-of <time>] [--tz <offset>] [--explain] [--format json|text] [--pretty]",
+    usage:
+      "query <log> --subject <id> [--at <time> | --during <day>] [--as-of <time> | --cached-at <time> [--max-staleness <duration>]] [--tz <offset>] [--explain] [--format json|text] [--pretty]",
     positionals: [("<log>", "The JSON-lines event log.")], requiredPositionals: 1,
     options: [
       .value("subject", "id", "The subject (account) to answer for. Required."),
-      .value("at", "time", "Effective time T: RFC 3339, a date (start of that day), now, today or yesterday. Default: now."),
-      .value("as-of", "time", "Knowledge time R: count only events recorded by then (same forms). Default: all."),
-      CommandSpec.tzOption,
+    ] + PointInTime.options + [
       .value("during", "day", "Instead of --at: when, during that day, the subject held each entitlement (full knowledge)."),
       .flag("explain", "Add the events that decided each answer, and why an entitlement held at other times is absent."),
       .value("format", "json|text", "json (default): the answer object; text: sentences for people."),
@@ -19,7 +18,8 @@ enum QueryCommand: LedgerCommand {
     ],
     discussion: """
       Prints one JSON object: entitlements active at T, the plan in each subscription group, and
-      balances. A subject the ledger has never seen gets empty objects, and a warning on stderr
+      balances; with a catalog policy also the tier, the usage-based trial and every feature's
+      usage. A subject the ledger has never seen gets empty objects, and a warning on stderr
       with the subjects nearest to it (case, whitespace, a typo).
       Example: storeledger query Events/demo.jsonl --subject u1 --at 2026-03-05
       """)
@@ -28,30 +28,23 @@ enum QueryCommand: LedgerCommand {
     guard let subject = arguments.value("subject") else {
       throw UsageError(message: "Missing expected option '--subject <id>'.")
     }
-    let time = try ArgumentParser.timeInput(arguments)
-    let at = try arguments.value("at").map { (text) throws(UsageError) in
-      try ArgumentParser.instant(text, option: "at", time: time)
-    } ?? time.now!
-    let asOf = try arguments.value("as-of").map { (text) throws(UsageError) in
-      try ArgumentParser.instant(text, option: "as-of", time: time)
-    }
+    let time = try PointInTime.parse(arguments)
     let format = arguments.value("format") ?? "json"
     guard format == "json" || format == "text" else {
       throw UsageError(message: "Invalid value for '--format': '\(format)' (expected json or text).")
     }
     if let dayText = arguments.value("during") {
-      guard arguments.value("at") == nil, asOf == nil else {
+      guard arguments.value("at") == nil, time.asOf == nil, time.cache == nil else {
         throw UsageError(message: "'--during <day>' answers at full knowledge over a day: drop '--at' and '--as-of'.")
       }
-      var dayTime = time
+      var dayTime = try ArgumentParser.timeInput(arguments)
       dayTime.now = nil
       guard case .success(let from) = dayTime.parse(dayText), dayText.utf8.count == 10 else {
         throw UsageError(message: "Invalid value for '--during': '\(dayText)' (expected a date such as 2026-03-05).")
       }
       let to = from.adding(milliseconds: 86_400_000)
       let (ledger, _) = try CommandSupport.ledger(arguments, console: console)
-      var engine = QueryEngine(ledger: ledger)
-      let held = QueryText.during(subject: subject, from: from, to: to, engine: &engine)
+      let held = QueryText.during(subject: subject, from: from, to: to, ledger: ledger)
       if format == "text" {
         console.out(QueryText.duringText(subject: subject, from: from, to: to, held: held))
       } else {
@@ -64,16 +57,16 @@ enum QueryCommand: LedgerCommand {
     let (ledger, _) = try CommandSupport.ledger(arguments, console: console)
     var engine = QueryEngine(ledger: ledger)
     let explain = arguments.has("explain") || format == "text"
-    let answer = engine.answer(subject: subject, at: at, asOf: asOf, explain: explain)
-    let absent = explain ? QueryText.absent(from: answer, engine: &engine) : []
+    let answer = engine.answer(subject: subject, at: time.at, asOf: time.asOf, cache: time.cache, explain: explain)
+    let absent = explain ? QueryText.absent(from: answer, ledger: ledger) : []
     if format == "text" {
       var current: (Answer, [AbsentEntitlement])? = nil
-      if asOf != nil {
-        let now = engine.answer(subject: subject, at: at, asOf: nil, explain: true)
+      if time.asOf != nil || time.cache != nil {
+        let now = engine.answer(subject: subject, at: time.at, asOf: nil, explain: true)
         if now.entitlements != answer.entitlements || now.plans != answer.plans
           || !now.balances.elementsEqual(answer.balances, by: { $0 == $1 })
         {
-          current = (now, QueryText.absent(from: now, engine: &engine))
+          current = (now, QueryText.absent(from: now, ledger: ledger))
         }
       }
       console.out(QueryText.text(answer, absent: absent, current: current, ledger: ledger))

@@ -14,10 +14,9 @@ struct AbsentEntitlement {
 enum QueryText {
   /// Why each entitlement the subject ever holds (at full knowledge) is absent from `answer`.
   /// - Complexity: O(events of the subject · instants), via the subject's timeline.
-  static func absent(from answer: Answer, engine: inout QueryEngine) -> [AbsentEntitlement] {
-    let ledger = engine.ledger
+  static func absent(from answer: Answer, ledger: Ledger) -> [AbsentEntitlement] {
     guard let symbol = ledger.subject(named: answer.subject) else { return [] }
-    let timeline = engine.timeline(subject: symbol)
+    let timeline = ledger.timeline(subject: symbol)
     let held = Set(answer.entitlements.map(\.entitlement))
     var result: [AbsentEntitlement] = []
     for (entitlement, intervals) in timeline.entitlements where !held.contains(entitlement) {
@@ -131,10 +130,10 @@ enum QueryText {
 extension QueryText {
   /// The entitlement intervals of the subject that overlap `[from, to)`, clipped to it (full knowledge).
   static func during(
-    subject: String, from: Timestamp, to: Timestamp, engine: inout QueryEngine
+    subject: String, from: Timestamp, to: Timestamp, ledger: Ledger
   ) -> [(String, [SubjectTimeline.Interval])] {
-    guard let symbol = engine.ledger.subject(named: subject) else { return [] }
-    return engine.timeline(subject: symbol).entitlements.compactMap { entitlement, intervals in
+    guard let symbol = ledger.subject(named: subject) else { return [] }
+    return ledger.timeline(subject: symbol).entitlements.compactMap { entitlement, intervals in
       let clipped = intervals.compactMap { interval -> SubjectTimeline.Interval? in
         let end = interval.to ?? .distantFuture
         guard interval.from < to, end > from else { return nil }
