@@ -117,7 +117,7 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
       return "field '\(field)': missing UTC offset in \(found): add Z or +02:00, or pass --tz +02:00"
     case .unknownEventType(let found):
       let name = found.trimmingCharacters(of: "\"")
-      if NearMatch.normalized(name) == Array("refund") || NearMatch.normalized(name) == Array("refunded") {
+      if ["refund", "refunded", "refunds"].contains(name.trimmingWhitespace().lowercased()) {
         return "field 'type': unknown event type \(found); a refund is a 'revocation' with \"reason\": \"refund\""
       }
       return

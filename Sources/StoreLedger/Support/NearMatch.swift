@@ -32,7 +32,8 @@ public enum NearMatch {
     var scorer = Scorer(name)
     var scored: [(name: String, score: Int)] = []
     for candidate in known where candidate != name {
-      if let score = scorer.score(candidate) { scored.append((candidate, score)) }
+      var bytes = candidate
+      if let score = bytes.withUTF8({ scorer.score($0) }) { scored.append((candidate, score)) }
     }
     return best(scored, limit: limit)
   }
@@ -43,18 +44,17 @@ public enum NearMatch {
   }
 
   /// The interned strings of `table` nearest to `name` (subjects of a ledger, for instance).
-  /// - Complexity: O(k) for k symbols, plus O(m²) for each symbol of a near length.
+  ///
+  /// Scored on the bytes in place: a `String` is made only for a match.
+  /// - Complexity: O(k · m²) for k symbols of length about m; no allocation per symbol.
   public static func suggestions(for name: String, in table: SymbolTable, limit: Int = suggestionsMax) -> [String] {
     var scorer = Scorer(name)
-    let trimmedCount = scorer.key.count
     var scored: [(name: String, score: Int)] = []
     for index in 0..<table.count {
       let symbol = Symbol(rawValue: UInt32(index))
-      // Whitespace and case change a byte count only a little; skip the rest without a String.
-      let count = table.withBytes(symbol) { $0.count }
-      guard abs(count - trimmedCount) <= scorer.maxDistance + 2 || abs(count - name.utf8.count) <= 2 else { continue }
+      guard let score = table.withBytes(symbol, { scorer.score($0) }) else { continue }
       let candidate = table.string(symbol)
-      if candidate != name, let score = scorer.score(candidate) { scored.append((candidate, score)) }
+      if candidate != name { scored.append((candidate, score)) }
     }
     return best(scored, limit: limit)
   }
@@ -63,37 +63,50 @@ public enum NearMatch {
     scored.sorted { ($0.score, $0.name) < ($1.score, $1.name) }.prefix(limit).map(\.name)
   }
 
-  /// Scores candidates against one name: 0 for a case, whitespace or plural variant, else the
-  /// edit distance when within the name's allowance.
+  /// Scores candidates against one name, on UTF-8 bytes with ASCII case folding: 0 for a case,
+  /// whitespace or plural variant, else the edit distance when within the name's allowance.
   private struct Scorer {
-    let key: [Character]
-    let maxDistance: Int
+    private let key: [UInt8]
+    private let maxDistance: Int
+    private var other: [UInt8] = []
     private var previous: [Int] = []
     private var current: [Int] = []
     private var beforePrevious: [Int] = []
 
     init(_ name: String) {
-      key = NearMatch.normalized(name)
-      let length = key.count
+      var key: [UInt8] = []
+      NearMatch.normalize(Array(name.utf8)[...], into: &key)
+      self.key = key
+      let length = name.trimmingWhitespace().count
       maxDistance = length <= 3 ? 0 : (length <= 6 ? 1 : 2)
     }
 
-    mutating func score(_ candidate: String) -> Int? {
-      let other = NearMatch.normalized(candidate)
+    mutating func score(_ candidate: UnsafeBufferPointer<UInt8>) -> Int? {
+      // Whitespace around a name and a plural ending change its length by a few bytes at most.
+      guard abs(candidate.count - key.count) <= max(maxDistance, 3) + 2 else { return nil }
+      NearMatch.normalize(candidate[...], into: &other)
       if other == key || NearMatch.isPlural(other, of: key) || NearMatch.isPlural(key, of: other) { return 0 }
       guard maxDistance > 0, abs(other.count - key.count) <= maxDistance else { return nil }
-      let distance = self.distance(key, other)
+      let distance = self.distance()
       return distance <= maxDistance ? distance : nil
     }
 
-    /// Optimal string alignment distance: insertions, deletions, substitutions, adjacent swaps.
-    private mutating func distance(_ a: [Character], _ b: [Character]) -> Int {
+    /// Optimal string alignment distance of `key` and `other`: insertions, deletions,
+    /// substitutions and swaps of neighbours each count one.
+    private mutating func distance() -> Int {
+      let a = key
+      let b = other
       guard !a.isEmpty else { return b.count }
-      beforePrevious = Array(repeating: 0, count: b.count + 1)
-      previous = Array(0...b.count)
-      current = Array(repeating: 0, count: b.count + 1)
+      // Rows reused across candidates: no allocation per symbol of a long table.
+      if previous.count != b.count + 1 {
+        beforePrevious = Array(repeating: 0, count: b.count + 1)
+        previous = Array(repeating: 0, count: b.count + 1)
+        current = Array(repeating: 0, count: b.count + 1)
+      }
+      for j in 0...b.count { previous[j] = j }
       for i in 1...a.count {
         current[0] = i
+        var rowMin = i
         for j in stride(from: 1, through: b.count, by: 1) {
           let cost = a[i - 1] == b[j - 1] ? 0 : 1
           var best = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
@@ -101,22 +114,37 @@ public enum NearMatch {
             best = min(best, beforePrevious[j - 2] + 1)
           }
           current[j] = best
+          rowMin = min(rowMin, best)
         }
+        // A swap reaches back two rows, so stop only when two rows in a row are out of reach.
+        if rowMin > maxDistance && previous.min()! > maxDistance { return maxDistance + 1 }
         (beforePrevious, previous, current) = (previous, current, beforePrevious)
       }
       return previous[b.count]
     }
   }
 
-  /// Lower-cased, without surrounding whitespace.
-  static func normalized(_ name: String) -> [Character] {
-    Array(name.trimmingWhitespace().lowercased())
+  /// `bytes` without surrounding ASCII whitespace, ASCII letters lower-cased, into `out`.
+  static func normalize<Bytes: Collection<UInt8>>(_ bytes: Bytes, into out: inout [UInt8]) {
+    out.removeAll(keepingCapacity: true)
+    let isSpace: (UInt8) -> Bool = { $0 == 32 || $0 == 9 || $0 == 10 || $0 == 13 }
+    guard let first = bytes.firstIndex(where: { !isSpace($0) }) else { return }
+    var last = first
+    var index = first
+    while index != bytes.endIndex {
+      if !isSpace(bytes[index]) { last = index }
+      index = bytes.index(after: index)
+    }
+    for byte in bytes[first...last] { out.append(byte >= 65 && byte <= 90 ? byte + 32 : byte) }
   }
 
   /// Whether one is the English plural of the other (`query`/`queries`, `event`/`events`).
-  static func isPlural(_ a: [Character], of b: [Character]) -> Bool {
-    if a == b + ["s"] || a == b + ["e", "s"] { return true }
-    return b.last == "y" && a == b.dropLast() + ["i", "e", "s"]
+  static func isPlural(_ a: [UInt8], of b: [UInt8]) -> Bool {
+    let s = UInt8(ascii: "s")
+    if a.count == b.count + 1 && a.last == s && a.starts(with: b) { return true }
+    if a.count == b.count + 2 && a.suffix(2).elementsEqual([UInt8(ascii: "e"), s]) && a.starts(with: b) { return true }
+    return b.last == UInt8(ascii: "y") && a.count == b.count + 2 && a.starts(with: b.dropLast())
+      && a.suffix(3).elementsEqual([UInt8(ascii: "i"), UInt8(ascii: "e"), s])
   }
 }
 
