@@ -1,13 +1,16 @@
 import StoreLedger
 
 /// Why an entitlement the subject holds at some time is not held at T.
+/// An event named by its id and line.
+typealias EventRef = (id: String, line: Int)
+
 struct AbsentEntitlement {
   /// The entitlement id.
   let entitlement: String
   /// One sentence: the state of the plan, when the grant starts or ended, or what was not yet known.
   let reason: String
-  /// The events behind it (the plan's deciding events), possibly none.
-  let evidence: [Evidence]
+  /// The events behind it (the plan's deciding events, or what ended the grant), possibly none.
+  let evidence: [EventRef]
 }
 
 /// Readable renderings of query answers: why an entitlement is absent, `--format text`, `--during`.
@@ -25,7 +28,7 @@ enum QueryText {
       if let plan = answer.plans.first(where: { plan in
         ledger.catalog.index(of: plan.product).map { ledger.catalog[$0].entitlements.contains(entitlement) } ?? false
       }) {
-        let evidence = answer.explanation?.plans.first { $0.0 == plan.group }?.1 ?? []
+        let evidence = (answer.explanation?.plans.first { $0.0 == plan.group }?.1 ?? []).map { EventRef($0.id, $0.line) }
         result.append(
           AbsentEntitlement(
             entitlement: entitlement,
@@ -47,20 +50,31 @@ enum QueryText {
           AbsentEntitlement(
             entitlement: entitlement,
             reason: (before.map { "it ended at \(instant($0.to!)) (\($0.product)); " } ?? "")
-              + "it starts at \(instant(next.from)) (\(next.product))",
-            evidence: []))
+              + "it starts at \(instant(next.from)) (\(next.product))"
+              + describe(ending(before?.to, subject: symbol, ledger: ledger), subject: symbol, ledger: ledger),
+            evidence: ending(before?.to, subject: symbol, ledger: ledger)))
       } else if let last = intervals.last, let end = last.to {
         result.append(
           AbsentEntitlement(
-            entitlement: entitlement, reason: "it ended at \(instant(end)) (\(last.product), \(last.state))",
-            evidence: []))
+            entitlement: entitlement,
+            reason: "it ended at \(instant(end)) (\(last.product), \(last.state))"
+              + describe(ending(end, subject: symbol, ledger: ledger), subject: symbol, ledger: ledger),
+            evidence: ending(end, subject: symbol, ledger: ledger)))
       }
     }
     return result
   }
 
+  /// The subject's revocations and expirations effective at `end`: what ended a grant then
+  /// (none when it simply ran out).
+  static func ending(_ end: Timestamp?, subject: Symbol, ledger: Ledger) -> [EventRef] {
+    guard let end else { return [] }
+    return ledger.events(of: subject).filter { $0.at == end && ($0.kind == .revocation || $0.kind == .expiration) }
+      .map { EventRef(ledger.symbols.ids.string($0.id), Int($0.line)) }
+  }
+
   /// `; events e6 (line 6: revocation, refund, effective 4 Mar 2026 16:00 UTC, learned 9 Mar 2026 08:00 UTC)`.
-  static func describe(_ evidence: [Evidence], subject: Symbol, ledger: Ledger) -> String {
+  static func describe(_ evidence: [EventRef], subject: Symbol, ledger: Ledger) -> String {
     guard !evidence.isEmpty else { return "" }
     let events = ledger.events(of: subject)
     let texts = evidence.map { item -> String in

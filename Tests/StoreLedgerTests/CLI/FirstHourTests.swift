@@ -304,9 +304,9 @@ struct FirstHourTests {
 
   /// (at, as_of or nil, the line about `pro` in the text answer).
   static let absentCases: [(String, String?, String)] = [
-    ("2026-02-20", nil, "pro: no: it ended at 20 Feb 2026 (pro.lifetime); it starts at 1 Mar 2026 (pro.lifetime)"),
+    ("2026-02-20", nil, "pro: no: it ended at 20 Feb 2026 (pro.lifetime); it starts at 1 Mar 2026 (pro.lifetime); events r1 (line 2: revocation, refund, effective 20 Feb 2026)"),
     ("2026-01-05", nil, "pro: no: it starts at 1 Feb 2026 (pro.lifetime)"),
-    ("2026-04-05", nil, "pro: no: it ended at 1 Apr 2026 (pro.lifetime, active)"),
+    ("2026-04-05", nil, "pro: no: it ended at 1 Apr 2026 (pro.lifetime, active); events r2 (line 4: revocation, other, effective 1 Apr 2026)"),
     ("2026-03-05", "2026-03-02", "pro: no: held then as known now (pro.lifetime from 1 Mar 2026), but not yet known at 2 Mar 2026"),
   ]
 
