@@ -17,7 +17,7 @@ struct UsageFold {
   /// Per feature: the running sum of quantities since the trial started (uses at T included).
   private var trialSums: [Int64] = []
   /// Per feature: when its trial threshold was first reached (`distantFuture`: not yet).
-  private(set) var thresholdReachedAt: [Timestamp] = []
+  private var reachedAt: [Timestamp] = []
   /// The trial's conversion C: the first counted instant at which its entitlement is active.
   private(set) var conversion: Timestamp? = nil
   /// Positions (within the subject) of counted uses, kept only when explaining.
@@ -41,8 +41,8 @@ struct UsageFold {
     used.append(contentsOf: repeatElement(0, count: featureCount * 4))
     trialSums.removeAll(keepingCapacity: true)
     trialSums.append(contentsOf: repeatElement(0, count: featureCount))
-    thresholdReachedAt.removeAll(keepingCapacity: true)
-    thresholdReachedAt.append(contentsOf: repeatElement(Timestamp.distantFuture, count: featureCount))
+    reachedAt.removeAll(keepingCapacity: true)
+    reachedAt.append(contentsOf: repeatElement(Timestamp.distantFuture, count: featureCount))
     trialEntitlement = policy.trial?.entitlement ?? -1
   }
 
@@ -66,10 +66,10 @@ struct UsageFold {
         used[base + 3] &+= event.quantity
         if explains { usePositions.append(position) }
       }
-      if let trial = policy.trial, thresholdReachedAt[feature] == .distantFuture {
+      if let trial = policy.trial, reachedAt[feature] == .distantFuture {
         trialSums[feature] &+= event.quantity
         for threshold in trial.thresholds where threshold.feature == feature && trialSums[feature] >= threshold.count {
-          thresholdReachedAt[feature] = event.at
+          reachedAt[feature] = event.at
         }
       }
     case .consumption, .purchasePending:
@@ -96,4 +96,26 @@ struct UsageFold {
   func used(_ feature: Int, in window: UsageWindow) -> Int64 {
     used[feature * 4 + Int(window.rawValue)]
   }
+
+  /// When `feature`'s trial threshold was first reached (`distantFuture`: not yet).
+  func thresholdReachedAt(_ feature: Int) -> Timestamp { reachedAt[feature] }
+
+  /// Where `window` (containing T) ends; nil for `ever`.
+  func windowEnd(_ window: UsageWindow) -> Timestamp? { windows.end(window) }
 }
+
+/// What deciding the policy at T needs to know about a subject's counted events.
+protocol UsageFacts {
+  /// The earliest `at` of a counted event; nil when none counts.
+  var first: Timestamp? { get }
+  /// The first counted instant at which the trial's entitlement is active.
+  var conversion: Timestamp? { get }
+  /// When `feature`'s trial threshold was first reached (`distantFuture`: not yet).
+  func thresholdReachedAt(_ feature: Int) -> Timestamp
+  /// The sum of uses of `feature` in the `window` that contains T, before T.
+  func used(_ feature: Int, in window: UsageWindow) -> Int64
+  /// Where `window` (containing T) ends; nil for `ever`.
+  func windowEnd(_ window: UsageWindow) -> Timestamp?
+}
+
+extension UsageFold: UsageFacts {}

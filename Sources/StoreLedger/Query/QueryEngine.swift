@@ -159,26 +159,49 @@ public struct QueryEngine {
       subject: subject, at: time, asOf: answer.asOf, tier: answer.policy?.tier, usage: decided, wouldAllow: wouldAllow)
   }
 
-  /// Calls `body` with every leak: a `usage` event whose feature the answer at its own `at`,
-  /// as known at its own `recorded`, does not allow (Docs/semantics.md, "Leaks").
+  /// Calls `body` with every leak: a `usage` event using its feature (quantity > 0) that the
+  /// answer at its own `at`, as known at its own `recorded`, does not allow (Docs/semantics.md, "Leaks").
   ///
-  /// Subjects in symbol order, uses in effective order. Each use folds its subject up to
-  /// the use, so knowledge time is exact for every use.
-  /// - Complexity: O(Σ over subjects of uses × events).
-  public mutating func forEachLeak(_ body: (Leak) -> Void) {
+  /// Subjects in symbol order, uses in effective order. One incremental pass per subject
+  /// (`LeakScan`); a use whose verdict depends on knowledge time, or every use when `exact`,
+  /// is judged by folding its subject up to it as known at its `recorded`.
+  /// - Complexity: O(events × (subscriptions + grants) + uses × tiers × features × log uses),
+  ///   plus O(events of the subject) per use judged exactly.
+  public mutating func forEachLeak(exact: Bool = false, _ body: (Leak) -> Void) {
     guard let policy else { return }
     subjectFold.touches = nil
+    var scan = LeakScan()
     for s in 0..<ledger.subjectCount {
       let subject = Symbol(rawValue: UInt32(s))
-      for event in ledger.events(of: subject) where event.kind == .usage {
-        evaluate(subject: subject, at: event.at, asOf: event.recorded, cache: nil)
-        let decided = subjectFold.outcome.features[Int(event.feature)]
-        guard !decided.allowed else { continue }
+      let events = ledger.events(of: subject)
+      guard events.contains(where: { $0.kind == .usage }) else { continue }
+      func report(_ event: Event, _ decided: FeatureOutcome) {
         body(
           Leak(
             subject: ledger.symbols.subjects.string(subject), id: ledger.symbols.ids.string(event.id),
             line: Int(event.line), at: event.at, feature: policy.features[Int(event.feature)].name,
             tier: decided.tier >= 0 ? policy.tiers[decided.tier].name : nil, used: decided.used, limit: decided.limit))
+      }
+      func judgeExactly(_ event: Event) {
+        evaluate(subject: subject, at: event.at, asOf: event.recorded, cache: nil)
+        let decided = subjectFold.outcome.features[Int(event.feature)]
+        if !decided.allowed { report(event, decided) }
+      }
+      if exact {
+        // A release (negative quantity) hands nothing out: it is never a leak.
+        for event in events where event.kind == .usage && event.quantity > 0 { judgeExactly(event) }
+        continue
+      }
+      let base = events.startIndex
+      ledger.events.withUnsafeBufferPointer { all in
+        scan.scan(
+          UnsafeBufferPointer(rebasing: all[events.indices]), subscriptionCount: Int(ledger.subscriptionCounts[s]),
+          context: ledger.context, policy: policy,
+          leak: { position in
+            // The verdict's numbers for the message, from the same fold the exact path uses.
+            judgeExactly(all[base + position])
+          },
+          judgeExactly: { position in judgeExactly(all[base + position]) })
       }
     }
   }

@@ -16,7 +16,7 @@ enum CanCommand: LedgerCommand {
       Prints one JSON line saying why: the tier that decided, uses so far in its window, the
       limit and when the window ends; when not allowed, the first tier that would allow it.
       Exit 0 when allowed, 1 when not. Needs a catalog with a 'policy'.
-      Example: storeledger can Events/policy/decide.jsonl --subject ana --feature decision --at 2026-03-30T09:03:30Z
+      Example: storeledger can Events/policy/decide-daily.jsonl --subject sid-free --feature decision_session --at 2026-03-02T20:00:00Z
       """)
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {

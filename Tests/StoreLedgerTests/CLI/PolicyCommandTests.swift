@@ -81,4 +81,48 @@ struct PolicyCommandTests {
     #expect(result.stderr.contains("1 leak: uses the policy did not allow when they happened"))
     #expect(try space.read() == before)
   }
+
+  @Test("append accepts a use beyond its limit: a ledger records what happened")
+  func appendBeyondLimit() throws {
+    let space = try Self.workspace(extra: [use("u6", "ana", "2026-03-30T09:05:00Z")])
+    defer { try? FileManager.default.removeItem(at: space.directory) }
+    let line = use("u7", "ana", "2026-03-30T09:06:00Z") + "\n"
+    let result = runCLI(["append", space.log], stdin: line)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(String(decoding: try space.read(), as: UTF8.self).contains(#""id":"u7""#))
+    let denied = runCLI(["can", space.log, "--subject", "ana", "--feature", "interaction", "--at", "2026-03-30T09:07:00Z"])
+    #expect(denied.status == 1)
+    #expect(denied.stdout.contains(#""used":7"#))
+  }
+
+  @Test("a bad usage line is bad data naming file, line and field; append leaves the log unchanged")
+  func badUsageLine() throws {
+    let space = try Self.workspace()
+    defer { try? FileManager.default.removeItem(at: space.directory) }
+    let before = try space.read()
+    let bad = #"{"id":"z1","type":"usage","subject":"ana","at":"2026-03-31T00:00:00Z","feature":"interaction","quantity":0}"#
+    let appended = runCLI(["append", space.log], stdin: bad + "\n")
+    #expect(appended.status == 65)
+    #expect(appended.stdout.isEmpty)
+    #expect(appended.stderr.contains("error: field 'quantity': expected a non-zero integer"), "\(appended.stderr)")
+    #expect(try space.read() == before)
+    try space.write("bad.jsonl", bad + "\n")
+    try space.write("catalog.json", policyCatalogText())
+    let checked = runCLI(["check", space.path("bad.jsonl"), "--catalog", space.path("catalog.json")])
+    #expect(checked.status == 65)
+    #expect(checked.stderr.contains("bad.jsonl:1: error: field 'quantity'"), "\(checked.stderr)")
+  }
+
+  @Test("a bad policy makes every command that reads the catalog exit 65 naming it")
+  func badPolicyCatalog() throws {
+    let space = try Self.workspace()
+    defer { try? FileManager.default.removeItem(at: space.directory) }
+    try space.write("catalog.json", policyCatalogText().replacingOccurrences(of: #""free": 5}"#, with: #""fre": 5}"#))
+    for arguments in [["check", space.log], ["query", space.log, "--subject", "ana", "--at", "2026-03-30"]] {
+      let result = runCLI(arguments)
+      #expect(result.status == 65)
+      #expect(result.stdout.isEmpty)
+      #expect(result.stderr.contains("catalog.json: error: bad catalog: policy: feature 'interaction': field 'limits': unknown tier 'fre'"), "\(result.stderr)")
+    }
+  }
 }

@@ -150,4 +150,17 @@ struct UsageTrialTests {
     engine.forEachLeak { found.append($0.id) }
     #expect(found == ["u6", "u7", "d1"])
   }
+
+  @Test("a release at or over a limit is not a leak")
+  func releaseIsNoLeak() throws {
+    var engine = QueryEngine(
+      ledger: try policyLedger([
+        use("s0", "sv", "2026-03-01T00:00:00Z", "deep_compare", quantity: 1),  // in the trial, but only plus lists deep_compare: a leak
+        use("s1", "sv", "2026-05-01T00:00:00Z", "saved_trip"), use("s2", "sv", "2026-05-01T01:00:00Z", "saved_trip"),
+        use("s3", "sv", "2026-05-02T00:00:00Z", "saved_trip", quantity: -1),
+      ]))
+    var found: [String] = []
+    engine.forEachLeak { found.append($0.id) }
+    #expect(found == ["s0", "s2"])
+  }
 }
