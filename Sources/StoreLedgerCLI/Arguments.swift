@@ -163,6 +163,11 @@ enum ArgumentParser {
     }
   }
 
+  /// Parses a time option of a command without `--tz`: the forms of `TimeInput`, in UTC.
+  static func instant(_ text: String, option: String) throws(UsageError) -> Timestamp {
+    try instant(text, option: option, time: TimeInput(now: currentTimestamp()))
+  }
+
   /// The time context of a command: the wall clock, and the offset of `--tz` when given.
   static func timeInput(_ arguments: ParsedArguments) throws(UsageError) -> TimeInput {
     var time = TimeInput(now: currentTimestamp())

@@ -30,6 +30,7 @@ enum StoreLedgerCLI {
       CommandEntry(AppendCommand.self), CommandEntry(RepairCommand.self),
       CommandEntry(GenerateCommand.self), CommandEntry(SnapshotCommand.self),
       CommandEntry(DiffCommand.self), CommandEntry(ImportCommand.self),
+      CommandEntry(ReportCommand.self), CommandEntry(TimelineCommand.self),
       CommandEntry(CompletionCommand.self),
     ]
   }
@@ -222,7 +223,7 @@ enum CommandSupport {
   static func warnIfUnknown(subject: String, in ledger: Ledger, log: String, console: Console) {
     guard ledger.subject(named: subject) == nil else { return }
     let hint = NearMatch.Hint(name: subject, suggestions: NearMatch.suggestions(for: subject, in: ledger.symbols.subjects))
-    warn([Diagnostic(file: log, .unknownSubject(hint), severity: .warning)], console)
+    warn([Diagnostic(file: log, .subjectWithoutEvents(hint), severity: .warning)], console)
   }
 
   /// One bounded warning for every query of `batch` whose subject has no events in the log.
@@ -243,7 +244,7 @@ enum CommandSupport {
     }
     guard queries > 0 else { return }
     let hints = shown.map { NearMatch.Hint(name: $0, suggestions: NearMatch.suggestions(for: $0, in: ledger.symbols.subjects)) }
-    warn([Diagnostic(file: log, .unknownSubjects(queries: queries, shown: hints, more: queries - queriesOfShown), severity: .warning)], console)
+    warn([Diagnostic(file: log, .subjectsWithoutEvents(queries: queries, shown: hints, more: queries - queriesOfShown), severity: .warning)], console)
   }
 
   static func warn(_ warnings: [Diagnostic], _ console: Console) {

@@ -20,8 +20,8 @@ public enum Problem: Sendable, Equatable {
   case unknownReference(field: String, value: String)
   case ignoredInState(type: String, state: String)
   // Queries that name a subject without events (the answer stands, but it is likely a typo).
-  case unknownSubject(NearMatch.Hint)
-  case unknownSubjects(queries: Int, shown: [NearMatch.Hint], more: Int)
+  case subjectWithoutEvents(NearMatch.Hint)
+  case subjectsWithoutEvents(queries: Int, shown: [NearMatch.Hint], more: Int)
   case tornLineBlocksAppend
   case leak(id: String, feature: String, at: String, tier: String?, used: Int64, limit: Int64?)
   // Catalog.
@@ -33,6 +33,8 @@ public enum Problem: Sendable, Equatable {
   case cannotRead(path: String, reason: String)
   case cannotWrite(path: String, reason: String)
   case usage(String)
+  /// A command asked about a subject the log has no event for.
+  case unknownSubject(String)
   // Snapshots and diffs.
   case snapshotMismatch(String)
   case importFailed(String)
@@ -73,7 +75,7 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
   public var exitCode: Int32 {
     switch problem {
     case .usage: return 64
-    case .fileNotFound, .defaultCatalogNotFound, .goldenNotFound, .cannotRead: return 66
+    case .fileNotFound, .defaultCatalogNotFound, .goldenNotFound, .cannotRead, .unknownSubject: return 66
     case .cannotWrite: return 74
     default: return 65
     }
@@ -148,10 +150,10 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
         "field '\(field)': '\(value)' has no purchase or renewal for this subject at this point; the event changes nothing"
     case .ignoredInState(let type, let state):
       return "'\(type)' in state '\(state)' changes nothing"
-    case .unknownSubject(let hint):
+    case .subjectWithoutEvents(let hint):
       return "subject '\(hint.name)' has no events in the log, so the answer is empty"
         + Diagnostic.didYouMean(hint.suggestions, separator: "; ")
-    case .unknownSubjects(let queries, let shown, let more):
+    case .subjectsWithoutEvents(let queries, let shown, let more):
       let subjects = shown.map { "'\($0.name)'" + Diagnostic.didYouMean($0.suggestions, separator: " (", closing: ")") }
       return "\(queries) quer\(queries == 1 ? "y names a subject" : "ies name subjects") with no events in the log, "
         + "so \(queries == 1 ? "its answer is" : "their answers are") empty: " + subjects.joined(separator: ", ")
@@ -177,6 +179,8 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
       return "cannot write \(path): \(reason)"
     case .usage(let detail):
       return detail
+    case .unknownSubject(let subject):
+      return "no event in the log names subject '\(subject)'"
     case .snapshotMismatch(let detail):
       return detail
     case .importFailed(let detail):
