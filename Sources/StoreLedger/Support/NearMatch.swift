@@ -2,10 +2,12 @@
 ///
 /// A name is near a known one when they are equal once case, surrounding whitespace and an
 /// English plural are ignored (`U1` and `u1`, `" u1"` and `u1`, `--query` and `--queries`), or
-/// when one typo apart: an edit distance, counting a swap of two neighbours as one edit
-/// (`expries` and `expires`), of at most 1 for names of 4 to 6 characters and 2 for longer ones.
-/// Names of 3 characters or fewer only match by case, whitespace or plural: `u7` is not a typo
-/// of `u1`.
+/// when a typo or two apart: an edit distance, counting a swap of two neighbours as one edit
+/// (`expries` and `expires`). Among a short list of known words (options, commands, fields,
+/// event types, products) up to 2 edits count (1 for names of 1 or 2 characters). Among the
+/// subjects of a ledger, which are many and often short, at most 1 edit for names of 4 to 6
+/// characters and 2 for longer ones, and names of 3 characters or fewer only match by case,
+/// whitespace or plural: `u7` is not a typo of `u1`.
 public enum NearMatch {
   /// A name that was not found and the known names nearest to it.
   public struct Hint: Sendable, Equatable {
@@ -29,7 +31,7 @@ public enum NearMatch {
   public static func suggestions(
     for name: String, among known: some Sequence<String>, limit: Int = suggestionsMax
   ) -> [String] {
-    var scorer = Scorer(name)
+    var scorer = Scorer(name, vocabulary: true)
     var scored: [(name: String, score: Int)] = []
     for candidate in known where candidate != name {
       var bytes = candidate
@@ -48,7 +50,7 @@ public enum NearMatch {
   /// Scored on the bytes in place: a `String` is made only for a match.
   /// - Complexity: O(k · m²) for k symbols of length about m; no allocation per symbol.
   public static func suggestions(for name: String, in table: SymbolTable, limit: Int = suggestionsMax) -> [String] {
-    var scorer = Scorer(name)
+    var scorer = Scorer(name, vocabulary: false)
     var scored: [(name: String, score: Int)] = []
     for index in 0..<table.count {
       let symbol = Symbol(rawValue: UInt32(index))
@@ -73,12 +75,17 @@ public enum NearMatch {
     private var current: [Int] = []
     private var beforePrevious: [Int] = []
 
-    init(_ name: String) {
+    /// `vocabulary`: `name` is looked up among a short list of known words, not a ledger's subjects.
+    init(_ name: String, vocabulary: Bool) {
       var key: [UInt8] = []
       NearMatch.normalize(Array(name.utf8)[...], into: &key)
       self.key = key
       let length = name.trimmingWhitespace().count
-      maxDistance = length <= 3 ? 0 : (length <= 6 ? 1 : 2)
+      if vocabulary {
+        maxDistance = length <= 2 ? 1 : 2
+      } else {
+        maxDistance = length <= 3 ? 0 : (length <= 6 ? 1 : 2)
+      }
     }
 
     mutating func score(_ candidate: UnsafeBufferPointer<UInt8>) -> Int? {

@@ -8,25 +8,26 @@ private let demoLog = repoPath("Events/demo.jsonl")
 
 @Suite("A new user's first hour: typos get a warning and a suggestion")
 struct FirstHourTests {
-  /// (name, known names, expected suggestions best first).
-  static let nearCases: [(String, [String], [String])] = [
-    ("U1", ["u1", "u2", "U-1"], ["u1"]),
-    (" u1", ["u1", "u2"], ["u1"]),
-    ("u7", ["u1", "u2"], []),
-    ("expries", ["expires", "grace_expires", "price"], ["expires"]),
-    ("pro_monthly", ["pro.monthly", "pro.annual", "pro.lifetime"], ["pro.monthly"]),
-    ("query", ["queries", "snapshot", "catalog"], ["queries"]),
-    ("subjet", ["subject", "at", "as-of"], ["subject"]),
-    ("customer-4201", ["customer-4210", "customer-4202", "customer-9999"], ["customer-4202", "customer-4210"]),
-    ("completely-else", ["pro.monthly"], []),
+  /// (name, known words, expected suggestions among words, among a ledger's subjects).
+  static let nearCases: [(String, [String], [String], [String])] = [
+    ("U1", ["u1", "u2", "U-1"], ["u1", "U-1", "u2"], ["u1"]),
+    (" u1", ["u1", "u2"], ["u1", "u2"], ["u1"]),
+    ("u7", ["u1", "u2"], ["u1", "u2"], []),
+    ("wek", ["day", "week", "month"], ["week"], []),
+    ("expries", ["expires", "grace_expires", "price"], ["expires"], ["expires"]),
+    ("pro_monthly", ["pro.monthly", "pro.annual", "pro.lifetime"], ["pro.monthly"], ["pro.monthly"]),
+    ("query", ["queries", "snapshot", "catalog"], ["queries"], ["queries"]),
+    ("subjet", ["subject", "at", "as-of"], ["subject"], ["subject"]),
+    ("customer-4201", ["customer-4210", "customer-4202", "customer-9999"], ["customer-4202", "customer-4210"], ["customer-4202", "customer-4210"]),
+    ("completely-else", ["pro.monthly"], [], []),
   ]
 
-  @Test("near matches: case, whitespace and plural first, then one or two typos by length", arguments: nearCases)
-  func near(name: String, known: [String], expected: [String]) {
-    #expect(NearMatch.suggestions(for: name, among: known) == expected)
+  @Test("near matches: case, whitespace and plural first, then typos, fewer among subjects", arguments: nearCases)
+  func near(name: String, known: [String], words: [String], subjects: [String]) {
+    #expect(NearMatch.suggestions(for: name, among: known) == words)
     var table = SymbolTable()
     for candidate in known { _ = table.intern(candidate) }
-    #expect(NearMatch.suggestions(for: name, in: table) == expected)
+    #expect(NearMatch.suggestions(for: name, in: table) == subjects)
   }
 
   @Test("query for a subject without events keeps the empty answer and warns with the nearest subject")
