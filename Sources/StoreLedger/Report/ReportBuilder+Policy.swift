@@ -20,7 +20,8 @@ extension ReportBuilder {
         let feature = policy.features[Int(event.feature)].name
         // A leak: not allowed by the answer at its own `at`, as known at its own `recorded`.
         let known = engine.answer(subject: name, at: event.at, asOf: event.recorded)
-        if let usage = known.policy?.usage.first(where: { $0.feature == feature }), !usage.allowed {
+        // A release hands nothing out and is never a leak (Docs/decisions.md).
+        if event.quantity > 0, let usage = known.policy?.usage.first(where: { $0.feature == feature }), !usage.allowed {
           tallies[bucket].leaks[feature + "." + (usage.tier ?? "none"), default: 0] += 1
         }
         // A hit: this use takes `used` from below a finite limit of at least 1 to the limit or above.
