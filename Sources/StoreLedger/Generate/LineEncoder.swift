@@ -60,6 +60,11 @@ struct LineEncoder {
       out.timestamp(event.recordedAt)
     }
     out.put("\"")
+    if let feature = event.feature {
+      out.put(",\"feature\":\"")
+      out.put(feature.name)
+      out.put("\"")
+    }
     if let product = event.product {
       out.put(",\"product\":\"")
       out.put(product.id)
@@ -85,7 +90,8 @@ struct LineEncoder {
     }
     if event.quantity != 0 {
       out.put(",\"quantity\":")
-      out.decimal(UInt64(event.quantity))
+      if event.quantity < 0 { out.put(byte: 45) }
+      out.decimal(event.quantity.magnitude)
     }
     if event.kind == .consumption {
       out.put(",\"currency\":\"coins\"")
