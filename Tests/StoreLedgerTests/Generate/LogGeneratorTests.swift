@@ -326,17 +326,21 @@ struct GeneratorPartsTests {
     #expect(LineEncoder.permute48((1 << 48) - 1) != LineEncoder.permute48(0))
   }
 
+  // Audit answers write their policy instants through ByteCursor too: any instant, years 0–9999
+  // and beyond (which take the library's own path).
   @Test("timestamps are written exactly as Timestamp.appendRFC3339 writes them")
   func timestampsMatchLibrary() {
     var random = Xoshiro256StarStar(seed: 5)
     var instants: [Int64] = [
       0, 999, 1000, 951_782_400_000, 1_709_164_800_000, 1_709_251_199_999, 253_402_300_799_999,
+      -1, -999, -1000, -62_167_219_200_000, -62_167_219_200_001, 253_402_300_800_000, 2_534_023_008_000_000,
     ]
     for _ in 0..<20_000 {
       let ms = Int64(random.below(253_402_300_800_000))
       instants.append(random.chance(500_000) ? ms - ms % 1000 : ms)
+      instants.append(-Int64(random.below(62_167_219_200_000)))
     }
-    var buffer = [UInt8](repeating: 0, count: 64)
+    var buffer = [UInt8](repeating: 0, count: ByteCursor.timestampBytesMax)
     for ms in instants {
       let written = buffer.withUnsafeMutableBufferPointer { pointer in
         var cursor = ByteCursor(pointer.baseAddress!)
