@@ -72,7 +72,9 @@ struct PolicyOutcome: Equatable {
   /// Decides everything at T. `isEntitled(e)` says whether entitlement index `e` is active at
   /// T as the answer reports it (false for all when a cached answer is stale).
   /// - Complexity: O(tiers × features + thresholds).
-  mutating func decide(policy: Policy, usage: UsageFold, at time: Timestamp, isEntitled: (Int) -> Bool) {
+  mutating func decide<Facts: UsageFacts>(
+    policy: Policy, usage: Facts, at time: Timestamp, isEntitled: (Int) -> Bool
+  ) {
     trial = Self.trial(policy: policy, usage: usage, at: time, isEntitled: isEntitled)
     let isInTrial = trial.map { $0.state == .trial || $0.state == .grace } ?? false
     func matches(_ tier: PolicyTier) -> Bool {
@@ -113,13 +115,13 @@ struct PolicyOutcome: Equatable {
         outcome.window = feature.window
       }
       outcome.used = usage.used(featureIndex, in: outcome.window)
-      outcome.windowEnds = usage.windows.end(outcome.window)
+      outcome.windowEnds = usage.windowEnd(outcome.window)
       features.append(outcome)
     }
   }
 
-  private static func trial(
-    policy: Policy, usage: UsageFold, at time: Timestamp, isEntitled: (Int) -> Bool
+  private static func trial<Facts: UsageFacts>(
+    policy: Policy, usage: Facts, at time: Timestamp, isEntitled: (Int) -> Bool
   ) -> TrialOutcome? {
     guard let trial = policy.trial, let started = usage.first else { return nil }
     var maturity = trial.duration.added(to: started)
@@ -127,7 +129,7 @@ struct PolicyOutcome: Equatable {
     // Thresholds are in feature (name) order and only an earlier instant wins: on equal
     // instants `duration` comes first, then features by name.
     for threshold in trial.thresholds {
-      let reached = usage.thresholdReachedAt[threshold.feature]
+      let reached = usage.thresholdReachedAt(threshold.feature)
       if reached < maturity {
         maturity = reached
         maturedBy = .feature(threshold.feature)

@@ -17,7 +17,7 @@ struct UsageFold {
   /// Per feature: the running sum of quantities since the trial started (uses at T included).
   private var trialSums: [Int64] = []
   /// Per feature: when its trial threshold was first reached (`distantFuture`: not yet).
-  private(set) var thresholdReachedAt: [Timestamp] = []
+  private var reachedAt: [Timestamp] = []
   /// The trial's conversion C: the first counted instant at which its entitlement is active.
   private(set) var conversion: Timestamp? = nil
   /// Positions (within the subject) of counted uses, kept only when explaining.
@@ -38,16 +38,16 @@ struct UsageFold {
     usePositions.removeAll(keepingCapacity: true)
     let featureCount = policy.features.count
     // Once sized, the buffers are cleared in place: refilling them cost as much as deciding.
-    if used.count == featureCount * 4 && trialSums.count == featureCount && thresholdReachedAt.count == featureCount {
+    if used.count == featureCount * 4 && trialSums.count == featureCount && reachedAt.count == featureCount {
       for index in used.indices { used[index] = 0 }
       for index in trialSums.indices {
         trialSums[index] = 0
-        thresholdReachedAt[index] = .distantFuture
+        reachedAt[index] = .distantFuture
       }
     } else {
       used = [Int64](repeating: 0, count: featureCount * 4)
       trialSums = [Int64](repeating: 0, count: featureCount)
-      thresholdReachedAt = [Timestamp](repeating: .distantFuture, count: featureCount)
+      reachedAt = [Timestamp](repeating: .distantFuture, count: featureCount)
     }
     trialEntitlement = policy.trial?.entitlement ?? -1
   }
@@ -72,10 +72,10 @@ struct UsageFold {
         used[base + 3] &+= event.quantity
         if explains { usePositions.append(position) }
       }
-      if let trial = policy.trial, thresholdReachedAt[feature] == .distantFuture {
+      if let trial = policy.trial, reachedAt[feature] == .distantFuture {
         trialSums[feature] &+= event.quantity
         for threshold in trial.thresholds where threshold.feature == feature && trialSums[feature] >= threshold.count {
-          thresholdReachedAt[feature] = event.at
+          reachedAt[feature] = event.at
         }
       }
     case .consumption, .purchasePending:
@@ -102,4 +102,26 @@ struct UsageFold {
   func used(_ feature: Int, in window: UsageWindow) -> Int64 {
     used[feature * 4 + Int(window.rawValue)]
   }
+
+  /// When `feature`'s trial threshold was first reached (`distantFuture`: not yet).
+  func thresholdReachedAt(_ feature: Int) -> Timestamp { reachedAt[feature] }
+
+  /// Where `window` (containing T) ends; nil for `ever`.
+  func windowEnd(_ window: UsageWindow) -> Timestamp? { windows.end(window) }
 }
+
+/// What deciding the policy at T needs to know about a subject's counted events.
+protocol UsageFacts {
+  /// The earliest `at` of a counted event; nil when none counts.
+  var first: Timestamp? { get }
+  /// The first counted instant at which the trial's entitlement is active.
+  var conversion: Timestamp? { get }
+  /// When `feature`'s trial threshold was first reached (`distantFuture`: not yet).
+  func thresholdReachedAt(_ feature: Int) -> Timestamp
+  /// The sum of uses of `feature` in the `window` that contains T, before T.
+  func used(_ feature: Int, in window: UsageWindow) -> Int64
+  /// Where `window` (containing T) ends; nil for `ever`.
+  func windowEnd(_ window: UsageWindow) -> Timestamp?
+}
+
+extension UsageFold: UsageFacts {}

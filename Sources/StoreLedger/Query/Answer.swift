@@ -151,3 +151,39 @@ public struct UsageEvidence: Sendable, Equatable {
   /// The `usage` events counted in `used`.
   public var events: [Evidence]
 }
+
+/// The answer to "may this subject use this feature once more at T?".
+public struct Permission: Sendable, Hashable {
+  /// The subject asked about.
+  public var subject: String
+  /// Effective time T.
+  public var at: Timestamp
+  /// Knowledge time (or the cache's verification time); nil for everything known.
+  public var asOf: Timestamp?
+  /// The subject's tier at T.
+  public var tier: String?
+  /// The feature's usage answer (allowed, reported tier, used, limit, window end).
+  public var usage: FeatureUsageAnswer
+  /// When not allowed: the first tier the subject is not in that would allow it.
+  public var wouldAllow: String?
+}
+
+/// A use the policy did not allow when it happened, as known then (premium access below the paywall).
+public struct Leak: Sendable, Hashable {
+  /// The subject.
+  public var subject: String
+  /// The `usage` event's id.
+  public var id: String
+  /// Its line in the log.
+  public var line: Int
+  /// Its effective time.
+  public var at: Timestamp
+  /// The feature used.
+  public var feature: String
+  /// The tier that reported the feature (nil: no tier the subject was in offers it).
+  public var tier: String?
+  /// Uses already counted in that tier's window.
+  public var used: Int64
+  /// That tier's limit (0 when no tier offers the feature).
+  public var limit: Int64?
+}

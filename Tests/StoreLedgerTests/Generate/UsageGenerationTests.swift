@@ -7,7 +7,7 @@ import Testing
 struct PolicyTally {
   /// Distinct usage events.
   var uses = 0
-  /// Uses whose answer at their own `at`, as known at their own `recorded`, does not allow them.
+  /// Leaks, as `QueryEngine.forEachLeak` finds them (a release is never one).
   var leaks = 0
   /// Leaks of a feature the subject's tier never offers (the Pro-only export, patterns on free).
   var premiumLeaks = 0
@@ -16,7 +16,7 @@ struct PolicyTally {
   /// Subjects by how their trial ended or will end (`ends_by` at the end of the history).
   var trialsEndedBy: [String: Int] = [:]
 
-  /// Loads `bytes` with `catalogJSON` and asks, for every use, the answer at its instant.
+  /// Loads `bytes` with `catalogJSON`, finds its leaks and asks, for every use, the answers around its instant.
   /// - Complexity: O(uses × events per subject).
   init(log bytes: [UInt8], catalogJSON: String, end: Timestamp) throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -29,21 +29,24 @@ struct PolicyTally {
     let (ledger, _) = try LedgerLoader.load(logPath: path, catalog: catalog)
     #expect(catalog.policy != nil)
     var engine = QueryEngine(ledger: ledger)
+    engine.forEachLeak { leak in
+      leaks += 1
+      if leak.tier == nil { premiumLeaks += 1 }
+    }
     for subject in 0..<ledger.subjectCount {
       let symbol = Symbol(rawValue: UInt32(subject))
       let name = ledger.symbols.subjects.string(symbol)
       for event in ledger.events(of: symbol) where event.kind == .usage {
         uses += 1
-        let answer = engine.answer(subject: name, at: event.at, asOf: event.recorded)
-        let usage = try #require(answer.policy?.usage[Int(event.feature)])
-        if !usage.allowed {
-          leaks += 1
-          if usage.tier == nil { premiumLeaks += 1 }
-        }
+        guard event.quantity > 0 else { continue }
+        // Allowed at its instant, refused a moment later: this use reached the limit.
+        let at = engine.answer(subject: name, at: event.at, asOf: event.recorded)
         let after = engine.answer(
           subject: name, at: Timestamp(millisecondsSinceEpoch: event.at.millisecondsSinceEpoch + 1),
           asOf: event.recorded)
-        if usage.allowed, after.policy?.usage[Int(event.feature)].allowed == false, event.quantity > 0 {
+        if at.policy?.usage[Int(event.feature)].allowed == true,
+          after.policy?.usage[Int(event.feature)].allowed == false
+        {
           limitsReached += 1
         }
       }
