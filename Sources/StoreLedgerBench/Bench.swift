@@ -39,6 +39,8 @@ struct ReplaySummary: Equatable {
 struct Results {
   var log: GeneratedLog! = nil
   var replay: Measured! = nil
+  /// `report LOG --every month` over the generated 24 months.
+  var report: Measured! = nil
   var replayCPU = 0.0
   var baselines: [(variant: FoundationBaseline.Variant, measured: Measured, agrees: Bool)] = []
   var inProcessLoad = 0.0
@@ -222,6 +224,16 @@ struct Bench {
       runs.append(run)
     }
     results.replay = Measured(runs: runs)
+    // The monthly report over the generator's default 24 months, against replay's time (issue 10).
+    var reports: [ChildRun] = []
+    for index in 1...options.runs {
+      let run = try storeledger(
+        ["report", log.logPath, "--from", "2024-01-01", "--to", "2026-01-01", "--every", "month"],
+        stdout: dir + "/report.out")
+      say("      report run \(index): \(describe(run, bytesRead: log.bytes))")
+      reports.append(run)
+    }
+    results.report = Measured(runs: reports)
   }
 
   // MARK: - 3. The JSONDecoder baseline
@@ -450,6 +462,11 @@ struct Bench {
       "\(Format.rate(log.lines, replay.seconds)) events/s, \(Format.fixed(Double(log.bytes) / 1e6 / replay.seconds, 0)) MB/s",
       rss(r.replay.peakRSS),
       "RSS \(Format.fixed(Double(r.replay.peakRSS) / Double(log.bytes), 2))× log size; \(Format.fixed(replay.cpuSeconds / replay.seconds, 2)) cores busy")
+    let report = r.report.best
+    table.add(
+      "report LOG --every month (24 buckets)", Format.seconds(report.seconds),
+      "\(Format.rate(log.lines, report.seconds)) events/s", rss(r.report.peakRSS),
+      "\(Format.times(report.seconds / replay.seconds)) replay's time (report/replay)")
     var ratios: [(FoundationBaseline.Variant, Double)] = []
     for baseline in r.baselines {
       let best = baseline.measured.best

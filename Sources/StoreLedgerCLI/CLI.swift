@@ -27,6 +27,7 @@ enum StoreLedgerCLI {
       CommandEntry(AppendCommand.self), CommandEntry(RepairCommand.self),
       CommandEntry(GenerateCommand.self), CommandEntry(SnapshotCommand.self),
       CommandEntry(DiffCommand.self), CommandEntry(ImportCommand.self),
+      CommandEntry(ReportCommand.self), CommandEntry(TimelineCommand.self),
     ]
   }
 

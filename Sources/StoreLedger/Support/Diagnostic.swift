@@ -27,6 +27,8 @@ public enum Problem: Sendable, Equatable {
   case cannotRead(path: String, reason: String)
   case cannotWrite(path: String, reason: String)
   case usage(String)
+  /// A command asked about a subject the log has no event for.
+  case unknownSubject(String)
   // Snapshots and diffs.
   case snapshotMismatch(String)
   case importFailed(String)
@@ -67,7 +69,7 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
   public var exitCode: Int32 {
     switch problem {
     case .usage: return 64
-    case .fileNotFound, .cannotRead: return 66
+    case .fileNotFound, .cannotRead, .unknownSubject: return 66
     case .cannotWrite: return 74
     default: return 65
     }
@@ -140,6 +142,8 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
       return "cannot write \(path): \(reason)"
     case .usage(let detail):
       return detail
+    case .unknownSubject(let subject):
+      return "no event in the log names subject '\(subject)'"
     case .snapshotMismatch(let detail):
       return detail
     case .importFailed(let detail):
