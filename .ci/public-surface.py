@@ -33,7 +33,7 @@ KEEP = {
     "Fold/SubscriptionStatus.swift": [r"enum SubscriptionStatus\b", r"var name: String"],
     "Fold/PolicyDecision.swift": [r"enum TrialState\b"],
     "Log/LogAppender.swift": [
-        r"struct AppendReport\b", r"var appended\b", r"var duplicates\b", r"var stamped\b",
+        r"struct AppendReport\b", r"var appended\b", r"var duplicates\b", r"var stamped\b", r"var warnings\b",
     ],
 }
 
