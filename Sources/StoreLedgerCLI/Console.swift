@@ -24,11 +24,21 @@ final class Console {
     readInput = input
   }
 
-  /// The process's real streams.
+  /// The first failed write to stdout (a full disk, /dev/full, a closed descriptor), if any.
+  private(set) var outputFailure: String? = nil
+
+  /// The process's real streams; a failed stdout write is remembered and stops later output.
   static func standard() -> Console {
-    Console(
-      out: { bytes in writeAll(1, bytes) },
-      err: { bytes in writeAll(2, bytes) },
+    final class Failure: @unchecked Sendable { var reason: String? = nil }
+    let failure = Failure()
+    var console: Console? = nil
+    let made = Console(
+      out: { bytes in
+        guard failure.reason == nil else { return }
+        failure.reason = writeAll(1, bytes)
+        if let reason = failure.reason { console?.outputFailure = reason }
+      },
+      err: { bytes in _ = writeAll(2, bytes) },
       input: {
         var data: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
@@ -39,27 +49,39 @@ final class Console {
         }
         return data
       })
+    console = made
+    return made
   }
 
   func out(_ text: String) { writeOut(Array(text.utf8)) }
   func outBytes(_ bytes: [UInt8]) { writeOut(bytes) }
   func err(_ text: String) { writeErr(Array(text.utf8)) }
 
+  /// The exit status once the command is done: 74 when stdout could not be written, so a
+  /// truncated answer file is never mistaken for a complete one.
+  func finish(status: Int32) -> Int32 {
+    guard let outputFailure else { return status }
+    err("error: cannot write standard output: \(outputFailure)\n")
+    return status == 0 || status == 1 ? 74 : status
+  }
+
   func flush() {}
 }
 
-/// Writes every byte to a file descriptor, retrying short writes (stdout may be a pipe).
-private func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) {
-  bytes.withUnsafeBytes { raw in
+/// Writes every byte to a file descriptor, retrying short writes (stdout may be a pipe);
+/// returns why it failed, or nil.
+private func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> String? {
+  bytes.withUnsafeBytes { raw -> String? in
     var done = 0
     while done < raw.count {
       let n = write(descriptor, raw.baseAddress! + done, raw.count - done)
       if n < 0 {
         if errno == EINTR { continue }
-        return
+        return String(cString: strerror(errno))
       }
       done += n
     }
+    return nil
   }
 }
 

@@ -41,11 +41,15 @@ public enum LedgerLoader {
   ///
   /// Lines are parsed on a reader thread and admitted in order on this one. A torn
   /// last line is reported as a warning and not parsed.
+  /// - Parameter end: where to stop reading; nil reads what is committed now (an unfinished
+  ///   append's batch is left out, `AppendIntent`). An appender holding the lock passes its length.
   public static func feed(
-    _ builder: inout LedgerBuilder, path: String, startingAt offset: Int64 = 0, firstLineNumber: Int = 1
+    _ builder: inout LedgerBuilder, path: String, startingAt offset: Int64 = 0, firstLineNumber: Int = 1,
+    endingAt end: Int64? = nil
   ) throws(Diagnostic) -> LogExtent {
     let extent = try PipelinedLogReader.feed(
-      &builder, path: path, catalog: builder.catalog, startingAt: offset, firstLineNumber: firstLineNumber)
+      &builder, path: path, catalog: builder.catalog, startingAt: offset, firstLineNumber: firstLineNumber,
+      endingAt: end)
     if extent.tornBytes > 0 {
       builder.record(
         Diagnostic(

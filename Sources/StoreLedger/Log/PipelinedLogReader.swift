@@ -76,10 +76,12 @@ enum PipelinedLogReader {
   /// - Complexity: O(file size).
   static func feed(
     _ builder: inout LedgerBuilder, path: String, catalog: Catalog, startingAt offset: Int64 = 0,
-    firstLineNumber: Int = 1
+    firstLineNumber: Int = 1, endingAt requestedEnd: Int64? = nil
   ) throws(Diagnostic) -> LogExtent {
     let file = try PlatformFile(path: path, mode: .read)
-    builder.reserve(events: Int(max(0, try file.size() - offset) / 100))
+    let end: Int64
+    if let requestedEnd { end = requestedEnd } else { end = try AppendIntent.visibleLength(of: file, logPath: path) }
+    builder.reserve(events: Int(max(0, end - offset) / 100))
     let capacity = blockBytes + Limits.lineBytesMax + 1
     var free = (0..<blocksInFlight).map { _ in ParsedBlock(capacity: capacity, catalog: catalog) }
     var inFlight: [ParsedBlock] = []
@@ -116,8 +118,9 @@ enum PipelinedLogReader {
       carry.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: block.buffer[0..<$0.count]).copyMemory(from: $0) }
       var filled = carry.count
       carry.removeAll(keepingCapacity: true)
-      let n = try file.read(
-        into: UnsafeMutableRawBufferPointer(rebasing: block.buffer[filled..<(filled + blockBytes)]), at: position)
+      let want = Int(min(Int64(blockBytes), max(0, end - position)))
+      let n = want == 0 ? 0 : try file.read(
+        into: UnsafeMutableRawBufferPointer(rebasing: block.buffer[filled..<(filled + want)]), at: position)
       position += Int64(n)
       filled += n
       if n == 0 { atEnd = true }

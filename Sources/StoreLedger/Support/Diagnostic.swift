@@ -19,6 +19,8 @@ public enum Problem: Sendable, Equatable {
   case unknownReference(field: String, value: String)
   case ignoredInState(type: String, state: String)
   case tornLineBlocksAppend
+  case unfinishedAppendUnrecoverable(String)
+  case tooManyLines(limit: Int)
   // Catalog.
   case badCatalog(String)
   // Files and usage.
@@ -125,6 +127,10 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
       return "'\(type)' in state '\(state)' changes nothing"
     case .tornLineBlocksAppend:
       return "the log ends in a torn line; run 'storeledger repair' before appending"
+    case .unfinishedAppendUnrecoverable(let detail):
+      return "an interrupted append cannot be rolled back: \(detail)"
+    case .tooManyLines(let limit):
+      return "the log has more than \(limit) lines"
     case .badCatalog(let detail):
       return "bad catalog: \(detail)"
     case .fileNotFound(let path):
