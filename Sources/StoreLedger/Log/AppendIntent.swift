@@ -60,10 +60,16 @@ enum AppendIntent {
   /// Writes the record durably before the batch is written (caller holds the exclusive lock).
   static func begin(logPath: String, _ record: Record) throws(Diagnostic) {
     let path = path(forLog: logPath)
-    let file = try PlatformFile(path: path, mode: .writeTruncate)
-    try file.write(encode(record))
-    try file.sync()
-    try PlatformFile.syncDirectory(of: path)
+    do {
+      let file = try PlatformFile(path: path, mode: .writeTruncate)
+      try file.write(encode(record))
+      try file.sync()
+      try PlatformFile.syncDirectory(of: path)
+    } catch {
+      // The log is untouched; a record left behind would be discarded as torn anyway.
+      try? PlatformFile.remove(path)
+      throw error
+    }
   }
 
   /// Removes the record durably: from here on the batch is committed.
