@@ -33,7 +33,11 @@ public final class PendingFile {
         break
       } catch {
         attempt += 1
-        if attempt > 16 || PlatformFile.entryKind(candidate) == .missing { throw error }
+        if attempt > 16 || PlatformFile.entryKind(candidate) == .missing {
+          // Name the file the user asked for, not the temporary.
+          guard case .cannotWrite(_, let reason) = error.problem else { throw error }
+          throw Diagnostic(.cannotWrite(path: path, reason: reason))
+        }
       }
     }
     self.path = path

@@ -73,7 +73,7 @@ struct CommandErrorTests {
     let result = runCLI(["snapshot", space.log, "--out", target])
     #expect(result.status == 74)
     #expect(result.stdout.isEmpty)
-    #expect(result.stderr.contains("cannot write \(target).tmp"))
+    #expect(result.stderr.contains("cannot write \(target): "))
   }
 
   @Test("check reports every bad line with file, line and field, and exits 65")
