@@ -43,11 +43,10 @@ final class ParsedBlock: @unchecked Sendable {
       var newline = lineStart
       while bytes[newline] != 10 { newline += 1 }
       let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<newline])
-      if line.count > Limits.lineBytesMax {
-        lines.append(.failure(Diagnostic(line: lineNumber, .lineTooLong(bytes: line.count, limit: Limits.lineBytesMax))))
-      } else if line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) {
-        lines.append(.empty)
-      } else {
+      switch LineIntake.check(line, lineNumber: lineNumber) {
+      case .empty: lines.append(.empty)
+      case .refused(let diagnostic): lines.append(.failure(diagnostic))
+      case .parse:
         switch parser.parsePending(line, lineNumber: lineNumber, lineStart: lineStart) {
         case .success(let pending): lines.append(.event(pending))
         case .failure(let diagnostic): lines.append(.failure(diagnostic))

@@ -167,7 +167,7 @@ public struct PlatformFile: ~Copyable {
 
   /// Flushes data and metadata to stable storage.
   public func sync() throws(Diagnostic) {
-    if IOFaults.armed { try IOFaults.sync(path: path) }
+    if IOFaults.armed, try IOFaults.sync(path: path) { return }
     guard fsync(descriptor) == 0 else {
       throw Diagnostic(.cannotWrite(path: path, reason: "fsync: " + PlatformFile.describe(errno)))
     }
@@ -229,7 +229,7 @@ public struct PlatformFile: ~Copyable {
 
   /// Fsyncs the directory holding `path`, so a created, renamed or removed entry is durable.
   public static func syncDirectory(of path: String) throws(Diagnostic) {
-    if IOFaults.armed { try IOFaults.sync(path: path) }
+    if IOFaults.armed, try IOFaults.sync(path: path) { return }
     let fd = open(directory(of: path), O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { throw Diagnostic(.cannotWrite(path: path, reason: "open directory: " + describe(errno))) }
     defer { close(fd) }
@@ -385,16 +385,18 @@ package enum IOFaults {
     return try decision.get()
   }
 
-  /// Fails an fsync as planned.
-  static func sync(path: String) throws(Diagnostic) {
-    let failure: IOFault.Failure? = plans.withLock { list in
-      guard let k = list.firstIndex(where: { path.hasPrefix($0.pathPrefix) }) else { return nil }
-      if list[k].crashed { return .crash }
+  /// Fails an fsync as planned; true when the path is under a plan, so the real fsync is
+  /// skipped (a simulated process crash keeps the page cache, and tests stay fast).
+  static func sync(path: String) throws(Diagnostic) -> Bool {
+    let outcome: (planned: Bool, failure: IOFault.Failure?) = plans.withLock { list in
+      guard let k = list.firstIndex(where: { path.hasPrefix($0.pathPrefix) }) else { return (false, nil) }
+      if list[k].crashed { return (true, .crash) }
       defer { list[k].syncs += 1 }
-      if case .syncError = list[k].failure, list[k].syncs == list[k].afterBytes { return list[k].failure }
-      return nil
+      if case .syncError = list[k].failure, list[k].syncs == list[k].afterBytes { return (true, list[k].failure) }
+      return (true, nil)
     }
-    if let failure { throw diagnostic(failure, path: path) }
+    if let failure = outcome.failure { throw diagnostic(failure, path: path) }
+    return outcome.planned
   }
 
   /// Refuses any change after a simulated crash.
