@@ -144,9 +144,9 @@ enum CommandSupport {
     console.err(warnings.map { $0.description + "\n" }.joined())
   }
 
-  /// Reads a named file, or stdin for `-`.
-  static func input(_ name: String, console: Console) throws(Diagnostic) -> [UInt8] {
-    if name == "-" { return console.readInput() }
-    return try LedgerLoader.readFile(name)
+  /// Reads a named file, or stdin for `-`, stopping as soon as it passes `limits`.
+  static func input(_ name: String, console: Console, limits: InputLimits = .document) throws(Diagnostic) -> [UInt8] {
+    if name == "-" { return try console.readInput(name: "<stdin>", limits: limits) }
+    return try LedgerLoader.readFile(name, limits: limits)
   }
 }

@@ -13,15 +13,47 @@
 final class Console {
   private let writeOut: ([UInt8]) -> Void
   private let writeErr: ([UInt8]) -> Void
-  let readInput: () -> [UInt8]
+  /// Reads the next chunk of stdin into the buffer; 0 at its end.
+  private let readChunk: (UnsafeMutableRawBufferPointer) -> Int
 
-  init(
+  /// A console whose stdin is `input()` (tests).
+  convenience init(
     out: @escaping ([UInt8]) -> Void, err: @escaping ([UInt8]) -> Void,
     input: @escaping () -> [UInt8] = { [] }
   ) {
+    final class Pending: @unchecked Sendable {
+      var bytes: [UInt8]? = nil
+      var offset = 0
+    }
+    let pending = Pending()
+    self.init(out: out, err: err) { buffer in
+      if pending.bytes == nil { pending.bytes = input() }
+      let bytes = pending.bytes!
+      let n = min(buffer.count, bytes.count - pending.offset)
+      bytes.withUnsafeBytes { raw in
+        buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[pending.offset..<(pending.offset + n)]))
+      }
+      pending.offset += n
+      return n
+    }
+  }
+
+  init(
+    out: @escaping ([UInt8]) -> Void, err: @escaping ([UInt8]) -> Void,
+    readChunk: @escaping (UnsafeMutableRawBufferPointer) -> Int
+  ) {
     writeOut = out
     writeErr = err
-    readInput = input
+    self.readChunk = readChunk
+  }
+
+  /// Reads stdin whole, stopping with an error (naming `name`) as soon as it passes `limits`.
+  func readInput(name: String, limits: InputLimits) throws(Diagnostic) -> [UInt8] {
+    try LedgerLoader.readBounded(name: name, limits: limits) { (buffer) throws(Diagnostic) in
+      let n = readChunk(buffer)
+      guard n >= 0 else { throw Diagnostic(.cannotRead(path: name, reason: String(cString: strerror(errno)))) }
+      return n
+    }
   }
 
   /// The first failed write to stdout (a full disk, /dev/full, a closed descriptor), if any.
@@ -39,15 +71,12 @@ final class Console {
         if let reason = failure.reason { console?.outputFailure = reason }
       },
       err: { bytes in _ = writeAll(2, bytes) },
-      input: {
-        var data: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+      readChunk: { buffer in
         while true {
-          let n = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
-          if n <= 0 { break }
-          data.append(contentsOf: chunk[0..<n])
+          let n = read(0, buffer.baseAddress, buffer.count)
+          if n < 0 && errno == EINTR { continue }
+          return n
         }
-        return data
       })
     console = made
     return made

@@ -1,3 +1,27 @@
+/// Limits on an input read whole before it is checked: stdin and the files `append`, `audit
+/// --queries`, `diff` and `import` read.
+public struct InputLimits: Sendable {
+  /// Longest line; a longer one stops reading with `lineTooLong` (Int.max: no line limit).
+  public var lineBytesMax: Int
+  /// Most bytes in all.
+  public var totalBytesMax: Int
+
+  /// Limits.
+  public init(lineBytesMax: Int, totalBytesMax: Int) {
+    self.lineBytesMax = lineBytesMax
+    self.totalBytesMax = totalBytesMax
+  }
+
+  /// An `append` batch: log lines, at most `Limits.batchBytesMax`.
+  public static let batch = InputLimits(lineBytesMax: Limits.lineBytesMax, totalBytesMax: Limits.batchBytesMax)
+  /// A query file for `audit`.
+  public static let queries = InputLimits(lineBytesMax: Limits.lineBytesMax, totalBytesMax: Limits.queryInputBytesMax)
+  /// A snapshot read whole (`diff`, `snapshot --check`).
+  public static let snapshot = InputLimits(lineBytesMax: Limits.snapshotLineBytesMax, totalBytesMax: Limits.snapshotBytesMax)
+  /// Anything else read whole (import payloads).
+  public static let document = InputLimits(lineBytesMax: Int.max, totalBytesMax: Limits.batchBytesMax)
+}
+
 /// Reads catalogs and logs from disk into a `Ledger`.
 public enum LedgerLoader {
   /// The default catalog path for a log: `catalog.json` beside it.
@@ -8,16 +32,47 @@ public enum LedgerLoader {
 
   /// Reads a whole small file (catalogs, query files).
   public static func readFile(_ path: String, limit: Int = Int.max) throws(Diagnostic) -> [UInt8] {
+    try readFile(path, limits: InputLimits(lineBytesMax: Int.max, totalBytesMax: limit))
+  }
+
+  /// Reads a whole file, stopping with an error as soon as a line or the whole passes `limits`
+  /// (so `/dev/zero` or an endless pipe ends quickly, with bounded memory).
+  public static func readFile(_ path: String, limits: InputLimits) throws(Diagnostic) -> [UInt8] {
     let file = try PlatformFile(path: path, mode: .read)
+    return try readBounded(name: path, limits: limits) { (buffer) throws(Diagnostic) in try file.read(into: buffer) }
+  }
+
+  /// Reads an input whole through `read` (which returns 0 at its end), checking `limits` as it goes.
+  /// - Complexity: O(input), memory at most `limits.totalBytesMax`.
+  public static func readBounded(
+    name: String, limits: InputLimits, read: (UnsafeMutableRawBufferPointer) throws(Diagnostic) -> Int
+  ) throws(Diagnostic) -> [UInt8] {
     var result: [UInt8] = []
     let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)
     defer { chunk.deallocate() }
+    let bytes = chunk.bindMemory(to: UInt8.self)
+    var lineBytes = 0
+    var lineNumber = 1
     while true {
-      let n = try file.read(into: chunk)
+      let n = try read(chunk)
       if n == 0 { break }
+      if limits.lineBytesMax != Int.max {
+        var from = 0
+        while let newline = LogReader.findNewline(bytes, from: from, to: n) {
+          lineBytes += newline - from
+          guard lineBytes <= limits.lineBytesMax else { break }
+          lineBytes = 0
+          lineNumber += 1
+          from = newline + 1
+        }
+        if lineBytes <= limits.lineBytesMax { lineBytes += n - from }
+        guard lineBytes <= limits.lineBytesMax else {
+          throw Diagnostic(file: name, line: lineNumber, .lineTooLong(bytes: lineBytes, limit: limits.lineBytesMax))
+        }
+      }
       result.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<n]))
-      if result.count > limit {
-        throw Diagnostic(file: path, .cannotRead(path: path, reason: "larger than \(limit) bytes"))
+      if result.count > limits.totalBytesMax {
+        throw Diagnostic(file: name, .cannotRead(path: name, reason: "larger than \(limits.totalBytesMax) bytes"))
       }
     }
     return result

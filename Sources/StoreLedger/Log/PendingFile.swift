@@ -54,7 +54,7 @@ public final class PendingFile {
     case .missing: return
     case .regular:
       guard force else { throw Diagnostic(.usage("'\(path)' exists; pass --force to replace it")) }
-    case .directory, .symbolicLink, .other:
+    case .directory, .symbolicLink, .stream, .other:
       throw Diagnostic(.usage("'\(path)' is not a regular file; refusing to replace it"))
     }
   }

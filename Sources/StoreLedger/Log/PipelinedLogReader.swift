@@ -80,6 +80,10 @@ enum PipelinedLogReader {
     firstLineNumber: Int = 1, endingAt requestedEnd: Int64? = nil, blockBytes: Int = PipelinedLogReader.blockBytes
   ) throws(Diagnostic) -> LogExtent {
     let file = try PlatformFile(path: path, mode: .read)
+    // Blocks are read at offsets: a pipe or device (`/dev/zero`) cannot be a log.
+    guard file.entryKind() == .regular else {
+      throw Diagnostic(file: path, .cannotRead(path: path, reason: "not a regular file (a log is read at offsets)"))
+    }
     let end: Int64
     if let requestedEnd { end = requestedEnd } else { end = try AppendIntent.visibleLength(of: file, logPath: path) }
     builder.reserve(events: Int(max(0, end - offset) / 100))
@@ -135,6 +139,12 @@ enum PipelinedLogReader {
           consumed += Int64(filled)
           longLine.bytes += filled
           free.append(block)
+          if longLine.bytes > Limits.skippedLineBytesMax {
+            // An endless line (a pipe of zeros): stop now rather than read forever.
+            while !inFlight.isEmpty { admitOldest(&builder) }
+            throw Diagnostic(
+              file: path, line: longLine.line, .lineTooLong(bytes: longLine.bytes, limit: Limits.lineBytesMax))
+          }
           continue
         }
         consumed += Int64(newline + 1)

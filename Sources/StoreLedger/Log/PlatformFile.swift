@@ -173,6 +173,18 @@ public struct PlatformFile: ~Copyable {
     }
   }
 
+  /// What this open file is (regular file, pipe, device), from `fstat`.
+  public func entryKind() -> EntryKind {
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else { return .other }
+    switch info.st_mode & S_IFMT {
+    case S_IFREG: return .regular
+    case S_IFDIR: return .directory
+    case S_IFIFO, S_IFSOCK: return .stream
+    default: return .other
+    }
+  }
+
   /// The file's size in bytes.
   public func size() throws(Diagnostic) -> Int64 {
     var info = stat()
@@ -248,7 +260,11 @@ public struct PlatformFile: ~Copyable {
 
   /// What is at a path, without following a final symbolic link.
   public enum EntryKind: Sendable, Equatable {
-    case missing, regular, directory, symbolicLink, other
+    case missing, regular, directory, symbolicLink
+    /// A pipe or socket: read to its end, no length known.
+    case stream
+    /// A device or anything else.
+    case other
   }
 
   /// What is at `path` (`lstat`).

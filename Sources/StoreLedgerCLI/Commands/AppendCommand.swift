@@ -19,7 +19,7 @@ enum AppendCommand: LedgerCommand {
     let log = CommandSupport.logPath(arguments)
     let inputName = arguments.positionals.count > 1 ? arguments.positionals[1] : "-"
     let catalog = try CommandSupport.catalog(arguments, log: log)
-    let input = try CommandSupport.input(inputName, console: console)
+    let input = try CommandSupport.input(inputName, console: console, limits: .batch)
     let report = try LogAppender.append(
       input: input, inputName: inputName == "-" ? "<stdin>" : inputName, logPath: log,
       catalog: catalog, now: currentTimestamp())

@@ -20,7 +20,7 @@ enum AuditCommand: LedgerCommand {
       throw UsageError(message: "Missing expected option '--queries <file|->'.")
     }
     let (ledger, _) = try CommandSupport.ledger(arguments, console: console)
-    let input = try CommandSupport.input(queriesName, console: console)
+    let input = try CommandSupport.input(queriesName, console: console, limits: .queries)
     let batch = try QueryBatch.parse(input, file: queriesName == "-" ? "<stdin>" : queriesName)
     var engine = QueryEngine(ledger: ledger)
     engine.writeAnswers(batch) { console.outBytes($0) }

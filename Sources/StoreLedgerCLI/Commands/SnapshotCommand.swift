@@ -45,7 +45,7 @@ enum SnapshotCommand: LedgerCommand {
       console.out("wrote \(out): \(header.lines) lines, \(header.events) events, \(ledger.subjectCount) subjects, \(bytes.count) bytes\n")
       return 0
     }
-    let golden = try LedgerLoader.readFile(check!)
+    let golden = try LedgerLoader.readFile(check!, limits: .snapshot)
     if golden == bytes {
       console.out("\(log) matches \(check!)\n")
       return 0
@@ -68,8 +68,8 @@ enum DiffCommand: LedgerCommand {
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
     let a = arguments.positionals[0]
     let b = arguments.positionals[1]
-    let left = try LedgerLoader.readFile(a)
-    let right = try LedgerLoader.readFile(b)
+    let left = try LedgerLoader.readFile(a, limits: .snapshot)
+    let right = try LedgerLoader.readFile(b, limits: .snapshot)
     if left == right {
       console.out("\(a) and \(b) are identical\n")
       return 0
