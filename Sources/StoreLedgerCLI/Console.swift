@@ -47,6 +47,17 @@ final class Console {
     self.readChunk = readChunk
   }
 
+  /// Streams stdin by whole lines as they arrive (`LedgerLoader.streamLines`).
+  func streamInput(name: String, lineBytesMax: Int, body: (_ lines: [UInt8], _ firstLine: Int) throws -> Void) throws {
+    try LedgerLoader.streamLines(
+      name: name, lineBytesMax: lineBytesMax,
+      read: { (buffer) throws(Diagnostic) in
+        let n = readChunk(buffer)
+        guard n >= 0 else { throw Diagnostic(.cannotRead(path: name, reason: String(cString: strerror(errno)))) }
+        return n
+      }, body: body)
+  }
+
   /// Reads stdin whole, stopping with an error (naming `name`) as soon as it passes `limits`.
   func readInput(name: String, limits: InputLimits) throws(Diagnostic) -> [UInt8] {
     try LedgerLoader.readBounded(name: name, limits: limits) { (buffer) throws(Diagnostic) in

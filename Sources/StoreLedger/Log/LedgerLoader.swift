@@ -78,6 +78,40 @@ public enum LedgerLoader {
     return result
   }
 
+  /// Streams an input by whole lines: `body` gets each run of complete lines (with the number
+  /// of the first) as soon as a read delivers them, so memory stays one chunk plus one line.
+  /// A last line without a newline is delivered at the end; a line over `lineBytesMax` stops
+  /// reading with `lineTooLong`.
+  /// - Complexity: O(input).
+  public static func streamLines(
+    name: String, lineBytesMax: Int, read: (UnsafeMutableRawBufferPointer) throws(Diagnostic) -> Int,
+    body: (_ lines: [UInt8], _ firstLine: Int) throws -> Void
+  ) throws {
+    let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)
+    defer { chunk.deallocate() }
+    var pending: [UInt8] = []
+    var lineNumber = 1
+    while true {
+      let n = try read(chunk)
+      if n == 0 { break }
+      pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<n]))
+      guard let lastNewline = pending.lastIndex(of: 10) else {
+        guard pending.count <= lineBytesMax else {
+          throw Diagnostic(file: name, line: lineNumber, .lineTooLong(bytes: pending.count, limit: lineBytesMax))
+        }
+        continue
+      }
+      let lines = Array(pending[...lastNewline])
+      pending.removeFirst(lastNewline + 1)
+      try body(lines, lineNumber)
+      lineNumber += lines.count { $0 == 10 }
+      guard pending.count <= lineBytesMax else {
+        throw Diagnostic(file: name, line: lineNumber, .lineTooLong(bytes: pending.count, limit: lineBytesMax))
+      }
+    }
+    if !pending.isEmpty { try body(pending, lineNumber) }
+  }
+
   /// Loads and validates a catalog file.
   public static func loadCatalog(path: String) throws(DiagnosticList) -> Catalog {
     let bytes: [UInt8]
