@@ -23,7 +23,7 @@ enum StoreLedgerCLI {
   static var commands: [CommandEntry] {
     [
       CommandEntry(CheckCommand.self), CommandEntry(ReplayCommand.self),
-      CommandEntry(QueryCommand.self), CommandEntry(AuditCommand.self),
+      CommandEntry(QueryCommand.self), CommandEntry(CanCommand.self), CommandEntry(AuditCommand.self),
       CommandEntry(AppendCommand.self), CommandEntry(RepairCommand.self),
       CommandEntry(GenerateCommand.self), CommandEntry(SnapshotCommand.self),
       CommandEntry(DiffCommand.self), CommandEntry(ImportCommand.self),

@@ -22,8 +22,8 @@ extension Catalog {
     guard let top = document.objectMembers else {
       throw DiagnosticList([Diagnostic(file: file, .badCatalog("expected a JSON object"))])
     }
-    for (key, _) in top where key != "products" {
-      bad("unknown top-level field '\(key)'; expected 'products'")
+    for (key, _) in top where key != "products" && key != "policy" {
+      bad("unknown top-level field '\(key)'; expected 'products' or 'policy'")
     }
     guard let productMembers = document["products"]?.objectMembers else {
       bad("field 'products': expected an object of product id → product")
@@ -33,8 +33,13 @@ extension Catalog {
     for (id, value) in productMembers {
       if let product = parseProduct(id: id, value: value, bad: bad) { products.append(product) }
     }
+    var policy: Policy? = nil
+    if let raw = document["policy"] {
+      let entitlementNames = Array(Set(products.flatMap(\.entitlements))).sorted()
+      policy = Policy.parse(raw, entitlementNames: entitlementNames, bad: bad)
+    }
     if !problems.isEmpty { throw DiagnosticList(problems) }
-    return Catalog(products: products)
+    return Catalog(products: products, policy: policy)
   }
 
   private static func parseProduct(id: String, value: JSONValue, bad: (String) -> Void) -> Product? {

@@ -31,8 +31,10 @@ public struct Catalog: Sendable {
     let units: [Int64]
     let grantDurations: [ISODuration?]
     let names: SymbolTable
+    let policy: Policy?
 
-    init(products: [Product]) {
+    init(products: [Product], policy: Policy?) {
+      self.policy = policy
       let sorted = products.sorted { $0.id < $1.id }
       self.products = sorted
       var names = SymbolTable(capacity: max(16, sorted.count))
@@ -73,9 +75,12 @@ public struct Catalog: Sendable {
   /// The grant length of each product: `duration` (non-renewing), `expires_after` (non-consumable), or nil.
   public var grantDurations: [ISODuration?] { storage.grantDurations }
 
-  /// Creates a catalog from products (validated by the caller or `Catalog.parse`).
-  public init(products: [Product]) {
-    storage = Storage(products: products)
+  /// The usage policy (tiers, metered features, usage-based trial), if the catalog has one.
+  public var policy: Policy? { storage.policy }
+
+  /// Creates a catalog from products and an optional policy (validated by the caller or `Catalog.parse`).
+  public init(products: [Product], policy: Policy? = nil) {
+    storage = Storage(products: products, policy: policy)
   }
 
   /// The kind of the product at an index.

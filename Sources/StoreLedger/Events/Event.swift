@@ -10,7 +10,7 @@ public struct Event: Sendable, Equatable {
   public var recorded: Timestamp
   /// `expires` or `grace_expires`, when `hasExpires`.
   public var expires: Timestamp
-  /// `quantity` (consumable purchase or consumption); 0 when absent.
+  /// `quantity` (consumable purchase, consumption, or usage, where it may be negative); 0 when absent.
   public var quantity: Int64
   /// `price` in thousandths of the currency unit, when `hasPrice`.
   public var price: Int64
@@ -36,6 +36,8 @@ public struct Event: Sendable, Equatable {
   public var slot: UInt32
   /// Resolved when the log is loaded: the product a `revocation` / `refund_reversed` targets.
   public var targetProduct: ProductIndex
+  /// `feature` of a `usage` event: its index in the catalog policy's features (`noFeature` otherwise).
+  public var feature: UInt16
   /// The event type.
   public var kind: EventKind
   /// `ownership` (default `purchased`).
@@ -74,6 +76,7 @@ public struct Event: Sendable, Equatable {
     product = .none
     slot = UInt32.max
     targetProduct = .none
+    feature = Event.noFeature
     self.kind = kind
     ownership = .purchased
     offer = .normal
@@ -85,6 +88,9 @@ public struct Event: Sendable, Equatable {
     hasOwnership = false
     hasOffer = false
   }
+
+  /// The `feature` of events that are not `usage`.
+  public static let noFeature = UInt16.max
 
   /// Whether two lines describe the same event, as JSON values ignoring `recorded`.
   ///

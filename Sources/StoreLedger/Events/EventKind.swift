@@ -12,6 +12,7 @@ public enum EventKind: UInt8, Sendable, CaseIterable {
   case revocation
   case refundReversed
   case consumption
+  case usage
 
   /// The name used in the log's `type` field.
   public var name: String { staticName.description }
@@ -31,6 +32,7 @@ public enum EventKind: UInt8, Sendable, CaseIterable {
     case .revocation: return "revocation"
     case .refundReversed: return "refund_reversed"
     case .consumption: return "consumption"
+    case .usage: return "usage"
     }
   }
 
@@ -58,6 +60,7 @@ public enum EventKind: UInt8, Sendable, CaseIterable {
     case .revocation: return [.transaction]
     case .refundReversed: return [.transaction]
     case .consumption: return [.currency, .quantity]
+    case .usage: return [.feature]
     }
   }
 
@@ -68,6 +71,7 @@ public enum EventKind: UInt8, Sendable, CaseIterable {
       return [.originalTransaction, .expires, .quantity, .ownership, .offer, .price, .currency]
     case .renewal: return [.offer, .price, .currency]
     case .expiration, .revocation: return [.reason]
+    case .usage: return [.quantity]
     default: return []
     }
   }

@@ -18,6 +18,7 @@ public enum Field: Int, Sendable, CaseIterable {
   case currency
   case reason
   case autoRenew
+  case feature
 
   /// The key in the log.
   public var name: String {
@@ -40,6 +41,7 @@ public enum Field: Int, Sendable, CaseIterable {
     case .currency: return "currency"
     case .reason: return "reason"
     case .autoRenew: return "auto_renew"
+    case .feature: return "feature"
     }
   }
 }
@@ -62,6 +64,7 @@ struct FieldSet: OptionSet, Sendable {
   static let currency = FieldSet(.currency)
   static let reason = FieldSet(.reason)
   static let autoRenew = FieldSet(.autoRenew)
+  static let feature = FieldSet(.feature)
 
   func contains(_ field: Field) -> Bool { contains(FieldSet(field)) }
 }

@@ -14,18 +14,6 @@ public struct FoldContext: Sendable {
   }
 }
 
-/// What applying one event did, so that `check` can warn about events that change nothing.
-public enum FoldEffect: Sendable, Equatable {
-  /// The event changed the state (or is kept only for reports, like `purchase_pending`).
-  case applied
-  /// It names a subscription the subject has no purchase or renewal for at that point.
-  case unknownReference
-  /// The subscription's state (`expired`, `revoked`) ignores this event type.
-  case ignoredInState(SubscriptionStatus)
-  /// It targets a transaction that is not the current one, or is already in that state.
-  case noChange
-}
-
 /// Adds without trapping: balances saturate instead of crashing on absurd input.
 @inline(__always)
 func saturatingAdd(_ a: Int64, _ b: Int64) -> Int64 {

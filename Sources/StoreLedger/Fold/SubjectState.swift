@@ -42,6 +42,20 @@ public struct SubjectState: Sendable, Equatable {
     }
   }
 
+  /// Whether a subscription or grant gives `entitlement` (an index into the catalog's
+  /// entitlement names) at T; false for a negative index.
+  /// - Complexity: O(subscriptions + grants).
+  public func hasEntitlement(_ entitlement: Int, at time: Timestamp, catalog: Catalog) -> Bool {
+    guard entitlement >= 0 else { return false }
+    for sub in subscriptions where sub.isKnown && sub.hasAccess(at: time) {
+      if catalog.entitlementIndices[Int(sub.product.rawValue)].contains(entitlement) { return true }
+    }
+    for position in grantPositions where items[position].hasAccess(at: time) {
+      if catalog.entitlementIndices[Int(items[position].product.rawValue)].contains(entitlement) { return true }
+    }
+    return false
+  }
+
   /// Applies one event (CONTRACT §3) and says what it did.
   public mutating func apply(_ event: Event, context: FoldContext) -> FoldEffect {
     let slot = Int(event.slot)
@@ -51,6 +65,7 @@ public struct SubjectState: Sendable, Equatable {
       switch catalog.kind(event.product) {
       case .autoRenewable:
         startPeriod(&subscriptions[slot], event, isPurchase: true)
+        return .applied(FoldTouch(subscription: slot, startsRecord: true))
       case .nonRenewing, .nonConsumable:
         var item = ItemState()
         item.isApplied = true
@@ -66,6 +81,7 @@ public struct SubjectState: Sendable, Equatable {
         item.line = event.line
         items[slot] = item
         grantPositions.append(slot)
+        return .applied(FoldTouch(item: slot, startsRecord: true))
       case .consumable:
         var item = ItemState()
         item.isApplied = true
@@ -76,23 +92,31 @@ public struct SubjectState: Sendable, Equatable {
           by: catalog.units[Int(event.product.rawValue)])
         item.credited = overflow ? Int64.max : amount
         items[slot] = item
-        credit(context.productCurrencies[Int(event.product.rawValue)], item.credited)
+        let currency = context.productCurrencies[Int(event.product.rawValue)]
+        credit(currency, item.credited)
+        var touch = FoldTouch(item: slot, startsRecord: true)
+        touch.currency = currency
+        touch.balanceDelta = item.credited
+        return .applied(touch)
       }
-      return .applied
     case .renewal:
       startPeriod(&subscriptions[slot], event, isPurchase: false)
-      return .applied
-    case .purchasePending:
-      return .applied
+      return .applied(FoldTouch(subscription: slot, startsRecord: true))
+    case .purchasePending, .usage:
+      // Kept for reports; usage is counted by the policy, not by this state.
+      return .applied(FoldTouch())
     case .consumption:
       credit(event.currency, -event.quantity)
-      return .applied
+      var touch = FoldTouch()
+      touch.currency = event.currency
+      touch.balanceDelta = -event.quantity
+      return .applied(touch)
     case .revocation, .refundReversed:
       return applyRefund(event, context: context)
     case .billingRetry, .graceEntered, .expiration, .autoRenewChanged, .planChanged,
       .renewalExtended:
       guard slot < subscriptions.count, subscriptions[slot].isKnown else { return .unknownReference }
-      return Self.applyToSubscription(&subscriptions[slot], event)
+      return Self.applyToSubscription(&subscriptions[slot], event, slot: slot)
     }
   }
 
@@ -116,7 +140,7 @@ public struct SubjectState: Sendable, Equatable {
     sub.periodLine = event.line
   }
 
-  private static func applyToSubscription(_ sub: inout SubscriptionState, _ event: Event)
+  private static func applyToSubscription(_ sub: inout SubscriptionState, _ event: Event, slot: Int)
     -> FoldEffect
   {
     let isClosed = sub.status == .expired || sub.status == .revoked
@@ -143,13 +167,14 @@ public struct SubjectState: Sendable, Equatable {
     default:
       preconditionFailure("not a subscription event: \(event.kind)")
     }
-    return .applied
+    return .applied(FoldTouch(subscription: slot))
   }
 
   private mutating func applyRefund(_ event: Event, context: FoldContext) -> FoldEffect {
     guard event.targetProduct.isSome else { return .unknownReference }
     let slot = Int(event.slot)
     let isRevocation = event.kind == .revocation
+    var touch: FoldTouch
     switch context.catalog.kind(event.targetProduct) {
     case .autoRenewable:
       guard subscriptions[slot].isKnown, subscriptions[slot].transaction == event.transaction else {
@@ -162,14 +187,19 @@ public struct SubjectState: Sendable, Equatable {
         guard subscriptions[slot].status == .revoked else { return .noChange }
         subscriptions[slot].status = .active
       }
+      touch = FoldTouch(subscription: slot)
     case .nonRenewing, .nonConsumable, .consumable:
       guard items[slot].isApplied, items[slot].isRevoked != isRevocation else { return .noChange }
       items[slot].isRevoked = isRevocation
+      touch = FoldTouch(item: slot)
       if context.catalog.kind(event.targetProduct) == .consumable {
         let currency = context.productCurrencies[Int(event.targetProduct.rawValue)]
-        credit(currency, isRevocation ? -items[slot].credited : items[slot].credited)
+        let delta = isRevocation ? -items[slot].credited : items[slot].credited
+        credit(currency, delta)
+        touch.currency = currency
+        touch.balanceDelta = delta
       }
     }
-    return .applied
+    return .applied(touch)
   }
 }

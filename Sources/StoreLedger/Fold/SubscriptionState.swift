@@ -1,26 +1,3 @@
-/// The billing state of an auto-renewable subscription (CONTRACT §3).
-public enum SubscriptionStatus: UInt8, Sendable {
-  case active
-  case billingRetry
-  case grace
-  case expired
-  case revoked
-
-  /// The name used in answers.
-  public var name: String { staticName.description }
-
-  /// The name as a static string, for writers that must not allocate.
-  public var staticName: StaticString {
-    switch self {
-    case .active: return "active"
-    case .billingRetry: return "billing_retry"
-    case .grace: return "grace"
-    case .expired: return "expired"
-    case .revoked: return "revoked"
-    }
-  }
-}
-
 /// One auto-renewable subscription, identified by (subject, original transaction).
 public struct SubscriptionState: Sendable, Equatable {
   /// Whether a `purchase` or `renewal` has started tracking it.
@@ -67,39 +44,4 @@ public struct SubscriptionState: Sendable, Equatable {
     case .expired, .revoked: return false
     }
   }
-}
-
-/// A grant of a non-renewing or non-consumable product, or a consumable credit.
-public struct ItemState: Sendable, Equatable {
-  /// Whether its purchase has been applied.
-  public var isApplied = false
-  /// Whether it is currently revoked.
-  public var isRevoked = false
-  /// Grant start (the purchase's `at`).
-  public var start = Timestamp.distantPast
-  /// Grant end (exclusive); `distantFuture` for ever.
-  public var end = Timestamp.distantFuture
-  /// Units credited (consumables).
-  public var credited: Int64 = 0
-  /// The product bought.
-  public var product: ProductIndex = .none
-  /// Who owns it.
-  public var ownership: Ownership = .purchased
-  /// The offer of the purchase.
-  public var offer: Offer = .normal
-  /// The purchase's line.
-  public var line: UInt32 = 0
-
-  /// Whether the grant gives access at T (half-open `[start, end)`).
-  public func hasAccess(at time: Timestamp) -> Bool {
-    isApplied && !isRevoked && start <= time && time < end
-  }
-}
-
-/// A balance in one currency.
-public struct BalanceState: Sendable, Equatable {
-  /// The currency.
-  public var currency: Symbol
-  /// Units held; negative after a refund of spent units.
-  public var amount: Int64
 }

@@ -150,6 +150,7 @@ struct FieldStrings {
   private var offer = StringRef()
   private var currency = StringRef()
   private var reason = StringRef()
+  private var feature = StringRef()
 
   subscript(rawValue: Int) -> StringRef {
     get {
@@ -164,6 +165,7 @@ struct FieldStrings {
       case .offer: return offer
       case .currency: return currency
       case .reason: return reason
+      case .feature: return feature
       default: preconditionFailure("field \(rawValue) is not a string field")
       }
     }
@@ -179,6 +181,7 @@ struct FieldStrings {
       case .offer: offer = newValue
       case .currency: currency = newValue
       case .reason: reason = newValue
+      case .feature: feature = newValue
       default: preconditionFailure("field \(rawValue) is not a string field")
       }
     }
@@ -325,7 +328,7 @@ struct Cursor {
     let valueStart = i
     switch field {
     case .id, .type, .subject, .product, .transaction, .originalTransaction, .ownership, .offer,
-      .currency, .reason:
+      .currency, .reason, .feature:
       guard i < end, p[i] == 34 else { throw wrongType(field, "a string", valueStart) }
       fields.strings[field.rawValue] = try readString(scratch: &scratch)
     case .at, .recorded, .expires, .graceExpires:
@@ -535,7 +538,8 @@ func matchFieldName(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int)
   case 5: return equals("offer") ? .offer : equals("price") ? .price : nil
   case 6: return equals("reason") ? .reason : nil
   case 7:
-    return equals("subject") ? .subject : equals("product") ? .product : equals("expires") ? .expires : nil
+    return equals("subject")
+      ? .subject : equals("product") ? .product : equals("expires") ? .expires : equals("feature") ? .feature : nil
   case 8:
     return equals("recorded")
       ? .recorded : equals("quantity") ? .quantity : equals("currency") ? .currency : nil

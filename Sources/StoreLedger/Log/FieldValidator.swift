@@ -50,6 +50,7 @@ struct FieldValidator {
 
   func kind(_ ref: StringRef) -> EventKind? {
     switch ref.count {
+    case 5: return equals(ref, "usage") ? .usage : nil
     case 7: return equals(ref, "renewal") ? .renewal : nil
     case 8: return equals(ref, "purchase") ? .purchase : nil
     case 10:
@@ -76,6 +77,40 @@ struct FieldValidator {
   func matches(_ ref: StringRef, _ name: String) -> Bool { name.utf8.elementsEqual(bytes(ref)) }
 
   func internRef(_ ref: StringRef) -> InternRef { InternRef(ref: ref, hash: SymbolTable.hash(bytes(ref))) }
+
+  /// The most a `usage` event's `quantity` may be, either way (Docs/log-format.md).
+  static let usageQuantityMax: Int64 = 1_000_000
+
+  /// Checks `feature` against the catalog's policy and the `quantity` rules of a `usage` event.
+  private func validateUsage(_ fields: RawFields, into event: inout Event) -> Result<PendingEvent, Diagnostic>? {
+    let ref = fields.strings[Field.feature.rawValue]
+    guard let policy = catalog.policy else {
+      return fail(
+        .invalidValue(
+          field: "feature", expected: "a feature of the catalog's 'policy' (this catalog has no policy)",
+          found: quoted(ref)))
+    }
+    guard let feature = policy.featureIndex(of: bytes(ref)) else {
+      let names = policy.features.map(\.name).joined(separator: ", ")
+      return fail(
+        .invalidValue(field: "feature", expected: "a feature of the catalog's policy (\(names))", found: quoted(ref)))
+    }
+    event.feature = UInt16(feature)
+    if fields.present.contains(.quantity) {
+      let quantity = fields.quantity
+      guard quantity != 0, quantity.magnitude <= FieldValidator.usageQuantityMax.magnitude else {
+        return fail(
+          .invalidValue(
+            field: "quantity",
+            expected: "a non-zero integer from -\(FieldValidator.usageQuantityMax) to \(FieldValidator.usageQuantityMax) (negative: held items released)",
+            found: String(quantity)))
+      }
+      event.quantity = quantity
+    } else {
+      event.quantity = 1
+    }
+    return nil
+  }
 
   /// Checks the per-type rules and returns the event with its strings still to intern.
   mutating func pending(from fields: RawFields) -> Result<PendingEvent, Diagnostic> {
@@ -216,7 +251,9 @@ struct FieldValidator {
         event.hasOwnership = true
       }
     }
-    if present.contains(.quantity) {
+    if kind == .usage {
+      if let failure = validateUsage(fields, into: &event) { return failure }
+    } else if present.contains(.quantity) {
       guard fields.quantity >= 1 else {
         return fail(.invalidValue(field: "quantity", expected: "an integer ≥ 1", found: String(fields.quantity)))
       }

@@ -30,6 +30,10 @@ public struct LedgerBuilder {
   private var base: Ledger? = nil
   private static let baseFlag: UInt32 = 1 << 31
   private var chargeLineByTransaction: [UInt32] = []
+  /// The decide step, with buffers reused across subjects.
+  private var rules = SubjectRules()
+  /// Resolution of subscription numbers and refund targets, with buffers reused across subjects.
+  private var resolver: Resolver
   /// Errors found so far, in line order (at most `Limits.diagnosticsShownMax` kept).
   public private(set) var errors: [Diagnostic] = []
   /// How many errors were found, including those not kept.
@@ -48,6 +52,7 @@ public struct LedgerBuilder {
     context = FoldContext(catalog: catalog, symbols: &symbols)
     self.symbols = symbols
     parser = EventLineParser(catalog: catalog)
+    resolver = Resolver(catalog: catalog)
   }
 
   /// Continues a restored ledger: lines added next are the log's tail after the snapshot.
@@ -57,6 +62,7 @@ public struct LedgerBuilder {
     context = base.context
     symbols = base.symbols
     parser = EventLineParser(catalog: base.catalog)
+    resolver = Resolver(catalog: base.catalog)
     linesRead = base.linesRead
     duplicatesSkipped = base.duplicatesSkipped
     eventIndexByID = [UInt32](repeating: UInt32.max, count: base.symbols.ids.count)
@@ -223,12 +229,7 @@ public struct LedgerBuilder {
     var starts = [Int](repeating: 0, count: subjectCount + 1)
     for event in events { starts[Int(event.subject.rawValue) + 1] += 1 }
     for s in 0..<subjectCount {
-      if starts[s + 1] > Limits.eventsPerSubjectMax {
-        record(
-          Diagnostic(
-            file: file,
-            .tooManyEvents(subject: symbols.subjects.string(Symbol(rawValue: UInt32(s))), limit: Limits.eventsPerSubjectMax)))
-      }
+      checkSize(starts[s + 1], subject: s)
       starts[s + 1] += starts[s]
     }
     if errorCount > 0 { return .failure(DiagnosticList(errors + warnings)) }
@@ -238,17 +239,11 @@ public struct LedgerBuilder {
     events = []
     Self.groupBySubject(&grouped, starts: starts)
     var subscriptionCounts = [UInt32](repeating: 0, count: subjectCount)
-    var resolver = Resolver(catalog: context.catalog)
-    var state = SubjectState()
     var latest = Timestamp.distantPast
     grouped.withUnsafeMutableBufferPointer { all in
       for s in 0..<subjectCount {
         let range = starts[s]..<starts[s + 1]
-        var subjectEvents = UnsafeMutableBufferPointer(rebasing: all[range])
-        subjectEvents.sort(by: Event.effectiveOrder)
-        subscriptionCounts[s] = resolver.resolve(subjectEvents)
-        if let last = subjectEvents.last, last.at > latest { latest = last.at }
-        validate(subjectEvents, subscriptionCount: Int(subscriptionCounts[s]), state: &state)
+        subscriptionCounts[s] = settle(UnsafeMutableBufferPointer(rebasing: all[range]), latest: &latest)
       }
     }
     if errorCount > 0 { return .failure(DiagnosticList(errors + warnings)) }
@@ -283,8 +278,6 @@ public struct LedgerBuilder {
     var starts: [UInt32] = [0]
     starts.reserveCapacity(subjectCount + 1)
     var subscriptionCounts = [UInt32](repeating: 0, count: subjectCount)
-    var resolver = Resolver(catalog: context.catalog)
-    var state = SubjectState()
     var latest = base.latestEffective
     for s in 0..<subjectCount {
       let baseRange: Range<Int> =
@@ -296,18 +289,9 @@ public struct LedgerBuilder {
         subscriptionCounts[s] = s < base.subjectCount ? base.subscriptionCounts[s] : 0
       } else {
         merged.append(contentsOf: tail[tailRange])
-        if merged.count - begin > Limits.eventsPerSubjectMax {
-          record(
-            Diagnostic(
-              file: file,
-              .tooManyEvents(subject: symbols.subjects.string(Symbol(rawValue: UInt32(s))), limit: Limits.eventsPerSubjectMax)))
-        }
+        checkSize(merged.count - begin, subject: s)
         merged.withUnsafeMutableBufferPointer { all in
-          var subjectEvents = UnsafeMutableBufferPointer(rebasing: all[begin..<all.count])
-          subjectEvents.sort(by: Event.effectiveOrder)
-          subscriptionCounts[s] = resolver.resolve(subjectEvents)
-          if let last = subjectEvents.last, last.at > latest { latest = last.at }
-          validate(subjectEvents, subscriptionCount: Int(subscriptionCounts[s]), state: &state)
+          subscriptionCounts[s] = settle(UnsafeMutableBufferPointer(rebasing: all[begin..<all.count]), latest: &latest)
         }
       }
       starts.append(UInt32(merged.count))
@@ -342,90 +326,44 @@ public struct LedgerBuilder {
     }
   }
 
-  /// Replays one subject at full knowledge: refuses overdraw, warns about no-op references.
-  private mutating func validate(
-    _ subjectEvents: UnsafeMutableBufferPointer<Event>, subscriptionCount: Int, state: inout SubjectState
-  ) {
-    state.reset(subscriptionCount: subscriptionCount, itemCount: subjectEvents.count)
-    for event in subjectEvents {
-      if event.kind == .consumption {
-        let balance = state.balance(event.currency) ?? 0
-        if balance < event.quantity {
-          record(
-            Diagnostic(
-              file: file, line: Int(event.line),
-              .overdraw(
-                currency: symbols.currencies.string(event.currency), balance: balance,
-                quantity: event.quantity)))
-        }
-      }
-      let effect = state.apply(event, context: context)
-      if effect == .unknownReference {
-        let field = event.kind == .revocation || event.kind == .refundReversed ? "transaction" : "original_transaction"
-        let value = field == "transaction" ? event.transaction : event.originalTransaction
+  /// Orders one subject's events by effective time (line order for ties), resolves them and
+  /// decides its rules; returns its subscription count and moves `latest` to its last `at`.
+  /// - Complexity: O(k log k) for its k events.
+  private mutating func settle(_ subjectEvents: UnsafeMutableBufferPointer<Event>, latest: inout Timestamp) -> UInt32 {
+    var subjectEvents = subjectEvents
+    subjectEvents.sort(by: Event.effectiveOrder)
+    let subscriptionCount = resolver.resolve(subjectEvents)
+    if let last = subjectEvents.last, last.at > latest { latest = last.at }
+    validate(subjectEvents, subscriptionCount: Int(subscriptionCount))
+    return subscriptionCount
+  }
+
+  /// Records an error when subject `s` has more events than the per-subject limit.
+  private mutating func checkSize(_ count: Int, subject s: Int) {
+    guard count > Limits.eventsPerSubjectMax else { return }
+    record(
+      Diagnostic(
+        file: file,
+        .tooManyEvents(subject: symbols.subjects.string(Symbol(rawValue: UInt32(s))), limit: Limits.eventsPerSubjectMax)))
+  }
+
+  /// Decides one subject's log-wide rules and records what they find, worded with this log's strings.
+  private mutating func validate(_ subjectEvents: UnsafeMutableBufferPointer<Event>, subscriptionCount: Int) {
+    var findings: [(Event, RuleFinding)] = []
+    rules.decide(subjectEvents, subscriptionCount: subscriptionCount, context: context) { findings.append(($0, $1)) }
+    for (event, finding) in findings {
+      switch finding {
+      case .overdraw(let currency, let balance, let quantity):
         record(
           Diagnostic(
             file: file, line: Int(event.line),
-            .unknownReference(field: field, value: symbols.transactions.string(value)), severity: .warning))
+            .overdraw(currency: symbols.currencies.string(currency), balance: balance, quantity: quantity)))
+      case .unknownReference(let field, let value):
+        record(
+          Diagnostic(
+            file: file, line: Int(event.line),
+            .unknownReference(field: field.name, value: symbols.transactions.string(value)), severity: .warning))
       }
     }
-  }
-}
-
-/// Resolves, per subject, subscription numbers and refund targets into `Event.slot`.
-struct Resolver {
-  let catalog: Catalog
-  private var subscriptionByOriginal: [Symbol: UInt32] = [:]
-  private var chargeByTransaction: [Symbol: UInt32] = [:]
-
-  init(catalog: Catalog) { self.catalog = catalog }
-
-  /// Returns the number of subscriptions of the subject.
-  mutating func resolve(_ events: UnsafeMutableBufferPointer<Event>) -> UInt32 {
-    subscriptionByOriginal.removeAll(keepingCapacity: true)
-    chargeByTransaction.removeAll(keepingCapacity: true)
-    var count: UInt32 = 0
-    for position in events.indices {
-      let event = events[position]
-      switch event.kind {
-      case .purchase, .renewal:
-        chargeByTransaction[event.transaction] = UInt32(position)
-      default: break
-      }
-    }
-    for position in events.indices {
-      var event = events[position]
-      switch event.kind {
-      case .purchase:
-        if catalog.kind(event.product) == .autoRenewable {
-          let key = event.originalTransaction.isSome ? event.originalTransaction : event.transaction
-          event.slot = subscriptionNumber(key, &count)
-        } else {
-          event.slot = UInt32(position)
-        }
-      case .renewal, .billingRetry, .graceEntered, .expiration, .autoRenewChanged, .planChanged,
-        .renewalExtended:
-        event.slot = subscriptionNumber(event.originalTransaction, &count)
-      case .revocation, .refundReversed:
-        if let target = chargeByTransaction[event.transaction] {
-          let charge = events[Int(target)]
-          event.targetProduct = charge.product
-          // A refund effective before its purchase refers to nothing at that point.
-          event.slot = charge.slot
-          if Int(target) > position { event.targetProduct = .none }
-        }
-      case .purchasePending, .consumption:
-        break
-      }
-      events[position] = event
-    }
-    return count
-  }
-
-  private mutating func subscriptionNumber(_ key: Symbol, _ count: inout UInt32) -> UInt32 {
-    if let existing = subscriptionByOriginal[key] { return existing }
-    subscriptionByOriginal[key] = count
-    count += 1
-    return count - 1
   }
 }

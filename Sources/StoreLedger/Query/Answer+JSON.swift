@@ -39,6 +39,37 @@ extension Answer {
       ),
       ("balances", .object(balances.map { ($0.currency, .integer($0.amount)) })),
     ]
+    if let cache {
+      members.append(("cache", .object([("verified_at", time(cache.verifiedAt)), ("stale", .bool(cache.isStale))])))
+    }
+    if let policy {
+      members.append(("tier", policy.tier.map { .string($0) } ?? .null))
+      members.append(
+        (
+          "trial",
+          policy.trial.map { trial in
+            .object([
+              ("state", .string(trial.state.rawValue)), ("started", time(trial.started)), ("ends", time(trial.ends)),
+              ("ends_by", .string(trial.endsBy)), ("grace_ends", time(trial.graceEnds)),
+            ])
+          } ?? .null
+        ))
+      members.append(
+        (
+          "usage",
+          .object(
+            policy.usage.map { feature in
+              (
+                feature.feature,
+                .object([
+                  ("allowed", .bool(feature.allowed)), ("tier", feature.tier.map { .string($0) } ?? .null),
+                  ("used", .integer(feature.used)), ("limit", feature.limit.map { .integer($0) } ?? .null),
+                  ("window_ends", time(feature.windowEnds)),
+                ])
+              )
+            })
+        ))
+    }
     if let explanation {
       func list(_ items: [(String, [Evidence])]) -> JSONValue {
         .object(
@@ -49,10 +80,28 @@ extension Answer {
       members.append(
         (
           "explain",
-          .object([
-            ("entitlements", list(explanation.entitlements)), ("plans", list(explanation.plans)),
-            ("balances", list(explanation.balances)),
-          ])
+          .object(
+            [
+              ("entitlements", list(explanation.entitlements)), ("plans", list(explanation.plans)),
+              ("balances", list(explanation.balances)),
+            ]
+              + (policy == nil
+                ? []
+                : [
+                  (
+                    "usage",
+                    .object(
+                      explanation.usage.map { item in
+                        (
+                          item.feature,
+                          .object([
+                            ("tier", item.tier.map { .string($0) } ?? .null),
+                            ("events", .array(item.events.map { .object([("id", .string($0.id)), ("line", .integer(Int64($0.line)))]) })),
+                          ])
+                        )
+                      })
+                  )
+                ]))
         ))
     }
     return .object(members)

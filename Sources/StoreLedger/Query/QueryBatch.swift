@@ -4,12 +4,15 @@ public struct QueryBatch: Sendable {
   private var subjectEnds: [Int] = []
   private var ats: [Timestamp] = []
   private var asOfs: [Timestamp] = []
+  /// Cached queries by index (few in practice, so kept aside from the flat arrays).
+  private var caches: [Int: CacheRequest] = [:]
   private static let noAsOf = Timestamp(millisecondsSinceEpoch: Int64.min)
 
   /// The number of queries.
   public var count: Int { ats.count }
 
-  /// Parses every line `{"subject": "...", "at": "...", "as_of": "..."|null}`; empty lines are skipped.
+  /// Parses every line `{"subject": "...", "at": "...", "as_of": "..."|null}` (or, for a cached
+  /// answer, `"cached_at"` and an optional `"max_staleness"` instead of `as_of`); empty lines are skipped.
   ///
   /// All lines are checked before any is answered, so a bad line means no output at all.
   /// - Complexity: O(input size).
@@ -48,6 +51,8 @@ public struct QueryBatch: Sendable {
     var at: Timestamp? = nil
     var asOf = QueryBatch.noAsOf
     var seenAsOf = false
+    var cachedAt: Timestamp? = nil
+    var maxStaleness: ISODuration? = nil
     func withText<R>(_ ref: StringRef, _ scratch: [UInt8], _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
       let start = Int(ref.start)
       let end = start + Int(ref.count)
@@ -83,8 +88,21 @@ public struct QueryBatch: Sendable {
             let ref = try cursor.readString(scratch: &scratch)
             guard ref.count > 0 else { throw cursor.wrongType(.subject, "a non-empty string", valueStart) }
             subject = ref
-          case "at", "as_of":
-            if key == "at" ? at != nil : seenAsOf { throw cursor.fieldError(.duplicateField(key)) }
+          case "max_staleness":
+            guard maxStaleness == nil else { throw cursor.fieldError(.duplicateField(key)) }
+            let expected = "an ISO 8601 duration such as PT24H or P3D"
+            guard cursor.i < line.count, line[cursor.i] == 34 else {
+              throw Diagnostic(line: lineNumber, .invalidValue(field: key, expected: expected, found: cursor.foundDescription(from: valueStart)))
+            }
+            let ref = try cursor.readString(scratch: &scratch)
+            guard let parsed = withText(ref, scratch, { ISODuration(String(decoding: $0, as: UTF8.self)) }) else {
+              throw Diagnostic(line: lineNumber, .invalidValue(field: key, expected: expected, found: cursor.foundDescription(from: valueStart)))
+            }
+            maxStaleness = parsed
+          case "at", "as_of", "cached_at":
+            if key == "at" ? at != nil : key == "as_of" ? seenAsOf : cachedAt != nil {
+              throw cursor.fieldError(.duplicateField(key))
+            }
             if key == "as_of" {
               seenAsOf = true
               if cursor.matchLiteral("null") { break }
@@ -97,7 +115,7 @@ public struct QueryBatch: Sendable {
             guard let parsed = withText(ref, scratch, { Timestamp.parseRFC3339($0) }) else {
               throw Diagnostic(line: lineNumber, .invalidValue(field: key, expected: expected, found: cursor.foundDescription(from: valueStart)))
             }
-            if key == "at" { at = parsed } else { asOf = parsed }
+            if key == "at" { at = parsed } else if key == "as_of" { asOf = parsed } else { cachedAt = parsed }
           default:
             throw cursor.fieldError(.unknownField(key))
           }
@@ -110,6 +128,21 @@ public struct QueryBatch: Sendable {
     }
     guard let subject else { return Diagnostic(line: lineNumber, .missingField(field: "subject", type: "query")) }
     guard let at else { return Diagnostic(line: lineNumber, .missingField(field: "at", type: "query")) }
+    if let cachedAt {
+      guard asOf == QueryBatch.noAsOf else {
+        return Diagnostic(
+          line: lineNumber,
+          .fieldNotAllowed(field: "as_of", type: "cached query", why: "a cached answer is as known at 'cached_at'"))
+      }
+      guard cachedAt <= at else {
+        return Diagnostic(
+          line: lineNumber,
+          .invalidValue(field: "cached_at", expected: "a time at or before 'at' (\(at.rfc3339))", found: "\"\(cachedAt.rfc3339)\""))
+      }
+      caches[ats.count] = CacheRequest(verifiedAt: cachedAt, maxStaleness: maxStaleness ?? CacheRequest.defaultMaxStaleness)
+    } else if maxStaleness != nil {
+      return Diagnostic(line: lineNumber, .missingField(field: "cached_at", type: "query with 'max_staleness'"))
+    }
     withText(subject, scratch) { arena.append(contentsOf: $0) }
     subjectEnds.append(arena.count)
     ats.append(at)
@@ -117,13 +150,23 @@ public struct QueryBatch: Sendable {
     return nil
   }
 
-  /// Calls `body` with each query in order.
+  /// Calls `body` with each query in order (subject, at, as_of).
+  /// - Complexity: O(queries).
   public func forEach(_ body: (UnsafeBufferPointer<UInt8>, Timestamp, Timestamp?) -> Void) {
+    forEach { subject, at, asOf, _ in body(subject, at, asOf) }
+  }
+
+  /// Calls `body` with each query in order (subject, at, as_of, cached answer asked for).
+  /// - Complexity: O(queries).
+  public func forEach(_ body: (UnsafeBufferPointer<UInt8>, Timestamp, Timestamp?, CacheRequest?) -> Void) {
     arena.withUnsafeBufferPointer { all in
       var start = 0
       for index in 0..<ats.count {
         let end = subjectEnds[index]
-        body(UnsafeBufferPointer(rebasing: all[start..<end]), ats[index], asOfs[index] == QueryBatch.noAsOf ? nil : asOfs[index])
+        let cache = caches.isEmpty ? nil : caches[index]
+        body(
+          UnsafeBufferPointer(rebasing: all[start..<end]), ats[index],
+          asOfs[index] == QueryBatch.noAsOf ? nil : asOfs[index], cache)
         start = end
       }
     }

@@ -9,9 +9,7 @@ internal import CStoreLedgerSupport
 public struct QueryEngine {
   /// The ledger queried.
   public let ledger: Ledger
-  private var state = SubjectState()
-  private var bestByEntitlement: [Candidate] = []
-  private var bestByGroup: [Candidate] = []
+  private var subjectFold = PointInTimeFold()
   private var balanceOrder: [Int] = []
   private let currencyRank: [Int]
   private let currencyNames: [String]
@@ -21,7 +19,9 @@ public struct QueryEngine {
   private let entitlementLiterals: [[UInt8]]
   private let groupLiterals: [[UInt8]]
   private let currencyLiterals: [[UInt8]]
-  private var explainLog: ExplainLog? = nil
+  private let policy: Policy?
+  private let tierLiterals: [[UInt8]]
+  private let featureLiterals: [[UInt8]]
 
   /// Prepares an engine over a ledger.
   public init(ledger: Ledger) {
@@ -40,143 +40,65 @@ public struct QueryEngine {
     entitlementLiterals = ledger.catalog.entitlementNames.map(jsonLiteral)
     groupLiterals = ledger.catalog.groupNames.map(jsonLiteral)
     currencyLiterals = names.map(jsonLiteral)
+    policy = ledger.catalog.policy
+    tierLiterals = policy?.tiers.map { jsonLiteral($0.name) } ?? []
+    featureLiterals = policy?.features.map { jsonLiteral($0.name) } ?? []
   }
 
-  struct Candidate {
-    var isSet = false
-    var isSubscription = false
-    var index = 0
-    var expires = Timestamp.distantPast
-    var start = Timestamp.distantPast
-    var line: UInt32 = 0
-
-    /// CONTRACT §5: never-ending first, then latest end, then latest start, then later line.
-    func beats(_ other: Candidate) -> Bool {
-      guard other.isSet else { return true }
-      if expires != other.expires { return expires > other.expires }
-      if start != other.start { return start > other.start }
-      return line > other.line
+  /// Folds and selects at T as known at R (or as cached), then decides the policy.
+  private mutating func evaluate(subject: Symbol?, at time: Timestamp, asOf: Timestamp?, cache: CacheRequest?) {
+    let range: Range<Int>
+    var subscriptionCount = 0
+    if let subject {
+      let s = Int(subject.rawValue)
+      range = Int(ledger.subjectStarts[s])..<Int(ledger.subjectStarts[s + 1])
+      subscriptionCount = Int(ledger.subscriptionCounts[s])
+    } else {
+      range = 0..<0
     }
-  }
-
-  /// Folds `subject` up to T as known at R, leaving the result in `state`.
-  private mutating func fold(subject: Symbol?, at: Timestamp, asOf: Timestamp?) {
-    guard let subject else {
-      state.reset(subscriptionCount: 0, itemCount: 0)
-      return
-    }
-    let s = Int(subject.rawValue)
-    let lower = Int(ledger.subjectStarts[s])
-    let upper = Int(ledger.subjectStarts[s + 1])
-    state.reset(subscriptionCount: Int(ledger.subscriptionCounts[s]), itemCount: upper - lower)
-    let knownBy = asOf ?? Timestamp.distantFuture
     ledger.events.withUnsafeBufferPointer { all in
-      for position in lower..<upper {
-        let event = all[position]
-        if event.at > at { break }
-        if event.recorded > knownBy { continue }
-        let effect = state.apply(event, context: ledger.context)
-        if explainLog != nil && effect == .applied { explainLog!.note(event, position: position - lower, context: ledger.context) }
-      }
+      subjectFold.evaluate(
+        UnsafeBufferPointer(rebasing: all[range]), subscriptionCount: subscriptionCount, at: time,
+        knownBy: cache?.verifiedAt ?? asOf, isStale: cache?.isStale(at: time) ?? false, context: ledger.context)
     }
-  }
-
-  /// Starts an incremental fold of `subject` at full knowledge (for timelines).
-  mutating func beginFold(subject: Symbol) {
-    explainLog = nil
-    let s = Int(subject.rawValue)
-    state.reset(
-      subscriptionCount: Int(ledger.subscriptionCounts[s]),
-      itemCount: Int(ledger.subjectStarts[s + 1] - ledger.subjectStarts[s]))
-  }
-
-  /// Applies the next event of an incremental fold.
-  mutating func applyNext(_ event: Event, position: Int) {
-    _ = state.apply(event, context: ledger.context)
-  }
-
-  /// Selects at T over the current state of an incremental fold.
-  mutating func selectAt(_ time: Timestamp) { select(at: time) }
-
-  /// The current fold state (for timelines).
-  var stateView: SubjectState { state }
-
-  /// The current per-entitlement choices (for timelines).
-  var bestByEntitlementView: [Candidate] { bestByEntitlement }
-
-  /// Picks, per entitlement and per group, what is reported at T (CONTRACT §5).
-  private mutating func select(at time: Timestamp) {
-    let catalog = ledger.catalog
-    bestByEntitlement.removeAll(keepingCapacity: true)
-    bestByEntitlement.append(contentsOf: repeatElement(Candidate(), count: catalog.entitlementNames.count))
-    bestByGroup.removeAll(keepingCapacity: true)
-    bestByGroup.append(contentsOf: repeatElement(Candidate(), count: catalog.groupNames.count))
-    for (index, sub) in state.subscriptions.enumerated() where sub.isKnown {
-      let access = sub.hasAccess(at: time)
-      let candidate = Candidate(
-        isSet: true, isSubscription: true, index: index, expires: sub.expires, start: sub.periodStart,
-        line: sub.periodLine)
-      if access {
-        for entitlement in catalog.entitlementIndices[Int(sub.product.rawValue)]
-        where candidate.beats(bestByEntitlement[entitlement]) {
-          bestByEntitlement[entitlement] = candidate
-        }
-      }
-      let group = catalog.groupIndices[Int(sub.product.rawValue)]
-      let current = bestByGroup[group]
-      // Plans: a subscription with access beats one without; then the latest period start.
-      let currentAccess = current.isSet && state.subscriptions[current.index].hasAccess(at: time)
-      if !current.isSet || (access && !currentAccess)
-        || (access == currentAccess
-          && (sub.periodStart > current.start || (sub.periodStart == current.start && sub.periodLine > current.line)))
-      {
-        bestByGroup[group] = candidate
-      }
-    }
-    for index in state.grantPositions {
-      let item = state.items[index]
-      guard item.hasAccess(at: time) else { continue }
-      let candidate = Candidate(
-        isSet: true, isSubscription: false, index: index, expires: item.end, start: item.start,
-        line: item.line)
-      for entitlement in catalog.entitlementIndices[Int(item.product.rawValue)]
-      where candidate.beats(bestByEntitlement[entitlement]) {
-        bestByEntitlement[entitlement] = candidate
-      }
-    }
+    let balances = subjectFold.state.balances
     balanceOrder.removeAll(keepingCapacity: true)
-    balanceOrder.append(contentsOf: state.balances.indices)
-    balanceOrder.sort { currencyRank[Int(state.balances[$0].currency.rawValue)] < currencyRank[Int(state.balances[$1].currency.rawValue)] }
+    balanceOrder.append(contentsOf: balances.indices)
+    balanceOrder.sort { currencyRank[Int(balances[$0].currency.rawValue)] < currencyRank[Int(balances[$1].currency.rawValue)] }
   }
 
   /// Calls `body` with the index of every entitlement the subject holds at T (full knowledge).
   /// - Complexity: O(events of the subject).
   public mutating func forEachActiveEntitlement(subject: Symbol, at time: Timestamp, _ body: (Int) -> Void) {
-    explainLog = nil
-    fold(subject: subject, at: time, asOf: nil)
-    select(at: time)
-    for (index, candidate) in bestByEntitlement.enumerated() where candidate.isSet { body(index) }
+    subjectFold.touches = nil
+    evaluate(subject: subject, at: time, asOf: nil, cache: nil)
+    for (index, candidate) in subjectFold.selection.bestByEntitlement.enumerated() where candidate.isSet { body(index) }
   }
 
-  /// The answer for a subject name at T as known at R.
+  /// The answer for a subject name at T as known at R, or as cached at V (`cache`; then `asOf` must be nil).
   /// - Complexity: O(events of the subject).
-  public mutating func answer(subject: String, at: Timestamp, asOf: Timestamp?, explain: Bool = false) -> Answer {
-    explainLog = explain ? ExplainLog() : nil
-    fold(subject: ledger.subject(named: subject), at: at, asOf: asOf)
-    select(at: at)
+  public mutating func answer(
+    subject: String, at: Timestamp, asOf: Timestamp?, cache: CacheRequest? = nil, explain: Bool = false
+  ) -> Answer {
+    precondition(cache == nil || asOf == nil, "a cached answer's knowledge time is its verification time")
+    subjectFold.touches = explain ? TouchLog() : nil
+    evaluate(subject: ledger.subject(named: subject), at: at, asOf: asOf, cache: cache)
     let catalog = ledger.catalog
     let symbols = ledger.symbols
-    var result = Answer(subject: subject, at: at, asOf: asOf, entitlements: [], plans: [], balances: [])
-    for (entitlement, candidate) in bestByEntitlement.enumerated() where candidate.isSet {
+    var result = Answer(
+      subject: subject, at: at, asOf: cache?.verifiedAt ?? asOf, entitlements: [], plans: [], balances: [])
+    if let cache { result.cache = CacheAnswer(verifiedAt: cache.verifiedAt, isStale: cache.isStale(at: at)) }
+    if let policy { result.policy = policyAnswer(policy) }
+    for (entitlement, candidate) in subjectFold.selection.bestByEntitlement.enumerated() where candidate.isSet {
       if candidate.isSubscription {
-        let sub = state.subscriptions[candidate.index]
+        let sub = subjectFold.state.subscriptions[candidate.index]
         result.entitlements.append(
           EntitlementAnswer(
             entitlement: catalog.entitlementNames[entitlement], product: productNames[Int(sub.product.rawValue)],
             state: sub.reportedStatus(at: at).name, expires: sub.expires, ownership: sub.ownership.name,
             period: sub.offer.name))
       } else {
-        let item = state.items[candidate.index]
+        let item = subjectFold.state.items[candidate.index]
         result.entitlements.append(
           EntitlementAnswer(
             entitlement: catalog.entitlementNames[entitlement], product: productNames[Int(item.product.rawValue)],
@@ -184,8 +106,8 @@ public struct QueryEngine {
             ownership: item.ownership.name, period: item.offer.name))
       }
     }
-    for (group, candidate) in bestByGroup.enumerated() where candidate.isSet {
-      let sub = state.subscriptions[candidate.index]
+    for (group, candidate) in subjectFold.selection.bestByGroup.enumerated() where candidate.isSet {
+      let sub = subjectFold.state.subscriptions[candidate.index]
       result.plans.append(
         PlanAnswer(
           group: catalog.groupNames[group], product: productNames[Int(sub.product.rawValue)],
@@ -196,16 +118,137 @@ public struct QueryEngine {
           transaction: symbols.transactions.string(sub.transaction)))
     }
     for index in balanceOrder {
-      let balance = state.balances[index]
+      let balance = subjectFold.state.balances[index]
       result.balances.append((currencyNames[Int(balance.currency.rawValue)], balance.amount))
     }
-    if let log = explainLog {
-      result.explanation = log.explanation(
-        answer: result, bestByEntitlement: bestByEntitlement, bestByGroup: bestByGroup,
-        ledger: ledger, subject: ledger.subject(named: subject))
-      explainLog = nil
+    if let touches = subjectFold.touches {
+      result.explanation = ExplainLog.explanation(
+        touches: touches, answer: result, selection: subjectFold.selection, ledger: ledger,
+        subject: ledger.subject(named: subject))
+      if let policy, let symbol = ledger.subject(named: subject) {
+        result.explanation?.usage = usageEvidence(policy, subject: symbol)
+      } else if let policy {
+        result.explanation?.usage = policy.features.indices.map { usageEvidence(policy, feature: $0, events: []) }
+      }
+      subjectFold.touches = nil
     }
     return result
+  }
+
+  /// Whether `subject` may use `feature` once more at T (the `can` question), and if not,
+  /// which tier would allow it; nil when the catalog has no policy or no such feature.
+  /// - Complexity: O(events of the subject).
+  public mutating func permission(
+    subject: String, feature: String, at time: Timestamp, asOf: Timestamp?, cache: CacheRequest? = nil
+  ) -> Permission? {
+    guard let policy, let featureIndex = policy.featureIndex(of: feature) else { return nil }
+    let answer = self.answer(subject: subject, at: time, asOf: asOf, cache: cache)
+    guard let decided = answer.policy?.usage[featureIndex] else { return nil }
+    var wouldAllow: String? = nil
+    if !decided.allowed {
+      // Any tier allowing it now is one the subject is not in: matching tiers all refused.
+      for (tierIndex, tier) in policy.tiers.enumerated() {
+        guard let limit = policy.features[featureIndex].limits[tierIndex] else { continue }
+        if limit.limit.map({ subjectFold.usage.used(featureIndex, in: limit.window) < $0 }) ?? true {
+          wouldAllow = tier.name
+          break
+        }
+      }
+    }
+    return Permission(
+      subject: subject, at: time, asOf: answer.asOf, tier: answer.policy?.tier, usage: decided, wouldAllow: wouldAllow)
+  }
+
+  /// Calls `body` with every leak: a `usage` event using its feature (quantity > 0) that the
+  /// answer at its own `at`, as known at its own `recorded`, does not allow (Docs/semantics.md, "Leaks").
+  ///
+  /// Subjects in symbol order, uses in effective order. One incremental pass per subject
+  /// (`LeakScan`); a use whose verdict depends on knowledge time, or every use when `exact`,
+  /// is judged by folding its subject up to it as known at its `recorded`.
+  /// - Complexity: O(events × (subscriptions + grants) + uses × tiers × features × log uses),
+  ///   plus O(events of the subject) per use judged exactly.
+  public mutating func forEachLeak(exact: Bool = false, _ body: (Leak) -> Void) {
+    guard let policy else { return }
+    subjectFold.touches = nil
+    var scan = LeakScan()
+    for s in 0..<ledger.subjectCount {
+      let subject = Symbol(rawValue: UInt32(s))
+      let events = ledger.events(of: subject)
+      guard events.contains(where: { $0.kind == .usage }) else { continue }
+      func report(_ event: Event, _ decided: FeatureOutcome) {
+        body(
+          Leak(
+            subject: ledger.symbols.subjects.string(subject), id: ledger.symbols.ids.string(event.id),
+            line: Int(event.line), at: event.at, feature: policy.features[Int(event.feature)].name,
+            tier: decided.tier >= 0 ? policy.tiers[decided.tier].name : nil, used: decided.used, limit: decided.limit))
+      }
+      func judgeExactly(_ event: Event) {
+        evaluate(subject: subject, at: event.at, asOf: event.recorded, cache: nil)
+        let decided = subjectFold.outcome.features[Int(event.feature)]
+        if !decided.allowed { report(event, decided) }
+      }
+      if exact {
+        // A release (negative quantity) hands nothing out: it is never a leak.
+        for event in events where event.kind == .usage && event.quantity > 0 { judgeExactly(event) }
+        continue
+      }
+      let base = events.startIndex
+      ledger.events.withUnsafeBufferPointer { all in
+        scan.scan(
+          UnsafeBufferPointer(rebasing: all[events.indices]), subscriptionCount: Int(ledger.subscriptionCounts[s]),
+          context: ledger.context, policy: policy,
+          leak: { position in
+            // The verdict's numbers for the message, from the same fold the exact path uses.
+            judgeExactly(all[base + position])
+          },
+          judgeExactly: { position in judgeExactly(all[base + position]) })
+      }
+    }
+  }
+
+  /// The policy outcome in names.
+  private func policyAnswer(_ policy: Policy) -> PolicyAnswer {
+    func tierName(_ index: Int) -> String? { index >= 0 ? policy.tiers[index].name : nil }
+    let trial = subjectFold.outcome.trial.map { trial in
+      TrialAnswer(
+        state: trial.state, started: trial.started, ends: trial.ends, endsBy: Self.endName(trial.endsBy, policy),
+        graceEnds: trial.graceEnds)
+    }
+    let usage = zip(policy.features, subjectFold.outcome.features).map { feature, decided in
+      FeatureUsageAnswer(
+        feature: feature.name, allowed: decided.allowed, tier: tierName(decided.tier), used: decided.used,
+        limit: decided.limit, windowEnds: decided.windowEnds)
+    }
+    return PolicyAnswer(tier: tierName(subjectFold.outcome.tier), trial: trial, usage: usage)
+  }
+
+  private static func endName(_ end: TrialEnd, _ policy: Policy) -> String {
+    switch end {
+    case .duration: return "duration"
+    case .subscription: return "subscription"
+    case .feature(let index): return policy.features[index].name
+    }
+  }
+
+  /// Per feature, the reported tier and the uses counted in its window.
+  private func usageEvidence(_ policy: Policy, subject: Symbol) -> [UsageEvidence] {
+    let events = ledger.events(of: subject)
+    return policy.features.indices.map { feature in
+      let decided = subjectFold.outcome.features[feature]
+      let start = subjectFold.usage.windows.start(decided.window)
+      let counted = subjectFold.usage.usePositions.compactMap { position -> Evidence? in
+        let event = events[events.startIndex + position]
+        guard Int(event.feature) == feature, event.at >= start else { return nil }
+        return Evidence(id: ledger.symbols.ids.string(event.id), line: Int(event.line))
+      }
+      return usageEvidence(policy, feature: feature, events: counted)
+    }
+  }
+
+  private func usageEvidence(_ policy: Policy, feature: Int, events: [Evidence]) -> UsageEvidence {
+    let tier = subjectFold.outcome.features[feature].tier
+    return UsageEvidence(
+      feature: policy.features[feature].name, tier: tier >= 0 ? policy.tiers[tier].name : nil, events: events)
   }
 
   /// Appends the answer as one JSON object (sorted keys, no trailing newline) to `out`.
@@ -213,9 +256,11 @@ public struct QueryEngine {
   /// The fast path of `audit`: no `String` per field, no intermediate `Answer`.
   /// - Complexity: O(events of the subject + size of the answer).
   public mutating func writeAnswer(
-    subject: UnsafeBufferPointer<UInt8>, at: Timestamp, asOf: Timestamp?, into out: inout [UInt8]
+    subject: UnsafeBufferPointer<UInt8>, at: Timestamp, asOf: Timestamp?, cache: CacheRequest? = nil,
+    into out: inout [UInt8]
   ) {
-    writeAnswer(subject: subject, symbol: ledger.symbols.subjects.lookup(subject), at: at, asOf: asOf, into: &out)
+    writeAnswer(
+      subject: subject, symbol: ledger.symbols.subjects.lookup(subject), at: at, asOf: asOf, cache: cache, into: &out)
   }
 
   /// Answers every query of a batch in order, one line each, handing `out` to `emit` as it fills.
@@ -236,7 +281,7 @@ public struct QueryEngine {
     out.reserveCapacity(flushBytes + 4096)
     var index = 0
     ledger.events.withUnsafeBufferPointer { events in
-      batch.forEach { subject, at, asOf in
+      batch.forEach { subject, at, asOf, cache in
         if index + startsDistance < symbols.count, let further = symbols[index + startsDistance] {
           ledger.subjectStarts.withUnsafeBufferPointer { storeledger_prefetch($0.baseAddress! + Int(further.rawValue)) }
         }
@@ -251,7 +296,7 @@ public struct QueryEngine {
             address += 64
           }
         }
-        writeAnswer(subject: subject, symbol: symbols[index], at: at, asOf: asOf, into: &out)
+        writeAnswer(subject: subject, symbol: symbols[index], at: at, asOf: asOf, cache: cache, into: &out)
         out.append(10)
         index += 1
         if out.count >= flushBytes {
@@ -264,26 +309,34 @@ public struct QueryEngine {
   }
 
   private mutating func writeAnswer(
-    subject: UnsafeBufferPointer<UInt8>, symbol: Symbol?, at: Timestamp, asOf: Timestamp?, into out: inout [UInt8]
+    subject: UnsafeBufferPointer<UInt8>, symbol: Symbol?, at: Timestamp, asOf: Timestamp?, cache: CacheRequest?,
+    into out: inout [UInt8]
   ) {
-    explainLog = nil
-    fold(subject: symbol, at: at, asOf: asOf)
-    select(at: at)
+    subjectFold.touches = nil
+    evaluate(subject: symbol, at: at, asOf: asOf, cache: cache)
     appendStatic(#"{"as_of":"#, to: &out)
-    if let asOf { appendTimestamp(asOf, &out) } else { appendStatic("null", to: &out) }
+    if let knownBy = cache?.verifiedAt ?? asOf { appendTimestamp(knownBy, &out) } else { appendStatic("null", to: &out) }
     appendStatic(#","at":"#, to: &out)
     appendTimestamp(at, &out)
     appendStatic(#","balances":{"#, to: &out)
     for (n, index) in balanceOrder.enumerated() {
       if n > 0 { out.append(44) }
-      let balance = state.balances[index]
+      let balance = subjectFold.state.balances[index]
       out.append(contentsOf: currencyLiterals[Int(balance.currency.rawValue)])
       out.append(58)
       appendInteger(balance.amount, to: &out)
     }
-    appendStatic(#"},"entitlements":{"#, to: &out)
+    out.append(125)
+    if let cache {
+      appendStatic(#","cache":{"stale":"#, to: &out)
+      appendStatic(cache.isStale(at: at) ? "true" : "false", to: &out)
+      appendStatic(#","verified_at":"#, to: &out)
+      appendTimestamp(cache.verifiedAt, &out)
+      out.append(125)
+    }
+    appendStatic(#","entitlements":{"#, to: &out)
     var first = true
-    for (entitlement, candidate) in bestByEntitlement.enumerated() where candidate.isSet {
+    for (entitlement, candidate) in subjectFold.selection.bestByEntitlement.enumerated() where candidate.isSet {
       if !first { out.append(44) }
       first = false
       out.append(contentsOf: entitlementLiterals[entitlement])
@@ -293,14 +346,14 @@ public struct QueryEngine {
       let offer: Offer
       let stateName: StaticString
       if candidate.isSubscription {
-        let sub = state.subscriptions[candidate.index]
+        let sub = subjectFold.state.subscriptions[candidate.index]
         appendTimestamp(sub.expires, &out)
         product = sub.product
         ownership = sub.ownership
         offer = sub.offer
         stateName = sub.reportedStatus(at: at).staticName
       } else {
-        let item = state.items[candidate.index]
+        let item = subjectFold.state.items[candidate.index]
         if item.end == .distantFuture { appendStatic("null", to: &out) } else { appendTimestamp(item.end, &out) }
         product = item.product
         ownership = item.ownership
@@ -319,10 +372,10 @@ public struct QueryEngine {
     }
     appendStatic(#"},"plans":{"#, to: &out)
     first = true
-    for (group, candidate) in bestByGroup.enumerated() where candidate.isSet {
+    for (group, candidate) in subjectFold.selection.bestByGroup.enumerated() where candidate.isSet {
       if !first { out.append(44) }
       first = false
-      let sub = state.subscriptions[candidate.index]
+      let sub = subjectFold.state.subscriptions[candidate.index]
       out.append(contentsOf: groupLiterals[group])
       appendStatic(#":{"expires":"#, to: &out)
       appendTimestamp(sub.expires, &out)
@@ -350,7 +403,55 @@ public struct QueryEngine {
     }
     appendStatic(#"},"subject":"#, to: &out)
     appendEscaped(subject, &out)
+    if policy != nil { writePolicy(into: &out) }
     out.append(125)
+  }
+
+  /// Appends `,"tier":…,"trial":…,"usage":{…}` from the decided outcome, keys sorted.
+  private func writePolicy(into out: inout [UInt8]) {
+    appendStatic(#","tier":"#, to: &out)
+    appendTier(subjectFold.outcome.tier, &out)
+    appendStatic(#","trial":"#, to: &out)
+    if let trial = subjectFold.outcome.trial {
+      appendStatic(#"{"ends":"#, to: &out)
+      appendTimestamp(trial.ends, &out)
+      appendStatic(#","ends_by":"#, to: &out)
+      switch trial.endsBy {
+      case .duration: appendStatic(#""duration""#, to: &out)
+      case .subscription: appendStatic(#""subscription""#, to: &out)
+      case .feature(let index): out.append(contentsOf: featureLiterals[index])
+      }
+      appendStatic(#","grace_ends":"#, to: &out)
+      if let graceEnds = trial.graceEnds { appendTimestamp(graceEnds, &out) } else { appendStatic("null", to: &out) }
+      appendStatic(#","started":"#, to: &out)
+      appendTimestamp(trial.started, &out)
+      appendStatic(#","state":""#, to: &out)
+      appendStatic(trial.state.staticName, to: &out)
+      appendStatic(#""}"#, to: &out)
+    } else {
+      appendStatic("null", to: &out)
+    }
+    appendStatic(#","usage":{"#, to: &out)
+    for (index, feature) in subjectFold.outcome.features.enumerated() {
+      if index > 0 { out.append(44) }
+      out.append(contentsOf: featureLiterals[index])
+      appendStatic(#":{"allowed":"#, to: &out)
+      appendStatic(feature.allowed ? "true" : "false", to: &out)
+      appendStatic(#","limit":"#, to: &out)
+      if let limit = feature.limit { appendInteger(limit, to: &out) } else { appendStatic("null", to: &out) }
+      appendStatic(#","tier":"#, to: &out)
+      appendTier(feature.tier, &out)
+      appendStatic(#","used":"#, to: &out)
+      appendInteger(feature.used, to: &out)
+      appendStatic(#","window_ends":"#, to: &out)
+      if let ends = feature.windowEnds { appendTimestamp(ends, &out) } else { appendStatic("null", to: &out) }
+      out.append(125)
+    }
+    out.append(125)
+  }
+
+  private func appendTier(_ index: Int, _ out: inout [UInt8]) {
+    if index >= 0 { out.append(contentsOf: tierLiterals[index]) } else { appendStatic("null", to: &out) }
   }
 
   private func appendTimestamp(_ time: Timestamp, _ out: inout [UInt8]) {

@@ -56,15 +56,14 @@ public struct SubjectTimeline: Sendable, Equatable {
   }
 }
 
-extension QueryEngine {
+extension Ledger {
   /// The subject's timeline at full knowledge.
   ///
   /// Answers change only at event times and at period, grace and grant ends, so the
   /// state is evaluated at exactly those instants, folding events incrementally.
   /// - Complexity: O(k · (s + g)) for k instants, s subscriptions and g grants of the subject.
-  public mutating func timeline(subject: Symbol) -> SubjectTimeline {
-    let events = ledger.events(of: subject)
-    let catalog = ledger.catalog
+  public func timeline(subject: Symbol) -> SubjectTimeline {
+    let events = self.events(of: subject)
     var instants: [Timestamp] = []
     instants.reserveCapacity(events.count * 2)
     for event in events {
@@ -81,19 +80,15 @@ extension QueryEngine {
     var entitlementIntervals: [Int: [SubjectTimeline.Interval]] = [:]
     var subscriptionChanges: [Int: [SubjectTimeline.SubscriptionChange]] = [:]
     var balanceChanges: [Symbol: [SubjectTimeline.BalanceChange]] = [:]
-    beginFold(subject: subject)
-    var next = events.startIndex
+    var cursor = FoldCursor(
+      events: events, subscriptionCount: Int(subscriptionCounts[Int(subject.rawValue)]), context: context)
     var previous: Timestamp? = nil
     for instant in instants where instant != previous {
       previous = instant
-      while next < events.endIndex && events[next].at <= instant {
-        applyNext(events[next], position: next - events.startIndex)
-        next += 1
-      }
-      selectAt(instant)
-      for (entitlement, candidate) in bestByEntitlementView.enumerated() {
+      cursor.advance(to: instant)
+      for (entitlement, candidate) in cursor.selection.bestByEntitlement.enumerated() {
         var intervals = entitlementIntervals[entitlement] ?? []
-        let current = candidate.isSet ? interval(for: candidate, from: instant) : nil
+        let current = candidate.isSet ? interval(for: candidate, in: cursor.state, from: instant) : nil
         if let last = intervals.last, last.to == nil {
           if let current, current.product == last.product, current.state == last.state,
             current.ownership == last.ownership, current.period == last.period
@@ -105,10 +100,10 @@ extension QueryEngine {
         if let current { intervals.append(current) }
         if !intervals.isEmpty { entitlementIntervals[entitlement] = intervals }
       }
-      for (index, sub) in stateView.subscriptions.enumerated() where sub.isKnown {
+      for (index, sub) in cursor.state.subscriptions.enumerated() where sub.isKnown {
         let change = SubjectTimeline.SubscriptionChange(
           at: instant, state: sub.reportedStatus(at: instant).name, product: productName(sub.product),
-          transaction: ledger.symbols.transactions.string(sub.transaction), expires: sub.expires,
+          transaction: symbols.transactions.string(sub.transaction), expires: sub.expires,
           willRenew: sub.willRenew, renewsTo: sub.renewsTo.isSome ? productName(sub.renewsTo) : nil)
         var changes = subscriptionChanges[index] ?? []
         if let last = changes.last {
@@ -119,36 +114,37 @@ extension QueryEngine {
         changes.append(change)
         subscriptionChanges[index] = changes
       }
-      for balance in stateView.balances {
+      for balance in cursor.state.balances {
         var changes = balanceChanges[balance.currency] ?? []
         if changes.last?.balance == balance.amount { continue }
         changes.append(SubjectTimeline.BalanceChange(at: instant, balance: balance.amount))
         balanceChanges[balance.currency] = changes
       }
     }
-    let symbols = ledger.symbols
     return SubjectTimeline(
       entitlements: entitlementIntervals.map { (catalog.entitlementNames[$0.key], $0.value) }
         .sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) },
       subscriptions: subscriptionChanges.map {
-        (symbols.transactions.string(stateView.subscriptions[$0.key].originalTransaction), $0.value)
+        (symbols.transactions.string(cursor.state.subscriptions[$0.key].originalTransaction), $0.value)
       }.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) },
       balances: balanceChanges.map { (symbols.currencies.string($0.key), $0.value) }
         .sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) })
   }
 
-  private func interval(for candidate: Candidate, from instant: Timestamp) -> SubjectTimeline.Interval {
+  private func interval(
+    for candidate: Selection.Candidate, in state: SubjectState, from instant: Timestamp
+  ) -> SubjectTimeline.Interval {
     if candidate.isSubscription {
-      let sub = stateView.subscriptions[candidate.index]
+      let sub = state.subscriptions[candidate.index]
       return SubjectTimeline.Interval(
         from: instant, to: nil, product: productName(sub.product), state: sub.reportedStatus(at: instant).name,
         ownership: sub.ownership.name, period: sub.offer.name)
     }
-    let item = stateView.items[candidate.index]
+    let item = state.items[candidate.index]
     return SubjectTimeline.Interval(
       from: instant, to: nil, product: productName(item.product), state: "active",
       ownership: item.ownership.name, period: item.offer.name)
   }
 
-  private func productName(_ index: ProductIndex) -> String { ledger.catalog[index].id }
+  private func productName(_ index: ProductIndex) -> String { catalog[index].id }
 }

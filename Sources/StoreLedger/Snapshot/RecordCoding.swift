@@ -2,7 +2,7 @@
 ///
 /// Per event, LEB128 varints: zigzag deltas for the line and `at` (events are in
 /// effective order, so deltas are small), `recorded − at`, `expires − at`, and
-/// symbol / product indices plus one (0 = none). Then base64, so it stays a JSON
+/// symbol / product indices plus one (0 = none), and for `usage` the feature's index. Then base64, so it stays a JSON
 /// string. About 30 bytes per event, against ~180 for the log line.
 enum RecordCoding {
   /// Flag bit set when the event has a `meta` hash (8 raw bytes follow).
@@ -34,6 +34,7 @@ enum RecordCoding {
         unsigned(product.isSome ? UInt64(product.rawValue) + 1 : 0, &out)
       }
       unsigned(e.slot == UInt32.max ? 0 : UInt64(e.slot) + 1, &out)
+      if e.kind == .usage { unsigned(UInt64(e.feature), &out) }
     }
   }
 

@@ -564,6 +564,12 @@ private struct SnapshotParser {
       guard e.currency.isSome, e.quantity >= 1 else { return nil }
     case .purchasePending:
       guard e.product.isSome else { return nil }
+    case .usage:
+      // Usage records carry the feature's index in the catalog policy after the slot.
+      guard let feature = d.unsigned(), let policy = catalog.policy, feature < UInt64(policy.features.count),
+        e.quantity != 0
+      else { return nil }
+      e.feature = UInt16(feature)
     }
     return e
   }

@@ -94,10 +94,9 @@ public enum SnapshotWriter {
     for (k, byte) in restoreBytes.enumerated() { out[restoreBytesAt + k] = byte }
     SnapshotSeal.seal(&out, restoreBytes: out.count, digestAt: digestAt)
     raw("\"subjects\": {")
-    var engine = QueryEngine(ledger: ledger)
     for (n, s) in order.enumerated() {
       let subject = Symbol(rawValue: UInt32(s))
-      let timeline = engine.timeline(subject: subject)
+      let timeline = ledger.timeline(subject: subject)
       raw(n == 0 ? "\n    " : ",\n    ")
       string(names[s])
       raw(": {\n")

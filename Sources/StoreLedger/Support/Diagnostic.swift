@@ -21,6 +21,7 @@ public enum Problem: Sendable, Equatable {
   case tornLineBlocksAppend
   case unfinishedAppendUnrecoverable(String)
   case tooManyLines(limit: Int)
+  case leak(id: String, feature: String, at: String, tier: String?, used: Int64, limit: Int64?)
   // Catalog.
   case badCatalog(String)
   // Files and usage.
@@ -125,6 +126,10 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
         "field '\(field)': '\(value)' has no purchase or renewal for this subject at this point; the event changes nothing"
     case .ignoredInState(let type, let state):
       return "'\(type)' in state '\(state)' changes nothing"
+    case .leak(let id, let feature, let at, let tier, let used, let limit):
+      let why = tier.map { "tier '\($0)' had used \(used) of \(limit.map(String.init) ?? "unlimited")" }
+        ?? "no tier the subject was in offers it"
+      return "field 'feature': leak: usage '\(id)' of '\(feature)' at \(at) was not allowed (\(why))"
     case .tornLineBlocksAppend:
       return "the log ends in a torn line; run 'storeledger repair' before appending"
     case .unfinishedAppendUnrecoverable(let detail):

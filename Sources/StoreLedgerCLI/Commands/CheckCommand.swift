@@ -29,12 +29,37 @@ enum CheckCommand: LedgerCommand {
       return list.exitCode
     case .success(let ledger):
       CommandSupport.warn(ledger.warnings, console)
-      let warnings = ledger.warnings.count
+      let leaks = reportLeaks(ledger, log: log, console: console)
+      let warnings = ledger.warnings.count + leaks
       console.out(
         "ok: \(log): \(extent.lineCount) lines, \(ledger.events.count) events, "
           + "\(ledger.duplicatesSkipped) duplicate\(ledger.duplicatesSkipped == 1 ? "" : "s") skipped, "
           + "\(ledger.subjectCount) subjects, \(warnings) warning\(warnings == 1 ? "" : "s")\n")
       return 0
     }
+  }
+
+  /// How many leaks are named; the rest are counted.
+  static let leaksShownMax = 5
+
+  /// Prints the first few leaks as warnings and their count; returns the count.
+  static func reportLeaks(_ ledger: Ledger, log: String, console: Console) -> Int {
+    var engine = QueryEngine(ledger: ledger)
+    var count = 0
+    var text = ""
+    engine.forEachLeak { leak in
+      count += 1
+      guard count <= leaksShownMax else { return }
+      let diagnostic = Diagnostic(
+        file: log, line: leak.line,
+        .leak(id: leak.id, feature: leak.feature, at: leak.at.rfc3339, tier: leak.tier, used: leak.used, limit: leak.limit),
+        severity: .warning)
+      text += diagnostic.description + "\n"
+    }
+    guard count > 0 else { return 0 }
+    if count > leaksShownMax { text += "… and \(count - leaksShownMax) more leaks not shown\n" }
+    text += "\(log): \(count) leak\(count == 1 ? "" : "s"): uses the policy did not allow when they happened\n"
+    console.err(text)
+    return count
   }
 }

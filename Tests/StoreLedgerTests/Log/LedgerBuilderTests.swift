@@ -65,15 +65,65 @@ struct LedgerBuilderTests {
     #expect(diagnostics.first?.message.contains("overdraw: spending 41 coins with a balance of 40") == true)
   }
 
-  @Test("a refund effective before a spend makes that spend an overdraw")
-  func refundBeforeSpend() throws {
+  @Test("a refund known before a spend, effective before it, makes that spend an overdraw")
+  func knownRefundBeforeSpend() throws {
     let diagnostics = try errors(
       #"""
       {"id":"p1","type":"purchase","subject":"u1","at":"2026-03-01T00:00:00Z","product":"coins.100","transaction":"t1"}
       {"id":"s1","type":"consumption","subject":"u1","at":"2026-03-03T00:00:00Z","currency":"coins","quantity":50}
-      {"id":"r1","type":"revocation","subject":"u1","at":"2026-03-02T00:00:00Z","recorded":"2026-03-10T00:00:00Z","transaction":"t1"}
+      {"id":"r1","type":"revocation","subject":"u1","at":"2026-03-02T00:00:00Z","recorded":"2026-03-03T00:00:00Z","transaction":"t1"}
       """#)
     #expect(diagnostics.map(\.line) == [2])
+  }
+
+  @Test("a refund learned after a spend is accepted and the balance goes negative from the refund's at")
+  func lateRefundBeforeSpend() throws {
+    let ledger = try ledger(
+      #"""
+      {"id":"p1","type":"purchase","subject":"coins","at":"2026-01-01T00:00:00Z","product":"coins.100","transaction":"c1"}
+      {"id":"s1","type":"consumption","subject":"coins","at":"2026-01-03T00:00:00Z","currency":"coins","quantity":100}
+      {"id":"r1","type":"revocation","subject":"coins","at":"2026-01-02T00:00:00Z","transaction":"c1","reason":"refund","recorded":"2026-01-05T00:00:00Z"}
+      """#)
+    var engine = QueryEngine(ledger: ledger)
+    let balance = { (at: String, asOf: String?) in
+      engine.checkedAnswer("coins", at: at, asOf: asOf).balances.first?.amount
+    }
+    #expect(balance("2026-01-04T00:00:00Z", "2026-01-04T00:00:00Z") == 0)
+    #expect(balance("2026-01-04T00:00:00Z", "2026-01-05T00:00:00Z") == -100)
+    #expect(balance("2026-01-02T00:00:00Z", nil) == 0)
+    #expect(balance("2026-01-01T23:59:59.999Z", nil) == 100)
+    #expect(balance("2026-01-04T00:00:00Z", nil) == -100)
+  }
+
+  @Test("a refund recorded at the spend's own recorded instant counts as known")
+  func refundRecordedWithSpend() throws {
+    let diagnostics = try errors(
+      #"""
+      {"id":"p1","type":"purchase","subject":"u1","at":"2026-03-01T00:00:00Z","product":"coins.100","transaction":"t1"}
+      {"id":"s1","type":"consumption","subject":"u1","at":"2026-03-03T00:00:00Z","recorded":"2026-03-04T00:00:00Z","currency":"coins","quantity":50}
+      {"id":"r1","type":"revocation","subject":"u1","at":"2026-03-02T00:00:00Z","recorded":"2026-03-04T00:00:00Z","transaction":"t1"}
+      """#)
+    #expect(diagnostics.map(\.line) == [2])
+  }
+
+  @Test("a reversal goes with its late refund: a spend the balance covered stays valid")
+  func lateRefundAndReversal() throws {
+    let ledger = try ledger(
+      #"""
+      {"id":"p1","type":"purchase","subject":"u1","at":"2026-03-01T00:00:00Z","product":"coins.100","transaction":"t1"}
+      {"id":"r1","type":"revocation","subject":"u1","at":"2026-03-02T00:00:00Z","recorded":"2026-03-10T00:00:00Z","transaction":"t1"}
+      {"id":"x1","type":"refund_reversed","subject":"u1","at":"2026-03-02T12:00:00Z","recorded":"2026-03-10T00:00:00Z","transaction":"t1"}
+      {"id":"s1","type":"consumption","subject":"u1","at":"2026-03-03T00:00:00Z","currency":"coins","quantity":100}
+      """#)
+    #expect(ledger.events.count == 4)
+    let spendAfterBoth = try errors(
+      #"""
+      {"id":"p1","type":"purchase","subject":"u1","at":"2026-03-01T00:00:00Z","product":"coins.100","transaction":"t1"}
+      {"id":"r1","type":"revocation","subject":"u1","at":"2026-03-02T00:00:00Z","recorded":"2026-03-10T00:00:00Z","transaction":"t1"}
+      {"id":"s1","type":"consumption","subject":"u1","at":"2026-03-03T00:00:00Z","currency":"coins","quantity":100}
+      {"id":"s2","type":"consumption","subject":"u1","at":"2026-03-11T00:00:00Z","currency":"coins","quantity":1}
+      """#)
+    #expect(spendAfterBoth.map(\.line) == [4])
   }
 
   @Test("an event naming a subscription the subject has no purchase for yet changes nothing and warns")

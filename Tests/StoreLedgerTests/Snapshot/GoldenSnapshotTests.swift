@@ -11,16 +11,17 @@ private let isRecording: Bool = {
 
 @Suite("Golden snapshots of the scenario logs")
 struct GoldenSnapshotTests {
-  @Test("every scenario's folded state matches its golden file in Snapshots/", arguments: scenarioNames)
-  func golden(name: String) throws {
-    let catalogPath = repoPath("Events/catalog.json")
-    let logPath = repoPath("Events/\(name).jsonl")
+  @Test("every scenario's folded state matches its golden file in Snapshots/", arguments: scenarios)
+  func golden(scenario: Scenario) throws {
+    let (name, snapshots) = (scenario.name, scenario.goldenFolder)
+    let catalogPath = repoPath("\(scenario.folder)/catalog.json")
+    let logPath = repoPath("\(scenario.folder)/\(name).jsonl")
     let catalog = try LedgerLoader.loadCatalog(path: catalogPath)
     let (ledger, extent) = try LedgerLoader.load(logPath: logPath, catalog: catalog)
     let header = try SnapshotFiles.header(for: ledger, extent: extent, logPath: logPath, catalogPath: catalogPath)
     let received = SnapshotWriter.write(ledger, header: header)
-    let goldenPath = repoPath("Snapshots/\(name).json")
-    let receivedPath = repoPath("Snapshots/\(name).received.json")
+    let goldenPath = repoPath("\(snapshots)/\(name).json")
+    let receivedPath = repoPath("\(snapshots)/\(name).received.json")
     if isRecording {
       try Data(received).write(to: URL(fileURLWithPath: goldenPath))
       try? FileManager.default.removeItem(atPath: receivedPath)
@@ -29,7 +30,7 @@ struct GoldenSnapshotTests {
     guard let golden = FileManager.default.contents(atPath: goldenPath) else {
       try Data(received).write(to: URL(fileURLWithPath: receivedPath))
       Issue.record(
-        "Snapshots/\(name).json is missing; wrote \(name).received.json. Review it, then record with STORELEDGER_RECORD=1 swift test.")
+        "\(snapshots)/\(name).json is missing; wrote \(name).received.json. Review it, then record with STORELEDGER_RECORD=1 swift test.")
       return
     }
     if Array(golden) == received {
@@ -41,7 +42,7 @@ struct GoldenSnapshotTests {
       try JSONValue.parse(bytes: Array(golden)), try JSONValue.parse(bytes: received), nameA: "golden", nameB: "received")
     Issue.record(
       """
-      scenario '\(name)': folded state differs from Snapshots/\(name).json (received file written beside it):
+      scenario '\(name)': folded state differs from \(snapshots)/\(name).json (received file written beside it):
       \(differences.prefix(40).map { "  " + $0 }.joined(separator: "\n"))
       Re-record on purpose with: STORELEDGER_RECORD=1 swift test --filter GoldenSnapshotTests
       """)

@@ -1,0 +1,29 @@
+/// Folds one subject's events forward at full knowledge, instant by instant, and selects what
+/// is reported at each instant: the small driver timelines are built on.
+struct FoldCursor {
+  private let events: ArraySlice<Event>
+  private let context: FoldContext
+  private var next: Int
+  /// The state after every event up to the last instant advanced to.
+  private(set) var state = SubjectState()
+  /// What is reported at the last instant advanced to.
+  private(set) var selection = Selection()
+
+  /// A cursor before the first of `events` (one subject's, in effective order).
+  init(events: ArraySlice<Event>, subscriptionCount: Int, context: FoldContext) {
+    self.events = events
+    self.context = context
+    next = events.startIndex
+    state.reset(subscriptionCount: subscriptionCount, itemCount: events.count)
+  }
+
+  /// Applies every event with `at` ≤ `instant`, then selects at `instant` (instants must not decrease).
+  /// - Complexity: O(events applied + subscriptions + grants).
+  mutating func advance(to instant: Timestamp) {
+    while next < events.endIndex && events[next].at <= instant {
+      _ = state.apply(events[next], context: context)
+      next += 1
+    }
+    selection.select(state, at: instant, catalog: context.catalog)
+  }
+}

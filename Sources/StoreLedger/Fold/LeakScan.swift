@@ -1,0 +1,145 @@
+/// Finds one subject's leaks (Docs/semantics.md, "Leaks") in a single pass over its events.
+///
+/// A use is judged by the answer at its own `at` as known at its own `recorded`. When every
+/// event effective up to that instant was recorded by then (the usual case), that answer is the
+/// one at full knowledge over the events so far, which this pass keeps incrementally: the
+/// folded state, trial sums and, per feature, cumulative use sums searched by window start.
+/// Other uses are handed back to be judged by an exact fold of their own. Either way the
+/// verdict is the one `PointInTimeFold` gives, which a property test checks.
+struct LeakScan {
+  private var state = SubjectState()
+  private var selection = Selection()
+  private var outcome = PolicyOutcome()
+  private var facts = Facts()
+
+  /// What the policy needs at the instant being judged, kept incrementally.
+  private struct Facts: UsageFacts {
+    var first: Timestamp? = nil
+    var conversion: Timestamp? = nil
+    var reachedAt: [Timestamp] = []
+    var trialSums: [Int64] = []
+    /// Per feature: the `at` of each use so far, in effective order.
+    var useTimes: [[Timestamp]] = []
+    /// Per feature: the running sum of quantities after each use so far.
+    var useSums: [[Int64]] = []
+    var windows = CalendarWindows(containing: Timestamp(millisecondsSinceEpoch: 0), offsetMs: 0)
+    var time = Timestamp(millisecondsSinceEpoch: 0)
+
+    func thresholdReachedAt(_ feature: Int) -> Timestamp { reachedAt[feature] }
+
+    func windowEnd(_ window: UsageWindow) -> Timestamp? { windows.end(window) }
+
+    func used(_ feature: Int, in window: UsageWindow) -> Int64 {
+      sum(feature, before: time) &- sum(feature, before: windows.start(window))
+    }
+
+    /// The sum of `feature`'s uses with `at` before `instant`.
+    /// - Complexity: O(log uses).
+    private func sum(_ feature: Int, before instant: Timestamp) -> Int64 {
+      let times = useTimes[feature]
+      var low = 0
+      var high = times.count
+      while low < high {
+        let middle = (low + high) / 2
+        if times[middle] < instant { low = middle + 1 } else { high = middle }
+      }
+      return low == 0 ? 0 : useSums[feature][low - 1]
+    }
+  }
+
+  /// Scans one subject's events (in effective order). Calls `leak` with the position of each
+  /// use that leaks, and `judgeExactly` with the position of each use whose verdict depends on
+  /// knowledge time, in effective order.
+  /// - Complexity: O(events × (subscriptions + grants) + uses × tiers × features × log uses).
+  mutating func scan(
+    _ events: UnsafeBufferPointer<Event>, subscriptionCount: Int, context: FoldContext, policy: Policy,
+    leak: (Int) -> Void, judgeExactly: (Int) -> Void
+  ) {
+    let catalog = context.catalog
+    let featureCount = policy.features.count
+    let trialEntitlement = policy.trial?.entitlement ?? -1
+    state.reset(subscriptionCount: subscriptionCount, itemCount: events.count)
+    facts.first = events.first?.at
+    facts.conversion = nil
+    facts.reachedAt.removeAll(keepingCapacity: true)
+    facts.reachedAt.append(contentsOf: repeatElement(.distantFuture, count: featureCount))
+    facts.trialSums.removeAll(keepingCapacity: true)
+    facts.trialSums.append(contentsOf: repeatElement(0, count: featureCount))
+    if facts.useTimes.count != featureCount {
+      facts.useTimes = Array(repeating: [], count: featureCount)
+      facts.useSums = Array(repeating: [], count: featureCount)
+    }
+    for feature in 0..<featureCount {
+      facts.useTimes[feature].removeAll(keepingCapacity: true)
+      facts.useSums[feature].removeAll(keepingCapacity: true)
+    }
+    var latestRecorded = Timestamp.distantPast
+    var start = 0
+    while start < events.count {
+      let instant = events[start].at
+      var end = start
+      var mayGrantAccess = false
+      var hasUse = false
+      while end < events.count && events[end].at == instant {
+        let event = events[end]
+        _ = state.apply(event, context: context)
+        if event.recorded > latestRecorded { latestRecorded = event.recorded }
+        switch event.kind {
+        case .usage:
+          hasUse = hasUse || event.quantity > 0
+          noteTrialUse(event, policy: policy)
+        case .consumption, .purchasePending: break
+        default: mayGrantAccess = true
+        }
+        end += 1
+      }
+      if mayGrantAccess && facts.conversion == nil && trialEntitlement >= 0
+        && state.hasEntitlement(trialEntitlement, at: instant, catalog: catalog)
+      {
+        facts.conversion = instant
+      }
+      if hasUse {
+        var isDecided = false
+        for position in start..<end where events[position].kind == .usage && events[position].quantity > 0 {
+          let use = events[position]
+          guard latestRecorded <= use.recorded else {
+            judgeExactly(position)
+            continue
+          }
+          if !isDecided {
+            decide(at: instant, policy: policy, catalog: catalog)
+            isDecided = true
+          }
+          if !outcome.features[Int(use.feature)].allowed { leak(position) }
+        }
+      }
+      for position in start..<end where events[position].kind == .usage {
+        let feature = Int(events[position].feature)
+        let previous = facts.useSums[feature].last ?? 0
+        facts.useTimes[feature].append(instant)
+        facts.useSums[feature].append(previous &+ events[position].quantity)
+      }
+      start = end
+    }
+  }
+
+  /// Adds a use to its feature's trial sum and notes when the threshold is first reached.
+  private mutating func noteTrialUse(_ event: Event, policy: Policy) {
+    guard let trial = policy.trial else { return }
+    let feature = Int(event.feature)
+    guard facts.reachedAt[feature] == .distantFuture else { return }
+    facts.trialSums[feature] &+= event.quantity
+    for threshold in trial.thresholds where threshold.feature == feature && facts.trialSums[feature] >= threshold.count {
+      facts.reachedAt[feature] = event.at
+    }
+  }
+
+  /// The policy's outcome at `instant` over the events so far (all known).
+  private mutating func decide(at instant: Timestamp, policy: Policy, catalog: Catalog) {
+    facts.time = instant
+    facts.windows = CalendarWindows(containing: instant, offsetMs: policy.utcOffsetMs)
+    selection.select(state, at: instant, catalog: catalog)
+    let best = selection.bestByEntitlement
+    outcome.decide(policy: policy, usage: facts, at: instant) { $0 >= 0 && best[$0].isSet }
+  }
+}

@@ -1,0 +1,57 @@
+/// Resolves, per subject, subscription numbers and refund targets into `Event.slot`.
+struct Resolver {
+  let catalog: Catalog
+  private var subscriptionByOriginal: [Symbol: UInt32] = [:]
+  private var chargeByTransaction: [Symbol: UInt32] = [:]
+
+  init(catalog: Catalog) { self.catalog = catalog }
+
+  /// Returns the number of subscriptions of the subject.
+  mutating func resolve(_ events: UnsafeMutableBufferPointer<Event>) -> UInt32 {
+    subscriptionByOriginal.removeAll(keepingCapacity: true)
+    chargeByTransaction.removeAll(keepingCapacity: true)
+    var count: UInt32 = 0
+    for position in events.indices {
+      let event = events[position]
+      switch event.kind {
+      case .purchase, .renewal:
+        chargeByTransaction[event.transaction] = UInt32(position)
+      default: break
+      }
+    }
+    for position in events.indices {
+      var event = events[position]
+      switch event.kind {
+      case .purchase:
+        if catalog.kind(event.product) == .autoRenewable {
+          let key = event.originalTransaction.isSome ? event.originalTransaction : event.transaction
+          event.slot = subscriptionNumber(key, &count)
+        } else {
+          event.slot = UInt32(position)
+        }
+      case .renewal, .billingRetry, .graceEntered, .expiration, .autoRenewChanged, .planChanged,
+        .renewalExtended:
+        event.slot = subscriptionNumber(event.originalTransaction, &count)
+      case .revocation, .refundReversed:
+        if let target = chargeByTransaction[event.transaction] {
+          let charge = events[Int(target)]
+          event.targetProduct = charge.product
+          // A refund effective before its purchase refers to nothing at that point.
+          event.slot = charge.slot
+          if Int(target) > position { event.targetProduct = .none }
+        }
+      case .purchasePending, .consumption, .usage:
+        break
+      }
+      events[position] = event
+    }
+    return count
+  }
+
+  private mutating func subscriptionNumber(_ key: Symbol, _ count: inout UInt32) -> UInt32 {
+    if let existing = subscriptionByOriginal[key] { return existing }
+    subscriptionByOriginal[key] = count
+    count += 1
+    return count - 1
+  }
+}

@@ -1,0 +1,77 @@
+/// What an answer reports out of a folded state at T (Docs/semantics.md, "Answers"): per
+/// entitlement the grant that decides it, per subscription group the plan.
+///
+/// Pure and reusable: buffers are kept across calls, so selecting allocates nothing once warm.
+struct Selection {
+  /// A subscription or grant competing to be reported.
+  struct Candidate {
+    var isSet = false
+    var isSubscription = false
+    /// The subscription number or the grant's position in `SubjectState.items`.
+    var index = 0
+    var expires = Timestamp.distantPast
+    var start = Timestamp.distantPast
+    var line: UInt32 = 0
+
+    /// Never-ending first, then latest end, then latest start, then later line.
+    func beats(_ other: Candidate) -> Bool {
+      guard other.isSet else { return true }
+      if expires != other.expires { return expires > other.expires }
+      if start != other.start { return start > other.start }
+      return line > other.line
+    }
+  }
+
+  /// Per entitlement (index into the catalog's entitlement names): the grant reported, if any.
+  private(set) var bestByEntitlement: [Candidate] = []
+  /// Per subscription group: the plan reported, if any.
+  private(set) var bestByGroup: [Candidate] = []
+
+  /// Picks, per entitlement and per group, what is reported at T.
+  /// - Complexity: O(subscriptions + grants + entitlements + groups).
+  mutating func select(_ state: SubjectState, at time: Timestamp, catalog: Catalog) {
+    bestByEntitlement.removeAll(keepingCapacity: true)
+    bestByEntitlement.append(contentsOf: repeatElement(Candidate(), count: catalog.entitlementNames.count))
+    bestByGroup.removeAll(keepingCapacity: true)
+    bestByGroup.append(contentsOf: repeatElement(Candidate(), count: catalog.groupNames.count))
+    for (index, sub) in state.subscriptions.enumerated() where sub.isKnown {
+      let access = sub.hasAccess(at: time)
+      let candidate = Candidate(
+        isSet: true, isSubscription: true, index: index, expires: sub.expires, start: sub.periodStart,
+        line: sub.periodLine)
+      if access {
+        for entitlement in catalog.entitlementIndices[Int(sub.product.rawValue)]
+        where candidate.beats(bestByEntitlement[entitlement]) {
+          bestByEntitlement[entitlement] = candidate
+        }
+      }
+      let group = catalog.groupIndices[Int(sub.product.rawValue)]
+      let current = bestByGroup[group]
+      // Plans: a subscription with access beats one without; then the latest period start.
+      let currentAccess = current.isSet && state.subscriptions[current.index].hasAccess(at: time)
+      if !current.isSet || (access && !currentAccess)
+        || (access == currentAccess
+          && (sub.periodStart > current.start || (sub.periodStart == current.start && sub.periodLine > current.line)))
+      {
+        bestByGroup[group] = candidate
+      }
+    }
+    for index in state.grantPositions {
+      let item = state.items[index]
+      guard item.hasAccess(at: time) else { continue }
+      let candidate = Candidate(
+        isSet: true, isSubscription: false, index: index, expires: item.end, start: item.start,
+        line: item.line)
+      for entitlement in catalog.entitlementIndices[Int(item.product.rawValue)]
+      where candidate.beats(bestByEntitlement[entitlement]) {
+        bestByEntitlement[entitlement] = candidate
+      }
+    }
+  }
+
+  /// Reports nothing as active (a stale cached answer).
+  mutating func clear() {
+    for index in bestByEntitlement.indices { bestByEntitlement[index].isSet = false }
+    for index in bestByGroup.indices { bestByGroup[index].isSet = false }
+  }
+}

@@ -1,0 +1,78 @@
+/// What the log-wide rules found about one event.
+enum RuleFinding: Equatable {
+  /// A consumption larger than the balance just before it (an error).
+  case overdraw(currency: Symbol, balance: Int64, quantity: Int64)
+  /// An event naming a subscription or transaction the subject has no charge for at that
+  /// point: it changes nothing (a warning).
+  case unknownReference(field: Field, value: Symbol)
+}
+
+/// The decide step: the rules a subject's whole history must keep, checked at full knowledge
+/// over its resolved events in effective order. Pure; shared by check, append and import
+/// through `LedgerBuilder` (Docs/semantics.md, "Balances").
+///
+/// The balance a consumption is checked against leaves out consumable refunds recorded after
+/// it (and their reversals): a refund learned late never turns a covered spend into an
+/// overdraw; it makes the balance negative instead.
+struct SubjectRules {
+  private var state = SubjectState()
+  private var refundEffects: [RefundEffect] = []
+
+  /// What one applied consumable refund or reversal did to a balance, and when it was learned.
+  private struct RefundEffect {
+    var currency: Symbol
+    var delta: Int64
+    /// When the ledger learned of it; a reversal inherits a later `recorded` of its refund.
+    var recorded: Timestamp
+    var transaction: Symbol
+  }
+
+  /// Replays one subject and reports every finding, in effective order.
+  /// - Complexity: O(events × (currencies + consumable refunds)) of the subject.
+  mutating func decide(
+    _ events: UnsafeMutableBufferPointer<Event>, subscriptionCount: Int, context: FoldContext,
+    report: (Event, RuleFinding) -> Void
+  ) {
+    state.reset(subscriptionCount: subscriptionCount, itemCount: events.count)
+    refundEffects.removeAll(keepingCapacity: true)
+    for event in events {
+      if event.kind == .consumption {
+        var balance = state.balance(event.currency) ?? 0
+        for refund in refundEffects where refund.currency == event.currency && refund.recorded > event.recorded {
+          balance = saturatingAdd(balance, -refund.delta)
+        }
+        if balance < event.quantity {
+          report(event, .overdraw(currency: event.currency, balance: balance, quantity: event.quantity))
+        }
+      }
+      let effect = state.apply(event, context: context)
+      switch effect {
+      case .applied(let touch):
+        if let currency = touch.currency, event.kind == .revocation || event.kind == .refundReversed {
+          noteRefund(event, currency: currency, delta: touch.balanceDelta)
+        }
+      case .unknownReference:
+        let isRefund = event.kind == .revocation || event.kind == .refundReversed
+        report(
+          event,
+          .unknownReference(
+            field: isRefund ? .transaction : .originalTransaction,
+            value: isRefund ? event.transaction : event.originalTransaction))
+      case .ignoredInState, .noChange:
+        break
+      }
+    }
+  }
+
+  /// Remembers a consumable refund's effect so later consumptions can leave it out if it was learned later.
+  private mutating func noteRefund(_ event: Event, currency: Symbol, delta: Int64) {
+    var recorded = event.recorded
+    if event.kind == .refundReversed,
+      let refund = refundEffects.last(where: { $0.transaction == event.transaction && $0.delta < 0 })
+    {
+      // A reversal goes with its refund: left out whenever the refund is.
+      recorded = max(recorded, refund.recorded)
+    }
+    refundEffects.append(RefundEffect(currency: currency, delta: delta, recorded: recorded, transaction: event.transaction))
+  }
+}
