@@ -92,6 +92,10 @@ public enum SnapshotFiles {
       group.wait()
       let prefixDigest = try box.result.get()
       let header = restored.header
+      // The prefix was digested as the unverified first read said; it must be what the verified content says.
+      guard header.bytes == peek.bytes, header.lines == peek.lines else {
+        throw Diagnostic(file: snapshotPath, .snapshotMismatch("the snapshot changed while it was being read"))
+      }
       guard catalogDigest == header.catalogDigest else {
         throw Diagnostic(
           file: snapshotPath,
