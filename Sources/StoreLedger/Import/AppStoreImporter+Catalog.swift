@@ -18,7 +18,7 @@ extension AppStoreImporter {
     -> String
   {
     var problems = ImportProblems(file: file)
-    let (documents, syntaxErrors) = AppStoreInput.documents(in: inputText, file: file)
+    let (documents, syntaxErrors) = ImportInput.documents(in: inputText, file: file)
     problems.errors += syntaxErrors
     let payloads = AppStoreDocuments.payloads(in: documents, &problems)
     var drafts = CatalogDrafts()

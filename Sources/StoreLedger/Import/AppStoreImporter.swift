@@ -13,40 +13,6 @@ public struct AppStoreImportOptions: Sendable {
   }
 }
 
-/// The outcome of an App Store import: ledger event lines and a summary.
-public struct AppStoreImport: Sendable, Equatable {
-  /// Event lines per CONTRACT §1 (compact JSON, sorted keys, no trailing newline), ordered by
-  /// `at`, then `id`, one per event id.
-  public var eventLines: [String]
-  /// Payloads that change no entitlement, by notification type (`TEST`, `CONSUMPTION_REQUEST`,
-  /// …, unknown types under their raw name) or kind (`renewalInfo`, `appTransaction`); each
-  /// distinct notification (by `notificationUUID`) or payload counts once.
-  public var skipped: [String: Int]
-  /// Unknown notification types and enum values, conflicting copies of an event, and other
-  /// data the importer tolerated; sorted by line.
-  public var warnings: [Diagnostic]
-  /// Number of events per payload `environment` (`meta.environment`).
-  public var environments: [String: Int]
-  /// Unknown enum values as `field=value`, with how often they were seen.
-  public var unknownValues: [String: Int]
-  /// Events that were produced more than once (a redelivery, or a notification and the
-  /// transaction it carries) and written once.
-  public var duplicateCount: Int
-
-  /// Creates a result.
-  public init(
-    eventLines: [String], skipped: [String: Int], warnings: [Diagnostic],
-    environments: [String: Int], unknownValues: [String: Int], duplicateCount: Int
-  ) {
-    self.eventLines = eventLines
-    self.skipped = skipped
-    self.warnings = warnings
-    self.environments = environments
-    self.unknownValues = unknownValues
-    self.duplicateCount = duplicateCount
-  }
-}
-
 /// Imports App Store data (StoreKit 2 transactions, App Store Server Notifications V2, App Store
 /// Server API responses) as ledger events. Pure: no files, no clock, no environment.
 ///
@@ -66,77 +32,15 @@ public enum AppStoreImporter {
   /// - Complexity: O(n log n) in the number of payloads.
   public static func importEvents(
     _ inputText: String, file: String, catalog: Catalog, options: AppStoreImportOptions
-  ) throws(DiagnosticList) -> AppStoreImport {
+  ) throws(DiagnosticList) -> ImportResult {
     var problems = ImportProblems(file: file)
-    let (documents, syntaxErrors) = AppStoreInput.documents(in: inputText, file: file)
+    let (documents, syntaxErrors) = ImportInput.documents(in: inputText, file: file)
     problems.errors += syntaxErrors
     let payloads = AppStoreDocuments.payloads(in: documents, &problems)
     var mapper = AppStoreMapper(catalog: catalog, options: options, problems: problems)
     for payload in payloads { mapper.map(payload) }
     problems = mapper.problems
-    let (events, duplicateCount) = collapse(mapper.events, &problems)
-    let warnings = sorted(problems.warnings)
-    guard problems.errors.isEmpty else {
-      throw DiagnosticList(sorted(problems.errors) + warnings)
-    }
-    var environments: [String: Int] = [:]
-    for event in events {
-      let environment = event.meta.first(where: { $0.0 == "environment" })?.1.stringValue
-      environments[environment ?? "unknown", default: 0] += 1
-    }
-    return AppStoreImport(
-      eventLines: events.map(\.logLine),
-      skipped: mapper.skipped.mapValues(\.count), warnings: warnings,
-      environments: environments, unknownValues: problems.unknownValues,
-      duplicateCount: duplicateCount)
-  }
-
-  /// Keeps one event per identity and orders them by `at`, then `id`.
-  ///
-  /// Copies of one event that differ only in `recorded` are redeliveries: the earliest
-  /// `recorded` is kept, the first moment the fact was known. Copies that differ in content
-  /// (Apple re-signed the transaction with different fields, or two copies disagree on
-  /// purchase vs renewal) keep the copy signed earliest, ties broken by the smaller line text,
-  /// and are reported as a warning; either way the choice does not depend on input order.
-  /// - Complexity: O(n log n).
-  static func collapse(_ events: [ImportedEvent], _ problems: inout ImportProblems) -> (
-    events: [ImportedEvent], duplicateCount: Int
-  ) {
-    var groups: [String: [ImportedEvent]] = [:]
-    for event in events { groups[event.identity, default: []].append(event) }
-    var kept: [ImportedEvent] = []
-    var duplicateCount = 0
-    for (_, group) in groups {
-      let ordered = group.map { (event: $0, line: $0.logLine) }.sorted {
-        $0.event.knownAt != $1.event.knownAt
-          ? $0.event.knownAt < $1.event.knownAt : $0.line < $1.line
-      }
-      let chosen = ordered[0].event
-      kept.append(chosen)
-      duplicateCount += group.count - 1
-      let content = JSONWriter.compact(chosen.json(includesRecorded: false))
-      let differing = ordered.dropFirst().filter {
-        JSONWriter.compact($0.event.json(includesRecorded: false)) != content
-      }
-      if !differing.isEmpty {
-        let lines = Set(group.map(\.line)).sorted().map(String.init).joined(separator: ", ")
-        let dropped = Set(differing.map(\.line)).sorted().joined(separator: " ")
-        problems.warning(
-          chosen.line,
-          "copies of event '\(chosen.id)' (input lines \(lines)) differ in more than 'recorded'; kept the copy signed earliest, \(ordered[0].line); dropped \(dropped)"
-        )
-      }
-    }
-    kept.sort { $0.at != $1.at ? $0.at < $1.at : $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
-    return (kept, duplicateCount)
-  }
-
-  /// Diagnostics by line; within a line in the order found (the fields' order in the payload).
-  private static func sorted(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
-    diagnostics.enumerated().sorted {
-      let a = $0.element.line ?? 0
-      let b = $1.element.line ?? 0
-      return a != b ? a < b : $0.offset < $1.offset
-    }.map(\.element)
+    return try ImportResult.assemble(
+      events: mapper.events, skipped: mapper.skipped, problems: &problems)
   }
 }

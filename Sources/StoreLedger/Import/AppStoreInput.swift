@@ -8,13 +8,14 @@ struct InputDocument {
 
 /// Splits an import input into documents, whatever the layout the user exported.
 ///
+/// Shared by the App Store and Google Play importers (a bare JWS line only for the App Store).
 /// Accepted layouts: one JSON document or JWS per line (JSON Lines), a JSON array of documents
 /// (possibly pretty-printed), or a single pretty-printed document. An array on one line of a
 /// JSON Lines file contributes its elements. Errors carry the input line (and column for JSON).
-enum AppStoreInput {
+enum ImportInput {
   /// The documents of `text`, or the syntax errors that prevent reading them.
   /// - Complexity: O(n) in the length of `text`.
-  static func documents(in text: String, file: String) -> (
+  static func documents(in text: String, file: String, acceptsJWS: Bool = true) -> (
     documents: [InputDocument], errors: [Diagnostic]
   ) {
     var bytes = Array(text.utf8)
@@ -27,7 +28,7 @@ enum AppStoreInput {
     do {
       whole = try JSONValue.parse(bytes: bytes)
     } catch {
-      return lineByLine(bytes, file: file, wholeError: error)
+      return lineByLine(bytes, file: file, acceptsJWS: acceptsJWS, wholeError: error)
     }
     if case .array(let items) = whole {
       let lines = elementLines(bytes)
@@ -41,7 +42,9 @@ enum AppStoreInput {
   }
 
   /// JSON Lines mode: each non-empty line is a JSON document or a bare JWS.
-  private static func lineByLine(_ bytes: [UInt8], file: String, wholeError: JSONSyntaxError)
+  private static func lineByLine(
+    _ bytes: [UInt8], file: String, acceptsJWS: Bool, wholeError: JSONSyntaxError
+  )
     -> (documents: [InputDocument], errors: [Diagnostic])
   {
     var documents: [InputDocument] = []
@@ -80,7 +83,7 @@ enum AppStoreInput {
           errors.append(
             Diagnostic(file: file, line: lineNumber, column: column, .invalidJSON(error.detail)))
         }
-      } else if JWS.hasShape(String(decoding: content, as: UTF8.self)) {
+      } else if acceptsJWS, JWS.hasShape(String(decoding: content, as: UTF8.self)) {
         documents.append(
           InputDocument(line: lineNumber, value: .string(String(decoding: content, as: UTF8.self))))
       } else {
@@ -88,7 +91,9 @@ enum AppStoreInput {
           Diagnostic(
             file: file, line: lineNumber,
             .importFailed(
-              "expected a JSON document or a JWS (header.payload.signature) on this line")))
+              acceptsJWS
+                ? "expected a JSON document or a JWS (header.payload.signature) on this line"
+                : "expected a JSON document on this line")))
       }
     }
     return (documents, errors)

@@ -1,7 +1,7 @@
 /// The errors and warnings an import collects, so that every problem is reported at once.
 ///
 /// Errors abort the import (nothing is returned partially); warnings are returned with the
-/// result. `unknownValues` counts enum values Apple added after this importer was written.
+/// result. `unknownValues` counts enum values a store added after this importer was written.
 struct ImportProblems {
   /// The input file name used in every diagnostic.
   let file: String

@@ -7,4 +7,9 @@ extension Limits {
   /// Most payloads (notifications, transactions, status entries) one import reads; more is an
   /// import error asking to split the input.
   public static let importPayloadsMax = 10_000_000
+  /// Longest base64 text the Google Play importer decodes (Pub/Sub `message.data`), in bytes.
+  ///
+  /// A developer notification is a few hundred bytes; 1 MiB bounds memory without ever
+  /// refusing real data.
+  public static let importEncodedBytesMax = 1024 * 1024
 }

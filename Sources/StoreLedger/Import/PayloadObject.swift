@@ -1,6 +1,6 @@
-/// A JSON object of an Apple payload with typed, error-collecting field access.
+/// A JSON object of a store payload (Apple or Google) with typed, error-collecting field access.
 ///
-/// `null` counts as absent: Apple omits absent fields, but re-exported data often writes null.
+/// `null` counts as absent: the stores omit absent fields, but re-exported data often writes null.
 struct PayloadObject {
   /// The members by key.
   let fields: [String: JSONValue]

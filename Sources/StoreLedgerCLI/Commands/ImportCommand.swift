@@ -1,22 +1,23 @@
 import StoreLedger
 
-/// `storeledger import appstore [FILE|-] …`: App Store payloads into ledger events.
+/// `storeledger import appstore|googleplay [FILE|-] …`: store payloads into ledger events.
 enum ImportCommand: LedgerCommand {
   static let spec = CommandSpec(
-    name: "import", abstract: "Turn App Store transactions and notifications into ledger events.",
-    usage: "import appstore [<file|->] [--catalog <file>] [--append <log> | --out <file>] [--subjects <file>] [--allow-sandbox] [--emit-catalog]",
-    positionals: [("appstore", "The source format (only 'appstore' for now)."), ("<file|->", "Input; '-' or absent reads stdin.")],
+    name: "import", abstract: "Turn App Store or Google Play purchase data into ledger events.",
+    usage: "import appstore|googleplay [<file|->] [--catalog <file>] [--append <log> | --out <file>] [--subjects <file>] [--allow-sandbox | --allow-test] [--emit-catalog]",
+    positionals: [("appstore|googleplay", "The source format."), ("<file|->", "Input; '-' or absent reads stdin.")],
     requiredPositionals: 1,
     options: [
       .value("append", "log", "Append the events to this log (validated, all or nothing, fsynced)."),
       .value("out", "file", "Write the events to this new file instead of stdout."),
-      .value("subjects", "file", "JSON object mapping originalTransactionId to subject."),
-      .flag("allow-sandbox", "Also import Sandbox and Xcode data (refused by default)."),
-      .flag("emit-catalog", "Print a starting catalog from the payloads instead of events."),
+      .value("subjects", "file", "JSON object mapping originalTransactionId (App Store) or purchase token (Google Play) to subject."),
+      .flag("allow-sandbox", "App Store: also import Sandbox and Xcode data (refused by default)."),
+      .flag("allow-test", "Google Play: also import license testers' purchases (refused by default)."),
+      .flag("emit-catalog", "App Store: print a starting catalog from the payloads instead of events."),
       CommandSpec.catalogOption,
     ],
     discussion: """
-      Reads any mix, one per line or as a JSON array, of: decoded transactions (StoreKit 2
+      appstore reads any mix, one per line or as a JSON array, of: decoded transactions (StoreKit 2
       jsonRepresentation / JWSTransactionDecodedPayload), App Store Server Notifications V2
       (decoded or as the signedPayload JWS), and Get Transaction History / Get All Subscription
       Statuses / Get Notification History responses. Event ids derive from notificationUUID or
@@ -27,11 +28,24 @@ enum ImportCommand: LedgerCommand {
       signature or certificate chain (no ECDSA on Linux without packages). Import only data you
       fetched from Apple yourself or that your server already verified. The payload environment
       is kept in each event's meta. See Docs/import-appstore.md for every mapping row.
+
+      googleplay reads any mix of Pub/Sub push envelopes (base64 message.data), decoded
+      DeveloperNotifications, stored resources {"packageName", "purchaseToken",
+      "subscriptionPurchaseV2" | "productId" + "productPurchase"} and voidedpurchases.list
+      responses. Event ids derive from order ids (and purchase tokens); tokens chained through
+      linkedPurchaseToken share one original_transaction. Subjects: obfuscatedExternalAccountId,
+      else --subjects, else googleplay:<first purchase token>. See Docs/import-googleplay.md.
       """)
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-    guard arguments.positionals[0] == "appstore" else {
-      throw UsageError(message: "Unknown import source '\(arguments.positionals[0])'; expected 'appstore'.")
+    let source = arguments.positionals[0]
+    guard source == "appstore" || source == "googleplay" else {
+      throw UsageError(message: "Unknown import source '\(source)'; expected 'appstore' or 'googleplay'.")
+    }
+    let isGooglePlay = source == "googleplay"
+    for (flag, owner) in [("allow-sandbox", "appstore"), ("emit-catalog", "appstore"), ("allow-test", "googleplay")]
+    where arguments.has(flag) && owner != source {
+      throw UsageError(message: "'--\(flag)' is for 'import \(owner)' only.")
     }
     let inputName = arguments.positionals.count > 1 ? arguments.positionals[1] : "-"
     let displayName = inputName == "-" ? "<stdin>" : inputName
@@ -60,9 +74,18 @@ enum ImportCommand: LedgerCommand {
     if let subjectsPath = arguments.value("subjects") {
       subjects = try subjectMap(subjectsPath)
     }
-    let result = try AppStoreImporter.importEvents(
-      text, file: displayName, catalog: catalog,
-      options: AppStoreImportOptions(subjects: subjects, allowsSandbox: arguments.has("allow-sandbox")))
+    let result =
+      isGooglePlay
+      ? try GooglePlayImporter.importEvents(
+        text, file: displayName, catalog: catalog,
+        options: GooglePlayImportOptions(
+          subjects: subjects, allowsTestPurchases: arguments.has("allow-test"),
+          // Chains continue across imports: tokens already in the log keep their identity.
+          knownTokens: try appendLog.flatMap { PlatformFile.exists($0) ? $0 : nil }
+            .map { GooglePlayImporter.knownTokens(inLog: try LedgerLoader.readFile($0)) } ?? [:]))
+      : try AppStoreImporter.importEvents(
+        text, file: displayName, catalog: catalog,
+        options: AppStoreImportOptions(subjects: subjects, allowsSandbox: arguments.has("allow-sandbox")))
     CommandSupport.warn(result.warnings, console)
     let lines = Array(result.eventLines.map { $0 + "\n" }.joined().utf8)
     var summary = "imported \(result.eventLines.count) events from \(displayName)"
@@ -108,7 +131,7 @@ enum ImportCommand: LedgerCommand {
       throw Diagnostic(file: path, line: error.line, column: error.column, .invalidJSON(error.detail))
     }
     guard let members = value.objectMembers else {
-      throw Diagnostic(file: path, .importFailed("expected a JSON object mapping originalTransactionId to subject"))
+      throw Diagnostic(file: path, .importFailed("expected a JSON object mapping originalTransactionId or purchase token to subject"))
     }
     var map: [String: String] = [:]
     for (key, subject) in members {

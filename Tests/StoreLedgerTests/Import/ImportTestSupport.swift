@@ -2,7 +2,8 @@ import Testing
 
 @testable import StoreLedger
 
-/// Shared fixtures and checks for the App Store import tests.
+/// Shared fixtures and checks for the App Store import tests (the contract check serves the
+/// Google Play tests too).
 enum ImportFixtures {
   /// A catalog covering Apple's sample products and the lifecycle tests' products.
   static let catalogText = """
@@ -104,7 +105,7 @@ enum ContractCheck {
       }
       let common: Set<String> = ["id", "type", "subject", "at", "recorded", "meta"]
       let required: [EventKind: Set<String>] = [
-        .purchase: ["product", "transaction"],
+        .purchase: ["product", "transaction"], .purchasePending: ["product"],
         .renewal: ["product", "transaction", "original_transaction", "expires"],
         .billingRetry: ["original_transaction"],
         .graceEntered: ["original_transaction", "grace_expires"],

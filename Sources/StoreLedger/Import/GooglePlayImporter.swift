@@ -1,0 +1,89 @@
+/// How a Google Play import assigns subjects and whether it accepts test purchases.
+public struct GooglePlayImportOptions: Sendable {
+  /// Subject per purchase token (any token of a subscription's chain, or a one-time
+  /// product's), used when the purchase has no `obfuscatedExternalAccountId`.
+  public var subjects: [String: String]
+  /// Whether license testers' purchases (`testPurchase`, `purchaseType` 0) are imported.
+  public var allowsTestPurchases: Bool
+  /// Subscription tokens an earlier import already wrote to the log, with the original
+  /// transaction and subject they got there (`knownTokens(inLog:)`): a chain that reaches one
+  /// of them continues it, even when its older tokens are not in this import.
+  public var knownTokens: [String: GooglePlayKnownToken]
+
+  /// Creates options; by default test purchases are refused and subjects default to
+  /// `googleplay:<first purchase token>`.
+  public init(
+    subjects: [String: String] = [:], allowsTestPurchases: Bool = false,
+    knownTokens: [String: GooglePlayKnownToken] = [:]
+  ) {
+    self.subjects = subjects
+    self.allowsTestPurchases = allowsTestPurchases
+    self.knownTokens = knownTokens
+  }
+}
+
+/// How an earlier import identified a subscription token: its chain's first token and subject.
+public struct GooglePlayKnownToken: Sendable, Equatable {
+  /// The `original_transaction` of the token's events.
+  public var originalTransaction: String
+  /// The `subject` of the token's events.
+  public var subject: String
+
+  /// Creates a known token.
+  public init(originalTransaction: String, subject: String) {
+    self.originalTransaction = originalTransaction
+    self.subject = subject
+  }
+}
+
+/// Imports Google Play data (real-time developer notifications, stored
+/// `purchases.subscriptionsv2` and `purchases.products` resources, `voidedpurchases.list`
+/// responses) as ledger events. Pure: no files, no clock, no environment.
+///
+/// Nothing is verified: Pub/Sub push messages carry no signature of their content. Import only
+/// data your backend received from Google (authenticated push, Developer API over TLS).
+public enum GooglePlayImporter {
+  /// Translates every payload of `inputText` into ledger event lines.
+  ///
+  /// `inputText` holds one JSON document per line, a JSON array of them, or a single
+  /// (pretty-printed) document, in any mix and order: Pub/Sub push envelopes or pull
+  /// responses, decoded `DeveloperNotification`s, `{"packageName", "purchaseToken",
+  /// "subscriptionPurchaseV2"}` and `{"packageName", "purchaseToken", "productId",
+  /// "productPurchase"}` resources, and `voidedpurchases.list` responses. The result depends
+  /// neither on the order of the payloads nor on repeats of them.
+  /// - Throws: every error found (with `file`, input line and field); nothing is returned
+  ///   partially. Warnings found along the way are included in the thrown list.
+  /// - Complexity: O(n log n) in the number of payloads.
+  public static func importEvents(
+    _ inputText: String, file: String, catalog: Catalog, options: GooglePlayImportOptions
+  ) throws(DiagnosticList) -> ImportResult {
+    var problems = ImportProblems(file: file)
+    let (documents, syntaxErrors) = ImportInput.documents(
+      in: inputText, file: file, acceptsJWS: false)
+    problems.errors += syntaxErrors
+    let payloads = GooglePlayDocuments.payloads(in: documents, &problems)
+    var mapper = GooglePlayMapper(catalog: catalog, options: options, problems: problems)
+    mapper.map(payloads)
+    problems = mapper.problems
+    return try ImportResult.assemble(
+      events: mapper.events, skipped: mapper.skipped, problems: &problems)
+  }
+
+  /// The subscription tokens of earlier Google Play imports in a log: `meta.purchaseToken` of
+  /// events with `meta.source` "googleplay" and an `original_transaction`, with that original
+  /// transaction and subject. Lines that are not such events are passed over unparsed.
+  /// - Complexity: O(n) in the size of the log.
+  public static func knownTokens(inLog bytes: [UInt8]) -> [String: GooglePlayKnownToken] {
+    var known: [String: GooglePlayKnownToken] = [:]
+    let marker = Array(#""source":"googleplay""#.utf8)
+    for line in bytes.split(separator: 10) where line.firstRange(of: marker) != nil {
+      guard let event = try? JSONValue.parse(bytes: Array(line)),
+        let token = event["meta"]?["purchaseToken"]?.stringValue,
+        let original = event["original_transaction"]?.stringValue,
+        let subject = event["subject"]?.stringValue
+      else { continue }
+      known[token] = GooglePlayKnownToken(originalTransaction: original, subject: subject)
+    }
+    return known
+  }
+}

@@ -1,0 +1,132 @@
+/// What every event of one purchase token shares, through its chain of linked tokens.
+struct GooglePlayChain {
+  /// The first token of the chain: the ledger's `original_transaction`, so that upgrades,
+  /// downgrades and resubscriptions (new tokens linking to the old one) keep the
+  /// subscription's identity, as Apple's original transaction does.
+  var root: String
+  /// The subject of every token of the chain.
+  var subject: String
+  /// Whether any resource of the chain is a test purchase.
+  var isTest: Bool
+  /// When a later token that replaces this one started: state changes of this token from
+  /// then on (its cancellation by the replacement, its expiry) belong to the old purchase,
+  /// not to the subscription, which continues under the new token.
+  var replacedAt: Timestamp?
+}
+
+extension GooglePlayMapper {
+  /// Resolves every subscription token's chain (`linkedPurchaseToken`), its subject and
+  /// whether it is a test purchase. A cycle is an error.
+  /// - Complexity: O(n) in the number of tokens and links.
+  mutating func resolveChains() {
+    var linked: [String: String] = [:]
+    for token in subscriptions.keys.sorted() {
+      let resources = subscriptions[token]!
+      let links = Set(resources.compactMap(\.linkedToken)).sorted()
+      if links.count > 1 {
+        problems.error(
+          resources.map(\.line).max()!,
+          "field 'subscriptionPurchaseV2.linkedPurchaseToken': the resources of token '\(token)' name \(links.count) different tokens (\(links.joined(separator: ", "))); a token replaces at most one"
+        )
+      }
+      if let link = links.first {
+        guard link != token else {
+          problems.error(
+            resources[0].line,
+            "field 'subscriptionPurchaseV2.linkedPurchaseToken': token '\(token)' links to itself")
+          continue
+        }
+        linked[token] = link
+      }
+    }
+    var successors: [String: String] = [:]
+    for (token, link) in linked.sorted(by: { $0.key < $1.key }) where successors[link] == nil {
+      successors[link] = token
+    }
+    // Roots, with the path from each token to its root; a token an earlier import wrote to
+    // the log ends the walk with the root it got there.
+    var paths: [String: [String]] = [:]
+    var knownRoots: [String: GooglePlayKnownToken] = [:]
+    for token in subscriptions.keys.sorted() {
+      var path = [token]
+      var seen: Set<String> = [token]
+      var current = token
+      var hasCycle = false
+      while options.knownTokens[current] == nil, let next = linked[current] {
+        guard seen.insert(next).inserted else {
+          hasCycle = true
+          break
+        }
+        path.append(next)
+        current = next
+      }
+      if hasCycle {
+        problems.error(
+          subscriptions[token]![0].line,
+          "field 'subscriptionPurchaseV2.linkedPurchaseToken': the purchase tokens link in a cycle (\(path.joined(separator: " → ")) → \(linked[current]!)); a chain of replacements must end at a first purchase"
+        )
+        continue
+      }
+      if let known = options.knownTokens[current] {
+        knownRoots[known.originalTransaction] = known
+        path.append(known.originalTransaction)
+      }
+      paths[token] = path
+    }
+    var members: [String: [(depth: Int, token: String)]] = [:]
+    for (token, path) in paths {
+      members[path.last!, default: []].append((path.count - 1, token))
+    }
+    for root in members.keys.sorted() {
+      // Nearest the root first, so the first purchase's account and mapping win.
+      let tokens = members[root]!.sorted { ($0.depth, $0.token) < ($1.depth, $1.token) }
+      let line = subscriptions[tokens[0].token]![0].line
+      guard root.utf8.count <= Limits.referenceBytesMax else {
+        problems.error(
+          line,
+          "purchase token '\(root)' is longer than \(Limits.referenceBytesMax) bytes, too long to be an original_transaction"
+        )
+        continue
+      }
+      var accounts: [String] = []
+      for member in tokens {
+        for resource in subscriptions[member.token] ?? [] {
+          if let account = resource.accountID, !account.isEmpty, !accounts.contains(account) {
+            accounts.append(account)
+          }
+        }
+      }
+      if accounts.count > 1 {
+        problems.warning(
+          line,
+          "the tokens of subscription '\(root)' carry different obfuscatedExternalAccountId values (\(accounts.joined(separator: ", "))); all its events go to the first, '\(accounts[0])'"
+        )
+      }
+      let subjectMap = options.subjects
+      let mapped = tokens.compactMap { subjectMap[$0.token] }.first
+      // The subject the log already has for this subscription keeps it whole.
+      let logged = knownRoots[root]?.subject
+      if let logged, let account = accounts.first, account != logged {
+        problems.warning(
+          line,
+          "subscription '\(root)' is already in the log under subject '\(logged)'; its new events go there too, not to obfuscatedExternalAccountId '\(account)'"
+        )
+      }
+      guard
+        let subject = checkedSubject(
+          logged ?? accounts.first ?? mapped ?? "googleplay:" + root,
+          source: "purchase token '\(root)'", line: line)
+      else { continue }
+      let isTest = tokens.contains { member in
+        (subscriptions[member.token] ?? []).contains(where: \.isTest)
+      }
+      for member in tokens {
+        let replacedAt = successors[member.token].flatMap { successor in
+          (subscriptions[successor] ?? []).compactMap(\.startTime).min()
+        }
+        chains[member.token] = GooglePlayChain(
+          root: root, subject: subject, isTest: isTest, replacedAt: replacedAt)
+      }
+    }
+  }
+}

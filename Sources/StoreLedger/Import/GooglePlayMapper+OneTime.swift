@@ -1,0 +1,161 @@
+extension GooglePlayMapper {
+  /// Emits the events of one one-time product token: its `purchase` (consumables with their
+  /// quantity), or `purchase_pending` while the payment is pending. A canceled purchase
+  /// (`purchaseState` 1) never granted anything and is counted in `skipped`.
+  mutating func mapProducts(token: String) {
+    let resources = products[token]!.sorted { $0.line < $1.line }
+    for resource in resources {
+      let path = resource.path
+      guard
+        isTestAllowed(
+          resource.purchaseType == 0, line: resource.line, field: path + ".purchaseType"),
+        let product = product(
+          resource.productID, basePlanID: nil, line: resource.line, field: "productId"),
+        let subject = productSubject(resource)
+      else { continue }
+      var meta = Self.baseMeta(isTest: resource.purchaseType == 0, token: token)
+      switch resource.state.flatMap(GooglePlayProductPurchaseState.init) {
+      case .purchased?, nil:
+        if resource.state == nil {
+          problems.warning(
+            resource.line,
+            "field '\(path).purchaseState' is missing; the product is imported as purchased")
+        }
+      case .pending?:
+        emit(
+          ImportedEvent(
+            id: "googleplay:\(Self.tokenKey(token)):purchase_pending", kind: .purchasePending,
+            subject: subject, at: resource.purchaseTime, recorded: nil,
+            fields: [("product", .string(product.id))], meta: meta, line: resource.line,
+            identity: "pending:" + token))
+        continue
+      case .canceled?:
+        skipped["productPurchase canceled", default: []].insert(token)
+        continue
+      }
+      if let state = resource.state, GooglePlayProductPurchaseState(rawValue: state) == nil {
+        problems.unknownValue(
+          resource.line, field: path + ".purchaseState", raw: .integer(state),
+          consequence: "imported as purchased")
+      }
+      var fields: [(String, JSONValue)] = [
+        ("product", .string(product.id)), ("transaction", .string(resource.orderID ?? token)),
+      ]
+      switch product.kind {
+      case .autoRenewable:
+        problems.error(
+          resource.line,
+          "field 'productId': Google sells '\(resource.productID)' as a one-time product, but the catalog has it as auto_renewable"
+        )
+        continue
+      case .consumable:
+        let quantity = resource.quantity ?? 1
+        guard quantity >= 1, quantity <= Limits.amountMax else {
+          problems.error(
+            resource.line, "field '\(path).quantity': expected an integer ≥ 1, found \(quantity)")
+          continue
+        }
+        fields.append(("quantity", .integer(quantity)))
+      case .nonConsumable, .nonRenewing:
+        break
+      }
+      switch resource.purchaseType {
+      case 1?: fields.append(("offer", .string(Offer.code.name)))
+      case 2?: meta.append(("purchaseType", .string("rewarded")))
+      case 0?, nil: break
+      case let other?:
+        problems.unknownValue(
+          resource.line, field: path + ".purchaseType", raw: .integer(other),
+          consequence: "no offer recorded; kept raw in meta")
+        meta.append(("purchaseType", .integer(other)))
+      }
+      let key = resource.orderID ?? Self.tokenKey(token)
+      emit(
+        ImportedEvent(
+          id: "googleplay:\(key):purchase", kind: .purchase, subject: subject,
+          at: resource.purchaseTime, recorded: nil, fields: fields, meta: meta,
+          line: resource.line, identity: "charge:" + (resource.orderID ?? token)))
+    }
+  }
+
+  /// ONE_TIME_PRODUCT_PURCHASED: the purchase comes from the product resource; alone, the
+  /// notification has no order id, quantity or purchase time.
+  mutating func mapOneTimeNotifications(token: String) {
+    let notifications = oneTimeNotifications[token]!
+    guard products[token] == nil else { return }
+    problems.warning(
+      notifications.map(\.line).min()!,
+      "ONE_TIME_PRODUCT_PURCHASED for purchase token '\(token)' but no productPurchase for it in this import: the notification has no order id, quantity or purchase time, so nothing is imported for it; fetch purchases.products.get and import the result with it"
+    )
+  }
+
+  /// The `revocation` of a voided order: from the voided purchases list (exact time, reason
+  /// and source), else from a voided purchase notification. A quantity-based partial refund
+  /// is not a revocation (the contract has none that is partial): warned and counted.
+  mutating func mapVoided(orderID: String) {
+    let entries = voided[orderID]!.sorted {
+      ($0.isFromNotification ? 1 : 0, $0.voidedTime, $0.line)
+        < ($1.isFromNotification ? 1 : 0, $1.voidedTime, $1.line)
+    }
+    let entry = entries[0]
+    let isPartial =
+      entries.contains { $0.refundType == GooglePlayVoided.partialRefundType }
+    if isPartial {
+      skipped["voidedPurchase partial", default: []].insert(orderID)
+      problems.warning(
+        entry.line,
+        "order '\(orderID)' was partially refunded (refundType 2, a quantity-based partial refund); the ledger has no partial revocation, so nothing is revoked"
+      )
+      return
+    }
+    guard let (subject, isTest) = voidedSubject(entry) else { return }
+    var meta = Self.baseMeta(isTest: isTest, token: entry.token)
+    if let reason = entry.reason {
+      if let name = GooglePlayVoided.reasonName(reason) {
+        meta.append(("voidedReason", .string(name)))
+      } else {
+        problems.unknownValue(
+          entry.line, field: entry.path + ".voidedReason", raw: .integer(reason),
+          consequence: "kept raw in meta")
+        meta.append(("voidedReason", .integer(reason)))
+      }
+    }
+    if let source = entry.source {
+      meta.append(
+        (
+          "voidedSource",
+          GooglePlayVoided.sourceName(source).map(JSONValue.string) ?? .integer(source)
+        ))
+    }
+    if let quantity = entry.voidedQuantity { meta.append(("voidedQuantity", .integer(quantity))) }
+    emitRevocation(
+      orderID: orderID, at: entry.voidedTime, subject: subject, meta: meta, line: entry.line)
+  }
+
+  /// The subject of a one-time purchase: its account id, else `--subjects` by token, else
+  /// `googleplay:<token>`.
+  private mutating func productSubject(_ resource: GooglePlayProductPayload) -> String? {
+    let subject =
+      resource.accountID.flatMap { $0.isEmpty ? nil : $0 } ?? options.subjects[resource.token]
+      ?? "googleplay:" + resource.token
+    return checkedSubject(
+      subject, source: "purchase token '\(resource.token)'", line: resource.line)
+  }
+
+  /// The subject (and test flag) of a voided order's purchase, from its token's resources.
+  private mutating func voidedSubject(_ entry: GooglePlayVoidedPayload) -> (String, Bool)? {
+    if let chain = chains[entry.token] { return (chain.subject, chain.isTest) }
+    if let resource = products[entry.token]?.min(by: { $0.line < $1.line }),
+      let subject = productSubject(resource)
+    {
+      return (subject, resource.purchaseType == 0)
+    }
+    let subject = options.subjects[entry.token] ?? "googleplay:" + entry.token
+    problems.warning(
+      entry.line,
+      "voided order '\(entry.orderID)': no resource for its purchase token in this import, so its subject is taken as '\(subject)'; import the purchase's resource with it if the purchase carries an account id"
+    )
+    return checkedSubject(subject, source: "purchase token '\(entry.token)'", line: entry.line)
+      .map { ($0, false) }
+  }
+}

@@ -1,0 +1,200 @@
+/// Turns Google Play payloads into ledger events (the mapping table of
+/// Docs/import-googleplay.md).
+///
+/// Unlike an Apple transaction, no Google payload is complete on its own: a notification says
+/// only that something changed (no order, no expiry), a `SubscriptionPurchaseV2` is a snapshot
+/// of a purchase token without its history, and a voided purchase names only an order. So the
+/// mapper first indexes every payload by purchase token and order id, then derives each event
+/// from everything known about its order. Indexes are keyed and iterated in sorted order, which
+/// keeps the result independent of input order and repeats.
+struct GooglePlayMapper {
+  /// Product types come from here.
+  let catalog: Catalog
+  /// Subjects and the test-purchase switch.
+  let options: GooglePlayImportOptions
+  /// Everything that went wrong so far.
+  var problems: ImportProblems
+  /// The events produced, duplicates included (the importer collapses them).
+  var events: [ImportedEvent] = []
+  /// Skipped payloads by kind (notification type), each a set of payload identities so that
+  /// redeliveries are counted once.
+  var skipped: [String: Set<String>] = [:]
+
+  /// Subscription resources by purchase token.
+  var subscriptions: [String: [GooglePlaySubscriptionPayload]] = [:]
+  /// Product resources by purchase token.
+  var products: [String: [GooglePlayProductPayload]] = [:]
+  /// Subscription notifications by purchase token, sorted by event time, one per identity.
+  var subscriptionNotifications: [String: [GooglePlayNotificationPayload]] = [:]
+  /// One-time product notifications by purchase token.
+  var oneTimeNotifications: [String: [GooglePlayNotificationPayload]] = [:]
+  /// Voided purchases (list entries and notifications) by order id.
+  var voided: [String: [GooglePlayVoidedPayload]] = [:]
+  /// The chain of each subscription token, resolved once.
+  var chains: [String: GooglePlayChain] = [:]
+
+  /// Creates a mapper.
+  init(catalog: Catalog, options: GooglePlayImportOptions, problems: ImportProblems) {
+    self.catalog = catalog
+    self.options = options
+    self.problems = problems
+  }
+
+  /// Maps every payload of one import.
+  /// - Complexity: O(n log n) in the number of payloads.
+  mutating func map(_ payloads: [GooglePlayPayload]) {
+    for payload in payloads { index(payload) }
+    for token in subscriptionNotifications.keys {
+      var seen: Set<String> = []
+      subscriptionNotifications[token] = subscriptionNotifications[token]!
+        .sorted { ($0.eventTime, $0.typeName) < ($1.eventTime, $1.typeName) }
+        .filter { seen.insert($0.identity).inserted }
+    }
+    resolveChains()
+    for token in subscriptions.keys.sorted() { mapSubscription(token: token) }
+    for token in subscriptionNotifications.keys.sorted() where subscriptions[token] == nil {
+      let notifications = subscriptionNotifications[token]!
+      let names = Set(notifications.map(\.typeName)).sorted().joined(separator: ", ")
+      problems.warning(
+        notifications[0].line,
+        "\(names) for purchase token '\(token)' but no subscriptionPurchaseV2 for it in this import: a notification only says that something changed (no order, no expiry), so nothing is imported for it; fetch purchases.subscriptionsv2.get for the token and import the result with the notifications"
+      )
+    }
+    for token in products.keys.sorted() { mapProducts(token: token) }
+    for token in oneTimeNotifications.keys.sorted() { mapOneTimeNotifications(token: token) }
+    for orderID in voided.keys.sorted() { mapVoided(orderID: orderID) }
+  }
+
+  /// Files a payload under its token or order.
+  private mutating func index(_ payload: GooglePlayPayload) {
+    switch payload {
+    case .subscription(let subscription):
+      subscriptions[subscription.token, default: []].append(subscription)
+    case .product(let product):
+      products[product.token, default: []].append(product)
+    case .voided(let entry):
+      voided[entry.orderID, default: []].append(entry)
+    case .notification(let notification):
+      switch notification.body {
+      case .subscription(let type, let token):
+        guard let known = GooglePlaySubscriptionNotificationType(rawValue: type) else {
+          problems.unknownValue(
+            notification.line, field: "subscriptionNotification.notificationType",
+            raw: .integer(type), consequence: "counted as skipped; nothing is imported for it")
+          skip(notification)
+          return
+        }
+        if Self.countedOnly.contains(known) {
+          skip(notification)
+        } else {
+          subscriptionNotifications[token, default: []].append(notification)
+        }
+      case .oneTime(let type, let token, _):
+        switch GooglePlayOneTimeNotificationType(rawValue: type) {
+        case .purchased?: oneTimeNotifications[token, default: []].append(notification)
+        case .canceled?: skip(notification)
+        case nil:
+          problems.unknownValue(
+            notification.line, field: "oneTimeProductNotification.notificationType",
+            raw: .integer(type), consequence: "counted as skipped; nothing is imported for it")
+          skip(notification)
+        }
+      case .voided(let entry):
+        voided[entry.orderID, default: []].append(entry)
+      case .test:
+        skip(notification)
+      case .other(let name, let isKnown):
+        if !isKnown {
+          problems.unknownValue(
+            notification.line, field: "DeveloperNotification", raw: .string(name),
+            consequence: "counted as skipped; nothing is imported for it")
+        }
+        skip(notification)
+      }
+    }
+  }
+
+  /// Subscription notification types that change no entitlement by themselves.
+  ///
+  /// Price changes take effect through later renewals (with their own orders), a pause
+  /// schedule only through SUBSCRIPTION_PAUSED, a canceled pending purchase never granted
+  /// anything, and add-on changes need add-on support (not imported).
+  static let countedOnly: Set<GooglePlaySubscriptionNotificationType> = [
+    .priceChangeConfirmed, .pauseScheduleChanged, .priceChangeUpdated, .pendingPurchaseCanceled,
+    .priceStepUpConsentUpdated, .itemsChanged, .cancellationScheduled,
+  ]
+
+  /// Counts a notification that changes no entitlement, once per identity.
+  mutating func skip(_ notification: GooglePlayNotificationPayload) {
+    skipped[notification.typeName, default: []].insert(notification.identity)
+  }
+
+  // MARK: - Shared rules
+
+  /// Whether a test purchase may be imported; reports the refusal when not.
+  mutating func isTestAllowed(_ isTest: Bool, line: Int, field: String) -> Bool {
+    guard isTest, !options.allowsTestPurchases else { return true }
+    problems.error(
+      line,
+      "field '\(field)': a license tester's purchase (no real money) is refused; import it with test purchases allowed (--allow-test) if that is intended"
+    )
+    return false
+  }
+
+  /// The catalog product of a Google product id: `PRODUCT_ID:BASE_PLAN_ID` when the catalog
+  /// has that id, else `PRODUCT_ID`; an error naming both when neither is there.
+  mutating func product(_ productID: String, basePlanID: String?, line: Int, field: String)
+    -> Product?
+  {
+    if let basePlanID, let index = catalog.index(of: productID + ":" + basePlanID) {
+      return catalog[index]
+    }
+    if let index = catalog.index(of: productID) { return catalog[index] }
+    let tried = basePlanID.map { "'\(productID):\($0)' nor '\(productID)'" } ?? "'\(productID)'"
+    problems.error(
+      line, "field '\(field)': unknown product: the catalog has neither \(tried); add it")
+    return nil
+  }
+
+  /// A subject within the contract's 1–256 characters, or an error naming `source`.
+  mutating func checkedSubject(_ subject: String, source: String, line: Int) -> String? {
+    guard !subject.isEmpty, subject.unicodeScalars.count <= Limits.subjectLengthMax else {
+      problems.error(
+        line,
+        "the subject for \(source) must be 1–\(Limits.subjectLengthMax) characters, found \"\(subject)\"; map it with --subjects"
+      )
+      return nil
+    }
+    return subject
+  }
+
+  /// Appends an event after checking its id length (CONTRACT: 1–128 characters).
+  mutating func emit(_ event: ImportedEvent) {
+    guard event.id.unicodeScalars.count <= Limits.idLengthMax else {
+      problems.error(
+        event.line,
+        "the event id '\(event.id)' would be longer than \(Limits.idLengthMax) characters; Google's order ids are never that long, is the input damaged?"
+      )
+      return
+    }
+    events.append(event)
+  }
+
+  /// The `meta` every imported event starts with.
+  static func baseMeta(isTest: Bool, token: String) -> [(String, JSONValue)] {
+    [
+      ("source", .string("googleplay")),
+      (
+        "environment",
+        .string(isTest ? GooglePlayEnvironment.test : GooglePlayEnvironment.production)
+      ),
+      ("purchaseToken", .string(token)),
+    ]
+  }
+
+  /// A short, stable stand-in for a purchase token in event ids (tokens are longer than ids
+  /// may be): the first 12 bytes of its SHA-256, in hex.
+  static func tokenKey(_ token: String) -> String {
+    String(SHA256.hash(Array(token.utf8)).hex.prefix(24))
+  }
+}

@@ -1,0 +1,170 @@
+/// A decoded `DeveloperNotification` (a real-time developer notification), from a Pub/Sub push
+/// envelope, a Pub/Sub pull response or as written by a backend.
+struct GooglePlayNotificationPayload {
+  /// What the notification is about: exactly one of Google's mutually exclusive members.
+  enum Body {
+    /// `subscriptionNotification`.
+    case subscription(type: Int64, token: String)
+    /// `oneTimeProductNotification`.
+    case oneTime(type: Int64, token: String, sku: String?)
+    /// `voidedPurchaseNotification`.
+    case voided(GooglePlayVoidedPayload)
+    /// `testNotification` (sent from the Play Console).
+    case test
+    /// A member that changes no entitlement (`pendingRefundReviewNotification`) or one this
+    /// importer does not know, by its name.
+    case other(name: String, isKnown: Bool)
+  }
+
+  /// Input line of the document.
+  var line: Int
+  /// Where it sits in the document, e.g. `message.data` (empty at top level).
+  var path: String
+  /// `eventTimeMillis`: when the change happened.
+  var eventTime: Timestamp
+  /// The notification's member.
+  var body: Body
+
+  /// Google's name of the notification type, for meta, `skipped` and messages.
+  var typeName: String {
+    switch body {
+    case .subscription(let type, _):
+      return GooglePlaySubscriptionNotificationType(rawValue: type)?.name
+        ?? "subscriptionNotification.notificationType=\(type)"
+    case .oneTime(let type, _, _):
+      return GooglePlayOneTimeNotificationType(rawValue: type)?.name
+        ?? "oneTimeProductNotification.notificationType=\(type)"
+    case .voided: return "voidedPurchaseNotification"
+    case .test: return "testNotification"
+    case .other(let name, _): return name
+    }
+  }
+
+  /// What makes two copies the same notification: its content (type, time and the token or
+  /// order it is about), so a Pub/Sub push and the decoded notification it carried are one.
+  var identity: String {
+    let subject: String
+    switch body {
+    case .subscription(_, let token), .oneTime(_, let token, _): subject = token
+    case .voided(let entry): subject = entry.orderID
+    case .test, .other: subject = ""
+    }
+    return "\(typeName)@\(eventTime.millisecondsSinceEpoch):\(subject)"
+  }
+}
+
+/// One line item of a `SubscriptionPurchaseV2`: a subscribed product and its current order.
+struct GooglePlayLineItem {
+  /// `productId`.
+  var productID: String
+  /// `offerDetails.basePlanId`.
+  var basePlanID: String?
+  /// `offerDetails.offerId`.
+  var offerID: String?
+  /// `expiryTime`: end of the paid period (in grace: end of grace; on hold: in the past).
+  var expiryTime: Timestamp
+  /// `latestSuccessfulOrderId`, or the resource's `latestOrderId` for a single item.
+  var orderID: String?
+  /// `autoRenewingPlan.autoRenewEnabled`; nil for a prepaid plan.
+  var autoRenewEnabled: Bool?
+  /// The member name of `offerPhase` (`freeTrial`, `introductoryPrice`, `basePrice`, …).
+  var offerPhase: String?
+  /// `autoRenewingPlan.recurringPrice` in thousandths of `currency`.
+  var recurringPrice: (thousandths: Int64, currency: String)?
+  /// Whether `prepaidPlan` is present.
+  var isPrepaid: Bool
+}
+
+/// A stored `purchases.subscriptionsv2.get` result: `{"packageName", "purchaseToken",
+/// "subscriptionPurchaseV2"}` (the resource itself does not carry its token).
+struct GooglePlaySubscriptionPayload {
+  /// Input line of the document.
+  var line: Int
+  /// Where the resource sits, e.g. `subscriptionPurchaseV2`.
+  var path: String
+  /// `purchaseToken` of the envelope.
+  var token: String
+  /// `startTime`: when the subscription (this token) was granted.
+  var startTime: Timestamp?
+  /// `subscriptionState` raw value.
+  var state: String?
+  /// `linkedPurchaseToken`: the token this one replaces (upgrade, downgrade, resubscribe).
+  var linkedToken: String?
+  /// `lineItems`.
+  var lineItems: [GooglePlayLineItem]
+  /// Whether `testPurchase` is present (a license tester's purchase).
+  var isTest: Bool
+  /// `externalAccountIdentifiers.obfuscatedExternalAccountId`.
+  var accountID: String?
+  /// The member of `canceledStateContext`, raw.
+  var cancellation: String?
+  /// `canceledStateContext.userInitiatedCancellation.cancelTime`.
+  var cancelTime: Timestamp?
+  /// `pausedStateContext.autoResumeTime`.
+  var autoResumeTime: Timestamp?
+
+  /// The parsed state; nil for an absent or unknown value.
+  var knownState: GooglePlaySubscriptionState? { state.flatMap(GooglePlaySubscriptionState.init) }
+}
+
+/// A stored `purchases.products.get` result: `{"packageName", "purchaseToken", "productId",
+/// "productPurchase"}`.
+struct GooglePlayProductPayload {
+  /// Input line of the document.
+  var line: Int
+  /// Where the resource sits, e.g. `productPurchase`.
+  var path: String
+  /// `purchaseToken`.
+  var token: String
+  /// `productId` of the envelope (or the resource's own).
+  var productID: String
+  /// `purchaseTimeMillis`.
+  var purchaseTime: Timestamp
+  /// `purchaseState`: 0 purchased, 1 canceled, 2 pending.
+  var state: Int64?
+  /// `orderId`; promotional purchases may have none.
+  var orderID: String?
+  /// `quantity` (default 1).
+  var quantity: Int64?
+  /// `purchaseType`: 0 test, 1 promo, 2 rewarded; absent for a normal purchase.
+  var purchaseType: Int64?
+  /// `obfuscatedExternalAccountId`.
+  var accountID: String?
+}
+
+/// A voided purchase: an element of a `voidedpurchases.list` response, or a
+/// `voidedPurchaseNotification` (then `voidedTime` is the notification's event time).
+struct GooglePlayVoidedPayload {
+  /// Input line of the document.
+  var line: Int
+  /// Where it sits, e.g. `voidedPurchases[2]`.
+  var path: String
+  /// `purchaseToken`.
+  var token: String
+  /// `orderId`.
+  var orderID: String
+  /// `voidedTimeMillis` (or the notification's `eventTimeMillis`).
+  var voidedTime: Timestamp
+  /// `voidedReason` raw value.
+  var reason: Int64?
+  /// `voidedSource` raw value.
+  var source: Int64?
+  /// `refundType`: 1 full, 2 quantity-based partial.
+  var refundType: Int64?
+  /// `voidedQuantity` of a partial refund.
+  var voidedQuantity: Int64?
+  /// Whether it came from a notification rather than the list (the list's time is exact).
+  var isFromNotification: Bool
+}
+
+/// A payload found in a Google Play import input.
+enum GooglePlayPayload {
+  /// A real-time developer notification.
+  case notification(GooglePlayNotificationPayload)
+  /// A stored subscription resource.
+  case subscription(GooglePlaySubscriptionPayload)
+  /// A stored one-time product resource.
+  case product(GooglePlayProductPayload)
+  /// A voided purchase of a list response.
+  case voided(GooglePlayVoidedPayload)
+}

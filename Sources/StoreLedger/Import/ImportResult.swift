@@ -1,0 +1,113 @@
+/// The outcome of an import (App Store or Google Play): ledger event lines and a summary.
+public struct ImportResult: Sendable, Equatable {
+  /// Event lines per CONTRACT §1 (compact JSON, sorted keys, no trailing newline), ordered by
+  /// `at`, then `id`, one per event id.
+  public var eventLines: [String]
+  /// Payloads that change no entitlement, by notification type (`TEST`, `CONSUMPTION_REQUEST`,
+  /// `SUBSCRIPTION_PAUSE_SCHEDULE_CHANGED`, …, unknown types under their raw name) or kind
+  /// (`renewalInfo`, `appTransaction`); each distinct notification or payload counts once.
+  public var skipped: [String: Int]
+  /// Unknown notification types and enum values, conflicting copies of an event, and other
+  /// data the importer tolerated; sorted by line.
+  public var warnings: [Diagnostic]
+  /// Number of events per payload environment (`meta.environment`).
+  public var environments: [String: Int]
+  /// Unknown enum values as `field=value`, with how often they were seen.
+  public var unknownValues: [String: Int]
+  /// Events that were produced more than once (a redelivery, or a notification and the
+  /// payload it carries) and written once.
+  public var duplicateCount: Int
+
+  /// Creates a result.
+  public init(
+    eventLines: [String], skipped: [String: Int], warnings: [Diagnostic],
+    environments: [String: Int], unknownValues: [String: Int], duplicateCount: Int
+  ) {
+    self.eventLines = eventLines
+    self.skipped = skipped
+    self.warnings = warnings
+    self.environments = environments
+    self.unknownValues = unknownValues
+    self.duplicateCount = duplicateCount
+  }
+
+  /// Collapses the mapped events, sorts the diagnostics and builds the result, or throws every
+  /// error (with the warnings) when there is any: an import succeeds whole or not at all.
+  /// - Complexity: O(n log n) in the number of events.
+  static func assemble(
+    events mapped: [ImportedEvent], skipped: [String: Set<String>],
+    problems: inout ImportProblems
+  ) throws(DiagnosticList) -> ImportResult {
+    let (events, duplicateCount) = collapse(mapped, &problems)
+    let warnings = sorted(problems.warnings)
+    guard problems.errors.isEmpty else {
+      throw DiagnosticList(sorted(problems.errors) + warnings)
+    }
+    var environments: [String: Int] = [:]
+    for event in events {
+      let environment = event.meta.first(where: { $0.0 == "environment" })?.1.stringValue
+      environments[environment ?? "unknown", default: 0] += 1
+    }
+    return ImportResult(
+      eventLines: events.map(\.logLine), skipped: skipped.mapValues(\.count),
+      warnings: warnings, environments: environments, unknownValues: problems.unknownValues,
+      duplicateCount: duplicateCount)
+  }
+
+  /// Keeps one event per identity and orders them by `at`, then `id`.
+  ///
+  /// Copies of one event that differ only in `recorded` are redeliveries: the earliest
+  /// `recorded` is kept, the first moment the fact was known. Copies that differ in content
+  /// (the store re-signed a payload with different fields, or two copies disagree on purchase
+  /// vs renewal) keep the copy signed earliest, ties broken by the smaller line text, and are
+  /// reported as a warning; either way the choice does not depend on input order.
+  /// - Complexity: O(n log n).
+  static func collapse(_ events: [ImportedEvent], _ problems: inout ImportProblems) -> (
+    events: [ImportedEvent], duplicateCount: Int
+  ) {
+    var groups: [String: [ImportedEvent]] = [:]
+    for event in events { groups[event.identity, default: []].append(event) }
+    var kept: [ImportedEvent] = []
+    var duplicateCount = 0
+    for (_, group) in groups {
+      // Most events have one copy: nothing to compare, no need to serialize them here.
+      if group.count == 1 {
+        kept.append(group[0])
+        continue
+      }
+      let ordered = group.map { (event: $0, line: $0.logLine) }.sorted {
+        $0.event.knownAt != $1.event.knownAt
+          ? $0.event.knownAt < $1.event.knownAt : $0.line < $1.line
+      }
+      let chosen = ordered[0].event
+      kept.append(chosen)
+      duplicateCount += group.count - 1
+      let content = JSONWriter.compact(chosen.json(includesRecorded: false))
+      let differing = ordered.dropFirst().filter {
+        JSONWriter.compact($0.event.json(includesRecorded: false)) != content
+      }
+      if !differing.isEmpty {
+        let lines = Set(group.map(\.line)).sorted().map(String.init).joined(separator: ", ")
+        let dropped = Set(differing.map(\.line)).sorted().joined(separator: " ")
+        problems.warning(
+          chosen.line,
+          "copies of event '\(chosen.id)' (input lines \(lines)) differ in more than 'recorded'; kept the copy signed earliest, \(ordered[0].line); dropped \(dropped)"
+        )
+      }
+    }
+    kept.sort { $0.at != $1.at ? $0.at < $1.at : $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
+    return (kept, duplicateCount)
+  }
+
+  /// Diagnostics by line; within a line in the order found (the fields' order in the payload).
+  private static func sorted(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+    diagnostics.enumerated().sorted {
+      let a = $0.element.line ?? 0
+      let b = $1.element.line ?? 0
+      return a != b ? a < b : $0.offset < $1.offset
+    }.map(\.element)
+  }
+}
+
+/// The App Store importer's name for `ImportResult`, kept for existing callers.
+public typealias AppStoreImport = ImportResult

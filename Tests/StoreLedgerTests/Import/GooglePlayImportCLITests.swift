@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+
+@testable import StoreLedger
+@testable import StoreLedgerCLI
+
+@Suite("Google Play import: the command line")
+struct GooglePlayImportCLITests {
+  typealias G = GP
+
+  @Test("import googleplay --append adds the events once; importing again adds nothing")
+  func append() throws {
+    let space = try Workspace()
+    try G.catalogText.write(toFile: space.path("catalog.json"), atomically: true, encoding: .utf8)
+    let input = GooglePlayImportLifecycleTests.story.joined(separator: "\n")
+    let first = runCLI(["import", "googleplay", "-", "--append", space.log], stdin: input)
+    #expect(first.status == 0, "\(first.stderr)")
+    #expect(first.stdout.contains("appended 9 events"))
+    let second = runCLI(["import", "googleplay", "-", "--append", space.log], stdin: input)
+    #expect(second.stdout.contains("appended 0 events"))
+    #expect(second.stdout.contains("(9 already present)"))
+    #expect(runCLI(["check", space.log]).status == 0)
+  }
+
+  @Test("import --append continues a token chain that an earlier import wrote to the log")
+  func appendContinuesChains() throws {
+    let space = try Workspace()
+    try G.catalogText.write(toFile: space.path("catalog.json"), atomically: true, encoding: .utf8)
+    let first = [
+      G.subscription(expiry: "2026-02-01T10:00:00Z"),
+      G.subscription(
+        G.tokenB, order: G.orderB, start: "2026-01-15T00:00:00Z", expiry: "2026-02-15T00:00:00Z",
+        linked: G.tokenA),
+    ]
+    #expect(
+      runCLI(
+        ["import", "googleplay", "-", "--append", space.log], stdin: first.joined(separator: "\n")
+      ).status == 0)
+    let third = G.subscription(
+      G.tokenC, order: "GPA.3300-0000-0000-00042", start: "2026-02-01T00:00:00Z",
+      expiry: "2027-02-01T00:00:00Z",
+      plan: "annual", linked: G.tokenB)
+    let second = runCLI(["import", "googleplay", "-", "--append", space.log], stdin: third)
+    #expect(second.status == 0, "\(second.stderr)")
+    let log = String(decoding: try space.read(), as: UTF8.self)
+    let last = try #require(
+      log.split(separator: "\n").last { $0.contains("GPA.3300-0000-0000-00042") })
+    #expect(last.contains(#""original_transaction":"\#(G.tokenA)""#))
+    let query = runCLI(["query", space.log, "--subject", G.account, "--at", "2026-03-01"])
+    #expect(query.stdout.contains(#""product":"pro:annual""#))
+  }
+
+  @Test(
+    "errors exit 65 with FILE:LINE and leave the log unchanged; a missing file exits 66; misused flags 64"
+  )
+  func exitCodes() throws {
+    let space = try Workspace(log: "")
+    try G.catalogText.write(toFile: space.path("catalog.json"), atomically: true, encoding: .utf8)
+    let bad = runCLI(
+      ["import", "googleplay", "-", "--append", space.log],
+      stdin: G.product() + "\n" + #"{"message":{"data":"@@@@"}}"#)
+    #expect(bad.status == 65)
+    #expect(bad.stdout.isEmpty)
+    #expect(bad.stderr.contains("<stdin>:2: error: field 'message.data': not valid base64"))
+    #expect(try space.read().isEmpty)
+    let missing = runCLI([
+      "import", "googleplay", space.path("nope.jsonl"), "--catalog", space.path("catalog.json"),
+    ])
+    #expect(missing.status == 66)
+    #expect(
+      runCLI([
+        "import", "googleplay", "-", "--allow-sandbox", "--catalog", space.path("catalog.json"),
+      ]).status == 64)
+    #expect(
+      runCLI(["import", "appstore", "-", "--allow-test", "--catalog", space.path("catalog.json")])
+        .status == 64)
+  }
+}
+
+@Suite("Google Play import: the sample export in Events/googleplay")
+struct GooglePlaySampleExportTests {
+  @Test("the README's import example imports, checks and answers the story it tells")
+  func sampleExport() throws {
+    let space = try Workspace()
+    let catalogPath = repoPath("Events/googleplay/catalog.json")
+    let arguments = [
+      "import", "googleplay", repoPath("Events/googleplay/export.jsonl"), "--catalog", catalogPath,
+      "--append", space.log,
+    ]
+    let result = runCLI(arguments)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("imported 10 events"))
+    #expect(result.stdout.contains("skipped: testNotification 1"))
+    #expect(result.stderr.isEmpty, "no warnings expected: \(result.stderr)")
+    #expect(runCLI(["check", space.log, "--catalog", catalogPath]).status == 0)
+    func answer(_ at: String) throws -> JSONValue {
+      let run = runCLI([
+        "query", space.log, "--catalog", catalogPath, "--subject", "acct-7f3a9c21", "--at", at,
+      ])
+      return try JSONValue.parse(run.stdout.trimmingCharacters(in: .newlines))
+    }
+    #expect(try answer("2026-03-06T00:00:00Z")["plans"]?["pro"]?["state"] == .string("grace"))
+    #expect(
+      try answer("2026-03-15T00:00:00Z")["plans"]?["pro"]?["transaction"]
+        == .string("GPA.3391-4471-0082-51663..1"))
+    #expect(
+      try answer("2026-04-02T00:00:00Z")["entitlements"]?["pro"]?["product"]
+        == .string("pathfinder_lifetime"))
+    #expect(
+      try answer("2026-04-04T00:00:00Z")["entitlements"]?["pro"]?["product"]
+        == .string("pro:annual"))
+    #expect(try answer("2026-07-01T00:00:00Z")["plans"]?["pro"]?["will_renew"] == .bool(false))
+    #expect(try answer("2027-03-21T00:00:00Z")["entitlements"] == .object([]))
+    #expect(try answer("2026-03-01T00:00:00Z")["balances"]?["coins"] == .integer(200))
+    #expect(runCLI(arguments).stdout.contains("appended 0 events"))
+  }
+
+  @Test(
+    "one hand-written scenario per mapping row imports to the reviewed lines in mapping-rows.expected.jsonl"
+  )
+  func mappingRows() throws {
+    let catalog = try Catalog.parse(
+      String(contentsOfFile: repoPath("Events/googleplay/catalog.json"), encoding: .utf8),
+      file: "catalog.json")
+    let input = try String(
+      contentsOfFile: repoPath("Events/googleplay/mapping-rows.jsonl"), encoding: .utf8)
+    let expected = try String(
+      contentsOfFile: repoPath("Events/googleplay/mapping-rows.expected.jsonl"), encoding: .utf8)
+    let result = try GooglePlayImporter.importEvents(
+      input, file: "mapping-rows.jsonl", catalog: catalog, options: GooglePlayImportOptions())
+    #expect(result.eventLines == expected.split(separator: "\n").map(String.init))
+    #expect(result.warnings.isEmpty, "\(result.warnings)")
+    #expect(
+      result.skipped == [
+        "ONE_TIME_PRODUCT_CANCELED": 1, "SUBSCRIPTION_PAUSE_SCHEDULE_CHANGED": 1,
+        "SUBSCRIPTION_PENDING_PURCHASE_CANCELED": 1, "SUBSCRIPTION_PRICE_CHANGE_UPDATED": 1,
+        "productPurchase canceled": 1, "testNotification": 1,
+      ])
+    #expect(ContractCheck.problems(result.eventLines, catalog: catalog).isEmpty)
+    // The same rows shuffled and delivered twice import to the same lines.
+    var random = SplitMix64(state: 11)
+    let lines = input.split(separator: "\n").map(String.init)
+    let shuffled = try GooglePlayImporter.importEvents(
+      (lines + lines).shuffled(using: &random).joined(separator: "\n"), file: "mapping-rows.jsonl",
+      catalog: catalog, options: GooglePlayImportOptions())
+    #expect(shuffled.eventLines == result.eventLines)
+  }
+}
