@@ -97,12 +97,14 @@ enum StoreLedgerCLI {
   }
 
   /// Prints diagnostics to stderr, one per line, with a count of those not shown.
+  /// At most `Limits.diagnosticsShownMax` are printed, whoever produced the list (importers too).
   static func report(_ diagnostics: [Diagnostic], console: Console, total: Int? = nil) {
     var text = ""
-    for diagnostic in diagnostics { text += diagnostic.description + "\n" }
-    let errors = diagnostics.filter { $0.severity == .error }.count
-    if let total, total > errors {
-      text += "… and \(total - errors) more errors not shown\n"
+    for diagnostic in diagnostics.prefix(Limits.diagnosticsShownMax) { text += diagnostic.description + "\n" }
+    let errors = diagnostics.prefix(Limits.diagnosticsShownMax).filter { $0.severity == .error }.count
+    let found = max(total ?? 0, diagnostics.filter { $0.severity == .error }.count)
+    if found > errors {
+      text += "… and \(found - errors) more errors not shown\n"
     }
     console.err(text)
   }
