@@ -29,6 +29,10 @@ struct CommandSpec {
   static let snapshotOption = OptionSpec.value(
     "snapshot", "file", "Restore from this snapshot and fold only the log's tail after it.")
 
+  /// `--tz` for times typed without an offset.
+  static let tzOption = OptionSpec.value(
+    "tz", "offset", "UTC offset (+02:00, Z) of dates and times given without one. Default: UTC.")
+
   /// `--catalog` is common to every command that reads a log.
   static let catalogOption = OptionSpec.value(
     "catalog", "FILE", "The product catalog (default: catalog.json beside the log).")
@@ -104,7 +108,7 @@ enum ArgumentParser {
         name = String(name[..<equals])
       }
       guard let option = spec.options.first(where: { $0.name == name }) else {
-        let suggestion = closest(name, among: spec.options.map(\.name))
+        let suggestion = NearMatch.closest(name, among: spec.options.map(\.name))
         throw UsageError(
           message: "Unknown option '--\(name)'."
             + (suggestion.map { " Did you mean '--\($0)'?" } ?? ""))
@@ -142,29 +146,37 @@ enum ArgumentParser {
     return parsed
   }
 
-  /// The option name within edit distance 2 of `name`, if any.
+  /// The known name nearest to `name` (see `NearMatch`), for "did you mean".
   static func closest(_ name: String, among names: [String]) -> String? {
-    func distance(_ a: [Character], _ b: [Character]) -> Int {
-      var previous = Array(0...b.count)
-      for (i, ca) in a.enumerated() {
-        var current = [i + 1]
-        for (j, cb) in b.enumerated() {
-          current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (ca == cb ? 0 : 1)))
-        }
-        previous = current
-      }
-      return previous[b.count]
-    }
-    let scored = names.map { ($0, distance(Array(name), Array($0))) }.filter { $0.1 <= 2 }
-    return scored.min(by: { $0.1 < $1.1 })?.0
+    NearMatch.closest(name, among: names)
   }
 
-  /// Parses `--at` / `--as-of`: RFC 3339, or a date meaning the start of that day in UTC.
+  /// Parses `--at`, `--as-of` and the like: the forms of `TimeInput`, in the `--tz` offset.
+  static func instant(_ text: String, option: String, time: TimeInput) throws(UsageError) -> Timestamp {
+    switch time.parse(text) {
+    case .success(let instant): return instant
+    case .failure(.missingOffset):
+      throw UsageError(
+        message: "Invalid value for '--\(option)': '\(text)': missing UTC offset: add Z or +02:00, or pass --tz +02:00.")
+    case .failure:
+      throw UsageError(message: "Invalid value for '--\(option)': '\(text)' (expected \(TimeInput.formsDescription)).")
+    }
+  }
+
+  /// Parses a time option of a command without `--tz`: the forms of `TimeInput`, in UTC.
   static func instant(_ text: String, option: String) throws(UsageError) -> Timestamp {
-    if let parsed = Timestamp.parseRFC3339(text) ?? Timestamp.parseDay(text) { return parsed }
-    throw UsageError(
-      message:
-        "Invalid value for '--\(option)': '\(text)' (expected an RFC 3339 time such as 2026-03-05T12:00:00Z, or a date such as 2026-03-05)."
-    )
+    try instant(text, option: option, time: TimeInput(now: currentTimestamp()))
+  }
+
+  /// The time context of a command: the wall clock, and the offset of `--tz` when given.
+  static func timeInput(_ arguments: ParsedArguments) throws(UsageError) -> TimeInput {
+    var time = TimeInput(now: currentTimestamp())
+    if let zone = arguments.value("tz") {
+      guard let offset = TimeInput.utcOffsetMinutes(zone) else {
+        throw UsageError(message: "Invalid value for '--tz': '\(zone)' (expected Z, UTC or an offset such as +02:00).")
+      }
+      time.utcOffsetMinutes = offset
+    }
+    return time
   }
 }

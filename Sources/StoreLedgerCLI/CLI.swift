@@ -20,6 +20,9 @@ struct CommandEntry {
 
 /// The `storeledger` entry point, testable in-process.
 enum StoreLedgerCLI {
+  /// What `storeledger --version` prints: the version of the log format and answers it implements.
+  static let version = "storeledger 1.1.0"
+
   static var commands: [CommandEntry] {
     [
       CommandEntry(CheckCommand.self), CommandEntry(ReplayCommand.self),
@@ -27,6 +30,8 @@ enum StoreLedgerCLI {
       CommandEntry(AppendCommand.self), CommandEntry(RepairCommand.self),
       CommandEntry(GenerateCommand.self), CommandEntry(SnapshotCommand.self),
       CommandEntry(DiffCommand.self), CommandEntry(ImportCommand.self),
+      CommandEntry(ReportCommand.self), CommandEntry(TimelineCommand.self),
+      CommandEntry(CompletionCommand.self),
     ]
   }
 
@@ -48,9 +53,19 @@ enum StoreLedgerCLI {
 
       Exit codes: 0 success, 1 differences found (snapshot --check, diff), 64 usage error,
       65 bad data, 66 missing or unreadable input, 74 I/O error while writing.
-      See 'storeledger <subcommand> --help' for details.
+      See 'storeledger help <subcommand>' for details; 'storeledger --version' prints the version.
 
       """
+    return text
+  }
+
+  /// The generated part of Docs/commands.md: every command's `--help`, from the same option
+  /// tables, so the reference cannot drift from the tool.
+  static var commandReference: String {
+    var text = "## Every command's --help (generated)\n"
+    for command in commands {
+      text += "\n### \(command.spec.name)\n\n```text\n\(command.spec.helpText)```\n"
+    }
     return text
   }
 
@@ -60,12 +75,20 @@ enum StoreLedgerCLI {
       console.err(overview)
       return 64
     }
-    if name == "--help" || name == "-h" || name == "help" {
+    if name == "--version" {
+      console.out(version + "\n")
+      return 0
+    }
+    if name == "--help" || name == "-h" || (name == "help" && arguments.count == 1) {
       console.out(overview)
       return 0
     }
+    if name == "help" {
+      // `storeledger help <subcommand>` is `storeledger <subcommand> --help`.
+      return run(arguments: [arguments[1], "--help"], console: console)
+    }
     guard let command = commands.first(where: { $0.spec.name == name }) else {
-      let suggestion = ArgumentParser.closest(name, among: commands.map(\.spec.name))
+      let suggestion = NearMatch.closest(name, among: commands.map(\.spec.name))
       console.err(
         "Error: Unknown subcommand '\(name)'."
           + (suggestion.map { " Did you mean '\($0)'?" } ?? "")
@@ -118,16 +141,52 @@ enum CommandSupport {
     arguments.value("catalog") ?? LedgerLoader.defaultCatalogPath(forLog: log)
   }
 
-  static func catalog(_ arguments: ParsedArguments, log: String) throws(DiagnosticList) -> Catalog {
-    try LedgerLoader.loadCatalog(path: catalogPath(arguments, log: log))
+  /// Loads the catalog. A missing log is named first when `logMustExist` (it is the likelier
+  /// mistake); a missing default catalog says where it was looked for and how to name another.
+  /// `--catalog -` reads the catalog from stdin; a log read from stdin needs `--catalog`.
+  static func catalog(
+    _ arguments: ParsedArguments, log: String, logMustExist: Bool = true, console: Console? = nil
+  ) throws -> Catalog {
+    if log == "-" {
+      guard let named = arguments.value("catalog"), named != "-" else {
+        throw UsageError(message: "A log read from stdin ('-') needs '--catalog <file>' (a file, not '-').")
+      }
+    } else if logMustExist && !PlatformFile.exists(log) {
+      throw DiagnosticList([Diagnostic(.fileNotFound(path: log))])
+    }
+    if arguments.value("catalog") == "-", let console {
+      let bytes = try console.readInput()
+      guard let text = String(validating: bytes, as: UTF8.self) else {
+        throw Diagnostic(file: "<stdin>", .badCatalog("not valid UTF-8"))
+      }
+      return try Catalog.parse(text, file: "<stdin>")
+    }
+    let path = catalogPath(arguments, log: log)
+    if arguments.value("catalog") == nil && !PlatformFile.exists(path) {
+      throw DiagnosticList([Diagnostic(.defaultCatalogNotFound(path: path, log: log))])
+    }
+    return try LedgerLoader.loadCatalog(path: path)
   }
 
   /// Loads the log named by the first positional argument (with `--snapshot` when given).
   static func ledger(_ arguments: ParsedArguments, console: Console) throws -> (Ledger, LogExtent) {
     let log = logPath(arguments)
-    let catalog = try catalog(arguments, log: log)
+    if [log, arguments.value("catalog"), arguments.value("queries")].filter({ $0 == "-" }).count > 1 {
+      throw UsageError(message: "Only one input can be read from stdin ('-').")
+    }
+    let catalog = try catalog(arguments, log: log, console: console)
     let loaded: (ledger: Ledger, extent: LogExtent)
-    if let snapshot = arguments.value("snapshot") {
+    if log == "-" {
+      guard arguments.value("snapshot") == nil else {
+        throw UsageError(message: "'--snapshot' needs the log as a file: a snapshot covers a file's first bytes.")
+      }
+      var builder = LedgerBuilder(catalog: catalog, file: "<stdin>")
+      let extent = feed(&builder, input: try console.readInput())
+      switch builder.finish() {
+      case .success(let ledger): loaded = (ledger, extent)
+      case .failure(let list): throw list
+      }
+    } else if let snapshot = arguments.value("snapshot") {
       loaded = try SnapshotFiles.restore(
         snapshotPath: snapshot, logPath: log, catalogPath: catalogPath(arguments, log: log), catalog: catalog)
     } else {
@@ -139,6 +198,55 @@ enum CommandSupport {
         return false
       }, console)
     return (loaded.ledger, loaded.extent)
+  }
+
+  /// Feeds a log given on stdin to `builder`, every line (the last one even without `\n`:
+  /// stdin is not a file a writer may have torn).
+  static func feed(_ builder: inout LedgerBuilder, input: [UInt8]) -> LogExtent {
+    var lineNumber = 0
+    var start = 0
+    input.withUnsafeBufferPointer { all in
+      while start < all.count {
+        var end = start
+        while end < all.count && all[end] != 10 { end += 1 }
+        lineNumber += 1
+        _ = builder.add(line: UnsafeBufferPointer(rebasing: all[start..<end]), lineNumber: lineNumber)
+        start = end + 1
+      }
+    }
+    return LogExtent(completeBytes: Int64(input.count), tornBytes: 0, lineCount: lineNumber)
+  }
+
+  /// Subjects listed by name in the warning about queries for subjects without events.
+  static let unknownSubjectsShownMax = 5
+
+  /// Warns on stderr when `subject` has no events in the log: the empty answer stands, but
+  /// a typo (`U1`, `" u1"`) must not read as "not entitled".
+  static func warnIfUnknown(subject: String, in ledger: Ledger, log: String, console: Console) {
+    guard ledger.subject(named: subject) == nil else { return }
+    let hint = NearMatch.Hint(name: subject, suggestions: NearMatch.suggestions(for: subject, in: ledger.symbols.subjects))
+    warn([Diagnostic(file: log, .subjectWithoutEvents(hint), severity: .warning)], console)
+  }
+
+  /// One bounded warning for every query of `batch` whose subject has no events in the log.
+  static func warnIfUnknown(subjectsOf batch: QueryBatch, in ledger: Ledger, log: String, console: Console) {
+    var queries = 0
+    var shown: [String] = []
+    var queriesOfShown = 0
+    batch.forEach { subject, _, _ in
+      guard ledger.symbols.subjects.lookup(subject) == nil else { return }
+      queries += 1
+      let name = String(decoding: subject, as: UTF8.self)
+      if shown.contains(name) {
+        queriesOfShown += 1
+      } else if shown.count < unknownSubjectsShownMax {
+        shown.append(name)
+        queriesOfShown += 1
+      }
+    }
+    guard queries > 0 else { return }
+    let hints = shown.map { NearMatch.Hint(name: $0, suggestions: NearMatch.suggestions(for: $0, in: ledger.symbols.subjects)) }
+    warn([Diagnostic(file: log, .subjectsWithoutEvents(queries: queries, shown: hints, more: queries - queriesOfShown), severity: .warning)], console)
   }
 
   static func warn(_ warnings: [Diagnostic], _ console: Console) {

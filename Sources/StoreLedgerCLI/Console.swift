@@ -58,6 +58,11 @@ final class Console {
       }, body: body)
   }
 
+  /// Reads stdin whole as a log or catalog (`check -`, `--catalog -`): an endless line stops it.
+  func readInput() throws(Diagnostic) -> [UInt8] {
+    try readInput(name: "<stdin>", limits: .log)
+  }
+
   /// Reads stdin whole, stopping with an error (naming `name`) as soon as it passes `limits`.
   func readInput(name: String, limits: InputLimits) throws(Diagnostic) -> [UInt8] {
     try LedgerLoader.readBounded(name: name, limits: limits) { (buffer) throws(Diagnostic) in

@@ -250,7 +250,9 @@ struct Cursor {
     into fields: inout RawFields, scratch: inout [UInt8], catalog: Catalog
   ) throws(Diagnostic) {
     skipWhitespace()
-    guard i < end, p[i] == 123 else { throw jsonError("expected '{' at the start of an event") }
+    guard i < end, p[i] == 123 else {
+      throw jsonError("expected '{' at the start of an event" + JSONLinesHint.atEventStart(p, i, end))
+    }
     i += 1
     skipWhitespace()
     if i < end && p[i] == 125 {
@@ -258,7 +260,9 @@ struct Cursor {
     } else {
       while true {
         skipWhitespace()
-        guard i < end, p[i] == 34 else { throw jsonError("expected a field name in double quotes") }
+        guard i < end, p[i] == 34 else {
+          throw jsonError("expected a field name in double quotes" + (i == end ? JSONLinesHint.lineEnded : ""))
+        }
         let keyStart = i
         let key = try readString(scratch: &scratch)
         guard let field = matchField(key, scratch: scratch) else {

@@ -166,7 +166,8 @@ struct FieldValidator {
     if present.contains(.product) {
       let ref = s[Field.product.rawValue]
       guard let index = catalog.index(of: bytes(ref)) else {
-        return fail(.unknownProduct(field: "product", product: string(ref)))
+        let product = string(ref)
+        return fail(.unknownProduct(field: "product", product: product, suggestions: catalog.suggestions(for: product)))
       }
       event.product = index
       productKind = catalog.kind(index)

@@ -18,6 +18,8 @@ public struct InputLimits: Sendable {
   public static let queries = InputLimits(lineBytesMax: Limits.lineBytesMax, totalBytesMax: Limits.queryInputBytesMax)
   /// A snapshot read whole (`diff`, `snapshot --check`).
   public static let snapshot = InputLimits(lineBytesMax: Limits.snapshotLineBytesMax, totalBytesMax: Limits.snapshotBytesMax)
+  /// A log or catalog read whole from stdin: no size limit, but an endless line stops it.
+  public static let log = InputLimits(lineBytesMax: Limits.skippedLineBytesMax, totalBytesMax: Int.max)
   /// Anything else read whole (import payloads).
   public static let document = InputLimits(lineBytesMax: Int.max, totalBytesMax: Limits.batchBytesMax)
 }

@@ -6,6 +6,8 @@ public struct AppendReport: Sendable, Equatable {
   public var duplicates: Int
   /// Events stamped with `recorded` because they had none.
   public var stamped: Int
+  /// Warnings about the new events (a revocation of a transaction the log does not hold...).
+  public var warnings: [Diagnostic] = []
 }
 
 /// Appends events to a log: all or nothing, durably, one appender at a time.
@@ -88,11 +90,26 @@ public enum LogAppender {
           break
         }
       }
+      // Batch lines are numbered in the input, log lines in the log; a message that points at
+      // another line says which file it is in.
+      func place(_ line: Int) -> (file: String, line: Int) {
+        if line > existingLines, let original = inputLineOf[line] { return (inputName, original) }
+        return (logPath, line)
+      }
       func relocate(_ diagnostic: Diagnostic) -> Diagnostic {
         var moved = diagnostic
         if let line = diagnostic.line, line > existingLines, let original = inputLineOf[line] {
           moved.file = inputName
           moved.line = original
+        }
+        switch moved.problem {
+        case .idConflict(let id, let firstLine, nil):
+          let first = place(firstLine)
+          moved.problem = .idConflict(id: id, firstLine: first.line, firstFile: first.file)
+        case .transactionReused(let transaction, let firstLine, nil):
+          let first = place(firstLine)
+          moved.problem = .transactionReused(transaction: transaction, firstLine: first.line, firstFile: first.file)
+        default: break
         }
         return moved
       }
@@ -102,8 +119,8 @@ public enum LogAppender {
       switch builder.finish() {
       case .failure(let list):
         throw DiagnosticList(list.diagnostics.filter { $0.severity == .error }.map(relocate))
-      case .success:
-        break
+      case .success(let ledger):
+        report.warnings = ledger.warnings.filter { ($0.line ?? 0) > existingLines }.map(relocate)
       }
       guard !output.isEmpty else { return report }
       try write(output, to: log, logPath: logPath, committed: size)

@@ -6,6 +6,13 @@ public struct LogExtent: Sendable, Equatable {
   public var tornBytes: Int64
   /// Number of complete lines.
   public var lineCount: Int
+
+  /// Creates an extent (for logs not read from a file, such as stdin).
+  public init(completeBytes: Int64, tornBytes: Int64, lineCount: Int) {
+    self.completeBytes = completeBytes
+    self.tornBytes = tornBytes
+    self.lineCount = lineCount
+  }
 }
 
 /// Finding line ends in the log's bytes.

@@ -16,7 +16,8 @@ public struct QueryBatch: Sendable {
   ///
   /// All lines are checked before any is answered, so a bad line means no output at all.
   /// - Complexity: O(input size).
-  public static func parse(_ input: [UInt8], file: String) throws(DiagnosticList) -> QueryBatch {
+  /// `time` allows the forms a person types (`2026-03-05`, `now`, a `--tz` offset) besides RFC 3339.
+  public static func parse(_ input: [UInt8], file: String, time: TimeInput = TimeInput()) throws(DiagnosticList) -> QueryBatch {
     var batch = QueryBatch()
     var errors: [Diagnostic] = []
     var lineNumber = 0
@@ -30,7 +31,7 @@ public struct QueryBatch: Sendable {
         let line = UnsafeBufferPointer(rebasing: all[start..<end])
         start = end + 1
         if line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) { continue }
-        if let error = batch.add(line, lineNumber: lineNumber, scratch: &scratch) {
+        if let error = batch.add(line, lineNumber: lineNumber, scratch: &scratch, time: time) {
           var located = error
           located.file = file
           if errors.count < Limits.diagnosticsShownMax { errors.append(located) }
@@ -42,7 +43,7 @@ public struct QueryBatch: Sendable {
   }
 
   private mutating func add(
-    _ line: UnsafeBufferPointer<UInt8>, lineNumber: Int, scratch: inout [UInt8]
+    _ line: UnsafeBufferPointer<UInt8>, lineNumber: Int, scratch: inout [UInt8], time: TimeInput
   ) -> Diagnostic? {
     // The log parser's byte-level cursor: no `JSONValue`, no `String` per field.
     scratch.removeAll(keepingCapacity: true)
@@ -107,13 +108,26 @@ public struct QueryBatch: Sendable {
               seenAsOf = true
               if cursor.matchLiteral("null") { break }
             }
-            let expected = "an RFC 3339 timestamp such as 2026-03-05T00:00:00Z"
+            let expected = TimeInput.formsDescription
             guard cursor.i < line.count, line[cursor.i] == 34 else {
               throw Diagnostic(line: lineNumber, .invalidValue(field: key, expected: expected, found: cursor.foundDescription(from: valueStart)))
             }
             let ref = try cursor.readString(scratch: &scratch)
-            guard let parsed = withText(ref, scratch, { Timestamp.parseRFC3339($0) }) else {
-              throw Diagnostic(line: lineNumber, .invalidValue(field: key, expected: expected, found: cursor.foundDescription(from: valueStart)))
+            // RFC 3339 without a String first (the common case), then the forms people type.
+            let typed = withText(ref, scratch) { bytes in
+              Timestamp.parseRFC3339(bytes).map { Result.success($0) }
+                ?? time.parse(String(decoding: bytes, as: UTF8.self))
+            }
+            let parsed: Timestamp
+            switch typed {
+            case .success(let value): parsed = value
+            case .failure(let problem):
+              let found = cursor.foundDescription(from: valueStart)
+              throw Diagnostic(
+                line: lineNumber,
+                problem == .missingOffset
+                  ? .missingUTCOffset(field: key, found: found)
+                  : .invalidValue(field: key, expected: expected, found: found))
             }
             if key == "at" { at = parsed } else if key == "as_of" { asOf = parsed } else { cachedAt = parsed }
           default:

@@ -57,16 +57,17 @@ public struct SubjectTimeline: Sendable, Equatable {
 }
 
 extension Ledger {
-  /// The subject's timeline at full knowledge.
+  /// The subject's timeline as known at `asOf` (nil: full knowledge).
   ///
   /// Answers change only at event times and at period, grace and grant ends, so the
   /// state is evaluated at exactly those instants, folding events incrementally.
   /// - Complexity: O(k · (s + g)) for k instants, s subscriptions and g grants of the subject.
-  public func timeline(subject: Symbol) -> SubjectTimeline {
+  public func timeline(subject: Symbol, asOf: Timestamp? = nil) -> SubjectTimeline {
     let events = self.events(of: subject)
+    let knownBy = asOf ?? .distantFuture
     var instants: [Timestamp] = []
     instants.reserveCapacity(events.count * 2)
-    for event in events {
+    for event in events where event.recorded <= knownBy {
       instants.append(event.at)
       if event.hasExpires { instants.append(event.expires) }
       if event.kind == .purchase {
@@ -81,7 +82,8 @@ extension Ledger {
     var subscriptionChanges: [Int: [SubjectTimeline.SubscriptionChange]] = [:]
     var balanceChanges: [Symbol: [SubjectTimeline.BalanceChange]] = [:]
     var cursor = FoldCursor(
-      events: events, subscriptionCount: Int(subscriptionCounts[Int(subject.rawValue)]), context: context)
+      events: events, subscriptionCount: Int(subscriptionCounts[Int(subject.rawValue)]), context: context,
+      knownBy: knownBy)
     var previous: Timestamp? = nil
     for instant in instants where instant != previous {
       previous = instant

@@ -7,17 +7,21 @@ public enum Problem: Sendable, Equatable {
   case missingField(field: String, type: String)
   case fieldNotAllowed(field: String, type: String, why: String)
   case invalidValue(field: String, expected: String, found: String)
+  case missingUTCOffset(field: String, found: String)
   case unknownEventType(String)
-  case unknownProduct(field: String, product: String)
+  case unknownProduct(field: String, product: String, suggestions: [String] = [])
   case lineTooLong(bytes: Int, limit: Int)
   // Log-wide rules.
-  case idConflict(id: String, firstLine: Int)
-  case transactionReused(transaction: String, firstLine: Int)
+  case idConflict(id: String, firstLine: Int, firstFile: String? = nil)
+  case transactionReused(transaction: String, firstLine: Int, firstFile: String? = nil)
   case overdraw(currency: String, balance: Int64, quantity: Int64)
   case tooManyEvents(subject: String, limit: Int)
   case tornLastLine(bytes: Int)
   case unknownReference(field: String, value: String)
   case ignoredInState(type: String, state: String)
+  // Queries that name a subject without events (the answer stands, but it is likely a typo).
+  case subjectWithoutEvents(NearMatch.Hint)
+  case subjectsWithoutEvents(queries: Int, shown: [NearMatch.Hint], more: Int)
   case tornLineBlocksAppend
   case unfinishedAppendUnrecoverable(String)
   case tooManyLines(limit: Int)
@@ -26,9 +30,13 @@ public enum Problem: Sendable, Equatable {
   case badCatalog(String)
   // Files and usage.
   case fileNotFound(path: String)
+  case defaultCatalogNotFound(path: String, log: String)
+  case goldenNotFound(path: String, log: String)
   case cannotRead(path: String, reason: String)
   case cannotWrite(path: String, reason: String)
   case usage(String)
+  /// A command asked about a subject the log has no event for.
+  case unknownSubject(String)
   // Snapshots and diffs.
   case snapshotMismatch(String)
   case importFailed(String)
@@ -69,7 +77,7 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
   public var exitCode: Int32 {
     switch problem {
     case .usage: return 64
-    case .fileNotFound, .cannotRead: return 66
+    case .fileNotFound, .defaultCatalogNotFound, .goldenNotFound, .cannotRead, .unknownSubject: return 66
     case .cannotWrite: return 74
     default: return 65
     }
@@ -91,7 +99,13 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
     case .invalidJSON(let detail):
       return "invalid JSON: \(detail)"
     case .unknownField(let name):
-      return "unknown field '\(name)' (fields are checked strictly; is it a typo?)"
+      if Diagnostic.appStoreKeys.contains(name) {
+        return "unknown field '\(name)': this looks like an App Store payload, not a ledger event; "
+          + "use 'storeledger import appstore' to turn it into events"
+      }
+      let suggestion = NearMatch.closest(name, among: Field.allCases.map(\.name) + ["as_of"])
+      return "unknown field '\(name)' (fields are checked strictly; "
+        + (suggestion.map { "did you mean '\($0)'?)" } ?? "is it a typo?)")
     case .duplicateField(let name):
       return "field '\(name)' appears twice"
     case .missingField(let field, let type):
@@ -99,20 +113,32 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
     case .fieldNotAllowed(let field, let type, let why):
       return "field '\(field)' is not allowed for type '\(type)'" + (why.isEmpty ? "" : ": \(why)")
     case .invalidValue(let field, let expected, let found):
-      return "field '\(field)': expected \(expected), found \(found)"
+      let thousandths =
+        field == "price" && found.contains(".")
+        ? "; prices are integer thousandths of the currency unit (4.99 is 4990)" : ""
+      return "field '\(field)': expected \(expected), found \(found)" + thousandths
+    case .missingUTCOffset(let field, let found):
+      return "field '\(field)': missing UTC offset in \(found): add Z or +02:00, or pass --tz +02:00"
     case .unknownEventType(let found):
+      let name = found.trimmingCharacters(of: "\"")
+      if ["refund", "refunded", "refunds"].contains(name.trimmingWhitespace().lowercased()) {
+        return "field 'type': unknown event type \(found); a refund is a 'revocation' with \"reason\": \"refund\""
+      }
       return
-        "field 'type': unknown event type \(found); expected one of \(EventKind.allNames.joined(separator: ", "))"
-    case .unknownProduct(let field, let product):
-      return "field '\(field)': unknown product '\(product)' (not in the catalog)"
+        "field 'type': unknown event type \(found)"
+        + Diagnostic.didYouMean(NearMatch.suggestions(for: name, among: EventKind.allNames), separator: " (", closing: ")")
+        + "; expected one of \(EventKind.allNames.joined(separator: ", "))"
+    case .unknownProduct(let field, let product, let suggestions):
+      return "field '\(field)': unknown product '\(product)' (not in the catalog"
+        + Diagnostic.didYouMean(suggestions, separator: "; ") + ")"
     case .lineTooLong(let bytes, let limit):
       return "line is \(bytes) bytes, more than the limit of \(limit)"
-    case .idConflict(let id, let firstLine):
+    case .idConflict(let id, let firstLine, let firstFile):
       return
-        "field 'id': id conflict: '\(id)' was first used on line \(firstLine) for a different event"
-    case .transactionReused(let transaction, let firstLine):
+        "field 'id': id conflict: '\(id)' was first used on line \(firstLine)\(Diagnostic.of(firstFile)) for a different event"
+    case .transactionReused(let transaction, let firstLine, let firstFile):
       return
-        "field 'transaction': transaction '\(transaction)' was already charged by the event on line \(firstLine)"
+        "field 'transaction': transaction '\(transaction)' was already charged by the event on line \(firstLine)\(Diagnostic.of(firstFile))"
     case .overdraw(let currency, let balance, let quantity):
       return
         "field 'quantity': overdraw: spending \(quantity) \(currency) with a balance of \(balance) just before it"
@@ -126,6 +152,14 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
         "field '\(field)': '\(value)' has no purchase or renewal for this subject at this point; the event changes nothing"
     case .ignoredInState(let type, let state):
       return "'\(type)' in state '\(state)' changes nothing"
+    case .subjectWithoutEvents(let hint):
+      return "subject '\(hint.name)' has no events in the log, so the answer is empty"
+        + Diagnostic.didYouMean(hint.suggestions, separator: "; ")
+    case .subjectsWithoutEvents(let queries, let shown, let more):
+      let subjects = shown.map { "'\($0.name)'" + Diagnostic.didYouMean($0.suggestions, separator: " (", closing: ")") }
+      return "\(queries) quer\(queries == 1 ? "y names a subject" : "ies name subjects") with no events in the log, "
+        + "so \(queries == 1 ? "its answer is" : "their answers are") empty: " + subjects.joined(separator: ", ")
+        + (more > 0 ? ", and \(more) more quer\(more == 1 ? "y" : "ies")" : "")
     case .leak(let id, let feature, let at, let tier, let used, let limit):
       let why = tier.map { "tier '\($0)' had used \(used) of \(limit.map(String.init) ?? "unlimited")" }
         ?? "no tier the subject was in offers it"
@@ -140,17 +174,46 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
       return "bad catalog: \(detail)"
     case .fileNotFound(let path):
       return "no such file: \(path)"
+    case .defaultCatalogNotFound(let path, let log):
+      return "no catalog: looked for \(path) (the default, catalog.json beside the log \(log)); "
+        + "pass --catalog FILE to name the catalog"
+    case .goldenNotFound(let path, let log):
+      return "no such file: \(path); to record it, run 'storeledger snapshot \(log) --out \(path)' (review the file, then commit it)"
     case .cannotRead(let path, let reason):
       return "cannot read \(path): \(reason)"
     case .cannotWrite(let path, let reason):
       return "cannot write \(path): \(reason)"
     case .usage(let detail):
       return detail
+    case .unknownSubject(let subject):
+      return "no event in the log names subject '\(subject)'"
     case .snapshotMismatch(let detail):
       return detail
     case .importFailed(let detail):
       return detail
     }
+  }
+}
+
+extension Diagnostic {
+  /// Top-level keys of App Store payloads (transactions, notifications, API responses): a line
+  /// with one of them was meant for `import appstore`.
+  static let appStoreKeys: Set<String> = [
+    "signedPayload", "notificationType", "notificationUUID", "subtype", "signedTransactionInfo",
+    "signedRenewalInfo", "transactionId", "originalTransactionId", "productId", "bundleId",
+    "purchaseDate", "expiresDate", "inAppOwnershipType", "appAccountToken", "signedTransactions",
+    "webOrderLineItemId", "transactionReason", "signedDate", "storefront",
+  ]
+
+  /// ` of FILE` when a line number refers to another file than the diagnostic's.
+  static func of(_ file: String?) -> String { file.map { " of \($0)" } ?? "" }
+
+  /// `; did you mean 'a' or 'b'?` after `separator`, or nothing when there is no suggestion.
+  static func didYouMean(_ suggestions: [String], separator: String, closing: String = "") -> String {
+    guard let last = suggestions.last else { return "" }
+    let quoted = suggestions.dropLast().map { "'\($0)'" }
+    let list = quoted.isEmpty ? "'\(last)'" : quoted.joined(separator: ", ") + " or '\(last)'"
+    return separator + "did you mean " + list + "?" + closing
   }
 }
 

@@ -88,3 +88,78 @@ extension Timestamp {
     return padded.withUnsafeBufferPointer { parseRFC3339($0) }
   }
 }
+
+/// What a person may type for an instant (`--at`, `--as-of`, audit query lines): more forms
+/// than the log's strict RFC 3339, resolved against an explicit clock and UTC offset.
+public struct TimeInput: Sendable {
+  /// Why a typed instant was refused.
+  public enum Problem: Error, Sendable, Equatable {
+    /// A date-time without `Z` or `±HH:MM`, and no `--tz` to say which zone it is in.
+    case missingOffset
+    /// `now`, `today` or `yesterday` where no clock was given.
+    case relativeWithoutClock
+    /// Not a form we know.
+    case unknownForm
+  }
+
+  /// The clock for `now`, `today` and `yesterday`; nil refuses them.
+  public var now: Timestamp?
+  /// The UTC offset of dates and date-times written without one (`--tz`); nil: dates are UTC
+  /// days and date-times must carry an offset.
+  public var utcOffsetMinutes: Int64?
+
+  /// Creates a context.
+  public init(now: Timestamp? = nil, utcOffsetMinutes: Int64? = nil) {
+    self.now = now
+    self.utcOffsetMinutes = utcOffsetMinutes
+  }
+
+  /// The forms, for messages.
+  public static let formsDescription =
+    "an RFC 3339 time such as 2026-03-05T12:00:00Z or 2026-03-05 12:00:00+02:00, a date such as 2026-03-05, now, today or yesterday"
+
+  /// Parses `text`: RFC 3339 (with `T` or a space), `YYYY-MM-DD` (the start of that day in the
+  /// `--tz` zone, UTC by default), `YYYY-MM-DD[T ]HH:MM[:SS[.mmm]]` without offset (only with
+  /// `--tz`), and `now`, `today`, `yesterday` (days start at midnight in the same zone).
+  public func parse(_ text: String) -> Result<Timestamp, Problem> {
+    let trimmed = text.trimmingWhitespace()
+    let offsetMs = (utcOffsetMinutes ?? 0) * 60_000
+    switch trimmed.lowercased() {
+    case "now", "today", "yesterday":
+      guard let now else { return .failure(.relativeWithoutClock) }
+      if trimmed.lowercased() == "now" { return .success(now) }
+      let local = now.millisecondsSinceEpoch + offsetMs
+      let dayStart = local - ((local % 86_400_000) + 86_400_000) % 86_400_000 - offsetMs
+      return .success(Timestamp(millisecondsSinceEpoch: dayStart - (trimmed.lowercased() == "yesterday" ? 86_400_000 : 0)))
+    default:
+      break
+    }
+    var bytes = Array(trimmed.utf8)
+    if bytes.count > 10 && bytes[10] == 32 { bytes[10] = 84 }  // "2026-03-05 12:00:00Z"
+    let text = String(decoding: bytes, as: UTF8.self)
+    if let exact = Timestamp.parseRFC3339(text) { return .success(exact) }
+    if let day = Timestamp.parseDay(text) {
+      return .success(Timestamp(millisecondsSinceEpoch: day.millisecondsSinceEpoch - offsetMs))
+    }
+    // A date-time without an offset: 16 characters (HH:MM) or more (seconds, fraction).
+    guard bytes.count >= 16, bytes[10] == 84 else { return .failure(.unknownForm) }
+    let withSeconds = bytes.count == 16 ? text + ":00" : text
+    guard let local = Timestamp.parseRFC3339(withSeconds + "Z") else { return .failure(.unknownForm) }
+    guard let utcOffsetMinutes else { return .failure(.missingOffset) }
+    return .success(Timestamp(millisecondsSinceEpoch: local.millisecondsSinceEpoch - utcOffsetMinutes * 60_000))
+  }
+
+  /// Parses a `--tz` value: `Z`, `UTC` or `±HH:MM`; nil for anything else.
+  public static func utcOffsetMinutes(_ text: String) -> Int64? {
+    let text = text.trimmingWhitespace()
+    if text == "Z" || text == "z" || text.uppercased() == "UTC" { return 0 }
+    let bytes = Array(text.utf8)
+    guard bytes.count == 6, bytes[0] == 43 || bytes[0] == 45, bytes[3] == 58,
+      let hours = Int64(String(decoding: bytes[1..<3], as: UTF8.self)),
+      let minutes = Int64(String(decoding: bytes[4..<6], as: UTF8.self)),
+      hours <= 23, minutes <= 59, bytes[1...2].allSatisfy({ $0 >= 48 && $0 <= 57 })
+    else { return nil }
+    let total = hours * 60 + minutes
+    return bytes[0] == 45 ? -total : total
+  }
+}

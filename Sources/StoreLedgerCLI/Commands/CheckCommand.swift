@@ -15,9 +15,12 @@ enum CheckCommand: LedgerCommand {
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
     let log = CommandSupport.logPath(arguments)
-    let catalog = try CommandSupport.catalog(arguments, log: log)
-    var builder = LedgerBuilder(catalog: catalog, file: log)
-    let extent = try LedgerLoader.feed(&builder, path: log)
+    let catalog = try CommandSupport.catalog(arguments, log: log, console: log == "-" ? nil : console)
+    let name = log == "-" ? "<stdin>" : log
+    var builder = LedgerBuilder(catalog: catalog, file: name)
+    let extent =
+      log == "-"
+      ? CommandSupport.feed(&builder, input: try console.readInput()) : try LedgerLoader.feed(&builder, path: log)
     let linesRead = builder.linesRead
     let errorCount = builder.errorCount
     switch builder.finish() {
@@ -25,14 +28,14 @@ enum CheckCommand: LedgerCommand {
       let errors = list.diagnostics.filter { $0.severity == .error }
       StoreLedgerCLI.report(list.diagnostics, console: console, total: max(errorCount, errors.count))
       let total = max(errorCount, errors.count)
-      console.err("\(log): \(total) error\(total == 1 ? "" : "s") in \(linesRead) lines\n")
+      console.err("\(name): \(total) error\(total == 1 ? "" : "s") in \(linesRead) lines\n")
       return list.exitCode
     case .success(let ledger):
       CommandSupport.warn(ledger.warnings, console)
       let leaks = reportLeaks(ledger, log: log, console: console)
       let warnings = ledger.warnings.count + leaks
       console.out(
-        "ok: \(log): \(extent.lineCount) lines, \(ledger.events.count) events, "
+        "ok: \(name): \(extent.lineCount) lines, \(ledger.events.count) events, "
           + "\(ledger.duplicatesSkipped) duplicate\(ledger.duplicatesSkipped == 1 ? "" : "s") skipped, "
           + "\(ledger.subjectCount) subjects, \(warnings) warning\(warnings == 1 ? "" : "s")\n")
       return 0

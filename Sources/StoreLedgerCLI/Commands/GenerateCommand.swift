@@ -45,7 +45,7 @@ enum GenerateCommand: LedgerCommand {
     }
     var options = GeneratorOptions(subjects: subjects, seed: seed)
     if let months = try integer("months") { options.months = months }
-    if let start = arguments.value("start") { options.start = try ArgumentParser.instant(start, option: "start") }
+    if let start = arguments.value("start") { options.start = try ArgumentParser.instant(start, option: "start", time: TimeInput()) }
     if let problem = options.problem { throw UsageError(message: problem) }
     let catalogPath = LedgerLoader.defaultCatalogPath(forLog: out)
     if PlatformFile.identity(out) != nil && PlatformFile.identity(out) == PlatformFile.identity(catalogPath)

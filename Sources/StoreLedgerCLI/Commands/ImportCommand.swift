@@ -97,10 +97,15 @@ enum ImportCommand: LedgerCommand {
     var summary = "imported \(result.eventLines.count) events from \(displayName)"
     if result.duplicateCount > 0 { summary += " (\(result.duplicateCount) repeated payloads collapsed)" }
     summary += "\n"
-    for (name, counts) in [("skipped", result.skipped), ("environments", result.environments), ("unknown values", result.unknownValues)]
-    where !counts.isEmpty {
-      summary += "  \(name): " + counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + "\n"
+    func listed(_ counts: [String: Int]) -> String {
+      counts.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
     }
+    let skipped = result.skipped.values.reduce(0, +)
+    if skipped > 0 {
+      summary += "  skipped \(skipped) payload\(skipped == 1 ? " that carries" : "s that carry") no purchase, by type: \(listed(result.skipped))\n"
+    }
+    if !result.environments.isEmpty { summary += "  events by payload environment: \(listed(result.environments))\n" }
+    if !result.unknownValues.isEmpty { summary += "  values this importer does not know (warned above): \(listed(result.unknownValues))\n" }
     if let appendLog {
       let report = try LogAppender.append(
         input: lines, inputName: displayName, logPath: appendLog, catalog: catalog, now: nil)

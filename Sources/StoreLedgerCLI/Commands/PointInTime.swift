@@ -11,23 +11,25 @@ struct PointInTime {
 
   /// The option specs, in help order.
   static let options: [OptionSpec] = [
-    .value("at", "time", "Effective time T: RFC 3339, or a date (start of that day, UTC). Default: now."),
-    .value("as-of", "time", "Knowledge time R: count only events recorded by then. Default: all."),
+    .value("at", "time", "Effective time T: RFC 3339, a date (start of that day), now, today or yesterday. Default: now."),
+    .value("as-of", "time", "Knowledge time R: count only events recorded by then (same forms). Default: all."),
     .value(
       "cached-at", "time",
       "Answer as an offline app that last verified at this time would show it (not with --as-of)."),
     .value(
       "max-staleness", "duration",
       "With --cached-at: how long after it the answer may show access (ISO 8601). Default: PT24H."),
+    CommandSpec.tzOption,
   ]
 
   /// Reads and checks the options: V after T, S without V, and V with R are usage errors.
   static func parse(_ arguments: ParsedArguments) throws(UsageError) -> PointInTime {
+    let time = try ArgumentParser.timeInput(arguments)
     func instant(_ option: String) throws(UsageError) -> Timestamp? {
       guard let text = arguments.value(option) else { return nil }
-      return try ArgumentParser.instant(text, option: option)
+      return try ArgumentParser.instant(text, option: option, time: time)
     }
-    let at = try instant("at") ?? currentTimestamp()
+    let at = try instant("at") ?? time.now!
     let asOf = try instant("as-of")
     let cachedAt = try instant("cached-at")
     var staleness = CacheRequest.defaultMaxStaleness

@@ -5,20 +5,23 @@ enum QueryCommand: LedgerCommand {
   static let spec = CommandSpec(
     name: "query", abstract: "Answer what one subject held at a time, as known at a time.",
     usage:
-      "query <log> --subject <id> [--at <time>] [--as-of <time> | --cached-at <time> [--max-staleness <duration>]] [--explain] [--pretty]",
+      "query <log> --subject <id> [--at <time> | --during <day>] [--as-of <time> | --cached-at <time> [--max-staleness <duration>]] [--tz <offset>] [--explain] [--format json|text] [--pretty]",
     positionals: [("<log>", "The JSON-lines event log.")], requiredPositionals: 1,
     options: [
       .value("subject", "id", "The subject (account) to answer for. Required."),
     ] + PointInTime.options + [
-      .flag("explain", "Add the ids and lines of the events that decided each answer."),
-      .flag("pretty", "Print the answer indented over several lines."),
+      .value("during", "day", "Instead of --at: when, during that day, the subject held each entitlement (full knowledge)."),
+      .flag("explain", "Add the events that decided each answer, and why an entitlement held at other times is absent."),
+      .value("format", "json|text", "json (default): the answer object; text: sentences for people."),
+      .flag("pretty", "Print the JSON answer indented over several lines."),
       CommandSpec.snapshotOption, CommandSpec.catalogOption,
     ],
     discussion: """
       Prints one JSON object: entitlements active at T, the plan in each subscription group, and
       balances; with a catalog policy also the tier, the usage-based trial and every feature's
-      usage. A subject the ledger has never seen gets empty objects.
-      Example: storeledger query Events/demo/demo.jsonl --subject u1 --at 2026-03-05
+      usage. A subject the ledger has never seen gets empty objects, and a warning on stderr
+      with the subjects nearest to it (case, whitespace, a typo).
+      Example: storeledger query Events/demo.jsonl --subject u1 --at 2026-03-05
       """)
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
@@ -26,12 +29,53 @@ enum QueryCommand: LedgerCommand {
       throw UsageError(message: "Missing expected option '--subject <id>'.")
     }
     let time = try PointInTime.parse(arguments)
+    let format = arguments.value("format") ?? "json"
+    guard format == "json" || format == "text" else {
+      throw UsageError(message: "Invalid value for '--format': '\(format)' (expected json or text).")
+    }
+    if let dayText = arguments.value("during") {
+      guard arguments.value("at") == nil, time.asOf == nil, time.cache == nil else {
+        throw UsageError(message: "'--during <day>' answers at full knowledge over a day: drop '--at' and '--as-of'.")
+      }
+      var dayTime = try ArgumentParser.timeInput(arguments)
+      dayTime.now = nil
+      guard case .success(let from) = dayTime.parse(dayText), dayText.utf8.count == 10 else {
+        throw UsageError(message: "Invalid value for '--during': '\(dayText)' (expected a date such as 2026-03-05).")
+      }
+      let to = from.adding(milliseconds: 86_400_000)
+      let (ledger, _) = try CommandSupport.ledger(arguments, console: console)
+      let held = QueryText.during(subject: subject, from: from, to: to, ledger: ledger)
+      if format == "text" {
+        console.out(QueryText.duringText(subject: subject, from: from, to: to, held: held))
+      } else {
+        let json = QueryText.duringJSON(subject: subject, from: from, to: to, held: held)
+        console.out((arguments.has("pretty") ? JSONWriter.pretty(json) : JSONWriter.compact(json)) + "\n")
+      }
+      CommandSupport.warnIfUnknown(subject: subject, in: ledger, log: CommandSupport.logPath(arguments), console: console)
+      return 0
+    }
     let (ledger, _) = try CommandSupport.ledger(arguments, console: console)
     var engine = QueryEngine(ledger: ledger)
-    let answer = engine.answer(
-      subject: subject, at: time.at, asOf: time.asOf, cache: time.cache, explain: arguments.has("explain"))
-    let json = arguments.has("pretty") ? JSONWriter.pretty(answer.jsonValue) : JSONWriter.compact(answer.jsonValue)
-    console.out(json + "\n")
+    let explain = arguments.has("explain") || format == "text"
+    let answer = engine.answer(subject: subject, at: time.at, asOf: time.asOf, cache: time.cache, explain: explain)
+    let absent = explain ? QueryText.absent(from: answer, ledger: ledger) : []
+    if format == "text" {
+      var current: (Answer, [AbsentEntitlement])? = nil
+      if time.asOf != nil || time.cache != nil {
+        let now = engine.answer(subject: subject, at: time.at, asOf: nil, explain: true)
+        if now.entitlements != answer.entitlements || now.plans != answer.plans
+          || !now.balances.elementsEqual(answer.balances, by: { $0 == $1 })
+        {
+          current = (now, QueryText.absent(from: now, ledger: ledger))
+        }
+      }
+      console.out(QueryText.text(answer, absent: absent, current: current, ledger: ledger))
+    } else {
+      var value = answer.jsonValue
+      if arguments.has("explain") { value = QueryText.withAbsent(value, absent) }
+      console.out((arguments.has("pretty") ? JSONWriter.pretty(value) : JSONWriter.compact(value)) + "\n")
+    }
+    CommandSupport.warnIfUnknown(subject: subject, in: ledger, log: CommandSupport.logPath(arguments), console: console)
     return 0
   }
 }

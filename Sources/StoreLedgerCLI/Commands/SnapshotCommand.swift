@@ -31,6 +31,15 @@ enum SnapshotCommand: LedgerCommand {
       throw UsageError(message: "Give exactly one of '--out <file>' and '--check <file>'.")
     }
     let log = CommandSupport.logPath(arguments)
+    guard log != "-" else {
+      throw UsageError(message: "'snapshot' needs the log as a file: a snapshot records the digest of the file's bytes.")
+    }
+    if let out, let slash = out.lastIndex(of: "/"), !out[..<slash].isEmpty, !PlatformFile.exists(String(out[..<slash])) {
+      throw Diagnostic(.cannotWrite(path: out, reason: "no such directory: \(out[..<slash]) (create it first)"))
+    }
+    if let check, !PlatformFile.exists(check) {
+      throw Diagnostic(.goldenNotFound(path: check, log: log))
+    }
     let catalogPath = CommandSupport.catalogPath(arguments, log: log)
     let inUse = [log, catalogPath] + (arguments.value("snapshot").map { [$0] } ?? [])
     if let out {

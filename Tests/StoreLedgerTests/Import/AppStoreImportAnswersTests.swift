@@ -115,7 +115,7 @@ struct AppStoreSampleExportTests {
     ])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.contains("imported 6 events"))
-    #expect(result.stdout.contains("skipped: TEST 1"))
+    #expect(result.stdout.contains("  skipped 1 payload that carries no purchase, by type: TEST (1)\n"))
     #expect(runCLI(["check", space.log, "--catalog", catalogPath]).status == 0)
     let subject = "6f1d3b0e-8a2c-4a6e-9d5b-2c7e1f0a9b31"
     func answer(_ at: String) throws -> JSONValue {

@@ -369,7 +369,7 @@ struct AppStoreImportLifecycleTests {
     "the same notifications shuffled and duplicated give identical lines and summary",
     arguments: seeds)
   func orderIndependence(seed: UInt64) throws {
-    print("order independence: seed \(seed) (replay with STORELEDGER_IMPORT_SEED=\(seed))")
+    testLog("order independence: seed \(seed) (replay with STORELEDGER_IMPORT_SEED=\(seed))")
     let reference = try #require(
       ImportFixtures.importEvents(
         Self.allNotifications.map(\.decoded).joined(separator: "\n"), subjects: Self.allSubjects))

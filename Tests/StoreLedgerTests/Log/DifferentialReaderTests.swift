@@ -57,7 +57,7 @@ struct FastLineReader {
     case .invalidJSON: return "json"
     case .unknownField(let name), .duplicateField(let name): return name
     case .missingField(let field, _), .fieldNotAllowed(let field, _, _), .invalidValue(let field, _, _),
-      .unknownProduct(let field, _):
+      .unknownProduct(let field, _, _):
       return field
     case .unknownEventType: return "type"
     case .lineTooLong: return "line"
@@ -852,15 +852,15 @@ struct DifferentialReaderTests {
   @Test("every line of a generated log is accepted by both readers with identical values")
   func generatedLinesAgree() {
     for seed in testSeeds([20_260_301, 7]) {
-      print("differential seed: \(seed) (replay: STORELEDGER_SEED=\(seed))")
+      testLog("differential seed: \(seed) (replay: STORELEDGER_SEED=\(seed))")
       let lines = Self.generatedLines(subjects: 300, seed: seed)
       var differential = Differential(catalog: LogGenerator.catalog)
       for line in lines {
         differential.check(MutationCase(label: "generated", line: Array(line.utf8)))
       }
-      print("generated log, seed \(seed): \(differential.summary)")
+      testLog("generated log, seed \(seed): \(differential.summary)")
       #expect(lines.count > 3000)
-      #expect(differential.accepted == lines.count, "\(differential.summary)")
+      #expect(differential.accepted == lines.count, "seed \(seed): \(differential.summary)")
       Self.report("generated line", differential.disagreements, catalog: LogGenerator.catalog)
     }
     // The Events catalog and the random scenario logs of the other tests.
@@ -869,8 +869,8 @@ struct DifferentialReaderTests {
       let lines = RandomLog(seed: seed, subjects: 20, eventsPerSubject: 40).lines
       var differential = Differential(catalog: catalog)
       for line in lines { differential.check(MutationCase(label: "random log", line: Array(line.utf8))) }
-      print("random log, seed \(seed): \(differential.summary)")
-      #expect(differential.accepted == lines.count, "\(differential.summary)")
+      testLog("random log, seed \(seed): \(differential.summary)")
+      #expect(differential.accepted == lines.count, "seed \(seed): \(differential.summary)")
       Self.report("random log line", differential.disagreements, catalog: catalog)
     }
   }
@@ -879,7 +879,7 @@ struct DifferentialReaderTests {
   func mutatedLinesAgree() {
     let casesPerSeed = 12_000
     for seed in testSeeds([20_260_302, 99]) {
-      print("differential seed: \(seed) (replay: STORELEDGER_SEED=\(seed))")
+      testLog("differential seed: \(seed) (replay: STORELEDGER_SEED=\(seed))")
       // (line, whether it is from the generated log rather than a RandomLog over Events/catalog.json)
       var bases: [(String, Bool)] = Self.generatedLines(subjects: 300, seed: seed).map { ($0, true) }
       let example = try! Catalog.parse(exampleCatalogText, file: "catalog.json")
@@ -899,11 +899,11 @@ struct DifferentialReaderTests {
         }
       }
       for (name, d, catalog) in [("generated catalog", generated, LogGenerator.catalog), ("Events catalog", random, example)] {
-        print("mutations, seed \(seed), \(name): \(d.summary)")
+        testLog("mutations, seed \(seed), \(name): \(d.summary)")
         for (kind, t) in d.tally.sorted(by: { $0.key < $1.key }) {
-          print("  \(kind): \(t.cases) cases, \(t.accepted) accepted by both, \(t.rejected) rejected by both (\(t.sameField) same field)")
+          testLog("  \(kind): \(t.cases) cases, \(t.accepted) accepted by both, \(t.rejected) rejected by both (\(t.sameField) same field)")
         }
-        for other in d.otherField.prefix(20) { print("  both reject, different fields: \(other)") }
+        for other in d.otherField.prefix(20) { testLog("  both reject, different fields: \(other)") }
         Self.report("decision or value differs (\(name))", d.disagreements, catalog: catalog)
         Self.report("field named is not the mutated one (\(name))", d.targetMisses, catalog: catalog, shrinking: false)
         Self.report(

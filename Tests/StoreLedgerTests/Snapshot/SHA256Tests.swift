@@ -23,7 +23,7 @@ struct SHA256Tests {
   @Test("the default hasher uses the SHA instructions exactly when the CPU has them")
   func engineChoice() {
     // Printed so a test log shows which paths the digest tests below exercised.
-    print(
+    testLog(
       "SHA-256 engines under test: \(Self.engines.map(\.description).joined(separator: ", "))"
         + (SHA256.hardwareAvailable ? "" : " (this CPU has no SHA-256 instructions)"))
     #expect(SHA256().engine == (SHA256.hardwareAvailable ? .hardware : .software))
@@ -79,7 +79,7 @@ struct SHA256Tests {
       (65, "788367c73c7ddf4c53f65e68cc0d943e6227ab55b0e78ba63ace822b1c6301c0"),
     ])
   func paddingEdges(engine: SHA256.Engine, vector: (length: Int, expected: String)) {
-    // Digests from: python3 -c 'import hashlib; print(hashlib.sha256(bytes((i*31+7)%256 for i
+    // Digests from: python3 -c 'import hashlib; testLog(hashlib.sha256(bytes((i*31+7)%256 for i
     // in range(N))).hexdigest())'
     #expect(Self.hash(Self.message(length: vector.length), engine: engine).hex == vector.expected)
   }

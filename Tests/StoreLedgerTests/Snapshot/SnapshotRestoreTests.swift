@@ -41,6 +41,7 @@ struct SnapshotRestoreTests {
       // Shuffle random logs so tail events land before earlier lines in effective time.
       let ordered = name.hasPrefix("random") ? lines.shuffled(using: &random) : lines
       let directory = try temporaryDirectory()
+      defer { try? FileManager.default.removeItem(at: directory) }
       try FileManager.default.copyItem(atPath: Self.catalogPath, toPath: directory.appendingPathComponent("catalog.json").path)
       let fullPath = try logFile(ordered, in: directory)
       let full = try LedgerLoader.load(logPath: fullPath, catalog: catalog).ledger
@@ -85,6 +86,7 @@ struct SnapshotRestoreTests {
     let second = try makeSnapshot(of: logPath, catalogPath: Self.catalogPath, catalog: catalog)
     #expect(first == second)
     let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
     let snapshotPath = directory.appendingPathComponent("s.json").path
     try SnapshotFiles.write(first, to: snapshotPath)
     let restored = try SnapshotFiles.restore(snapshotPath: snapshotPath, logPath: logPath, catalogPath: Self.catalogPath, catalog: catalog)
@@ -108,6 +110,7 @@ struct SnapshotRestoreTests {
     let lines = try String(contentsOfFile: repoPath("Events/demo.jsonl"), encoding: .utf8)
       .split(separator: "\n").map(String.init)
     let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
     let prefixPath = try logFile(Array(lines.prefix(5)), in: directory, name: "prefix.jsonl")
     let snapshotPath = directory.appendingPathComponent("s.json").path
     try SnapshotFiles.write(try makeSnapshot(of: prefixPath, catalogPath: Self.catalogPath, catalog: catalog), to: snapshotPath)
@@ -136,6 +139,7 @@ struct SnapshotRestoreTests {
   func otherCatalog() throws {
     let catalog = try LedgerLoader.loadCatalog(path: Self.catalogPath)
     let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
     let logPath = repoPath("Events/demo.jsonl")
     let snapshotPath = directory.appendingPathComponent("s.json").path
     try SnapshotFiles.write(try makeSnapshot(of: logPath, catalogPath: Self.catalogPath, catalog: catalog), to: snapshotPath)
@@ -155,6 +159,7 @@ struct SnapshotRestoreTests {
   func damaged(damage: String) throws {
     let catalog = try LedgerLoader.loadCatalog(path: Self.catalogPath)
     let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
     let logPath = repoPath("Events/consumables.jsonl")
     var text = String(decoding: try makeSnapshot(of: logPath, catalogPath: Self.catalogPath, catalog: catalog), as: UTF8.self)
     let stateStart = try #require(text.range(of: "\"state\": {\n    \""))

@@ -18,12 +18,45 @@ let packageRoot: URL = {
 /// The path of a file under the package root.
 func repoPath(_ relative: String) -> String { packageRoot.appendingPathComponent(relative).path }
 
-/// A fresh temporary directory for one test.
+/// A fresh temporary directory for one test, removed when the test process exits.
 func temporaryDirectory() throws -> URL {
   let url = FileManager.default.temporaryDirectory.appendingPathComponent(
     "storeledger-tests-\(UUID().uuidString)")
   try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  TemporaryDirectories.shared.register(url)
   return url
+}
+
+/// Every directory `temporaryDirectory()` made, removed at exit: a test's values may outlive
+/// its scope (ARC may end them early or late), the process end is the one sure moment.
+final class TemporaryDirectories: @unchecked Sendable {
+  static let shared = TemporaryDirectories()
+  private let lock = NSLock()
+  private var urls: [URL] = []
+  private var installed = false
+
+  func register(_ url: URL) {
+    lock.lock()
+    defer { lock.unlock() }
+    urls.append(url)
+    if !installed {
+      installed = true
+      atexit { TemporaryDirectories.shared.removeAll() }
+    }
+  }
+
+  func removeAll() {
+    lock.lock()
+    defer { lock.unlock() }
+    for url in urls { try? FileManager.default.removeItem(at: url) }
+    urls.removeAll()
+  }
+}
+
+/// Prints `text` only when `STORELEDGER_TEST_VERBOSE=1`: a passing run prints nothing, and
+/// seeds and tallies are there for whoever asks (failures name their seed in the issue).
+func testLog(_ text: String) {
+  if ProcessInfo.processInfo.environment["STORELEDGER_TEST_VERBOSE"] == "1" { print(text) }
 }
 
 /// Parses a catalog literal or fails the test.
@@ -92,4 +125,13 @@ extension QueryEngine {
     #expect(fast == answer.jsonValue, "fast and structured answers differ for \(subject) at \(at)")
     return answer
   }
+}
+
+
+/// A parameterized test's case whose inputs may hold line breaks, shown escaped (`"a\nb"`)
+/// in the test log, which then never carries raw line breaks or control bytes.
+struct EscapedCase<Value: Sendable>: Sendable, CustomTestStringConvertible {
+  let value: Value
+  init(_ value: Value) { self.value = value }
+  var testDescription: String { String(reflecting: value) }
 }

@@ -1,0 +1,64 @@
+/// Counts for one bucket while a report is built, in arrays indexed by catalog or symbol number.
+///
+/// Arrays are sized once per bucket so tallying an event never allocates (the trial-day
+/// histogram is the one dictionary; it grows only on conversions).
+struct BucketTally {
+  /// Subjects holding each entitlement at the bucket's end, by entitlement index.
+  var active: [Int64]
+  /// Of those, the subjects whose reported grant is family-shared.
+  var familyShared: [Int64]
+  /// Subjects with a subscription giving access at the bucket's end.
+  var subscribers: Int64 = 0
+  /// New subscriptions by product index.
+  var newSubscriptions: [Int64]
+  var reactivations: Int64 = 0
+  var trialsStarted: Int64 = 0
+  var trialConversions: Int64 = 0
+  /// Conversions by the trial day they happened on (0 = the first 24 hours).
+  var trialConversionDays: [Int64: Int64] = [:]
+  /// Trials started in this bucket that converted before the report's end.
+  var trialsConverted: Int64 = 0
+  /// Expirations by `ExpirationReason` raw value; the last slot is "unspecified".
+  var churn: [Int64]
+  var billingRetryEntries: Int64 = 0
+  var graceEntries: Int64 = 0
+  var billingIssues: Int64 = 0
+  var billingRecoveries: Int64 = 0
+  /// Billing issues started in this bucket that recovered before the report's end.
+  var billingIssuesRecovered: Int64 = 0
+  var charges: Int64 = 0
+  var refunds: Int64 = 0
+  var refundReversals: Int64 = 0
+  var upgrades: Int64 = 0
+  var downgrades: Int64 = 0
+  var crossgrades: Int64 = 0
+  /// Amounts in thousandths by currency symbol.
+  var revenue: [Int64]
+  var refunded: [Int64]
+  var reversed: [Int64]
+  /// Consumable units by currency symbol.
+  var credits: [Int64]
+  var spends: [Int64]
+  // Usage policy metrics (only with a catalog policy).
+  var usageTrialsStarted: Int64 = 0
+  /// Limit hits by feature index.
+  var limitHits: [Int64]
+  var limitHitSubjects: Int64 = 0
+  var limitHitConversions7d: Int64 = 0
+  var limitHitConversions30d: Int64 = 0
+  /// Leaks by `feature.tier` (`feature.none` when no tier offers it).
+  var leaks: [String: Int64] = [:]
+
+  init(entitlements: Int, products: Int, currencies: Int, features: Int) {
+    limitHits = Array(repeating: 0, count: features)
+    active = Array(repeating: 0, count: entitlements)
+    familyShared = active
+    newSubscriptions = Array(repeating: 0, count: products)
+    churn = Array(repeating: 0, count: ExpirationReason.allCases.count + 1)
+    revenue = Array(repeating: 0, count: currencies)
+    refunded = revenue
+    reversed = revenue
+    credits = revenue
+    spends = revenue
+  }
+}

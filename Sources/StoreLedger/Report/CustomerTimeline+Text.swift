@@ -1,0 +1,87 @@
+extension CustomerTimeline {
+  /// A plain table for terminals and support tickets: events, then lanes, then balances.
+  /// - Complexity: O(events + segments).
+  public var text: String {
+    var out = "Subject \(subject), as known " + (asOf.map { "at \($0.rfc3339)" } ?? "now (every event in the log)") + "\n"
+    out += "\nEVENTS (effective order; 'learned' is shown when the ledger knew later than 'at')\n"
+    out += Self.columns(
+      [["at", "learned", "line", "id", "type", "details"]]
+        + markers.map { marker in
+          [
+            marker.at.rfc3339, marker.isLate ? marker.recorded.rfc3339 + " (+" + Self.delay(marker) + ")" : "",
+            String(marker.line), marker.id, marker.type, marker.details,
+          ]
+        })
+    if markers.isEmpty { out += "  (none known)\n" }
+    for kind in ["entitlement", "subscription"] {
+      let selected = lanes.filter { $0.kind == kind }
+      out += "\n" + (kind == "entitlement" ? "ENTITLEMENTS (access)" : "SUBSCRIPTIONS (state, by original transaction)") + "\n"
+      if selected.isEmpty {
+        out += "  (none)\n"
+        continue
+      }
+      var rows = [[kind, "from", "to", "state", "product"]]
+      for lane in selected {
+        for segment in lane.segments {
+          rows.append([lane.name, segment.from.rfc3339, segment.to?.rfc3339 ?? "…", segment.state, segment.product])
+        }
+      }
+      out += Self.columns(rows)
+    }
+    if !usage.isEmpty {
+      out += "\nUSAGE (per local day; limit of the tier reporting the feature at the day's last use)\n"
+      var rows = [["feature", "day", "used", "limit", "tier"]]
+      for (feature, days) in usage {
+        rows += days.map {
+          [feature, $0.date, String($0.used), $0.limit.map(String.init) ?? "-", $0.tier ?? "-"]
+        }
+      }
+      out += Self.columns(rows)
+    }
+    if !balances.isEmpty {
+      out += "\nBALANCES\n"
+      var rows = [["currency", "from", "balance"]]
+      for (currency, changes) in balances {
+        rows += changes.map { [currency, $0.at.rfc3339, String($0.balance)] }
+      }
+      out += Self.columns(rows)
+    }
+    return out
+  }
+
+  /// `4d 16h`, `5s`: how long after `at` the event was recorded.
+  static func delay(_ marker: Marker) -> String {
+    var seconds = (marker.recorded.millisecondsSinceEpoch - marker.at.millisecondsSinceEpoch) / 1000
+    let days = seconds / 86_400
+    seconds %= 86_400
+    let hours = seconds / 3600
+    seconds %= 3600
+    var parts: [String] = []
+    if days > 0 { parts.append("\(days)d") }
+    if hours > 0 { parts.append("\(hours)h") }
+    if days == 0 && seconds / 60 > 0 { parts.append("\(seconds / 60)m") }
+    if days == 0 && hours == 0 && seconds % 60 > 0 { parts.append("\(seconds % 60)s") }
+    return parts.isEmpty ? "<1s" : parts.joined(separator: " ")
+  }
+
+  /// Rows padded into aligned columns, indented by two spaces, the last column unpadded.
+  private static func columns(_ rows: [[String]]) -> String {
+    var widths: [Int] = []
+    for row in rows {
+      for (index, cell) in row.enumerated() {
+        if index >= widths.count { widths.append(0) }
+        widths[index] = max(widths[index], cell.count)
+      }
+    }
+    var out = ""
+    for row in rows {
+      var line = " "
+      for (index, cell) in row.enumerated() {
+        line += " " + (index == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count))
+      }
+      while line.last == " " { line.removeLast() }
+      out += line + "\n"
+    }
+    return out
+  }
+}

@@ -1,0 +1,181 @@
+/// One customer's history for people: lanes of states over time and every event as a marker.
+///
+/// Built from the ledger's own timeline (`Ledger.timeline(subject:asOf:)`, what snapshots store), so
+/// every interval is what `query --at` answers inside it, as known at `asOf`.
+public struct CustomerTimeline: Sendable {
+  /// A span of one state in a lane.
+  public struct Segment: Sendable, Equatable {
+    /// Start (inclusive).
+    public var from: Timestamp
+    /// End (exclusive); nil while it never ends.
+    public var to: Timestamp?
+    /// `active`, `grace`, `billing_retry`, `expired` or `revoked`.
+    public var state: String
+    /// The product in that state.
+    public var product: String
+  }
+
+  /// A row of the picture: one entitlement or one subscription.
+  public struct Lane: Sendable, Equatable {
+    /// `entitlement` or `subscription`.
+    public var kind: String
+    /// The entitlement id, or the subscription's original transaction.
+    public var name: String
+    /// Its states in time order; gaps have no access.
+    public var segments: [Segment]
+  }
+
+  /// One event of the subject, as the picture and the table show it.
+  public struct Marker: Sendable, Equatable {
+    /// Event id.
+    public var id: String
+    /// Event type.
+    public var type: String
+    /// Effective time: where it is drawn.
+    public var at: Timestamp
+    /// Knowledge time.
+    public var recorded: Timestamp
+    /// Line in the log.
+    public var line: Int
+    /// Product, transaction, price, reason, quantity: what the event says beyond its type.
+    public var details: String
+
+    /// Whether the ledger learned of it after it took effect.
+    public var isLate: Bool { recorded > at }
+  }
+
+  /// The subject id.
+  public var subject: String
+  /// Knowledge time (nil: everything the log holds).
+  public var asOf: Timestamp?
+  /// Entitlement lanes (sorted by id), then subscription lanes (sorted by original transaction).
+  public var lanes: [Lane]
+  /// Events known at `asOf`, in effective order.
+  public var markers: [Marker]
+  /// Balance changes per currency.
+  public var balances: [(currency: String, changes: [(at: Timestamp, balance: Int64)])]
+  /// With a catalog policy: per feature used, the uses of each local day and the limit then.
+  public var usage: [(feature: String, days: [UsageDay])] = []
+
+  /// One local day's uses of a feature (days begin at the policy's `utc_offset` midnight).
+  public struct UsageDay: Sendable, Equatable {
+    /// The day's start.
+    public var start: Timestamp
+    /// The local date, `2026-03-10`.
+    public var date: String
+    /// The sum of the day's `quantity`.
+    public var used: Int64
+    /// The daily limit of the tier reporting the feature at the day's last use (nil: unlimited,
+    /// or a window other than a day).
+    public var limit: Int64?
+    /// That tier (nil when no tier offers the feature).
+    public var tier: String?
+  }
+
+  /// The timeline of `subject` as known at `asOf`; throws `unknownSubject` when no event names it.
+  /// - Complexity: O(k · (s + g)) for the subject's k instants, s subscriptions and g grants.
+  public static func build(ledger: Ledger, subject: String, asOf: Timestamp?) throws(Diagnostic) -> CustomerTimeline {
+    guard let symbol = ledger.subject(named: subject) else { throw Diagnostic(.unknownSubject(subject)) }
+    let timeline = ledger.timeline(subject: symbol, asOf: asOf)
+    var lanes: [Lane] = []
+    for (entitlement, intervals) in timeline.entitlements {
+      lanes.append(
+        Lane(
+          kind: "entitlement", name: entitlement,
+          segments: intervals.map { Segment(from: $0.from, to: $0.to, state: $0.state, product: $0.product) }))
+    }
+    for (original, changes) in timeline.subscriptions {
+      var segments: [Segment] = []
+      for (index, change) in changes.enumerated() {
+        let end = index + 1 < changes.count ? changes[index + 1].at : nil
+        if let last = segments.last, last.state == change.state, last.product == change.product {
+          segments[segments.count - 1].to = end
+        } else {
+          segments.append(Segment(from: change.at, to: end, state: change.state, product: change.product))
+        }
+      }
+      lanes.append(Lane(kind: "subscription", name: original, segments: segments))
+    }
+    let knownBy = asOf ?? .distantFuture
+    let markers = ledger.events(of: symbol).filter { $0.recorded <= knownBy }.map { event in
+      Marker(
+        id: ledger.symbols.ids.string(event.id), type: event.kind.name, at: event.at, recorded: event.recorded,
+        line: Int(event.line), details: details(of: event, ledger: ledger))
+    }
+    return CustomerTimeline(
+      subject: subject, asOf: asOf, lanes: lanes, markers: markers,
+      balances: timeline.balances.map { ($0.0, $0.1.map { ($0.at, $0.balance) }) },
+      usage: usageDays(ledger: ledger, subject: subject, symbol: symbol, asOf: asOf))
+  }
+
+  /// Uses per feature and local day, with the limit the answer gives at each day's last use.
+  /// - Complexity: O(days with uses × events of the subject).
+  private static func usageDays(ledger: Ledger, subject: String, symbol: Symbol, asOf: Timestamp?) -> [(
+    feature: String, days: [UsageDay]
+  )] {
+    guard let policy = ledger.catalog.policy else { return [] }
+    let knownBy = asOf ?? .distantFuture
+    let dayMs = ReportInterval.dayMs
+    var last: [Int: [(start: Timestamp, used: Int64, lastUse: Timestamp)]] = [:]
+    for event in ledger.events(of: symbol) where event.kind == .usage && event.recorded <= knownBy {
+      let local = event.at.millisecondsSinceEpoch + policy.utcOffsetMs
+      let start = Timestamp(millisecondsSinceEpoch: floorDivide(local, dayMs) * dayMs - policy.utcOffsetMs)
+      var days = last[Int(event.feature)] ?? []
+      if days.last?.start == start {
+        days[days.count - 1].used += event.quantity
+        days[days.count - 1].lastUse = event.at
+      } else {
+        days.append((start, event.quantity, event.at))
+      }
+      last[Int(event.feature)] = days
+    }
+    var engine = QueryEngine(ledger: ledger)
+    return last.keys.sorted { policy.features[$0].name.utf8.lexicographicallyPrecedes(policy.features[$1].name.utf8) }
+      .map { feature in
+        let name = policy.features[feature].name
+        return (
+          name,
+          last[feature]!.map { day in
+            let answer = engine.answer(subject: subject, at: day.lastUse, asOf: asOf)
+            let reported = answer.policy?.usage.first { $0.feature == name }
+            let isDaily = reported?.windowEnds == day.start.adding(milliseconds: dayMs)
+            let date = String(day.start.adding(milliseconds: policy.utcOffsetMs).rfc3339.prefix(10))
+            return UsageDay(
+              start: day.start, date: date, used: day.used, limit: isDaily ? reported?.limit : nil, tier: reported?.tier)
+          }
+        )
+      }
+  }
+
+  private static func details(of event: Event, ledger: Ledger) -> String {
+    var parts: [String] = []
+    let symbols = ledger.symbols
+    if event.product.isSome { parts.append(ledger.catalog[event.product].id) }
+    if event.transaction.isSome { parts.append("transaction " + symbols.transactions.string(event.transaction)) }
+    if event.originalTransaction.isSome && event.originalTransaction != event.transaction {
+      parts.append("original " + symbols.transactions.string(event.originalTransaction))
+    }
+    if event.hasPrice {
+      parts.append(ReportFormat.money(thousandths: event.price) + " " + symbols.currencies.string(event.currency))
+    } else if event.kind == .consumption {
+      parts.append("\(event.quantity) " + symbols.currencies.string(event.currency))
+    }
+    if event.kind == .purchase && event.quantity > 1 { parts.append("×\(event.quantity)") }
+    if event.kind == .usage, let policy = ledger.catalog.policy {
+      parts.append(policy.features[Int(event.feature)].name + " ×\(event.quantity)")
+    }
+    if event.hasExpires {
+      parts.append((event.kind == .graceEntered ? "grace until " : "until ") + event.expires.rfc3339)
+    }
+    if event.offer != .normal { parts.append("offer " + event.offer.name) }
+    if event.ownership != .purchased { parts.append(event.ownership.name) }
+    if event.kind == .autoRenewChanged { parts.append("auto_renew " + (event.autoRenew ? "on" : "off")) }
+    if event.reasonRaw != 255 {
+      let reason =
+        event.kind == .expiration
+        ? ExpirationReason(rawValue: event.reasonRaw)?.name : RevocationReason(rawValue: event.reasonRaw)?.name
+      if let reason { parts.append("reason " + reason) }
+    }
+    return parts.joined(separator: ", ")
+  }
+}

@@ -1,0 +1,82 @@
+extension Report {
+  /// One row per bucket: `start,end`, then one column per metric and key (`revenue.USD`).
+  ///
+  /// Keyed metrics get a column for every key any bucket has, so rows line up; money stays
+  /// in thousandths and rates are decimals (empty when undefined), as in the JSON.
+  /// - Complexity: O(buckets · columns).
+  public var csv: String {
+    var columns: [(metric: Int, key: String?)] = []
+    if let first = buckets.first {
+      for (index, metric) in first.metrics.enumerated() {
+        guard case .keyed = metric.value else {
+          columns.append((index, nil))
+          continue
+        }
+        var keys: [String] = []
+        for bucket in buckets {
+          if case .keyed(let entries) = bucket.metrics[index].value {
+            for entry in entries where !keys.contains(entry.key) { keys.append(entry.key) }
+          }
+        }
+        keys.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        columns += keys.map { (index, $0) }
+      }
+    }
+    let names = columns.map { column in
+      CSV.field(buckets[0].metrics[column.metric].name + (column.key.map { "." + $0 } ?? ""))
+    }
+    var text = (["start", "end"] + names).joined(separator: ",") + "\n"
+    for bucket in buckets {
+      var row = [bucket.start.rfc3339, bucket.end.rfc3339]
+      for column in columns {
+        let value = bucket.metrics[column.metric].value
+        if let key = column.key {
+          row.append(String(value[key]))
+        } else if case .count(let count) = value {
+          row.append(String(count))
+        } else {
+          row.append(value.rateTenThousandths.map(ReportFormat.decimal(tenThousandths:)) ?? "")
+        }
+      }
+      text += row.joined(separator: ",") + "\n"
+    }
+    return text
+  }
+}
+
+/// RFC 4180 quoting.
+enum CSV {
+  /// The field, quoted when it holds a comma, quote or line break.
+  static func field(_ text: String) -> String {
+    guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+    var quoted = "\""
+    for character in text {
+      if character == "\"" { quoted.append("\"") }
+      quoted.append(character)
+    }
+    return quoted + "\""
+  }
+}
+
+/// Number formatting shared by the report's writers, without Foundation formatters.
+enum ReportFormat {
+  /// `6667` → `0.6667`, `5000` → `0.5`, `10000` → `1`.
+  static func decimal(tenThousandths: Int64) -> String {
+    fixed(tenThousandths, scale: 10_000, digits: 4)
+  }
+
+  /// Thousandths of a currency unit as units: `4990` → `4.99`, `-29990` → `-29.99`, `5` → `0.005`.
+  static func money(thousandths: Int64) -> String {
+    fixed(thousandths, scale: 1000, digits: 3, minimumDigits: 2)
+  }
+
+  private static func fixed(_ value: Int64, scale: Int64, digits: Int, minimumDigits: Int = 0) -> String {
+    let sign = value < 0 ? "-" : ""
+    let magnitude = value.magnitude
+    let whole = magnitude / UInt64(scale)
+    var fraction = String(magnitude % UInt64(scale))
+    fraction = String(repeating: "0", count: digits - fraction.count) + fraction
+    while fraction.count > minimumDigits, fraction.last == "0" { fraction.removeLast() }
+    return sign + String(whole) + (fraction.isEmpty ? "" : "." + fraction)
+  }
+}

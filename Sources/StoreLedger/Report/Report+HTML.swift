@@ -1,0 +1,223 @@
+/// A group of related metrics: its charts and one table in the HTML report.
+struct ReportSection {
+  /// One chart of a section.
+  struct Chart {
+    var metrics: [ReportMetric]
+    var style: SVGChart.Style
+    /// One small chart per key (per currency): amounts in different currencies never share an axis.
+    var isPerKey = false
+  }
+
+  var title: String
+  var charts: [Chart]
+  var tabled: [ReportMetric]
+
+  static let all: [ReportSection] = [
+    ReportSection(
+      title: "Active at the end of each bucket", charts: [Chart(metrics: [.active, .subscribers], style: .lines)],
+      tabled: [.active, .subscribers, .familyShared]),
+    ReportSection(
+      title: "Revenue net of refunds, per currency", charts: [Chart(metrics: [.revenue], style: .groupedBars, isPerKey: true)],
+      tabled: [.revenue, .charges]),
+    ReportSection(
+      title: "New subscriptions and trials",
+      charts: [
+        Chart(metrics: [.newSubscriptions], style: .stackedBars),
+        Chart(metrics: [.trialsStarted, .trialConversions, .reactivations], style: .groupedBars),
+      ],
+      tabled: [
+        .newSubscriptions, .reactivations, .trialsStarted, .trialConversions, .trialsConverted,
+        .trialConversionRate, .trialConversionDays,
+      ]),
+    ReportSection(title: "Churn by reason", charts: [Chart(metrics: [.churn], style: .stackedBars)], tabled: [.churn]),
+    ReportSection(
+      title: "Billing retry, grace and recoveries",
+      charts: [Chart(metrics: [.billingRetryEntries, .graceEntries, .billingRecoveries], style: .groupedBars)],
+      tabled: [
+        .billingRetryEntries, .graceEntries, .billingIssues, .billingRecoveries, .billingIssuesRecovered,
+        .billingRecoveryRate,
+      ]),
+    ReportSection(
+      title: "Refunds and reversals", charts: [Chart(metrics: [.refunds, .refundReversals], style: .groupedBars)],
+      tabled: [.refunds, .refundRate, .refunded, .refundReversals, .reversed]),
+    ReportSection(
+      title: "Upgrades, downgrades and crossgrades",
+      charts: [Chart(metrics: [.upgrades, .downgrades, .crossgrades], style: .stackedBars)],
+      tabled: [.upgrades, .downgrades, .crossgrades]),
+    ReportSection(
+      title: "Consumable credits and spends", charts: [Chart(metrics: [.credits, .spends], style: .groupedBars)],
+      tabled: [.credits, .spends]),
+    ReportSection(
+      title: "Usage policy: trials, limit hits and leaks",
+      charts: [
+        Chart(metrics: [.usageTrialsStarted, .limitHitSubjects, .limitHitConversions7d, .limitHitConversions30d], style: .groupedBars),
+        Chart(metrics: [.leaks], style: .stackedBars),
+      ],
+      tabled: [
+        .usageTrialsStarted, .limitHits, .limitHitSubjects, .limitHitConversions7d, .limitHitConversionRate7d,
+        .limitHitConversions30d, .limitHitConversionRate30d, .leaks,
+      ]),
+  ]
+}
+
+extension Report {
+  /// One self-contained HTML page: a chart per metric group and its table below it.
+  /// - Complexity: O(buckets · metrics).
+  public func html(log: String) -> String {
+    var page = HTMLPage()
+    page.element("h1", "StoreLedger report: \(log)")
+    let span = buckets.isEmpty ? "" : "\(buckets[0].start.rfc3339) to \(buckets[buckets.count - 1].end.rfc3339)"
+    page.element(
+      "p",
+      "\(buckets.count) \(interval.rawValue) buckets, \(span), as known "
+        + (asOf.map { "at \($0.rfc3339)" } ?? "now (every event in the log)")
+        + ". Money in currency units; definitions in Docs/reports.md.",
+      attributes: "class=\"meta\"")
+    let labels = buckets.map { label($0.start) }
+    for section in ReportSection.all {
+      guard section.tabled.contains(where: { buckets.first?[$0.rawValue] != nil }) else { continue }
+      page.append("<section data-group=\"\(HTMLPage.escape(section.title))\">\n")
+      page.element("h2", section.title)
+      let columns = self.columns(section.tabled)
+      guard !columns.isEmpty else {
+        page.element("p", "None in these buckets.", attributes: "class=\"meta\"")
+        page.append("</section>\n")
+        continue
+      }
+      for chart in section.charts {
+        let lines = self.columns(chart.metrics).compactMap { series(for: $0) }
+        guard !lines.isEmpty else { continue }
+        if chart.isPerKey {
+          page.append("<div class=\"grid\">\n")
+          for single in lines {
+            let svg = SVGChart(style: chart.style, labels: labels, series: [single], width: 520, height: 190)
+            page.append(svg.svg(attributes: "class=\"chart\""))
+          }
+          page.append("</div>\n")
+        } else {
+          page.append(SVGChart(style: chart.style, labels: labels, series: lines).svg(attributes: "class=\"chart\""))
+        }
+      }
+      page.append("<div class=\"scroll\">\n")
+      // Metrics as rows and buckets as columns, like the chart above them.
+      page.table(
+        header: ["metric"] + labels,
+        rows: columns.map { column in [column.title] + buckets.map { cell($0, column) } })
+      page.append("</div>\n</section>\n")
+    }
+    return page.document(title: "StoreLedger report")
+  }
+
+  /// The values of a column as a chart series (money in currency units); nil for rates.
+  private func series(for column: Column) -> SVGChart.Series? {
+    var values: [Double] = []
+    for bucket in buckets {
+      guard let value = bucket[column.metric.rawValue] else { return nil }
+      switch value {
+      case .count(let count): values.append(Double(count))
+      case .keyed: values.append(Double(value[column.key ?? ""]) / (column.metric.isMoney ? 1000 : 1))
+      case .rate: return nil
+      }
+    }
+    return SVGChart.Series(name: column.title, values: values)
+  }
+
+  /// A column of the HTML tables: a metric, or one key of a keyed metric.
+  struct Column {
+    var metric: ReportMetric
+    var key: String?
+    /// For `trial_conversion_days`: the days summed in this column.
+    var days: ClosedRange<Int64>? = nil
+
+    var title: String {
+      if let days {
+        let range = days.upperBound == Int64.max ? "\(days.lowerBound)+" : days.count == 1 ? "\(days.lowerBound)" : "\(days.lowerBound)–\(days.upperBound)"
+        return "converted on trial day " + range
+      }
+      guard let key else { return metric.rawValue.replacingUnderscores() }
+      return metric.rawValue.replacingUnderscores() + " " + key
+    }
+  }
+
+  /// Trial days grouped for tables: the first days one by one, then weeks, then the rest.
+  static let trialDayBins: [ClosedRange<Int64>] = [0...0, 1...1, 2...2, 3...6, 7...7, 8...13, 14...14, 15...30, 31...Int64.max]
+
+  /// The columns of the given metrics present in this report: every key any bucket has.
+  func columns(_ metrics: [ReportMetric]) -> [Column] {
+    var columns: [Column] = []
+    for metric in metrics {
+      guard let first = buckets.first?[metric.rawValue] else { continue }
+      guard case .keyed = first else {
+        columns.append(Column(metric: metric, key: nil))
+        continue
+      }
+      var keys: [String] = []
+      for bucket in buckets {
+        if case .keyed(let entries)? = bucket[metric.rawValue] {
+          for entry in entries where !keys.contains(entry.key) { keys.append(entry.key) }
+        }
+      }
+      if metric == .trialConversionDays {
+        let days = keys.compactMap { Int64($0) }
+        columns += Self.trialDayBins.filter { bin in days.contains(where: bin.contains) }.map {
+          Column(metric: metric, key: nil, days: $0)
+        }
+        continue
+      }
+      keys.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+      columns += keys.map { Column(metric: metric, key: $0) }
+    }
+    return columns
+  }
+
+  private func cell(_ bucket: ReportBucket, _ column: Column) -> String {
+    guard let value = bucket[column.metric.rawValue] else { return "" }
+    switch value {
+    case .count(let count): return String(count)
+    case .keyed(let entries):
+      if let days = column.days {
+        return String(entries.filter { Int64($0.key).map(days.contains) ?? false }.reduce(0) { $0 + $1.value })
+      }
+      let amount = value[column.key ?? ""]
+      return column.metric.isMoney ? ReportFormat.money(thousandths: amount) : String(amount)
+    case .rate: return value.rateTenThousandths.map { ReportFormat.decimal(tenThousandths: $0 * 100) + " %" } ?? "–"
+    }
+  }
+
+  /// The label of a bucket: `2026-03` for months, `2026-03-02` otherwise.
+  func label(_ start: Timestamp) -> String {
+    let text = start.rfc3339
+    return String(text.prefix(interval == .month ? 7 : 10))
+  }
+}
+
+extension ReportComparison {
+  /// One self-contained HTML page with a table of what changed, bucket by bucket.
+  public func html(log: String) -> String {
+    var page = HTMLPage()
+    page.element("h1", "StoreLedger report changes: \(log)")
+    page.element(
+      "p",
+      "As known at \(beforeAsOf.map(\.rfc3339) ?? "now") versus as known at \(afterAsOf.map(\.rfc3339) ?? "now (every event in the log)"). Money in thousandths; only values that changed are listed.",
+      attributes: "class=\"meta\"")
+    var rows: [[String]] = []
+    for bucket in buckets {
+      for change in bucket.changes {
+        rows.append([
+          bucket.start.rfc3339, change.name, String(change.before), String(change.after),
+          String(change.after &- change.before),
+        ])
+      }
+    }
+    page.table(header: ["bucket start", "metric", "before", "after", "change"], rows: rows)
+    if rows.isEmpty { page.element("p", "Nothing changed: no event recorded between the two times changes these buckets.") }
+    return page.document(title: "StoreLedger report changes")
+  }
+}
+
+extension String {
+  /// `new_subscriptions` → `new subscriptions`, for headings.
+  func replacingUnderscores() -> String {
+    String(map { $0 == "_" ? " " : $0 })
+  }
+}

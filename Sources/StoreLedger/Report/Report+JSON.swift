@@ -1,0 +1,31 @@
+extension MetricValue {
+  /// The value as JSON: a number, an object of numbers, or a rate (null when undefined).
+  public var jsonValue: JSONValue {
+    switch self {
+    case .count(let value): return .integer(value)
+    case .keyed(let entries): return .object(entries.map { ($0.key, .integer($0.value)) })
+    case .rate:
+      guard let tenThousandths = rateTenThousandths else { return .null }
+      return .number(Double(tenThousandths) / 10_000)
+    }
+  }
+}
+
+extension Report {
+  /// `{"as_of": R, "every": "month", "buckets": [{"start": T, "end": T, METRIC: VALUE, ...}]}`.
+  public var jsonValue: JSONValue {
+    .object([
+      ("as_of", asOf.map { .string($0.rfc3339) } ?? .null),
+      ("every", .string(interval.rawValue)),
+      (
+        "buckets",
+        .array(
+          buckets.map { bucket in
+            .object(
+              [("start", .string(bucket.start.rfc3339)), ("end", .string(bucket.end.rfc3339))]
+                + bucket.metrics.map { ($0.name, $0.value.jsonValue) })
+          })
+      ),
+    ])
+  }
+}

@@ -1,0 +1,99 @@
+/// How long each bucket of a report is: calendar spans in UTC.
+public enum ReportInterval: String, Sendable, CaseIterable {
+  /// Calendar days, from 00:00 UTC.
+  case day
+  /// ISO weeks, from Monday 00:00 UTC.
+  case week
+  /// Calendar months, from the 1st at 00:00 UTC.
+  case month
+
+  /// The start of the bucket that contains `time`.
+  public func start(of time: Timestamp) -> Timestamp {
+    let day = floorDivide(time.millisecondsSinceEpoch, Self.dayMs)
+    switch self {
+    case .day:
+      return Timestamp(millisecondsSinceEpoch: day * Self.dayMs)
+    case .week:
+      // 1970-01-01 was a Thursday: day 0 is 3 days after a Monday.
+      let daysSinceMonday = (day + 3) - floorDivide(day + 3, 7) * 7
+      let monday = day - daysSinceMonday
+      return Timestamp(millisecondsSinceEpoch: monday * Self.dayMs)
+    case .month:
+      var civil = CivilDate(daysSinceEpoch: day)
+      civil.day = 1
+      return Timestamp(millisecondsSinceEpoch: civil.daysSinceEpoch * Self.dayMs)
+    }
+  }
+
+  /// The start of the bucket after the one starting at `start`.
+  public func next(after start: Timestamp) -> Timestamp {
+    switch self {
+    case .day: return start.adding(milliseconds: Self.dayMs)
+    case .week: return start.adding(milliseconds: 7 * Self.dayMs)
+    case .month:
+      var civil = CivilDate(daysSinceEpoch: floorDivide(start.millisecondsSinceEpoch, Self.dayMs))
+      civil.month += 1
+      if civil.month == 13 {
+        civil.month = 1
+        civil.year += 1
+      }
+      civil.day = 1
+      return Timestamp(millisecondsSinceEpoch: civil.daysSinceEpoch * Self.dayMs)
+    }
+  }
+
+  static let dayMs: Int64 = 86_400_000
+}
+
+/// The buckets of a report: consecutive half-open spans `[start, end)` covering `--from` to `--to`.
+///
+/// The first bucket is the one containing `from`; buckets follow until one ends at or after
+/// `to` (at least one bucket, so `from == to` gives the bucket containing it).
+public struct ReportBuckets: Sendable, Equatable {
+  /// The bucket length.
+  public let interval: ReportInterval
+  /// Bucket boundaries: bucket `k` is `[boundaries[k], boundaries[k + 1])`.
+  public let boundaries: [Timestamp]
+
+  /// The buckets from the one containing `from` until one ends at or after `to`.
+  /// - Complexity: O(buckets).
+  public init(from: Timestamp, to: Timestamp, every interval: ReportInterval) throws(Diagnostic) {
+    guard from <= to else {
+      throw Diagnostic(.usage("--from (\(from.rfc3339)) is after --to (\(to.rfc3339))."))
+    }
+    self.interval = interval
+    var boundaries = [interval.start(of: from)]
+    repeat {
+      guard boundaries.count <= Limits.reportBucketsMax else {
+        throw Diagnostic(
+          .usage(
+            "--from \(from.rfc3339) to --to \(to.rfc3339) makes more than \(Limits.reportBucketsMax) \(interval.rawValue) buckets; use a longer --every or a shorter span"
+          ))
+      }
+      boundaries.append(interval.next(after: boundaries[boundaries.count - 1]))
+    } while boundaries[boundaries.count - 1] < to
+    self.boundaries = boundaries
+  }
+
+  /// The number of buckets.
+  public var count: Int { boundaries.count - 1 }
+
+  /// Start of the first bucket.
+  public var start: Timestamp { boundaries[0] }
+
+  /// End of the last bucket (exclusive).
+  public var end: Timestamp { boundaries[boundaries.count - 1] }
+
+  /// The bucket containing `time`, or nil outside `[start, end)`.
+  /// - Complexity: O(log buckets).
+  public func index(of time: Timestamp) -> Int? {
+    guard time >= start, time < end else { return nil }
+    var low = 0
+    var high = count - 1
+    while low < high {
+      let middle = (low + high + 1) / 2
+      if boundaries[middle] <= time { low = middle } else { high = middle - 1 }
+    }
+    return low
+  }
+}

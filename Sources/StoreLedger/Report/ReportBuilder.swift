@@ -1,0 +1,252 @@
+/// Computes a report in one pass over the subjects, folding each subject's events once.
+///
+/// Each subject's events (known at R) are applied in effective order with the query
+/// engine's own fold, so the stock metrics read at a bucket's end are exactly the answer
+/// `query --at end --as-of R` gives. Flow metrics classify each event against the state
+/// just before it. Definitions: Docs/reports.md.
+public struct ReportBuilder {
+  let ledger: Ledger
+  let buckets: ReportBuckets
+  let knownBy: Timestamp
+  /// The subject being folded, with the query engine's own fold and selection.
+  private var state = SubjectState()
+  private var selection = Selection()
+  /// One tally per bucket plus a last one that absorbs events outside the window.
+  var tallies: [BucketTally]
+  private let levels: [Int?]
+  // Per-subject scratch, reused.
+  private var episodeBucket: [Int] = []
+  private var revokedCharges: [(transaction: Symbol, isRefund: Bool)] = []
+  private var pendingTrialAt: Timestamp? = nil
+  private var pendingTrialBucket = 0
+  private var heldEntitlements: [(entitlement: Int, isShared: Bool)] = []
+  private var heldSubscription = false
+  private var heldUntil = Timestamp.distantFuture
+
+  /// Computes the report of `ledger` over `buckets` as known at `asOf` (nil: everything).
+  /// - Complexity: O(events + subjects · buckets · (subscriptions + grants of a subject)).
+  public static func report(ledger: Ledger, buckets: ReportBuckets, asOf: Timestamp?) -> Report {
+    var builder = ReportBuilder(ledger: ledger, buckets: buckets, asOf: asOf)
+    for subject in 0..<ledger.subjectCount { builder.add(subject: Symbol(rawValue: UInt32(subject))) }
+    if ledger.catalog.policy != nil { builder.addPolicyMetrics(asOf: asOf) }
+    return builder.report(asOf: asOf)
+  }
+
+  private init(ledger: Ledger, buckets: ReportBuckets, asOf: Timestamp?) {
+    self.ledger = ledger
+    self.buckets = buckets
+    knownBy = asOf ?? .distantFuture
+    let tally = BucketTally(
+      entitlements: ledger.catalog.entitlementNames.count, products: ledger.catalog.products.count,
+      currencies: ledger.symbols.currencies.count, features: ledger.catalog.policy?.features.count ?? 0)
+    tallies = Array(repeating: tally, count: buckets.count + 1)
+    levels = ledger.catalog.products.map(\.level)
+  }
+
+  private var outside: Int { buckets.count }
+
+  private mutating func add(subject: Symbol) {
+    let s = Int(subject.rawValue)
+    let lower = Int(ledger.subjectStarts[s])
+    let upper = Int(ledger.subjectStarts[s + 1])
+    state.reset(subscriptionCount: Int(ledger.subscriptionCounts[s]), itemCount: upper - lower)
+    episodeBucket.removeAll(keepingCapacity: true)
+    episodeBucket.append(contentsOf: repeatElement(-1, count: Int(ledger.subscriptionCounts[s])))
+    revokedCharges.removeAll(keepingCapacity: true)
+    pendingTrialAt = nil
+    heldEntitlements.removeAll(keepingCapacity: true)
+    heldSubscription = false
+    heldUntil = .distantFuture
+    var isDirty = false
+    var isFirstKnown = true
+    let hasUsageTrial = ledger.catalog.policy?.trial != nil
+    var sampleBucket = 0
+    var flowBucket = 0
+    let bucketCount = buckets.count
+    let end = buckets.end
+    let events = ledger.events
+    events.withUnsafeBufferPointer { all in
+      for position in lower..<upper {
+        let event = all[position]
+        if event.recorded > knownBy { continue }
+        while sampleBucket < bucketCount && event.at > buckets.boundaries[sampleBucket + 1] {
+          sample(bucket: sampleBucket, isDirty: &isDirty)
+          sampleBucket += 1
+        }
+        if sampleBucket == bucketCount { break }
+        while flowBucket < bucketCount && buckets.boundaries[flowBucket + 1] <= event.at { flowBucket += 1 }
+        let bucket = event.at >= buckets.start && event.at < end ? flowBucket : outside
+        // The usage-based trial starts at the subject's first event, whatever its type.
+        if isFirstKnown && hasUsageTrial { tallies[bucket].usageTrialsStarted += 1 }
+        isFirstKnown = false
+        tally(event, bucket: bucket, subjectEvents: UnsafeBufferPointer(rebasing: all[lower..<upper]))
+        _ = state.apply(event, context: ledger.context)
+        isDirty = true
+      }
+    }
+    while sampleBucket < bucketCount {
+      sample(bucket: sampleBucket, isDirty: &isDirty)
+      sampleBucket += 1
+    }
+  }
+
+  /// Adds what the subject holds at the bucket's end, re-selecting only when it may have changed.
+  private mutating func sample(bucket: Int, isDirty: inout Bool) {
+    let time = buckets.boundaries[bucket + 1]
+    if isDirty || time >= heldUntil {
+      isDirty = false
+      selection.select(state, at: time, catalog: ledger.catalog)
+      heldEntitlements.removeAll(keepingCapacity: true)
+      for (entitlement, candidate) in selection.bestByEntitlement.enumerated() where candidate.isSet {
+        let ownership =
+          candidate.isSubscription ? state.subscriptions[candidate.index].ownership : state.items[candidate.index].ownership
+        heldEntitlements.append((entitlement, ownership == .familyShared))
+      }
+      // Without events, what is held changes only where a period, grace or grant ends.
+      heldSubscription = false
+      heldUntil = .distantFuture
+      for sub in state.subscriptions where sub.isKnown {
+        if sub.hasAccess(at: time) { heldSubscription = true }
+        if sub.expires > time { heldUntil = min(heldUntil, sub.expires) }
+        if sub.status == .grace && sub.graceExpires > time { heldUntil = min(heldUntil, sub.graceExpires) }
+      }
+      for index in state.grantPositions where state.items[index].end > time {
+        heldUntil = min(heldUntil, state.items[index].end)
+      }
+    }
+    for held in heldEntitlements {
+      tallies[bucket].active[held.entitlement] += 1
+      if held.isShared { tallies[bucket].familyShared[held.entitlement] += 1 }
+    }
+    if heldSubscription { tallies[bucket].subscribers += 1 }
+  }
+
+  /// Classifies one event against the state just before it (Docs/reports.md, flow metrics).
+  private mutating func tally(_ event: Event, bucket: Int, subjectEvents: UnsafeBufferPointer<Event>) {
+    let catalog = ledger.catalog
+    let slot = Int(event.slot)
+    switch event.kind {
+    case .purchase, .renewal:
+      let productKind = catalog.kind(event.product)
+      let isSubscription = productKind == .autoRenewable
+      let before = isSubscription ? state.subscriptions[slot] : SubscriptionState()
+      let isOwned =
+        event.kind == .purchase ? event.ownership == .purchased : !before.isKnown || before.ownership == .purchased
+      if event.hasPrice { tallies[bucket].revenue[Int(event.currency.rawValue)] += event.price }
+      guard isOwned else { return }
+      tallies[bucket].charges += 1
+      if isSubscription {
+        if !before.isKnown {
+          if event.kind == .purchase { tallies[bucket].newSubscriptions[Int(event.product.rawValue)] += 1 }
+        } else {
+          if before.product != event.product { tallyPlanChange(from: before.product, to: event.product, bucket) }
+          if before.status == .billingRetry || before.status == .grace {
+            tallyRecovery(slot: slot, at: event.at, bucket)
+          } else if before.status == .expired || before.status == .revoked
+            || (before.status == .active && event.at > before.expires)
+          {
+            // A renewal at exactly the old end is seamless; only a gap is a comeback.
+            tallies[bucket].reactivations += 1
+          }
+        }
+      }
+      if productKind == .consumable {
+        let (units, overflow) = event.quantity.multipliedReportingOverflow(by: catalog.units[Int(event.product.rawValue)])
+        let currency = Int(ledger.context.productCurrencies[Int(event.product.rawValue)].rawValue)
+        tallies[bucket].credits[currency] = saturatingAdd(tallies[bucket].credits[currency], overflow ? Int64.max : units)
+      } else if event.offer == .trial {
+        // A trial renewing into another trial period continues the trial it belongs to.
+        if event.kind == .purchase {
+          tallies[bucket].trialsStarted += 1
+          pendingTrialAt = event.at
+          pendingTrialBucket = bucket
+        }
+      } else if let trialStart = pendingTrialAt {
+        tallies[bucket].trialConversions += 1
+        let day = (event.at.millisecondsSinceEpoch - trialStart.millisecondsSinceEpoch) / ReportInterval.dayMs
+        tallies[bucket].trialConversionDays[day, default: 0] += 1
+        if event.at < buckets.end { tallies[pendingTrialBucket].trialsConverted += 1 }
+        pendingTrialAt = nil
+      }
+    case .revocation:
+      guard let charge = Self.charge(event.transaction, in: subjectEvents, knownBy: knownBy),
+        !revokedCharges.contains(where: { $0.transaction == event.transaction })
+      else { break }
+      let isRefund = event.reasonRaw != RevocationReason.familyRevoked.rawValue
+      revokedCharges.append((event.transaction, isRefund))
+      if charge.hasPrice { tallies[bucket].revenue[Int(charge.currency.rawValue)] -= charge.price }
+      if isRefund {
+        tallies[bucket].refunds += 1
+        if charge.hasPrice { tallies[bucket].refunded[Int(charge.currency.rawValue)] += charge.price }
+      }
+      // A refund effective before its purchase has no target (the loader leaves it unresolved).
+      if event.targetProduct.isSome && catalog.kind(event.targetProduct) == .autoRenewable && slot < episodeBucket.count
+        && state.subscriptions[slot].transaction == event.transaction
+      {
+        episodeBucket[slot] = -1
+      }
+    case .refundReversed:
+      guard let index = revokedCharges.firstIndex(where: { $0.transaction == event.transaction }),
+        let charge = Self.charge(event.transaction, in: subjectEvents, knownBy: knownBy)
+      else { break }
+      let isRefund = revokedCharges.remove(at: index).isRefund
+      if charge.hasPrice { tallies[bucket].revenue[Int(charge.currency.rawValue)] += charge.price }
+      if isRefund {
+        tallies[bucket].refundReversals += 1
+        if charge.hasPrice { tallies[bucket].reversed[Int(charge.currency.rawValue)] += charge.price }
+      }
+    case .expiration, .billingRetry, .graceEntered, .renewalExtended:
+      guard slot < episodeBucket.count else { break }
+      let before = state.subscriptions[slot]
+      guard before.isKnown, before.status != .expired, before.status != .revoked,
+        before.ownership == .purchased
+      else { break }
+      switch event.kind {
+      case .expiration:
+        tallies[bucket].churn[Int(min(event.reasonRaw, UInt8(ExpirationReason.allCases.count)))] += 1
+        episodeBucket[slot] = -1
+      case .billingRetry, .graceEntered:
+        let isRetry = event.kind == .billingRetry
+        if before.status != (isRetry ? .billingRetry : .grace) {
+          if isRetry { tallies[bucket].billingRetryEntries += 1 } else { tallies[bucket].graceEntries += 1 }
+        }
+        if before.status == .active {
+          tallies[bucket].billingIssues += 1
+          episodeBucket[slot] = bucket
+        }
+      default:
+        if before.status == .billingRetry || before.status == .grace { tallyRecovery(slot: slot, at: event.at, bucket) }
+      }
+    case .consumption:
+      let currency = Int(event.currency.rawValue)
+      tallies[bucket].spends[currency] = saturatingAdd(tallies[bucket].spends[currency], event.quantity)
+    case .purchasePending, .autoRenewChanged, .planChanged, .usage:
+      break
+    }
+  }
+
+  private mutating func tallyRecovery(slot: Int, at time: Timestamp, _ bucket: Int) {
+    tallies[bucket].billingRecoveries += 1
+    if episodeBucket[slot] >= 0 && time < buckets.end { tallies[episodeBucket[slot]].billingIssuesRecovered += 1 }
+    episodeBucket[slot] = -1
+  }
+
+  private mutating func tallyPlanChange(from old: ProductIndex, to new: ProductIndex, _ bucket: Int) {
+    guard let oldLevel = levels[Int(old.rawValue)], let newLevel = levels[Int(new.rawValue)], oldLevel != newLevel else {
+      tallies[bucket].crossgrades += 1
+      return
+    }
+    // Level 1 is the top tier.
+    if newLevel < oldLevel { tallies[bucket].upgrades += 1 } else { tallies[bucket].downgrades += 1 }
+  }
+
+  /// The `purchase` or `renewal` that charged `transaction`, if known at R.
+  /// - Complexity: O(events of the subject); revocations are rare.
+  private static func charge(
+    _ transaction: Symbol, in events: UnsafeBufferPointer<Event>, knownBy: Timestamp
+  ) -> Event? {
+    events.first {
+      ($0.kind == .purchase || $0.kind == .renewal) && $0.transaction == transaction && $0.recorded <= knownBy
+    }
+  }
+}

@@ -1,0 +1,131 @@
+/// Every metric of a report, in output order; Docs/reports.md defines each one.
+public enum ReportMetric: String, Sendable, CaseIterable {
+  case active
+  case familyShared = "family_shared"
+  case subscribers
+  case newSubscriptions = "new_subscriptions"
+  case reactivations
+  case trialsStarted = "trials_started"
+  case trialConversions = "trial_conversions"
+  case trialConversionDays = "trial_conversion_days"
+  case trialsConverted = "trials_converted"
+  case trialConversionRate = "trial_conversion_rate"
+  case churn
+  case billingRetryEntries = "billing_retry_entries"
+  case graceEntries = "grace_entries"
+  case billingIssues = "billing_issues"
+  case billingRecoveries = "billing_recoveries"
+  case billingIssuesRecovered = "billing_issues_recovered"
+  case billingRecoveryRate = "billing_recovery_rate"
+  case charges
+  case revenue
+  case refunds
+  case refundRate = "refund_rate"
+  case refunded
+  case refundReversals = "refund_reversals"
+  case reversed
+  case upgrades
+  case downgrades
+  case crossgrades
+  case credits
+  case spends
+  case usageTrialsStarted = "usage_trials_started"
+  case limitHits = "limit_hits"
+  case limitHitSubjects = "limit_hit_subjects"
+  case limitHitConversions7d = "limit_hit_conversions_7d"
+  case limitHitConversions30d = "limit_hit_conversions_30d"
+  case limitHitConversionRate7d = "limit_hit_conversion_rate_7d"
+  case limitHitConversionRate30d = "limit_hit_conversion_rate_30d"
+  case leaks
+
+  /// Whether it needs a catalog `policy`; reports of a catalog without one leave it out.
+  public var needsPolicy: Bool {
+    switch self {
+    case .usageTrialsStarted, .limitHits, .limitHitSubjects, .limitHitConversions7d, .limitHitConversions30d,
+      .limitHitConversionRate7d, .limitHitConversionRate30d, .leaks:
+      return true
+    default: return false
+    }
+  }
+
+  /// Whether it is read at the bucket's end (a stock) rather than summed over the bucket (a flow).
+  public var isStock: Bool { self == .active || self == .familyShared || self == .subscribers }
+
+  /// Whether its keyed values are money in thousandths of the currency unit.
+  public var isMoney: Bool { self == .revenue || self == .refunded || self == .reversed }
+}
+
+extension ReportBuilder {
+  /// The tallies as a report, dropping the tally of events outside the window.
+  func report(asOf: Timestamp?) -> Report {
+    let catalog = ledger.catalog
+    let currencyNames = (0..<ledger.symbols.currencies.count).map {
+      ledger.symbols.currencies.string(Symbol(rawValue: UInt32($0)))
+    }
+    let productNames = catalog.products.map(\.id)
+    let reasonNames = ExpirationReason.allCases.map(\.name) + ["unspecified"]
+    func keyed(_ names: [String], _ values: [Int64], keepZeros: Bool = false) -> MetricValue {
+      .keyed(
+        zip(names, values).filter { keepZeros || $0.1 != 0 }.map { (key: $0.0, value: $0.1) }
+          .sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) })
+    }
+    var result: [ReportBucket] = []
+    for index in 0..<buckets.count {
+      let tally = tallies[index]
+      let days = tally.trialConversionDays.sorted { $0.key < $1.key }
+      var metrics: [(name: String, value: MetricValue)] = []
+      for metric in ReportMetric.allCases where catalog.policy != nil || !metric.needsPolicy {
+        let value: MetricValue
+        switch metric {
+        case .active: value = keyed(catalog.entitlementNames, tally.active, keepZeros: true)
+        case .familyShared: value = keyed(catalog.entitlementNames, tally.familyShared, keepZeros: true)
+        case .subscribers: value = .count(tally.subscribers)
+        case .newSubscriptions: value = keyed(productNames, tally.newSubscriptions)
+        case .reactivations: value = .count(tally.reactivations)
+        case .trialsStarted: value = .count(tally.trialsStarted)
+        case .trialConversions: value = .count(tally.trialConversions)
+        case .trialConversionDays:
+          value = .keyed(days.map { (key: String($0.key), value: $0.value) })
+        case .trialsConverted: value = .count(tally.trialsConverted)
+        case .trialConversionRate: value = .rate(numerator: tally.trialsConverted, denominator: tally.trialsStarted)
+        case .churn: value = keyed(reasonNames, tally.churn)
+        case .billingRetryEntries: value = .count(tally.billingRetryEntries)
+        case .graceEntries: value = .count(tally.graceEntries)
+        case .billingIssues: value = .count(tally.billingIssues)
+        case .billingRecoveries: value = .count(tally.billingRecoveries)
+        case .billingIssuesRecovered: value = .count(tally.billingIssuesRecovered)
+        case .billingRecoveryRate:
+          value = .rate(numerator: tally.billingIssuesRecovered, denominator: tally.billingIssues)
+        case .charges: value = .count(tally.charges)
+        case .revenue: value = keyed(currencyNames, tally.revenue)
+        case .refunds: value = .count(tally.refunds)
+        case .refundRate: value = .rate(numerator: tally.refunds, denominator: tally.charges)
+        case .refunded: value = keyed(currencyNames, tally.refunded)
+        case .refundReversals: value = .count(tally.refundReversals)
+        case .reversed: value = keyed(currencyNames, tally.reversed)
+        case .upgrades: value = .count(tally.upgrades)
+        case .downgrades: value = .count(tally.downgrades)
+        case .crossgrades: value = .count(tally.crossgrades)
+        case .credits: value = keyed(currencyNames, tally.credits)
+        case .spends: value = keyed(currencyNames, tally.spends)
+        case .usageTrialsStarted: value = .count(tally.usageTrialsStarted)
+        case .limitHits: value = keyed(catalog.policy?.features.map(\.name) ?? [], tally.limitHits)
+        case .limitHitSubjects: value = .count(tally.limitHitSubjects)
+        case .limitHitConversions7d: value = .count(tally.limitHitConversions7d)
+        case .limitHitConversions30d: value = .count(tally.limitHitConversions30d)
+        case .limitHitConversionRate7d:
+          value = .rate(numerator: tally.limitHitConversions7d, denominator: tally.limitHitSubjects)
+        case .limitHitConversionRate30d:
+          value = .rate(numerator: tally.limitHitConversions30d, denominator: tally.limitHitSubjects)
+        case .leaks:
+          value = .keyed(
+            tally.leaks.map { (key: $0.key, value: $0.value) }.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) })
+        }
+        metrics.append((metric.rawValue, value))
+      }
+      result.append(
+        ReportBucket(start: buckets.boundaries[index], end: buckets.boundaries[index + 1], metrics: metrics))
+    }
+    return Report(interval: buckets.interval, asOf: asOf, buckets: result)
+  }
+}

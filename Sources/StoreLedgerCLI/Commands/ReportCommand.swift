@@ -1,0 +1,102 @@
+import StoreLedger
+
+/// `storeledger report LOG --from D1 --to D2 [--every day|week|month] [--as-of R] [--format json|csv|html]`.
+enum ReportCommand: LedgerCommand {
+  static let spec = CommandSpec(
+    name: "report", abstract: "Subscription metrics per day, week or month, as known at a time.",
+    usage:
+      "report <log> --from <time> --to <time> [--every day|week|month] [--as-of <time>] [--compare-as-of <time>] [--metrics <list>] [--format json|csv|html]",
+    positionals: [("<log>", "The JSON-lines event log.")], requiredPositionals: 1,
+    options: [
+      .value("from", "time", "Start: the first bucket is the one containing it. Required."),
+      .value("to", "time", "End: the last bucket ends at or after it. Required."),
+      .value("every", "interval", "Bucket length: day, week (ISO, from Monday) or month, in UTC. Default: month."),
+      .value("as-of", "time", "Knowledge time R: count only events recorded by then. Default: all."),
+      .value(
+        "compare-as-of", "time",
+        "Print what changed between the report as known at this time and as known at --as-of (default: all)."),
+      .value("metrics", "list", "Comma-separated metric names to keep (default: all; see Docs/reports.md)."),
+      .value("format", "format", "json (default), csv, or html (one self-contained page with charts)."),
+      CommandSpec.snapshotOption, CommandSpec.catalogOption,
+    ],
+    discussion: """
+      Every metric is defined in Docs/reports.md. 'active' at a bucket's end is what
+      'query --at END --as-of R' answers; 'revenue' is in thousandths of the currency unit.
+      Example: storeledger report Events/demo.jsonl --from 2026-02-01 --to 2026-04-01 --format csv
+      """)
+
+  static let formats = ["json", "csv", "html"]
+
+  static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+    let from = try requiredInstant(arguments, "from")
+    let to = try requiredInstant(arguments, "to")
+    let every = arguments.value("every") ?? "month"
+    guard let interval = ReportInterval(rawValue: every) else {
+      throw UsageError(message: choiceMessage("every", every, ReportInterval.allCases.map(\.rawValue)))
+    }
+    let format = arguments.value("format") ?? "json"
+    guard formats.contains(format) else { throw UsageError(message: choiceMessage("format", format, formats)) }
+    let asOf = try optionalInstant(arguments, "as-of")
+    let compareAsOf = try optionalInstant(arguments, "compare-as-of")
+    let metrics = try selectedMetrics(arguments.value("metrics"))
+    let buckets: ReportBuckets
+    do {
+      buckets = try ReportBuckets(from: from, to: to, every: interval)
+    } catch {
+      throw UsageError(message: error.message)
+    }
+    let (ledger, _) = try CommandSupport.ledger(arguments, console: console)
+    let report = ReportBuilder.report(ledger: ledger, buckets: buckets, asOf: asOf).keeping(metrics: metrics)
+    if let compareAsOf {
+      let before = ReportBuilder.report(ledger: ledger, buckets: buckets, asOf: compareAsOf).keeping(metrics: metrics)
+      let comparison = ReportComparison(before: before, after: report)
+      switch format {
+      case "csv": console.out(comparison.csv)
+      case "html": console.out(comparison.html(log: CommandSupport.logPath(arguments)))
+      default: console.out(JSONWriter.pretty(comparison.jsonValue) + "\n")
+      }
+      return 0
+    }
+    switch format {
+    case "csv": console.out(report.csv)
+    case "html": console.out(report.html(log: CommandSupport.logPath(arguments)))
+    default: console.out(JSONWriter.pretty(report.jsonValue) + "\n")
+    }
+    return 0
+  }
+
+  private static func requiredInstant(_ arguments: ParsedArguments, _ name: String) throws(UsageError) -> Timestamp {
+    guard let text = arguments.value(name) else {
+      throw UsageError(message: "Missing expected option '--\(name) <time>'.")
+    }
+    return try ArgumentParser.instant(text, option: name)
+  }
+
+  private static func optionalInstant(_ arguments: ParsedArguments, _ name: String) throws(UsageError) -> Timestamp? {
+    guard let text = arguments.value(name) else { return nil }
+    return try ArgumentParser.instant(text, option: name)
+  }
+
+  private static func selectedMetrics(_ list: String?) throws(UsageError) -> Set<String> {
+    let known = ReportMetric.allCases.map(\.rawValue)
+    guard let list else { return Set(known) }
+    var names = Set<String>()
+    for name in list.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
+      guard known.contains(name) else {
+        let suggestion = ArgumentParser.closest(name, among: known)
+        throw UsageError(
+          message: "Unknown metric '\(name)' in '--metrics'."
+            + (suggestion.map { " Did you mean '\($0)'?" } ?? " Metrics: \(known.joined(separator: ", ")).")
+        )
+      }
+      names.insert(name)
+    }
+    return names
+  }
+
+  static func choiceMessage(_ option: String, _ value: String, _ choices: [String]) -> String {
+    let suggestion = ArgumentParser.closest(value, among: choices)
+    return "Invalid value for '--\(option)': '\(value)' (expected one of \(choices.joined(separator: ", ")))."
+      + (suggestion.map { " Did you mean '\($0)'?" } ?? "")
+  }
+}
