@@ -41,7 +41,7 @@ struct AuditStreamTests {
     let space = try Workspace(log: Self.demo)
     defer { try? FileManager.default.removeItem(at: space.directory) }
     var lines = Self.queries.split(separator: "\n").map(String.init)
-    lines[3000] = #"{"subject":"u1","at":"yesterday"}"#
+    lines[3000] = #"{"subject":"u1","at":"soonish"}"#
     let result = runCLI(["audit", space.log, "--queries", "-", "--stream"], stdin: lines.joined(separator: "\n") + "\n")
     #expect(result.status == 65)
     #expect(result.stderr.contains("<stdin>:3001:"), "\(result.stderr)")
