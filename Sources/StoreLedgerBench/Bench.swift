@@ -99,6 +99,10 @@ struct Bench {
     say("work directory: \(dir)")
     say()
     try generate()
+    if options.usageOnly {
+      try usageComparison()
+      return
+    }
     try replay()
     try baseline()
     try duckDB()
@@ -107,6 +111,7 @@ struct Bench {
     results.spawnerPeakRSS = ownPeakRSS()
     try inProcess()
     summarize()
+    if options.compareUsage { try usageComparison() }
   }
 
   // MARK: - Set-up
@@ -188,13 +193,13 @@ struct Bench {
   // MARK: - 1. The log
 
   mutating func generate() throws {
-    let log = try GeneratedLog.prepare(in: dir, subjects: options.subjects, seed: options.seed)
+    let log = try GeneratedLog.prepare(in: dir, subjects: options.subjects, seed: options.seed, usage: options.usageLevel)
     results.log = log
     let how =
       log.seconds.map {
         "generated in \(Format.seconds($0)) (\(Format.fixed(Double(log.bytes) / 1e6 / $0, 0)) MB/s)"
       } ?? "reused (same --subjects and --seed)"
-    say("[1/6] log \(log.logPath): \(how)")
+    say("[1/6] log \(log.logPath) (usage: \(options.usageLevel.rawValue)): \(how)")
     say(
       "      \(Format.grouped(log.lines)) lines = \(Format.grouped(log.events)) events + "
         + "\(Format.grouped(log.duplicates)) redelivered duplicates; \(Format.grouped(log.subjects)) subjects; "

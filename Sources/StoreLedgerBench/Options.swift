@@ -1,4 +1,5 @@
 import Foundation
+import StoreLedger
 
 /// Command-line options of `storeledger-bench`.
 struct BenchOptions {
@@ -15,16 +16,25 @@ struct BenchOptions {
   var build = true
   /// The DuckDB CLI for the optional comparison: nil looks for `duckdb` on PATH, "" skips it.
   var duckdb: String? = nil
+  /// The generated log's usage (the v1-shaped log by default, so figures compare across versions).
+  var usageLevel = UsageLevel.none
+  /// Whether to measure replay and audit with usage against without, after the rest.
+  var compareUsage = true
+  /// Whether to measure only that comparison.
+  var usageOnly = false
 
   static let usage = """
     USAGE: storeledger-bench [--subjects N] [--seed S] [--dir DIR] [--queries Q] [--keep]
                              [--runs R] [--baseline-runs B] [--baseline WHICH] [--prefix-percent P]
                              [--cli PATH] [--no-build] [--duckdb PATH|none]
+                             [--usage none|typical|heavy] [--usage-only | --no-usage-comparison]
 
     Generates a production-like log and measures, in one run, the storeledger command against
     it: replay end to end, Foundation JSONDecoder folds of the same file, audit on Q queries
     (end to end and the answering alone), and snapshot restore. Prints a summary and the same
-    as Markdown for Docs/performance.md.
+    as Markdown for Docs/performance.md. Then compares, on the same subjects and queries, a log
+    without usage (v1 catalog), the same log with the usage policy in its catalog, and the log
+    with typical usage: replay events/s, audit queries/s, and their ratios.
 
     OPTIONS:
       --subjects N        Subjects in the generated log (default 90000: about 1.1M events, 220 MB).
@@ -44,6 +54,10 @@ struct BenchOptions {
       --no-build          Do not run 'swift build' for the storeledger binary first.
       --duckdb PATH|none  The DuckDB CLI for an optional read_json comparison (default: 'duckdb'
                           on PATH when there is one; a script wrapper adds its start-up time).
+      --usage LEVEL       Usage in the log of steps 1-6: none (default, the v1-shaped log),
+                          typical or heavy.
+      --usage-only        Generate and run only the usage comparison (a short run).
+      --no-usage-comparison  Skip the usage comparison.
     """
 
   static func parse(_ arguments: [String]) throws -> BenchOptions {
@@ -89,6 +103,14 @@ struct BenchOptions {
       case "--prefix-percent": options.prefixPercent = try integer(argument, 1...99)
       case "--cli": options.cli = try value(argument)
       case "--no-build": options.build = false
+      case "--usage":
+        let text = try value(argument)
+        guard let level = UsageLevel(rawValue: text) else {
+          throw BenchError("invalid value for --usage: '\(text)' (none, typical or heavy)")
+        }
+        options.usageLevel = level
+      case "--usage-only": options.usageOnly = true
+      case "--no-usage-comparison": options.compareUsage = false
       case "--duckdb":
         let text = try value(argument)
         options.duckdb = text == "none" ? "" : text

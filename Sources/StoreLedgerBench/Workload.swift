@@ -90,12 +90,15 @@ struct GeneratedLog {
 
   /// Writes `log.jsonl` and `catalog.json` into `dir`, or reuses them when `bench-log.txt`
   /// says they were generated with the same parameters and the sizes still match.
-  static func prepare(in dir: String, subjects: Int, seed: UInt64) throws -> GeneratedLog {
+  static func prepare(in dir: String, subjects: Int, seed: UInt64, usage: UsageLevel) throws -> GeneratedLog {
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
     let logPath = dir + "/log.jsonl"
     let catalogPath = dir + "/catalog.json"
     let markerPath = dir + "/bench-log.txt"
-    let catalogBytes = Array(LogGenerator.catalogJSON.utf8)
-    if let marker = try? String(contentsOfFile: markerPath, encoding: .utf8) {
+    let catalogBytes = Array(LogGenerator.catalogJSON(for: usage).utf8)
+    if let marker = try? String(contentsOfFile: markerPath, encoding: .utf8),
+      marker.contains("usage=\(usage.rawValue) ")
+    {
       var fields: [String: Int] = [:]
       for pair in marker.split(whereSeparator: { $0 == " " || $0 == "\n" }) {
         let parts = pair.split(separator: "=")
@@ -115,13 +118,13 @@ struct GeneratedLog {
     try? FileManager.default.removeItem(atPath: markerPath)
     try OutputFile(path: catalogPath).write(catalogBytes)
     let out = try OutputFile(path: logPath)
-    let generator = LogGenerator(options: GeneratorOptions(subjects: subjects, seed: seed))
+    let generator = LogGenerator(options: GeneratorOptions(subjects: subjects, seed: seed, usage: usage))
     let (stats, seconds) = try timed { try generator.generate { chunk in try out.write(chunk) } }
     let log = GeneratedLog(
       logPath: logPath, catalogPath: catalogPath, lines: stats.lines, events: stats.events,
       duplicates: stats.duplicates, subjects: stats.subjects, bytes: stats.bytes, seconds: seconds)
     let marker =
-      "subjects=\(subjects) seed=\(seed) lines=\(log.lines) events=\(log.events) "
+      "subjects=\(subjects) seed=\(seed) usage=\(usage.rawValue) lines=\(log.lines) events=\(log.events) "
       + "duplicates=\(log.duplicates) subject_count=\(log.subjects) bytes=\(log.bytes)\n"
     try OutputFile(path: markerPath).write(Array(marker.utf8))
     return log

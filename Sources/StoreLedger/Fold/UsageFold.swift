@@ -37,12 +37,18 @@ struct UsageFold {
     explains = explain
     usePositions.removeAll(keepingCapacity: true)
     let featureCount = policy.features.count
-    used.removeAll(keepingCapacity: true)
-    used.append(contentsOf: repeatElement(0, count: featureCount * 4))
-    trialSums.removeAll(keepingCapacity: true)
-    trialSums.append(contentsOf: repeatElement(0, count: featureCount))
-    reachedAt.removeAll(keepingCapacity: true)
-    reachedAt.append(contentsOf: repeatElement(Timestamp.distantFuture, count: featureCount))
+    // Once sized, the buffers are cleared in place: refilling them cost as much as deciding.
+    if used.count == featureCount * 4 && trialSums.count == featureCount && reachedAt.count == featureCount {
+      for index in used.indices { used[index] = 0 }
+      for index in trialSums.indices {
+        trialSums[index] = 0
+        reachedAt[index] = .distantFuture
+      }
+    } else {
+      used = [Int64](repeating: 0, count: featureCount * 4)
+      trialSums = [Int64](repeating: 0, count: featureCount)
+      reachedAt = [Timestamp](repeating: .distantFuture, count: featureCount)
+    }
     trialEntitlement = policy.trial?.entitlement ?? -1
   }
 

@@ -16,7 +16,7 @@ struct GeneratedEvent {
   var expiresAt: Int64 = .min
   /// `price` in thousandths of the storefront currency; -1 when absent.
   var price: Int64 = -1
-  /// `quantity`; 0 when absent.
+  /// `quantity`; 0 when absent (negative for a `usage` release).
   var quantity: Int64 = 0
   /// The event number that the id is derived from; redeliveries share it.
   var number: UInt64 = 0
@@ -30,6 +30,8 @@ struct GeneratedEvent {
   var kind: EventKind
   /// `product`, when present.
   var product: GeneratedProduct? = nil
+  /// `feature` of a `usage` event.
+  var feature: GeneratedFeature? = nil
   /// `offer`, when present.
   var offer: Offer? = nil
   /// `reason` of an expiration or revocation.

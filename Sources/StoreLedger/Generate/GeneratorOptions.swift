@@ -10,6 +10,8 @@ public struct GeneratorOptions: Sendable, Equatable {
   public var start: Timestamp
   /// Length of the history in calendar months: no event takes effect or is recorded later.
   public var months: Int
+  /// How much `usage` the customers generate; `.none` writes the v1-shaped log and catalog.
+  public var usage: UsageLevel
 
   /// 2024-01-01T00:00:00Z.
   public static let defaultStart = Timestamp(millisecondsSinceEpoch: 1_704_067_200_000)
@@ -21,14 +23,16 @@ public struct GeneratorOptions: Sendable, Equatable {
   public static let startRange =
     Timestamp(millisecondsSinceEpoch: 0)...Timestamp(millisecondsSinceEpoch: 221_845_392_000_000)
 
-  /// Options for `subjects` subjects from `seed`, by default 24 months from 2024-01-01.
+  /// Options for `subjects` subjects from `seed`, by default 24 months from 2024-01-01 with typical usage.
   public init(
-    subjects: Int, seed: UInt64, start: Timestamp = GeneratorOptions.defaultStart, months: Int = 24
+    subjects: Int, seed: UInt64, start: Timestamp = GeneratorOptions.defaultStart, months: Int = 24,
+    usage: UsageLevel = .typical
   ) {
     self.subjects = subjects
     self.seed = seed
     self.start = start
     self.months = months
+    self.usage = usage
   }
 
   /// Why these options cannot be used, or nil when they can (for the CLI's usage errors).
@@ -46,4 +50,17 @@ public struct GeneratorOptions: Sendable, Equatable {
     }
     return nil
   }
+}
+
+/// How much metered usage (`usage` events, Docs/log-format.md) a generated log holds.
+///
+/// The purchase stories do not depend on it: a log with usage holds the same purchases,
+/// renewals and refunds as the `.none` log of the same seed, plus the uses.
+public enum UsageLevel: String, Sendable, Equatable, CaseIterable {
+  /// No `usage` events and a catalog without a policy: the v1-shaped log.
+  case none
+  /// Several uses per active customer per day, a long tail of heavy users.
+  case typical
+  /// About three times the uses of `typical`: a stress test of the policy path.
+  case heavy
 }

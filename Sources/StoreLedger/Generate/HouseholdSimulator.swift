@@ -111,12 +111,16 @@ struct FamilyMember {
 struct HouseholdSimulator {
   /// The events of the current batch, in generation order.
   private(set) var events: [GeneratedEvent] = []
-  private var random = Xoshiro256StarStar(seed: 0)
+  var random = Xoshiro256StarStar(seed: 0)
   private let seed: UInt64
-  private let startAt: Int64
-  private let endAt: Int64
+  let startAt: Int64
+  let endAt: Int64
   /// Primary events happen before this, so mirrored family events (≤ 30 s later) stay in the history.
-  private let horizonAt: Int64
+  let horizonAt: Int64
+  /// How much the household's customers use the app.
+  let usageLevel: UsageLevel
+  /// When each subject of the household holds `pro`, as its app believes (for its usage).
+  var proSpans: [ProSpan] = []
   private var nextEventNumber: UInt64 = 0
   private var nextTransaction: UInt64
   /// Billing period (auto-renewable) or duration (non-renewing), by product raw value.
@@ -132,6 +136,7 @@ struct HouseholdSimulator {
   /// A simulator for `options`; the history spans `start` to `start + months`.
   init(options: GeneratorOptions, endAt: Int64) {
     seed = options.seed
+    usageLevel = options.usage
     startAt = options.start.millisecondsSinceEpoch
     self.endAt = endAt
     horizonAt = endAt - Span.minute
@@ -164,6 +169,7 @@ struct HouseholdSimulator {
     let subject = firstSubject
     var used = 1
     members.removeAll(keepingCapacity: true)
+    proSpans.removeAll(keepingCapacity: true)
     let profile = random.below(1000)
     if profile < Rates.subscriberPerMille {
       let inCloud = random.chance(Rates.cloudGroup)
@@ -197,6 +203,13 @@ struct HouseholdSimulator {
     } else {
       browse(subject: subject, at: arrival)
     }
+    if usageLevel != .none {
+      // Usage draws from its own stream, so the purchase story is the same at every level.
+      random = Xoshiro256StarStar(seed: seed ^ SplitMix64.mix(UInt64(firstSubject) ^ 0x7573_6167_6500_0000))
+      for offset in 0..<used {
+        simulateUsage(subject: firstSubject + UInt32(offset), arrival: arrival, isOrganiser: offset == 0)
+      }
+    }
     return used
   }
 
@@ -214,9 +227,12 @@ struct HouseholdSimulator {
       } else {
         product = random.chance(Rates.annualPlan) ? .proAnnual : .proMonthly
       }
-      guard let endedAt = subscribe(subject: subject, product: product, at: at, offer: offer) else {
-        return
+      let ended = subscribe(subject: subject, product: product, at: at, offer: offer)
+      if !cloud {
+        grantPro(subject, from: at, to: ended ?? endAt)
+        for member in members { grantPro(member.subject, from: at, to: ended ?? endAt) }
       }
+      guard let endedAt = ended else { return }
       // Sharing ends with the first subscription; a win-back is the organiser's alone.
       members.removeAll(keepingCapacity: true)
       guard random.chance(Rates.winBack) else { return }
@@ -576,6 +592,7 @@ struct HouseholdSimulator {
       trial.transaction = newTransaction()
       trial.offer = .trial
       record(trial)
+      grantPro(subject, from: at, to: at + 14 * Span.day)
       at += random.between(Span.day, 20 * Span.day)
       guard at < horizonAt else { return }
       if random.chance(650_000) {
@@ -585,7 +602,9 @@ struct HouseholdSimulator {
         return
       }
     }
-    buyOnce(subject: subject, product: .proLifetime, at: at, refundWithin: 30 * Span.day)
+    if let end = buyOnce(subject: subject, product: .proLifetime, at: at, refundWithin: 30 * Span.day) {
+      grantPro(subject, from: at, to: end)
+    }
     if random.chance(150_000) {
       wallet(subject: subject, from: at + random.between(Span.hour, 90 * Span.day))
     }
@@ -597,8 +616,11 @@ struct HouseholdSimulator {
     for _ in 0..<(1 + random.below(6)) {
       guard at < horizonAt else { return }
       let product: GeneratedProduct = random.chance(650_000) ? .passWeek : .passMonth
-      buyOnce(subject: subject, product: product, at: at, refundWithin: 3 * Span.day)
       let duration = periods[Int(product.rawValue)]!
+      if let end = buyOnce(subject: subject, product: product, at: at, refundWithin: 3 * Span.day) {
+        let expires = duration.added(to: Timestamp(millisecondsSinceEpoch: at)).millisecondsSinceEpoch
+        grantPro(subject, from: at, to: min(end, expires))
+      }
       at =
         duration.added(to: Timestamp(millisecondsSinceEpoch: at)).millisecondsSinceEpoch
         + random.between(Span.day, 90 * Span.day)
@@ -606,10 +628,14 @@ struct HouseholdSimulator {
   }
 
   /// A single purchase (after a possible Ask to Buy), with a possible refund and its reversal.
+  ///
+  /// Returns when the customer's app stops showing the purchase (the refund, or never:
+  /// `Int64.max`), or nil when the parent declines.
+  @discardableResult
   private mutating func buyOnce(
     subject: UInt32, product: GeneratedProduct, at: Int64, refundWithin: Int64
-  ) {
-    guard askToBuy(subject: subject, product: product, at: at) else { return }
+  ) -> Int64? {
+    guard askToBuy(subject: subject, product: product, at: at) else { return nil }
     var purchase = GeneratedEvent(.purchase, subject: subject, at: at)
     purchase.product = product
     purchase.transaction = newTransaction()
@@ -623,19 +649,21 @@ struct HouseholdSimulator {
         .millisecondsSinceEpoch
     }
     record(purchase)
-    guard random.chance(Rates.refund) else { return }
+    guard random.chance(Rates.refund) else { return .max }
     let refundAt = at + random.between(Span.hour, refundWithin)
-    guard refundAt < horizonAt else { return }
+    guard refundAt < horizonAt else { return .max }
     var revocation = GeneratedEvent(.revocation, subject: subject, at: refundAt)
     revocation.transaction = purchase.transaction
     revocation.reason = .refund
     record(revocation, delivery: .lateProne)
-    guard random.chance(Rates.refundReversed) else { return }
+    // A reversed refund restores access later; the app is taken to stop at the refund.
+    guard random.chance(Rates.refundReversed) else { return refundAt }
     let reversedAt = refundAt + random.between(Span.day, 20 * Span.day)
-    guard reversedAt < horizonAt else { return }
+    guard reversedAt < horizonAt else { return refundAt }
     var reversal = GeneratedEvent(.refundReversed, subject: subject, at: reversedAt)
     reversal.transaction = purchase.transaction
     record(reversal, delivery: .lateProne)
+    return refundAt
   }
 
   /// Records an Ask to Buy request shortly before `at` for some purchases; false when the parent declines.
@@ -717,6 +745,7 @@ struct HouseholdSimulator {
       trial.transaction = newTransaction()
       trial.offer = .trial
       record(trial)
+      grantPro(subject, from: at, to: at + 14 * Span.day)
     }
   }
 
@@ -740,7 +769,7 @@ struct HouseholdSimulator {
   }
 
   /// Numbers the event, attaches meta, decides how the pipeline delivers it, and maybe redelivers it.
-  private mutating func record(_ event: GeneratedEvent, delivery: Delivery = .normal) {
+  mutating func record(_ event: GeneratedEvent, delivery: Delivery = .normal) {
     var event = event
     if !usesMilliseconds {
       // Flooring keeps order: the simulation spaces dependent events at least a second apart.

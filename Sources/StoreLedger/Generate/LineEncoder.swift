@@ -60,6 +60,11 @@ struct LineEncoder {
       out.timestamp(event.recordedAt)
     }
     out.put("\"")
+    if let feature = event.feature {
+      out.put(",\"feature\":\"")
+      out.put(feature.name)
+      out.put("\"")
+    }
     if let product = event.product {
       out.put(",\"product\":\"")
       out.put(product.id)
@@ -85,7 +90,8 @@ struct LineEncoder {
     }
     if event.quantity != 0 {
       out.put(",\"quantity\":")
-      out.decimal(UInt64(event.quantity))
+      if event.quantity < 0 { out.put(byte: 45) }
+      out.decimal(event.quantity.magnitude)
     }
     if event.kind == .consumption {
       out.put(",\"currency\":\"coins\"")
@@ -126,103 +132,5 @@ struct LineEncoder {
     }
     out.put("}\n")
     return out.pointer - start
-  }
-}
-
-/// A write position in a buffer the caller has sized (see `LineEncoder.lineBytesMax`).
-struct ByteCursor {
-  /// The next byte to write.
-  private(set) var pointer: UnsafeMutablePointer<UInt8>
-
-  /// A cursor at `start`.
-  init(_ start: UnsafeMutablePointer<UInt8>) {
-    pointer = start
-  }
-
-  /// Copies a static ASCII string.
-  @inline(__always)
-  mutating func put(_ text: StaticString) {
-    text.withUTF8Buffer { bytes in
-      pointer.update(from: bytes.baseAddress!, count: bytes.count)
-      pointer += bytes.count
-    }
-  }
-
-  /// Writes one byte.
-  @inline(__always)
-  mutating func put(byte: UInt8) {
-    pointer.pointee = byte
-    pointer += 1
-  }
-
-  /// Writes a non-negative integer in decimal.
-  /// - Complexity: O(digits).
-  @inline(__always)
-  mutating func decimal(_ value: UInt64) {
-    var digits = 1
-    var rest = value
-    while rest >= 10 {
-      rest /= 10
-      digits += 1
-    }
-    var position = pointer + digits
-    rest = value
-    repeat {
-      position -= 1
-      position.pointee = 48 + UInt8(truncatingIfNeeded: rest % 10)
-      rest /= 10
-    } while rest != 0
-    pointer += digits
-  }
-
-  /// Writes the low 48 bits as 12 lowercase hex digits.
-  @inline(__always)
-  mutating func hex12(_ value: UInt64) {
-    for index in 0..<12 {
-      let nibble = UInt8(truncatingIfNeeded: (value >> UInt64(44 - 4 * index)) & 15)
-      pointer[index] = nibble < 10 ? 48 + nibble : 87 + nibble
-    }
-    pointer += 12
-  }
-
-  /// Writes exactly `width` decimal digits of `value` (0 ≤ value < 10^width).
-  @inline(__always)
-  private mutating func fixed(_ value: Int64, width: Int) {
-    var rest = value
-    var index = width
-    while index > 0 {
-      index -= 1
-      pointer[index] = 48 + UInt8(truncatingIfNeeded: rest % 10)
-      rest /= 10
-    }
-    pointer += width
-  }
-
-  /// Writes an instant in the form of `Timestamp.appendRFC3339` (UTC, `.mmm` only when non-zero).
-  ///
-  /// The same civil-date arithmetic, written into the buffer directly: this runs
-  /// three times per line, and going through an intermediate array would cost
-  /// more than the rest of the line. Years are 1970–9999 (see `GeneratorOptions`).
-  mutating func timestamp(_ milliseconds: Int64) {
-    let days = floorDivide(milliseconds, 86_400_000)
-    let millisecondOfDay = milliseconds - days * 86_400_000
-    let civil = CivilDate(daysSinceEpoch: days)
-    fixed(civil.year, width: 4)
-    put(byte: 45)
-    fixed(civil.month, width: 2)
-    put(byte: 45)
-    fixed(civil.day, width: 2)
-    put(byte: 84)
-    fixed(millisecondOfDay / 3_600_000, width: 2)
-    put(byte: 58)
-    fixed(millisecondOfDay / 60_000 % 60, width: 2)
-    put(byte: 58)
-    fixed(millisecondOfDay / 1000 % 60, width: 2)
-    let millis = millisecondOfDay % 1000
-    if millis != 0 {
-      put(byte: 46)
-      fixed(millis, width: 3)
-    }
-    put(byte: 90)
   }
 }

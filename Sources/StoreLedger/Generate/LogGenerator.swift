@@ -10,13 +10,20 @@
 /// transactions are unique, every expiry follows its `at`, spending never
 /// overdraws, and no event names a transaction its subject does not have yet.
 ///
-/// Memory is bounded by one batch (about 12,000 events), never by the log.
+/// With usage (`options.usage`), most lines are `usage` events of the policy in
+/// `policyCatalogJSON`: sessions of uses, releases of held items, limits reached by free
+/// users and a few leaks; they go through the same pipeline faults.
+///
+/// Memory is bounded by one batch (about 12,000 events without usage, at most
+/// `eventsPerBatchMax` plus one household), never by the log.
 public struct LogGenerator: Sendable {
   /// What to generate.
   public let options: GeneratorOptions
 
   /// Subjects simulated before a batch is sorted and written; a household is never split.
   public static let subjectsPerBatch = 1024
+  /// A batch ends early once it holds this many events (heavy usage fills batches fast).
+  public static let eventsPerBatchMax = 1 << 20
   /// Most bytes passed to the sink in one call.
   public static let chunkBytesMax = 1 << 20
 
@@ -56,7 +63,9 @@ public struct LogGenerator: Sendable {
     while next < options.subjects {
       let batchFirst = next
       simulator.beginBatch()
-      while next < options.subjects, next - batchFirst < Self.subjectsPerBatch {
+      while next < options.subjects, next - batchFirst < Self.subjectsPerBatch,
+        simulator.events.count < Self.eventsPerBatchMax
+      {
         next += simulator.simulateHousehold(
           firstSubject: UInt32(next), subjectsLeft: options.subjects - next)
       }

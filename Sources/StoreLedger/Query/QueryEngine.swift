@@ -22,6 +22,8 @@ public struct QueryEngine {
   private let policy: Policy?
   private let tierLiterals: [[UInt8]]
   private let featureLiterals: [[UInt8]]
+  /// Room for one answer's policy keys, reused: `writePolicy` fills it and appends it once.
+  private let policyScratch: ByteScratch
 
   /// Prepares an engine over a ledger.
   public init(ledger: Ledger) {
@@ -43,6 +45,12 @@ public struct QueryEngine {
     policy = ledger.catalog.policy
     tierLiterals = policy?.tiers.map { jsonLiteral($0.name) } ?? []
     featureLiterals = policy?.features.map { jsonLiteral($0.name) } ?? []
+    // A bound on the policy keys' bytes: fixed keys, names, and per feature its keys,
+    // two 20-digit integers and an instant (`ByteCursor.timestampBytesMax`).
+    let featureMax = featureLiterals.map(\.count).max() ?? 0
+    let tierMax = max(4, tierLiterals.map(\.count).max() ?? 0)
+    policyScratch = ByteScratch(
+      capacity: 400 + 2 * featureMax + tierMax + featureLiterals.count * (featureMax + tierMax + 200))
   }
 
   /// Folds and selects at T as known at R (or as cached), then decides the policy.
@@ -408,50 +416,66 @@ public struct QueryEngine {
   }
 
   /// Appends `,"tier":…,"trial":…,"usage":{…}` from the decided outcome, keys sorted.
+  ///
+  /// The policy keys triple an answer's size; written piece by piece into `out`, each
+  /// `Array` append cost more than the fold. They are written through a `ByteCursor`
+  /// into a reused scratch buffer sized for the policy, then appended at once.
   private func writePolicy(into out: inout [UInt8]) {
-    appendStatic(#","tier":"#, to: &out)
-    appendTier(subjectFold.outcome.tier, &out)
-    appendStatic(#","trial":"#, to: &out)
-    if let trial = subjectFold.outcome.trial {
-      appendStatic(#"{"ends":"#, to: &out)
-      appendTimestamp(trial.ends, &out)
-      appendStatic(#","ends_by":"#, to: &out)
-      switch trial.endsBy {
-      case .duration: appendStatic(#""duration""#, to: &out)
-      case .subscription: appendStatic(#""subscription""#, to: &out)
-      case .feature(let index): out.append(contentsOf: featureLiterals[index])
-      }
-      appendStatic(#","grace_ends":"#, to: &out)
-      if let graceEnds = trial.graceEnds { appendTimestamp(graceEnds, &out) } else { appendStatic("null", to: &out) }
-      appendStatic(#","started":"#, to: &out)
-      appendTimestamp(trial.started, &out)
-      appendStatic(#","state":""#, to: &out)
-      appendStatic(trial.state.staticName, to: &out)
-      appendStatic(#""}"#, to: &out)
-    } else {
-      appendStatic("null", to: &out)
-    }
-    appendStatic(#","usage":{"#, to: &out)
-    for (index, feature) in subjectFold.outcome.features.enumerated() {
-      if index > 0 { out.append(44) }
-      out.append(contentsOf: featureLiterals[index])
-      appendStatic(#":{"allowed":"#, to: &out)
-      appendStatic(feature.allowed ? "true" : "false", to: &out)
-      appendStatic(#","limit":"#, to: &out)
-      if let limit = feature.limit { appendInteger(limit, to: &out) } else { appendStatic("null", to: &out) }
-      appendStatic(#","tier":"#, to: &out)
-      appendTier(feature.tier, &out)
-      appendStatic(#","used":"#, to: &out)
-      appendInteger(feature.used, to: &out)
-      appendStatic(#","window_ends":"#, to: &out)
-      if let ends = feature.windowEnds { appendTimestamp(ends, &out) } else { appendStatic("null", to: &out) }
-      out.append(125)
-    }
-    out.append(125)
+    var cursor = ByteCursor(policyScratch.base)
+    writePolicy(to: &cursor)
+    let count = cursor.pointer - policyScratch.base
+    precondition(count <= policyScratch.capacity, "policy keys overran their bound")
+    out.append(contentsOf: UnsafeBufferPointer(start: policyScratch.base, count: count))
   }
 
-  private func appendTier(_ index: Int, _ out: inout [UInt8]) {
-    if index >= 0 { out.append(contentsOf: tierLiterals[index]) } else { appendStatic("null", to: &out) }
+  private func writePolicy(to out: inout ByteCursor) {
+    out.put(#","tier":"#)
+    putTier(subjectFold.outcome.tier, &out)
+    out.put(#","trial":"#)
+    if let trial = subjectFold.outcome.trial {
+      out.put(#"{"ends":"#)
+      putTimestamp(trial.ends, &out)
+      out.put(#","ends_by":"#)
+      switch trial.endsBy {
+      case .duration: out.put(#""duration""#)
+      case .subscription: out.put(#""subscription""#)
+      case .feature(let index): out.put(featureLiterals[index])
+      }
+      out.put(#","grace_ends":"#)
+      if let graceEnds = trial.graceEnds { putTimestamp(graceEnds, &out) } else { out.put("null") }
+      out.put(#","started":"#)
+      putTimestamp(trial.started, &out)
+      out.put(#","state":""#)
+      out.put(trial.state.staticName)
+      out.put(#""}"#)
+    } else {
+      out.put("null")
+    }
+    out.put(#","usage":{"#)
+    for (index, feature) in subjectFold.outcome.features.enumerated() {
+      if index > 0 { out.put(byte: 44) }
+      out.put(featureLiterals[index])
+      out.put(feature.allowed ? #":{"allowed":true,"limit":"# : #":{"allowed":false,"limit":"#)
+      if let limit = feature.limit { out.integer(limit) } else { out.put("null") }
+      out.put(#","tier":"#)
+      putTier(feature.tier, &out)
+      out.put(#","used":"#)
+      out.integer(feature.used)
+      out.put(#","window_ends":"#)
+      if let ends = feature.windowEnds { putTimestamp(ends, &out) } else { out.put("null") }
+      out.put(byte: 125)
+    }
+    out.put(byte: 125)
+  }
+
+  private func putTier(_ index: Int, _ out: inout ByteCursor) {
+    if index >= 0 { out.put(tierLiterals[index]) } else { out.put("null") }
+  }
+
+  private func putTimestamp(_ time: Timestamp, _ out: inout ByteCursor) {
+    out.put(byte: 34)
+    out.timestamp(time.millisecondsSinceEpoch)
+    out.put(byte: 34)
   }
 
   private func appendTimestamp(_ time: Timestamp, _ out: inout [UInt8]) {

@@ -4,7 +4,8 @@ import StoreLedger
 enum GenerateCommand: LedgerCommand {
   static let spec = CommandSpec(
     name: "generate", abstract: "Write a deterministic, production-like log and its catalog.",
-    usage: "generate --subjects <n> --seed <s> --out <log> [--months <m>] [--start <time>] [--force]",
+    usage:
+      "generate --subjects <n> --seed <s> --out <log> [--months <m>] [--start <time>] [--usage <level>] [--force]",
     positionals: [], requiredPositionals: 0,
     options: [
       .value("subjects", "n", "Number of customers (about 12 events each). Required."),
@@ -12,6 +13,9 @@ enum GenerateCommand: LedgerCommand {
       .value("out", "log", "The log to write; catalog.json is written beside it. Required."),
       .value("months", "m", "Length of the simulated history (default 24)."),
       .value("start", "time", "Start of the history (default 2024-01-01T00:00:00Z)."),
+      .value(
+        "usage", "level",
+        "none, typical (default) or heavy: how much metered usage; none writes the v1 log and catalog."),
       .flag("force", "Overwrite an existing log and catalog."),
     ],
     discussion: """
@@ -19,7 +23,11 @@ enum GenerateCommand: LedgerCommand {
       failures into grace or retry (most recover), cancellations, upgrades and downgrades,
       refunds and reversals, Family Sharing, lifetime unlocks, passes, consumables, Ask to Buy,
       and the faults of real pipelines: out-of-order delivery, late knowledge and redelivered
-      duplicates. Every generated log passes 'storeledger check'.
+      duplicates. With usage (the default), the catalog has a policy modelled on the seed apps
+      (daily AI query limits, saved items, a Pro-only export, a usage-based trial, an intro week,
+      days in UTC-05:00) and most lines are usage: sessions of queries, saves and releases, free
+      users at their limits and a few leaks from buggy clients. Every generated log passes
+      'storeledger check'.
       Example: storeledger generate --subjects 100000 --seed 1 --out /tmp/big/log.jsonl
       """)
 
@@ -46,6 +54,12 @@ enum GenerateCommand: LedgerCommand {
     var options = GeneratorOptions(subjects: subjects, seed: seed)
     if let months = try integer("months") { options.months = months }
     if let start = arguments.value("start") { options.start = try ArgumentParser.instant(start, option: "start", time: TimeInput()) }
+    if let level = arguments.value("usage") {
+      guard let usage = UsageLevel(rawValue: level) else {
+        throw UsageError(message: "Invalid value for '--usage': '\(level)' (expected none, typical or heavy).")
+      }
+      options.usage = usage
+    }
     if let problem = options.problem { throw UsageError(message: problem) }
     let catalogPath = LedgerLoader.defaultCatalogPath(forLog: out)
     if PlatformFile.identity(out) != nil && PlatformFile.identity(out) == PlatformFile.identity(catalogPath)
@@ -59,7 +73,7 @@ enum GenerateCommand: LedgerCommand {
     let force = arguments.has("force")
     let catalogFile = try PendingFile(replacing: catalogPath, force: force)
     let log = try PendingFile(replacing: out, force: force)
-    try catalogFile.file.write(Array(LogGenerator.catalogJSON.utf8))
+    try catalogFile.file.write(Array(LogGenerator.catalogJSON(for: options.usage).utf8))
     let stats = try LogGenerator(options: options).generate { (chunk) throws(Diagnostic) in
       try log.file.write(chunk)
     }
@@ -67,7 +81,8 @@ enum GenerateCommand: LedgerCommand {
     try log.commit()
     let seconds = Double(monotonicNanoseconds() - started) / 1e9
     console.out(
-      "wrote \(out): \(stats.lines) lines (\(stats.events) events, \(stats.duplicates) redelivered duplicates), "
+      "wrote \(out): \(stats.lines) lines (\(stats.events) events of which \(stats.count(of: .usage)) usage, "
+        + "\(stats.duplicates) redelivered duplicates), "
         + "\(stats.subjects) subjects, \(stats.bytes) bytes in \(formatSeconds(seconds)) s\n"
         + "wrote \(catalogPath)\n")
     return 0

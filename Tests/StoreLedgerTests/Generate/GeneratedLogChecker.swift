@@ -1,12 +1,14 @@
 import StoreLedger
 
-/// A slow, independent reading of CONTRACT §1 for generated logs, kept in the tests.
+/// A slow, independent reading of the log format (Docs/log-format.md) for generated logs, kept in the tests.
 ///
 /// It parses every line with `JSONValue.parse` and checks it against its own
 /// copy of the contract's field table (not the library's), then the log-wide
 /// rules: id idempotency, transaction uniqueness, references to transactions
-/// the subject already has, and no overdraw in effective order. It also counts
-/// what the rate tests look at.
+/// the subject already has, and no overdraw in effective order. A `usage` line
+/// must name a feature of the catalog's policy by its own lookup of the names,
+/// with a non-zero integer quantity of at most a million either way. It also
+/// counts what the rate tests look at.
 struct GeneratedLogChecker {
   /// Fields every event may have.
   static let common: Set<String> = ["id", "type", "subject", "at", "recorded", "meta"]
@@ -24,6 +26,7 @@ struct GeneratedLogChecker {
     "revocation": ["transaction"],
     "refund_reversed": ["transaction"],
     "consumption": ["currency", "quantity"],
+    "usage": ["feature"],
   ]
   /// Optional fields beyond the common ones, per type.
   static let optional: [String: Set<String>] = [
@@ -33,6 +36,7 @@ struct GeneratedLogChecker {
     "renewal": ["offer", "price", "currency"],
     "expiration": ["reason"],
     "revocation": ["reason"],
+    "usage": ["quantity"],
   ]
   static let offers: Set<String> = ["trial", "intro", "promo", "code", "win_back"]
   static let expirationReasons: Set<String> = [
@@ -49,6 +53,8 @@ struct GeneratedLogChecker {
   }
 
   let catalog: Catalog
+  /// The names of the policy's features, read from the catalog's own list.
+  let featureNames: Set<String>
   /// Every violation found, worded with its line number.
   private(set) var problems: [String] = []
   /// Lines read.
@@ -65,6 +71,23 @@ struct GeneratedLogChecker {
   private(set) var lateKnowledge = 0
   /// Distinct events written after a line of the same subject with a later `at`.
   private(set) var outOfOrder = 0
+  /// Distinct `usage` events with a negative quantity (held items released).
+  private(set) var releases = 0
+  /// The sum of `quantity` (default 1) of distinct `usage` events, per feature.
+  private(set) var usageQuantityByFeature: [String: Int64] = [:]
+  /// A subject and a day (UTC), for counting uses per active day.
+  struct SubjectDay: Hashable {
+    var subject: String
+    var day: Int64
+  }
+  /// Distinct `usage` events per subject and day.
+  private(set) var usageBySubjectDay: [SubjectDay: Int] = [:]
+  /// Distinct `usage` events less than a minute after the subject's previous use (bursts).
+  private(set) var usesWithinAMinute = 0
+  /// `usage` events learned at least a day late, redelivered, or written out of order.
+  private(set) var usageLateKnowledge = 0
+  private(set) var usageDuplicates = 0
+  private(set) var usageOutOfOrder = 0
   /// Distinct events per subject.
   private(set) var eventsBySubject: [String: Int] = [:]
   /// Timestamps written with and without milliseconds.
@@ -82,6 +105,7 @@ struct GeneratedLogChecker {
   /// A checker for logs that use `catalog`.
   init(catalog: Catalog) {
     self.catalog = catalog
+    featureNames = Set(catalog.policy?.features.map(\.name) ?? [])
   }
 
   private mutating func fail(_ line: Int, _ message: String) {
@@ -143,6 +167,7 @@ struct GeneratedLogChecker {
     if let first = firstLineOfID[id] {
       if first.value == withoutRecorded {
         duplicates += 1
+        if type == "usage" { usageDuplicates += 1 }
         if first.recorded != value["recorded"] { duplicatesWithNewRecorded += 1 }
       } else {
         fail(line, "id \(id) conflicts with line \(first.line)")
@@ -161,17 +186,23 @@ struct GeneratedLogChecker {
     }
 
     countsByType[type, default: 0] += 1
-    for field in ["offer", "reason", "ownership", "currency"] {
+    for field in ["offer", "reason", "ownership", "currency", "feature"] {
       if let text = value[field]?.stringValue { countsByValue["\(field)=\(text)", default: 0] += 1 }
     }
     if value["price"] != nil { countsByValue["price", default: 0] += 1 }
     if value["meta"] != nil { countsByValue["meta", default: 0] += 1 }
     if let recorded, recorded.millisecondsSinceEpoch - at.millisecondsSinceEpoch >= 86_400_000 {
       lateKnowledge += 1
+      if type == "usage" { usageLateKnowledge += 1 }
     }
     eventsBySubject[subject, default: 0] += 1
+    if type == "usage" {
+      let day = at.millisecondsSinceEpoch >= 0 ? at.millisecondsSinceEpoch / 86_400_000 : -1
+      usageBySubjectDay[SubjectDay(subject: subject, day: day), default: 0] += 1
+    }
     if let latestAt = latestAtBySubject[subject], at < latestAt {
       outOfOrder += 1
+      if type == "usage" { usageOutOfOrder += 1 }
     } else {
       latestAtBySubject[subject] = at
     }
@@ -266,6 +297,19 @@ struct GeneratedLogChecker {
       if let reason = value["reason"], !Self.revocationReasons.contains(reason.stringValue ?? "") {
         fail(line, "bad revocation reason")
       }
+    case "usage":
+      guard let feature = value["feature"]?.stringValue, featureNames.contains(feature) else {
+        return fail(line, "usage of a feature that is not in the catalog's policy")
+      }
+      var quantity: Int64 = 1
+      if let written = value["quantity"] {
+        guard case .integer(let amount) = written, amount != 0, amount.magnitude <= 1_000_000 else {
+          return fail(line, "bad usage quantity \(written)")
+        }
+        quantity = amount
+      }
+      if quantity < 0 { releases += 1 }
+      usageQuantityByFeature[feature, default: 0] += quantity
     case "consumption":
       if value["currency"]?.stringValue?.isEmpty != false { fail(line, "bad consumption currency") }
       guard case .integer(let amount)? = value["quantity"], amount >= 1 else {
@@ -283,7 +327,14 @@ struct GeneratedLogChecker {
     var credits: [String: (currency: String, amount: Int64)] = [:]
     var balances: [String: Int64] = [:]
     let ordered = entries.sorted { $0.at != $1.at ? $0.at < $1.at : $0.line < $1.line }
+    var previousUse: Timestamp? = nil
     for entry in ordered {
+      if entry.type == "usage" {
+        if let previousUse, entry.at.millisecondsSinceEpoch - previousUse.millisecondsSinceEpoch < 60_000 {
+          usesWithinAMinute += 1
+        }
+        previousUse = entry.at
+      }
       let value = entry.value
       let transaction = value["transaction"]?.stringValue
       let originalTransaction = value["original_transaction"]?.stringValue
@@ -332,7 +383,7 @@ struct GeneratedLogChecker {
           fail(entry.line, "consumption of \(quantity) \(currency) overdraws balance \(balance)")
         }
         balances[currency] = balance - quantity
-      case "purchase_pending":
+      case "purchase_pending", "usage":
         break
       default:
         if let originalTransaction, !originalTransactions.contains(originalTransaction) {

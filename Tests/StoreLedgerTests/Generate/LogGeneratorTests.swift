@@ -19,7 +19,7 @@ func fnv1a(_ bytes: [UInt8]) -> UInt64 {
   return hash
 }
 
-/// The 2,000-subject log the contract and rate tests share, checked once.
+/// The 2,000-subject log (typical usage) the contract and rate tests share, checked once.
 struct CheckedSample: Sendable {
   static let options = GeneratorOptions(subjects: 2000, seed: 20_240_101)
   static let shared = CheckedSample()
@@ -30,7 +30,7 @@ struct CheckedSample: Sendable {
 
   private init() {
     (bytes, stats) = generatedLog(Self.options)
-    var checker = GeneratedLogChecker(catalog: LogGenerator.catalog)
+    var checker = GeneratedLogChecker(catalog: LogGenerator.policyCatalog)
     checker.check(log: bytes)
     self.checker = checker
   }
@@ -54,16 +54,23 @@ struct LogGeneratorTests {
     #expect(first != second)
   }
 
-  // The digest pins the output across platforms and toolchains. A deliberate
-  // change to the simulation changes it: re-record it then, and say so.
-  @Test("a pinned seed gives the pinned bytes on every platform")
-  func pinnedDigest() {
-    let (bytes, stats) = generatedLog(GeneratorOptions(subjects: 300, seed: 42))
+  // The digests pin the output across platforms and toolchains. A deliberate
+  // change to the simulation changes them: re-record them then, and say so.
+  // Without usage the log is byte for byte the one of the generator before usage
+  // existed (the same pin), so v1 comparisons stay possible.
+  @Test(
+    "a pinned seed gives the pinned bytes on every platform",
+    arguments: [
+      (UsageLevel.none, 757_171, UInt64(0x845a_001d_499a_f038)),
+      (UsageLevel.typical, 2_968_097, UInt64(0x031d_e0e8_06a0_1a6b)),
+      (UsageLevel.heavy, 6_759_678, UInt64(0x2493_5928_e5a1_02e6)),
+    ])
+  func pinnedDigest(usage: UsageLevel, byteCount: Int, digest: UInt64) {
+    let (bytes, stats) = generatedLog(GeneratorOptions(subjects: 300, seed: 42, usage: usage))
     #expect(stats.bytes == bytes.count)
-    #expect(bytes.count == 757_171)
+    #expect(bytes.count == byteCount, "\(usage)")
     #expect(
-      fnv1a(bytes) == 0x845a_001d_499a_f038,
-      "digest \(String(fnv1a(bytes), radix: 16)), \(bytes.count) bytes")
+      fnv1a(bytes) == digest, "\(usage): digest \(String(fnv1a(bytes), radix: 16)), \(bytes.count) bytes")
   }
 
   @Test("every line of a 2,000-subject log is valid under the contract")
@@ -134,8 +141,8 @@ struct LogGeneratorTests {
     for kind in EventKind.allCases {
       #expect(checker.countsByType[kind.name, default: 0] > 0, "no \(kind.name) events")
     }
-    let perSubject = events / Double(CheckedSample.options.subjects)
-    #expect(perSubject > 9 && perSubject < 15, "\(perSubject) events per subject")
+    let perSubject = (events - count("usage")) / Double(CheckedSample.options.subjects)
+    #expect(perSubject > 9 && perSubject < 15, "\(perSubject) events other than usage per subject")
     let paid = count("purchase") + count("renewal")
     let refundRate = value("reason=refund") / paid
     #expect(refundRate > 0.005 && refundRate < 0.03, "refund rate \(refundRate)")
@@ -164,7 +171,7 @@ struct LogGeneratorTests {
     var chunks = 0
     var largest = 0
     var allEndInNewline = true
-    let stats = LogGenerator(options: GeneratorOptions(subjects: 10_000, seed: 3)).generate {
+    let stats = LogGenerator(options: GeneratorOptions(subjects: 10_000, seed: 3, usage: .none)).generate {
       chunk in
       chunks += 1
       largest = max(largest, chunk.count)
@@ -213,10 +220,11 @@ struct LogGeneratorTests {
     let options = GeneratorOptions(
       subjects: 600, seed: seed, start: try #require(Timestamp.parseRFC3339(start)), months: months)
     let (bytes, stats) = generatedLog(options)
-    var checker = GeneratedLogChecker(catalog: LogGenerator.catalog)
+    var checker = GeneratedLogChecker(catalog: LogGenerator.policyCatalog)
     checker.check(log: bytes)
     #expect(checker.problems.isEmpty, "seed \(seed): \(checker.problems.prefix(10))")
     #expect(stats.subjects == 600, "seed \(seed)")
+    #expect(stats.count(of: .usage) > stats.events / 2, "seed \(seed)")
     let end = try #require(ISODuration("P\(months)M")).added(to: options.start)
     #expect(checker.earliest >= options.start && checker.latest <= end, "seed \(seed)")
   }
@@ -245,11 +253,36 @@ struct GeneratedCatalogTests {
     #expect(catalog.products.contains { $0.expiresAfter != nil })
   }
 
-  @Test("the catalog text is pretty JSON with sorted keys and a final newline")
-  func catalogIsPrettyAndSorted() throws {
-    let text = LogGenerator.catalogJSON
+  @Test(
+    "the catalog texts are pretty JSON with sorted keys and a final newline",
+    arguments: [false, true])
+  func catalogIsPrettyAndSorted(withPolicy: Bool) throws {
+    let text = withPolicy ? LogGenerator.policyCatalogJSON : LogGenerator.catalogJSON
     #expect(text.hasSuffix("}\n"))
     #expect(JSONWriter.pretty(try JSONValue.parse(text)) + "\n" == text)
+  }
+
+  @Test("without usage the catalog has no policy; with usage it has the same products and a policy")
+  func catalogPerUsageLevel() throws {
+    #expect(LogGenerator.catalogJSON(for: .none) == LogGenerator.catalogJSON)
+    #expect(LogGenerator.catalog.policy == nil)
+    for level in [UsageLevel.typical, .heavy] {
+      #expect(LogGenerator.catalogJSON(for: level) == LogGenerator.policyCatalogJSON)
+    }
+    let catalog = try Catalog.parse(LogGenerator.policyCatalogJSON, file: "catalog.json")
+    #expect(catalog.products.map(\.id) == LogGenerator.catalog.products.map(\.id))
+    let policy = try #require(catalog.policy)
+    #expect(policy.features.map(\.name) == GeneratedFeature.allCases.map { String(describing: $0.name) })
+    #expect(policy.tiers.map(\.name) == ["pro", "trial", "intro", "free"])
+    #expect(policy.utcOffsetMs == -5 * 3_600_000)
+    let trial = try #require(policy.trial)
+    #expect(trial.thresholds.map(\.count) == [50, 3])
+    #expect(trial.grace == ISODuration("PT48H"))
+    // Free users keep one saved item, and the export is for Pro only.
+    let saved = try #require(policy.features.first { $0.name == "saved_item" })
+    #expect(saved.limits[3] == TierLimit(limit: 1, window: .ever))
+    let export = try #require(policy.features.first { $0.name == "export" })
+    #expect(export.limits.map { $0 != nil } == [true, false, false, false])
   }
 }
 
@@ -293,17 +326,21 @@ struct GeneratorPartsTests {
     #expect(LineEncoder.permute48((1 << 48) - 1) != LineEncoder.permute48(0))
   }
 
+  // Audit answers write their policy instants through ByteCursor too: any instant, years 0–9999
+  // and beyond (which take the library's own path).
   @Test("timestamps are written exactly as Timestamp.appendRFC3339 writes them")
   func timestampsMatchLibrary() {
     var random = Xoshiro256StarStar(seed: 5)
     var instants: [Int64] = [
       0, 999, 1000, 951_782_400_000, 1_709_164_800_000, 1_709_251_199_999, 253_402_300_799_999,
+      -1, -999, -1000, -62_167_219_200_000, -62_167_219_200_001, 253_402_300_800_000, 2_534_023_008_000_000,
     ]
     for _ in 0..<20_000 {
       let ms = Int64(random.below(253_402_300_800_000))
       instants.append(random.chance(500_000) ? ms - ms % 1000 : ms)
+      instants.append(-Int64(random.below(62_167_219_200_000)))
     }
-    var buffer = [UInt8](repeating: 0, count: 64)
+    var buffer = [UInt8](repeating: 0, count: ByteCursor.timestampBytesMax)
     for ms in instants {
       let written = buffer.withUnsafeMutableBufferPointer { pointer in
         var cursor = ByteCursor(pointer.baseAddress!)
@@ -391,11 +428,34 @@ struct GeneratedLogCheckerTests {
         #"{"id":"b","type":"purchase","subject":"u","at":"2024-01-01T00:00:00Z","product":"coins.100","transaction":"t2","price":990}"#,
         "together"
       ),
+      (#"{"id":"b","type":"usage","subject":"u","at":"2024-01-01T00:00:00Z","feature":"ai_query"}"#, nil),
+      (
+        #"{"id":"b","type":"usage","subject":"u","at":"2024-01-01T00:00:00Z","feature":"saved_item","quantity":-1000000}"#,
+        nil
+      ),
+      (#"{"id":"b","type":"usage","subject":"u","at":"2024-01-01T00:00:00Z","feature":"chat"}"#, "not in the catalog's policy"),
+      (
+        #"{"id":"b","type":"usage","subject":"u","at":"2024-01-01T00:00:00Z","feature":"ai_query","quantity":0}"#,
+        "bad usage quantity"
+      ),
+      (
+        #"{"id":"b","type":"usage","subject":"u","at":"2024-01-01T00:00:00Z","feature":"ai_query","quantity":1000001}"#,
+        "bad usage quantity"
+      ),
+      (
+        #"{"id":"b","type":"usage","subject":"u","at":"2024-01-01T00:00:00Z","feature":"ai_query","quantity":1.5}"#,
+        "bad usage quantity"
+      ),
+      (
+        #"{"id":"b","type":"usage","subject":"u","at":"2024-01-01T00:00:00Z","feature":"ai_query","product":"pro.monthly"}"#,
+        "not allowed"
+      ),
+      (#"{"id":"b","type":"usage","subject":"u","at":"2024-01-01T00:00:00Z"}"#, "missing"),
     ] as [(String, String?)])
   func findsViolations(secondLine: String, expected: String?) {
     var log = Array((Self.valid + "\n").utf8)
     if !secondLine.isEmpty { log += Array((secondLine + "\n").utf8) }
-    var checker = GeneratedLogChecker(catalog: LogGenerator.catalog)
+    var checker = GeneratedLogChecker(catalog: LogGenerator.policyCatalog)
     checker.check(log: log)
     if let expected {
       #expect(checker.problems.contains { $0.contains(expected) }, "\(checker.problems)")

@@ -804,7 +804,8 @@ struct DifferentialReaderTests {
   /// A generated log's lines (without newlines) and its catalog.
   static func generatedLines(subjects: Int, seed: UInt64) -> [String] {
     var bytes: [UInt8] = []
-    LogGenerator(options: GeneratorOptions(subjects: subjects, seed: seed)).generate { chunk in
+    // The v1-shaped log, with the v1 catalog below (the generator writes usage by default).
+    LogGenerator(options: GeneratorOptions(subjects: subjects, seed: seed, usage: .none)).generate { chunk in
       bytes.append(contentsOf: chunk)
     }
     return String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)

@@ -1,0 +1,153 @@
+import Foundation
+import StoreLedger
+
+/// One log and catalog measured in the usage comparison.
+struct UsageSubject {
+  var title: String
+  var log: GeneratedLog
+  /// The catalog audit and replay read (`--catalog`).
+  var catalogPath: String
+  var replay: Measured? = nil
+  var audit: Measured? = nil
+  var auditBytes = 0
+  /// Best in-process `QueryEngine.writeAnswers` time over the query batch.
+  var answering = 0.0
+  /// CPU time of that run (the machine may be shared: CPU time is steadier than wall time).
+  var answeringCPU = 0.0
+  var answerBytes = 0
+}
+
+extension Bench {
+  /// Measures, in one run, replay and audit on the log without usage (v1 catalog), the same
+  /// log with the usage policy in its catalog, and the log of the same subjects with typical
+  /// usage; prints the measured figures and their ratios.
+  ///
+  /// The three share one query file (the subjects and span of the log without usage), so the
+  /// answering differs only by the usage events and the policy path.
+  mutating func usageComparison() throws {
+    say()
+    say("[usage] the same \(Format.grouped(options.subjects)) subjects without and with usage, \(Format.grouped(options.queries)) queries, best of \(options.runs)")
+    let without =
+      options.usageLevel == .none
+      ? results.log!
+      : try GeneratedLog.prepare(in: dir + "/usage-none", subjects: options.subjects, seed: options.seed, usage: .none)
+    let with =
+      options.usageLevel == .typical
+      ? results.log!
+      : try GeneratedLog.prepare(
+        in: dir + "/usage-typical", subjects: options.subjects, seed: options.seed, usage: .typical)
+    for (name, log) in [("without usage", without), ("with usage", with)] {
+      say(
+        "      log \(name): \(Format.grouped(log.lines)) lines, \(Format.mb(log.bytes))"
+          + (log.seconds.map { ", generated in \(Format.seconds($0)) (\(Format.rate(log.lines, $0)) lines/s)" } ?? ", reused"))
+    }
+    let policyCatalogPath = dir + "/policy-catalog.json"
+    try OutputFile(path: policyCatalogPath).write(Array(LogGenerator.policyCatalogJSON.utf8))
+    var subjects = [
+      UsageSubject(title: "no usage, v1 catalog", log: without, catalogPath: without.catalogPath),
+      UsageSubject(title: "no usage, policy catalog", log: without, catalogPath: policyCatalogPath),
+      UsageSubject(title: "typical usage, policy catalog", log: with, catalogPath: with.catalogPath),
+    ]
+    // One query file for all: the subjects are the same in both logs.
+    let replayOut = dir + "/usage-replay.out"
+    let queries = dir + "/usage-queries.jsonl"
+    let answers = dir + "/usage-answers.jsonl"
+    defer {
+      if !options.keep {
+        for path in [replayOut, queries, answers, policyCatalogPath] { try? FileManager.default.removeItem(atPath: path) }
+      }
+    }
+    _ = try storeledger(["replay", without.logPath], stdout: replayOut)
+    let latestLine = ReplaySummary(file: replayOut).lines.first { $0.hasPrefix("latest effective time: ") }
+    let latest =
+      latestLine.flatMap { Timestamp.parseRFC3339(String($0.dropFirst("latest effective time: ".count))) }
+      ?? GeneratorOptions.defaultStart
+    _ = try QueryFile.write(
+      count: options.queries, seed: options.seed, subjects: try without.subjectNames(),
+      from: GeneratorOptions.defaultStart, to: latest, path: queries)
+
+    for index in subjects.indices where index != 1 {
+      var runs: [ChildRun] = []
+      for _ in 1...options.runs {
+        let log = subjects[index].log
+        let run = try storeledger(["replay", log.logPath, "--catalog", subjects[index].catalogPath], stdout: replayOut)
+        guard ReplaySummary(file: replayOut).eventsRead == log.lines else {
+          throw BenchError("replay of \(log.logPath) did not read its \(log.lines) lines")
+        }
+        runs.append(run)
+      }
+      subjects[index].replay = Measured(runs: runs)
+      let best = subjects[index].replay!.best
+      say("      replay, \(subjects[index].title): \(describe(best)); \(Format.rate(subjects[index].log.lines, best.seconds)) events/s")
+    }
+    for index in subjects.indices {
+      var runs: [ChildRun] = []
+      for _ in 1...options.runs {
+        let run = try storeledger(
+          ["audit", subjects[index].log.logPath, "--catalog", subjects[index].catalogPath, "--queries", queries],
+          stdout: answers)
+        runs.append(run)
+      }
+      subjects[index].audit = Measured(runs: runs)
+      subjects[index].auditBytes = fileSize(answers) ?? 0
+      let best = subjects[index].audit!.best
+      say("      audit, \(subjects[index].title): \(describe(best)); \(Format.rate(options.queries, best.seconds)) queries/s end to end")
+    }
+    // The answering alone, in this process: what usage costs once the log is loaded.
+    let input = try LedgerLoader.readFile(queries)
+    let batch = try QueryBatch.parse(input, file: queries)
+    for index in subjects.indices {
+      let catalog = try LedgerLoader.loadCatalog(path: subjects[index].catalogPath)
+      let ledger = try LedgerLoader.load(logPath: subjects[index].log.logPath, catalog: catalog).ledger
+      var best = Double.infinity
+      for _ in 1...options.runs {
+        var engine = QueryEngine(ledger: ledger)
+        var total = 0
+        let cpuBefore = ownCPUSeconds()
+        let (_, seconds) = timed { engine.writeAnswers(batch) { total += $0.count } }
+        if seconds < best {
+          best = seconds
+          subjects[index].answeringCPU = ownCPUSeconds() - cpuBefore
+        }
+        subjects[index].answerBytes = total
+      }
+      subjects[index].answering = best
+      say(
+        "      answering, \(subjects[index].title): \(Format.seconds(best)), \(Format.rate(batch.count, best)) queries/s; "
+          + "\(Format.fixed(Double(ledger.events.count) / Double(max(1, ledger.subjectCount)), 1)) events per subject")
+    }
+    summarizeUsage(subjects)
+  }
+
+  /// Prints the comparison as text and Markdown: figures and ratios, nothing judged.
+  func summarizeUsage(_ subjects: [UsageSubject]) {
+    let v1 = subjects[0]
+    var table = Table("log, catalog", "lines", "replay events/s", "audit queries/s (CLI)", "answering queries/s (in-process)", "answer bytes")
+    for subject in subjects {
+      table.add(
+        subject.title, Format.grouped(subject.log.lines),
+        subject.replay.map { Format.rate(subject.log.lines, $0.best.seconds) } ?? "(same log as above)",
+        Format.rate(options.queries, subject.audit!.best.seconds), Format.rate(options.queries, subject.answering),
+        Format.mb(subject.answerBytes))
+    }
+    var ratios = Table(
+      "ratio (against no usage, v1 catalog)", "audit (CLI)", "audit (CLI, by CPU time)", "answering (in-process)",
+      "answering (by CPU time)", "replay events/s")
+    for subject in subjects.dropFirst() {
+      let replay =
+        subject.replay.map { Format.fixed((Double(subject.log.lines) / $0.best.seconds) / (Double(v1.log.lines) / v1.replay!.best.seconds), 2) }
+        ?? "–"
+      ratios.add(
+        subject.title, Format.fixed(v1.audit!.best.seconds / subject.audit!.best.seconds, 2),
+        Format.fixed(v1.audit!.best.cpuSeconds / subject.audit!.best.cpuSeconds, 2),
+        Format.fixed(v1.answering / subject.answering, 2), Format.fixed(v1.answeringCPU / subject.answeringCPU, 2),
+        replay)
+    }
+    say()
+    say("USAGE COMPARISON (queries/s with ÷ without; 1.00 = as fast, 0.75 = 25% slower)")
+    say(table.text)
+    say(ratios.text)
+    say(table.markdown)
+    say(ratios.markdown)
+  }
+}
