@@ -120,12 +120,14 @@ enum StoreLedgerCLI {
   }
 
   /// Prints diagnostics to stderr, one per line, with a count of those not shown.
+  /// At most `Limits.diagnosticsShownMax` are printed, whoever produced the list (importers too).
   static func report(_ diagnostics: [Diagnostic], console: Console, total: Int? = nil) {
     var text = ""
-    for diagnostic in diagnostics { text += diagnostic.description + "\n" }
-    let errors = diagnostics.filter { $0.severity == .error }.count
-    if let total, total > errors {
-      text += "… and \(total - errors) more errors not shown\n"
+    for diagnostic in diagnostics.prefix(Limits.diagnosticsShownMax) { text += diagnostic.description + "\n" }
+    let errors = diagnostics.prefix(Limits.diagnosticsShownMax).filter { $0.severity == .error }.count
+    let found = max(total ?? 0, diagnostics.filter { $0.severity == .error }.count)
+    if found > errors {
+      text += "… and \(found - errors) more errors not shown\n"
     }
     console.err(text)
   }
@@ -153,7 +155,7 @@ enum CommandSupport {
       throw DiagnosticList([Diagnostic(.fileNotFound(path: log))])
     }
     if arguments.value("catalog") == "-", let console {
-      let bytes = console.readInput()
+      let bytes = try console.readInput()
       guard let text = String(validating: bytes, as: UTF8.self) else {
         throw Diagnostic(file: "<stdin>", .badCatalog("not valid UTF-8"))
       }
@@ -179,7 +181,7 @@ enum CommandSupport {
         throw UsageError(message: "'--snapshot' needs the log as a file: a snapshot covers a file's first bytes.")
       }
       var builder = LedgerBuilder(catalog: catalog, file: "<stdin>")
-      let extent = feed(&builder, input: console.readInput())
+      let extent = feed(&builder, input: try console.readInput())
       switch builder.finish() {
       case .success(let ledger): loaded = (ledger, extent)
       case .failure(let list): throw list
@@ -252,9 +254,9 @@ enum CommandSupport {
     console.err(warnings.map { $0.description + "\n" }.joined())
   }
 
-  /// Reads a named file, or stdin for `-`.
-  static func input(_ name: String, console: Console) throws(Diagnostic) -> [UInt8] {
-    if name == "-" { return console.readInput() }
-    return try LedgerLoader.readFile(name)
+  /// Reads a named file, or stdin for `-`, stopping as soon as it passes `limits`.
+  static func input(_ name: String, console: Console, limits: InputLimits = .document) throws(Diagnostic) -> [UInt8] {
+    if name == "-" { return try console.readInput(name: "<stdin>", limits: limits) }
+    return try LedgerLoader.readFile(name, limits: limits)
   }
 }

@@ -13,53 +13,120 @@
 final class Console {
   private let writeOut: ([UInt8]) -> Void
   private let writeErr: ([UInt8]) -> Void
-  let readInput: () -> [UInt8]
+  /// Reads the next chunk of stdin into the buffer; 0 at its end.
+  private let readChunk: (UnsafeMutableRawBufferPointer) -> Int
 
-  init(
+  /// A console whose stdin is `input()` (tests).
+  convenience init(
     out: @escaping ([UInt8]) -> Void, err: @escaping ([UInt8]) -> Void,
     input: @escaping () -> [UInt8] = { [] }
   ) {
-    writeOut = out
-    writeErr = err
-    readInput = input
+    final class Pending: @unchecked Sendable {
+      var bytes: [UInt8]? = nil
+      var offset = 0
+    }
+    let pending = Pending()
+    self.init(out: out, err: err) { buffer in
+      if pending.bytes == nil { pending.bytes = input() }
+      let bytes = pending.bytes!
+      let n = min(buffer.count, bytes.count - pending.offset)
+      bytes.withUnsafeBytes { raw in
+        buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[pending.offset..<(pending.offset + n)]))
+      }
+      pending.offset += n
+      return n
+    }
   }
 
-  /// The process's real streams.
+  init(
+    out: @escaping ([UInt8]) -> Void, err: @escaping ([UInt8]) -> Void,
+    readChunk: @escaping (UnsafeMutableRawBufferPointer) -> Int
+  ) {
+    writeOut = out
+    writeErr = err
+    self.readChunk = readChunk
+  }
+
+  /// Streams stdin by whole lines as they arrive (`LedgerLoader.streamLines`).
+  func streamInput(name: String, lineBytesMax: Int, body: (_ lines: [UInt8], _ firstLine: Int) throws -> Void) throws {
+    try LedgerLoader.streamLines(
+      name: name, lineBytesMax: lineBytesMax,
+      read: { (buffer) throws(Diagnostic) in
+        let n = readChunk(buffer)
+        guard n >= 0 else { throw Diagnostic(.cannotRead(path: name, reason: String(cString: strerror(errno)))) }
+        return n
+      }, body: body)
+  }
+
+  /// Reads stdin whole as a log or catalog (`check -`, `--catalog -`): an endless line stops it.
+  func readInput() throws(Diagnostic) -> [UInt8] {
+    try readInput(name: "<stdin>", limits: .log)
+  }
+
+  /// Reads stdin whole, stopping with an error (naming `name`) as soon as it passes `limits`.
+  func readInput(name: String, limits: InputLimits) throws(Diagnostic) -> [UInt8] {
+    try LedgerLoader.readBounded(name: name, limits: limits) { (buffer) throws(Diagnostic) in
+      let n = readChunk(buffer)
+      guard n >= 0 else { throw Diagnostic(.cannotRead(path: name, reason: String(cString: strerror(errno)))) }
+      return n
+    }
+  }
+
+  /// The first failed write to stdout (a full disk, /dev/full, a closed descriptor), if any.
+  private(set) var outputFailure: String? = nil
+
+  /// The process's real streams; a failed stdout write is remembered and stops later output.
   static func standard() -> Console {
-    Console(
-      out: { bytes in writeAll(1, bytes) },
-      err: { bytes in writeAll(2, bytes) },
-      input: {
-        var data: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    final class Failure: @unchecked Sendable { var reason: String? = nil }
+    let failure = Failure()
+    var console: Console? = nil
+    let made = Console(
+      out: { bytes in
+        guard failure.reason == nil else { return }
+        failure.reason = writeAll(1, bytes)
+        if let reason = failure.reason { console?.outputFailure = reason }
+      },
+      err: { bytes in _ = writeAll(2, bytes) },
+      readChunk: { buffer in
         while true {
-          let n = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
-          if n <= 0 { break }
-          data.append(contentsOf: chunk[0..<n])
+          let n = read(0, buffer.baseAddress, buffer.count)
+          if n < 0 && errno == EINTR { continue }
+          return n
         }
-        return data
       })
+    console = made
+    return made
   }
 
   func out(_ text: String) { writeOut(Array(text.utf8)) }
   func outBytes(_ bytes: [UInt8]) { writeOut(bytes) }
   func err(_ text: String) { writeErr(Array(text.utf8)) }
 
+  /// The exit status once the command is done: 74 when stdout could not be written, so a
+  /// truncated answer file is never mistaken for a complete one.
+  func finish(status: Int32) -> Int32 {
+    guard let outputFailure else { return status }
+    err("error: cannot write standard output: \(outputFailure)\n")
+    return status == 0 || status == 1 ? 74 : status
+  }
+
   func flush() {}
 }
 
-/// Writes every byte to a file descriptor, retrying short writes (stdout may be a pipe).
-private func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) {
-  bytes.withUnsafeBytes { raw in
+/// Writes every byte to a file descriptor, retrying short writes (stdout may be a pipe);
+/// returns why it failed, or nil.
+private func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> String? {
+  bytes.withUnsafeBytes { raw -> String? in
     var done = 0
     while done < raw.count {
       let n = write(descriptor, raw.baseAddress! + done, raw.count - done)
       if n < 0 {
         if errno == EINTR { continue }
-        return
+        return String(cString: strerror(errno))
       }
       done += n
     }
+    return nil
   }
 }
 

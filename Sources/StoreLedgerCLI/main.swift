@@ -9,4 +9,4 @@
 let console = Console.standard()
 let status = StoreLedgerCLI.run(arguments: Array(CommandLine.arguments.dropFirst()), console: console)
 console.flush()
-exit(status)
+exit(console.finish(status: status))

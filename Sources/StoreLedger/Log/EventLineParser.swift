@@ -1,3 +1,34 @@
+/// The checks every log line passes before it is parsed, shared by `LedgerBuilder.add(line:)`
+/// and the pipelined reader so the two can never disagree.
+enum LineIntake {
+  /// What to do with a line.
+  enum Verdict: Equatable {
+    /// Only spaces, tabs and carriage returns: ignored.
+    case empty
+    /// Refused before parsing (too long, too many lines); the diagnostic has no file name.
+    case refused(Diagnostic)
+    /// To be parsed.
+    case parse
+  }
+
+  /// The verdict on one line (without its newline). Length comes first, so a line of
+  /// whitespace longer than the limit is an error on every path.
+  /// - Complexity: O(line length) for lines within the limit.
+  static func check(
+    _ line: UnsafeBufferPointer<UInt8>, lineNumber: Int, lineBytesMax: Int = Limits.lineBytesMax,
+    linesMax: Int = Limits.linesMax
+  ) -> Verdict {
+    guard line.count <= lineBytesMax else {
+      return .refused(Diagnostic(line: lineNumber, .lineTooLong(bytes: line.count, limit: lineBytesMax)))
+    }
+    guard lineNumber <= linesMax else {
+      return .refused(Diagnostic(line: lineNumber, .tooManyLines(limit: linesMax)))
+    }
+    if line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) { return .empty }
+    return .parse
+  }
+}
+
 /// A string value inside a line being parsed: bytes in the line or in the scratch buffer.
 struct StringRef {
   var start: Int32 = 0

@@ -115,14 +115,13 @@ public struct LedgerBuilder {
   @discardableResult
   public mutating func add(line: UnsafeBufferPointer<UInt8>, lineNumber: Int) -> LineOutcome {
     linesRead += 1
-    if line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) { return .empty }
-    guard line.count <= Limits.lineBytesMax else {
-      record(Diagnostic(file: file, line: lineNumber, .lineTooLong(bytes: line.count, limit: Limits.lineBytesMax)))
+    switch LineIntake.check(line, lineNumber: lineNumber) {
+    case .empty: return .empty
+    case .refused(var diagnostic):
+      diagnostic.file = file
+      record(diagnostic)
       return .rejected
-    }
-    guard lineNumber <= Limits.linesMax else {
-      record(Diagnostic(file: file, line: lineNumber, .lineTooLong(bytes: line.count, limit: 0)))
-      return .rejected
+    case .parse: break
     }
     switch parser.parse(line, lineNumber: lineNumber, symbols: &symbols) {
     case .failure(var diagnostic):

@@ -1,3 +1,29 @@
+/// Limits on an input read whole before it is checked: stdin and the files `append`, `audit
+/// --queries`, `diff` and `import` read.
+public struct InputLimits: Sendable {
+  /// Longest line; a longer one stops reading with `lineTooLong` (Int.max: no line limit).
+  public var lineBytesMax: Int
+  /// Most bytes in all.
+  public var totalBytesMax: Int
+
+  /// Limits.
+  public init(lineBytesMax: Int, totalBytesMax: Int) {
+    self.lineBytesMax = lineBytesMax
+    self.totalBytesMax = totalBytesMax
+  }
+
+  /// An `append` batch: log lines, at most `Limits.batchBytesMax`.
+  public static let batch = InputLimits(lineBytesMax: Limits.lineBytesMax, totalBytesMax: Limits.batchBytesMax)
+  /// A query file for `audit`.
+  public static let queries = InputLimits(lineBytesMax: Limits.lineBytesMax, totalBytesMax: Limits.queryInputBytesMax)
+  /// A snapshot read whole (`diff`, `snapshot --check`).
+  public static let snapshot = InputLimits(lineBytesMax: Limits.snapshotLineBytesMax, totalBytesMax: Limits.snapshotBytesMax)
+  /// A log or catalog read whole from stdin: no size limit, but an endless line stops it.
+  public static let log = InputLimits(lineBytesMax: Limits.skippedLineBytesMax, totalBytesMax: Int.max)
+  /// Anything else read whole (import payloads).
+  public static let document = InputLimits(lineBytesMax: Int.max, totalBytesMax: Limits.batchBytesMax)
+}
+
 /// Reads catalogs and logs from disk into a `Ledger`.
 public enum LedgerLoader {
   /// The default catalog path for a log: `catalog.json` beside it.
@@ -8,19 +34,84 @@ public enum LedgerLoader {
 
   /// Reads a whole small file (catalogs, query files).
   public static func readFile(_ path: String, limit: Int = Int.max) throws(Diagnostic) -> [UInt8] {
+    try readFile(path, limits: InputLimits(lineBytesMax: Int.max, totalBytesMax: limit))
+  }
+
+  /// Reads a whole file, stopping with an error as soon as a line or the whole passes `limits`
+  /// (so `/dev/zero` or an endless pipe ends quickly, with bounded memory).
+  public static func readFile(_ path: String, limits: InputLimits) throws(Diagnostic) -> [UInt8] {
     let file = try PlatformFile(path: path, mode: .read)
+    return try readBounded(name: path, limits: limits) { (buffer) throws(Diagnostic) in try file.read(into: buffer) }
+  }
+
+  /// Reads an input whole through `read` (which returns 0 at its end), checking `limits` as it goes.
+  /// - Complexity: O(input), memory at most `limits.totalBytesMax`.
+  public static func readBounded(
+    name: String, limits: InputLimits, read: (UnsafeMutableRawBufferPointer) throws(Diagnostic) -> Int
+  ) throws(Diagnostic) -> [UInt8] {
     var result: [UInt8] = []
     let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)
     defer { chunk.deallocate() }
+    let bytes = chunk.bindMemory(to: UInt8.self)
+    var lineBytes = 0
+    var lineNumber = 1
     while true {
-      let n = try file.read(into: chunk)
+      let n = try read(chunk)
       if n == 0 { break }
+      if limits.lineBytesMax != Int.max {
+        var from = 0
+        while let newline = LogReader.findNewline(bytes, from: from, to: n) {
+          lineBytes += newline - from
+          guard lineBytes <= limits.lineBytesMax else { break }
+          lineBytes = 0
+          lineNumber += 1
+          from = newline + 1
+        }
+        if lineBytes <= limits.lineBytesMax { lineBytes += n - from }
+        guard lineBytes <= limits.lineBytesMax else {
+          throw Diagnostic(file: name, line: lineNumber, .lineTooLong(bytes: lineBytes, limit: limits.lineBytesMax))
+        }
+      }
       result.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<n]))
-      if result.count > limit {
-        throw Diagnostic(file: path, .cannotRead(path: path, reason: "larger than \(limit) bytes"))
+      if result.count > limits.totalBytesMax {
+        throw Diagnostic(file: name, .cannotRead(path: name, reason: "larger than \(limits.totalBytesMax) bytes"))
       }
     }
     return result
+  }
+
+  /// Streams an input by whole lines: `body` gets each run of complete lines (with the number
+  /// of the first) as soon as a read delivers them, so memory stays one chunk plus one line.
+  /// A last line without a newline is delivered at the end; a line over `lineBytesMax` stops
+  /// reading with `lineTooLong`.
+  /// - Complexity: O(input).
+  public static func streamLines(
+    name: String, lineBytesMax: Int, read: (UnsafeMutableRawBufferPointer) throws(Diagnostic) -> Int,
+    body: (_ lines: [UInt8], _ firstLine: Int) throws -> Void
+  ) throws {
+    let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)
+    defer { chunk.deallocate() }
+    var pending: [UInt8] = []
+    var lineNumber = 1
+    while true {
+      let n = try read(chunk)
+      if n == 0 { break }
+      pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<n]))
+      guard let lastNewline = pending.lastIndex(of: 10) else {
+        guard pending.count <= lineBytesMax else {
+          throw Diagnostic(file: name, line: lineNumber, .lineTooLong(bytes: pending.count, limit: lineBytesMax))
+        }
+        continue
+      }
+      let lines = Array(pending[...lastNewline])
+      pending.removeFirst(lastNewline + 1)
+      try body(lines, lineNumber)
+      lineNumber += lines.count { $0 == 10 }
+      guard pending.count <= lineBytesMax else {
+        throw Diagnostic(file: name, line: lineNumber, .lineTooLong(bytes: pending.count, limit: lineBytesMax))
+      }
+    }
+    if !pending.isEmpty { try body(pending, lineNumber) }
   }
 
   /// Loads and validates a catalog file.
@@ -41,11 +132,15 @@ public enum LedgerLoader {
   ///
   /// Lines are parsed on a reader thread and admitted in order on this one. A torn
   /// last line is reported as a warning and not parsed.
+  /// - Parameter end: where to stop reading; nil reads what is committed now (an unfinished
+  ///   append's batch is left out, `AppendIntent`). An appender holding the lock passes its length.
   public static func feed(
-    _ builder: inout LedgerBuilder, path: String, startingAt offset: Int64 = 0, firstLineNumber: Int = 1
+    _ builder: inout LedgerBuilder, path: String, startingAt offset: Int64 = 0, firstLineNumber: Int = 1,
+    endingAt end: Int64? = nil
   ) throws(Diagnostic) -> LogExtent {
     let extent = try PipelinedLogReader.feed(
-      &builder, path: path, catalog: builder.catalog, startingAt: offset, firstLineNumber: firstLineNumber)
+      &builder, path: path, catalog: builder.catalog, startingAt: offset, firstLineNumber: firstLineNumber,
+      endingAt: end)
     if extent.tornBytes > 0 {
       builder.record(
         Diagnostic(

@@ -12,11 +12,13 @@ public struct AppendReport: Sendable, Equatable {
 
 /// Appends events to a log: all or nothing, durably, one appender at a time.
 ///
-/// Under an exclusive `flock` on the log it reloads the log as it stands,
-/// validates the batch against it (conflicts, overdraw, unknown products, every
-/// field), stamps `recorded` where absent, writes the whole batch with one
-/// `write` at the end, and fsyncs before returning. On a failed write the log is
-/// truncated back to its previous length. Re-appending the same events is a no-op.
+/// Under an exclusive `flock` on the log it first rolls back a batch an earlier appender
+/// left unfinished (`AppendIntent`), reloads the log as it stands, validates the batch
+/// against it (conflicts, overdraw, unknown products, every field), stamps `recorded`
+/// where absent, and writes the whole batch between an fsynced intent record and its
+/// removal. On a failed write the log is truncated back to its previous length; after a
+/// crash the intent record has the next appender, `repair` and readers roll it back.
+/// Re-appending the same events is a no-op.
 public enum LogAppender {
   /// Appends the JSON lines in `input` (named `inputName` in messages) to the log at `logPath`.
   /// - Parameter now: the knowledge time stamped on events without `recorded`; nil stamps
@@ -25,9 +27,11 @@ public enum LogAppender {
     input: [UInt8], inputName: String, logPath: String, catalog: Catalog, now: Timestamp?
   ) throws(DiagnosticList) -> AppendReport {
     try append(input: input, inputName: inputName, logPath: logPath, catalog: catalog, now: now) {
-      (_, _) throws(DiagnosticList) in
+      (_, size) throws(DiagnosticList) in
       var builder = LedgerBuilder(catalog: catalog, file: logPath)
-      let extent = try DiagnosticList.collecting(path: logPath) { try LedgerLoader.feed(&builder, path: logPath) }
+      let extent = try DiagnosticList.collecting(path: logPath) {
+        try LedgerLoader.feed(&builder, path: logPath, endingAt: size)
+      }
       return (builder, extent.lineCount)
     }.report
   }
@@ -55,6 +59,7 @@ public enum LogAppender {
     try DiagnosticList.collecting(path: logPath, writing: true) {
       let log = try PlatformFile(path: logPath, mode: .readWriteCreate)
       try log.lockExclusive()
+      _ = try AppendIntent.recover(log, logPath: logPath)
       let size = try log.size()
       if size > 0 {
         var last: UInt8 = 0
@@ -149,20 +154,38 @@ public enum LogAppender {
       }
       var outcome = Outcome(report: report, ledger: ledger, logBytes: size, logLines: existingLines)
       guard !output.isEmpty else { return outcome }
-      try log.seek(to: size)
-      do {
-        try log.write(output)
-        try log.sync()
-      } catch {
-        // All or nothing: cut back whatever part of the batch reached the file.
-        try? log.truncate(to: size)
-        try? log.sync()
-        throw error
-      }
-      if size == 0 { PlatformFile.syncDirectory(of: logPath) }
+      try write(output, to: log, logPath: logPath, committed: size)
       outcome.logBytes = size + Int64(output.count)
       outcome.logLines = existingLines + report.appended
       return outcome
+    }
+  }
+
+  /// Writes a validated batch all or nothing: intent record, batch, fsync, intent removed.
+  ///
+  /// A failure at any point leaves either the old log or (if only the record's removal
+  /// failed durably) the old log plus the whole batch, never part of it: a failed write is
+  /// cut back at once, and a crash leaves the record for the next appender, `repair` or
+  /// reader to roll back.
+  static func write(_ batch: [UInt8], to log: borrowing PlatformFile, logPath: String, committed: Int64)
+    throws(Diagnostic)
+  {
+    try AppendIntent.begin(logPath: logPath, .init(committed: committed, batch: Int64(batch.count)))
+    do {
+      try log.seek(to: committed)
+      try log.write(batch)
+      try log.sync()
+      // A new log's directory entry must be durable before the batch counts as committed.
+      if committed == 0 { try PlatformFile.syncDirectory(of: logPath) }
+      try AppendIntent.commit(logPath: logPath)
+    } catch {
+      // Cut back whatever part of the batch reached the file; the record stays unless that worked.
+      do throws(Diagnostic) {
+        try log.truncate(to: committed)
+        try log.sync()
+        try AppendIntent.commit(logPath: logPath)
+      } catch {}
+      throw error
     }
   }
 
@@ -177,7 +200,7 @@ public enum LogAppender {
   }
 }
 
-/// Moves a torn last line aside.
+/// Rolls back an interrupted append and moves a torn last line aside.
 public enum LogRepair {
   /// What `repair` did.
   public struct Report: Sendable, Equatable {
@@ -185,12 +208,15 @@ public enum LogRepair {
     public var movedBytes: Int64
     /// The log's length afterwards.
     public var logBytes: Int64
+    /// Bytes of an interrupted append's batch removed (its intent record was found).
+    public var rolledBackBytes: Int64 = 0
   }
 
   /// Appends a torn last line to `LOG.torn` (never overwriting) and truncates the log to its last complete line.
   public static func repair(logPath: String) throws(Diagnostic) -> Report {
     let log = try PlatformFile(path: logPath, mode: .readWriteCreate)
     try log.lockExclusive()
+    let rolledBack = try AppendIntent.recover(log, logPath: logPath)
     let size = try log.size()
     var completeLength: Int64 = 0
     var offset = size
@@ -208,7 +234,7 @@ public enum LogRepair {
       offset = start
     }
     let tornLength = size - completeLength
-    guard tornLength > 0 else { return Report(movedBytes: 0, logBytes: size) }
+    guard tornLength > 0 else { return Report(movedBytes: 0, logBytes: size, rolledBackBytes: rolledBack) }
     let torn = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(tornLength), alignment: 8)
     defer { torn.deallocate() }
     _ = try log.read(into: torn, at: completeLength)
@@ -216,9 +242,9 @@ public enum LogRepair {
     try aside.write(UnsafeRawBufferPointer(torn))
     try aside.write([10])
     try aside.sync()
-    PlatformFile.syncDirectory(of: logPath + ".torn")
+    try PlatformFile.syncDirectory(of: logPath + ".torn")
     try log.truncate(to: completeLength)
     try log.sync()
-    return Report(movedBytes: tornLength, logBytes: completeLength)
+    return Report(movedBytes: tornLength, logBytes: completeLength, rolledBackBytes: rolledBack)
   }
 }

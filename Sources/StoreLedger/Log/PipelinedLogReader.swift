@@ -15,8 +15,8 @@ final class ParsedBlock: @unchecked Sendable {
   var length = 0
   /// The number of the block's first line.
   var firstLineNumber = 1
-  /// A diagnostic to emit after the lines (the next line is longer than the limit).
-  var trailingFailure: Diagnostic? = nil
+  /// A diagnostic to emit before the lines (a line longer than the limit ended in this block).
+  var leadingFailure: Diagnostic? = nil
   /// Decoded (escaped or non-ASCII) strings of the block.
   var scratch: [UInt8] = []
   /// Lines in order.
@@ -43,11 +43,10 @@ final class ParsedBlock: @unchecked Sendable {
       var newline = lineStart
       while bytes[newline] != 10 { newline += 1 }
       let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<newline])
-      if line.count > Limits.lineBytesMax {
-        lines.append(.failure(Diagnostic(line: lineNumber, .lineTooLong(bytes: line.count, limit: Limits.lineBytesMax))))
-      } else if line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) {
-        lines.append(.empty)
-      } else {
+      switch LineIntake.check(line, lineNumber: lineNumber) {
+      case .empty: lines.append(.empty)
+      case .refused(let diagnostic): lines.append(.failure(diagnostic))
+      case .parse:
         switch parser.parsePending(line, lineNumber: lineNumber, lineStart: lineStart) {
         case .success(let pending): lines.append(.event(pending))
         case .failure(let diagnostic): lines.append(.failure(diagnostic))
@@ -73,13 +72,21 @@ enum PipelinedLogReader {
   static let blockBytes = 1 << 20
 
   /// Feeds every complete line of the log at `path` from `offset` into `builder`.
+  ///
+  /// `blockBytes` is injectable so tests can cross block boundaries (carry, long lines) with small logs.
   /// - Complexity: O(file size).
   static func feed(
     _ builder: inout LedgerBuilder, path: String, catalog: Catalog, startingAt offset: Int64 = 0,
-    firstLineNumber: Int = 1
+    firstLineNumber: Int = 1, endingAt requestedEnd: Int64? = nil, blockBytes: Int = PipelinedLogReader.blockBytes
   ) throws(Diagnostic) -> LogExtent {
     let file = try PlatformFile(path: path, mode: .read)
-    builder.reserve(events: Int(max(0, try file.size() - offset) / 100))
+    // Blocks are read at offsets: a pipe or device (`/dev/zero`) cannot be a log.
+    guard file.entryKind() == .regular else {
+      throw Diagnostic(file: path, .cannotRead(path: path, reason: "not a regular file (a log is read at offsets)"))
+    }
+    let end: Int64
+    if let requestedEnd { end = requestedEnd } else { end = try AppendIntent.visibleLength(of: file, logPath: path) }
+    builder.reserve(events: Int(max(0, end - offset) / 100))
     let capacity = blockBytes + Limits.lineBytesMax + 1
     var free = (0..<blocksInFlight).map { _ in ParsedBlock(capacity: capacity, catalog: catalog) }
     var inFlight: [ParsedBlock] = []
@@ -88,6 +95,9 @@ enum PipelinedLogReader {
     var consumed = offset
     var lineNumber = firstLineNumber
     var skippingLongLine = false
+    /// The line being skipped as too long: its number and bytes so far. Reported when its
+    /// newline comes; at the end of the file it is a torn last line (a warning) instead.
+    var longLine = (line: 0, bytes: 0)
     var atEnd = false
     let workers = DispatchQueue.global()
 
@@ -96,13 +106,13 @@ enum PipelinedLogReader {
       block.parsed.wait()
       let bytes = UnsafeBufferPointer(block.buffer.bindMemory(to: UInt8.self))
       block.scratch.withUnsafeBufferPointer { scratch in
-        builder.add(parsed: block.lines, buffer: bytes, scratch: scratch)
-        if let failure = block.trailingFailure {
+        if let failure = block.leadingFailure {
           builder.add(parsed: [.failure(failure)], buffer: bytes, scratch: scratch)
         }
+        builder.add(parsed: block.lines, buffer: bytes, scratch: scratch)
       }
       block.lines.removeAll(keepingCapacity: true)
-      block.trailingFailure = nil
+      block.leadingFailure = nil
       free.append(block)
     }
 
@@ -116,8 +126,9 @@ enum PipelinedLogReader {
       carry.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: block.buffer[0..<$0.count]).copyMemory(from: $0) }
       var filled = carry.count
       carry.removeAll(keepingCapacity: true)
-      let n = try file.read(
-        into: UnsafeMutableRawBufferPointer(rebasing: block.buffer[filled..<(filled + blockBytes)]), at: position)
+      let want = Int(min(Int64(blockBytes), max(0, end - position)))
+      let n = want == 0 ? 0 : try file.read(
+        into: UnsafeMutableRawBufferPointer(rebasing: block.buffer[filled..<(filled + want)]), at: position)
       position += Int64(n)
       filled += n
       if n == 0 { atEnd = true }
@@ -126,11 +137,19 @@ enum PipelinedLogReader {
         // The rest of a line already reported as too long: drop it up to its newline.
         guard let newline = LogReader.findNewline(bytes, from: 0, to: filled) else {
           consumed += Int64(filled)
+          longLine.bytes += filled
           free.append(block)
-          if atEnd { skippingLongLine = false }
+          if longLine.bytes > Limits.skippedLineBytesMax {
+            // An endless line (a pipe of zeros): stop now rather than read forever.
+            while !inFlight.isEmpty { admitOldest(&builder) }
+            throw Diagnostic(
+              file: path, line: longLine.line, .lineTooLong(bytes: longLine.bytes, limit: Limits.lineBytesMax))
+          }
           continue
         }
         consumed += Int64(newline + 1)
+        block.leadingFailure = Diagnostic(
+          line: longLine.line, .lineTooLong(bytes: longLine.bytes + newline, limit: Limits.lineBytesMax))
         lineNumber += 1
         start = newline + 1
         skippingLongLine = false
@@ -152,7 +171,7 @@ enum PipelinedLogReader {
       let rest = filled - block.length
       if atEnd {
         // What follows the last newline is a torn write.
-        if block.length > 0 {
+        if block.length > 0 || block.leadingFailure != nil {
           inFlight.append(block)
           workers.async { block.parse() }
         } else {
@@ -163,8 +182,8 @@ enum PipelinedLogReader {
         return LogExtent(completeBytes: consumed, tornBytes: Int64(rest), lineCount: lineNumber - firstLineNumber)
       }
       if rest > Limits.lineBytesMax {
-        // The next line is longer than the limit: report it once, then skip to its newline.
-        block.trailingFailure = Diagnostic(line: lineNumber, .lineTooLong(bytes: rest, limit: Limits.lineBytesMax))
+        // The next line is longer than the limit: skip to its newline, then report it once.
+        longLine = (line: lineNumber, bytes: rest)
         skippingLongLine = true
         consumed += Int64(rest)
       } else {
@@ -173,13 +192,15 @@ enum PipelinedLogReader {
       if block.length > 0 {
         inFlight.append(block)
         workers.async { block.parse() }
-      } else if block.trailingFailure != nil {
+      } else if block.leadingFailure != nil {
         inFlight.append(block)
         block.parsed.signal()
       } else {
         free.append(block)
       }
     }
-    return LogExtent(completeBytes: consumed, tornBytes: 0, lineCount: lineNumber - firstLineNumber)
+    // The file ended inside a long line: a torn last line, however long.
+    let torn = skippingLongLine ? Int64(longLine.bytes) : 0
+    return LogExtent(completeBytes: consumed - torn, tornBytes: torn, lineCount: lineNumber - firstLineNumber)
   }
 }

@@ -5,6 +5,7 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
+import Synchronization
 
 /// The only file that calls the C library: open, read, write, fsync, flock, truncate.
 ///
@@ -24,6 +25,8 @@ public struct PlatformFile: ~Copyable {
     case appendCreate
     /// Write, create and truncate.
     case writeTruncate
+    /// Write a new file; fails if anything exists at the path (temporary files).
+    case createExclusive
   }
 
   /// Opens `path`; throws `fileNotFound`, `cannotRead` or `cannotWrite`.
@@ -34,6 +37,7 @@ public struct PlatformFile: ~Copyable {
     case .readWriteCreate: flags = O_RDWR | O_CREAT
     case .appendCreate: flags = O_WRONLY | O_CREAT | O_APPEND
     case .writeTruncate: flags = O_WRONLY | O_CREAT | O_TRUNC
+    case .createExclusive: flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW
     }
     let fd = open(path, flags | O_CLOEXEC, 0o644)
     guard fd >= 0 else {
@@ -61,6 +65,7 @@ public struct PlatformFile: ~Copyable {
 
   /// Renames a file atomically (same directory).
   public static func rename(_ from: String, to: String) throws(Diagnostic) {
+    if IOFaults.armed { try IOFaults.mutate(path: to) }
     guard Glibc_rename(from, to) == 0 else {
       throw Diagnostic(.cannotWrite(path: to, reason: "rename: " + describe(errno)))
     }
@@ -136,12 +141,18 @@ public struct PlatformFile: ~Copyable {
   public func write(_ bytes: UnsafeRawBufferPointer) throws(Diagnostic) {
     var done = 0
     while done < bytes.count {
-      let n = Glibc_write(descriptor, bytes.baseAddress! + done, bytes.count - done)
+      var want = bytes.count - done
+      var failAfter: IOFault.Failure? = nil
+      if IOFaults.armed {
+        (want, failAfter) = try IOFaults.write(path: path, count: want)
+      }
+      let n = want == 0 ? 0 : Glibc_write(descriptor, bytes.baseAddress! + done, want)
       if n < 0 {
         if errno == EINTR { continue }
         throw Diagnostic(.cannotWrite(path: path, reason: PlatformFile.describe(errno)))
       }
       done += n
+      if let failAfter { throw IOFaults.diagnostic(failAfter, path: path) }
     }
   }
 
@@ -156,8 +167,21 @@ public struct PlatformFile: ~Copyable {
 
   /// Flushes data and metadata to stable storage.
   public func sync() throws(Diagnostic) {
+    if IOFaults.armed, try IOFaults.sync(path: path) { return }
     guard fsync(descriptor) == 0 else {
       throw Diagnostic(.cannotWrite(path: path, reason: "fsync: " + PlatformFile.describe(errno)))
+    }
+  }
+
+  /// What this open file is (regular file, pipe, device), from `fstat`.
+  public func entryKind() -> EntryKind {
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else { return .other }
+    switch info.st_mode & S_IFMT {
+    case S_IFREG: return .regular
+    case S_IFDIR: return .directory
+    case S_IFIFO, S_IFSOCK: return .stream
+    default: return .other
     }
   }
 
@@ -179,6 +203,7 @@ public struct PlatformFile: ~Copyable {
 
   /// Cuts the file to `length` bytes.
   public func truncate(to length: Int64) throws(Diagnostic) {
+    if IOFaults.armed { try IOFaults.mutate(path: path) }
     guard ftruncate(descriptor, off_t(length)) == 0 else {
       throw Diagnostic(.cannotWrite(path: path, reason: "truncate: " + PlatformFile.describe(errno)))
     }
@@ -192,19 +217,210 @@ public struct PlatformFile: ~Copyable {
     }
   }
 
-  /// Fsyncs the directory holding `path`, so a newly created file's entry is durable.
-  public static func syncDirectory(of path: String) {
-    let directory: String
-    if let slash = path.lastIndex(of: "/") {
-      directory = slash == path.startIndex ? "/" : String(path[..<slash])
-    } else {
-      directory = "."
+  /// Blocks until this process holds a shared advisory lock (readers, for an instant).
+  public func lockShared() throws(Diagnostic) {
+    while flock(descriptor, LOCK_SH) != 0 {
+      if errno == EINTR { continue }
+      throw Diagnostic(.cannotRead(path: path, reason: "lock: " + PlatformFile.describe(errno)))
     }
-    let fd = open(directory, O_RDONLY)
-    if fd >= 0 {
-      _ = fsync(fd)
-      close(fd)
+  }
+
+  /// Releases this descriptor's advisory lock.
+  public func unlock() {
+    _ = flock(descriptor, LOCK_UN)
+  }
+
+  /// This process's id (unique names for temporary files).
+  public static func processID() -> Int { Int(getpid()) }
+
+  /// The directory holding `path` ("." for a bare name).
+  public static func directory(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "." }
+    return slash == path.startIndex ? "/" : String(path[..<slash])
+  }
+
+  /// Fsyncs the directory holding `path`, so a created, renamed or removed entry is durable.
+  public static func syncDirectory(of path: String) throws(Diagnostic) {
+    if IOFaults.armed, try IOFaults.sync(path: path) { return }
+    let fd = open(directory(of: path), O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw Diagnostic(.cannotWrite(path: path, reason: "open directory: " + describe(errno))) }
+    defer { close(fd) }
+    guard fsync(fd) == 0 || errno == EINVAL else {
+      throw Diagnostic(.cannotWrite(path: path, reason: "fsync directory: " + describe(errno)))
     }
+  }
+
+  /// Removes the file at `path`; a missing file is not an error.
+  public static func remove(_ path: String) throws(Diagnostic) {
+    if IOFaults.armed { try IOFaults.mutate(path: path) }
+    guard unlink(path) == 0 || errno == ENOENT else {
+      throw Diagnostic(.cannotWrite(path: path, reason: "remove: " + describe(errno)))
+    }
+  }
+
+  /// What is at a path, without following a final symbolic link.
+  public enum EntryKind: Sendable, Equatable {
+    case missing, regular, directory, symbolicLink
+    /// A pipe or socket: read to its end, no length known.
+    case stream
+    /// A device or anything else.
+    case other
+  }
+
+  /// What is at `path` (`lstat`).
+  public static func entryKind(_ path: String) -> EntryKind {
+    var info = stat()
+    guard lstat(path, &info) == 0 else { return .missing }
+    switch info.st_mode & S_IFMT {
+    case S_IFREG: return .regular
+    case S_IFDIR: return .directory
+    case S_IFLNK: return .symbolicLink
+    default: return .other
+    }
+  }
+
+  /// Device and inode of the file `path` names (following links), to tell whether two paths are one file.
+  public static func identity(_ path: String) -> FileIdentity? {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+  }
+}
+
+/// Which file a path names: equal identities are the same file, whatever the paths.
+public struct FileIdentity: Sendable, Equatable {
+  /// `st_dev`.
+  public var device: UInt64
+  /// `st_ino`.
+  public var inode: UInt64
+}
+
+/// A planned I/O failure for tests, applied to files whose path begins with `pathPrefix`.
+///
+/// Deterministic fault injection in the one file that does I/O: a test arms a plan for its
+/// own temporary directory (other tests running at the same time are not affected), runs
+/// an operation, and checks what is on disk afterwards.
+package struct IOFault: Sendable {
+  /// What goes wrong.
+  package enum Failure: Sendable, Equatable {
+    /// The process dies once `afterBytes` bytes were written: nothing after that point is
+    /// done (no write, fsync, truncate, rename or remove under the prefix).
+    case crash
+    /// The write crossing `afterBytes` writes the bytes before it, then fails with this errno
+    /// (ENOSPC, EIO); later writes succeed.
+    case writeError(Int32)
+    /// Every write transfers at most `afterBytes` bytes (at least 1): short writes.
+    case shortWrites
+    /// The fsync numbered `afterBytes` (from 0, counting files and directories) fails with this errno.
+    case syncError(Int32)
+  }
+  /// Files affected: those whose path begins with this.
+  package var pathPrefix: String
+  /// The failure.
+  package var failure: Failure
+  /// Bytes written before the failure (or the fsync number, or the short-write size).
+  package var afterBytes: Int
+  /// Bytes written and fsyncs done so far under the prefix.
+  package var bytesWritten = 0
+  package var syncs = 0
+  /// Whether the simulated crash happened.
+  package var crashed = false
+
+  /// A plan.
+  package init(pathPrefix: String, failure: Failure, afterBytes: Int) {
+    self.pathPrefix = pathPrefix
+    self.failure = failure
+    self.afterBytes = afterBytes
+  }
+}
+
+/// The armed fault plans (tests only; empty in production, where each check is one atomic load).
+package enum IOFaults {
+  private static let plans = Mutex<[IOFault]>([])
+  private static let count = Atomic<Int>(0)
+
+  /// Whether any plan is armed.
+  @inline(__always)
+  static var armed: Bool { count.load(ordering: .relaxed) > 0 }
+
+  /// Runs `body` with `fault` armed; returns the plan as it ended (bytes written, crashed).
+  package static func with<R>(_ fault: IOFault, _ body: () throws -> R) rethrows -> (R, IOFault) {
+    plans.withLock { $0.append(fault) }
+    count.add(1, ordering: .relaxed)
+    defer { count.subtract(1, ordering: .relaxed) }
+    let result: R
+    do {
+      result = try body()
+    } catch {
+      plans.withLock { list in list.removeAll { $0.pathPrefix == fault.pathPrefix } }
+      throw error
+    }
+    let ended = plans.withLock { list in
+      let index = list.firstIndex { $0.pathPrefix == fault.pathPrefix }!
+      return list.remove(at: index)
+    }
+    return (result, ended)
+  }
+
+  /// The diagnostic a planned failure gives.
+  static func diagnostic(_ failure: IOFault.Failure, path: String) -> Diagnostic {
+    switch failure {
+    case .crash: return Diagnostic(.cannotWrite(path: path, reason: "simulated crash (fault injection)"))
+    case .writeError(let code), .syncError(let code):
+      return Diagnostic(.cannotWrite(path: path, reason: PlatformFile.describe(code)))
+    case .shortWrites: return Diagnostic(.cannotWrite(path: path, reason: "short write"))
+    }
+  }
+
+  /// How many of `count` bytes a write may transfer, and the failure to raise after them.
+  static func write(path: String, count: Int) throws(Diagnostic) -> (Int, IOFault.Failure?) {
+    let decision: Result<(Int, IOFault.Failure?), Diagnostic> = plans.withLock { list in
+      guard let k = list.firstIndex(where: { path.hasPrefix($0.pathPrefix) }) else { return .success((count, nil)) }
+      if list[k].crashed { return .failure(diagnostic(.crash, path: path)) }
+      let left = max(0, list[k].afterBytes - list[k].bytesWritten)
+      switch list[k].failure {
+      case .crash:
+        guard count > left else { break }
+        list[k].bytesWritten += left
+        list[k].crashed = true
+        return .success((left, .crash))
+      case .writeError(let code):
+        guard count > left, list[k].bytesWritten <= list[k].afterBytes else { break }
+        list[k].bytesWritten += left + 1  // past the point: later writes succeed
+        return .success((left, .writeError(code)))
+      case .shortWrites:
+        let n = min(count, max(1, list[k].afterBytes))
+        list[k].bytesWritten += n
+        return .success((n, nil))
+      case .syncError:
+        break
+      }
+      list[k].bytesWritten += count
+      return .success((count, nil))
+    }
+    return try decision.get()
+  }
+
+  /// Fails an fsync as planned; true when the path is under a plan, so the real fsync is
+  /// skipped (a simulated process crash keeps the page cache, and tests stay fast).
+  static func sync(path: String) throws(Diagnostic) -> Bool {
+    let outcome: (planned: Bool, failure: IOFault.Failure?) = plans.withLock { list in
+      guard let k = list.firstIndex(where: { path.hasPrefix($0.pathPrefix) }) else { return (false, nil) }
+      if list[k].crashed { return (true, .crash) }
+      defer { list[k].syncs += 1 }
+      if case .syncError = list[k].failure, list[k].syncs == list[k].afterBytes { return (true, list[k].failure) }
+      return (true, nil)
+    }
+    if let failure = outcome.failure { throw diagnostic(failure, path: path) }
+    return outcome.planned
+  }
+
+  /// Refuses any change after a simulated crash.
+  static func mutate(path: String) throws(Diagnostic) {
+    let crashed = plans.withLock { list in
+      list.first(where: { path.hasPrefix($0.pathPrefix) })?.crashed ?? false
+    }
+    if crashed { throw diagnostic(.crash, path: path) }
   }
 }
 

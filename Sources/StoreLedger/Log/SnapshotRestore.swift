@@ -43,14 +43,15 @@ public enum SnapshotFiles {
       duplicatesSkipped: ledger.duplicatesSkipped)
   }
 
-  /// Writes snapshot bytes to `path` durably (write to a temporary file, fsync, rename).
-  public static func write(_ bytes: [UInt8], to path: String) throws(Diagnostic) {
-    let temporary = path + ".tmp"
-    let file = try PlatformFile(path: temporary, mode: .writeTruncate)
-    try file.write(bytes)
-    try file.sync()
-    try PlatformFile.rename(temporary, to: path)
-    PlatformFile.syncDirectory(of: path)
+  /// Writes snapshot bytes to `path` durably and atomically (`PendingFile`: a temporary in the
+  /// same directory, fsync, rename). Refuses the files in `inUse`, non-regular files, and an
+  /// existing file unless `force`.
+  public static func write(_ bytes: [UInt8], to path: String, force: Bool = true, inUse: [String] = [])
+    throws(Diagnostic)
+  {
+    let pending = try PendingFile(replacing: path, force: force, inUse: inUse)
+    try pending.file.write(bytes)
+    try pending.commit()
   }
 
   /// Restores from a snapshot and folds only the log's tail after it.
@@ -91,6 +92,10 @@ public enum SnapshotFiles {
       group.wait()
       let prefixDigest = try box.result.get()
       let header = restored.header
+      // The prefix was digested as the unverified first read said; it must be what the verified content says.
+      guard header.bytes == peek.bytes, header.lines == peek.lines else {
+        throw Diagnostic(file: snapshotPath, .snapshotMismatch("the snapshot changed while it was being read"))
+      }
       guard catalogDigest == header.catalogDigest else {
         throw Diagnostic(
           file: snapshotPath,

@@ -1,7 +1,7 @@
 /// Where a snapshot stands in its log, and what it was folded with.
 public struct SnapshotHeader: Sendable, Equatable {
   /// The format tag written in every snapshot.
-  public static let format = "storeledger-snapshot/2"
+  public static let format = "storeledger-snapshot/3"
   /// Complete lines covered (empty and duplicate lines included).
   public var lines: Int
   /// Bytes of the log covered: the prefix up to and including the last covered `\n`.
@@ -62,5 +62,34 @@ enum EventFlags {
     e.hasOwnership = flags & (1 << 16) != 0
     e.hasOffer = flags & (1 << 17) != 0
     return flags >> 18 == 0
+  }
+}
+
+/// The snapshot's digest of its own restore prefix, so a damaged or edited snapshot is refused
+/// before anything it says is trusted.
+///
+/// `restore_sha256` is the SHA-256 of the first `restore_bytes` bytes of the file with the 64 hex
+/// digits of `restore_sha256` itself left out. The readable timeline after the prefix is not
+/// covered: restoring never reads it (Docs/snapshots.md).
+enum SnapshotSeal {
+  /// Hex digits of the digest.
+  static let hexDigits = 64
+
+  /// The digest of `prefix` without the `hexDigits` bytes at `digestAt`.
+  /// - Complexity: O(prefix.count).
+  static func digest(_ prefix: UnsafeRawBufferPointer, digestAt: Int) -> SHA256Digest {
+    precondition(digestAt >= 0 && digestAt + hexDigits <= prefix.count, "digest outside the prefix")
+    var hasher = SHA256()
+    hasher.update(UnsafeRawBufferPointer(rebasing: prefix[0..<digestAt]))
+    hasher.update(UnsafeRawBufferPointer(rebasing: prefix[(digestAt + hexDigits)...]))
+    return hasher.finalize()
+  }
+
+  /// Fills in the digest of `bytes[0..<restoreBytes]` at `digestAt` (the writer's last step).
+  static func seal(_ bytes: inout [UInt8], restoreBytes: Int, digestAt: Int) {
+    let hex = bytes.withUnsafeBytes { raw in
+      digest(UnsafeRawBufferPointer(rebasing: raw[0..<restoreBytes]), digestAt: digestAt).hex
+    }
+    for (k, byte) in hex.utf8.enumerated() { bytes[digestAt + k] = byte }
   }
 }

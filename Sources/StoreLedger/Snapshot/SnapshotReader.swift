@@ -15,8 +15,8 @@ public enum SnapshotReader {
   ) {
     try bytes.withUnsafeBufferPointer { (buffer) throws(Diagnostic) in
       var parser = SnapshotParser(p: buffer, file: file, catalog: Catalog(products: []))
-      let header = try parser.headerOnly()
-      return (header.header, header.restoreBytes)
+      let leading = try parser.headerOnly()
+      return (leading.header, leading.restoreBytes)
     }
   }
 
@@ -37,7 +37,20 @@ public enum SnapshotReader {
     -> (ledger: Ledger, header: SnapshotHeader)
   {
     var peek = SnapshotParser(p: buffer, file: file, catalog: catalog)
-    let stringsAt = try peek.headerOnly().stringsAt
+    let leading = try peek.headerOnly()
+    // Nothing the prefix says is trusted before its digest matches.
+    guard leading.restoreBytes <= Int64(buffer.count), leading.contentDigestAt >= 0,
+      leading.contentDigestAt + SnapshotSeal.hexDigits <= Int(leading.restoreBytes)
+    else { throw peek.fail("shorter than its 'restore_bytes' says") }
+    let buffer = UnsafeBufferPointer(rebasing: buffer[0..<Int(leading.restoreBytes)])
+    guard SnapshotSeal.digest(UnsafeRawBufferPointer(buffer), digestAt: leading.contentDigestAt) == leading.contentDigest
+    else {
+      throw Diagnostic(
+        file: file,
+        .snapshotMismatch(
+          "not a valid snapshot: its content does not match its 'restore_sha256' (the file was damaged or edited); make a new snapshot"))
+    }
+    let stringsAt = leading.stringsAt
     guard stringsAt > 0, stringsAt < buffer.count, buffer[stringsAt] == 32 else {
       throw peek.fail("'restore_strings_at' does not point at the strings section")
     }
@@ -228,24 +241,40 @@ private struct SnapshotParser {
 
   /// Parses the leading sections (sorted keys put `catalog`, `format`, `log` and
   /// `restore_bytes` first).
-  mutating func headerOnly() throws(Diagnostic) -> (header: SnapshotHeader, restoreBytes: Int64, stringsAt: Int) {
+  mutating func headerOnly() throws(Diagnostic) -> LeadingSections {
     var fields = HeaderFields()
     try expect(123)
     while true {
       let key = try text()
       try expect(58)
       if try !headerField(key, into: &fields) { try skipValue() }
-      if let catalogDigest = fields.catalogDigest, let logDigest = fields.logDigest, fields.lines >= 0,
+      if key == "format" && fields.format != SnapshotHeader.format {
+        throw fail("format is '\(fields.format)', expected '\(SnapshotHeader.format)': make a new snapshot")
+      }
+      if fields.format == SnapshotHeader.format, let catalogDigest = fields.catalogDigest,
+        let logDigest = fields.logDigest, let contentDigest = fields.contentDigest, fields.lines >= 0,
         fields.bytes >= 0, fields.restoreBytes > 0, fields.stringsAt > 0
       {
-        return (
-          SnapshotHeader(
+        return LeadingSections(
+          header: SnapshotHeader(
             lines: Int(fields.lines), bytes: fields.bytes, logDigest: logDigest, catalogDigest: catalogDigest,
-            events: 0, duplicatesSkipped: 0), fields.restoreBytes, Int(clamping: fields.stringsAt)
-        )
+            events: 0, duplicatesSkipped: 0),
+          restoreBytes: fields.restoreBytes, stringsAt: Int(clamping: fields.stringsAt),
+          contentDigest: contentDigest, contentDigestAt: fields.contentDigestAt)
       }
-      guard take(44) else { throw fail("missing 'catalog', 'log', 'restore_bytes' or 'restore_strings_at'") }
+      guard take(44) else {
+        throw fail("missing 'catalog', 'format', 'log', 'restore_bytes', 'restore_sha256' or 'restore_strings_at'")
+      }
     }
+  }
+
+  /// What the sections before `state` say, and where the content digest's hex digits are.
+  struct LeadingSections {
+    var header: SnapshotHeader
+    var restoreBytes: Int64
+    var stringsAt: Int
+    var contentDigest: SHA256Digest
+    var contentDigestAt: Int
   }
 
   /// The values of the leading sections.
@@ -259,6 +288,8 @@ private struct SnapshotParser {
     var duplicates: Int64 = -1
     var restoreBytes: Int64 = -1
     var stringsAt: Int64 = -1
+    var contentDigest: SHA256Digest? = nil
+    var contentDigestAt = -1
   }
 
   /// Parses the value of `key` if it is a header section; false for any other key.
@@ -267,6 +298,13 @@ private struct SnapshotParser {
     case "format": fields.format = try text()
     case "restore_bytes": fields.restoreBytes = try integer()
     case "restore_strings_at": fields.stringsAt = try integer()
+    case "restore_sha256":
+      try expect(34)
+      fields.contentDigestAt = i
+      i -= 1
+      let hex = try text()
+      guard hex.utf8.count == SnapshotSeal.hexDigits else { throw fail("'restore_sha256' is not a SHA-256") }
+      fields.contentDigest = SHA256Digest(hex: hex)
     case "catalog":
       try members { (this, key) throws(Diagnostic) in
         if key == "sha256" { fields.catalogDigest = SHA256Digest(hex: try this.text()) } else { try this.skipValue() }
@@ -339,12 +377,16 @@ private struct SnapshotParser {
   /// Checks every string index now that the tables are known, and builds the ledger.
   mutating func finish() throws(Diagnostic) -> (ledger: Ledger, header: SnapshotHeader) {
     guard let header else { throw fail("missing header") }
+    // Each id once: restoring indexes events by id.
+    var seenIDs = [Bool](repeating: false, count: symbols.ids.count)
     for event in events {
       func check(_ symbol: Symbol, _ table: SymbolTable) throws(Diagnostic) {
         guard !symbol.isSome || Int(symbol.rawValue) < table.count else { throw fail("string index out of range") }
       }
       guard event.id.isSome else { throw fail("event without id") }
       try check(event.id, symbols.ids)
+      guard !seenIDs[Int(event.id.rawValue)] else { throw fail("an event id appears twice") }
+      seenIDs[Int(event.id.rawValue)] = true
       try check(event.transaction, symbols.transactions)
       try check(event.originalTransaction, symbols.transactions)
       try check(event.currency, symbols.currencies)
@@ -504,10 +546,18 @@ private struct SnapshotParser {
         guard e.slot != UInt32.max, e.hasExpires else { return nil }
       }
       if catalog.kind(e.product) == .consumable && e.quantity < 1 { return nil }
-    case .renewal, .planChanged:
-      guard e.product.isSome, catalog.kind(e.product) == .autoRenewable, e.slot != UInt32.max else { return nil }
-    case .billingRetry, .graceEntered, .expiration, .autoRenewChanged, .renewalExtended:
-      guard e.slot != UInt32.max else { return nil }
+    case .renewal:
+      guard e.product.isSome, catalog.kind(e.product) == .autoRenewable, e.slot != UInt32.max, e.transaction.isSome,
+        e.originalTransaction.isSome, e.hasExpires
+      else { return nil }
+    case .planChanged:
+      guard e.product.isSome, catalog.kind(e.product) == .autoRenewable, e.slot != UInt32.max,
+        e.originalTransaction.isSome
+      else { return nil }
+    case .graceEntered, .renewalExtended:
+      guard e.slot != UInt32.max, e.originalTransaction.isSome, e.hasExpires else { return nil }
+    case .billingRetry, .expiration, .autoRenewChanged:
+      guard e.slot != UInt32.max, e.originalTransaction.isSome else { return nil }
     case .revocation, .refundReversed:
       guard e.transaction.isSome else { return nil }
     case .consumption:

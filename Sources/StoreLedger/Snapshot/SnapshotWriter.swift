@@ -11,7 +11,8 @@ public enum SnapshotWriter {
 
   /// The snapshot bytes of `ledger` covering the log as described by `header`.
   ///
-  /// Layout (keys sorted): `catalog`, `format`, `log`, `restore_bytes`, `restore_strings_at`, `state` (per subject,
+  /// Layout (keys sorted): `catalog`, `format`, `log`, `restore_bytes`, `restore_sha256` (the digest of
+  /// everything restoring reads, `SnapshotSeal`), `restore_strings_at`, `state` (per subject,
   /// the event records as base64), `strings`, then `subjects` (per subject, the readable
   /// timeline). `restore_bytes` is where `subjects` begins: restoring reads only that prefix.
   /// - Complexity: O(events + timeline size · log(subjects)).
@@ -60,6 +61,9 @@ public enum SnapshotWriter {
     raw("  \"restore_bytes\": ")
     let restoreBytesAt = out.count
     raw(String(repeating: " ", count: restoreBytesWidth) + ",\n")
+    raw("  \"restore_sha256\": \"")
+    let digestAt = out.count
+    raw(String(repeating: "0", count: SnapshotSeal.hexDigits) + "\",\n")
     raw("  \"restore_strings_at\": ")
     let stringsAtAt = out.count
     raw(String(repeating: " ", count: restoreBytesWidth) + ",\n")
@@ -88,6 +92,7 @@ public enum SnapshotWriter {
     let restoreBytes = Array(String(out.count).utf8)
     precondition(restoreBytes.count <= restoreBytesWidth, "snapshot prefix too large")
     for (k, byte) in restoreBytes.enumerated() { out[restoreBytesAt + k] = byte }
+    SnapshotSeal.seal(&out, restoreBytes: out.count, digestAt: digestAt)
     raw("\"subjects\": {")
     for (n, s) in order.enumerated() {
       let subject = Symbol(rawValue: UInt32(s))

@@ -25,6 +25,8 @@ public enum Problem: Sendable, Equatable {
   case tornLineBlocksAppend
   /// An open ledger's log is now shorter than what it had read: truncated or repaired behind it.
   case logShrank(bytes: Int64, known: Int64)
+  case unfinishedAppendUnrecoverable(String)
+  case tooManyLines(limit: Int)
   case leak(id: String, feature: String, at: String, tier: String?, used: Int64, limit: Int64?)
   // Catalog.
   case badCatalog(String)
@@ -168,6 +170,10 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
       return "the log ends in a torn line; run 'storeledger repair' before appending"
     case .logShrank(let bytes, let known):
       return "the log has \(bytes) bytes but this open ledger had read \(known): it was truncated or repaired since; open it again"
+    case .unfinishedAppendUnrecoverable(let detail):
+      return "an interrupted append cannot be rolled back: \(detail)"
+    case .tooManyLines(let limit):
+      return "the log has more than \(limit) lines"
     case .badCatalog(let detail):
       return "bad catalog: \(detail)"
     case .fileNotFound(let path):

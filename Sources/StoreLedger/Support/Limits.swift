@@ -16,6 +16,16 @@ public enum Limits {
   public static let linesMax = Int(UInt32.max - 1)
   /// Most diagnostics printed by one command; the rest are counted.
   public static let diagnosticsShownMax = 1000
+  /// Largest `append` batch (or other input read whole) in bytes.
+  public static let batchBytesMax = 256 * 1024 * 1024
+  /// Largest `audit --queries` input read whole, in bytes.
+  public static let queryInputBytesMax = 1024 * 1024 * 1024
+  /// Largest snapshot read whole (`diff`, `snapshot --check`), in bytes.
+  public static let snapshotBytesMax = 8 * 1024 * 1024 * 1024
+  /// Longest line of a snapshot read whole (one subject's base64 records).
+  public static let snapshotLineBytesMax = 64 * 1024 * 1024
+  /// Longest line the log reader skips to report it as too long; longer (an endless line) stops reading.
+  public static let skippedLineBytesMax = 64 * 1024 * 1024
   /// Largest catalog file in bytes.
   public static let catalogBytesMax = 16 * 1024 * 1024
   /// Largest integer accepted for `quantity` and `price`.

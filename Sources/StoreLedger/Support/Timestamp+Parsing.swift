@@ -61,8 +61,18 @@ extension Timestamp {
     guard i == n else { return nil }
     let days = CivilDate(year: year, month: month, day: day).daysSinceEpoch
     let secondsOfDay = hour * 3600 + minute * 60 + second - offsetMinutes * 60
-    return Timestamp(millisecondsSinceEpoch: (days * 86_400 + secondsOfDay) * 1000 + millis)
+    let milliseconds = (days * 86_400 + secondsOfDay) * 1000 + millis
+    // An offset can carry 0000-01-01 or 9999-12-31 outside the years the tool prints and reads back.
+    guard milliseconds >= Timestamp.earliestMilliseconds, milliseconds <= Timestamp.latestMilliseconds else {
+      return nil
+    }
+    return Timestamp(millisecondsSinceEpoch: milliseconds)
   }
+
+  /// 0000-01-01T00:00:00Z: the earliest instant accepted (printed as a four-digit year).
+  static let earliestMilliseconds: Int64 = -62_167_219_200_000
+  /// 9999-12-31T23:59:59.999Z: the latest instant accepted.
+  static let latestMilliseconds: Int64 = 253_402_300_799_999
 
   /// Parses an RFC 3339 timestamp from a string.
   public static func parseRFC3339(_ text: String) -> Timestamp? {

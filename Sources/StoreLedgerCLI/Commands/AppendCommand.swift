@@ -37,7 +37,7 @@ enum AppendCommand: LedgerCommand {
     case (nil, false): stamp = currentTimestamp()
     }
     let catalog = try CommandSupport.catalog(arguments, log: log, logMustExist: false)
-    let input = try CommandSupport.input(inputName, console: console)
+    let input = try CommandSupport.input(inputName, console: console, limits: .batch)
     let report = try LogAppender.append(
       input: input, inputName: inputName == "-" ? "<stdin>" : inputName, logPath: log,
       catalog: catalog, now: stamp)

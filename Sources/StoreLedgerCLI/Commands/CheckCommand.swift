@@ -20,7 +20,7 @@ enum CheckCommand: LedgerCommand {
     var builder = LedgerBuilder(catalog: catalog, file: name)
     let extent =
       log == "-"
-      ? CommandSupport.feed(&builder, input: console.readInput()) : try LedgerLoader.feed(&builder, path: log)
+      ? CommandSupport.feed(&builder, input: try console.readInput()) : try LedgerLoader.feed(&builder, path: log)
     let linesRead = builder.linesRead
     let errorCount = builder.errorCount
     switch builder.finish() {

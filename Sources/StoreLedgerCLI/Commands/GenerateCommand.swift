@@ -62,20 +62,23 @@ enum GenerateCommand: LedgerCommand {
     }
     if let problem = options.problem { throw UsageError(message: problem) }
     let catalogPath = LedgerLoader.defaultCatalogPath(forLog: out)
-    if !arguments.has("force") {
-      for path in [out, catalogPath] where PlatformFile.exists(path) {
-        throw UsageError(message: "'\(path)' exists; logs are append-only, so pass --force to replace it.")
-      }
+    if PlatformFile.identity(out) != nil && PlatformFile.identity(out) == PlatformFile.identity(catalogPath)
+      || out == catalogPath
+    {
+      throw UsageError(message: "'\(out)' would be both the log and its catalog; name the log something else.")
     }
     let started = monotonicNanoseconds()
-    let catalogFile = try PlatformFile(path: catalogPath, mode: .writeTruncate)
-    try catalogFile.write(Array(LogGenerator.catalogJSON(for: options.usage).utf8))
-    try catalogFile.sync()
-    let log = try PlatformFile(path: out, mode: .writeTruncate)
+    // Both files are written under temporary names and renamed only when both are complete:
+    // a failure leaves no partial or temporary file.
+    let force = arguments.has("force")
+    let catalogFile = try PendingFile(replacing: catalogPath, force: force)
+    let log = try PendingFile(replacing: out, force: force)
+    try catalogFile.file.write(Array(LogGenerator.catalogJSON(for: options.usage).utf8))
     let stats = try LogGenerator(options: options).generate { (chunk) throws(Diagnostic) in
-      try log.write(chunk)
+      try log.file.write(chunk)
     }
-    try log.sync()
+    try catalogFile.commit()
+    try log.commit()
     let seconds = Double(monotonicNanoseconds() - started) / 1e9
     console.out(
       "wrote \(out): \(stats.lines) lines (\(stats.events) events of which \(stats.count(of: .usage)) usage, "

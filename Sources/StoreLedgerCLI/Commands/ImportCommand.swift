@@ -56,7 +56,13 @@ enum ImportCommand: LedgerCommand {
     }
     let input = try CommandSupport.input(inputName, console: console)
     guard let text = String(validating: input, as: UTF8.self) else {
-      throw Diagnostic(file: displayName, .importFailed("input is not valid UTF-8"))
+      // Name the first line that is not UTF-8.
+      var line = 1
+      for bytes in input.split(separator: 10, omittingEmptySubsequences: false) {
+        if String(validating: bytes, as: UTF8.self) == nil { break }
+        line += 1
+      }
+      throw Diagnostic(file: displayName, line: line, .importFailed("line is not valid UTF-8"))
     }
     if arguments.has("emit-catalog") {
       let catalogText = try AppStoreImporter.emitCatalog(text, file: displayName)

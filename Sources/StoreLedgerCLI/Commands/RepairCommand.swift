@@ -7,6 +7,8 @@ enum RepairCommand: LedgerCommand {
     usage: "repair <log>",
     positionals: [("<log>", "The JSON-lines event log.")], requiredPositionals: 1, options: [],
     discussion: """
+      An append killed mid-write leaves LOG.intent: repair rolls its unfinished batch back (the
+      next append and every reader do the same on their own; see Docs/durability.md).
       A torn last line (no final newline) is what an interrupted writer leaves. repair appends it
       to LOG.torn (never overwriting earlier torn lines) and truncates the log after its last
       newline, under the same lock appenders use. Complete lines are never changed.
@@ -16,6 +18,9 @@ enum RepairCommand: LedgerCommand {
     let log = CommandSupport.logPath(arguments)
     guard PlatformFile.exists(log) else { throw Diagnostic(.fileNotFound(path: log)) }
     let report = try LogRepair.repair(logPath: log)
+    if report.rolledBackBytes > 0 {
+      console.out("rolled back \(report.rolledBackBytes) bytes of an interrupted append\n")
+    }
     if report.movedBytes == 0 {
       console.out("\(log) ends with a complete line; nothing to repair\n")
     } else {

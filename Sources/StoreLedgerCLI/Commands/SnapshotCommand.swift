@@ -4,10 +4,11 @@ import StoreLedger
 enum SnapshotCommand: LedgerCommand {
   static let spec = CommandSpec(
     name: "snapshot", abstract: "Write the folded state of a log, or check a log against a golden snapshot.",
-    usage: "snapshot <log> (--out <file> | --check <file>) [--snapshot <file>] [--catalog <file>]",
+    usage: "snapshot <log> (--out <file> [--force] | --check <file>) [--snapshot <file>] [--catalog <file>]",
     positionals: [("<log>", "The JSON-lines event log.")], requiredPositionals: 1,
     options: [
-      .value("out", "file", "Write the snapshot of the whole log here."),
+      .value("out", "file", "Write the snapshot of the whole log here (never the log or catalog being read)."),
+      .flag("force", "Replace an existing --out file."),
       .value("check", "file", "Compare the log's snapshot with this golden file; exit 1 with a readable diff if they differ."),
       .value("snapshot", "file", "Start from this earlier snapshot and fold only the log's tail."),
       CommandSpec.catalogOption,
@@ -18,6 +19,9 @@ enum SnapshotCommand: LedgerCommand {
       event records that make restoring exact. It records the lines and bytes of the log it
       covers and their SHA-256. replay, query and audit accept --snapshot FILE to start from it.
       Golden files in CI: storeledger snapshot LOG --check golden.json (exit 1 and a diff on change).
+      --out writes a temporary file beside FILE and renames it over FILE when complete, so FILE
+      is the old snapshot or the whole new one; it refuses an existing FILE without --force and
+      anything that is not a regular file.
       """)
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
@@ -36,16 +40,21 @@ enum SnapshotCommand: LedgerCommand {
     if let check, !PlatformFile.exists(check) {
       throw Diagnostic(.goldenNotFound(path: check, log: log))
     }
+    let catalogPath = CommandSupport.catalogPath(arguments, log: log)
+    let inUse = [log, catalogPath] + (arguments.value("snapshot").map { [$0] } ?? [])
+    if let out {
+      // Before the (long) load: a refused target costs nothing.
+      try PendingFile.checkTarget(out, force: arguments.has("force"), inUse: inUse)
+    }
     let (ledger, extent) = try CommandSupport.ledger(arguments, console: console)
-    let header = try SnapshotFiles.header(
-      for: ledger, extent: extent, logPath: log, catalogPath: CommandSupport.catalogPath(arguments, log: log))
+    let header = try SnapshotFiles.header(for: ledger, extent: extent, logPath: log, catalogPath: catalogPath)
     let bytes = SnapshotWriter.write(ledger, header: header)
     if let out {
-      try SnapshotFiles.write(bytes, to: out)
+      try SnapshotFiles.write(bytes, to: out, force: arguments.has("force"), inUse: inUse)
       console.out("wrote \(out): \(header.lines) lines, \(header.events) events, \(ledger.subjectCount) subjects, \(bytes.count) bytes\n")
       return 0
     }
-    let golden = try LedgerLoader.readFile(check!)
+    let golden = try LedgerLoader.readFile(check!, limits: .snapshot)
     if golden == bytes {
       console.out("\(log) matches \(check!)\n")
       return 0
@@ -68,8 +77,8 @@ enum DiffCommand: LedgerCommand {
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
     let a = arguments.positionals[0]
     let b = arguments.positionals[1]
-    let left = try LedgerLoader.readFile(a)
-    let right = try LedgerLoader.readFile(b)
+    let left = try LedgerLoader.readFile(a, limits: .snapshot)
+    let right = try LedgerLoader.readFile(b, limits: .snapshot)
     if left == right {
       console.out("\(a) and \(b) are identical\n")
       return 0
