@@ -5,7 +5,8 @@ import Dispatch
 /// Open it once (reading the log costs time proportional to the log, or to the tail after a
 /// snapshot) and keep it: `answer` folds one subject's events, and `append` validates a
 /// batch against the ledger's own state under the log's lock after reading only the lines
-/// other processes appended since, so it costs time proportional to the batch plus one fsync.
+/// other processes appended since, so it costs time proportional to the batch plus the fixed
+/// fsyncs of a durable append (Docs/durability.md), not to the log.
 ///
 /// From async code: `answer` is a short CPU-bound call and may be called directly; `append`
 /// and `refresh` wait for the log's lock and an fsync, so use their `async` overloads, which
@@ -65,7 +66,8 @@ public final class LedgerStore: @unchecked Sendable {
   /// Each event is checked exactly as a log line (fields, id conflicts, transactions charged
   /// twice, overdraw); events without `recorded` are stamped with the current time.
   /// - Throws: every problem found; the log is then unchanged.
-  /// - Complexity: O(batch + lines others appended since + events of the subjects involved), one fsync.
+  /// - Complexity: O(batch + lines others appended since + events of the subjects involved), plus
+  ///   a fixed number of fsyncs.
   public func append(_ events: [NewEvent]) throws(DiagnosticList) -> AppendReport {
     var input: [UInt8] = []
     for event in events {
