@@ -4,7 +4,7 @@ extension Catalog {
   /// Rejects unknown product types and fields, missing `group` (auto-renewable)
   /// or `duration` (non-renewing), malformed ISO 8601 durations, empty
   /// entitlement lists, and fields that do not belong to the product's type.
-  public static func parse(_ text: String, file: String) throws(DiagnosticList) -> Catalog {
+  package static func parse(_ text: String, file: String) throws(DiagnosticList) -> Catalog {
     let document: JSONValue
     do {
       document = try JSONValue.parse(text)

@@ -1,14 +1,14 @@
 /// A dense index of a product in its catalog.
-public struct ProductIndex: Hashable, Comparable, Sendable {
+package struct ProductIndex: Hashable, Comparable, Sendable {
   /// The position in `Catalog.products`.
-  public var rawValue: UInt32
+  package var rawValue: UInt32
   /// Wraps a position.
-  @inlinable public init(rawValue: UInt32) { self.rawValue = rawValue }
+  @inlinable package init(rawValue: UInt32) { self.rawValue = rawValue }
   /// The marker for "no product" in compact records.
-  public static let none = ProductIndex(rawValue: UInt32.max)
+  package static let none = ProductIndex(rawValue: UInt32.max)
   /// Whether this names a product.
-  @inlinable public var isSome: Bool { rawValue != UInt32.max }
-  @inlinable public static func < (a: ProductIndex, b: ProductIndex) -> Bool {
+  @inlinable package var isSome: Bool { rawValue != UInt32.max }
+  @inlinable package static func < (a: ProductIndex, b: ProductIndex) -> Bool {
     a.rawValue < b.rawValue
   }
 }
@@ -20,7 +20,7 @@ public struct ProductIndex: Hashable, Comparable, Sendable {
 ///
 /// A value type over one immutable, shared storage object: copying a catalog (each
 /// parser and fold holds one) costs a single reference count, not one per array.
-public struct Catalog: Sendable {
+package struct Catalog: Sendable {
   private final class Storage: Sendable {
     let products: [Product]
     let entitlementIndices: [[Int]]
@@ -59,44 +59,44 @@ public struct Catalog: Sendable {
   private let storage: Storage
 
   /// All products, sorted by id.
-  public var products: [Product] { storage.products }
+  package var products: [Product] { storage.products }
   /// Entitlement ids per product, as indices into `entitlementNames`.
-  public var entitlementIndices: [[Int]] { storage.entitlementIndices }
+  package var entitlementIndices: [[Int]] { storage.entitlementIndices }
   /// All entitlement ids, sorted.
-  public var entitlementNames: [String] { storage.entitlementNames }
+  package var entitlementNames: [String] { storage.entitlementNames }
   /// All subscription group ids, sorted.
-  public var groupNames: [String] { storage.groupNames }
+  package var groupNames: [String] { storage.groupNames }
   /// The group index of each product (-1 when not auto-renewable).
-  public var groupIndices: [Int] { storage.groupIndices }
+  package var groupIndices: [Int] { storage.groupIndices }
   /// The kind of each product, flat so hot paths need not copy a `Product`.
-  public var kinds: [ProductKind] { storage.kinds }
+  package var kinds: [ProductKind] { storage.kinds }
   /// Units credited per quantity by each product (consumables; 1 otherwise).
-  public var units: [Int64] { storage.units }
+  package var units: [Int64] { storage.units }
   /// The grant length of each product: `duration` (non-renewing), `expires_after` (non-consumable), or nil.
-  public var grantDurations: [ISODuration?] { storage.grantDurations }
+  package var grantDurations: [ISODuration?] { storage.grantDurations }
 
   /// The usage policy (tiers, metered features, usage-based trial), if the catalog has one.
-  public var policy: Policy? { storage.policy }
+  package var policy: Policy? { storage.policy }
 
   /// Creates a catalog from products and an optional policy (validated by the caller or `Catalog.parse`).
-  public init(products: [Product], policy: Policy? = nil) {
+  package init(products: [Product], policy: Policy? = nil) {
     storage = Storage(products: products, policy: policy)
   }
 
   /// The kind of the product at an index.
-  public func kind(_ index: ProductIndex) -> ProductKind { storage.kinds[Int(index.rawValue)] }
+  package func kind(_ index: ProductIndex) -> ProductKind { storage.kinds[Int(index.rawValue)] }
 
   /// The product at an index.
-  public subscript(index: ProductIndex) -> Product { storage.products[Int(index.rawValue)] }
+  package subscript(index: ProductIndex) -> Product { storage.products[Int(index.rawValue)] }
 
   /// The index of the product named by `bytes`, if it is in the catalog.
   /// - Complexity: O(`bytes.count`) expected.
-  public func index(of bytes: UnsafeBufferPointer<UInt8>) -> ProductIndex? {
+  package func index(of bytes: UnsafeBufferPointer<UInt8>) -> ProductIndex? {
     storage.names.lookup(bytes).map { ProductIndex(rawValue: $0.rawValue) }
   }
 
   /// The index of the product named `id`, if it is in the catalog.
-  public func index(of id: String) -> ProductIndex? {
+  package func index(of id: String) -> ProductIndex? {
     var id = id
     return id.withUTF8 { index(of: $0) }
   }

@@ -1,5 +1,5 @@
 /// A calendar window over which a feature's uses are counted (Docs/semantics.md, "Usage").
-public enum UsageWindow: UInt8, Sendable, CaseIterable {
+package enum UsageWindow: UInt8, Sendable, CaseIterable {
   /// The local calendar day.
   case day
   /// The ISO week, from Monday 00:00 local time.
@@ -10,7 +10,7 @@ public enum UsageWindow: UInt8, Sendable, CaseIterable {
   case ever
 
   /// The name used in catalogs.
-  public var name: String {
+  package var name: String {
     switch self {
     case .day: return "day"
     case .week: return "week"
@@ -21,49 +21,49 @@ public enum UsageWindow: UInt8, Sendable, CaseIterable {
 }
 
 /// What one tier allows of one feature.
-public struct TierLimit: Sendable, Equatable {
+package struct TierLimit: Sendable, Equatable {
   /// The most uses in `window`; nil for unlimited.
-  public var limit: Int64?
+  package var limit: Int64?
   /// The window `limit` counts over.
-  public var window: UsageWindow
+  package var window: UsageWindow
 }
 
 /// One tier of a policy: a name and the conditions under which a subject is in it.
-public struct PolicyTier: Sendable, Equatable {
+package struct PolicyTier: Sendable, Equatable {
   /// The tier's name, unique in the policy.
-  public var name: String
+  package var name: String
   /// An entitlement that must be active at T (index into `Catalog.entitlementNames`; -1 when
   /// no product grants it, so the condition never holds); nil for no condition.
-  public var entitlement: Int?
+  package var entitlement: Int?
   /// Whether the usage-based trial must be in state `trial` or `grace` at T.
-  public var requiresTrial: Bool
+  package var requiresTrial: Bool
   /// T must be before the subject's first event plus this; nil for no condition.
-  public var within: ISODuration?
+  package var within: ISODuration?
 }
 
 /// One metered feature of a policy.
-public struct PolicyFeature: Sendable, Equatable {
+package struct PolicyFeature: Sendable, Equatable {
   /// The feature's name (the `feature` of `usage` events).
-  public var name: String
+  package var name: String
   /// The window limits count over unless a tier names another.
-  public var window: UsageWindow
+  package var window: UsageWindow
   /// Per tier (by index into `Policy.tiers`), the limit; nil when the tier gives no use.
-  public var limits: [TierLimit?]
+  package var limits: [TierLimit?]
 }
 
 /// The usage-based trial: ends at subscription, at a usage threshold or after a duration.
-public struct UsageTrial: Sendable, Equatable {
+package struct UsageTrial: Sendable, Equatable {
   /// The entitlement whose start converts the trial (index into `Catalog.entitlementNames`, -1 if
   /// no product grants it).
-  public var entitlement: Int
+  package var entitlement: Int
   /// The longest the trial lasts.
-  public var duration: ISODuration
+  package var duration: ISODuration
   /// Uses that mature the trial: (feature index, count ≥ 1), sorted by feature.
-  public var thresholds: [(feature: Int, count: Int64)]
+  package var thresholds: [(feature: Int, count: Int64)]
   /// Time after maturity in state `grace`; nil for none.
-  public var grace: ISODuration?
+  package var grace: ISODuration?
 
-  public static func == (a: UsageTrial, b: UsageTrial) -> Bool {
+  package static func == (a: UsageTrial, b: UsageTrial) -> Bool {
     a.entitlement == b.entitlement && a.duration == b.duration && a.grace == b.grace
       && a.thresholds.elementsEqual(b.thresholds, by: { $0 == $1 })
   }
@@ -73,26 +73,26 @@ public struct UsageTrial: Sendable, Equatable {
 ///
 /// Features are sorted by name (byte order), so indices and everything printed from them
 /// are deterministic. Immutable once parsed.
-public struct Policy: Sendable, Equatable {
+package struct Policy: Sendable, Equatable {
   /// Where calendar windows begin: the offset of local time from UTC, in milliseconds.
-  public var utcOffsetMs: Int64
+  package var utcOffsetMs: Int64
   /// The usage-based trial, if any.
-  public var trial: UsageTrial?
+  package var trial: UsageTrial?
   /// Tiers in order; the first that matches is the subject's tier.
-  public var tiers: [PolicyTier]
+  package var tiers: [PolicyTier]
   /// Features sorted by name.
-  public var features: [PolicyFeature]
+  package var features: [PolicyFeature]
 
   /// The index of the feature named `name`.
   /// - Complexity: O(log features).
-  public func featureIndex(of name: String) -> Int? {
+  package func featureIndex(of name: String) -> Int? {
     var name = name
     return name.withUTF8 { featureIndex(of: $0) }
   }
 
   /// The index of the feature whose name's bytes are `bytes`.
   /// - Complexity: O(log features × name length).
-  public func featureIndex(of bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+  package func featureIndex(of bytes: UnsafeBufferPointer<UInt8>) -> Int? {
     var low = 0
     var high = features.count
     while low < high {

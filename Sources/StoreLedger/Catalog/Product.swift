@@ -1,5 +1,5 @@
 /// The four App Store product archetypes.
-public enum ProductKind: String, Sendable, CaseIterable {
+package enum ProductKind: String, Sendable, CaseIterable {
   case autoRenewable = "auto_renewable"
   case nonRenewing = "non_renewing"
   case nonConsumable = "non_consumable"
@@ -7,30 +7,30 @@ public enum ProductKind: String, Sendable, CaseIterable {
 }
 
 /// A product of the catalog and what buying it grants.
-public struct Product: Sendable, Equatable {
+package struct Product: Sendable, Equatable {
   /// The product id, e.g. `pro.monthly`.
-  public var id: String
+  package var id: String
   /// Its archetype.
-  public var kind: ProductKind
+  package var kind: ProductKind
   /// Entitlement ids it grants (empty for consumables).
-  public var entitlements: [String]
+  package var entitlements: [String]
   /// Subscription group (auto-renewables only).
-  public var group: String?
+  package var group: String?
   /// Service level within the group; 1 is the highest tier.
-  public var level: Int?
+  package var level: Int?
   /// How long a non-renewing purchase lasts.
-  public var duration: ISODuration?
+  package var duration: ISODuration?
   /// For a time-limited non-consumable unlock (a "$0 trial").
-  public var expiresAfter: ISODuration?
+  package var expiresAfter: ISODuration?
   /// Currency credited by a consumable (default: the product id).
-  public var currency: String
+  package var currency: String
   /// Units credited per quantity by a consumable (default 1).
-  public var units: Int64
+  package var units: Int64
   /// Whether Family Sharing may grant it.
-  public var isFamilyShareable: Bool
+  package var isFamilyShareable: Bool
 
   /// Creates a product.
-  public init(
+  package init(
     id: String, kind: ProductKind, entitlements: [String] = [], group: String? = nil,
     level: Int? = nil, duration: ISODuration? = nil, expiresAfter: ISODuration? = nil,
     currency: String? = nil, units: Int64 = 1, isFamilyShareable: Bool = false

@@ -3,64 +3,64 @@
 /// About 80 bytes and no references, so millions of events live in one flat
 /// array without per-event allocation. Optional values use sentinels
 /// (`Symbol.none`, `ProductIndex.none`, `hasExpires`); accessors say which.
-public struct Event: Sendable, Equatable {
+package struct Event: Sendable, Equatable {
   /// Effective time: when it took effect in the world.
-  public var at: Timestamp
+  package var at: Timestamp
   /// Knowledge time: when the ledger learned of it (`at` when absent in the log).
-  public var recorded: Timestamp
+  package var recorded: Timestamp
   /// `expires` or `grace_expires`, when `hasExpires`.
-  public var expires: Timestamp
+  package var expires: Timestamp
   /// `quantity` (consumable purchase, consumption, or usage, where it may be negative); 0 when absent.
-  public var quantity: Int64
+  package var quantity: Int64
   /// `price` in thousandths of the currency unit, when `hasPrice`.
-  public var price: Int64
+  package var price: Int64
   /// A hash of `meta` as a JSON value (0 when absent), so redeliveries can be compared.
-  public var metaHash: UInt64
+  package var metaHash: UInt64
   /// The event id.
-  public var id: Symbol
+  package var id: Symbol
   /// The subject whose access changes.
-  public var subject: Symbol
+  package var subject: Symbol
   /// `transaction`, or `.none`.
-  public var transaction: Symbol
+  package var transaction: Symbol
   /// `original_transaction`, or `.none` (a purchase's default is filled in by the fold).
-  public var originalTransaction: Symbol
+  package var originalTransaction: Symbol
   /// `currency`, or `.none`.
-  public var currency: Symbol
+  package var currency: Symbol
   /// The 1-based line number in the log.
-  public var line: UInt32
+  package var line: UInt32
   /// `product`, or `.none`.
-  public var product: ProductIndex
+  package var product: ProductIndex
   /// Resolved when the log is loaded, not part of the line: the subscription number
   /// (subscription events), the position within the subject (grants, consumables), or
   /// the target of a `revocation` / `refund_reversed` (`UInt32.max`: unknown).
-  public var slot: UInt32
+  package var slot: UInt32
   /// Resolved when the log is loaded: the product a `revocation` / `refund_reversed` targets.
-  public var targetProduct: ProductIndex
+  package var targetProduct: ProductIndex
   /// `feature` of a `usage` event: its index in the catalog policy's features (`noFeature` otherwise).
-  public var feature: UInt16
+  package var feature: UInt16
   /// The event type.
-  public var kind: EventKind
+  package var kind: EventKind
   /// `ownership` (default `purchased`).
-  public var ownership: Ownership
+  package var ownership: Ownership
   /// `offer` (default `normal`).
-  public var offer: Offer
+  package var offer: Offer
   /// `expiration.reason` or `revocation.reason` raw value; 255 when absent.
-  public var reasonRaw: UInt8
+  package var reasonRaw: UInt8
   /// `auto_renew`.
-  public var autoRenew: Bool
+  package var autoRenew: Bool
   /// Whether `expires` holds a value.
-  public var hasExpires: Bool
+  package var hasExpires: Bool
   /// Whether `price` (and its `currency`) are present.
-  public var hasPrice: Bool
+  package var hasPrice: Bool
   /// Whether `recorded` was written in the log (otherwise it equals `at`).
-  public var hasRecorded: Bool
+  package var hasRecorded: Bool
   /// Whether `ownership` was written in the log.
-  public var hasOwnership: Bool
+  package var hasOwnership: Bool
   /// Whether `offer` was written in the log.
-  public var hasOffer: Bool
+  package var hasOffer: Bool
 
   /// An empty record to fill in.
-  public init(kind: EventKind) {
+  package init(kind: EventKind) {
     at = Timestamp(millisecondsSinceEpoch: 0)
     recorded = at
     expires = at
@@ -90,13 +90,13 @@ public struct Event: Sendable, Equatable {
   }
 
   /// The `feature` of events that are not `usage`.
-  public static let noFeature = UInt16.max
+  package static let noFeature = UInt16.max
 
   /// Whether two lines describe the same event, as JSON values ignoring `recorded`.
   ///
   /// This is the redelivery test of Docs/log-format.md ("Redeliveries"); `line` and
   /// `recorded` are not part of the event's identity.
-  public func isRedelivery(of other: Event) -> Bool {
+  package func isRedelivery(of other: Event) -> Bool {
     var a = self
     var b = other
     a.line = 0
@@ -112,7 +112,7 @@ public struct Event: Sendable, Equatable {
 
   /// The effective-order key: `at`, then line order for ties.
   @inlinable
-  public static func effectiveOrder(_ a: Event, _ b: Event) -> Bool {
+  package static func effectiveOrder(_ a: Event, _ b: Event) -> Bool {
     a.at != b.at ? a.at < b.at : a.line < b.line
   }
 }

@@ -18,7 +18,7 @@ public enum EventKind: UInt8, Sendable, CaseIterable {
   public var name: String { staticName.description }
 
   /// The name as a static string, for writers that must not allocate.
-  public var staticName: StaticString {
+  package var staticName: StaticString {
     switch self {
     case .purchase: return "purchase"
     case .purchasePending: return "purchase_pending"
@@ -37,10 +37,10 @@ public enum EventKind: UInt8, Sendable, CaseIterable {
   }
 
   /// Every type name, in the order of Docs/log-format.md.
-  public static let allNames: [String] = allCases.map(\.name)
+  package static let allNames: [String] = allCases.map(\.name)
 
   /// The kind named `name` in the log.
-  public init?(name: String) {
+  package init?(name: String) {
     guard let kind = EventKind.allCases.first(where: { $0.name == name }) else { return nil }
     self = kind
   }
@@ -86,7 +86,7 @@ public enum Ownership: UInt8, Sendable, CaseIterable {
   public var name: String { staticName.description }
 
   /// The name as a static string, for writers that must not allocate.
-  public var staticName: StaticString { self == .purchased ? "purchased" : "family_shared" }
+  package var staticName: StaticString { self == .purchased ? "purchased" : "family_shared" }
 }
 
 /// `offer`: the kind of price of a transaction; `normal` when absent.
@@ -102,7 +102,7 @@ public enum Offer: UInt8, Sendable, CaseIterable {
   public var name: String { staticName.description }
 
   /// The name as a static string, for writers that must not allocate.
-  public var staticName: StaticString {
+  package var staticName: StaticString {
     switch self {
     case .normal: return "normal"
     case .trial: return "trial"
@@ -115,7 +115,7 @@ public enum Offer: UInt8, Sendable, CaseIterable {
 }
 
 /// `expiration.reason`.
-public enum ExpirationReason: UInt8, Sendable, CaseIterable {
+package enum ExpirationReason: UInt8, Sendable, CaseIterable {
   case voluntary
   case billing
   case priceIncrease
@@ -135,7 +135,7 @@ public enum ExpirationReason: UInt8, Sendable, CaseIterable {
 }
 
 /// `revocation.reason`.
-public enum RevocationReason: UInt8, Sendable, CaseIterable {
+package enum RevocationReason: UInt8, Sendable, CaseIterable {
   case refund
   case familyRevoked
   case other

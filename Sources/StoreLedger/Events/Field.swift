@@ -1,5 +1,5 @@
 /// The fields a log line may carry.
-public enum Field: Int, Sendable, CaseIterable {
+package enum Field: Int, Sendable, CaseIterable {
   case id
   case type
   case subject
@@ -21,7 +21,7 @@ public enum Field: Int, Sendable, CaseIterable {
   case feature
 
   /// The key in the log.
-  public var name: String {
+  package var name: String {
     switch self {
     case .id: return "id"
     case .type: return "type"

@@ -1,7 +1,7 @@
 /// A balance in one currency.
-public struct BalanceState: Sendable, Equatable {
+package struct BalanceState: Sendable, Equatable {
   /// The currency.
-  public var currency: Symbol
+  package var currency: Symbol
   /// Units held; negative after a refund of spent units.
-  public var amount: Int64
+  package var amount: Int64
 }

@@ -1,12 +1,12 @@
 /// What the fold needs besides events: the catalog and each consumable's currency symbol.
-public struct FoldContext: Sendable {
+package struct FoldContext: Sendable {
   /// The product catalog.
-  public let catalog: Catalog
+  package let catalog: Catalog
   /// The currency symbol credited by each product (`.none` for non-consumables).
-  public let productCurrencies: [Symbol]
+  package let productCurrencies: [Symbol]
 
   /// Interns every consumable currency of the catalog into `symbols.currencies`.
-  public init(catalog: Catalog, symbols: inout LedgerSymbols) {
+  package init(catalog: Catalog, symbols: inout LedgerSymbols) {
     self.catalog = catalog
     productCurrencies = catalog.products.map { product in
       product.kind == .consumable ? symbols.currencies.intern(product.currency) : .none

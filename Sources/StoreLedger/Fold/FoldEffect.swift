@@ -1,18 +1,18 @@
 /// What applying one event touched, so explanations and rules read it instead of re-deriving it.
-public struct FoldTouch: Sendable, Equatable {
+package struct FoldTouch: Sendable, Equatable {
   /// The subscription number it changed, or -1.
-  public var subscription: Int32 = -1
+  package var subscription: Int32 = -1
   /// The position of the grant or credit it changed, or -1.
-  public var item: Int32 = -1
+  package var item: Int32 = -1
   /// The balance it moved, if any.
-  public var currency: Symbol? = nil
+  package var currency: Symbol? = nil
   /// How much it asked that balance to move (balances saturate at the `Int64` range).
-  public var balanceDelta: Int64 = 0
+  package var balanceDelta: Int64 = 0
   /// Whether it started a new record (a purchase or renewal): earlier events no longer decide it.
-  public var startsRecord = false
+  package var startsRecord = false
 
   /// Nothing touched (`purchase_pending`, `usage`: kept for reports and the policy).
-  public init() {}
+  package init() {}
 
   init(subscription: Int, startsRecord: Bool = false) {
     self.subscription = Int32(subscription)
@@ -26,7 +26,7 @@ public struct FoldTouch: Sendable, Equatable {
 }
 
 /// What applying one event did, so that `check` can warn about events that change nothing.
-public enum FoldEffect: Sendable, Equatable {
+package enum FoldEffect: Sendable, Equatable {
   /// The event changed the state (or is kept only for reports, like `purchase_pending`).
   case applied(FoldTouch)
   /// It names a subscription the subject has no purchase or renewal for at that point.
@@ -37,7 +37,7 @@ public enum FoldEffect: Sendable, Equatable {
   case noChange
 
   /// Whether the event changed the state.
-  public var isApplied: Bool {
+  package var isApplied: Bool {
     if case .applied = self { return true }
     return false
   }

@@ -10,7 +10,7 @@ public enum TrialState: String, Sendable, Hashable, Codable, CaseIterable {
   case expired
 
   /// The name as a static string, for writers that must not allocate.
-  public var staticName: StaticString {
+  package var staticName: StaticString {
     switch self {
     case .trial: return "trial"
     case .grace: return "grace"

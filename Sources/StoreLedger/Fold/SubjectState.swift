@@ -4,22 +4,22 @@
 /// never a clock or a file. Subscriptions are indexed by the subscription number
 /// and grants or credits by the position the loader resolved into `Event.slot`,
 /// so applying an event is O(1) apart from the (few) currencies.
-public struct SubjectState: Sendable, Equatable {
+package struct SubjectState: Sendable, Equatable {
   /// Subscriptions by subscription number.
-  public var subscriptions: [SubscriptionState] = []
+  package var subscriptions: [SubscriptionState] = []
   /// Grants and consumable credits by position within the subject's events.
-  public var items: [ItemState] = []
+  package var items: [ItemState] = []
   /// Balances in currencies touched so far, in first-touched order.
-  public var balances: [BalanceState] = []
+  package var balances: [BalanceState] = []
   /// Positions in `items` of non-consumable grants applied so far (what entitlements come from).
-  public var grantPositions: [Int] = []
+  package var grantPositions: [Int] = []
 
   /// An empty state.
-  public init() {}
+  package init() {}
 
   /// Empties the state for a subject with the given shape, keeping buffers.
   /// - Complexity: O(`subscriptionCount` + `itemCount`).
-  public mutating func reset(subscriptionCount: Int, itemCount: Int) {
+  package mutating func reset(subscriptionCount: Int, itemCount: Int) {
     subscriptions.removeAll(keepingCapacity: true)
     subscriptions.append(contentsOf: repeatElement(SubscriptionState(), count: subscriptionCount))
     items.removeAll(keepingCapacity: true)
@@ -29,12 +29,12 @@ public struct SubjectState: Sendable, Equatable {
   }
 
   /// The balance of `currency`, or nil when it was never touched.
-  public func balance(_ currency: Symbol) -> Int64? {
+  package func balance(_ currency: Symbol) -> Int64? {
     balances.first(where: { $0.currency == currency })?.amount
   }
 
   /// Adds `delta` to the balance of `currency`, touching it.
-  public mutating func credit(_ currency: Symbol, _ delta: Int64) {
+  package mutating func credit(_ currency: Symbol, _ delta: Int64) {
     if let index = balances.firstIndex(where: { $0.currency == currency }) {
       balances[index].amount = saturatingAdd(balances[index].amount, delta)
     } else {
@@ -45,7 +45,7 @@ public struct SubjectState: Sendable, Equatable {
   /// Whether a subscription or grant gives `entitlement` (an index into the catalog's
   /// entitlement names) at T; false for a negative index.
   /// - Complexity: O(subscriptions + grants).
-  public func hasEntitlement(_ entitlement: Int, at time: Timestamp, catalog: Catalog) -> Bool {
+  package func hasEntitlement(_ entitlement: Int, at time: Timestamp, catalog: Catalog) -> Bool {
     guard entitlement >= 0 else { return false }
     for sub in subscriptions where sub.isKnown && sub.hasAccess(at: time) {
       if catalog.entitlementIndices[Int(sub.product.rawValue)].contains(entitlement) { return true }
@@ -57,7 +57,7 @@ public struct SubjectState: Sendable, Equatable {
   }
 
   /// Applies one event (Docs/semantics.md) and says what it did.
-  public mutating func apply(_ event: Event, context: FoldContext) -> FoldEffect {
+  package mutating func apply(_ event: Event, context: FoldContext) -> FoldEffect {
     let slot = Int(event.slot)
     switch event.kind {
     case .purchase:

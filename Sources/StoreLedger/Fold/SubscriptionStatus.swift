@@ -10,7 +10,7 @@ public enum SubscriptionStatus: UInt8, Sendable {
   public var name: String { staticName.description }
 
   /// The name as a static string, for writers that must not allocate.
-  public var staticName: StaticString {
+  package var staticName: StaticString {
     switch self {
     case .active: return "active"
     case .billingRetry: return "billing_retry"

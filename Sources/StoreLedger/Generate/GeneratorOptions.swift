@@ -1,30 +1,30 @@
 /// What to generate: how many subjects, from which seed, over which stretch of time.
 ///
 /// The same options give byte-identical logs on every platform and toolchain.
-public struct GeneratorOptions: Sendable, Equatable {
+package struct GeneratorOptions: Sendable, Equatable {
   /// Number of subjects in the log (customers and the family members sharing their plans).
-  public var subjects: Int
+  package var subjects: Int
   /// The seed of every random choice.
-  public var seed: UInt64
+  package var seed: UInt64
   /// When the history begins: no event takes effect earlier.
-  public var start: Timestamp
+  package var start: Timestamp
   /// Length of the history in calendar months: no event takes effect or is recorded later.
-  public var months: Int
+  package var months: Int
   /// How much `usage` the customers generate; `.none` writes the v1-shaped log and catalog.
-  public var usage: UsageLevel
+  package var usage: UsageLevel
 
   /// 2024-01-01T00:00:00Z.
-  public static let defaultStart = Timestamp(millisecondsSinceEpoch: 1_704_067_200_000)
+  package static let defaultStart = Timestamp(millisecondsSinceEpoch: 1_704_067_200_000)
   /// Largest `subjects` (subject indices and per-batch counters are 32-bit).
-  public static let subjectsMax = 100_000_000
+  package static let subjectsMax = 100_000_000
   /// Allowed `months`.
-  public static let monthsRange = 1...1200
+  package static let monthsRange = 1...1200
   /// Allowed `start`: 1970-01-01 through 9000-01-01, so that every instant written has a four-digit year.
-  public static let startRange =
+  package static let startRange =
     Timestamp(millisecondsSinceEpoch: 0)...Timestamp(millisecondsSinceEpoch: 221_845_392_000_000)
 
   /// Options for `subjects` subjects from `seed`, by default 24 months from 2024-01-01 with typical usage.
-  public init(
+  package init(
     subjects: Int, seed: UInt64, start: Timestamp = GeneratorOptions.defaultStart, months: Int = 24,
     usage: UsageLevel = .typical
   ) {
@@ -36,7 +36,7 @@ public struct GeneratorOptions: Sendable, Equatable {
   }
 
   /// Why these options cannot be used, or nil when they can (for the CLI's usage errors).
-  public var problem: String? {
+  package var problem: String? {
     if subjects < 0 || subjects > Self.subjectsMax {
       return "subjects must be between 0 and \(Self.subjectsMax), not \(subjects)"
     }
@@ -56,7 +56,7 @@ public struct GeneratorOptions: Sendable, Equatable {
 ///
 /// The purchase stories do not depend on it: a log with usage holds the same purchases,
 /// renewals and refunds as the `.none` log of the same seed, plus the uses.
-public enum UsageLevel: String, Sendable, Equatable, CaseIterable {
+package enum UsageLevel: String, Sendable, Equatable, CaseIterable {
   /// No `usage` events and a catalog without a policy: the v1-shaped log.
   case none
   /// Several uses per active customer per day, a long tail of heavy users.

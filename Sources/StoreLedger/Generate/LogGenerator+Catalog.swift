@@ -1,15 +1,15 @@
 extension LogGenerator {
   /// The v1 catalog (products only) that `--usage none` logs use: pretty JSON with sorted keys,
   /// ending in a newline.
-  public static let catalogJSON: String = JSONWriter.pretty(.object([("products", productsJSON)])) + "\n"
+  package static let catalogJSON: String = JSONWriter.pretty(.object([("products", productsJSON)])) + "\n"
 
   /// The catalog of logs with usage: the same products and a policy modelled on the seed apps
   /// (Docs/log-format.md, "Policy"), in the same form as `catalogJSON`.
-  public static let policyCatalogJSON: String =
+  package static let policyCatalogJSON: String =
     JSONWriter.pretty(.object([("products", productsJSON), ("policy", GeneratedPolicy.json)])) + "\n"
 
   /// The catalog text a log generated with `usage` is written with.
-  public static func catalogJSON(for usage: UsageLevel) -> String {
+  package static func catalogJSON(for usage: UsageLevel) -> String {
     usage == .none ? catalogJSON : policyCatalogJSON
   }
 
@@ -18,10 +18,10 @@ extension LogGenerator {
   }
 
   /// `catalogJSON`, parsed.
-  public static let catalog: Catalog = parse(catalogJSON)
+  package static let catalog: Catalog = parse(catalogJSON)
 
   /// `policyCatalogJSON`, parsed.
-  public static let policyCatalog: Catalog = parse(policyCatalogJSON)
+  package static let policyCatalog: Catalog = parse(policyCatalogJSON)
 
   private static func parse(_ text: String) -> Catalog {
     do {

@@ -16,19 +16,19 @@
 ///
 /// Memory is bounded by one batch (about 12,000 events without usage, at most
 /// `eventsPerBatchMax` plus one household), never by the log.
-public struct LogGenerator: Sendable {
+package struct LogGenerator: Sendable {
   /// What to generate.
-  public let options: GeneratorOptions
+  package let options: GeneratorOptions
 
   /// Subjects simulated before a batch is sorted and written; a household is never split.
-  public static let subjectsPerBatch = 1024
+  package static let subjectsPerBatch = 1024
   /// A batch ends early once it holds this many events (heavy usage fills batches fast).
-  public static let eventsPerBatchMax = 1 << 20
+  package static let eventsPerBatchMax = 1 << 20
   /// Most bytes passed to the sink in one call.
-  public static let chunkBytesMax = 1 << 20
+  package static let chunkBytesMax = 1 << 20
 
   /// A generator for `options`, which must be valid (`options.problem == nil`).
-  public init(options: GeneratorOptions) {
+  package init(options: GeneratorOptions) {
     if let problem = options.problem { preconditionFailure("invalid GeneratorOptions: \(problem)") }
     self.options = options
   }
@@ -40,7 +40,7 @@ public struct LogGenerator: Sendable {
   /// the call. Calling `generate` again writes the same bytes.
   /// - Complexity: O(n log b) for n events and batches of b events; memory O(b).
   @discardableResult
-  public func generate<Failure: Error>(
+  package func generate<Failure: Error>(
     _ sink: (UnsafeRawBufferPointer) throws(Failure) -> Void
   ) throws(Failure) -> GeneratorStats {
     let endAt = ISODuration("P\(options.months)M")!.added(to: options.start).millisecondsSinceEpoch

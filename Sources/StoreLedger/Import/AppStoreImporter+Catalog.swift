@@ -1,6 +1,6 @@
 extension AppStoreImporter {
   /// The prefix that marks every value `emitCatalog` had to invent.
-  public static let catalogPlaceholderPrefix = "TODO:"
+  package static let catalogPlaceholderPrefix = "TODO:"
 
   /// A starting catalog (Docs/log-format.md, "The catalog") for the products that `inputText`'s payloads name.
   ///
@@ -14,7 +14,7 @@ extension AppStoreImporter {
   /// - Throws: invalid input, a payload without `type`, or a product seen with two types or
   ///   groups.
   /// - Complexity: O(n log n) in the number of payloads.
-  public static func emitCatalog(_ inputText: String, file: String) throws(DiagnosticList)
+  package static func emitCatalog(_ inputText: String, file: String) throws(DiagnosticList)
     -> String
   {
     var problems = ImportProblems(file: file)

@@ -1,13 +1,13 @@
 /// How an App Store import assigns subjects and which environments it accepts.
-public struct AppStoreImportOptions: Sendable {
+package struct AppStoreImportOptions: Sendable {
   /// Subject per `originalTransactionId`, used when a transaction has no `appAccountToken`.
-  public var subjects: [String: String]
+  package var subjects: [String: String]
   /// Whether Sandbox, Xcode and LocalTesting data (and data without an environment) is imported.
-  public var allowsSandbox: Bool
+  package var allowsSandbox: Bool
 
   /// Creates options; by default only Production data is imported and subjects default to
   /// `appstore:<originalTransactionId>`.
-  public init(subjects: [String: String] = [:], allowsSandbox: Bool = false) {
+  package init(subjects: [String: String] = [:], allowsSandbox: Bool = false) {
     self.subjects = subjects
     self.allowsSandbox = allowsSandbox
   }
@@ -18,7 +18,7 @@ public struct AppStoreImportOptions: Sendable {
 ///
 /// JWS signatures are **not verified**: the toolchain has no ECDSA on Linux and the package takes
 /// no dependencies. Import only data fetched from Apple over TLS or verified upstream.
-public enum AppStoreImporter {
+package enum AppStoreImporter {
   /// Translates every payload of `inputText` into ledger event lines.
   ///
   /// `inputText` holds one JSON document or JWS per line, a JSON array of them, or a single
@@ -30,7 +30,7 @@ public enum AppStoreImporter {
   /// - Throws: every error found (with `file`, input line and field); nothing is returned
   ///   partially. Warnings found along the way are included in the thrown list.
   /// - Complexity: O(n log n) in the number of payloads.
-  public static func importEvents(
+  package static func importEvents(
     _ inputText: String, file: String, catalog: Catalog, options: AppStoreImportOptions
   ) throws(DiagnosticList) -> ImportResult {
     var problems = ImportProblems(file: file)

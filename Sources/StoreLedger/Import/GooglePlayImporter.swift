@@ -1,18 +1,18 @@
 /// How a Google Play import assigns subjects and whether it accepts test purchases.
-public struct GooglePlayImportOptions: Sendable {
+package struct GooglePlayImportOptions: Sendable {
   /// Subject per purchase token (any token of a subscription's chain, or a one-time
   /// product's), used when the purchase has no `obfuscatedExternalAccountId`.
-  public var subjects: [String: String]
+  package var subjects: [String: String]
   /// Whether license testers' purchases (`testPurchase`, `purchaseType` 0) are imported.
-  public var allowsTestPurchases: Bool
+  package var allowsTestPurchases: Bool
   /// Subscription tokens an earlier import already wrote to the log, with the original
   /// transaction and subject they got there (`knownTokens(inLog:)`): a chain that reaches one
   /// of them continues it, even when its older tokens are not in this import.
-  public var knownTokens: [String: GooglePlayKnownToken]
+  package var knownTokens: [String: GooglePlayKnownToken]
 
   /// Creates options; by default test purchases are refused and subjects default to
   /// `googleplay:<first purchase token>`.
-  public init(
+  package init(
     subjects: [String: String] = [:], allowsTestPurchases: Bool = false,
     knownTokens: [String: GooglePlayKnownToken] = [:]
   ) {
@@ -23,14 +23,14 @@ public struct GooglePlayImportOptions: Sendable {
 }
 
 /// How an earlier import identified a subscription token: its chain's first token and subject.
-public struct GooglePlayKnownToken: Sendable, Equatable {
+package struct GooglePlayKnownToken: Sendable, Equatable {
   /// The `original_transaction` of the token's events.
-  public var originalTransaction: String
+  package var originalTransaction: String
   /// The `subject` of the token's events.
-  public var subject: String
+  package var subject: String
 
   /// Creates a known token.
-  public init(originalTransaction: String, subject: String) {
+  package init(originalTransaction: String, subject: String) {
     self.originalTransaction = originalTransaction
     self.subject = subject
   }
@@ -42,7 +42,7 @@ public struct GooglePlayKnownToken: Sendable, Equatable {
 ///
 /// Nothing is verified: Pub/Sub push messages carry no signature of their content. Import only
 /// data your backend received from Google (authenticated push, Developer API over TLS).
-public enum GooglePlayImporter {
+package enum GooglePlayImporter {
   /// Translates every payload of `inputText` into ledger event lines.
   ///
   /// `inputText` holds one JSON document per line, a JSON array of them, or a single
@@ -54,7 +54,7 @@ public enum GooglePlayImporter {
   /// - Throws: every error found (with `file`, input line and field); nothing is returned
   ///   partially. Warnings found along the way are included in the thrown list.
   /// - Complexity: O(n log n) in the number of payloads.
-  public static func importEvents(
+  package static func importEvents(
     _ inputText: String, file: String, catalog: Catalog, options: GooglePlayImportOptions
   ) throws(DiagnosticList) -> ImportResult {
     var problems = ImportProblems(file: file)
@@ -73,7 +73,7 @@ public enum GooglePlayImporter {
   /// events with `meta.source` "googleplay" and an `original_transaction`, with that original
   /// transaction and subject. Lines that are not such events are passed over unparsed.
   /// - Complexity: O(n) in the size of the log.
-  public static func knownTokens(inLog bytes: [UInt8]) -> [String: GooglePlayKnownToken] {
+  package static func knownTokens(inLog bytes: [UInt8]) -> [String: GooglePlayKnownToken] {
     var known: [String: GooglePlayKnownToken] = [:]
     let marker = Array(#""source":"googleplay""#.utf8)
     for line in bytes.split(separator: 10) where line.firstRange(of: marker) != nil {

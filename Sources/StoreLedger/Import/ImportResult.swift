@@ -1,25 +1,25 @@
 /// The outcome of an import (App Store or Google Play): ledger event lines and a summary.
-public struct ImportResult: Sendable, Equatable {
+package struct ImportResult: Sendable, Equatable {
   /// Event lines per Docs/log-format.md (compact JSON, sorted keys, no trailing newline), ordered by
   /// `at`, then `id`, one per event id.
-  public var eventLines: [String]
+  package var eventLines: [String]
   /// Payloads that change no entitlement, by notification type (`TEST`, `CONSUMPTION_REQUEST`,
   /// `SUBSCRIPTION_PAUSE_SCHEDULE_CHANGED`, …, unknown types under their raw name) or kind
   /// (`renewalInfo`, `appTransaction`); each distinct notification or payload counts once.
-  public var skipped: [String: Int]
+  package var skipped: [String: Int]
   /// Unknown notification types and enum values, conflicting copies of an event, and other
   /// data the importer tolerated; sorted by line.
-  public var warnings: [Diagnostic]
+  package var warnings: [Diagnostic]
   /// Number of events per payload environment (`meta.environment`).
-  public var environments: [String: Int]
+  package var environments: [String: Int]
   /// Unknown enum values as `field=value`, with how often they were seen.
-  public var unknownValues: [String: Int]
+  package var unknownValues: [String: Int]
   /// Events that were produced more than once (a redelivery, or a notification and the
   /// payload it carries) and written once.
-  public var duplicateCount: Int
+  package var duplicateCount: Int
 
   /// Creates a result.
-  public init(
+  package init(
     eventLines: [String], skipped: [String: Int], warnings: [Diagnostic],
     environments: [String: Int], unknownValues: [String: Int], duplicateCount: Int
   ) {
@@ -110,4 +110,4 @@ public struct ImportResult: Sendable, Equatable {
 }
 
 /// The App Store importer's name for `ImportResult`, kept for existing callers.
-public typealias AppStoreImport = ImportResult
+package typealias AppStoreImport = ImportResult

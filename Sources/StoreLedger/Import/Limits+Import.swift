@@ -3,13 +3,13 @@ extension Limits {
   ///
   /// Apple's signed transactions are about 3 KB (most of it the x5c certificate chain);
   /// 1 MiB leaves room for anything Apple adds without letting one value exhaust memory.
-  public static let importJWSBytesMax = 1024 * 1024
+  package static let importJWSBytesMax = 1024 * 1024
   /// Most payloads (notifications, transactions, status entries) one import reads; more is an
   /// import error asking to split the input.
-  public static let importPayloadsMax = 10_000_000
+  package static let importPayloadsMax = 10_000_000
   /// Longest base64 text the Google Play importer decodes (Pub/Sub `message.data`), in bytes.
   ///
   /// A developer notification is a few hundred bytes; 1 MiB bounds memory without ever
   /// refusing real data.
-  public static let importEncodedBytesMax = 1024 * 1024
+  package static let importEncodedBytesMax = 1024 * 1024
 }

@@ -45,13 +45,13 @@ struct StringRef {
 /// `String` per field, timestamps parsed arithmetically, strings interned as
 /// bytes. Escaped or non-ASCII strings are decoded into a reused scratch buffer.
 /// The same instance is reused for every line of a log.
-public struct EventLineParser {
+package struct EventLineParser {
   /// The catalog products are resolved against.
-  public let catalog: Catalog
+  package let catalog: Catalog
   private var scratch: [UInt8] = []
 
   /// Creates a parser for a catalog.
-  public init(catalog: Catalog) {
+  package init(catalog: Catalog) {
     self.catalog = catalog
     scratch.reserveCapacity(Limits.lineBytesMax)
   }
@@ -61,7 +61,7 @@ public struct EventLineParser {
   /// The returned event's `line` is `lineNumber`. Errors carry line, column
   /// (for invalid JSON) and the field concerned, but no file name.
   /// - Complexity: O(line length).
-  public mutating func parse(
+  package mutating func parse(
     _ line: UnsafeBufferPointer<UInt8>, lineNumber: Int, symbols: inout LedgerSymbols
   ) -> Result<Event, Diagnostic> {
     scratch.removeAll(keepingCapacity: true)
@@ -110,18 +110,18 @@ public struct EventLineParser {
 }
 
 /// The interned strings of a ledger: one table per namespace.
-public struct LedgerSymbols: Sendable {
+package struct LedgerSymbols: Sendable {
   /// Event ids.
-  public var ids = SymbolTable(capacity: 1 << 16)
+  package var ids = SymbolTable(capacity: 1 << 16)
   /// Subjects.
-  public var subjects = SymbolTable(capacity: 1 << 12)
+  package var subjects = SymbolTable(capacity: 1 << 12)
   /// Transaction and original transaction ids (one namespace).
-  public var transactions = SymbolTable(capacity: 1 << 16)
+  package var transactions = SymbolTable(capacity: 1 << 16)
   /// Currencies (consumable and price currencies).
-  public var currencies = SymbolTable(capacity: 64)
+  package var currencies = SymbolTable(capacity: 64)
 
   /// Empty tables.
-  public init() {}
+  package init() {}
 }
 
 /// Field values of one line as found, before type-specific validation.

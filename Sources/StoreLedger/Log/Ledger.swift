@@ -2,32 +2,32 @@
 ///
 /// Immutable once built; queries at any (at, as_of) fold a subject's events on demand,
 /// so knowledge-time answers stay exact.
-public struct Ledger: Sendable {
+package struct Ledger: Sendable {
   /// Catalog and consumable currencies.
-  public let context: FoldContext
+  package let context: FoldContext
   /// Interned strings.
-  public internal(set) var symbols: LedgerSymbols
+  package internal(set) var symbols: LedgerSymbols
   /// All events; subject `s` owns `events[subjectStarts[s]..<subjectStarts[s+1]]`, in effective order.
-  public internal(set) var events: [Event]
+  package internal(set) var events: [Event]
   /// Where each subject's events start (one extra entry at the end).
-  public internal(set) var subjectStarts: [UInt32]
+  package internal(set) var subjectStarts: [UInt32]
   /// Number of subscriptions per subject.
-  public internal(set) var subscriptionCounts: [UInt32]
+  package internal(set) var subscriptionCounts: [UInt32]
   /// Lines read, including empty and duplicate lines.
-  public internal(set) var linesRead: Int
+  package internal(set) var linesRead: Int
   /// Redeliveries skipped.
-  public internal(set) var duplicatesSkipped: Int
+  package internal(set) var duplicatesSkipped: Int
   /// The latest effective time of any event.
-  public internal(set) var latestEffective: Timestamp
+  package internal(set) var latestEffective: Timestamp
   /// Warnings from loading (torn line, events that change nothing).
-  public let warnings: [Diagnostic]
+  package let warnings: [Diagnostic]
   /// Subjects an open `LedgerStore` re-folded after an append: their current events were
   /// moved to the end of `events` (the old range is dead until compaction). Empty for a
   /// ledger loaded in one go, so `subjectStarts` alone describes it.
   var relocated: [UInt32: RelocatedSubject] = [:]
 
   /// The catalog.
-  public var catalog: Catalog { context.catalog }
+  package var catalog: Catalog { context.catalog }
 
   /// A placeholder with no events and no catalog.
   static var empty: Ledger {
@@ -39,13 +39,13 @@ public struct Ledger: Sendable {
   }
 
   /// The number of subjects.
-  public var subjectCount: Int { subjectStarts.count - 1 }
+  package var subjectCount: Int { subjectStarts.count - 1 }
 
   /// The subject symbol for a subject id, if the ledger has seen it.
-  public func subject(named name: String) -> Symbol? { symbols.subjects.lookup(name) }
+  package func subject(named name: String) -> Symbol? { symbols.subjects.lookup(name) }
 
   /// The events of a subject, in effective order.
-  public func events(of subject: Symbol) -> ArraySlice<Event> {
+  package func events(of subject: Symbol) -> ArraySlice<Event> {
     let extent = extent(of: subject)
     return events[extent.lower..<extent.upper]
   }

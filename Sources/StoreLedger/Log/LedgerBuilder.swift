@@ -1,5 +1,5 @@
 /// What happened to one line given to the builder.
-public enum LineOutcome: Sendable, Equatable {
+package enum LineOutcome: Sendable, Equatable {
   /// A new event.
   case added
   /// A redelivery of an event already seen (same id, equal ignoring `recorded`): skipped.
@@ -17,9 +17,9 @@ public enum LineOutcome: Sendable, Equatable {
 /// subscription or purchase every event refers to, and replays every subject
 /// once to enforce the no-overdraw rule and collect `check` warnings.
 /// Memory: one compact `Event` per new event plus the interned strings.
-public struct LedgerBuilder {
+package struct LedgerBuilder {
   /// The file name used in diagnostics.
-  public let file: String
+  package let file: String
   private var parser: EventLineParser
   private var context: FoldContext
   private var symbols: LedgerSymbols
@@ -35,18 +35,18 @@ public struct LedgerBuilder {
   /// Resolution of subscription numbers and refund targets, with buffers reused across subjects.
   private var resolver: Resolver
   /// Errors found so far, in line order (at most `Limits.diagnosticsShownMax` kept).
-  public private(set) var errors: [Diagnostic] = []
+  package private(set) var errors: [Diagnostic] = []
   /// How many errors were found, including those not kept.
-  public private(set) var errorCount = 0
+  package private(set) var errorCount = 0
   /// Warnings (torn line, events that change nothing).
-  public private(set) var warnings: [Diagnostic] = []
+  package private(set) var warnings: [Diagnostic] = []
   /// Lines read, including empty and duplicate lines.
-  public private(set) var linesRead = 0
+  package private(set) var linesRead = 0
   /// Redeliveries skipped.
-  public private(set) var duplicatesSkipped = 0
+  package private(set) var duplicatesSkipped = 0
 
   /// Starts an empty ledger for a catalog.
-  public init(catalog: Catalog, file: String) {
+  package init(catalog: Catalog, file: String) {
     self.file = file
     var symbols = LedgerSymbols()
     context = FoldContext(catalog: catalog, symbols: &symbols)
@@ -57,7 +57,7 @@ public struct LedgerBuilder {
 
   /// Continues a restored ledger: lines added next are the log's tail after the snapshot.
   /// - Complexity: O(events of the base).
-  public init(restoring base: Ledger, file: String) {
+  package init(restoring base: Ledger, file: String) {
     self.file = file
     context = base.context
     symbols = base.symbols
@@ -77,10 +77,10 @@ public struct LedgerBuilder {
   }
 
   /// The catalog events are checked against.
-  public var catalog: Catalog { context.catalog }
+  package var catalog: Catalog { context.catalog }
 
   /// The number of distinct events so far.
-  public var eventCount: Int { events.count + (base?.events.count ?? 0) }
+  package var eventCount: Int { events.count + (base?.events.count ?? 0) }
 
   private func event(at index: UInt32) -> Event {
     index & Self.baseFlag != 0 ? base!.events[Int(index & ~Self.baseFlag)] : events[Int(index)]
@@ -90,7 +90,7 @@ public struct LedgerBuilder {
   ///
   /// Arrays are reserved generously (untouched capacity costs address space, not memory);
   /// hash tables, whose slots are touched when created, more tightly.
-  public mutating func reserve(events estimate: Int) {
+  package mutating func reserve(events estimate: Int) {
     guard estimate > 0 else { return }
     events.reserveCapacity(estimate)
     eventIndexByID.reserveCapacity(estimate)
@@ -101,7 +101,7 @@ public struct LedgerBuilder {
   }
 
   /// Records an error, keeping at most `Limits.diagnosticsShownMax`.
-  public mutating func record(_ diagnostic: Diagnostic) {
+  package mutating func record(_ diagnostic: Diagnostic) {
     if diagnostic.severity == .warning {
       if warnings.count < Limits.diagnosticsShownMax { warnings.append(diagnostic) }
       return
@@ -113,7 +113,7 @@ public struct LedgerBuilder {
   /// Adds one line (without its newline) with its 1-based number.
   /// - Complexity: O(line length) expected.
   @discardableResult
-  public mutating func add(line: UnsafeBufferPointer<UInt8>, lineNumber: Int) -> LineOutcome {
+  package mutating func add(line: UnsafeBufferPointer<UInt8>, lineNumber: Int) -> LineOutcome {
     linesRead += 1
     switch LineIntake.check(line, lineNumber: lineNumber) {
     case .empty: return .empty
@@ -167,14 +167,14 @@ public struct LedgerBuilder {
   }
 
   /// Interns strings for events built outside the line parser (benchmark baselines, tests).
-  public mutating func withSymbols<R>(_ body: (inout LedgerSymbols) -> R) -> R {
+  package mutating func withSymbols<R>(_ body: (inout LedgerSymbols) -> R) -> R {
     body(&symbols)
   }
 
   /// Adds an event decoded by other means; it gets the same log-wide checks as a parsed line.
   ///
   /// The caller has validated the fields; its symbols must come from `withSymbols`.
-  public mutating func add(event: Event) -> LineOutcome {
+  package mutating func add(event: Event) -> LineOutcome {
     linesRead += 1
     return admit(event)
   }
@@ -222,7 +222,7 @@ public struct LedgerBuilder {
 
   /// Groups, orders, resolves and validates; returns the ledger or every error found.
   /// - Complexity: O(n log k) for n events and at most k events per subject.
-  public mutating func finish() -> Result<Ledger, DiagnosticList> {
+  package mutating func finish() -> Result<Ledger, DiagnosticList> {
     if errorCount > 0 { return .failure(DiagnosticList(errors + warnings)) }
     if let base { return finish(extending: base) }
     let subjectCount = symbols.subjects.count

@@ -1,52 +1,52 @@
 /// Limits on an input read whole before it is checked: stdin and the files `append`, `audit
 /// --queries`, `diff` and `import` read.
-public struct InputLimits: Sendable {
+package struct InputLimits: Sendable {
   /// Longest line; a longer one stops reading with `lineTooLong` (Int.max: no line limit).
-  public var lineBytesMax: Int
+  package var lineBytesMax: Int
   /// Most bytes in all.
-  public var totalBytesMax: Int
+  package var totalBytesMax: Int
 
   /// Limits.
-  public init(lineBytesMax: Int, totalBytesMax: Int) {
+  package init(lineBytesMax: Int, totalBytesMax: Int) {
     self.lineBytesMax = lineBytesMax
     self.totalBytesMax = totalBytesMax
   }
 
   /// An `append` batch: log lines, at most `Limits.batchBytesMax`.
-  public static let batch = InputLimits(lineBytesMax: Limits.lineBytesMax, totalBytesMax: Limits.batchBytesMax)
+  package static let batch = InputLimits(lineBytesMax: Limits.lineBytesMax, totalBytesMax: Limits.batchBytesMax)
   /// A query file for `audit`.
-  public static let queries = InputLimits(lineBytesMax: Limits.lineBytesMax, totalBytesMax: Limits.queryInputBytesMax)
+  package static let queries = InputLimits(lineBytesMax: Limits.lineBytesMax, totalBytesMax: Limits.queryInputBytesMax)
   /// A snapshot read whole (`diff`, `snapshot --check`).
-  public static let snapshot = InputLimits(lineBytesMax: Limits.snapshotLineBytesMax, totalBytesMax: Limits.snapshotBytesMax)
+  package static let snapshot = InputLimits(lineBytesMax: Limits.snapshotLineBytesMax, totalBytesMax: Limits.snapshotBytesMax)
   /// A log or catalog read whole from stdin: no size limit, but an endless line stops it.
-  public static let log = InputLimits(lineBytesMax: Limits.skippedLineBytesMax, totalBytesMax: Int.max)
+  package static let log = InputLimits(lineBytesMax: Limits.skippedLineBytesMax, totalBytesMax: Int.max)
   /// Anything else read whole (import payloads).
-  public static let document = InputLimits(lineBytesMax: Int.max, totalBytesMax: Limits.batchBytesMax)
+  package static let document = InputLimits(lineBytesMax: Int.max, totalBytesMax: Limits.batchBytesMax)
 }
 
 /// Reads catalogs and logs from disk into a `Ledger`.
-public enum LedgerLoader {
+package enum LedgerLoader {
   /// The default catalog path for a log: `catalog.json` beside it.
-  public static func defaultCatalogPath(forLog logPath: String) -> String {
+  package static func defaultCatalogPath(forLog logPath: String) -> String {
     guard let slash = logPath.lastIndex(of: "/") else { return "catalog.json" }
     return String(logPath[...slash]) + "catalog.json"
   }
 
   /// Reads a whole small file (catalogs, query files).
-  public static func readFile(_ path: String, limit: Int = Int.max) throws(Diagnostic) -> [UInt8] {
+  package static func readFile(_ path: String, limit: Int = Int.max) throws(Diagnostic) -> [UInt8] {
     try readFile(path, limits: InputLimits(lineBytesMax: Int.max, totalBytesMax: limit))
   }
 
   /// Reads a whole file, stopping with an error as soon as a line or the whole passes `limits`
   /// (so `/dev/zero` or an endless pipe ends quickly, with bounded memory).
-  public static func readFile(_ path: String, limits: InputLimits) throws(Diagnostic) -> [UInt8] {
+  package static func readFile(_ path: String, limits: InputLimits) throws(Diagnostic) -> [UInt8] {
     let file = try PlatformFile(path: path, mode: .read)
     return try readBounded(name: path, limits: limits) { (buffer) throws(Diagnostic) in try file.read(into: buffer) }
   }
 
   /// Reads an input whole through `read` (which returns 0 at its end), checking `limits` as it goes.
   /// - Complexity: O(input), memory at most `limits.totalBytesMax`.
-  public static func readBounded(
+  package static func readBounded(
     name: String, limits: InputLimits, read: (UnsafeMutableRawBufferPointer) throws(Diagnostic) -> Int
   ) throws(Diagnostic) -> [UInt8] {
     var result: [UInt8] = []
@@ -85,7 +85,7 @@ public enum LedgerLoader {
   /// A last line without a newline is delivered at the end; a line over `lineBytesMax` stops
   /// reading with `lineTooLong`.
   /// - Complexity: O(input).
-  public static func streamLines(
+  package static func streamLines(
     name: String, lineBytesMax: Int, read: (UnsafeMutableRawBufferPointer) throws(Diagnostic) -> Int,
     body: (_ lines: [UInt8], _ firstLine: Int) throws -> Void
   ) throws {
@@ -115,7 +115,7 @@ public enum LedgerLoader {
   }
 
   /// Loads and validates a catalog file.
-  public static func loadCatalog(path: String) throws(DiagnosticList) -> Catalog {
+  package static func loadCatalog(path: String) throws(DiagnosticList) -> Catalog {
     let bytes: [UInt8]
     do {
       bytes = try readFile(path, limit: Limits.catalogBytesMax)
@@ -134,7 +134,7 @@ public enum LedgerLoader {
   /// last line is reported as a warning and not parsed.
   /// - Parameter end: where to stop reading; nil reads what is committed now (an unfinished
   ///   append's batch is left out, `AppendIntent`). An appender holding the lock passes its length.
-  public static func feed(
+  package static func feed(
     _ builder: inout LedgerBuilder, path: String, startingAt offset: Int64 = 0, firstLineNumber: Int = 1,
     endingAt end: Int64? = nil
   ) throws(Diagnostic) -> LogExtent {
@@ -152,7 +152,7 @@ public enum LedgerLoader {
 
   /// Loads a log: every line checked, duplicates skipped, the result validated.
   /// - Complexity: O(n log k) for n events, k per subject; memory O(events), not O(file).
-  public static func load(logPath: String, catalog: Catalog) throws(DiagnosticList) -> (
+  package static func load(logPath: String, catalog: Catalog) throws(DiagnosticList) -> (
     ledger: Ledger, extent: LogExtent
   ) {
     var builder = LedgerBuilder(catalog: catalog, file: logPath)

@@ -19,11 +19,11 @@ public struct AppendReport: Sendable, Equatable {
 /// removal. On a failed write the log is truncated back to its previous length; after a
 /// crash the intent record has the next appender, `repair` and readers roll it back.
 /// Re-appending the same events is a no-op.
-public enum LogAppender {
+package enum LogAppender {
   /// Appends the JSON lines in `input` (named `inputName` in messages) to the log at `logPath`.
   /// - Parameter now: the knowledge time stamped on events without `recorded`; nil stamps
   ///   nothing (importers whose events carry their own knowledge time).
-  public static func append(
+  package static func append(
     input: [UInt8], inputName: String, logPath: String, catalog: Catalog, now: Timestamp?
   ) throws(DiagnosticList) -> AppendReport {
     try append(input: input, inputName: inputName, logPath: logPath, catalog: catalog, now: now) {
@@ -201,19 +201,19 @@ public enum LogAppender {
 }
 
 /// Rolls back an interrupted append and moves a torn last line aside.
-public enum LogRepair {
+package enum LogRepair {
   /// What `repair` did.
-  public struct Report: Sendable, Equatable {
+  package struct Report: Sendable, Equatable {
     /// Bytes moved into `LOG.torn`.
-    public var movedBytes: Int64
+    package var movedBytes: Int64
     /// The log's length afterwards.
-    public var logBytes: Int64
+    package var logBytes: Int64
     /// Bytes of an interrupted append's batch removed (its intent record was found).
-    public var rolledBackBytes: Int64 = 0
+    package var rolledBackBytes: Int64 = 0
   }
 
   /// Appends a torn last line to `LOG.torn` (never overwriting) and truncates the log to its last complete line.
-  public static func repair(logPath: String) throws(Diagnostic) -> Report {
+  package static func repair(logPath: String) throws(Diagnostic) -> Report {
     let log = try PlatformFile(path: logPath, mode: .readWriteCreate)
     try log.lockExclusive()
     let rolledBack = try AppendIntent.recover(log, logPath: logPath)

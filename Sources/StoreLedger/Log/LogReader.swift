@@ -1,14 +1,14 @@
 /// Where a log's complete lines end, for `repair` and `append`.
-public struct LogExtent: Sendable, Equatable {
+package struct LogExtent: Sendable, Equatable {
   /// Bytes up to and including the last `\n`.
-  public var completeBytes: Int64
+  package var completeBytes: Int64
   /// Bytes after the last `\n` (a torn write), 0 when the log ends cleanly.
-  public var tornBytes: Int64
+  package var tornBytes: Int64
   /// Number of complete lines.
-  public var lineCount: Int
+  package var lineCount: Int
 
   /// Creates an extent (for logs not read from a file, such as stdin).
-  public init(completeBytes: Int64, tornBytes: Int64, lineCount: Int) {
+  package init(completeBytes: Int64, tornBytes: Int64, lineCount: Int) {
     self.completeBytes = completeBytes
     self.tornBytes = tornBytes
     self.lineCount = lineCount

@@ -4,13 +4,13 @@ import Synchronization
 /// target only when complete: readers see the old file or the whole new one, and a failed
 /// or interrupted write leaves no partial file (the temporary is removed when the value
 /// goes away uncommitted; a crash can leave only a `.NAME.tmp-*` file beside the target).
-public final class PendingFile {
+package final class PendingFile {
   /// The file being written (the temporary).
-  public let file: PlatformFile
+  package let file: PlatformFile
   /// Where it goes when committed.
-  public let path: String
+  package let path: String
   /// The temporary name.
-  public let temporaryPath: String
+  package let temporaryPath: String
   private var committed = false
   private static let counter = Atomic<Int>(0)
 
@@ -19,7 +19,7 @@ public final class PendingFile {
   /// Refuses (exit 64) a target that is one of the files `inUse` (the log or catalog being
   /// read, whatever path names them), anything that is not a regular file (directory,
   /// symbolic link, device), and an existing file unless `force`.
-  public init(replacing path: String, force: Bool, inUse: [String] = []) throws(Diagnostic) {
+  package init(replacing path: String, force: Bool, inUse: [String] = []) throws(Diagnostic) {
     try PendingFile.checkTarget(path, force: force, inUse: inUse)
     let directory = PlatformFile.directory(of: path)
     let name = path.split(separator: "/").last.map(String.init) ?? path
@@ -44,7 +44,7 @@ public final class PendingFile {
   }
 
   /// Refuses a target in use, not a regular file, or existing without `force`.
-  public static func checkTarget(_ path: String, force: Bool, inUse: [String]) throws(Diagnostic) {
+  package static func checkTarget(_ path: String, force: Bool, inUse: [String]) throws(Diagnostic) {
     if let target = PlatformFile.identity(path),
       let used = inUse.first(where: { PlatformFile.identity($0) == target })
     {
@@ -60,7 +60,7 @@ public final class PendingFile {
   }
 
   /// Fsyncs the temporary, renames it over the target and fsyncs the directory.
-  public func commit() throws(Diagnostic) {
+  package func commit() throws(Diagnostic) {
     try file.sync()
     try PlatformFile.rename(temporaryPath, to: path)
     committed = true

@@ -10,14 +10,14 @@ import Synchronization
 /// The only file that calls the C library: open, read, write, fsync, flock, truncate.
 ///
 /// Kept small so that porting to another platform touches one place.
-public struct PlatformFile: ~Copyable {
+package struct PlatformFile: ~Copyable {
   /// The file descriptor.
-  public let descriptor: Int32
+  package let descriptor: Int32
   /// The path it was opened with, for messages.
-  public let path: String
+  package let path: String
 
   /// How to open a file.
-  public enum Mode: Sendable {
+  package enum Mode: Sendable {
     case read
     /// Read and write, creating the file if absent (for appending to a log).
     case readWriteCreate
@@ -30,7 +30,7 @@ public struct PlatformFile: ~Copyable {
   }
 
   /// Opens `path`; throws `fileNotFound`, `cannotRead` or `cannotWrite`.
-  public init(path: String, mode: Mode) throws(Diagnostic) {
+  package init(path: String, mode: Mode) throws(Diagnostic) {
     let flags: Int32
     switch mode {
     case .read: flags = O_RDONLY
@@ -58,13 +58,13 @@ public struct PlatformFile: ~Copyable {
   deinit { close(descriptor) }
 
   /// Whether a regular file exists at `path`.
-  public static func exists(_ path: String) -> Bool {
+  package static func exists(_ path: String) -> Bool {
     var info = stat()
     return stat(path, &info) == 0
   }
 
   /// Renames a file atomically (same directory).
-  public static func rename(_ from: String, to: String) throws(Diagnostic) {
+  package static func rename(_ from: String, to: String) throws(Diagnostic) {
     if IOFaults.armed { try IOFaults.mutate(path: to) }
     guard Glibc_rename(from, to) == 0 else {
       throw Diagnostic(.cannotWrite(path: to, reason: "rename: " + describe(errno)))
@@ -72,12 +72,12 @@ public struct PlatformFile: ~Copyable {
   }
 
   /// A readable description of an errno value.
-  public static func describe(_ code: Int32) -> String {
+  package static func describe(_ code: Int32) -> String {
     String(cString: strerror(code))
   }
 
   /// Reads up to `buffer.count` bytes; 0 at end of file.
-  public func read(into buffer: UnsafeMutableRawBufferPointer) throws(Diagnostic) -> Int {
+  package func read(into buffer: UnsafeMutableRawBufferPointer) throws(Diagnostic) -> Int {
     while true {
       let n = Glibc_read(descriptor, buffer.baseAddress, buffer.count)
       if n >= 0 { return n }
@@ -87,12 +87,12 @@ public struct PlatformFile: ~Copyable {
   }
 
   /// Reads `buffer.count` bytes at `offset` (fewer only at end of file).
-  public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(Diagnostic) -> Int {
+  package func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(Diagnostic) -> Int {
     try PlatformFile.read(descriptor: descriptor, path: path, into: buffer, at: offset)
   }
 
   /// Reads up to `buffer.count` bytes at `offset` from a raw descriptor (for reader threads).
-  public static func read(
+  package static func read(
     descriptor: Int32, path: String, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64
   ) throws(Diagnostic) -> Int {
     var done = 0
@@ -109,7 +109,7 @@ public struct PlatformFile: ~Copyable {
   }
 
   /// Reads up to `count` bytes at `offset` into a new array (shorter only at end of file).
-  public func readBytes(count: Int, at offset: Int64) throws(Diagnostic) -> [UInt8] {
+  package func readBytes(count: Int, at offset: Int64) throws(Diagnostic) -> [UInt8] {
     var bytes = [UInt8](repeating: 0, count: count)
     var failure: Diagnostic? = nil
     let done = bytes.withUnsafeMutableBytes { raw in
@@ -126,7 +126,7 @@ public struct PlatformFile: ~Copyable {
   }
 
   /// Calls `body` with the first `count` bytes of the file mapped read-only (no copy).
-  public func withMappedBytes<R>(
+  package func withMappedBytes<R>(
     count: Int, _ body: (UnsafeBufferPointer<UInt8>) throws(Diagnostic) -> R
   ) throws(Diagnostic) -> R {
     guard count > 0 else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
@@ -138,7 +138,7 @@ public struct PlatformFile: ~Copyable {
   }
 
   /// Writes all of `bytes` at the current position (or the end, in append mode).
-  public func write(_ bytes: UnsafeRawBufferPointer) throws(Diagnostic) {
+  package func write(_ bytes: UnsafeRawBufferPointer) throws(Diagnostic) {
     var done = 0
     while done < bytes.count {
       var want = bytes.count - done
@@ -157,7 +157,7 @@ public struct PlatformFile: ~Copyable {
   }
 
   /// Writes all of `bytes`.
-  public func write(_ bytes: [UInt8]) throws(Diagnostic) {
+  package func write(_ bytes: [UInt8]) throws(Diagnostic) {
     var failure: Diagnostic? = nil
     bytes.withUnsafeBytes { raw in
       do throws(Diagnostic) { try write(raw) } catch { failure = error }
@@ -166,7 +166,7 @@ public struct PlatformFile: ~Copyable {
   }
 
   /// Flushes data and metadata to stable storage.
-  public func sync() throws(Diagnostic) {
+  package func sync() throws(Diagnostic) {
     if IOFaults.armed, try IOFaults.sync(path: path) { return }
     guard fsync(descriptor) == 0 else {
       throw Diagnostic(.cannotWrite(path: path, reason: "fsync: " + PlatformFile.describe(errno)))
@@ -174,7 +174,7 @@ public struct PlatformFile: ~Copyable {
   }
 
   /// What this open file is (regular file, pipe, device), from `fstat`.
-  public func entryKind() -> EntryKind {
+  package func entryKind() -> EntryKind {
     var info = stat()
     guard fstat(descriptor, &info) == 0 else { return .other }
     switch info.st_mode & S_IFMT {
@@ -186,7 +186,7 @@ public struct PlatformFile: ~Copyable {
   }
 
   /// The file's size in bytes.
-  public func size() throws(Diagnostic) -> Int64 {
+  package func size() throws(Diagnostic) -> Int64 {
     var info = stat()
     guard fstat(descriptor, &info) == 0 else {
       throw Diagnostic(.cannotRead(path: path, reason: PlatformFile.describe(errno)))
@@ -195,14 +195,14 @@ public struct PlatformFile: ~Copyable {
   }
 
   /// Moves the position to `offset` from the start.
-  public func seek(to offset: Int64) throws(Diagnostic) {
+  package func seek(to offset: Int64) throws(Diagnostic) {
     guard lseek(descriptor, off_t(offset), SEEK_SET) >= 0 else {
       throw Diagnostic(.cannotRead(path: path, reason: PlatformFile.describe(errno)))
     }
   }
 
   /// Cuts the file to `length` bytes.
-  public func truncate(to length: Int64) throws(Diagnostic) {
+  package func truncate(to length: Int64) throws(Diagnostic) {
     if IOFaults.armed { try IOFaults.mutate(path: path) }
     guard ftruncate(descriptor, off_t(length)) == 0 else {
       throw Diagnostic(.cannotWrite(path: path, reason: "truncate: " + PlatformFile.describe(errno)))
@@ -210,7 +210,7 @@ public struct PlatformFile: ~Copyable {
   }
 
   /// Blocks until this process holds the exclusive advisory lock on the file.
-  public func lockExclusive() throws(Diagnostic) {
+  package func lockExclusive() throws(Diagnostic) {
     while flock(descriptor, LOCK_EX) != 0 {
       if errno == EINTR { continue }
       throw Diagnostic(.cannotWrite(path: path, reason: "lock: " + PlatformFile.describe(errno)))
@@ -218,7 +218,7 @@ public struct PlatformFile: ~Copyable {
   }
 
   /// Blocks until this process holds a shared advisory lock (readers, for an instant).
-  public func lockShared() throws(Diagnostic) {
+  package func lockShared() throws(Diagnostic) {
     while flock(descriptor, LOCK_SH) != 0 {
       if errno == EINTR { continue }
       throw Diagnostic(.cannotRead(path: path, reason: "lock: " + PlatformFile.describe(errno)))
@@ -226,21 +226,21 @@ public struct PlatformFile: ~Copyable {
   }
 
   /// Releases this descriptor's advisory lock.
-  public func unlock() {
+  package func unlock() {
     _ = flock(descriptor, LOCK_UN)
   }
 
   /// This process's id (unique names for temporary files).
-  public static func processID() -> Int { Int(getpid()) }
+  package static func processID() -> Int { Int(getpid()) }
 
   /// The directory holding `path` ("." for a bare name).
-  public static func directory(of path: String) -> String {
+  package static func directory(of path: String) -> String {
     guard let slash = path.lastIndex(of: "/") else { return "." }
     return slash == path.startIndex ? "/" : String(path[..<slash])
   }
 
   /// Fsyncs the directory holding `path`, so a created, renamed or removed entry is durable.
-  public static func syncDirectory(of path: String) throws(Diagnostic) {
+  package static func syncDirectory(of path: String) throws(Diagnostic) {
     if IOFaults.armed, try IOFaults.sync(path: path) { return }
     let fd = open(directory(of: path), O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { throw Diagnostic(.cannotWrite(path: path, reason: "open directory: " + describe(errno))) }
@@ -251,7 +251,7 @@ public struct PlatformFile: ~Copyable {
   }
 
   /// Removes the file at `path`; a missing file is not an error.
-  public static func remove(_ path: String) throws(Diagnostic) {
+  package static func remove(_ path: String) throws(Diagnostic) {
     if IOFaults.armed { try IOFaults.mutate(path: path) }
     guard unlink(path) == 0 || errno == ENOENT else {
       throw Diagnostic(.cannotWrite(path: path, reason: "remove: " + describe(errno)))
@@ -259,7 +259,7 @@ public struct PlatformFile: ~Copyable {
   }
 
   /// What is at a path, without following a final symbolic link.
-  public enum EntryKind: Sendable, Equatable {
+  package enum EntryKind: Sendable, Equatable {
     case missing, regular, directory, symbolicLink
     /// A pipe or socket: read to its end, no length known.
     case stream
@@ -268,7 +268,7 @@ public struct PlatformFile: ~Copyable {
   }
 
   /// What is at `path` (`lstat`).
-  public static func entryKind(_ path: String) -> EntryKind {
+  package static func entryKind(_ path: String) -> EntryKind {
     var info = stat()
     guard lstat(path, &info) == 0 else { return .missing }
     switch info.st_mode & S_IFMT {
@@ -280,7 +280,7 @@ public struct PlatformFile: ~Copyable {
   }
 
   /// Device and inode of the file `path` names (following links), to tell whether two paths are one file.
-  public static func identity(_ path: String) -> FileIdentity? {
+  package static func identity(_ path: String) -> FileIdentity? {
     var info = stat()
     guard stat(path, &info) == 0 else { return nil }
     return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
@@ -288,11 +288,11 @@ public struct PlatformFile: ~Copyable {
 }
 
 /// Which file a path names: equal identities are the same file, whatever the paths.
-public struct FileIdentity: Sendable, Equatable {
+package struct FileIdentity: Sendable, Equatable {
   /// `st_dev`.
-  public var device: UInt64
+  package var device: UInt64
   /// `st_ino`.
-  public var inode: UInt64
+  package var inode: UInt64
 }
 
 /// A planned I/O failure for tests, applied to files whose path begins with `pathPrefix`.
@@ -446,7 +446,7 @@ private func Glibc_pread(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ coun
 
 extension PlatformFile {
   /// The wall-clock time, stamped as `recorded` on appended events that carry none.
-  public static func wallClockNow() -> Timestamp {
+  package static func wallClockNow() -> Timestamp {
     var spec = timespec()
     clock_gettime(CLOCK_REALTIME, &spec)
     return Timestamp(millisecondsSinceEpoch: Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000)

@@ -3,10 +3,10 @@ import Dispatch
 /// Snapshot files on disk: digests of log prefixes, writing, and restore + tail.
 ///
 /// The file side of `Snapshot/`: the format code is pure, this is where bytes are read.
-public enum SnapshotFiles {
+package enum SnapshotFiles {
   /// SHA-256 of the first `bytes` bytes of the file at `path`; nil when the file is shorter.
   /// - Complexity: O(bytes).
-  public static func digest(of path: String, bytes: Int64) throws(Diagnostic) -> SHA256Digest? {
+  package static func digest(of path: String, bytes: Int64) throws(Diagnostic) -> SHA256Digest? {
     let file = try PlatformFile(path: path, mode: .read)
     guard try file.size() >= bytes else { return nil }
     // Streamed through a small buffer: mapping the whole prefix would count it all as resident.
@@ -26,12 +26,12 @@ public enum SnapshotFiles {
   }
 
   /// SHA-256 of a whole (small) file, e.g. the catalog.
-  public static func digest(ofFile path: String) throws(Diagnostic) -> SHA256Digest {
+  package static func digest(ofFile path: String) throws(Diagnostic) -> SHA256Digest {
     SHA256.hash(try LedgerLoader.readFile(path))
   }
 
   /// The header describing a ledger loaded from the whole log at `logPath`.
-  public static func header(
+  package static func header(
     for ledger: Ledger, extent: LogExtent, logPath: String, catalogPath: String
   ) throws(Diagnostic) -> SnapshotHeader {
     guard let logDigest = try digest(of: logPath, bytes: extent.completeBytes) else {
@@ -46,7 +46,7 @@ public enum SnapshotFiles {
   /// Writes snapshot bytes to `path` durably and atomically (`PendingFile`: a temporary in the
   /// same directory, fsync, rename). Refuses the files in `inUse`, non-regular files, and an
   /// existing file unless `force`.
-  public static func write(_ bytes: [UInt8], to path: String, force: Bool = true, inUse: [String] = [])
+  package static func write(_ bytes: [UInt8], to path: String, force: Bool = true, inUse: [String] = [])
     throws(Diagnostic)
   {
     let pending = try PendingFile(replacing: path, force: force, inUse: inUse)
@@ -60,7 +60,7 @@ public enum SnapshotFiles {
   /// snapshot covers (an edited, reordered or truncated prefix) and a snapshot
   /// folded with another catalog. The prefix is digested on a second thread while
   /// the snapshot is parsed.
-  public static func restore(
+  package static func restore(
     snapshotPath: String, logPath: String, catalogPath: String, catalog: Catalog
   ) throws(DiagnosticList) -> (ledger: Ledger, extent: LogExtent) {
     try DiagnosticList.collecting(path: snapshotPath) {

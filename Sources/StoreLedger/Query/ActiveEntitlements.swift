@@ -1,8 +1,8 @@
 /// How many subjects hold each entitlement at an instant (for `replay`).
-public enum ActiveEntitlements {
+package enum ActiveEntitlements {
   /// Per entitlement id (sorted), the number of subjects holding it at T with full knowledge.
   /// - Complexity: O(events).
-  public static func count(in ledger: Ledger, at time: Timestamp) -> [(entitlement: String, subjects: Int)] {
+  package static func count(in ledger: Ledger, at time: Timestamp) -> [(entitlement: String, subjects: Int)] {
     var engine = QueryEngine(ledger: ledger)
     var counts = [Int](repeating: 0, count: ledger.catalog.entitlementNames.count)
     for s in 0..<ledger.subjectCount {

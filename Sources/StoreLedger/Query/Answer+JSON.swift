@@ -1,6 +1,6 @@
 extension Answer {
   /// The answer as the JSON object of Docs/semantics.md ("Answers") (with `explain` when explained).
-  public var jsonValue: JSONValue {
+  package var jsonValue: JSONValue {
     func time(_ t: Timestamp?) -> JSONValue { t.map { .string($0.rfc3339) } ?? .null }
     var members: [(String, JSONValue)] = [
       ("subject", .string(subject)),

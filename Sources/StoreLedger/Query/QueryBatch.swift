@@ -1,5 +1,5 @@
 /// Parsed `audit` query lines: subjects in one byte arena, instants in flat arrays.
-public struct QueryBatch: Sendable {
+package struct QueryBatch: Sendable {
   private var arena: [UInt8] = []
   private var subjectEnds: [Int] = []
   private var ats: [Timestamp] = []
@@ -9,7 +9,7 @@ public struct QueryBatch: Sendable {
   private static let noAsOf = Timestamp(millisecondsSinceEpoch: Int64.min)
 
   /// The number of queries.
-  public var count: Int { ats.count }
+  package var count: Int { ats.count }
 
   /// Parses every line `{"subject": "...", "at": "...", "as_of": "..."|null}` (or, for a cached
   /// answer, `"cached_at"` and an optional `"max_staleness"` instead of `as_of`); empty lines are skipped.
@@ -17,7 +17,7 @@ public struct QueryBatch: Sendable {
   /// All lines are checked before any is answered, so a bad line means no output at all.
   /// - Complexity: O(input size).
   /// `time` allows the forms a person types (`2026-03-05`, `now`, a `--tz` offset) besides RFC 3339.
-  public static func parse(_ input: [UInt8], file: String, time: TimeInput = TimeInput()) throws(DiagnosticList) -> QueryBatch {
+  package static func parse(_ input: [UInt8], file: String, time: TimeInput = TimeInput()) throws(DiagnosticList) -> QueryBatch {
     var batch = QueryBatch()
     var errors: [Diagnostic] = []
     var lineNumber = 0
@@ -166,13 +166,13 @@ public struct QueryBatch: Sendable {
 
   /// Calls `body` with each query in order (subject, at, as_of).
   /// - Complexity: O(queries).
-  public func forEach(_ body: (UnsafeBufferPointer<UInt8>, Timestamp, Timestamp?) -> Void) {
+  package func forEach(_ body: (UnsafeBufferPointer<UInt8>, Timestamp, Timestamp?) -> Void) {
     forEach { subject, at, asOf, _ in body(subject, at, asOf) }
   }
 
   /// Calls `body` with each query in order (subject, at, as_of, cached answer asked for).
   /// - Complexity: O(queries).
-  public func forEach(_ body: (UnsafeBufferPointer<UInt8>, Timestamp, Timestamp?, CacheRequest?) -> Void) {
+  package func forEach(_ body: (UnsafeBufferPointer<UInt8>, Timestamp, Timestamp?, CacheRequest?) -> Void) {
     arena.withUnsafeBufferPointer { all in
       var start = 0
       for index in 0..<ats.count {

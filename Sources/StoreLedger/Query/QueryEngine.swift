@@ -6,9 +6,9 @@ internal import CStoreLedgerSupport
 /// events recorded after R and stopping at the first event after T, so every
 /// (T, R) pair is exact and no precomputed timeline can go stale. Scratch buffers
 /// are reused across queries: a query allocates nothing but its output.
-public struct QueryEngine {
+package struct QueryEngine {
   /// The ledger queried.
-  public let ledger: Ledger
+  package let ledger: Ledger
   private var subjectFold = PointInTimeFold()
   private var balanceOrder: [Int] = []
   private let currencyRank: [Int]
@@ -26,7 +26,7 @@ public struct QueryEngine {
   private let policyScratch: ByteScratch
 
   /// Prepares an engine over a ledger.
-  public init(ledger: Ledger) {
+  package init(ledger: Ledger) {
     self.ledger = ledger
     let names = (0..<ledger.symbols.currencies.count).map {
       ledger.symbols.currencies.string(Symbol(rawValue: UInt32($0)))
@@ -77,7 +77,7 @@ public struct QueryEngine {
 
   /// Calls `body` with the index of every entitlement the subject holds at T (full knowledge).
   /// - Complexity: O(events of the subject).
-  public mutating func forEachActiveEntitlement(subject: Symbol, at time: Timestamp, _ body: (Int) -> Void) {
+  package mutating func forEachActiveEntitlement(subject: Symbol, at time: Timestamp, _ body: (Int) -> Void) {
     subjectFold.touches = nil
     evaluate(subject: subject, at: time, asOf: nil, cache: nil)
     for (index, candidate) in subjectFold.selection.bestByEntitlement.enumerated() where candidate.isSet { body(index) }
@@ -85,7 +85,7 @@ public struct QueryEngine {
 
   /// The answer for a subject name at T as known at R, or as cached at V (`cache`; then `asOf` must be nil).
   /// - Complexity: O(events of the subject).
-  public mutating func answer(
+  package mutating func answer(
     subject: String, at: Timestamp, asOf: Timestamp?, cache: CacheRequest? = nil, explain: Bool = false
   ) -> Answer {
     precondition(cache == nil || asOf == nil, "a cached answer's knowledge time is its verification time")
@@ -146,7 +146,7 @@ public struct QueryEngine {
   /// Whether `subject` may use `feature` once more at T (the `can` question), and if not,
   /// which tier would allow it; nil when the catalog has no policy or no such feature.
   /// - Complexity: O(events of the subject).
-  public mutating func permission(
+  package mutating func permission(
     subject: String, feature: String, at time: Timestamp, asOf: Timestamp?, cache: CacheRequest? = nil
   ) -> Permission? {
     guard let policy, let featureIndex = policy.featureIndex(of: feature) else { return nil }
@@ -175,7 +175,7 @@ public struct QueryEngine {
   /// is judged by folding its subject up to it as known at its `recorded`.
   /// - Complexity: O(events × (subscriptions + grants) + uses × tiers × features × log uses),
   ///   plus O(events of the subject) per use judged exactly.
-  public mutating func forEachLeak(exact: Bool = false, _ body: (Leak) -> Void) {
+  package mutating func forEachLeak(exact: Bool = false, _ body: (Leak) -> Void) {
     guard let policy else { return }
     subjectFold.touches = nil
     var scan = LeakScan()
@@ -263,7 +263,7 @@ public struct QueryEngine {
   ///
   /// The fast path of `audit`: no `String` per field, no intermediate `Answer`.
   /// - Complexity: O(events of the subject + size of the answer).
-  public mutating func writeAnswer(
+  package mutating func writeAnswer(
     subject: UnsafeBufferPointer<UInt8>, at: Timestamp, asOf: Timestamp?, cache: CacheRequest? = nil,
     into out: inout [UInt8]
   ) {
@@ -277,7 +277,7 @@ public struct QueryEngine {
   /// on the subject's events; subjects are resolved first and events prefetched a few
   /// queries ahead.
   /// - Complexity: O(queries + events of the subjects asked about).
-  public mutating func writeAnswers(
+  package mutating func writeAnswers(
     _ batch: QueryBatch, flushBytes: Int = 1 << 20, emit: (inout [UInt8]) -> Void
   ) {
     var symbols: [Symbol?] = []

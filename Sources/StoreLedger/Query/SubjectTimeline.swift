@@ -1,55 +1,55 @@
 /// A subject's history at full knowledge: what it held over time, for snapshots and diffs.
-public struct SubjectTimeline: Sendable, Equatable {
+package struct SubjectTimeline: Sendable, Equatable {
   /// A span during which an entitlement was held through one product in one state.
-  public struct Interval: Sendable, Equatable {
+  package struct Interval: Sendable, Equatable {
     /// Start (inclusive).
-    public var from: Timestamp
+    package var from: Timestamp
     /// End (exclusive); nil while it never ends.
-    public var to: Timestamp?
+    package var to: Timestamp?
     /// The product granting it.
-    public var product: String
+    package var product: String
     /// The state reported.
-    public var state: String
+    package var state: String
     /// Who owns it.
-    public var ownership: String
+    package var ownership: String
     /// The offer of the granting transaction.
-    public var period: String
+    package var period: String
   }
 
   /// One observed state of a subscription, from an instant on.
-  public struct SubscriptionChange: Sendable, Equatable {
+  package struct SubscriptionChange: Sendable, Equatable {
     /// When it took this state.
-    public var at: Timestamp
+    package var at: Timestamp
     /// The reported state.
-    public var state: String
+    package var state: String
     /// The product.
-    public var product: String
+    package var product: String
     /// The current transaction.
-    public var transaction: String
+    package var transaction: String
     /// Period end.
-    public var expires: Timestamp
+    package var expires: Timestamp
     /// Whether it will renew.
-    public var willRenew: Bool
+    package var willRenew: Bool
     /// Pending product change.
-    public var renewsTo: String?
+    package var renewsTo: String?
   }
 
   /// One balance after a change.
-  public struct BalanceChange: Sendable, Equatable {
+  package struct BalanceChange: Sendable, Equatable {
     /// When it changed.
-    public var at: Timestamp
+    package var at: Timestamp
     /// The balance from then on.
-    public var balance: Int64
+    package var balance: Int64
   }
 
   /// Intervals per entitlement id, sorted by id.
-  public var entitlements: [(String, [Interval])]
+  package var entitlements: [(String, [Interval])]
   /// Changes per original transaction, sorted by it.
-  public var subscriptions: [(String, [SubscriptionChange])]
+  package var subscriptions: [(String, [SubscriptionChange])]
   /// Changes per currency, sorted by it.
-  public var balances: [(String, [BalanceChange])]
+  package var balances: [(String, [BalanceChange])]
 
-  public static func == (a: SubjectTimeline, b: SubjectTimeline) -> Bool {
+  package static func == (a: SubjectTimeline, b: SubjectTimeline) -> Bool {
     a.entitlements.elementsEqual(b.entitlements, by: { $0.0 == $1.0 && $0.1 == $1.1 })
       && a.subscriptions.elementsEqual(b.subscriptions, by: { $0.0 == $1.0 && $0.1 == $1.1 })
       && a.balances.elementsEqual(b.balances, by: { $0.0 == $1.0 && $0.1 == $1.1 })
@@ -62,7 +62,7 @@ extension Ledger {
   /// Answers change only at event times and at period, grace and grant ends, so the
   /// state is evaluated at exactly those instants, folding events incrementally.
   /// - Complexity: O(k · (s + g)) for k instants, s subscriptions and g grants of the subject.
-  public func timeline(subject: Symbol, asOf: Timestamp? = nil) -> SubjectTimeline {
+  package func timeline(subject: Symbol, asOf: Timestamp? = nil) -> SubjectTimeline {
     let events = self.events(of: subject)
     let knownBy = asOf ?? .distantFuture
     var instants: [Timestamp] = []

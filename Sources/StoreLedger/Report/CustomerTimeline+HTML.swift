@@ -1,7 +1,7 @@
 extension CustomerTimeline {
   /// One self-contained HTML page: the lanes as an inline SVG picture, then the tables.
   /// - Complexity: O(events + segments).
-  public func html() -> String {
+  package func html() -> String {
     var page = HTMLPage()
     page.element("h1", "Customer timeline: \(subject)")
     page.element(

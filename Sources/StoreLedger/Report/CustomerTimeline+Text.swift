@@ -1,7 +1,7 @@
 extension CustomerTimeline {
   /// A plain table for terminals and support tickets: events, then lanes, then balances.
   /// - Complexity: O(events + segments).
-  public var text: String {
+  package var text: String {
     var out = "Subject \(subject), as known " + (asOf.map { "at \($0.rfc3339)" } ?? "now (every event in the log)") + "\n"
     out += "\nEVENTS (effective order; 'learned' is shown when the ledger knew later than 'at')\n"
     out += Self.columns(

@@ -2,79 +2,79 @@
 ///
 /// Built from the ledger's own timeline (`Ledger.timeline(subject:asOf:)`, what snapshots store), so
 /// every interval is what `query --at` answers inside it, as known at `asOf`.
-public struct CustomerTimeline: Sendable {
+package struct CustomerTimeline: Sendable {
   /// A span of one state in a lane.
-  public struct Segment: Sendable, Equatable {
+  package struct Segment: Sendable, Equatable {
     /// Start (inclusive).
-    public var from: Timestamp
+    package var from: Timestamp
     /// End (exclusive); nil while it never ends.
-    public var to: Timestamp?
+    package var to: Timestamp?
     /// `active`, `grace`, `billing_retry`, `expired` or `revoked`.
-    public var state: String
+    package var state: String
     /// The product in that state.
-    public var product: String
+    package var product: String
   }
 
   /// A row of the picture: one entitlement or one subscription.
-  public struct Lane: Sendable, Equatable {
+  package struct Lane: Sendable, Equatable {
     /// `entitlement` or `subscription`.
-    public var kind: String
+    package var kind: String
     /// The entitlement id, or the subscription's original transaction.
-    public var name: String
+    package var name: String
     /// Its states in time order; gaps have no access.
-    public var segments: [Segment]
+    package var segments: [Segment]
   }
 
   /// One event of the subject, as the picture and the table show it.
-  public struct Marker: Sendable, Equatable {
+  package struct Marker: Sendable, Equatable {
     /// Event id.
-    public var id: String
+    package var id: String
     /// Event type.
-    public var type: String
+    package var type: String
     /// Effective time: where it is drawn.
-    public var at: Timestamp
+    package var at: Timestamp
     /// Knowledge time.
-    public var recorded: Timestamp
+    package var recorded: Timestamp
     /// Line in the log.
-    public var line: Int
+    package var line: Int
     /// Product, transaction, price, reason, quantity: what the event says beyond its type.
-    public var details: String
+    package var details: String
 
     /// Whether the ledger learned of it after it took effect.
-    public var isLate: Bool { recorded > at }
+    package var isLate: Bool { recorded > at }
   }
 
   /// The subject id.
-  public var subject: String
+  package var subject: String
   /// Knowledge time (nil: everything the log holds).
-  public var asOf: Timestamp?
+  package var asOf: Timestamp?
   /// Entitlement lanes (sorted by id), then subscription lanes (sorted by original transaction).
-  public var lanes: [Lane]
+  package var lanes: [Lane]
   /// Events known at `asOf`, in effective order.
-  public var markers: [Marker]
+  package var markers: [Marker]
   /// Balance changes per currency.
-  public var balances: [(currency: String, changes: [(at: Timestamp, balance: Int64)])]
+  package var balances: [(currency: String, changes: [(at: Timestamp, balance: Int64)])]
   /// With a catalog policy: per feature used, the uses of each local day and the limit then.
-  public var usage: [(feature: String, days: [UsageDay])] = []
+  package var usage: [(feature: String, days: [UsageDay])] = []
 
   /// One local day's uses of a feature (days begin at the policy's `utc_offset` midnight).
-  public struct UsageDay: Sendable, Equatable {
+  package struct UsageDay: Sendable, Equatable {
     /// The day's start.
-    public var start: Timestamp
+    package var start: Timestamp
     /// The local date, `2026-03-10`.
-    public var date: String
+    package var date: String
     /// The sum of the day's `quantity`.
-    public var used: Int64
+    package var used: Int64
     /// The daily limit of the tier reporting the feature at the day's last use (nil: unlimited,
     /// or a window other than a day).
-    public var limit: Int64?
+    package var limit: Int64?
     /// That tier (nil when no tier offers the feature).
-    public var tier: String?
+    package var tier: String?
   }
 
   /// The timeline of `subject` as known at `asOf`; throws `unknownSubject` when no event names it.
   /// - Complexity: O(k · (s + g)) for the subject's k instants, s subscriptions and g grants.
-  public static func build(ledger: Ledger, subject: String, asOf: Timestamp?) throws(Diagnostic) -> CustomerTimeline {
+  package static func build(ledger: Ledger, subject: String, asOf: Timestamp?) throws(Diagnostic) -> CustomerTimeline {
     guard let symbol = ledger.subject(named: subject) else { throw Diagnostic(.unknownSubject(subject)) }
     let timeline = ledger.timeline(subject: symbol, asOf: asOf)
     var lanes: [Lane] = []

@@ -3,5 +3,5 @@ extension Limits {
   ///
   /// A report's memory is the ledger plus its buckets; 20,000 days is 55 years, far beyond
   /// any store's history, while keeping a mistyped year (`--to 2206-01-01`) from exhausting memory.
-  public static let reportBucketsMax = 20_000
+  package static let reportBucketsMax = 20_000
 }

@@ -4,7 +4,7 @@ extension Report {
   /// Keyed metrics get a column for every key any bucket has, so rows line up; money stays
   /// in thousandths and rates are decimals (empty when undefined), as in the JSON.
   /// - Complexity: O(buckets · columns).
-  public var csv: String {
+  package var csv: String {
     var columns: [(metric: Int, key: String?)] = []
     if let first = buckets.first {
       for (index, metric) in first.metrics.enumerated() {

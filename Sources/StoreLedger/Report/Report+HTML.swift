@@ -63,7 +63,7 @@ struct ReportSection {
 extension Report {
   /// One self-contained HTML page: a chart per metric group and its table below it.
   /// - Complexity: O(buckets · metrics).
-  public func html(log: String) -> String {
+  package func html(log: String) -> String {
     var page = HTMLPage()
     page.element("h1", "StoreLedger report: \(log)")
     let span = buckets.isEmpty ? "" : "\(buckets[0].start.rfc3339) to \(buckets[buckets.count - 1].end.rfc3339)"
@@ -193,7 +193,7 @@ extension Report {
 
 extension ReportComparison {
   /// One self-contained HTML page with a table of what changed, bucket by bucket.
-  public func html(log: String) -> String {
+  package func html(log: String) -> String {
     var page = HTMLPage()
     page.element("h1", "StoreLedger report changes: \(log)")
     page.element(

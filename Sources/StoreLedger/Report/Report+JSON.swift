@@ -1,6 +1,6 @@
 extension MetricValue {
   /// The value as JSON: a number, an object of numbers, or a rate (null when undefined).
-  public var jsonValue: JSONValue {
+  package var jsonValue: JSONValue {
     switch self {
     case .count(let value): return .integer(value)
     case .keyed(let entries): return .object(entries.map { ($0.key, .integer($0.value)) })
@@ -13,7 +13,7 @@ extension MetricValue {
 
 extension Report {
   /// `{"as_of": R, "every": "month", "buckets": [{"start": T, "end": T, METRIC: VALUE, ...}]}`.
-  public var jsonValue: JSONValue {
+  package var jsonValue: JSONValue {
     .object([
       ("as_of", asOf.map { .string($0.rfc3339) } ?? .null),
       ("every", .string(interval.rawValue)),

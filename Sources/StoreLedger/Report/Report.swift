@@ -1,5 +1,5 @@
 /// The value of one metric in one bucket.
-public enum MetricValue: Sendable, Equatable {
+package enum MetricValue: Sendable, Equatable {
   /// A count or an amount.
   case count(Int64)
   /// Counts or amounts by key (entitlement, product, currency, reason, day); sorted by key.
@@ -8,7 +8,7 @@ public enum MetricValue: Sendable, Equatable {
   case rate(numerator: Int64, denominator: Int64)
 
   /// Equal kinds with equal values (keyed entries in the same order).
-  public static func == (a: MetricValue, b: MetricValue) -> Bool {
+  package static func == (a: MetricValue, b: MetricValue) -> Bool {
     switch (a, b) {
     case (.count(let x), .count(let y)): return x == y
     case (.keyed(let x), .keyed(let y)): return x.elementsEqual(y, by: { $0.key == $1.key && $0.value == $1.value })
@@ -18,52 +18,52 @@ public enum MetricValue: Sendable, Equatable {
   }
 
   /// The rate in ten-thousandths, rounded half up; nil when the denominator is 0 or it is no rate.
-  public var rateTenThousandths: Int64? {
+  package var rateTenThousandths: Int64? {
     guard case .rate(let numerator, let denominator) = self, denominator != 0 else { return nil }
     return (numerator * 20_000 + denominator) / (2 * denominator)
   }
 
   /// The value under `key` of a keyed metric (0 when absent or not keyed).
-  public subscript(key: String) -> Int64 {
+  package subscript(key: String) -> Int64 {
     guard case .keyed(let entries) = self else { return 0 }
     return entries.first(where: { $0.key == key })?.value ?? 0
   }
 }
 
 /// One bucket of a report: `[start, end)` and its metrics in a fixed order.
-public struct ReportBucket: Sendable, Equatable {
+package struct ReportBucket: Sendable, Equatable {
   /// Start (inclusive).
-  public var start: Timestamp
+  package var start: Timestamp
   /// End (exclusive); stock metrics such as `active` are read at this instant.
-  public var end: Timestamp
+  package var end: Timestamp
   /// Metrics by name, in the order of `ReportMetric.allCases`.
-  public var metrics: [(name: String, value: MetricValue)]
+  package var metrics: [(name: String, value: MetricValue)]
 
   /// Same span and the same metrics in the same order.
-  public static func == (a: ReportBucket, b: ReportBucket) -> Bool {
+  package static func == (a: ReportBucket, b: ReportBucket) -> Bool {
     a.start == b.start && a.end == b.end
       && a.metrics.elementsEqual(b.metrics, by: { $0.name == $1.name && $0.value == $1.value })
   }
 
   /// The metric named `name`.
-  public subscript(name: String) -> MetricValue? {
+  package subscript(name: String) -> MetricValue? {
     metrics.first(where: { $0.name == name })?.value
   }
 }
 
 /// A report: metrics per bucket, as known at `asOf` (Docs/reports.md defines every metric).
-public struct Report: Sendable, Equatable {
+package struct Report: Sendable, Equatable {
   /// The bucket length.
-  public var interval: ReportInterval
+  package var interval: ReportInterval
   /// Knowledge time; nil for everything the log holds.
-  public var asOf: Timestamp?
+  package var asOf: Timestamp?
   /// The buckets in time order.
-  public var buckets: [ReportBucket]
+  package var buckets: [ReportBucket]
 }
 
 extension Report {
   /// The report with only the metrics named (in their usual order).
-  public func keeping(metrics names: Set<String>) -> Report {
+  package func keeping(metrics names: Set<String>) -> Report {
     var copy = self
     for index in copy.buckets.indices {
       copy.buckets[index].metrics.removeAll { !names.contains($0.name) }

@@ -1,5 +1,5 @@
 /// How long each bucket of a report is: calendar spans in UTC.
-public enum ReportInterval: String, Sendable, CaseIterable {
+package enum ReportInterval: String, Sendable, CaseIterable {
   /// Calendar days, from 00:00 UTC.
   case day
   /// ISO weeks, from Monday 00:00 UTC.
@@ -8,7 +8,7 @@ public enum ReportInterval: String, Sendable, CaseIterable {
   case month
 
   /// The start of the bucket that contains `time`.
-  public func start(of time: Timestamp) -> Timestamp {
+  package func start(of time: Timestamp) -> Timestamp {
     let day = floorDivide(time.millisecondsSinceEpoch, Self.dayMs)
     switch self {
     case .day:
@@ -26,7 +26,7 @@ public enum ReportInterval: String, Sendable, CaseIterable {
   }
 
   /// The start of the bucket after the one starting at `start`.
-  public func next(after start: Timestamp) -> Timestamp {
+  package func next(after start: Timestamp) -> Timestamp {
     switch self {
     case .day: return start.adding(milliseconds: Self.dayMs)
     case .week: return start.adding(milliseconds: 7 * Self.dayMs)
@@ -49,15 +49,15 @@ public enum ReportInterval: String, Sendable, CaseIterable {
 ///
 /// The first bucket is the one containing `from`; buckets follow until one ends at or after
 /// `to` (at least one bucket, so `from == to` gives the bucket containing it).
-public struct ReportBuckets: Sendable, Equatable {
+package struct ReportBuckets: Sendable, Equatable {
   /// The bucket length.
-  public let interval: ReportInterval
+  package let interval: ReportInterval
   /// Bucket boundaries: bucket `k` is `[boundaries[k], boundaries[k + 1])`.
-  public let boundaries: [Timestamp]
+  package let boundaries: [Timestamp]
 
   /// The buckets from the one containing `from` until one ends at or after `to`.
   /// - Complexity: O(buckets).
-  public init(from: Timestamp, to: Timestamp, every interval: ReportInterval) throws(Diagnostic) {
+  package init(from: Timestamp, to: Timestamp, every interval: ReportInterval) throws(Diagnostic) {
     guard from <= to else {
       throw Diagnostic(.usage("--from (\(from.rfc3339)) is after --to (\(to.rfc3339))."))
     }
@@ -76,17 +76,17 @@ public struct ReportBuckets: Sendable, Equatable {
   }
 
   /// The number of buckets.
-  public var count: Int { boundaries.count - 1 }
+  package var count: Int { boundaries.count - 1 }
 
   /// Start of the first bucket.
-  public var start: Timestamp { boundaries[0] }
+  package var start: Timestamp { boundaries[0] }
 
   /// End of the last bucket (exclusive).
-  public var end: Timestamp { boundaries[boundaries.count - 1] }
+  package var end: Timestamp { boundaries[boundaries.count - 1] }
 
   /// The bucket containing `time`, or nil outside `[start, end)`.
   /// - Complexity: O(log buckets).
-  public func index(of time: Timestamp) -> Int? {
+  package func index(of time: Timestamp) -> Int? {
     guard time >= start, time < end else { return nil }
     var low = 0
     var high = count - 1

@@ -4,7 +4,7 @@
 /// engine's own fold, so the stock metrics read at a bucket's end are exactly the answer
 /// `query --at end --as-of R` gives. Flow metrics classify each event against the state
 /// just before it. Definitions: Docs/reports.md.
-public struct ReportBuilder {
+package struct ReportBuilder {
   let ledger: Ledger
   let buckets: ReportBuckets
   let knownBy: Timestamp
@@ -25,7 +25,7 @@ public struct ReportBuilder {
 
   /// Computes the report of `ledger` over `buckets` as known at `asOf` (nil: everything).
   /// - Complexity: O(events + subjects · buckets · (subscriptions + grants of a subject)).
-  public static func report(ledger: Ledger, buckets: ReportBuckets, asOf: Timestamp?) -> Report {
+  package static func report(ledger: Ledger, buckets: ReportBuckets, asOf: Timestamp?) -> Report {
     var builder = ReportBuilder(ledger: ledger, buckets: buckets, asOf: asOf)
     for subject in 0..<ledger.subjectCount { builder.add(subject: Symbol(rawValue: UInt32(subject))) }
     if ledger.catalog.policy != nil { builder.addPolicyMetrics(asOf: asOf) }

@@ -1,35 +1,35 @@
 /// What late events changed in a report: the same buckets as known at two knowledge times.
-public struct ReportComparison: Sendable, Equatable {
+package struct ReportComparison: Sendable, Equatable {
   /// One count or amount that differs between the two reports.
-  public struct Change: Sendable, Equatable {
+  package struct Change: Sendable, Equatable {
     /// `metric` or `metric.key` (e.g. `revenue.USD`).
-    public var name: String
+    package var name: String
     /// The value as known at the earlier knowledge time.
-    public var before: Int64
+    package var before: Int64
     /// The value as known at the later one.
-    public var after: Int64
+    package var after: Int64
   }
 
   /// One bucket's changes, in metric order then key order.
-  public struct BucketChanges: Sendable, Equatable {
+  package struct BucketChanges: Sendable, Equatable {
     /// Start (inclusive).
-    public var start: Timestamp
+    package var start: Timestamp
     /// End (exclusive).
-    public var end: Timestamp
+    package var end: Timestamp
     /// Every count or amount that differs; empty when late events changed nothing here.
-    public var changes: [Change]
+    package var changes: [Change]
   }
 
   /// The earlier knowledge time.
-  public var beforeAsOf: Timestamp?
+  package var beforeAsOf: Timestamp?
   /// The later knowledge time (nil: everything the log holds).
-  public var afterAsOf: Timestamp?
+  package var afterAsOf: Timestamp?
   /// Per bucket, what changed.
-  public var buckets: [BucketChanges]
+  package var buckets: [BucketChanges]
 
   /// Compares two reports over the same buckets; rates are left out (their counts are compared).
   /// - Complexity: O(buckets · values).
-  public init(before: Report, after: Report) {
+  package init(before: Report, after: Report) {
     precondition(
       before.buckets.map(\.start) == after.buckets.map(\.start),
       "comparing reports over different buckets: \(before.buckets.count) vs \(after.buckets.count)")
@@ -62,7 +62,7 @@ public struct ReportComparison: Sendable, Equatable {
   }
 
   /// `{"before_as_of": R1, "after_as_of": R2, "buckets": [{"start", "end", "changes": {NAME: {"before", "after", "change"}}}]}`.
-  public var jsonValue: JSONValue {
+  package var jsonValue: JSONValue {
     .object([
       ("before_as_of", beforeAsOf.map { .string($0.rfc3339) } ?? .null),
       ("after_as_of", afterAsOf.map { .string($0.rfc3339) } ?? .null),
@@ -92,7 +92,7 @@ public struct ReportComparison: Sendable, Equatable {
   }
 
   /// One row per change: `start,end,metric,before,after,change`.
-  public var csv: String {
+  package var csv: String {
     var text = "start,end,metric,before,after,change\n"
     for bucket in buckets {
       for change in bucket.changes {

@@ -1,5 +1,5 @@
 /// Every metric of a report, in output order; Docs/reports.md defines each one.
-public enum ReportMetric: String, Sendable, CaseIterable {
+package enum ReportMetric: String, Sendable, CaseIterable {
   case active
   case familyShared = "family_shared"
   case subscribers
@@ -39,7 +39,7 @@ public enum ReportMetric: String, Sendable, CaseIterable {
   case leaks
 
   /// Whether it needs a catalog `policy`; reports of a catalog without one leave it out.
-  public var needsPolicy: Bool {
+  package var needsPolicy: Bool {
     switch self {
     case .usageTrialsStarted, .limitHits, .limitHitSubjects, .limitHitConversions7d, .limitHitConversions30d,
       .limitHitConversionRate7d, .limitHitConversionRate30d, .leaks:
@@ -49,10 +49,10 @@ public enum ReportMetric: String, Sendable, CaseIterable {
   }
 
   /// Whether it is read at the bucket's end (a stock) rather than summed over the bucket (a flow).
-  public var isStock: Bool { self == .active || self == .familyShared || self == .subscribers }
+  package var isStock: Bool { self == .active || self == .familyShared || self == .subscribers }
 
   /// Whether its keyed values are money in thousandths of the currency unit.
-  public var isMoney: Bool { self == .revenue || self == .refunded || self == .reversed }
+  package var isMoney: Bool { self == .revenue || self == .refunded || self == .reversed }
 }
 
 extension ReportBuilder {

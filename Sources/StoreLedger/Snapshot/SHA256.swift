@@ -10,7 +10,7 @@
 internal import CStoreLedgerSHA
 
 /// A streaming SHA-256 hasher (FIPS 180-4); feed bytes with `update` and end with `finalize`.
-public struct SHA256: Sendable {
+package struct SHA256: Sendable {
   private typealias Words = (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
 
   /// The initial hash value H(0): the first 32 bits of the fractional parts of the square roots
@@ -31,7 +31,7 @@ public struct SHA256: Sendable {
   let engine: Engine
 
   /// Creates a hasher for an empty message.
-  public init() {
+  package init() {
     engine = Self.defaultEngine
   }
 
@@ -46,7 +46,7 @@ public struct SHA256: Sendable {
 
   /// Appends raw bytes to the message.
   /// - Complexity: O(n) in `bytes.count`.
-  public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+  package mutating func update(_ bytes: UnsafeRawBufferPointer) {
     guard var source = bytes.baseAddress, bytes.count > 0 else { return }
     var remaining = bytes.count
     length &+= UInt64(truncatingIfNeeded: remaining)
@@ -83,7 +83,7 @@ public struct SHA256: Sendable {
 
   /// Appends a collection of bytes to the message, without copying when it is contiguous.
   /// - Complexity: O(n) in the number of bytes.
-  public mutating func update<C: Collection>(_ bytes: C) where C.Element == UInt8 {
+  package mutating func update<C: Collection>(_ bytes: C) where C.Element == UInt8 {
     let handled: Void? = bytes.withContiguousStorageIfAvailable { buffer in
       update(UnsafeRawBufferPointer(buffer))
     }
@@ -109,7 +109,7 @@ public struct SHA256: Sendable {
   }
 
   /// Pads the message and returns its digest; the hasher is consumed and cannot be updated again.
-  public consuming func finalize() -> SHA256Digest {
+  package consuming func finalize() -> SHA256Digest {
     let bitLength = length &* 8
     // Padding is 0x80, zeros up to 56 mod 64, then the 64-bit big-endian bit length; it spans
     // one block, or two when fewer than nine bytes are left in the current one.
@@ -143,7 +143,7 @@ public struct SHA256: Sendable {
 
   /// Returns the digest of a whole message in one call.
   /// - Complexity: O(n) in the number of bytes.
-  public static func hash(_ bytes: some Collection<UInt8>) -> SHA256Digest {
+  package static func hash(_ bytes: some Collection<UInt8>) -> SHA256Digest {
     var hasher = SHA256()
     hasher.update(bytes)
     return hasher.finalize()
@@ -290,9 +290,9 @@ private func sha256Round(
 }
 
 /// A 32-byte SHA-256 digest, printed and parsed as 64 lowercase hexadecimal digits.
-public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible {
+package struct SHA256Digest: Hashable, Sendable, CustomStringConvertible {
   /// The 32 digest bytes in the order FIPS 180-4 outputs them.
-  public let bytes: [UInt8]
+  package let bytes: [UInt8]
 
   /// Wraps 32 bytes produced by the hasher or read back from storage.
   init(bytes: [UInt8]) {
@@ -301,7 +301,7 @@ public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// Parses 64 hexadecimal digits in either case; returns nil for anything else.
-  public init?(hex: String) {
+  package init?(hex: String) {
     let digits = Array(hex.utf8)
     guard digits.count == 64 else { return nil }
     var bytes = [UInt8]()
@@ -318,7 +318,7 @@ public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The digest as 64 lowercase hexadecimal digits.
-  public var hex: String {
+  package var hex: String {
     let alphabet: StaticString = "0123456789abcdef"
     var digits = [UInt8]()
     digits.reserveCapacity(64)
@@ -332,7 +332,7 @@ public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The digest as 64 lowercase hexadecimal digits.
-  public var description: String { hex }
+  package var description: String { hex }
 
   /// The value of one ASCII hexadecimal digit, or nil when the byte is not one.
   private static func nibble(_ ascii: UInt8) -> UInt8? {

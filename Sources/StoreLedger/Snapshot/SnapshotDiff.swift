@@ -2,11 +2,11 @@
 ///
 /// Lists differences in the header, then per subject the first differing
 /// entitlement intervals, subscription changes and balances, rather than a wall of JSON.
-public enum SnapshotDiff {
+package enum SnapshotDiff {
   /// Subjects listed in full before the rest are only counted.
-  public static let subjectsShownMax = 20
+  package static let subjectsShownMax = 20
   /// Differences listed per subject section.
-  public static let changesPerSectionMax = 5
+  package static let changesPerSectionMax = 5
 
   /// The differences between snapshots `a` and `b` (empty when they are equal as JSON values).
   ///
@@ -15,7 +15,7 @@ public enum SnapshotDiff {
   /// not by position, and only the fields that changed are printed: one inserted interval reads
   /// as one addition, not as every later interval shifting.
   /// - Complexity: O(size of both documents).
-  public static func compare(_ a: JSONValue, _ b: JSONValue, nameA: String = "A", nameB: String = "B") -> [String] {
+  package static func compare(_ a: JSONValue, _ b: JSONValue, nameA: String = "A", nameB: String = "B") -> [String] {
     var lines: [String] = []
     for section in ["format", "catalog", "log"] {
       flatten(a[section], b[section], path: section, into: &lines)

@@ -1,22 +1,22 @@
 /// Where a snapshot stands in its log, and what it was folded with.
-public struct SnapshotHeader: Sendable, Equatable {
+package struct SnapshotHeader: Sendable, Equatable {
   /// The format tag written in every snapshot.
-  public static let format = "storeledger-snapshot/3"
+  package static let format = "storeledger-snapshot/3"
   /// Complete lines covered (empty and duplicate lines included).
-  public var lines: Int
+  package var lines: Int
   /// Bytes of the log covered: the prefix up to and including the last covered `\n`.
-  public var bytes: Int64
+  package var bytes: Int64
   /// SHA-256 of those bytes.
-  public var logDigest: SHA256Digest
+  package var logDigest: SHA256Digest
   /// SHA-256 of the catalog file the state was folded with.
-  public var catalogDigest: SHA256Digest
+  package var catalogDigest: SHA256Digest
   /// Distinct events.
-  public var events: Int
+  package var events: Int
   /// Redeliveries skipped.
-  public var duplicatesSkipped: Int
+  package var duplicatesSkipped: Int
 
   /// Creates a header.
-  public init(
+  package init(
     lines: Int, bytes: Int64, logDigest: SHA256Digest, catalogDigest: SHA256Digest, events: Int,
     duplicatesSkipped: Int
   ) {

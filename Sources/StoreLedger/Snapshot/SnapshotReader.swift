@@ -7,10 +7,10 @@ import Dispatch
 /// field matching, no timestamp parsing and no interning look-ups. The readable
 /// timeline is skipped. Every index is range-checked, so a damaged snapshot is an
 /// error, never a crash.
-public enum SnapshotReader {
+package enum SnapshotReader {
   /// Reads only the header (the sections before `state`), to start digesting the log early;
   /// also returns how many leading bytes of the file restoring needs.
-  public static func header(_ bytes: [UInt8], file: String) throws(Diagnostic) -> (
+  package static func header(_ bytes: [UInt8], file: String) throws(Diagnostic) -> (
     header: SnapshotHeader, restoreBytes: Int64
   ) {
     try bytes.withUnsafeBufferPointer { (buffer) throws(Diagnostic) in
@@ -22,7 +22,7 @@ public enum SnapshotReader {
 
   /// Reads a snapshot; `file` names it in errors.
   /// - Complexity: O(snapshot size).
-  public static func read(_ bytes: [UInt8], file: String, catalog: Catalog) throws(Diagnostic) -> (
+  package static func read(_ bytes: [UInt8], file: String, catalog: Catalog) throws(Diagnostic) -> (
     ledger: Ledger, header: SnapshotHeader
   ) {
     try bytes.withUnsafeBufferPointer { (buffer) throws(Diagnostic) in try read(buffer, file: file, catalog: catalog) }
@@ -33,7 +33,7 @@ public enum SnapshotReader {
   /// The string tables are parsed on a second thread while the records are decoded:
   /// a raw `\n  "strings": {` can only appear where that section begins, because JSON
   /// strings cannot hold a raw newline.
-  public static func read(_ buffer: UnsafeBufferPointer<UInt8>, file: String, catalog: Catalog) throws(Diagnostic)
+  package static func read(_ buffer: UnsafeBufferPointer<UInt8>, file: String, catalog: Catalog) throws(Diagnostic)
     -> (ledger: Ledger, header: SnapshotHeader)
   {
     var peek = SnapshotParser(p: buffer, file: file, catalog: catalog)

@@ -5,7 +5,7 @@
 /// (entitlement intervals, subscription changes, balance changes) and the compact
 /// event records that make restore exact for any (at, as_of). The same ledger
 /// always gives the same bytes.
-public enum SnapshotWriter {
+package enum SnapshotWriter {
   /// Width reserved for the `restore_bytes` number, so it can be filled in after the fact.
   static let restoreBytesWidth = 20
 
@@ -16,7 +16,7 @@ public enum SnapshotWriter {
   /// the event records as base64), `strings`, then `subjects` (per subject, the readable
   /// timeline). `restore_bytes` is where `subjects` begins: restoring reads only that prefix.
   /// - Complexity: O(events + timeline size · log(subjects)).
-  public static func write(_ ledger: Ledger, header: SnapshotHeader) -> [UInt8] {
+  package static func write(_ ledger: Ledger, header: SnapshotHeader) -> [UInt8] {
     var out: [UInt8] = []
     out.reserveCapacity(ledger.events.count * 200 + 4096)
     func raw(_ text: String) { out.append(contentsOf: text.utf8) }

@@ -1,5 +1,5 @@
 /// What went wrong, as a typed value; `Diagnostic.message` is the one place that words it.
-public enum Problem: Sendable, Equatable {
+package enum Problem: Sendable, Equatable {
   // Invalid JSON and fields of a log line.
   case invalidJSON(String)
   case unknownField(String)
@@ -59,12 +59,12 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
   /// The 1-based byte column, for invalid JSON.
   public var column: Int?
   /// What went wrong.
-  public var problem: Problem
+  package var problem: Problem
   /// Error or warning.
   public var severity: Severity
 
   /// Creates a diagnostic.
-  public init(
+  package init(
     file: String? = nil, line: Int? = nil, column: Int? = nil, _ problem: Problem,
     severity: Severity = .error
   ) {
@@ -227,7 +227,7 @@ public struct DiagnosticList: Error, Sendable {
   public var diagnostics: [Diagnostic]
 
   /// Creates a list.
-  public init(_ diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
+  package init(_ diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
 
   /// The exit code of the first error.
   public var exitCode: Int32 {
@@ -237,7 +237,7 @@ public struct DiagnosticList: Error, Sendable {
 
 extension DiagnosticList {
   /// Runs `body`, turning any error it throws into a `DiagnosticList` (`path` names unknown ones).
-  public static func collecting<R>(
+  package static func collecting<R>(
     path: String, writing: Bool = false, _ body: () throws -> R
   ) throws(DiagnosticList) -> R {
     do {

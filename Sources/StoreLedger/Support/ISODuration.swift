@@ -3,20 +3,20 @@
 /// Months and years are calendar arithmetic in UTC, clamped to the end of a
 /// shorter month (Jan 31 + P1M = Feb 28 or 29); days and weeks are exact
 /// multiples of 24 hours because UTC has no daylight saving.
-public struct ISODuration: Hashable, Sendable, CustomStringConvertible {
+package struct ISODuration: Hashable, Sendable, CustomStringConvertible {
   /// Calendar years.
-  public var years: Int64
+  package var years: Int64
   /// Calendar months.
-  public var months: Int64
+  package var months: Int64
   /// Days, including weeks × 7.
-  public var days: Int64
+  package var days: Int64
   /// The time part in milliseconds.
-  public var timeMilliseconds: Int64
+  package var timeMilliseconds: Int64
   /// The text the duration was parsed from.
-  public let description: String
+  package let description: String
 
   /// Parses an ISO 8601 duration; returns nil when malformed or zero.
-  public init?(_ text: String) {
+  package init?(_ text: String) {
     var years: Int64 = 0
     var months: Int64 = 0
     var days: Int64 = 0
@@ -68,7 +68,7 @@ public struct ISODuration: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The instant this duration after `start`: years and months first (clamped), then days and time.
-  public func added(to start: Timestamp) -> Timestamp {
+  package func added(to start: Timestamp) -> Timestamp {
     let ms = start.millisecondsSinceEpoch
     var dayNumber = floorDivide(ms, 86_400_000)
     let msOfDay = ms - dayNumber * 86_400_000

@@ -2,7 +2,7 @@
 ///
 /// Objects keep their members in input order; duplicate keys are rejected by
 /// the parser. The log's hot path does not use this type (see `EventLineParser`).
-public indirect enum JSONValue: Sendable, Equatable {
+package indirect enum JSONValue: Sendable, Equatable {
   case null
   case bool(Bool)
   /// An integer that fits in 64 bits.
@@ -13,7 +13,7 @@ public indirect enum JSONValue: Sendable, Equatable {
   case array([JSONValue])
   case object([(String, JSONValue)])
 
-  public static func == (a: JSONValue, b: JSONValue) -> Bool {
+  package static func == (a: JSONValue, b: JSONValue) -> Bool {
     switch (a, b) {
     case (.null, .null): return true
     case (.bool(let x), .bool(let y)): return x == y
@@ -32,25 +32,25 @@ public indirect enum JSONValue: Sendable, Equatable {
   }
 
   /// The member named `key`, if this is an object that has it.
-  public subscript(key: String) -> JSONValue? {
+  package subscript(key: String) -> JSONValue? {
     guard case .object(let members) = self else { return nil }
     return members.first(where: { $0.0 == key })?.1
   }
 
   /// The string, if this is one.
-  public var stringValue: String? {
+  package var stringValue: String? {
     if case .string(let s) = self { return s }
     return nil
   }
 
   /// The members, if this is an object.
-  public var objectMembers: [(String, JSONValue)]? {
+  package var objectMembers: [(String, JSONValue)]? {
     if case .object(let m) = self { return m }
     return nil
   }
 
   /// A short description of the kind of value, for error messages.
-  public var kindName: String {
+  package var kindName: String {
     switch self {
     case .null: return "null"
     case .bool: return "a boolean"
@@ -63,26 +63,26 @@ public indirect enum JSONValue: Sendable, Equatable {
 }
 
 /// A JSON syntax error with its 1-based line and byte column.
-public struct JSONSyntaxError: Error, Sendable, Equatable {
+package struct JSONSyntaxError: Error, Sendable, Equatable {
   /// 1-based line of the error.
-  public var line: Int
+  package var line: Int
   /// 1-based byte column of the error.
-  public var column: Int
+  package var column: Int
   /// What was expected.
-  public var detail: String
+  package var detail: String
 }
 
 extension JSONValue {
   /// Parses one JSON document (strict RFC 8259; duplicate keys rejected).
   /// - Complexity: O(n) in the input size.
-  public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
+  package static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
     var bytes = Array(text.utf8)
     bytes.append(0)
     return try parse(bytes: bytes, count: bytes.count - 1)
   }
 
   /// Parses one JSON document from UTF-8 bytes.
-  public static func parse(bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+  package static func parse(bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
     var copy = bytes
     copy.append(0)
     return try parse(bytes: copy, count: bytes.count)

@@ -1,23 +1,23 @@
 /// Writes JSON deterministically: object keys sorted, fixed spacing, no trailing zeros.
 ///
 /// Byte-stable output is what makes golden files and `diff` of snapshots readable.
-public enum JSONWriter {
+package enum JSONWriter {
   /// One line, keys sorted, `{"a":1,"b":[true,null]}`.
-  public static func compact(_ value: JSONValue) -> String {
+  package static func compact(_ value: JSONValue) -> String {
     var out: [UInt8] = []
     write(value, into: &out, indent: nil, level: 0)
     return String(decoding: out, as: UTF8.self)
   }
 
   /// Pretty-printed with two-space indentation and sorted keys, ending without a newline.
-  public static func pretty(_ value: JSONValue) -> String {
+  package static func pretty(_ value: JSONValue) -> String {
     var out: [UInt8] = []
     write(value, into: &out, indent: 2, level: 0)
     return String(decoding: out, as: UTF8.self)
   }
 
   /// Appends `value` to `out`; `indent` nil means compact.
-  public static func write(_ value: JSONValue, into out: inout [UInt8], indent: Int?, level: Int) {
+  package static func write(_ value: JSONValue, into out: inout [UInt8], indent: Int?, level: Int) {
     switch value {
     case .null: out.append(contentsOf: "null".utf8)
     case .bool(let flag): out.append(contentsOf: (flag ? "true" : "false").utf8)
@@ -70,7 +70,7 @@ public enum JSONWriter {
   }
 
   /// Appends a JSON string literal with the minimal escapes.
-  public static func writeString(_ text: String, into out: inout [UInt8]) {
+  package static func writeString(_ text: String, into out: inout [UInt8]) {
     out.append(34)
     for byte in text.utf8 {
       switch byte {

@@ -1,35 +1,35 @@
 /// Every limit on something that grows, in one place, with what happens at the limit.
-public enum Limits {
+package enum Limits {
   /// Longest log line in bytes; a longer line is an error (`lineTooLong`).
-  public static let lineBytesMax = 64 * 1024
+  package static let lineBytesMax = 64 * 1024
   /// Longest event `id` in Unicode scalars (Docs/log-format.md: 1–128).
-  public static let idLengthMax = 128
+  package static let idLengthMax = 128
   /// Longest `subject` in Unicode scalars (Docs/log-format.md: 1–256).
-  public static let subjectLengthMax = 256
+  package static let subjectLengthMax = 256
   /// Longest `transaction`, `original_transaction`, `product` or `currency` value in bytes.
-  public static let referenceBytesMax = 256
+  package static let referenceBytesMax = 256
   /// Deepest nesting of JSON (in `meta`, catalogs, snapshots); deeper is an error.
-  public static let jsonDepthMax = 64
+  package static let jsonDepthMax = 64
   /// Most events one subject may have; more is an error naming the subject.
-  public static let eventsPerSubjectMax = 1_000_000
+  package static let eventsPerSubjectMax = 1_000_000
   /// Most lines one log may have (line numbers are stored in 32 bits).
-  public static let linesMax = Int(UInt32.max - 1)
+  package static let linesMax = Int(UInt32.max - 1)
   /// Most diagnostics printed by one command; the rest are counted.
-  public static let diagnosticsShownMax = 1000
+  package static let diagnosticsShownMax = 1000
   /// Largest `append` batch (or other input read whole) in bytes.
-  public static let batchBytesMax = 256 * 1024 * 1024
+  package static let batchBytesMax = 256 * 1024 * 1024
   /// Largest `audit --queries` input read whole, in bytes.
-  public static let queryInputBytesMax = 1024 * 1024 * 1024
+  package static let queryInputBytesMax = 1024 * 1024 * 1024
   /// Largest snapshot read whole (`diff`, `snapshot --check`), in bytes.
-  public static let snapshotBytesMax = 8 * 1024 * 1024 * 1024
+  package static let snapshotBytesMax = 8 * 1024 * 1024 * 1024
   /// Longest line of a snapshot read whole (one subject's base64 records).
-  public static let snapshotLineBytesMax = 64 * 1024 * 1024
+  package static let snapshotLineBytesMax = 64 * 1024 * 1024
   /// Longest line the log reader skips to report it as too long; longer (an endless line) stops reading.
-  public static let skippedLineBytesMax = 64 * 1024 * 1024
+  package static let skippedLineBytesMax = 64 * 1024 * 1024
   /// Largest catalog file in bytes.
-  public static let catalogBytesMax = 16 * 1024 * 1024
+  package static let catalogBytesMax = 16 * 1024 * 1024
   /// Largest integer accepted for `quantity` and `price`.
-  public static let amountMax: Int64 = 1_000_000_000_000_000
+  package static let amountMax: Int64 = 1_000_000_000_000_000
   /// Decimal digits of `amountMax` (a longer number cannot be within it).
-  public static let amountDigitsMax = 16
+  package static let amountDigitsMax = 16
 }

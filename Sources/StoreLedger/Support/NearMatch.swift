@@ -8,27 +8,27 @@
 /// subjects of a ledger, which are many and often short, at most 1 edit for names of 4 to 6
 /// characters and 2 for longer ones, and names of 3 characters or fewer only match by case,
 /// whitespace or plural: `u7` is not a typo of `u1`.
-public enum NearMatch {
+package enum NearMatch {
   /// A name that was not found and the known names nearest to it.
-  public struct Hint: Sendable, Equatable {
+  package struct Hint: Sendable, Equatable {
     /// The name as given.
-    public var name: String
+    package var name: String
     /// Known names near it, best first (possibly none).
-    public var suggestions: [String]
+    package var suggestions: [String]
 
     /// Creates a hint.
-    public init(name: String, suggestions: [String]) {
+    package init(name: String, suggestions: [String]) {
       self.name = name
       self.suggestions = suggestions
     }
   }
 
   /// At most this many suggestions are offered.
-  public static let suggestionsMax = 3
+  package static let suggestionsMax = 3
 
   /// The known names nearest to `name`, best first (at most `limit`).
   /// - Complexity: O(k · m²) for k known names of length about m.
-  public static func suggestions(
+  package static func suggestions(
     for name: String, among known: some Sequence<String>, limit: Int = suggestionsMax
   ) -> [String] {
     var scorer = Scorer(name, vocabulary: true)
@@ -41,7 +41,7 @@ public enum NearMatch {
   }
 
   /// The known name nearest to `name`, if any is near.
-  public static func closest(_ name: String, among known: some Sequence<String>) -> String? {
+  package static func closest(_ name: String, among known: some Sequence<String>) -> String? {
     suggestions(for: name, among: known, limit: 1).first
   }
 
@@ -49,7 +49,7 @@ public enum NearMatch {
   ///
   /// Scored on the bytes in place: a `String` is made only for a match.
   /// - Complexity: O(k · m²) for k symbols of length about m; no allocation per symbol.
-  public static func suggestions(for name: String, in table: SymbolTable, limit: Int = suggestionsMax) -> [String] {
+  package static func suggestions(for name: String, in table: SymbolTable, limit: Int = suggestionsMax) -> [String] {
     var scorer = Scorer(name, vocabulary: false)
     var scored: [(name: String, score: Int)] = []
     for index in 0..<table.count {
@@ -177,7 +177,7 @@ extension String {
 extension Catalog {
   /// The product ids nearest to an unknown `id`, for "did you mean".
   /// - Complexity: O(products · m²).
-  public func suggestions(for id: String) -> [String] {
+  package func suggestions(for id: String) -> [String] {
     NearMatch.suggestions(for: id, among: products.lazy.map(\.id))
   }
 }

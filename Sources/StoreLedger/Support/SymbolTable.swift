@@ -4,20 +4,20 @@ internal import CStoreLedgerSupport
 ///
 /// Symbols are assigned 0, 1, 2, … in first-seen order, so they double as array
 /// indices and a log always interns to the same symbols.
-public struct Symbol: Hashable, Comparable, Sendable {
+package struct Symbol: Hashable, Comparable, Sendable {
   /// The dense index of the string in its table.
-  public var rawValue: UInt32
+  package var rawValue: UInt32
 
   /// Wraps a dense index.
-  @inlinable public init(rawValue: UInt32) { self.rawValue = rawValue }
+  @inlinable package init(rawValue: UInt32) { self.rawValue = rawValue }
 
   /// The marker for "no value" in compact records.
-  public static let none = Symbol(rawValue: UInt32.max)
+  package static let none = Symbol(rawValue: UInt32.max)
 
   /// Whether this is a real symbol rather than `none`.
-  @inlinable public var isSome: Bool { rawValue != UInt32.max }
+  @inlinable package var isSome: Bool { rawValue != UInt32.max }
 
-  @inlinable public static func < (a: Symbol, b: Symbol) -> Bool { a.rawValue < b.rawValue }
+  @inlinable package static func < (a: Symbol, b: Symbol) -> Bool { a.rawValue < b.rawValue }
 }
 
 /// Interns byte strings so that each distinct string is stored once.
@@ -25,7 +25,7 @@ public struct Symbol: Hashable, Comparable, Sendable {
 /// Open addressing over one byte arena. Each slot holds the symbol and 32 bits of
 /// its hash, so a probe touches the arena only on a likely match: interning a new
 /// string costs about one cache miss, and nothing is allocated per lookup.
-public struct SymbolTable: Sendable {
+package struct SymbolTable: Sendable {
   private var arena: [UInt8] = []
   private var starts: [UInt32] = [0]
   /// 0 = empty; otherwise `fingerprint << 32 | (symbol + 1)`.
@@ -34,7 +34,7 @@ public struct SymbolTable: Sendable {
   private var used = 0
 
   /// Creates an empty table with room for `capacity` strings before rehashing.
-  public init(capacity: Int = 1024) {
+  package init(capacity: Int = 1024) {
     var size = 16
     while size * 3 < capacity * 4 { size <<= 1 }
     slots = Array(repeating: 0, count: size)
@@ -47,7 +47,7 @@ public struct SymbolTable: Sendable {
   /// Slots are filled with prefetching and no look-ups; returns nil if two strings are equal
   /// (a damaged snapshot), which costs a comparison only when 32 hash bits collide.
   /// - Complexity: O(total bytes).
-  public static func distinct(arena: [UInt8], starts: [UInt32]) -> SymbolTable? {
+  package static func distinct(arena: [UInt8], starts: [UInt32]) -> SymbolTable? {
     let count = starts.count - 1
     var table = SymbolTable(capacity: max(16, count))
     table.arena = arena
@@ -88,27 +88,27 @@ public struct SymbolTable: Sendable {
   }
 
   /// Reserves room for `count` more strings totalling about `bytes` bytes.
-  public mutating func reserve(count: Int, bytes: Int) {
+  package mutating func reserve(count: Int, bytes: Int) {
     arena.reserveCapacity(arena.count + bytes)
     starts.reserveCapacity(starts.count + count)
     while (used + count) * 4 > slots.count * 3 { rehash(size: slots.count * 2) }
   }
 
   /// The number of distinct strings interned.
-  public var count: Int { used }
+  package var count: Int { used }
 
   /// The bytes of the arena, for sizing reports.
-  public var arenaBytes: Int { arena.count }
+  package var arenaBytes: Int { arena.count }
 
   /// Returns the symbol for `bytes`, interning it if new.
   /// - Complexity: O(`bytes.count`) expected.
-  public mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>) -> Symbol {
+  package mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>) -> Symbol {
     intern(bytes, hash: SymbolTable.hash(bytes))
   }
 
   /// Interns `bytes` whose `SymbolTable.hash` the caller already computed.
   /// - Complexity: O(`bytes.count`) expected.
-  public mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Symbol {
+  package mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Symbol {
     let (slot, found) = find(bytes, hash: hash)
     if found.isSome { return found }
     precondition(used < Int(UInt32.max - 1), "symbol table full")
@@ -123,19 +123,19 @@ public struct SymbolTable: Sendable {
   }
 
   /// Returns the symbol for `bytes` if interned, without inserting.
-  public func lookup(_ bytes: UnsafeBufferPointer<UInt8>) -> Symbol? {
+  package func lookup(_ bytes: UnsafeBufferPointer<UInt8>) -> Symbol? {
     let symbol = find(bytes, hash: SymbolTable.hash(bytes)).symbol
     return symbol.isSome ? symbol : nil
   }
 
   /// Interns a `String`.
-  public mutating func intern(_ text: String) -> Symbol {
+  package mutating func intern(_ text: String) -> Symbol {
     var text = text
     return text.withUTF8 { intern($0) }
   }
 
   /// Looks up a `String` without inserting.
-  public func lookup(_ text: String) -> Symbol? {
+  package func lookup(_ text: String) -> Symbol? {
     var text = text
     return text.withUTF8 { lookup($0) }
   }
@@ -195,7 +195,7 @@ public struct SymbolTable: Sendable {
   }
 
   /// The string for a symbol.
-  public func string(_ symbol: Symbol) -> String {
+  package func string(_ symbol: Symbol) -> String {
     precondition(symbol.isSome && Int(symbol.rawValue) < used, "unknown symbol \(symbol.rawValue)")
     let start = Int(starts[Int(symbol.rawValue)])
     let end = Int(starts[Int(symbol.rawValue) + 1])
@@ -203,7 +203,7 @@ public struct SymbolTable: Sendable {
   }
 
   /// Calls `body` with the bytes of a symbol.
-  public func withBytes<R>(_ symbol: Symbol, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+  package func withBytes<R>(_ symbol: Symbol, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
     let start = Int(starts[Int(symbol.rawValue)])
     let end = Int(starts[Int(symbol.rawValue) + 1])
     return arena.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start..<end])) }
@@ -211,7 +211,7 @@ public struct SymbolTable: Sendable {
 
   /// A fast 64-bit hash of bytes (word-wise multiply-xor with a final mix).
   @inlinable
-  public static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+  package static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
     var h: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(bytes.count)
     guard let base = bytes.baseAddress else { return mix(h) }
     let raw = UnsafeRawPointer(base)
@@ -238,7 +238,7 @@ public struct SymbolTable: Sendable {
 
   /// A finaliser that spreads every input bit over the output (from splitmix64).
   @inlinable
-  public static func mix(_ value: UInt64) -> UInt64 {
+  package static func mix(_ value: UInt64) -> UInt64 {
     var z = value &+ 0x9e37_79b9_7f4a_7c15
     z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
     z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb

@@ -5,7 +5,7 @@ extension Timestamp {
   /// `2026-03-01T14:00:00+02:00`; returns nil for anything else, including
   /// impossible dates (`2026-02-30`) and leap seconds (`:60`), which a
   /// millisecond clock cannot represent. Parsed arithmetically: no formatter.
-  public static func parseRFC3339(_ bytes: UnsafeBufferPointer<UInt8>) -> Timestamp? {
+  package static func parseRFC3339(_ bytes: UnsafeBufferPointer<UInt8>) -> Timestamp? {
     let n = bytes.count
     guard n >= 20, let p = bytes.baseAddress else { return nil }
     @inline(__always) func digit(_ i: Int) -> Int64? {
@@ -81,7 +81,7 @@ extension Timestamp {
   }
 
   /// Parses `YYYY-MM-DD` as the start of that day in UTC (for `--at 2026-03-05`).
-  public static func parseDay(_ text: String) -> Timestamp? {
+  package static func parseDay(_ text: String) -> Timestamp? {
     let bytes = Array(text.utf8)
     guard bytes.count == 10 else { return nil }
     let padded = bytes + Array("T00:00:00Z".utf8)
@@ -91,9 +91,9 @@ extension Timestamp {
 
 /// What a person may type for an instant (`--at`, `--as-of`, audit query lines): more forms
 /// than the log's strict RFC 3339, resolved against an explicit clock and UTC offset.
-public struct TimeInput: Sendable {
+package struct TimeInput: Sendable {
   /// Why a typed instant was refused.
-  public enum Problem: Error, Sendable, Equatable {
+  package enum Problem: Error, Sendable, Equatable {
     /// A date-time without `Z` or `±HH:MM`, and no `--tz` to say which zone it is in.
     case missingOffset
     /// `now`, `today` or `yesterday` where no clock was given.
@@ -103,25 +103,25 @@ public struct TimeInput: Sendable {
   }
 
   /// The clock for `now`, `today` and `yesterday`; nil refuses them.
-  public var now: Timestamp?
+  package var now: Timestamp?
   /// The UTC offset of dates and date-times written without one (`--tz`); nil: dates are UTC
   /// days and date-times must carry an offset.
-  public var utcOffsetMinutes: Int64?
+  package var utcOffsetMinutes: Int64?
 
   /// Creates a context.
-  public init(now: Timestamp? = nil, utcOffsetMinutes: Int64? = nil) {
+  package init(now: Timestamp? = nil, utcOffsetMinutes: Int64? = nil) {
     self.now = now
     self.utcOffsetMinutes = utcOffsetMinutes
   }
 
   /// The forms, for messages.
-  public static let formsDescription =
+  package static let formsDescription =
     "an RFC 3339 time such as 2026-03-05T12:00:00Z or 2026-03-05 12:00:00+02:00, a date such as 2026-03-05, now, today or yesterday"
 
   /// Parses `text`: RFC 3339 (with `T` or a space), `YYYY-MM-DD` (the start of that day in the
   /// `--tz` zone, UTC by default), `YYYY-MM-DD[T ]HH:MM[:SS[.mmm]]` without offset (only with
   /// `--tz`), and `now`, `today`, `yesterday` (days start at midnight in the same zone).
-  public func parse(_ text: String) -> Result<Timestamp, Problem> {
+  package func parse(_ text: String) -> Result<Timestamp, Problem> {
     let trimmed = text.trimmingWhitespace()
     let offsetMs = (utcOffsetMinutes ?? 0) * 60_000
     switch trimmed.lowercased() {
@@ -150,7 +150,7 @@ public struct TimeInput: Sendable {
   }
 
   /// Parses a `--tz` value: `Z`, `UTC` or `±HH:MM`; nil for anything else.
-  public static func utcOffsetMinutes(_ text: String) -> Int64? {
+  package static func utcOffsetMinutes(_ text: String) -> Int64? {
     let text = text.trimmingWhitespace()
     if text == "Z" || text == "z" || text.uppercased() == "UTC" { return 0 }
     let bytes = Array(text.utf8)

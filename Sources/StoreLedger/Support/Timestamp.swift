@@ -34,7 +34,7 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
   }
 
   /// Appends the RFC 3339 UTC form to a byte buffer without allocating a `String`.
-  public func appendRFC3339(to bytes: inout [UInt8]) {
+  package func appendRFC3339(to bytes: inout [UInt8]) {
     let ms = millisecondsSinceEpoch
     let days = floorDivide(ms, 86_400_000)
     let msOfDay = ms - days * 86_400_000
@@ -111,7 +111,7 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
 
   /// Adds a whole number of milliseconds.
   @inlinable
-  public func adding(milliseconds: Int64) -> Timestamp {
+  package func adding(milliseconds: Int64) -> Timestamp {
     Timestamp(millisecondsSinceEpoch: millisecondsSinceEpoch + milliseconds)
   }
 }
