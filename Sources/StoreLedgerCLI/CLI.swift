@@ -190,7 +190,9 @@ enum CommandSupport {
       loaded = try SnapshotFiles.restore(
         snapshotPath: snapshot, logPath: log, catalogPath: catalogPath(arguments, log: log), catalog: catalog)
     } else {
-      loaded = try LedgerLoader.load(logPath: log, catalog: catalog)
+      let line = console.progress(reading: log)
+      defer { line?.finish() }
+      loaded = try LedgerLoader.load(logPath: log, catalog: catalog, progress: line.map { line in line.update })
     }
     warn(
       loaded.ledger.warnings.filter {

@@ -72,6 +72,14 @@ final class Console {
     }
   }
 
+  /// Whether stderr is a terminal (progress lines are drawn only then).
+  var isErrorTerminal = false
+
+  /// A progress callback for reading `label`, or nil when stderr is not a terminal.
+  func progress(reading label: String) -> ProgressLine? {
+    isErrorTerminal ? ProgressLine(label: label, write: writeErr) : nil
+  }
+
   /// The first failed write to stdout (a full disk, /dev/full, a closed descriptor), if any.
   private(set) var outputFailure: String? = nil
 
@@ -95,6 +103,7 @@ final class Console {
         }
       })
     console = made
+    made.isErrorTerminal = isatty(2) == 1
     return made
   }
 

@@ -134,13 +134,15 @@ package enum LedgerLoader {
   /// last line is reported as a warning and not parsed.
   /// - Parameter end: where to stop reading; nil reads what is committed now (an unfinished
   ///   append's batch is left out, `AppendIntent`). An appender holding the lock passes its length.
+  /// - Parameter progress: called on this thread before each block is read, with the bytes read
+  ///   so far and the bytes to read (for a progress line).
   package static func feed(
     _ builder: inout LedgerBuilder, path: String, startingAt offset: Int64 = 0, firstLineNumber: Int = 1,
-    endingAt end: Int64? = nil
+    endingAt end: Int64? = nil, progress: ((_ bytesRead: Int64, _ bytesTotal: Int64) -> Void)? = nil
   ) throws(Diagnostic) -> LogExtent {
     let extent = try PipelinedLogReader.feed(
       &builder, path: path, catalog: builder.catalog, startingAt: offset, firstLineNumber: firstLineNumber,
-      endingAt: end)
+      endingAt: end, progress: progress)
     if extent.tornBytes > 0 {
       builder.record(
         Diagnostic(
@@ -152,13 +154,13 @@ package enum LedgerLoader {
 
   /// Loads a log: every line checked, duplicates skipped, the result validated.
   /// - Complexity: O(n log k) for n events, k per subject; memory O(events), not O(file).
-  package static func load(logPath: String, catalog: Catalog) throws(DiagnosticList) -> (
-    ledger: Ledger, extent: LogExtent
-  ) {
+  package static func load(
+    logPath: String, catalog: Catalog, progress: ((_ bytesRead: Int64, _ bytesTotal: Int64) -> Void)? = nil
+  ) throws(DiagnosticList) -> (ledger: Ledger, extent: LogExtent) {
     var builder = LedgerBuilder(catalog: catalog, file: logPath)
     let extent: LogExtent
     do {
-      extent = try feed(&builder, path: logPath)
+      extent = try feed(&builder, path: logPath, progress: progress)
     } catch {
       throw DiagnosticList([error])
     }

@@ -77,7 +77,8 @@ enum PipelinedLogReader {
   /// - Complexity: O(file size).
   static func feed(
     _ builder: inout LedgerBuilder, path: String, catalog: Catalog, startingAt offset: Int64 = 0,
-    firstLineNumber: Int = 1, endingAt requestedEnd: Int64? = nil, blockBytes: Int = PipelinedLogReader.blockBytes
+    firstLineNumber: Int = 1, endingAt requestedEnd: Int64? = nil, blockBytes: Int = PipelinedLogReader.blockBytes,
+    progress: ((_ bytesRead: Int64, _ bytesTotal: Int64) -> Void)? = nil
   ) throws(Diagnostic) -> LogExtent {
     let file = try PlatformFile(path: path, mode: .read)
     // Blocks are read at offsets: a pipe or device (`/dev/zero`) cannot be a log.
@@ -121,6 +122,7 @@ enum PipelinedLogReader {
         admitOldest(&builder)
         continue
       }
+      progress?(position - offset, end - offset)
       let block = free.removeLast()
       let bytes = block.buffer.bindMemory(to: UInt8.self)
       carry.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: block.buffer[0..<$0.count]).copyMemory(from: $0) }

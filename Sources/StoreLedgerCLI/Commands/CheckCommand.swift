@@ -20,7 +20,8 @@ enum CheckCommand: LedgerCommand {
     var builder = LedgerBuilder(catalog: catalog, file: name)
     let extent =
       log == "-"
-      ? CommandSupport.feed(&builder, input: try console.readInput()) : try LedgerLoader.feed(&builder, path: log)
+      ? CommandSupport.feed(&builder, input: try console.readInput())
+      : try feedWithProgress(&builder, log: log, console: console)
     let linesRead = builder.linesRead
     let errorCount = builder.errorCount
     switch builder.finish() {
@@ -64,5 +65,12 @@ enum CheckCommand: LedgerCommand {
     text += "\(log): \(count) leak\(count == 1 ? "" : "s"): uses the policy did not allow when they happened\n"
     console.err(text)
     return count
+  }
+
+  /// Reads the log into `builder`, with a progress line when stderr is a terminal.
+  static func feedWithProgress(_ builder: inout LedgerBuilder, log: String, console: Console) throws -> LogExtent {
+    let line = console.progress(reading: log)
+    defer { line?.finish() }
+    return try LedgerLoader.feed(&builder, path: log, progress: line.map { line in line.update })
   }
 }
