@@ -15,7 +15,7 @@ enum TimelineCommand: LedgerCommand {
     discussion: """
       A subject no event names is an error (exit 66), unlike 'query', which answers it with
       empty objects: a timeline of nobody is almost always a mistyped id.
-      Example: storeledger timeline Events/demo.jsonl --subject u1 --format html > u1.html
+      Example: storeledger timeline Events/demo.jsonl --subject u1 --format html > /tmp/u1.html
       """)
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
