@@ -123,7 +123,7 @@ package enum ExpirationReason: UInt8, Sendable, CaseIterable {
   case other
 
   /// The name used in the log.
-  public var name: String {
+  package var name: String {
     switch self {
     case .voluntary: return "voluntary"
     case .billing: return "billing"
@@ -141,7 +141,7 @@ package enum RevocationReason: UInt8, Sendable, CaseIterable {
   case other
 
   /// The name used in the log.
-  public var name: String {
+  package var name: String {
     switch self {
     case .refund: return "refund"
     case .familyRevoked: return "family_revoked"

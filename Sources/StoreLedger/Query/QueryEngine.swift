@@ -170,20 +170,21 @@ package struct QueryEngine {
   /// Calls `body` with every leak: a `usage` event using its feature (quantity > 0) that the
   /// answer at its own `at`, as known at its own `recorded`, does not allow (Docs/semantics.md, "Leaks").
   ///
-  /// Subjects in symbol order, uses in effective order. One incremental pass per subject
-  /// (`LeakScan`); a use whose verdict depends on knowledge time, or every use when `exact`,
-  /// is judged by folding its subject up to it as known at its `recorded`.
+  /// Subjects in symbol order, uses in effective order. One pass per subject (`UseScan`); a use
+  /// whose verdict depends on knowledge time, or every use when `exact`, is judged by folding
+  /// its subject up to it as known at its `recorded`.
   /// - Complexity: O(events × (subscriptions + grants) + uses × tiers × features × log uses),
   ///   plus O(events of the subject) per use judged exactly.
   package mutating func forEachLeak(exact: Bool = false, _ body: (Leak) -> Void) {
     guard let policy else { return }
     subjectFold.touches = nil
-    var scan = LeakScan()
+    var scan = UseScan()
     for s in 0..<ledger.subjectCount {
       let subject = Symbol(rawValue: UInt32(s))
       let events = ledger.events(of: subject)
       guard events.contains(where: { $0.kind == .usage }) else { continue }
       func report(_ event: Event, _ decided: FeatureOutcome) {
+        guard !decided.allowed else { return }
         body(
           Leak(
             subject: ledger.symbols.subjects.string(subject), id: ledger.symbols.ids.string(event.id),
@@ -192,8 +193,7 @@ package struct QueryEngine {
       }
       func judgeExactly(_ event: Event) {
         evaluate(subject: subject, at: event.at, asOf: event.recorded, cache: nil)
-        let decided = subjectFold.outcome.features[Int(event.feature)]
-        if !decided.allowed { report(event, decided) }
+        report(event, subjectFold.outcome.features[Int(event.feature)])
       }
       if exact {
         // A release (negative quantity) hands nothing out: it is never a leak.
@@ -204,12 +204,10 @@ package struct QueryEngine {
       ledger.events.withUnsafeBufferPointer { all in
         scan.scan(
           UnsafeBufferPointer(rebasing: all[events.indices]), subscriptionCount: Int(ledger.subscriptionCounts[s]),
-          context: ledger.context, policy: policy,
-          leak: { position in
-            // The verdict's numbers for the message, from the same fold the exact path uses.
-            judgeExactly(all[base + position])
-          },
-          judgeExactly: { position in judgeExactly(all[base + position]) })
+          context: ledger.context, policy: policy
+        ) { position, outcome, isKnownAtRecorded in
+          if isKnownAtRecorded { report(all[base + position], outcome) } else { judgeExactly(all[base + position]) }
+        }
       }
     }
   }

@@ -1,12 +1,13 @@
-/// Finds one subject's leaks (Docs/semantics.md, "Leaks") in a single pass over its events.
+/// Judges every use of one subject (quantity > 0) in a single pass over its events: the
+/// policy's outcome for its feature at its own `at`, at full knowledge of the events so far.
 ///
-/// A use is judged by the answer at its own `at` as known at its own `recorded`. When every
-/// event effective up to that instant was recorded by then (the usual case), that answer is the
-/// one at full knowledge over the events so far, which this pass keeps incrementally: the
-/// folded state, trial sums and, per feature, cumulative use sums searched by window start.
-/// Other uses are handed back to be judged by an exact fold of their own. Either way the
-/// verdict is the one `PointInTimeFold` gives, which a property test checks.
-struct LeakScan {
+/// That is the answer `query --at` the use's instant gives (no `--as-of`), kept incrementally:
+/// the folded state, trial sums and, per feature, cumulative use sums searched by window start.
+/// It is also the answer as known at the use's own `recorded` (what decides a leak, Docs/semantics.md)
+/// whenever every event effective up to that instant was recorded by then, the usual case;
+/// the scan says when it is. Leaks and the report's policy metrics are built on it, and a property
+/// test pins the leaks it finds to judging every use by its own fold.
+struct UseScan {
   private var state = SubjectState()
   private var selection = Selection()
   private var outcome = PolicyOutcome()
@@ -47,13 +48,13 @@ struct LeakScan {
     }
   }
 
-  /// Scans one subject's events (in effective order). Calls `leak` with the position of each
-  /// use that leaks, and `judgeExactly` with the position of each use whose verdict depends on
-  /// knowledge time, in effective order.
+  /// Scans one subject's events (in effective order) and calls `use` for each use, in effective
+  /// order, with its position, its feature's outcome at full knowledge of the events so far, and
+  /// whether that outcome is also the one as known at the use's own `recorded`.
   /// - Complexity: O(events × (subscriptions + grants) + uses × tiers × features × log uses).
   mutating func scan(
     _ events: UnsafeBufferPointer<Event>, subscriptionCount: Int, context: FoldContext, policy: Policy,
-    leak: (Int) -> Void, judgeExactly: (Int) -> Void
+    use body: (_ position: Int, _ outcome: FeatureOutcome, _ isKnownAtRecorded: Bool) -> Void
   ) {
     let catalog = context.catalog
     let featureCount = policy.features.count
@@ -102,15 +103,11 @@ struct LeakScan {
         var isDecided = false
         for position in start..<end where events[position].kind == .usage && events[position].quantity > 0 {
           let use = events[position]
-          guard latestRecorded <= use.recorded else {
-            judgeExactly(position)
-            continue
-          }
           if !isDecided {
             decide(at: instant, policy: policy, catalog: catalog)
             isDecided = true
           }
-          if !outcome.features[Int(use.feature)].allowed { leak(position) }
+          body(position, outcome.features[Int(use.feature)], latestRecorded <= use.recorded)
         }
       }
       for position in start..<end where events[position].kind == .usage {
