@@ -45,6 +45,15 @@ public enum EventKind: UInt8, Sendable, CaseIterable {
     self = kind
   }
 
+  /// Whether an event of this kind can give access to an entitlement. Access only ever begins
+  /// at such an event, so the trial's conversion is looked for at their instants only.
+  var mayGrantAccess: Bool {
+    switch self {
+    case .usage, .consumption, .purchasePending: return false
+    default: return true
+    }
+  }
+
   /// Required fields beyond `id`, `type`, `subject`, `at`.
   var required: FieldSet {
     switch self {

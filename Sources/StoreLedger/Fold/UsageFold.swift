@@ -14,10 +14,8 @@ struct UsageFold {
   /// Per feature and window (`feature * 4 + window.rawValue`): the sum of quantities of uses
   /// in [start of that window, T).
   private(set) var used: [Int64] = []
-  /// Per feature: the running sum of quantities since the trial started (uses at T included).
-  private var trialSums: [Int64] = []
-  /// Per feature: when its trial threshold was first reached (`distantFuture`: not yet).
-  private var reachedAt: [Timestamp] = []
+  /// Trial sums and when each threshold was reached.
+  private var thresholds = TrialThresholds()
   /// The trial's conversion C: the first counted instant at which its entitlement is active.
   private(set) var conversion: Timestamp? = nil
   /// Positions (within the subject) of counted uses, kept only when explaining.
@@ -38,17 +36,12 @@ struct UsageFold {
     usePositions.removeAll(keepingCapacity: true)
     let featureCount = policy.features.count
     // Once sized, the buffers are cleared in place: refilling them cost as much as deciding.
-    if used.count == featureCount * 4 && trialSums.count == featureCount && reachedAt.count == featureCount {
+    if used.count == featureCount * 4 {
       for index in used.indices { used[index] = 0 }
-      for index in trialSums.indices {
-        trialSums[index] = 0
-        reachedAt[index] = .distantFuture
-      }
     } else {
       used = [Int64](repeating: 0, count: featureCount * 4)
-      trialSums = [Int64](repeating: 0, count: featureCount)
-      reachedAt = [Timestamp](repeating: .distantFuture, count: featureCount)
     }
+    thresholds.reset(featureCount: featureCount)
     trialEntitlement = policy.trial?.entitlement ?? -1
   }
 
@@ -72,17 +65,9 @@ struct UsageFold {
         used[base + 3] &+= event.quantity
         if explains { usePositions.append(position) }
       }
-      if let trial = policy.trial, reachedAt[feature] == .distantFuture {
-        trialSums[feature] &+= event.quantity
-        for threshold in trial.thresholds where threshold.feature == feature && trialSums[feature] >= threshold.count {
-          reachedAt[feature] = event.at
-        }
-      }
-    case .consumption, .purchasePending:
-      break
+      thresholds.add(event, trial: policy.trial)
     default:
-      // Access only ever begins at an event, so conversion is checked at such instants only.
-      if conversion == nil && trialEntitlement >= 0 { pendingInstant = event.at }
+      if event.kind.mayGrantAccess && conversion == nil && trialEntitlement >= 0 { pendingInstant = event.at }
     }
   }
 
@@ -104,7 +89,7 @@ struct UsageFold {
   }
 
   /// When `feature`'s trial threshold was first reached (`distantFuture`: not yet).
-  func thresholdReachedAt(_ feature: Int) -> Timestamp { reachedAt[feature] }
+  func thresholdReachedAt(_ feature: Int) -> Timestamp { thresholds.reachedAt(feature) }
 
   /// Where `window` (containing T) ends; nil for `ever`.
   func windowEnd(_ window: UsageWindow) -> Timestamp? { windows.end(window) }

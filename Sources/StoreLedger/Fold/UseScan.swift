@@ -17,8 +17,7 @@ struct UseScan {
   private struct Facts: UsageFacts {
     var first: Timestamp? = nil
     var conversion: Timestamp? = nil
-    var reachedAt: [Timestamp] = []
-    var trialSums: [Int64] = []
+    var thresholds = TrialThresholds()
     /// Per feature: the `at` of each use so far, in effective order.
     var useTimes: [[Timestamp]] = []
     /// Per feature: the running sum of quantities after each use so far.
@@ -26,7 +25,7 @@ struct UseScan {
     var windows = CalendarWindows(containing: Timestamp(millisecondsSinceEpoch: 0), offsetMs: 0)
     var time = Timestamp(millisecondsSinceEpoch: 0)
 
-    func thresholdReachedAt(_ feature: Int) -> Timestamp { reachedAt[feature] }
+    func thresholdReachedAt(_ feature: Int) -> Timestamp { thresholds.reachedAt(feature) }
 
     func windowEnd(_ window: UsageWindow) -> Timestamp? { windows.end(window) }
 
@@ -62,10 +61,7 @@ struct UseScan {
     state.reset(subscriptionCount: subscriptionCount, itemCount: events.count)
     facts.first = events.first?.at
     facts.conversion = nil
-    facts.reachedAt.removeAll(keepingCapacity: true)
-    facts.reachedAt.append(contentsOf: repeatElement(.distantFuture, count: featureCount))
-    facts.trialSums.removeAll(keepingCapacity: true)
-    facts.trialSums.append(contentsOf: repeatElement(0, count: featureCount))
+    facts.thresholds.reset(featureCount: featureCount)
     if facts.useTimes.count != featureCount {
       facts.useTimes = Array(repeating: [], count: featureCount)
       facts.useSums = Array(repeating: [], count: featureCount)
@@ -85,13 +81,11 @@ struct UseScan {
         let event = events[end]
         _ = state.apply(event, context: context)
         if event.recorded > latestRecorded { latestRecorded = event.recorded }
-        switch event.kind {
-        case .usage:
+        if event.kind == .usage {
           hasUse = hasUse || event.quantity > 0
-          noteTrialUse(event, policy: policy)
-        case .consumption, .purchasePending: break
-        default: mayGrantAccess = true
+          facts.thresholds.add(event, trial: policy.trial)
         }
+        mayGrantAccess = mayGrantAccess || event.kind.mayGrantAccess
         end += 1
       }
       if mayGrantAccess && facts.conversion == nil && trialEntitlement >= 0
@@ -117,17 +111,6 @@ struct UseScan {
         facts.useSums[feature].append(previous &+ events[position].quantity)
       }
       start = end
-    }
-  }
-
-  /// Adds a use to its feature's trial sum and notes when the threshold is first reached.
-  private mutating func noteTrialUse(_ event: Event, policy: Policy) {
-    guard let trial = policy.trial else { return }
-    let feature = Int(event.feature)
-    guard facts.reachedAt[feature] == .distantFuture else { return }
-    facts.trialSums[feature] &+= event.quantity
-    for threshold in trial.thresholds where threshold.feature == feature && facts.trialSums[feature] >= threshold.count {
-      facts.reachedAt[feature] = event.at
     }
   }
 
