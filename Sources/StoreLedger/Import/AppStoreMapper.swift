@@ -4,7 +4,11 @@
 /// mapped on its own, without looking at the others, which is what makes the result independent
 /// of input order. Events implied by a transaction are a function of the transaction alone, so a
 /// notification and the bare transaction it carries give byte-identical events.
-struct AppStoreMapper {
+struct AppStoreMapper: EventMapping {
+  /// What a bad subject's message adds (see `EventMapping`).
+  static let subjectHint = ""
+  /// Whose ids event ids derive from (see `EventMapping`).
+  static let idOrigin = "Apple's ids"
   /// Product types and family sharing come from here.
   let catalog: Catalog
   /// Subjects and the sandbox switch.
@@ -84,27 +88,10 @@ struct AppStoreMapper {
     } else {
       subject = "appstore:" + originalTransactionID
     }
-    guard !subject.isEmpty, subject.unicodeScalars.count <= Limits.subjectLengthMax else {
-      problems.error(
-        line,
-        "the subject for original transaction '\(originalTransactionID)' must be 1–\(Limits.subjectLengthMax) characters, found \"\(subject)\""
-      )
-      return nil
-    }
-    return subject
+    return checkedSubject(subject, source: "original transaction '\(originalTransactionID)'", line: line)
   }
 
-  /// Appends an event after checking its id length (Docs/log-format.md: 1–128 characters).
-  mutating func emit(_ event: ImportedEvent) {
-    guard event.id.unicodeScalars.count <= Limits.idLengthMax else {
-      problems.error(
-        event.line,
-        "the event id '\(event.id)' would be longer than \(Limits.idLengthMax) characters; Apple's ids are never that long, is the input damaged?"
-      )
-      return
-    }
-    events.append(event)
-  }
+
 
   /// The `meta` every imported event starts with.
   func baseMeta(environment: String?) -> [(String, JSONValue)] {

@@ -7,7 +7,11 @@
 /// mapper first indexes every payload by purchase token and order id, then derives each event
 /// from everything known about its order. Indexes are keyed and iterated in sorted order, which
 /// keeps the result independent of input order and repeats.
-struct GooglePlayMapper {
+struct GooglePlayMapper: EventMapping {
+  /// What a bad subject's message adds (see `EventMapping`).
+  static let subjectHint = "; map it with --subjects"
+  /// Whose ids event ids derive from (see `EventMapping`).
+  static let idOrigin = "Google's order ids"
   /// Product types come from here.
   let catalog: Catalog
   /// Subjects and the test-purchase switch.
@@ -154,30 +158,6 @@ struct GooglePlayMapper {
     problems.error(
       line, "field '\(field)': unknown product: the catalog has neither \(tried); add it")
     return nil
-  }
-
-  /// A subject within the contract's 1–256 characters, or an error naming `source`.
-  mutating func checkedSubject(_ subject: String, source: String, line: Int) -> String? {
-    guard !subject.isEmpty, subject.unicodeScalars.count <= Limits.subjectLengthMax else {
-      problems.error(
-        line,
-        "the subject for \(source) must be 1–\(Limits.subjectLengthMax) characters, found \"\(subject)\"; map it with --subjects"
-      )
-      return nil
-    }
-    return subject
-  }
-
-  /// Appends an event after checking its id length (Docs/log-format.md: 1–128 characters).
-  mutating func emit(_ event: ImportedEvent) {
-    guard event.id.unicodeScalars.count <= Limits.idLengthMax else {
-      problems.error(
-        event.line,
-        "the event id '\(event.id)' would be longer than \(Limits.idLengthMax) characters; Google's order ids are never that long, is the input damaged?"
-      )
-      return
-    }
-    events.append(event)
   }
 
   /// The `meta` every imported event starts with.

@@ -32,3 +32,39 @@ struct ImportProblems {
     warning(line, "field '\(field)': unknown value \(shown); \(consequence)")
   }
 }
+
+/// What every importer's mapper keeps: the events it emits and the problems it finds.
+protocol EventMapping {
+  /// Errors and warnings, by input line.
+  var problems: ImportProblems { get set }
+  /// The events mapped so far.
+  var events: [ImportedEvent] { get set }
+  /// Whose ids the event ids derive from, for the message when one would be too long.
+  static var idOrigin: String { get }
+  /// Appended to a bad subject's message: how to fix it ("" when nothing more is to say).
+  static var subjectHint: String { get }
+}
+
+extension EventMapping {
+  /// Appends an event after checking its id length (Docs/log-format.md: 1–128 characters).
+  mutating func emit(_ event: ImportedEvent) {
+    guard event.id.unicodeScalars.count <= Limits.idLengthMax else {
+      problems.error(
+        event.line,
+        "the event id '\(event.id)' would be longer than \(Limits.idLengthMax) characters; \(Self.idOrigin) are never that long, is the input damaged?"
+      )
+      return
+    }
+    events.append(event)
+  }
+
+  /// `subject` when it has the log's 1–256 characters; otherwise an error naming `source` and nil.
+  mutating func checkedSubject(_ subject: String, source: String, line: Int) -> String? {
+    guard !subject.isEmpty, subject.unicodeScalars.count <= Limits.subjectLengthMax else {
+      problems.error(
+        line, "the subject for \(source) must be 1–\(Limits.subjectLengthMax) characters, found \"\(subject)\"\(Self.subjectHint)")
+      return nil
+    }
+    return subject
+  }
+}
