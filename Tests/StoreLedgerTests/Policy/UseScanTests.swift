@@ -3,7 +3,7 @@ import Testing
 @testable import StoreLedger
 
 @Suite("The one-pass leak scan agrees with judging every use by its own fold")
-struct LeakScanTests {
+struct UseScanTests {
   @Test("seeded logs with late knowledge, releases, purchases and refunds give the same leaks both ways")
   func agreesWithExact() throws {
     for seed in testSeeds([41, 42, 43, 44, 45, 46]) {
