@@ -54,6 +54,28 @@ package enum SnapshotFiles {
     try pending.commit()
   }
 
+  /// Writes the snapshot of `ledger` to `path` as `write(_:to:force:inUse:)` does, streaming:
+  /// the readable timeline goes to the file in chunks (`SnapshotWriter.chunkBytes`) as it is
+  /// made, so memory holds the restore prefix at most, never the whole snapshot.
+  /// - Complexity: O(snapshot size); memory O(restore prefix).
+  package static func write(
+    _ ledger: Ledger, header: SnapshotHeader, to path: String, force: Bool = true, inUse: [String] = []
+  ) throws(Diagnostic) -> Int {
+    let pending = try PendingFile(replacing: path, force: force, inUse: inUse)
+    var out: [UInt8] = []
+    // Address space for the prefix (records are about 80 bytes per event); untouched pages cost nothing.
+    out.reserveCapacity(ledger.events.count * 128 + SnapshotWriter.chunkBytes)
+    var written = 0
+    try SnapshotWriter.write(ledger, header: header, into: &out, flushingAt: SnapshotWriter.chunkBytes) {
+      (bytes) throws(Diagnostic) in
+      try pending.file.write(bytes)
+      written += bytes.count
+    }
+    try pending.file.write(out)
+    try pending.commit()
+    return written + out.count
+  }
+
   /// Restores from a snapshot and folds only the log's tail after it.
   ///
   /// Refuses (exit 65) a log that no longer begins with exactly the bytes the

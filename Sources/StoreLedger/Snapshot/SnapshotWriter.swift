@@ -9,7 +9,7 @@ package enum SnapshotWriter {
   /// Width reserved for the `restore_bytes` number, so it can be filled in after the fact.
   static let restoreBytesWidth = 20
 
-  /// The snapshot bytes of `ledger` covering the log as described by `header`.
+  /// The snapshot bytes of `ledger` covering the log as described by `header`, in memory.
   ///
   /// Layout (keys sorted): `catalog`, `format`, `log`, `restore_bytes`, `restore_sha256` (the digest of
   /// everything restoring reads, `SnapshotSeal`), `restore_strings_at`, `state` (per subject,
@@ -19,6 +19,25 @@ package enum SnapshotWriter {
   package static func write(_ ledger: Ledger, header: SnapshotHeader) -> [UInt8] {
     var out: [UInt8] = []
     out.reserveCapacity(ledger.events.count * 200 + 4096)
+    write(ledger, header: header, into: &out, flushingAt: Int.max) { (_: [UInt8]) throws(Never) in }
+    return out
+  }
+
+  /// Bytes a streaming write collects before it hands them to `flush`.
+  package static let chunkBytes = 4 << 20
+
+  /// Writes the snapshot of `ledger` into `out`, handing full runs of bytes to `flush`; the caller
+  /// writes what is left in `out` at the end.
+  ///
+  /// The restore prefix (header, `state`, `strings`) is built whole in `out`, because its digest and
+  /// sizes are filled in when it is complete; the readable `subjects` timeline after it, the larger
+  /// part, goes to `flush` whenever `out` holds `flushingAt` bytes, so a file write holds one chunk
+  /// of it, not the whole snapshot. `out` is emptied after each `flush`.
+  /// - Complexity: O(events + timeline size · log(subjects)).
+  package static func write<E: Error>(
+    _ ledger: Ledger, header: SnapshotHeader, into out: inout [UInt8], flushingAt: Int,
+    _ flush: ([UInt8]) throws(E) -> Void
+  ) throws(E) {
     func raw(_ text: String) { out.append(contentsOf: text.utf8) }
     func string(_ text: String) { JSONWriter.writeString(text, into: &out) }
     func time(_ t: Timestamp?) {
@@ -93,6 +112,11 @@ package enum SnapshotWriter {
     precondition(restoreBytes.count <= restoreBytesWidth, "snapshot prefix too large")
     for (k, byte) in restoreBytes.enumerated() { out[restoreBytesAt + k] = byte }
     SnapshotSeal.seal(&out, restoreBytes: out.count, digestAt: digestAt)
+    if out.count >= flushingAt {
+      try flush(out)
+      // Not `removeAll(keepingCapacity:)`: the prefix made `out` much larger than a chunk.
+      out = []
+    }
     raw("\"subjects\": {")
     for (n, s) in order.enumerated() {
       let subject = Symbol(rawValue: UInt32(s))
@@ -153,8 +177,11 @@ package enum SnapshotWriter {
         raw(", \"will_renew\": \(change.willRenew)")
       }
       raw("    }")
+      if out.count >= flushingAt {
+        try flush(out)
+        out.removeAll(keepingCapacity: true)
+      }
     }
     raw(order.isEmpty ? "}\n}\n" : "\n  }\n}\n")
-    return out
   }
 }

@@ -48,12 +48,12 @@ enum SnapshotCommand: LedgerCommand {
     }
     let (ledger, extent) = try CommandSupport.ledger(arguments, console: console)
     let header = try SnapshotFiles.header(for: ledger, extent: extent, logPath: log, catalogPath: catalogPath)
-    let bytes = SnapshotWriter.write(ledger, header: header)
     if let out {
-      try SnapshotFiles.write(bytes, to: out, force: arguments.has("force"), inUse: inUse)
-      console.out("wrote \(out): \(header.lines) lines, \(header.events) events, \(ledger.subjectCount) subjects, \(bytes.count) bytes\n")
+      let count = try SnapshotFiles.write(ledger, header: header, to: out, force: arguments.has("force"), inUse: inUse)
+      console.out("wrote \(out): \(header.lines) lines, \(header.events) events, \(ledger.subjectCount) subjects, \(count) bytes\n")
       return 0
     }
+    let bytes = SnapshotWriter.write(ledger, header: header)
     let golden = try LedgerLoader.readFile(check!, limits: .snapshot)
     if golden == bytes {
       console.out("\(log) matches \(check!)\n")
