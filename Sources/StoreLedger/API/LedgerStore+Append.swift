@@ -48,6 +48,9 @@ struct StoreState {
   /// - Complexity: O(events).
   init(ledger: Ledger, extent: LogExtent) {
     self.ledger = ledger
+    // A loaded ledger drops these look-up indexes (`LedgerBuilder.finish`); appends look ids and charges up.
+    self.ledger.symbols.ids.rebuildIndex()
+    self.ledger.symbols.transactions.rebuildIndex()
     logBytes = extent.completeBytes
     logLines = extent.lineCount
     subjectOfID = [UInt32](repeating: UInt32.max, count: ledger.symbols.ids.count)

@@ -95,9 +95,12 @@ package struct LedgerBuilder {
     events.reserveCapacity(estimate)
     eventIndexByID.reserveCapacity(estimate)
     chargeLineByTransaction.reserveCapacity(estimate)
-    let tableEstimate = estimate / 2
-    symbols.ids.reserve(count: tableEstimate, bytes: estimate * 24)
-    symbols.transactions.reserve(count: tableEstimate, bytes: estimate * 24)
+    // `estimate` is about twice the events of a typical log (its lines average 200 bytes, not 100).
+    // Every event has an id; transactions are fewer (renewals and purchases only, about 0.6 per
+    // event in the generator's log, far fewer with usage): sized for half the events, a table
+    // grows once at most instead of touching slots it never fills.
+    symbols.ids.reserve(count: estimate / 2, bytes: estimate * 24)
+    symbols.transactions.reserve(count: estimate / 4, bytes: estimate * 24)
   }
 
   /// Records an error, keeping at most `Limits.diagnosticsShownMax`.
@@ -224,6 +227,10 @@ package struct LedgerBuilder {
   /// - Complexity: O(n log k) for n events and at most k events per subject.
   package mutating func finish() -> Result<Ledger, DiagnosticList> {
     if errorCount > 0 { return .failure(DiagnosticList(errors + warnings)) }
+    // Loading is over: ids and transactions are only turned back into strings from now on, so
+    // their hash slots go (about 23 bytes per event; `SymbolTable.dropIndex`).
+    symbols.ids.dropIndex()
+    symbols.transactions.dropIndex()
     if let base { return finish(extending: base) }
     let subjectCount = symbols.subjects.count
     var starts = [Int](repeating: 0, count: subjectCount + 1)

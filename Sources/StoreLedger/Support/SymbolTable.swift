@@ -89,9 +89,31 @@ package struct SymbolTable: Sendable {
 
   /// Reserves room for `count` more strings totalling about `bytes` bytes.
   package mutating func reserve(count: Int, bytes: Int) {
+    if slots.isEmpty { rebuildIndex() }
     arena.reserveCapacity(arena.count + bytes)
     starts.reserveCapacity(starts.count + count)
     while (used + count) * 4 > slots.count * 3 { rehash(size: slots.count * 2) }
+  }
+
+  /// Whether look-ups work: false after `dropIndex()` until the next `intern` or `rebuildIndex()`.
+  package var isIndexed: Bool { !slots.isEmpty }
+
+  /// Frees the hash slots (8 bytes per string at up to 75% load, 15 per string typically), keeping
+  /// the strings: `string` and `withBytes` still work, `lookup` needs `rebuildIndex()` first, and
+  /// `intern` rebuilds by itself. A loaded ledger's ids and transactions are only read after
+  /// loading, unless a `LedgerStore` appends (Docs/performance.md, "Memory per event").
+  package mutating func dropIndex() {
+    slots = []
+    mask = 0
+  }
+
+  /// Builds the hash slots again after `dropIndex()`; nothing to do when they are there.
+  /// - Complexity: O(total bytes) when rebuilding.
+  package mutating func rebuildIndex() {
+    guard slots.isEmpty else { return }
+    var size = 16
+    while size * 3 < max(used, 1024) * 4 { size <<= 1 }
+    rehash(size: size)
   }
 
   /// The number of distinct strings interned.
@@ -109,6 +131,7 @@ package struct SymbolTable: Sendable {
   /// Interns `bytes` whose `SymbolTable.hash` the caller already computed.
   /// - Complexity: O(`bytes.count`) expected.
   package mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Symbol {
+    if slots.isEmpty { rebuildIndex() }
     let (slot, found) = find(bytes, hash: hash)
     if found.isSome { return found }
     precondition(used < Int(UInt32.max - 1), "symbol table full")
@@ -124,6 +147,7 @@ package struct SymbolTable: Sendable {
 
   /// Returns the symbol for `bytes` if interned, without inserting.
   package func lookup(_ bytes: UnsafeBufferPointer<UInt8>) -> Symbol? {
+    precondition(isIndexed, "look-up in a symbol table whose index was dropped (call rebuildIndex)")
     let symbol = find(bytes, hash: SymbolTable.hash(bytes)).symbol
     return symbol.isSome ? symbol : nil
   }
@@ -143,6 +167,7 @@ package struct SymbolTable: Sendable {
   /// Starts loading the slot `hash` probes first, ahead of an `intern` of it.
   @inline(__always)
   func prefetch(hash: UInt64) {
+    guard !slots.isEmpty else { return }
     slots.withUnsafeBufferPointer { table in
       storeledger_prefetch(table.baseAddress! + (Int(truncatingIfNeeded: hash) & mask))
     }
