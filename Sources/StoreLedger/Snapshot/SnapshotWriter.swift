@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Writes the complete folded state of a ledger as a deterministic snapshot.
 ///
 /// Pretty-printed JSON with sorted keys, so `git diff` of two snapshots reads as
@@ -38,150 +40,215 @@ package enum SnapshotWriter {
     _ ledger: Ledger, header: SnapshotHeader, into out: inout [UInt8], flushingAt: Int,
     _ flush: ([UInt8]) throws(E) -> Void
   ) throws(E) {
-    func raw(_ text: String) { out.append(contentsOf: text.utf8) }
-    func string(_ text: String) { JSONWriter.writeString(text, into: &out) }
-    func time(_ t: Timestamp?) {
-      if let t {
-        out.append(34)
-        t.appendRFC3339(to: &out)
-        out.append(34)
-      } else {
-        raw("null")
-      }
-    }
-    func strings(_ table: SymbolTable, indent: String) {
-      if table.count == 0 {
-        raw("[]")
-        return
-      }
-      raw("[")
-      for index in 0..<table.count {
-        raw(index == 0 ? "\n" : ",\n")
-        raw(indent + "  ")
-        table.withBytes(Symbol(rawValue: UInt32(index))) { bytes in
-          if bytes.allSatisfy({ $0 >= 0x20 && $0 != 34 && $0 != 92 }) {
-            out.append(34)
-            out.append(contentsOf: bytes)
-            out.append(34)
-          } else {
-            string(String(decoding: bytes, as: UTF8.self))
-          }
-        }
-      }
-      raw("\n" + indent + "]")
-    }
+    var json = SnapshotJSON(out: out)
+    out = []
+    defer { out = json.out }
     let names = (0..<ledger.subjectCount).map { ledger.symbols.subjects.string(Symbol(rawValue: UInt32($0))) }
     let order = names.indices.sorted { names[$0].utf8.lexicographicallyPrecedes(names[$1].utf8) }
 
-    raw("{\n  \"catalog\": {\n    \"sha256\": \"\(header.catalogDigest.hex)\"\n  },\n")
-    raw("  \"format\": \"\(SnapshotHeader.format)\",\n")
-    raw("  \"log\": {\n    \"bytes\": \(header.bytes),\n    \"duplicates_skipped\": \(header.duplicatesSkipped),\n")
-    raw("    \"events\": \(header.events),\n    \"lines\": \(header.lines),\n    \"sha256\": \"\(header.logDigest.hex)\"\n  },\n")
-    raw("  \"restore_bytes\": ")
-    let restoreBytesAt = out.count
-    raw(String(repeating: " ", count: restoreBytesWidth) + ",\n")
-    raw("  \"restore_sha256\": \"")
-    let digestAt = out.count
-    raw(String(repeating: "0", count: SnapshotSeal.hexDigits) + "\",\n")
-    raw("  \"restore_strings_at\": ")
-    let stringsAtAt = out.count
-    raw(String(repeating: " ", count: restoreBytesWidth) + ",\n")
-    raw("  \"state\": {")
-    var records: [UInt8] = []
-    for (n, s) in order.enumerated() {
-      raw(n == 0 ? "\n    " : ",\n    ")
-      string(names[s])
-      raw(": \"")
-      records.removeAll(keepingCapacity: true)
-      RecordCoding.encode(ledger.events(of: Symbol(rawValue: UInt32(s))), into: &records)
-      Base64.encode(records, into: &out)
-      raw("\"")
+    json.raw("{\n  \"catalog\": {\n    \"sha256\": \"\(header.catalogDigest.hex)\"\n  },\n")
+    json.raw("  \"format\": \"\(SnapshotHeader.format)\",\n")
+    json.raw("  \"log\": {\n    \"bytes\": \(header.bytes),\n    \"duplicates_skipped\": \(header.duplicatesSkipped),\n")
+    json.raw("    \"events\": \(header.events),\n    \"lines\": \(header.lines),\n    \"sha256\": \"\(header.logDigest.hex)\"\n  },\n")
+    json.raw("  \"restore_bytes\": ")
+    let restoreBytesAt = json.out.count
+    json.raw(String(repeating: " ", count: restoreBytesWidth) + ",\n")
+    json.raw("  \"restore_sha256\": \"")
+    let digestAt = json.out.count
+    json.raw(String(repeating: "0", count: SnapshotSeal.hexDigits) + "\",\n")
+    json.raw("  \"restore_strings_at\": ")
+    let stringsAtAt = json.out.count
+    json.raw(String(repeating: " ", count: restoreBytesWidth) + ",\n")
+    json.raw("  \"state\": {")
+    inBatches(of: order) { range, batch in
+      var records: [UInt8] = []
+      for n in range {
+        batch.raw(n == 0 ? "\n    " : ",\n    ")
+        batch.string(names[order[n]])
+        batch.raw(": \"")
+        records.removeAll(keepingCapacity: true)
+        RecordCoding.encode(ledger.events(of: Symbol(rawValue: UInt32(order[n]))), into: &records)
+        Base64.encode(records, into: &batch.out)
+        batch.raw("\"")
+      }
+    } consume: { (bytes) throws(Never) in
+      json.out.append(contentsOf: bytes)
     }
-    raw(order.isEmpty ? "},\n" : "\n  },\n")
+    json.raw(order.isEmpty ? "},\n" : "\n  },\n")
     // Where `strings` begins, so a restore can parse it on another thread without searching.
-    let stringsAt = Array(String(out.count).utf8)
-    for (k, byte) in stringsAt.enumerated() { out[stringsAtAt + k] = byte }
-    raw("  \"strings\": {\n    \"currencies\": ")
-    strings(ledger.symbols.currencies, indent: "    ")
-    raw(",\n    \"ids\": ")
-    strings(ledger.symbols.ids, indent: "    ")
-    raw(",\n    \"transactions\": ")
-    strings(ledger.symbols.transactions, indent: "    ")
-    raw("\n  },\n  ")
-    let restoreBytes = Array(String(out.count).utf8)
-    precondition(restoreBytes.count <= restoreBytesWidth, "snapshot prefix too large")
-    for (k, byte) in restoreBytes.enumerated() { out[restoreBytesAt + k] = byte }
-    SnapshotSeal.seal(&out, restoreBytes: out.count, digestAt: digestAt)
-    if out.count >= flushingAt {
-      try flush(out)
-      // Not `removeAll(keepingCapacity:)`: the prefix made `out` much larger than a chunk.
-      out = []
+    json.fill(stringsAtAt, with: json.out.count)
+    json.raw("  \"strings\": {\n    \"currencies\": ")
+    json.strings(ledger.symbols.currencies, indent: "    ")
+    json.raw(",\n    \"ids\": ")
+    json.strings(ledger.symbols.ids, indent: "    ")
+    json.raw(",\n    \"transactions\": ")
+    json.strings(ledger.symbols.transactions, indent: "    ")
+    json.raw("\n  },\n  ")
+    json.fill(restoreBytesAt, with: json.out.count)
+    SnapshotSeal.seal(&json.out, restoreBytes: json.out.count, digestAt: digestAt)
+    if json.out.count >= flushingAt {
+      try flush(json.out)
+      // Not `removeAll(keepingCapacity:)`: the prefix made the buffer much larger than a chunk.
+      json.out = []
     }
-    raw("\"subjects\": {")
-    for (n, s) in order.enumerated() {
-      let subject = Symbol(rawValue: UInt32(s))
-      let timeline = ledger.timeline(subject: subject)
-      raw(n == 0 ? "\n    " : ",\n    ")
-      string(names[s])
-      raw(": {\n")
-      /// `"name": {"key": [item, …], …}` with one item per line.
-      func section<T>(_ name: String, _ lists: [(String, [T])], last: Bool = false, _ item: (T) -> Void) {
-        raw("      \"\(name)\": {")
-        for (c, (key, items)) in lists.enumerated() {
-          raw(c == 0 ? "\n        " : ",\n        ")
-          string(key)
-          raw(": [")
-          for (k, value) in items.enumerated() {
-            raw(k == 0 ? "\n          {" : ",\n          {")
-            item(value)
-            raw("}")
-          }
-          raw("\n        ]")
+    json.raw("\"subjects\": {")
+    try inBatches(of: order) { range, batch in
+      for n in range {
+        batch.raw(n == 0 ? "\n    " : ",\n    ")
+        batch.subject(Symbol(rawValue: UInt32(order[n])), named: names[order[n]], of: ledger)
+      }
+    } consume: { (bytes) throws(E) in
+      json.out.append(contentsOf: bytes)
+      if json.out.count >= flushingAt {
+        try flush(json.out)
+        json.out.removeAll(keepingCapacity: true)
+      }
+    }
+    json.raw(order.isEmpty ? "}\n}\n" : "\n  }\n}\n")
+  }
+
+  /// Subjects written per batch: enough work to be worth a thread hop, a megabyte or so of output.
+  static let subjectsPerBatch = 512
+  /// Batches written at once: keeps a few cores busy, while memory holds one round's output.
+  static let batchesPerRound = 8
+
+  /// Writes `order`'s subjects in batches on every core, a few batches at a time, and hands each
+  /// batch's bytes to `consume` in order, so the output is the same as written on one thread.
+  /// - Complexity: O(subjects) calls of `produce`; memory: one round of batches.
+  private static func inBatches<E: Error>(
+    of order: [Int], _ produce: @Sendable (Range<Int>, inout SnapshotJSON) -> Void,
+    consume: ([UInt8]) throws(E) -> Void
+  ) throws(E) {
+    let batches = (order.count + subjectsPerBatch - 1) / subjectsPerBatch
+    let perRound = batchesPerRound
+    var round = 0
+    while round < batches {
+      let count = min(perRound, batches - round)
+      let outputs = UnsafeMutableBufferPointer<SnapshotJSON>.allocate(capacity: count)
+      outputs.initialize(repeating: SnapshotJSON(out: []))
+      nonisolated(unsafe) let shared = outputs
+      let first = round
+      DispatchQueue.concurrentPerform(iterations: count) { k in
+        let lower = (first + k) * subjectsPerBatch
+        produce(lower..<min(order.count, lower + subjectsPerBatch), &shared[k])
+      }
+      defer {
+        outputs.deinitialize()
+        outputs.deallocate()
+      }
+      for k in 0..<count { try consume(outputs[k].out) }
+      round += count
+    }
+  }
+}
+
+/// The bytes of a snapshot being written, with the few JSON shapes it is made of.
+struct SnapshotJSON {
+  /// The bytes so far.
+  var out: [UInt8]
+
+  mutating func raw(_ text: String) { out.append(contentsOf: text.utf8) }
+
+  mutating func string(_ text: String) { JSONWriter.writeString(text, into: &out) }
+
+  mutating func time(_ t: Timestamp?) {
+    if let t {
+      out.append(34)
+      t.appendRFC3339(to: &out)
+      out.append(34)
+    } else {
+      raw("null")
+    }
+  }
+
+  /// Writes `value` over the blank placeholder at `position` (sizes known only at the end).
+  mutating func fill(_ position: Int, with value: Int) {
+    let digits = Array(String(value).utf8)
+    precondition(digits.count <= SnapshotWriter.restoreBytesWidth, "snapshot prefix too large")
+    for (k, byte) in digits.enumerated() { out[position + k] = byte }
+  }
+
+  /// A string table as a JSON array, one string per line, in symbol order.
+  mutating func strings(_ table: SymbolTable, indent: String) {
+    if table.count == 0 {
+      raw("[]")
+      return
+    }
+    raw("[")
+    for index in 0..<table.count {
+      raw(index == 0 ? "\n" : ",\n")
+      raw(indent + "  ")
+      table.withBytes(Symbol(rawValue: UInt32(index))) { bytes in
+        if bytes.allSatisfy({ $0 >= 0x20 && $0 != 34 && $0 != 92 }) {
+          out.append(34)
+          out.append(contentsOf: bytes)
+          out.append(34)
+        } else {
+          string(String(decoding: bytes, as: UTF8.self))
         }
-        raw(lists.isEmpty ? "}" : "\n      }")
-        raw(last ? "\n" : ",\n")
-      }
-      section("balances", timeline.balances) { change in
-        raw("\"at\": ")
-        time(change.at)
-        raw(", \"balance\": \(change.balance)")
-      }
-      section("entitlements", timeline.entitlements) { interval in
-        raw("\"from\": ")
-        time(interval.from)
-        raw(", \"ownership\": ")
-        string(interval.ownership)
-        raw(", \"period\": ")
-        string(interval.period)
-        raw(", \"product\": ")
-        string(interval.product)
-        raw(", \"state\": ")
-        string(interval.state)
-        raw(", \"to\": ")
-        time(interval.to)
-      }
-      raw("      \"events\": \(ledger.events(of: subject).count),\n")
-      section("subscriptions", timeline.subscriptions, last: true) { change in
-        raw("\"at\": ")
-        time(change.at)
-        raw(", \"expires\": ")
-        time(change.expires)
-        raw(", \"product\": ")
-        string(change.product)
-        raw(", \"renews_to\": ")
-        if let renewsTo = change.renewsTo { string(renewsTo) } else { raw("null") }
-        raw(", \"state\": ")
-        string(change.state)
-        raw(", \"transaction\": ")
-        string(change.transaction)
-        raw(", \"will_renew\": \(change.willRenew)")
-      }
-      raw("    }")
-      if out.count >= flushingAt {
-        try flush(out)
-        out.removeAll(keepingCapacity: true)
       }
     }
-    raw(order.isEmpty ? "}\n}\n" : "\n  }\n}\n")
+    raw("\n" + indent + "]")
+  }
+
+  /// `"name": {"key": [item, …], …}` with one item per line.
+  mutating func section<T>(_ name: String, _ lists: [(String, [T])], last: Bool = false, _ item: (inout SnapshotJSON, T) -> Void) {
+    raw("      \"\(name)\": {")
+    for (c, (key, items)) in lists.enumerated() {
+      raw(c == 0 ? "\n        " : ",\n        ")
+      string(key)
+      raw(": [")
+      for (k, value) in items.enumerated() {
+        raw(k == 0 ? "\n          {" : ",\n          {")
+        item(&self, value)
+        raw("}")
+      }
+      raw("\n        ]")
+    }
+    raw(lists.isEmpty ? "}" : "\n      }")
+    raw(last ? "\n" : ",\n")
+  }
+
+  /// One subject's readable timeline: balances, entitlement intervals, event count, subscription changes.
+  mutating func subject(_ subject: Symbol, named name: String, of ledger: Ledger) {
+    let timeline = ledger.timeline(subject: subject)
+    string(name)
+    raw(": {\n")
+    section("balances", timeline.balances) { json, change in
+      json.raw("\"at\": ")
+      json.time(change.at)
+      json.raw(", \"balance\": \(change.balance)")
+    }
+    section("entitlements", timeline.entitlements) { json, interval in
+      json.raw("\"from\": ")
+      json.time(interval.from)
+      json.raw(", \"ownership\": ")
+      json.string(interval.ownership)
+      json.raw(", \"period\": ")
+      json.string(interval.period)
+      json.raw(", \"product\": ")
+      json.string(interval.product)
+      json.raw(", \"state\": ")
+      json.string(interval.state)
+      json.raw(", \"to\": ")
+      json.time(interval.to)
+    }
+    raw("      \"events\": \(ledger.events(of: subject).count),\n")
+    section("subscriptions", timeline.subscriptions, last: true) { json, change in
+      json.raw("\"at\": ")
+      json.time(change.at)
+      json.raw(", \"expires\": ")
+      json.time(change.expires)
+      json.raw(", \"product\": ")
+      json.string(change.product)
+      json.raw(", \"renews_to\": ")
+      if let renewsTo = change.renewsTo { json.string(renewsTo) } else { json.raw("null") }
+      json.raw(", \"state\": ")
+      json.string(change.state)
+      json.raw(", \"transaction\": ")
+      json.string(change.transaction)
+      json.raw(", \"will_renew\": \(change.willRenew)")
+    }
+    raw("    }")
   }
 }
