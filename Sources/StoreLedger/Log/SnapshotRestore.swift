@@ -110,7 +110,12 @@ package enum SnapshotFiles {
         }
       }
       let restored = try snapshotFile.withMappedBytes(count: Int(restoreBytes)) { (bytes) throws(Diagnostic) in
-        try SnapshotReader.read(bytes, file: snapshotPath, catalog: catalog)
+        // Pages already parsed are dropped as reading goes on: the prefix never counts whole as resident.
+        nonisolated(unsafe) let base = UnsafeRawPointer(bytes.baseAddress)
+        return try SnapshotReader.read(bytes, file: snapshotPath, catalog: catalog) { range in
+          guard let base else { return }
+          PlatformFile.releaseMapped(base + range.lowerBound, count: range.count)
+        }
       }
       let catalogDigest = try digest(ofFile: catalogPath)
       group.wait()

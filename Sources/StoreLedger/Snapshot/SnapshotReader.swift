@@ -33,9 +33,13 @@ package enum SnapshotReader {
   /// The string tables are parsed on a second thread while the records are decoded:
   /// a raw `\n  "strings": {` can only appear where that section begins, because JSON
   /// strings cannot hold a raw newline.
-  package static func read(_ buffer: UnsafeBufferPointer<UInt8>, file: String, catalog: Catalog) throws(Diagnostic)
-    -> (ledger: Ledger, header: SnapshotHeader)
-  {
+  ///
+  /// `release` (given for a mapped file) is told of byte ranges the reader is done with, about
+  /// every `releaseStepBytes`, so a mapped snapshot never counts whole as resident memory.
+  package static func read(
+    _ buffer: UnsafeBufferPointer<UInt8>, file: String, catalog: Catalog,
+    release: (@Sendable (Range<Int>) -> Void)? = nil
+  ) throws(Diagnostic) -> (ledger: Ledger, header: SnapshotHeader) {
     var peek = SnapshotParser(p: buffer, file: file, catalog: catalog)
     let leading = try peek.headerOnly()
     // Nothing the prefix says is trusted before its digest matches.
@@ -43,7 +47,7 @@ package enum SnapshotReader {
       leading.contentDigestAt + SnapshotSeal.hexDigits <= Int(leading.restoreBytes)
     else { throw peek.fail("shorter than its 'restore_bytes' says") }
     let buffer = UnsafeBufferPointer(rebasing: buffer[0..<Int(leading.restoreBytes)])
-    guard SnapshotSeal.digest(UnsafeRawBufferPointer(buffer), digestAt: leading.contentDigestAt) == leading.contentDigest
+    guard digest(buffer, digestAt: leading.contentDigestAt, release: release) == leading.contentDigest
     else {
       throw Diagnostic(
         file: file,
@@ -63,6 +67,8 @@ package enum SnapshotReader {
     DispatchQueue.global().async(group: group) {
       var parser = SnapshotParser(p: shared, file: file, catalog: catalog)
       parser.i = stringsAt
+      parser.release = release
+      parser.releasedUpTo = stringsAt
       do throws(Diagnostic) {
         parser.skipWhitespace()
         _ = try parser.text()
@@ -75,6 +81,7 @@ package enum SnapshotReader {
     }
     var parser = SnapshotParser(p: buffer, file: file, catalog: catalog)
     parser.stringsElsewhere = true
+    parser.release = release
     let outcome = Result { () throws(Diagnostic) in try parser.document() }
     group.wait()
     let tables = try box.result.get()
@@ -85,6 +92,30 @@ package enum SnapshotReader {
     return try parser.finish()
   }
 
+  /// Bytes read between two calls of a reader's `release`.
+  static let releaseStepBytes = 8 << 20
+
+  /// `SnapshotSeal.digest` of the restore prefix, read in steps that are released once hashed.
+  /// - Complexity: O(buffer.count).
+  static func digest(
+    _ buffer: UnsafeBufferPointer<UInt8>, digestAt: Int, release: (@Sendable (Range<Int>) -> Void)?
+  ) -> SHA256Digest {
+    guard let release else { return SnapshotSeal.digest(UnsafeRawBufferPointer(buffer), digestAt: digestAt) }
+    let raw = UnsafeRawBufferPointer(buffer)
+    var hasher = SHA256()
+    var from = 0
+    // The digest's own hex digits are left out (`SnapshotSeal`).
+    for (lower, upper) in [(0, digestAt), (digestAt + SnapshotSeal.hexDigits, raw.count)] {
+      from = lower
+      while from < upper {
+        let to = min(upper, from + releaseStepBytes)
+        hasher.update(UnsafeRawBufferPointer(rebasing: raw[from..<to]))
+        release(from..<to)
+        from = to
+      }
+    }
+    return hasher.finalize()
+  }
 }
 
 private struct SnapshotParser {
@@ -101,6 +132,17 @@ private struct SnapshotParser {
   var decoded: [UInt8] = []
   /// Set when another thread parses `strings`: stop there.
   var stringsElsewhere = false
+  /// Told of ranges of `p` this parser is done with (see `SnapshotReader.read`).
+  var release: (@Sendable (Range<Int>) -> Void)? = nil
+  /// Where the range not yet released begins.
+  var releasedUpTo = 0
+
+  /// Releases what was read since the last release, once a step's worth has been read.
+  mutating func releaseRead() {
+    guard let release, i - releasedUpTo >= SnapshotReader.releaseStepBytes else { return }
+    release(releasedUpTo..<i)
+    releasedUpTo = i
+  }
   var header: SnapshotHeader? = nil
 
   init(p: UnsafeBufferPointer<UInt8>, file: String, catalog: Catalog) {
@@ -230,6 +272,7 @@ private struct SnapshotParser {
         try appendString(to: &arena)
         guard arena.count < Int(UInt32.max) else { throw fail("string table too large") }
         starts.append(UInt32(arena.count))
+        if starts.count & 4095 == 0 { releaseRead() }
       } while take(44)
       try expect(93)
     }
@@ -430,6 +473,7 @@ private struct SnapshotParser {
         try subjectState(Symbol(rawValue: UInt32(starts.count - 2))) {
           String(decoding: arena[nameRange], as: UTF8.self)
         }
+        releaseRead()
       } while take(44)
       try expect(125)
     }
