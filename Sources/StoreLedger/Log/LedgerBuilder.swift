@@ -56,17 +56,24 @@ package struct LedgerBuilder {
   }
 
   /// Continues a restored ledger: lines added next are the log's tail after the snapshot.
+  ///
+  /// A caller that lets go of `base` (restore does) leaves the builder the only owner of its
+  /// arrays, so the tail is interned and merged in place: no second copy of the string tables
+  /// or the events. Events reserved beyond `base.events.count` take the tail without regrowing.
   /// - Complexity: O(events of the base).
   package init(restoring base: Ledger, file: String) {
+    var base = base
     self.file = file
     context = base.context
     symbols = base.symbols
+    // One owner of the tables: interning the tail must not copy them (copy on write).
+    base.symbols = LedgerSymbols()
     parser = EventLineParser(catalog: base.catalog)
     resolver = Resolver(catalog: base.catalog)
     linesRead = base.linesRead
     duplicatesSkipped = base.duplicatesSkipped
-    eventIndexByID = [UInt32](repeating: UInt32.max, count: base.symbols.ids.count)
-    chargeLineByTransaction = [UInt32](repeating: 0, count: base.symbols.transactions.count)
+    eventIndexByID = [UInt32](repeating: UInt32.max, count: symbols.ids.count)
+    chargeLineByTransaction = [UInt32](repeating: 0, count: symbols.transactions.count)
     for (index, event) in base.events.enumerated() {
       eventIndexByID[Int(event.id.rawValue)] = UInt32(index) | Self.baseFlag
       if event.kind == .purchase || event.kind == .renewal {
@@ -231,7 +238,11 @@ package struct LedgerBuilder {
     // their hash slots go (about 23 bytes per event; `SymbolTable.dropIndex`).
     symbols.ids.dropIndex()
     symbols.transactions.dropIndex()
-    if let base { return finish(extending: base) }
+    if var base {
+      // Handed over, not copied: the merge extends `base.events` in place.
+      self.base = nil
+      return finish(extending: &base)
+    }
     let subjectCount = symbols.subjects.count
     var starts = [Int](repeating: 0, count: subjectCount + 1)
     for event in events { starts[Int(event.subject.rawValue) + 1] += 1 }
@@ -263,7 +274,11 @@ package struct LedgerBuilder {
   }
 
   /// Merges the tail into a restored ledger: only subjects the tail touches are re-folded.
-  private mutating func finish(extending base: Ledger) -> Result<Ledger, DiagnosticList> {
+  ///
+  /// In place: the base's subjects move right, last first, to make room for their tail events,
+  /// so memory holds the events once (plus the tail), not a merged copy beside the base.
+  /// - Complexity: O(events + k log k per subject the tail touches, for its k events).
+  private mutating func finish(extending base: inout Ledger) -> Result<Ledger, DiagnosticList> {
     let baseWarnings = base.warnings
     guard !events.isEmpty else {
       return .success(
@@ -280,28 +295,43 @@ package struct LedgerBuilder {
     var tail = events
     events = []
     Self.groupBySubject(&tail, starts: tailStarts)
-    var merged: [Event] = []
-    merged.reserveCapacity(base.events.count + tail.count)
-    var starts: [UInt32] = [0]
-    starts.reserveCapacity(subjectCount + 1)
+    let baseSubjects = base.subjectCount
+    func baseRange(_ s: Int) -> Range<Int> {
+      s < baseSubjects ? Int(base.subjectStarts[s])..<Int(base.subjectStarts[s + 1]) : 0..<0
+    }
+    var starts = [UInt32](repeating: 0, count: subjectCount + 1)
+    for s in 0..<subjectCount {
+      starts[s + 1] = starts[s] + UInt32(baseRange(s).count + tailStarts[s + 1] - tailStarts[s])
+    }
+    var merged = base.events
+    base.events = []
+    merged.append(contentsOf: repeatElement(Event(kind: .purchase), count: tail.count))
+    merged.withUnsafeMutableBufferPointer { all in
+      tail.withUnsafeBufferPointer { tail in
+        // Right to left: a subject's new place is never left of its old one.
+        for s in stride(from: subjectCount - 1, through: 0, by: -1) {
+          let from = baseRange(s)
+          let to = Int(starts[s])
+          let tailRange = tailStarts[s]..<tailStarts[s + 1]
+          for k in tailRange.reversed() { all[to + from.count + k - tailRange.lowerBound] = tail[k] }
+          if to != from.lowerBound {
+            for k in from.reversed() { all[to + k - from.lowerBound] = all[k] }
+          }
+        }
+      }
+    }
     var subscriptionCounts = [UInt32](repeating: 0, count: subjectCount)
     var latest = base.latestEffective
     for s in 0..<subjectCount {
-      let baseRange: Range<Int> =
-        s < base.subjectCount ? Int(base.subjectStarts[s])..<Int(base.subjectStarts[s + 1]) : 0..<0
-      let tailRange = tailStarts[s]..<tailStarts[s + 1]
-      let begin = merged.count
-      merged.append(contentsOf: base.events[baseRange])
-      if tailRange.isEmpty {
-        subscriptionCounts[s] = s < base.subjectCount ? base.subscriptionCounts[s] : 0
-      } else {
-        merged.append(contentsOf: tail[tailRange])
-        checkSize(merged.count - begin, subject: s)
-        merged.withUnsafeMutableBufferPointer { all in
-          subscriptionCounts[s] = settle(UnsafeMutableBufferPointer(rebasing: all[begin..<all.count]), latest: &latest)
-        }
+      let range = Int(starts[s])..<Int(starts[s + 1])
+      if tailStarts[s] == tailStarts[s + 1] {
+        subscriptionCounts[s] = s < baseSubjects ? base.subscriptionCounts[s] : 0
+        continue
       }
-      starts.append(UInt32(merged.count))
+      checkSize(range.count, subject: s)
+      merged.withUnsafeMutableBufferPointer { all in
+        subscriptionCounts[s] = settle(UnsafeMutableBufferPointer(rebasing: all[range]), latest: &latest)
+      }
     }
     if errorCount > 0 { return .failure(DiagnosticList(errors + warnings)) }
     warnings.sort { ($0.line ?? 0) < ($1.line ?? 0) }

@@ -109,10 +109,14 @@ package enum SnapshotFiles {
           box.result = .failure(error)
         }
       }
-      let restored = try snapshotFile.withMappedBytes(count: Int(restoreBytes)) { (bytes) throws(Diagnostic) in
+      // Room for the tail's events (the log reader's estimate), so extending in place does not regrow.
+      let tailBytes = max(0, try PlatformFile(path: logPath, mode: .read).size() - peek.bytes)
+      var restored = try snapshotFile.withMappedBytes(count: Int(restoreBytes)) { (bytes) throws(Diagnostic) in
         // Pages already parsed are dropped as reading goes on: the prefix never counts whole as resident.
         nonisolated(unsafe) let base = UnsafeRawPointer(bytes.baseAddress)
-        return try SnapshotReader.read(bytes, file: snapshotPath, catalog: catalog) { range in
+        return try SnapshotReader.read(
+          bytes, file: snapshotPath, catalog: catalog, spareEvents: Int(tailBytes / 100)
+        ) { range in
           guard let base else { return }
           PlatformFile.releaseMapped(base + range.lowerBound, count: range.count)
         }
@@ -144,6 +148,8 @@ package enum SnapshotFiles {
             "log does not begin with the \(header.bytes) bytes (\(header.lines) lines) that snapshot \(snapshotPath) covers: lines before the cut were edited, removed, inserted or reordered"))
       }
       var builder = LedgerBuilder(restoring: restored.ledger, file: logPath)
+      // The builder is now the only owner: it interns and merges the tail in place.
+      restored.ledger = .empty
       let tail = try LedgerLoader.feed(
         &builder, path: logPath, startingAt: header.bytes, firstLineNumber: header.lines + 1)
       let extent = LogExtent(

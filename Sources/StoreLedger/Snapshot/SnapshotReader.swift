@@ -36,8 +36,10 @@ package enum SnapshotReader {
   ///
   /// `release` (given for a mapped file) is told of byte ranges the reader is done with, about
   /// every `releaseStepBytes`, so a mapped snapshot never counts whole as resident memory.
+  /// `spareEvents` reserves room for that many events after the restored ones (a log's tail),
+  /// so extending the ledger does not regrow its event array.
   package static func read(
-    _ buffer: UnsafeBufferPointer<UInt8>, file: String, catalog: Catalog,
+    _ buffer: UnsafeBufferPointer<UInt8>, file: String, catalog: Catalog, spareEvents: Int = 0,
     release: (@Sendable (Range<Int>) -> Void)? = nil
   ) throws(Diagnostic) -> (ledger: Ledger, header: SnapshotHeader) {
     var peek = SnapshotParser(p: buffer, file: file, catalog: catalog)
@@ -82,6 +84,7 @@ package enum SnapshotReader {
     var parser = SnapshotParser(p: buffer, file: file, catalog: catalog)
     parser.stringsElsewhere = true
     parser.release = release
+    parser.spareEvents = max(0, spareEvents)
     let outcome = Result { () throws(Diagnostic) in try parser.document() }
     group.wait()
     let tables = try box.result.get()
@@ -136,6 +139,8 @@ private struct SnapshotParser {
   var release: (@Sendable (Range<Int>) -> Void)? = nil
   /// Where the range not yet released begins.
   var releasedUpTo = 0
+  /// Events to reserve room for beyond the snapshot's (see `SnapshotReader.read`).
+  var spareEvents = 0
 
   /// Releases what was read since the last release, once a step's worth has been read.
   mutating func releaseRead() {
@@ -380,7 +385,7 @@ private struct SnapshotParser {
       switch key {
       case "state":
         sawState = true
-        if fields.events > 0 && fields.events < Int64(Limits.linesMax) { events.reserveCapacity(Int(fields.events)) }
+        if fields.events > 0 && fields.events < Int64(Limits.linesMax) { events.reserveCapacity(Int(fields.events) + spareEvents) }
         try stateSection()
       case "strings":
         sawStrings = true

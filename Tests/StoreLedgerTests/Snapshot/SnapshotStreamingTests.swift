@@ -3,7 +3,7 @@ import Testing
 
 @testable import StoreLedger
 
-@Suite("Snapshot writing in batches and streamed to the file gives the same bytes")
+@Suite("Snapshots written in batches and streamed, restored and extended in place")
 struct SnapshotStreamingTests {
   /// More subjects than one round of batches holds, so batches of several rounds are joined.
   static let subjects = SnapshotWriter.subjectsPerBatch * SnapshotWriter.batchesPerRound + 700
@@ -38,5 +38,57 @@ struct SnapshotStreamingTests {
 
     let restored = try SnapshotReader.read(inMemory, file: snapshotPath, catalog: catalog)
     #expect(SnapshotWriter.write(restored.ledger, header: restored.header) == inMemory)
+  }
+
+  @Test("a restored prefix extended in place with the tail holds exactly the events of a full load", arguments: [0.3, 0.7, 0.97])
+  func extendedInPlace(fraction: Double) throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let catalogPath = directory.appendingPathComponent("catalog.json").path
+    try FileManager.default.copyItem(atPath: repoPath("Events/catalog.json"), toPath: catalogPath)
+    var random = SeededGenerator(seed: testSeeds([17])[0])
+    // Each subject's first `fraction` of events (in effective order, so no prefix overdraws) goes
+    // to the prefix; every tenth subject appears only in the tail; the tail is shuffled.
+    let log = RandomLog(seed: testSeeds([17])[0], subjects: 300, eventsPerSubject: 12)
+    var seen: [String: Int] = [:]
+    var prefixLines: [String] = []
+    var tailLines: [String] = []
+    for line in log.lines {
+      let subject = log.subjects.first { line.contains(#""subject":"\#($0)""#) }!
+      let index = seen[subject, default: 0]
+      seen[subject] = index + 1
+      let onlyInTail = Int(subject.dropFirst())! % 10 == 0
+      if !onlyInTail && Double(index) < fraction * 12 { prefixLines.append(line) } else { tailLines.append(line) }
+    }
+    let lines = prefixLines + tailLines.shuffled(using: &random)
+    let logPath = directory.appendingPathComponent("log.jsonl").path
+    let prefixPath = directory.appendingPathComponent("prefix.jsonl").path
+    try (lines.map { $0 + "\n" }.joined()).write(toFile: logPath, atomically: true, encoding: .utf8)
+    try (prefixLines.map { $0 + "\n" }.joined()).write(toFile: prefixPath, atomically: true, encoding: .utf8)
+    let catalog = try LedgerLoader.loadCatalog(path: catalogPath)
+    let (prefix, prefixExtent) = try LedgerLoader.load(logPath: prefixPath, catalog: catalog)
+    #expect(prefix.subjectCount == 270)
+    let header = try SnapshotFiles.header(for: prefix, extent: prefixExtent, logPath: prefixPath, catalogPath: catalogPath)
+    let snapshotPath = directory.appendingPathComponent("snapshot.json").path
+    _ = try SnapshotFiles.write(prefix, header: header, to: snapshotPath)
+
+    let full = try LedgerLoader.load(logPath: logPath, catalog: catalog).ledger
+    let restored = try SnapshotFiles.restore(
+      snapshotPath: snapshotPath, logPath: logPath, catalogPath: catalogPath, catalog: catalog
+    ).ledger
+    // A restored ledger numbers subjects in name order: compare subject by subject.
+    #expect(restored.subjectCount == full.subjectCount)
+    for name in log.subjects {
+      let a = try #require(restored.subject(named: name))
+      let b = try #require(full.subject(named: name))
+      #expect(restored.extent(of: a).subscriptions == full.extent(of: b).subscriptions)
+      let restoredEvents = restored.events(of: a).map { event in
+        var event = event
+        event.subject = b
+        return event
+      }
+      #expect(restoredEvents == Array(full.events(of: b)))
+    }
+    #expect(restored.latestEffective == full.latestEffective)
   }
 }
