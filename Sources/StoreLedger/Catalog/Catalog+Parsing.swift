@@ -29,10 +29,6 @@ extension Catalog {
       bad("field 'products': expected an object of product id → product")
       throw DiagnosticList(problems)
     }
-    guard productMembers.count <= Limits.catalogProductsMax else {
-      bad("field 'products': at most \(Limits.catalogProductsMax) products, found \(productMembers.count)")
-      throw DiagnosticList(problems)
-    }
     var products: [Product] = []
     for (id, value) in productMembers {
       if let product = parseProduct(id: id, value: value, bad: bad) { products.append(product) }

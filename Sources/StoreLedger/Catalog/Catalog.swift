@@ -34,8 +34,6 @@ package struct Catalog: Sendable {
     let policy: Policy?
 
     init(products: [Product], policy: Policy?) {
-      // Catalog.parse refuses more with an error; an event stores a product index in 16 bits.
-      precondition(products.count <= Limits.catalogProductsMax, "more than Limits.catalogProductsMax products")
       self.policy = policy
       let sorted = products.sorted { $0.id < $1.id }
       self.products = sorted

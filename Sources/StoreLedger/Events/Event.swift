@@ -1,11 +1,8 @@
 /// One validated log line in compact form: interned strings, instants as integers.
 ///
-/// 88 bytes and no references, so millions of events live in one flat array without
-/// per-event allocation (Docs/performance.md, "Memory per event"). Optional values use
-/// sentinels (`Symbol.none`, `ProductIndex.none`, `hasExpires`); accessors say which.
-/// Small values share words: products are stored in 16 bits (a catalog has at most
-/// `Limits.catalogProductsMax`), `ownership`, `offer` and the flags in one 16-bit field;
-/// the accessors keep the wide types, so callers read and write them as plain fields.
+/// About 80 bytes and no references, so millions of events live in one flat
+/// array without per-event allocation. Optional values use sentinels
+/// (`Symbol.none`, `ProductIndex.none`, `hasExpires`); accessors say which.
 package struct Event: Sendable, Equatable {
   /// Effective time: when it took effect in the world.
   package var at: Timestamp
@@ -31,103 +28,36 @@ package struct Event: Sendable, Equatable {
   package var currency: Symbol
   /// The 1-based line number in the log.
   package var line: UInt32
+  /// `product`, or `.none`.
+  package var product: ProductIndex
   /// Resolved when the log is loaded, not part of the line: the subscription number
   /// (subscription events), the position within the subject (grants, consumables), or
   /// the target of a `revocation` / `refund_reversed` (`UInt32.max`: unknown).
   package var slot: UInt32
-  /// `product` in 16 bits (`UInt16.max`: none).
-  private var productBits: UInt16
-  /// `targetProduct` in 16 bits (`UInt16.max`: none).
-  private var targetProductBits: UInt16
+  /// Resolved when the log is loaded: the product a `revocation` / `refund_reversed` targets.
+  package var targetProduct: ProductIndex
   /// `feature` of a `usage` event: its index in the catalog policy's features (`noFeature` otherwise).
   package var feature: UInt16
-  /// `ownership` (bit 0), `offer` (bits 1–3) and the flags (`Flag`).
-  private var bits: UInt16
   /// The event type.
   package var kind: EventKind
+  /// `ownership` (default `purchased`).
+  package var ownership: Ownership
+  /// `offer` (default `normal`).
+  package var offer: Offer
   /// `expiration.reason` or `revocation.reason` raw value; 255 when absent.
   package var reasonRaw: UInt8
-
-  /// Bits of `bits` above `ownership` and `offer`.
-  private enum Flag {
-    static let autoRenew: UInt16 = 1 << 4
-    static let hasExpires: UInt16 = 1 << 5
-    static let hasPrice: UInt16 = 1 << 6
-    static let hasRecorded: UInt16 = 1 << 7
-    static let hasOwnership: UInt16 = 1 << 8
-    static let hasOffer: UInt16 = 1 << 9
-  }
-
-  @inline(__always)
-  private func flag(_ mask: UInt16) -> Bool { bits & mask != 0 }
-
-  @inline(__always)
-  private mutating func setFlag(_ mask: UInt16, _ on: Bool) {
-    bits = on ? bits | mask : bits & ~mask
-  }
-
-  @inline(__always)
-  private static func narrow(_ product: ProductIndex) -> UInt16 {
-    guard product.isSome else { return UInt16.max }
-    precondition(product.rawValue < UInt32(UInt16.max), "product index beyond Limits.catalogProductsMax")
-    return UInt16(truncatingIfNeeded: product.rawValue)
-  }
-
-  @inline(__always)
-  private static func widen(_ bits: UInt16) -> ProductIndex {
-    bits == UInt16.max ? .none : ProductIndex(rawValue: UInt32(bits))
-  }
-
-  /// `product`, or `.none`.
-  package var product: ProductIndex {
-    @inline(__always) get { Event.widen(productBits) }
-    @inline(__always) set { productBits = Event.narrow(newValue) }
-  }
-  /// Resolved when the log is loaded: the product a `revocation` / `refund_reversed` targets.
-  package var targetProduct: ProductIndex {
-    @inline(__always) get { Event.widen(targetProductBits) }
-    @inline(__always) set { targetProductBits = Event.narrow(newValue) }
-  }
-  /// `ownership` (default `purchased`).
-  package var ownership: Ownership {
-    @inline(__always) get { bits & 1 == 0 ? .purchased : .familyShared }
-    @inline(__always) set { bits = (bits & ~1) | UInt16(newValue.rawValue) }
-  }
-  /// `offer` (default `normal`).
-  package var offer: Offer {
-    @inline(__always) get { Offer(rawValue: UInt8(truncatingIfNeeded: (bits >> 1) & 7))! }
-    @inline(__always) set { bits = (bits & ~(7 << 1)) | UInt16(newValue.rawValue) << 1 }
-  }
   /// `auto_renew`.
-  package var autoRenew: Bool {
-    @inline(__always) get { flag(Flag.autoRenew) }
-    @inline(__always) set { setFlag(Flag.autoRenew, newValue) }
-  }
+  package var autoRenew: Bool
   /// Whether `expires` holds a value.
-  package var hasExpires: Bool {
-    @inline(__always) get { flag(Flag.hasExpires) }
-    @inline(__always) set { setFlag(Flag.hasExpires, newValue) }
-  }
+  package var hasExpires: Bool
   /// Whether `price` (and its `currency`) are present.
-  package var hasPrice: Bool {
-    @inline(__always) get { flag(Flag.hasPrice) }
-    @inline(__always) set { setFlag(Flag.hasPrice, newValue) }
-  }
+  package var hasPrice: Bool
   /// Whether `recorded` was written in the log (otherwise it equals `at`).
-  package var hasRecorded: Bool {
-    @inline(__always) get { flag(Flag.hasRecorded) }
-    @inline(__always) set { setFlag(Flag.hasRecorded, newValue) }
-  }
+  package var hasRecorded: Bool
   /// Whether `ownership` was written in the log.
-  package var hasOwnership: Bool {
-    @inline(__always) get { flag(Flag.hasOwnership) }
-    @inline(__always) set { setFlag(Flag.hasOwnership, newValue) }
-  }
+  package var hasOwnership: Bool
   /// Whether `offer` was written in the log.
-  package var hasOffer: Bool {
-    @inline(__always) get { flag(Flag.hasOffer) }
-    @inline(__always) set { setFlag(Flag.hasOffer, newValue) }
-  }
+  package var hasOffer: Bool
 
   /// An empty record to fill in.
   package init(kind: EventKind) {
@@ -143,14 +73,20 @@ package struct Event: Sendable, Equatable {
     originalTransaction = .none
     currency = .none
     line = 0
+    product = .none
     slot = UInt32.max
-    productBits = UInt16.max
-    targetProductBits = UInt16.max
+    targetProduct = .none
     feature = Event.noFeature
-    // `ownership` purchased (0), `offer` normal (0), no flags.
-    bits = 0
     self.kind = kind
+    ownership = .purchased
+    offer = .normal
     reasonRaw = 255
+    autoRenew = false
+    hasExpires = false
+    hasPrice = false
+    hasRecorded = false
+    hasOwnership = false
+    hasOffer = false
   }
 
   /// The `feature` of events that are not `usage`.

@@ -28,8 +28,6 @@ package enum Limits {
   package static let skippedLineBytesMax = 64 * 1024 * 1024
   /// Largest catalog file in bytes.
   package static let catalogBytesMax = 16 * 1024 * 1024
-  /// Most products in a catalog: an event stores its product in 16 bits (`Event`).
-  package static let catalogProductsMax = Int(UInt16.max)
   /// Largest integer accepted for `quantity` and `price`.
   package static let amountMax: Int64 = 1_000_000_000_000_000
   /// Decimal digits of `amountMax` (a longer number cannot be within it).
