@@ -218,18 +218,25 @@ package struct SymbolTable: Sendable {
     var i = 0
     let n = bytes.count
     while i + 8 <= n {
-      let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+      let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
       h = (h ^ word) &* 0x0000_0100_0000_01b3
       h ^= h >> 29
       i += 8
     }
     if i < n {
       var tail: UInt64 = 0
-      var shift: UInt64 = 0
-      while i < n {
-        tail |= UInt64(base[i]) << shift
-        shift += 8
-        i += 1
+      if n >= 8 {
+        // The last eight bytes in one load, shifted so only the unhashed ones remain: the
+        // same value as assembling them byte by byte (little-endian), without the loop.
+        let last = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self))
+        tail = last >> UInt64((8 - (n - i)) * 8)
+      } else {
+        var shift: UInt64 = 0
+        while i < n {
+          tail |= UInt64(base[i]) << shift
+          shift += 8
+          i += 1
+        }
       }
       h = (h ^ tail) &* 0x0000_0100_0000_01b3
     }
