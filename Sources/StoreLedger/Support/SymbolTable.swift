@@ -37,7 +37,7 @@ package struct SymbolTable: Sendable {
   package init(capacity: Int = 1024) {
     var size = 16
     while size * 3 < capacity * 4 { size <<= 1 }
-    slots = Array(repeating: 0, count: size)
+    slots = PageAdvice.zeroedWords(count: size)
     mask = size - 1
   }
 
@@ -178,7 +178,7 @@ package struct SymbolTable: Sendable {
   }
 
   private mutating func rehash(size: Int) {
-    var newSlots = [UInt64](repeating: 0, count: size)
+    var newSlots = PageAdvice.zeroedWords(count: size)
     let newMask = size - 1
     arena.withUnsafeBufferPointer { all in
       for index in 0..<used {

@@ -96,3 +96,15 @@ struct SymbolHashTests {
     }
   }
 }
+
+@Suite("Page advice")
+struct PageAdviceTests {
+  @Test(
+    "zeroed word arrays have the asked size and only zeros, with or without huge pages",
+    arguments: [0, 1, 4096, PageAdvice.hugePageMinimumBytes / 8 + 3])
+  func zeroedWords(count: Int) {
+    let words = PageAdvice.zeroedWords(count: count)
+    #expect(words.count == count)
+    #expect(words.allSatisfy { $0 == 0 })
+  }
+}
