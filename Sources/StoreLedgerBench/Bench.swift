@@ -132,9 +132,8 @@ struct Bench {
     say("toolchain: \(machine.swiftVersion)")
     say("load average at start: \(probe.loadAverageAtStart)")
     say("storeledger: \(cli)")
-    say("work directory: \(dir)")
-    say()
     if let old = options.baselineCLI { say("baseline storeledger: \(old)") }
+    say("work directory: \(dir)")
     say()
     try generate()
     if options.usageOnly {
