@@ -300,12 +300,18 @@ extension LogUnderTest {
   }
 }
 
+/// The longest line `forEachLine` carries across reads (the reader's own limit is far lower).
+let lineBytesMax = 64 << 20
+
 /// Calls `body` with each line of a file (without its newline); returns the bytes after the
 /// last newline (a torn last line).
 @discardableResult
 func forEachLine(ofFile path: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> [UInt8] {
   var carry: [UInt8] = []
   try forEachChunk(ofFile: path) { chunk in
+    guard carry.count <= lineBytesMax else {
+      throw BenchError("\(path): a line longer than \(lineBytesMax) bytes")
+    }
     var start = 0
     while let newline = chunk[start...].firstIndex(of: 10) {
       if carry.isEmpty {
