@@ -238,7 +238,7 @@ extension Bench {
           shape: shape, target: "replay against the baseline binary (no target of its own)",
           measured: "\(Format.rate(log.lines, best)) → \(Format.rate(log.lines, replay.seconds)) events/s; "
             + "\(Format.fixed(Double(old.peakRSS) / Double(max(1, log.events)), 0)) → \(Format.fixed(perEvent, 0)) bytes per event",
-          ratio: Format.times(best / replay.seconds) + " faster", verdict: "–"))
+          ratio: Format.compare(replay.seconds, to: best).replacingOccurrences(of: " than", with: ""), verdict: "–"))
     }
     let answer = r.answerSeconds.min() ?? 0
     rows.append(
