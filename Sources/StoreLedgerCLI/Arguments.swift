@@ -33,6 +33,10 @@ struct CommandSpec {
   static let tzOption = OptionSpec.value(
     "tz", "offset", "UTC offset (+02:00, Z) of dates and times given without one. Default: UTC.")
 
+  /// `--shard i/n` on commands that fold a log: only the shard's subjects (Docs/scale-out.md).
+  static let shardOption = OptionSpec.value(
+    "shard", "i/n", "Keep only the subjects of shard i of n, 0 <= i < n <= 4096 (Docs/scale-out.md).")
+
   /// `--catalog` is common to every command that reads a log.
   static let catalogOption = OptionSpec.value(
     "catalog", "FILE", "The product catalog (default: catalog.json beside the log).")

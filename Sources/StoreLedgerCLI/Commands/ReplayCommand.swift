@@ -4,12 +4,13 @@ import StoreLedger
 enum ReplayCommand: LedgerCommand {
   static let spec = CommandSpec(
     name: "replay", abstract: "Fold the whole log and summarise the state at its latest time.",
-    usage: "replay <log> [--snapshot <file>] [--catalog <file>]",
-    positionals: [("<log>", "The JSON-lines event log.")], requiredPositionals: 1,
-    options: [CommandSpec.snapshotOption, CommandSpec.catalogOption],
+    usage: "replay <log|-> [--shard <i/n>] [--snapshot <file>] [--catalog <file>]",
+    positionals: [("<log|->", "The JSON-lines event log; '-' streams it from stdin (needs --catalog).")], requiredPositionals: 1,
+    options: [CommandSpec.shardOption, CommandSpec.snapshotOption, CommandSpec.catalogOption],
     discussion: """
       Prints events read, duplicates skipped, subjects, the number of subjects holding each
       entitlement at the log's latest effective time, and the elapsed time and events per second.
+      With --shard, every count is the shard's: the shards' counts add up to the whole log's.
       """)
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {

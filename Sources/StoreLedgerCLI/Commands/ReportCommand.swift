@@ -17,7 +17,7 @@ enum ReportCommand: LedgerCommand {
         "Print what changed between the report as known at this time and as known at --as-of (default: all)."),
       .value("metrics", "list", "Comma-separated metric names to keep (default: all; see Docs/reports.md)."),
       .value("format", "format", "json (default), csv, or html (one self-contained page with charts)."),
-      CommandSpec.snapshotOption, CommandSpec.catalogOption,
+      CommandSpec.shardOption, CommandSpec.snapshotOption, CommandSpec.catalogOption,
     ],
     discussion: """
       Every metric is defined in Docs/reports.md. 'active' at a bucket's end is what
