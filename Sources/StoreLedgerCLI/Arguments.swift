@@ -24,6 +24,8 @@ struct CommandSpec {
   let requiredPositionals: Int
   let options: [OptionSpec]
   let discussion: String
+  /// Whether the last positional may be given many times (`report --merge A B C`).
+  var repeatsLastPositional = false
 
   /// `--snapshot` on commands that fold a log.
   static let snapshotOption = OptionSpec.value(
@@ -144,7 +146,7 @@ enum ArgumentParser {
       let missing = spec.positionals[parsed.positionals.count].name
       throw UsageError(message: "Missing expected argument '\(missing)'.")
     }
-    if parsed.positionals.count > spec.positionals.count {
+    if parsed.positionals.count > spec.positionals.count && !spec.repeatsLastPositional {
       throw UsageError(message: "Unexpected argument '\(parsed.positionals[spec.positionals.count])'.")
     }
     return parsed
