@@ -136,7 +136,7 @@ enum SubjectScan {
     let end = line.count
     var i = 0
     func skipSpace() { while i < end, line[i] == 32 || line[i] == 9 || line[i] == 13 { i += 1 } }
-    let missing = Problem.missingField(field: "subject", type: "log line (split reads the subject of every line)")
+    let missing = Problem.invalidValue(field: "subject", expected: "a non-empty string", found: "no subject field")
     skipSpace()
     guard i < end, line[i] == 123 else { return .failure(Failure(problem: .invalidJSON("expected an event object"))) }
     i += 1

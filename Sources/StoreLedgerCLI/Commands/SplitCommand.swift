@@ -46,7 +46,9 @@ enum SplitCommand: LedgerCommand {
     let catalogBytes = try LedgerLoader.readFile(catalogPath, limit: Limits.catalogBytesMax)
     let catalogCopy = directory + "/catalog.json"
     let inUse = [catalogPath] + (log == "-" ? [] : [log])
-    try PendingFile.checkTarget(catalogCopy, force: arguments.has("force"), inUse: inUse)
+    // The same catalog already there (split again) is kept; another one needs --force.
+    let catalogIsThere = (try? LedgerLoader.readFile(catalogCopy, limit: Limits.catalogBytesMax)) == catalogBytes
+    if !catalogIsThere { try PendingFile.checkTarget(catalogCopy, force: arguments.has("force"), inUse: inUse) }
     let force = arguments.has("force")
     let started = monotonicNanoseconds()
     let name = log == "-" ? "<stdin>" : log
@@ -61,7 +63,7 @@ enum SplitCommand: LedgerCommand {
         (buffer) throws(Diagnostic) in try file.read(into: buffer)
       }
     }
-    try SnapshotFiles.write(catalogBytes, to: catalogCopy, force: force, inUse: inUse)
+    if !catalogIsThere { try SnapshotFiles.write(catalogBytes, to: catalogCopy, force: force, inUse: inUse) }
     let seconds = Double(monotonicNanoseconds() - started) / 1e9
     if summary.tornBytes > 0 {
       let line = summary.lines.reduce(0, +) + summary.emptyLines + 1
