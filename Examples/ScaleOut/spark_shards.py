@@ -60,7 +60,10 @@ def main() -> int:
 
     from pyspark import SparkConf, SparkContext  # imported here so --help works without Spark
 
-    conf = SparkConf().setMaster("local[2]").setAppName("storeledger-shards").set("spark.ui.enabled", "false")
+    conf = (
+        SparkConf().setMaster("local[2]").setAppName("storeledger-shards")
+        .set("spark.ui.enabled", "false").set("spark.ui.showConsoleProgress", "false")
+    )
     sc = SparkContext(conf=conf)
     sc.setLogLevel("ERROR")
     started = time.monotonic()
@@ -103,7 +106,7 @@ def main() -> int:
     unsharded = subprocess.run([binary, "report", log, "--catalog", catalog, *args.report.split()],
                                check=True, capture_output=True, text=True).stdout
 
-    print(f"shards: {n}, Spark local[2], {sharded_seconds:.1f} s for both piped passes (Spark start-up included)")
+    print(f"shards: {n}, Spark local[2], {sharded_seconds:.1f} s for both piped passes (after Spark start-up)")
     for name in sorted(expected):
         mark = "ok" if summed.get(name) == expected[name] else "DIFFERENT"
         print(f"  {name}: shards {summed.get(name)} / whole log {expected[name]}  {mark}")
