@@ -40,8 +40,8 @@ final class ParsedBlock: @unchecked Sendable {
     var lineStart = 0
     var lineNumber = firstLineNumber
     while lineStart < length {
-      var newline = lineStart
-      while bytes[newline] != 10 { newline += 1 }
+      // Every block ends with a newline (the reader cuts blocks at line ends).
+      let newline = ByteScan.first(10, in: bytes, from: lineStart, end: length)
       let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<newline])
       switch LineIntake.check(line, lineNumber: lineNumber) {
       case .empty: lines.append(.empty)
@@ -192,11 +192,7 @@ enum PipelinedLogReader {
       while lastNewline >= 0 && bytes[lastNewline] != 10 { lastNewline -= 1 }
       block.length = lastNewline + 1
       block.firstLineNumber = lineNumber
-      var k = 0
-      while k < block.length, let newline = LogReader.findNewline(bytes, from: k, to: block.length) {
-        lineNumber += 1
-        k = newline + 1
-      }
+      lineNumber += ByteScan.count(10, in: UnsafeBufferPointer(bytes), from: 0, end: block.length)
       consumed += Int64(block.length)
       let rest = filled - block.length
       if atEnd {
