@@ -57,14 +57,15 @@ package struct LogSplitter {
     var lineNumber = 1
     let block = UnsafeMutableRawBufferPointer.allocate(byteCount: blockBytes, alignment: 64)
     defer { block.deallocate() }
-    let blockLines = block.bindMemory(to: UInt8.self)
+    let blockLines = UnsafeBufferPointer(block.bindMemory(to: UInt8.self))
     while true {
       let n = try read(block)
       if n == 0 { break }
       var start = 0
       // A line begun in an earlier block: finish it first.
       if !carry.isEmpty {
-        guard let newline = LogReader.findNewline(blockLines, from: 0, to: n) else {
+        let newline = ByteScan.first(10, in: blockLines, from: 0, end: n)
+        guard newline < n else {
           carry.append(contentsOf: UnsafeRawBufferPointer(rebasing: block[0..<n]))
           guard carry.count <= Limits.lineBytesMax else {
             throw Diagnostic(file: name, line: lineNumber, .lineTooLong(bytes: carry.count, limit: Limits.lineBytesMax))
@@ -79,7 +80,7 @@ package struct LogSplitter {
         lineNumber += 1
         start = newline + 1
       }
-      while let newline = LogReader.findNewline(blockLines, from: start, to: n) {
+      while case let newline = ByteScan.first(10, in: blockLines, from: start, end: n), newline < n {
         try route(UnsafeBufferPointer(rebasing: blockLines[start..<newline]), lineNumber: lineNumber)
         lineNumber += 1
         start = newline + 1

@@ -98,7 +98,8 @@ extension PendingEvent {
     let start = Int(subject.ref.start)
     let end = start + Int(subject.ref.count)
     if subject.ref.inScratch { return shard.contains(subject: UnsafeBufferPointer(rebasing: scratch[start..<end])) }
-    return shard.contains(subject: UnsafeBufferPointer(rebasing: buffer[(lineStart + start)..<(lineStart + end)]))
+    let line = Int(lineStart)
+    return shard.contains(subject: UnsafeBufferPointer(rebasing: buffer[(line + start)..<(line + end)]))
   }
 }
 
