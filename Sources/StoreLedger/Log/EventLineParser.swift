@@ -116,12 +116,7 @@ package struct EventLineParser {
     return scratch.withUnsafeBufferPointer { scratchBytes in
       var validator = FieldValidator(
         line: line, scratch: scratchBytes, lineNumber: lineNumber, catalog: catalog)
-      var result = validator.pending(from: fields)
-      if case .success(var pending) = result {
-        pending.lineStart = Int32(lineStart)
-        result = .success(pending)
-      }
-      return result
+      return validator.pending(from: fields, lineStart: lineStart)
     }
   }
 
@@ -177,36 +172,37 @@ struct FieldStrings {
   private var reason = StringRef()
   private var feature = StringRef()
 
+  // Switches on the raw value itself: building a `Field` first costs a range check per access.
   subscript(rawValue: Int) -> StringRef {
-    get {
-      switch Field(rawValue: rawValue)! {
-      case .id: return id
-      case .type: return type
-      case .subject: return subject
-      case .product: return product
-      case .transaction: return transaction
-      case .originalTransaction: return originalTransaction
-      case .ownership: return ownership
-      case .offer: return offer
-      case .currency: return currency
-      case .reason: return reason
-      case .feature: return feature
+    @inline(__always) get {
+      switch rawValue {
+      case Field.id.rawValue: return id
+      case Field.type.rawValue: return type
+      case Field.subject.rawValue: return subject
+      case Field.product.rawValue: return product
+      case Field.transaction.rawValue: return transaction
+      case Field.originalTransaction.rawValue: return originalTransaction
+      case Field.ownership.rawValue: return ownership
+      case Field.offer.rawValue: return offer
+      case Field.currency.rawValue: return currency
+      case Field.reason.rawValue: return reason
+      case Field.feature.rawValue: return feature
       default: preconditionFailure("field \(rawValue) is not a string field")
       }
     }
-    set {
-      switch Field(rawValue: rawValue)! {
-      case .id: id = newValue
-      case .type: type = newValue
-      case .subject: subject = newValue
-      case .product: product = newValue
-      case .transaction: transaction = newValue
-      case .originalTransaction: originalTransaction = newValue
-      case .ownership: ownership = newValue
-      case .offer: offer = newValue
-      case .currency: currency = newValue
-      case .reason: reason = newValue
-      case .feature: feature = newValue
+    @inline(__always) set {
+      switch rawValue {
+      case Field.id.rawValue: id = newValue
+      case Field.type.rawValue: type = newValue
+      case Field.subject.rawValue: subject = newValue
+      case Field.product.rawValue: product = newValue
+      case Field.transaction.rawValue: transaction = newValue
+      case Field.originalTransaction.rawValue: originalTransaction = newValue
+      case Field.ownership.rawValue: ownership = newValue
+      case Field.offer.rawValue: offer = newValue
+      case Field.currency.rawValue: currency = newValue
+      case Field.reason.rawValue: reason = newValue
+      case Field.feature.rawValue: feature = newValue
       default: preconditionFailure("field \(rawValue) is not a string field")
       }
     }
@@ -437,13 +433,13 @@ struct Cursor {
   /// After a member or element: true after a ',' (more follow), false after `closing`.
   mutating func nextMember(closing: UInt8) throws(Diagnostic) -> Bool {
     skipWhitespace()
-    let expected = closing == 125 ? "expected ',' or '}'" : "expected ',' or ']'"
-    guard i < end else { throw jsonError(expected) }
-    if p[i] == 44 {
+    if i < end && p[i] == 44 {
       i += 1
       return true
     }
-    guard p[i] == closing else { throw jsonError(expected) }
+    guard i < end, p[i] == closing else {
+      throw jsonError(closing == 125 ? "expected ',' or '}'" : "expected ',' or ']'")
+    }
     i += 1
     return false
   }
@@ -484,7 +480,7 @@ struct Cursor {
         let mark = scratch.count
         let key = try readString(scratch: &scratch)
         let keyHash = bytesHash(key, scratch)
-        scratch.removeSubrange(mark...)
+        scratch.removeLast(scratch.count - mark)
         skipWhitespace()
         guard i < end, p[i] == 58 else { throw jsonError("expected ':'") }
         i += 1
@@ -512,7 +508,7 @@ struct Cursor {
       let mark = scratch.count
       let ref = try readString(scratch: &scratch)
       let h = bytesHash(ref, scratch) ^ 0x7374_7269_6e67
-      scratch.removeSubrange(mark...)
+      scratch.removeLast(scratch.count - mark)
       return SymbolTable.mix(h)
     case 116:
       guard matchLiteral("true") else { throw jsonError("expected a value") }

@@ -118,14 +118,16 @@ struct FieldValidator {
   }
 
   /// Checks the per-type rules and returns the event with its strings still to intern.
-  mutating func pending(from fields: RawFields) -> Result<PendingEvent, Diagnostic> {
+  /// `lineStart` is where the line starts in its block, for the pending event's string references.
+  mutating func pending(from fields: RawFields, lineStart: Int = 0) -> Result<PendingEvent, Diagnostic> {
     let present = fields.present
     let s = fields.strings
     guard present.contains(.type) else { return fail(.missingField(field: "type", type: "any")) }
     guard let kind = kind(s[Field.type.rawValue]) else {
       return fail(.unknownEventType(quoted(s[Field.type.rawValue])))
     }
-    let typeName = kind.name
+    // Only error paths read it: a computed name keeps String creation off the per-line path.
+    var typeName: String { kind.name }
     if !present.contains(FieldValidator.everyTypeFields) {
       for field in [Field.id, .subject, .at] where !present.contains(field) {
         return fail(.missingField(field: field.name, type: typeName))
@@ -196,8 +198,10 @@ struct FieldValidator {
       }
     }
     // `expires` and `grace_expires` share the event's one end field; a type has at most one.
-    for (field, end) in [(Field.expires, fields.expires), (.graceExpires, fields.graceExpires)]
-    where present.contains(field) {
+    // Two optional lookups rather than an array of pairs: an array built from line values is
+    // allocated on every line.
+    for field in [Field.expires, .graceExpires] where present.contains(field) {
+      let end = field == .expires ? fields.expires : fields.graceExpires
       guard end > fields.at else {
         return fail(
           .invalidValue(
@@ -332,6 +336,7 @@ struct FieldValidator {
       pending.originalTransaction = internRef(s[Field.originalTransaction.rawValue])
     }
     pending.event = event
+    pending.lineStart = Int32(lineStart)
     return .success(pending)
   }
 }

@@ -23,12 +23,12 @@ final class ParsedBlock: @unchecked Sendable {
   var lines: [ParsedLine] = []
   /// Signalled when a worker has parsed the block.
   let parsed = DispatchSemaphore(value: 0)
-  /// This block's parser (each block is parsed by one worker at a time).
-  var parser: EventLineParser
+  /// The catalog lines are parsed against.
+  let catalog: Catalog
 
   init(capacity: Int, catalog: Catalog) {
     buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 64)
-    parser = EventLineParser(catalog: catalog)
+    self.catalog = catalog
     lines.reserveCapacity(capacity / 256)
   }
 
@@ -37,6 +37,11 @@ final class ParsedBlock: @unchecked Sendable {
   /// Parses every line of the block (runs on a worker thread).
   func parse() {
     let bytes = UnsafeBufferPointer(buffer.bindMemory(to: UInt8.self))
+    // Locals, not properties, in the loop: a class property mutated per line pays a dynamic
+    // exclusivity check each time. The parser's scratch is handed over per block anyway.
+    var parser = EventLineParser(catalog: catalog)
+    var lines: [ParsedLine] = []
+    swap(&lines, &self.lines)
     var lineStart = 0
     var lineNumber = firstLineNumber
     while lineStart < length {
@@ -55,6 +60,8 @@ final class ParsedBlock: @unchecked Sendable {
       lineNumber += 1
       lineStart = newline + 1
     }
+    // Hand the results back before signalling: the builder reads them as soon as it wakes.
+    swap(&lines, &self.lines)
     scratch = parser.takeScratch()
     parsed.signal()
   }

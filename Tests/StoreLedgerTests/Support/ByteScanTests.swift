@@ -63,3 +63,48 @@ struct ByteScanTests {
     }
   }
 }
+
+@Suite("String hashing")
+struct SymbolHashTests {
+  /// The hash as first defined: little-endian words, then the tail assembled byte by byte.
+  /// Snapshots store `meta` hashes built from it, so the fast tail must give the same values.
+  static func reference(_ bytes: [UInt8]) -> UInt64 {
+    var h: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(bytes.count)
+    var i = 0
+    while i + 8 <= bytes.count {
+      var word: UInt64 = 0
+      for k in 0..<8 { word |= UInt64(bytes[i + k]) << UInt64(8 * k) }
+      h = (h ^ word) &* 0x0000_0100_0000_01b3
+      h ^= h >> 29
+      i += 8
+    }
+    if i < bytes.count {
+      var tail: UInt64 = 0
+      for k in i..<bytes.count { tail |= UInt64(bytes[k]) << UInt64(8 * (k - i)) }
+      h = (h ^ tail) &* 0x0000_0100_0000_01b3
+    }
+    return SymbolTable.mix(h)
+  }
+
+  @Test("the hash equals the byte-by-byte definition for every length from 0 to 40")
+  func matchesDefinition() {
+    let pool = ByteScanTests.pool(seed: 9, count: 48)
+    for length in 0...40 {
+      let bytes = Array(pool[3..<(3 + length)])
+      let fast = bytes.withUnsafeBufferPointer { SymbolTable.hash($0) }
+      #expect(fast == SymbolHashTests.reference(bytes), "length \(length)")
+    }
+  }
+}
+
+@Suite("Page advice")
+struct PageAdviceTests {
+  @Test(
+    "zeroed word arrays have the asked size and only zeros, with or without huge pages",
+    arguments: [0, 1, 4096, PageAdvice.hugePageMinimumBytes / 8 + 3])
+  func zeroedWords(count: Int) {
+    let words = PageAdvice.zeroedWords(count: count)
+    #expect(words.count == count)
+    #expect(words.allSatisfy { $0 == 0 })
+  }
+}
