@@ -94,7 +94,36 @@ enum PipelinedLogReader {
     }
     let end: Int64
     if let requestedEnd { end = requestedEnd } else { end = try AppendIntent.visibleLength(of: file, logPath: path) }
-    builder.reserve(events: Int(max(0, end - offset) / 100))
+    // A shard keeps about 1/n of the events.
+    builder.reserve(events: Int(max(0, end - offset) / 100) / (builder.shard?.count ?? 1))
+    return try feed(
+      &builder, name: path, catalog: catalog, startingAt: offset, firstLineNumber: firstLineNumber, end: end,
+      blockBytes: blockBytes, progress: progress
+    ) { (buffer, position) throws(Diagnostic) in try file.read(into: buffer, at: position) }
+  }
+
+  /// Feeds every complete line of a stream (stdin, a pipe) into `builder`, reading it once in
+  /// order: the same blocks, line limits and torn-last-line rule as a file.
+  ///
+  /// `read` fills the buffer it is given as far as it can and returns 0 only at the end.
+  /// - Complexity: O(stream size); memory bounded by the blocks in flight.
+  static func feed(
+    _ builder: inout LedgerBuilder, streamNamed name: String, catalog: Catalog,
+    blockBytes: Int = PipelinedLogReader.blockBytes,
+    read: (UnsafeMutableRawBufferPointer) throws(Diagnostic) -> Int
+  ) throws(Diagnostic) -> LogExtent {
+    try feed(
+      &builder, name: name, catalog: catalog, startingAt: 0, firstLineNumber: 1, end: Int64.max, blockBytes: blockBytes,
+      progress: nil
+    ) { (buffer, _) throws(Diagnostic) in try read(buffer) }
+  }
+
+  /// The reading loop shared by files (read at offsets) and streams (read in order).
+  private static func feed(
+    _ builder: inout LedgerBuilder, name path: String, catalog: Catalog, startingAt offset: Int64,
+    firstLineNumber: Int, end: Int64, blockBytes: Int, progress: ((_ bytesRead: Int64, _ bytesTotal: Int64) -> Void)?,
+    read: (UnsafeMutableRawBufferPointer, _ position: Int64) throws(Diagnostic) -> Int
+  ) throws(Diagnostic) -> LogExtent {
     let capacity = blockBytes + Limits.lineBytesMax + 1
     var free = (0..<blocksInFlight).map { _ in ParsedBlock(capacity: capacity, catalog: catalog) }
     var inFlight: [ParsedBlock] = []
@@ -136,8 +165,7 @@ enum PipelinedLogReader {
       var filled = carry.count
       carry.removeAll(keepingCapacity: true)
       let want = Int(min(Int64(blockBytes), max(0, end - position)))
-      let n = want == 0 ? 0 : try file.read(
-        into: UnsafeMutableRawBufferPointer(rebasing: block.buffer[filled..<(filled + want)]), at: position)
+      let n = want == 0 ? 0 : try read(UnsafeMutableRawBufferPointer(rebasing: block.buffer[filled..<(filled + want)]), position)
       position += Int64(n)
       filled += n
       if n == 0 { atEnd = true }
@@ -183,7 +211,6 @@ enum PipelinedLogReader {
           free.append(block)
         }
         while !inFlight.isEmpty { admitOldest(&builder) }
-        withExtendedLifetime(file) {}
         return LogExtent(completeBytes: consumed, tornBytes: Int64(rest), lineCount: lineNumber - firstLineNumber)
       }
       if rest > Limits.lineBytesMax {
