@@ -258,6 +258,18 @@ package struct PlatformFile: ~Copyable {
     }
   }
 
+  /// Creates the directory `path` (its parent must exist).
+  package static func makeDirectory(_ path: String) throws(Diagnostic) {
+    guard mkdir(path, 0o755) == 0 else {
+      throw Diagnostic(.cannotWrite(path: path, reason: "create directory: " + describe(errno)))
+    }
+  }
+
+  /// Removes the directory `path` if it is empty; anything else is left as it is.
+  package static func removeEmptyDirectory(_ path: String) {
+    _ = rmdir(path)
+  }
+
   /// What is at a path, without following a final symbolic link.
   package enum EntryKind: Sendable, Equatable {
     case missing, regular, directory, symbolicLink

@@ -9,7 +9,7 @@ enum SplitCommand: LedgerCommand {
     requiredPositionals: 1,
     options: [
       .value("shards", "n", "How many shards, 1 to \(Shard.countMax)."),
-      .value("out", "dir", "An existing directory for shard-II-of-NN.jsonl and catalog.json."),
+      .value("out", "dir", "The directory for shard-II-of-NN.jsonl and catalog.json (made if missing)."),
       .flag("force", "Replace existing shard files and catalog.json in the directory."),
       CommandSpec.catalogOption,
     ],
@@ -33,8 +33,9 @@ enum SplitCommand: LedgerCommand {
     guard let directory = arguments.value("out") else {
       throw UsageError(message: "Missing expected option '--out <dir>'.")
     }
-    guard PlatformFile.entryKind(directory) == .directory else {
-      throw Diagnostic(.cannotWrite(path: directory, reason: "not an existing directory (create it first)"))
+    let directoryKind = PlatformFile.entryKind(directory)
+    guard directoryKind == .directory || directoryKind == .missing else {
+      throw Diagnostic(.cannotWrite(path: directory, reason: "not a directory"))
     }
     let log = CommandSupport.logPath(arguments)
     if log == "-" && arguments.value("catalog") == "-" {
@@ -50,6 +51,23 @@ enum SplitCommand: LedgerCommand {
     let catalogIsThere = (try? LedgerLoader.readFile(catalogCopy, limit: Limits.catalogBytesMax)) == catalogBytes
     if !catalogIsThere { try PendingFile.checkTarget(catalogCopy, force: arguments.has("force"), inUse: inUse) }
     let force = arguments.has("force")
+    // A missing output directory is made, and removed again if the split fails before writing.
+    if directoryKind == .missing { try PlatformFile.makeDirectory(directory) }
+    do {
+      return try split(
+        log: log, count: count, directory: directory, catalogCopy: catalogIsThere ? nil : (catalogBytes, catalogCopy),
+        force: force, inUse: inUse, console: console)
+    } catch {
+      if directoryKind == .missing { PlatformFile.removeEmptyDirectory(directory) }
+      throw error
+    }
+  }
+
+  /// Routes every line, then writes the catalog copy (if any) and prints the summary.
+  private static func split(
+    log: String, count: Int, directory: String, catalogCopy: (bytes: [UInt8], path: String)?, force: Bool,
+    inUse: [String], console: Console
+  ) throws -> Int32 {
     let started = monotonicNanoseconds()
     let name = log == "-" ? "<stdin>" : log
     let summary: LogSplitter.Summary
@@ -63,7 +81,7 @@ enum SplitCommand: LedgerCommand {
         (buffer) throws(Diagnostic) in try file.read(into: buffer)
       }
     }
-    if !catalogIsThere { try SnapshotFiles.write(catalogBytes, to: catalogCopy, force: force, inUse: inUse) }
+    if let catalogCopy { try SnapshotFiles.write(catalogCopy.bytes, to: catalogCopy.path, force: force, inUse: inUse) }
     let seconds = Double(monotonicNanoseconds() - started) / 1e9
     if summary.tornBytes > 0 {
       let line = summary.lines.reduce(0, +) + summary.emptyLines + 1

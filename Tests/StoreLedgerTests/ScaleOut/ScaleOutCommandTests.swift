@@ -348,12 +348,31 @@ struct SplitCommandTests {
     #expect(result.stderr.contains(message), "\(result.stderr)")
   }
 
-  @Test("split into a directory that does not exist is refused")
+  @Test("split makes a missing output directory, and removes it again when the split fails")
   func missingDirectory() throws {
     let space = try Workspace()
-    let result = runCLI(["split", repoPath("Events/demo.jsonl"), "--shards", "2", "--out", space.path("nope")])
+    let made = space.path("made")
+    let result = runCLI(["split", repoPath("Events/demo.jsonl"), "--shards", "2", "--out", made])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(FileManager.default.fileExists(atPath: made + "/shard-00-of-02.jsonl"))
+    #expect(FileManager.default.fileExists(atPath: made + "/catalog.json"))
+
+    try "{\"id\":\"e1\"}\n".write(toFile: space.path("bad.jsonl"), atomically: true, encoding: .utf8)
+    let failed = space.path("failed")
+    let bad = runCLI([
+      "split", space.path("bad.jsonl"), "--catalog", repoPath("Events/catalog.json"), "--shards", "2", "--out", failed,
+    ])
+    #expect(bad.status == 65, "\(bad.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: failed))
+  }
+
+  @Test("split refuses an output path that is a file")
+  func outputIsFile() throws {
+    let space = try Workspace()
+    try "x".write(toFile: space.path("file"), atomically: true, encoding: .utf8)
+    let result = runCLI(["split", repoPath("Events/demo.jsonl"), "--shards", "2", "--out", space.path("file")])
     #expect(result.status == 74)
-    #expect(result.stderr.contains("not an existing directory"))
+    #expect(result.stderr.contains("not a directory"))
   }
 }
 
