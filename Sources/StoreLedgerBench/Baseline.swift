@@ -29,6 +29,7 @@ enum FoundationBaseline {
     var offer: String?
     var reason: String?
     var auto_renew: Bool?
+    var feature: String?
     var meta: MetaValue?
   }
 
@@ -241,6 +242,13 @@ enum FoundationBaseline {
       event.quantity = line.quantity ?? 1
     }
     if kind == .consumption { event.quantity = line.quantity ?? 0 }
+    if kind == .usage {
+      guard let name = line.feature, let feature = catalog.policy?.featureIndex(of: name) else {
+        throw BenchError("line \(lineNumber): 'feature' is not a feature of the catalog's policy")
+      }
+      event.feature = UInt16(feature)
+      event.quantity = line.quantity ?? 1
+    }
     if let ownership = line.ownership {
       event.ownership = ownership == "family_shared" ? .familyShared : .purchased
       event.hasOwnership = true

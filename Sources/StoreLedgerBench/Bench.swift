@@ -30,14 +30,29 @@ struct ReplaySummary: Equatable {
     guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { return }
     for line in text.split(separator: "\n") where !line.hasPrefix("elapsed:") {
       lines.append(String(line))
-      if line.hasPrefix("events read: ") { eventsRead = Int(line.dropFirst("events read: ".count)) ?? -1 }
     }
+    eventsRead = number("events read: ") ?? -1
+  }
+
+  /// The integer after `prefix` on the line that starts with it.
+  func number(_ prefix: String) -> Int? {
+    lines.first { $0.hasPrefix(prefix) }.flatMap { Int($0.dropFirst(prefix.count)) }
+  }
+
+  /// The instant after `prefix` on the line that starts with it.
+  func instant(_ prefix: String) -> Timestamp? {
+    lines.first { $0.hasPrefix(prefix) }.flatMap { Timestamp.parseRFC3339(String($0.dropFirst(prefix.count))) }
+  }
+
+  /// The lines other than the counts of lines read and duplicates skipped.
+  var answers: [String] {
+    lines.filter { !$0.hasPrefix("events read: ") && !$0.hasPrefix("duplicates skipped: ") }
   }
 }
 
 /// The measurements of one benchmark run.
 struct Results {
-  var log: GeneratedLog! = nil
+  var log: LogUnderTest! = nil
   var replay: Measured! = nil
   /// `report LOG --every month` over the generated 24 months.
   var report: Measured! = nil
@@ -64,10 +79,26 @@ struct Results {
   var restorePrefixAgrees = false
   /// This process's peak RSS when it last spawned a child: every child's `ru_maxrss` is at least this.
   var spawnerPeakRSS = 0
+  var reportSpan = ""
+  /// Set when the production shape's replay agreed with the original's.
+  var productionAgrees = false
   /// What the folded ledger holds (events and interned strings).
   var ledgerFootprint = ""
   var duckdb: [(title: String, measured: Measured)] = []
   var duckdbNote = ""
+  /// Why DuckDB was not measured, when it was not.
+  var duckdbSkipped = ""
+  /// The log's subjects (first appearance) and earliest `at`: the queries are drawn from them.
+  var subjects: [[UInt8]] = []
+  var firstAt = GeneratorOptions.defaultStart
+  var latest = GeneratorOptions.defaultStart
+  /// `--baseline-cli`: its replay of the same log and its snapshot of the same prefix.
+  var oldReplay: Measured? = nil
+  var oldReplayAgrees = false
+  var oldSnapshot: ChildRun? = nil
+  /// For the production shape: what the rewriting did, and whether the replay summaries agree.
+  var production: ProductionShape.Stats? = nil
+  var productionSeconds = 0.0
 }
 
 /// The whole benchmark: generate, then measure the storeledger binary against the log.
@@ -80,6 +111,11 @@ struct Bench {
   var selfPath = ""
   var temporary = false
   var results = Results()
+  /// The results of each shape measured, in order.
+  var shapes: [Results] = []
+  /// The log as generated or given, and its replay summary once known.
+  var primary: LogUnderTest! = nil
+  var primarySummary: ReplaySummary? = nil
   var started = Date()
 
   init(options: BenchOptions) { self.options = options }
@@ -96,6 +132,7 @@ struct Bench {
     say("toolchain: \(machine.swiftVersion)")
     say("load average at start: \(probe.loadAverageAtStart)")
     say("storeledger: \(cli)")
+    if let old = options.baselineCLI { say("baseline storeledger: \(old)") }
     say("work directory: \(dir)")
     say()
     try generate()
@@ -103,15 +140,45 @@ struct Bench {
       try usageComparison()
       return
     }
-    try replay()
-    try baseline()
-    try duckDB()
-    try audit()
-    try snapshots()
-    results.spawnerPeakRSS = ownPeakRSS()
-    try inProcess()
+    var logs: [LogUnderTest] = []
+    if options.measuresOriginal { logs.append(primary) }
+    var production: (log: LogUnderTest, stats: ProductionShape.Stats, seconds: Double)? = nil
+    if options.measuresProduction {
+      production = try writeProduction()
+      logs.append(production!.log)
+    }
+    for log in logs {
+      results = Results()
+      results.log = log
+      if log.shape == "production", let production {
+        results.production = production.stats
+        results.productionSeconds = production.seconds
+      }
+      say()
+      say("== shape: \(log.shape) (\(log.logPath))")
+      try replay()
+      try baseline()
+      try duckDB()
+      try audit()
+      try snapshots()
+      shapes.append(results)
+    }
+    // In-process loads last: this process's peak RSS is the floor of every child's afterwards.
+    let floor = ownPeakRSS()
+    for index in shapes.indices {
+      results = shapes[index]
+      results.spawnerPeakRSS = floor
+      say()
+      say("== shape: \(results.log.shape), in process")
+      try inProcess()
+      shapes[index] = results
+    }
     summarize()
-    if options.compareUsage { try usageComparison() }
+    if options.compareUsage {
+      results = Results()
+      results.log = primary
+      try usageComparison()
+    }
   }
 
   // MARK: - Set-up
@@ -170,10 +237,10 @@ struct Bench {
     return cli
   }
 
-  /// Runs the CLI once; fails unless it exits 0.
-  func storeledger(_ arguments: [String], stdout: String) throws -> ChildRun {
+  /// Runs the CLI (or `cli`, another binary) once; fails unless it exits 0.
+  func storeledger(_ arguments: [String], stdout: String, cli: String? = nil) throws -> ChildRun {
     let errors = dir + "/stderr.txt"
-    let run = try Spawner.run(cli, arguments, stdout: stdout, stderr: errors)
+    let run = try Spawner.run(cli ?? self.cli, arguments, stdout: stdout, stderr: errors)
     guard run.status == 0 else {
       let text = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
       throw BenchError(
@@ -193,7 +260,15 @@ struct Bench {
   // MARK: - 1. The log
 
   mutating func generate() throws {
-    let log = try GeneratedLog.prepare(in: dir, subjects: options.subjects, seed: options.seed, usage: options.usageLevel)
+    if let path = options.log {
+      let log = try LogUnderTest.given(path: path, catalog: options.catalog)
+      primary = log
+      results.log = log
+      say("[1/6] log \(log.logPath) (given), catalog \(log.catalogPath): \(Format.grouped(log.bytes)) bytes (\(Format.mb(log.bytes)))")
+      return
+    }
+    let log = try LogUnderTest.prepare(in: dir, subjects: options.subjects, seed: options.seed, usage: options.usageLevel)
+    primary = log
     results.log = log
     let how =
       log.seconds.map {
@@ -211,29 +286,128 @@ struct Bench {
   var replayOutput: String { dir + "/replay.out" }
 
   mutating func replay() throws {
-    let log = results.log!
     say("[2/6] storeledger replay LOG, best of \(options.runs)")
     var runs: [ChildRun] = []
     for index in 1...options.runs {
-      let run = try storeledger(["replay", log.logPath], stdout: replayOutput)
+      let log = results.log!
+      let run = try storeledger(["replay", log.logPath, "--catalog", log.catalogPath], stdout: replayOutput)
       let summary = ReplaySummary(file: replayOutput)
-      guard summary.eventsRead == log.lines else {
-        throw BenchError("replay read \(summary.eventsRead) events, the log has \(log.lines) lines")
+      if index == 1 { try adopt(summary) }
+      guard summary.eventsRead == results.log.lines else {
+        throw BenchError("replay read \(summary.eventsRead) events, the log has \(results.log.lines) lines")
       }
-      say("      run \(index): \(describe(run, bytesRead: log.bytes)); \(Format.rate(log.lines, run.seconds)) events/s")
+      say(
+        "      run \(index): \(describe(run, bytesRead: log.bytes)), \(Format.fixed(bytesPerEvent(run.peakRSS), 0)) bytes per event; "
+          + "\(Format.rate(results.log.lines, run.seconds)) events/s")
       runs.append(run)
     }
     results.replay = Measured(runs: runs)
-    // The monthly report over the generator's default 24 months, against replay's time (issue 10).
+    let log = results.log!
+    if let old = options.baselineCLI {
+      // An older binary may reject what this one reads: its figures are then left out, not the run.
+      do {
+        var oldRuns: [ChildRun] = []
+        let output = dir + "/old-replay.out"
+        for index in 1...options.runs {
+          let run = try storeledger(["replay", log.logPath, "--catalog", log.catalogPath], stdout: output, cli: old)
+          say(
+            "      baseline binary run \(index): \(describe(run, bytesRead: log.bytes)), "
+              + "\(Format.fixed(bytesPerEvent(run.peakRSS), 0)) bytes per event; \(Format.rate(log.lines, run.seconds)) events/s")
+          oldRuns.append(run)
+        }
+        results.oldReplay = Measured(runs: oldRuns)
+        results.oldReplayAgrees = ReplaySummary(file: output) == ReplaySummary(file: replayOutput)
+        say("      baseline binary's summary equals replay's: \(results.oldReplayAgrees ? "yes" : "NO")")
+        try? FileManager.default.removeItem(atPath: output)
+      } catch {
+        say("      baseline binary's replay failed, left out: \(error)")
+      }
+    }
+    // The subjects and span the queries and the report are drawn from.
+    let (subjects, firstAt) = try log.subjectsAndFirstAt()
+    results.subjects = subjects
+    results.firstAt = firstAt ?? GeneratorOptions.defaultStart
+    results.latest = ReplaySummary(file: replayOutput).instant("latest effective time: ") ?? results.firstAt
+    // The monthly report over the log's span (the generator's 24 months by default), against
+    // replay's time (issue 10).
+    let from = String(results.firstAt.rfc3339.prefix(10))
+    let to = String(Timestamp(millisecondsSinceEpoch: results.latest.millisecondsSinceEpoch + 86_400_000).rfc3339.prefix(10))
+    results.reportSpan = "\(from)…\(to)"
     var reports: [ChildRun] = []
     for index in 1...options.runs {
       let run = try storeledger(
-        ["report", log.logPath, "--from", "2024-01-01", "--to", "2026-01-01", "--every", "month"],
+        ["report", log.logPath, "--catalog", log.catalogPath, "--from", from, "--to", to, "--every", "month"],
         stdout: dir + "/report.out")
       say("      report run \(index): \(describe(run, bytesRead: log.bytes))")
       reports.append(run)
     }
     results.report = Measured(runs: reports)
+    try? FileManager.default.removeItem(atPath: dir + "/report.out")
+  }
+
+  /// Peak RSS per distinct event of the log.
+  func bytesPerEvent(_ peakRSS: Int) -> Double { Double(peakRSS) / Double(max(1, results.log.events)) }
+
+  /// Takes the counts of a given log from its first replay; checks that the production shape
+  /// folds to the original's answers with exactly the redeliveries it added.
+  mutating func adopt(_ summary: ReplaySummary) throws {
+    guard let duplicates = summary.number("duplicates skipped: "), let subjects = summary.number("subjects: ") else {
+      throw BenchError("replay printed no summary: \(summary.lines.prefix(3))")
+    }
+    if results.log.shape == "given" {
+      results.log.lines = summary.eventsRead
+      results.log.duplicates = duplicates
+      results.log.events = summary.eventsRead - duplicates
+      results.log.subjects = subjects
+      primary = results.log
+      say(
+        "      the log: \(Format.grouped(summary.eventsRead)) events read = \(Format.grouped(summary.eventsRead - duplicates)) events + "
+          + "\(Format.grouped(duplicates)) duplicates; \(Format.grouped(subjects)) subjects")
+    }
+    if results.log.shape != "production" {
+      primarySummary = summary
+      return
+    }
+    let added = results.production?.redeliveriesAdded ?? 0
+    let original = try primaryReplaySummary()
+    guard summary.answers == original.answers, summary.eventsRead == original.eventsRead + added,
+      duplicates == (original.number("duplicates skipped: ") ?? -1) + added
+    else {
+      throw BenchError(
+        "the production shape does not fold to the original's answers (\(added) redeliveries added):\n"
+          + "original: \(original.lines.joined(separator: "; "))\nproduction: \(summary.lines.joined(separator: "; "))")
+    }
+    results.log.lines = summary.eventsRead
+    results.log.duplicates = duplicates
+    results.log.events = summary.eventsRead - duplicates
+    results.log.subjects = subjects
+    results.productionAgrees = true
+    say(
+      "      same events, subjects, latest time and active entitlements as the \(primary.shape) log, "
+        + "\(Format.grouped(added)) more duplicates: yes")
+  }
+
+  /// The primary log's replay summary (replayed once, untimed, when it is not measured itself).
+  mutating func primaryReplaySummary() throws -> ReplaySummary {
+    if let primarySummary { return primarySummary }
+    let output = dir + "/primary-replay.out"
+    _ = try storeledger(["replay", primary.logPath, "--catalog", primary.catalogPath], stdout: output)
+    let summary = ReplaySummary(file: output)
+    try? FileManager.default.removeItem(atPath: output)
+    primarySummary = summary
+    return summary
+  }
+
+  /// Writes the production-shaped copy of the primary log into the work directory.
+  mutating func writeProduction() throws -> (log: LogUnderTest, stats: ProductionShape.Stats, seconds: Double) {
+    let path = dir + "/production.jsonl"
+    let ((log, stats), seconds) = try timed { try primary.writeProductionShape(to: path, seed: options.seed) }
+    say(
+      "[1/6] production shape → \(path) in \(Format.seconds(seconds)): \(Format.grouped(stats.linesWritten)) lines "
+        + "(\(Format.grouped(stats.redeliveriesAdded)) redeliveries added), \(Format.mb(stats.bytesWritten)); keys shuffled, "
+        + "\(Format.grouped(stats.timestampsRewritten)) timestamps with UTC offsets, meta on \(Format.grouped(stats.metaWritten)) lines "
+        + "(\(Format.fixed(100 * Double(stats.metaWritten) / Double(max(1, stats.linesRead)), 1))%)")
+    return (log, stats, seconds)
   }
 
   // MARK: - 3. The JSONDecoder baseline
@@ -280,6 +454,7 @@ struct Bench {
 
   mutating func duckDB() throws {
     guard let duckdb = duckDBPath() else {
+      results.duckdbSkipped = options.duckdb == "" ? "--duckdb none" : "no duckdb"
       say("[3/6] DuckDB: skipped (\(options.duckdb == "" ? "--duckdb none" : "no duckdb on PATH; --duckdb PATH to compare"))")
       return
     }
@@ -302,6 +477,7 @@ struct Bench {
         guard run.status == 0, count == log.lines else {
           let errors = (try? String(contentsOfFile: dir + "/stderr.txt", encoding: .utf8)) ?? ""
           say("      \(title): failed (exit \(run.status), output \(text.prefix(200)) \(errors.prefix(400))); skipped")
+          results.duckdbSkipped = "DuckDB failed on this log (exit \(run.status))"
           runs = []
           break
         }
@@ -316,28 +492,27 @@ struct Bench {
 
   // MARK: - 4. audit
 
-  var queriesPath: String { dir + "/queries.jsonl" }
+  var queriesPath: String { dir + "/queries-\(results.log.shape).jsonl" }
 
   mutating func audit() throws {
     let log = results.log!
     let answersPath = dir + "/answers.jsonl"
     say("[4/6] storeledger audit LOG --queries Q on \(Format.grouped(options.queries)) queries, best of \(options.runs)")
-    let subjects = try log.subjectNames()
-    let latestLine = ReplaySummary(file: replayOutput).lines.first { $0.hasPrefix("latest effective time: ") }
-    let latest = latestLine.flatMap { Timestamp.parseRFC3339(String($0.dropFirst("latest effective time: ".count))) }
+    let subjects = results.subjects
     let written = try QueryFile.write(
-      count: options.queries, seed: options.seed, subjects: subjects, from: GeneratorOptions.defaultStart,
-      to: latest ?? GeneratorOptions.defaultStart, path: queriesPath)
+      count: options.queries, seed: options.seed, subjects: subjects, from: results.firstAt,
+      to: results.latest, path: queriesPath)
     results.queries = options.queries
     results.queryMix = written.mix
     results.queryFileBytes = written.bytes
     say(
       "      query file: \(Format.mb(written.bytes)); \(Format.grouped(written.mix.known)) queries for the log's "
         + "\(Format.grouped(subjects.count)) subjects, \(Format.grouped(written.mix.unknown)) for unknown ones; \(Format.grouped(written.mix.withAsOf)) with as_of; "
-        + "at and as_of uniform in \(GeneratorOptions.defaultStart.rfc3339)…\((latest ?? GeneratorOptions.defaultStart).rfc3339)")
+        + "at and as_of uniform in \(results.firstAt.rfc3339)…\(results.latest.rfc3339)")
     var runs: [ChildRun] = []
     for index in 1...options.runs {
-      let run = try storeledger(["audit", log.logPath, "--queries", queriesPath], stdout: answersPath)
+      let run = try storeledger(
+        ["audit", log.logPath, "--catalog", log.catalogPath, "--queries", queriesPath], stdout: answersPath)
       let bytes = fileSize(answersPath) ?? 0
       if index == 1 {
         results.auditLines = try countLines(ofFile: answersPath)
@@ -410,10 +585,23 @@ struct Bench {
     say(
       "[5/6] snapshot of the first \(options.prefixPercent)% (\(Format.grouped(results.prefixLines)) lines, "
         + "\(Format.mb(results.prefixBytes))) as PREFIX")
-    let write = try storeledger(["snapshot", prefixPath, "--out", snapshotPath], stdout: dir + "/snapshot.out")
+    let write = try storeledger(
+      ["snapshot", prefixPath, "--catalog", log.catalogPath, "--out", snapshotPath], stdout: dir + "/snapshot.out")
     results.snapshotWrite = write
     results.snapshotBytes = fileSize(snapshotPath) ?? 0
     say("      storeledger snapshot PREFIX --out S: \(describe(write)); S is \(Format.mb(results.snapshotBytes))")
+    if let old = options.baselineCLI {
+      let oldPath = dir + "/prefix.old-snapshot.json"
+      do {
+        let run = try storeledger(
+          ["snapshot", prefixPath, "--catalog", log.catalogPath, "--out", oldPath], stdout: dir + "/snapshot.out", cli: old)
+        results.oldSnapshot = run
+        say("      baseline binary's snapshot PREFIX --out S0: \(describe(run)); S0 is \(Format.mb(fileSize(oldPath) ?? 0))")
+      } catch {
+        say("      baseline binary's snapshot failed, left out: \(error)")
+      }
+      try? FileManager.default.removeItem(atPath: oldPath)
+    }
     var full: [ChildRun] = []
     var prefix: [ChildRun] = []
     var restored: [ChildRun] = []
@@ -421,10 +609,12 @@ struct Bench {
     results.restorePrefixAgrees = true
     let fullSummary = ReplaySummary(file: replayOutput)
     for index in 1...options.runs {
-      let a = try storeledger(["replay", log.logPath, "--snapshot", snapshotPath], stdout: output)
+      let a = try storeledger(
+        ["replay", log.logPath, "--catalog", log.catalogPath, "--snapshot", snapshotPath], stdout: output)
       results.restoreFullAgrees = results.restoreFullAgrees && ReplaySummary(file: output) == fullSummary
-      let b = try storeledger(["replay", prefixPath], stdout: prefixOutput)
-      let c = try storeledger(["replay", prefixPath, "--snapshot", snapshotPath], stdout: output)
+      let b = try storeledger(["replay", prefixPath, "--catalog", log.catalogPath], stdout: prefixOutput)
+      let c = try storeledger(
+        ["replay", prefixPath, "--catalog", log.catalogPath, "--snapshot", snapshotPath], stdout: output)
       results.restorePrefixAgrees =
         results.restorePrefixAgrees && ReplaySummary(file: output) == ReplaySummary(file: prefixOutput)
       say("      round \(index): replay LOG --snapshot S \(describe(a))")
@@ -445,156 +635,12 @@ struct Bench {
     }
   }
 
-  // MARK: - Summary
-
-  func summarize() {
-    let r = results
-    /// Peak RSS, or an upper bound when it does not exceed what the bench passed on.
-    func rss(_ bytes: Int) -> String {
-      bytes <= r.spawnerPeakRSS + (1 << 20) ? "≤ " + Format.mb(bytes) : Format.mb(bytes)
-    }
-    let log = r.log!
-    let replay = r.replay.best
-    let replayRate = Double(log.lines) / replay.seconds
-    var table = Table("measurement", "time", "throughput", "peak RSS", "ratio")
-    table.add(
-      "replay LOG (CLI, end to end)", Format.seconds(replay.seconds),
-      "\(Format.rate(log.lines, replay.seconds)) events/s, \(Format.fixed(Double(log.bytes) / 1e6 / replay.seconds, 0)) MB/s",
-      rss(r.replay.peakRSS),
-      "RSS \(Format.fixed(Double(r.replay.peakRSS) / Double(log.bytes), 2))× log size; \(Format.fixed(replay.cpuSeconds / replay.seconds, 2)) cores busy")
-    let report = r.report.best
-    table.add(
-      "report LOG --every month (24 buckets)", Format.seconds(report.seconds),
-      "\(Format.rate(log.lines, report.seconds)) events/s", rss(r.report.peakRSS),
-      "\(Format.times(report.seconds / replay.seconds)) replay's time (report/replay)")
-    var ratios: [(FoundationBaseline.Variant, Double)] = []
-    for baseline in r.baselines {
-      let best = baseline.measured.best
-      let ratio = best.seconds / replay.seconds
-      ratios.append((baseline.variant, ratio))
-      table.add(
-        baseline.variant.title + " (child)", Format.seconds(best.seconds),
-        "\(Format.rate(log.lines, best.seconds)) events/s, \(Format.fixed(Double(log.bytes) / 1e6 / best.seconds, 1)) MB/s",
-        rss(baseline.measured.peakRSS),
-        "replay is \(Format.times(ratio)) faster (fast/baseline)" + (baseline.agrees ? "" : "; results DIFFER"))
-    }
-    for (title, measured) in r.duckdb {
-      let best = measured.best
-      table.add(
-        title + r.duckdbNote, Format.seconds(best.seconds),
-        "\(Format.rate(log.lines, best.seconds)) lines/s, \(Format.fixed(Double(log.bytes) / 1e6 / best.seconds, 0)) MB/s",
-        rss(measured.peakRSS), Format.compare(replay.seconds, to: best.seconds).replacingOccurrences(of: " than", with: "") + " (replay vs DuckDB)")
-    }
-    table.add(
-      "LedgerLoader.load (in-process)", Format.seconds(r.inProcessLoad),
-      "\(Format.rate(log.lines, r.inProcessLoad)) events/s", "–",
-      "\(Format.times(r.inProcessLoad / replay.seconds)) replay's time")
-    let audit = r.audit.best
-    let marginal = audit.seconds - replay.seconds
-    table.add(
-      "audit LOG --queries Q (CLI, end to end)", Format.seconds(audit.seconds),
-      "\(Format.rate(r.queries, audit.seconds)) queries/s", rss(r.audit.peakRSS),
-      marginal > 0
-        ? "\(Format.rate(r.queries, marginal)) queries/s beyond replay's time" : "–")
-    table.add(
-      "QueryBatch.parse (in-process)", Format.seconds(r.queryParse),
-      "\(Format.rate(r.queries, r.queryParse)) queries/s", "–", "\(Format.mb(r.queryFileBytes)) of queries")
-    let answer = r.answerSeconds.min() ?? 0
-    let answerRate = Double(r.queries) / answer
-    table.add(
-      "QueryEngine.writeAnswers × Q (in-process)", Format.seconds(answer),
-      "\(Format.rate(r.queries, answer)) queries/s", "–", "\(Format.mb(r.answerBytes)) of answers")
-    table.add(
-      "snapshot PREFIX --out S (CLI, once)", Format.seconds(r.snapshotWrite.seconds), "–",
-      rss(r.snapshotWrite.peakRSS),
-      "S is \(Format.mb(r.snapshotBytes)), \(Format.fixed(Double(r.snapshotBytes) / Double(r.prefixBytes), 2))× PREFIX")
-    let restoreFull = r.restoreFull.best
-    table.add(
-      "replay LOG --snapshot S (restore + \(100 - options.prefixPercent)% tail)", Format.seconds(restoreFull.seconds),
-      "\(Format.rate(log.lines, restoreFull.seconds)) events/s effective", rss(r.restoreFull.peakRSS),
-      Format.compare(restoreFull.seconds, to: replay.seconds) + " replay LOG")
-    let prefix = r.replayPrefix.best
-    table.add(
-      "replay PREFIX", Format.seconds(prefix.seconds), "\(Format.rate(r.prefixLines, prefix.seconds)) events/s",
-      rss(r.replayPrefix.peakRSS), "–")
-    let restorePrefix = r.restorePrefix.best
-    table.add(
-      "replay PREFIX --snapshot S (restore, empty tail)", Format.seconds(restorePrefix.seconds),
-      "\(Format.rate(r.prefixLines, restorePrefix.seconds)) events/s effective", rss(r.restorePrefix.peakRSS),
-      Format.compare(restorePrefix.seconds, to: prefix.seconds) + " replay PREFIX")
-
-    // Each target with the measured figure as a ratio of it: ≥ 1× meets it, and the ratio says by how much.
-    var targets = Table("target", "measured", "measured ÷ target")
-    func ratio(_ value: Double) -> String { Format.times(value) + (value >= 1 ? " (met)" : " (short of it)") }
-    targets.add(
-      "replay ≥ 3,500,000 events/s", "\(Format.rate(log.lines, replay.seconds)) events/s", ratio(replayRate / 3_500_000))
-    for (variant, speedup) in ratios {
-      targets.add("replay ≥ 40× the \(variant.title)", Format.times(speedup), ratio(speedup / 40))
-    }
-    if let scan = r.duckdb.first(where: { $0.title.hasSuffix("count(*)") }) {
-      let speed = scan.measured.best.seconds / replay.seconds
-      targets.add("replay faster than DuckDB's read_json scan", "\(Format.times(speed)) DuckDB's speed", ratio(speed))
-    }
-    targets.add(
-      "replay peak RSS < log size", "\(rss(r.replay.peakRSS)) vs \(Format.mb(log.bytes))",
-      r.replay.peakRSS <= r.spawnerPeakRSS + (1 << 20) && r.replay.peakRSS >= log.bytes
-        ? "cannot tell: the figure is the bench's own floor (use a larger log)"
-        : ratio(Double(log.bytes) / Double(r.replay.peakRSS)))
-    targets.add(
-      "audit ≥ 1,000,000 answered queries/s once folded", "\(Format.rate(r.queries, answer)) queries/s (in-process)",
-      ratio(answerRate / 1_000_000))
-
-    let other = probe.otherCoresBusy()
-    let elapsed = Date().timeIntervalSince(started)
-    let load =
-      "load average \(probe.loadAverageAtStart) at start, \(LoadProbe.loadAverage()) at end; "
-      + "other processes kept \(Format.fixed(other, 2)) of \(machine.logicalCPUs) cores busy on average "
-      + "during the \(Format.fixed(elapsed, 0)) s run"
-    let logLine =
-      "\(Format.grouped(log.lines)) lines (\(Format.grouped(log.events)) events + \(Format.grouped(log.duplicates)) "
-      + "duplicates), \(Format.grouped(log.subjects)) subjects, \(Format.grouped(log.bytes)) bytes "
-      + "(\(Format.mb(log.bytes))); --subjects \(options.subjects) --seed \(options.seed); "
-      + "\(Format.grouped(r.queries)) queries; best of \(options.runs) runs, warm page cache; "
-      + "peak RSS is each child's ru_maxrss from wait4 (exact above the \(Format.mb(r.spawnerPeakRSS)) the bench passes on, "
-      + "≤ marks an upper bound)"
-    let checks =
-      "replay summary = JSONDecoder folds': \(r.baselines.isEmpty ? "not run" : r.baselines.allSatisfy(\.agrees) ? "yes" : "NO"); "
-      + "audit wrote \(Format.grouped(r.auditLines)) answers, same bytes as in-process: \(r.answerBytes == r.auditBytes ? "yes" : "NO"); "
-      + "restored = replayed: \(r.restoreFullAgrees && r.restorePrefixAgrees ? "yes" : "NO")"
-
-    say()
-    say("SUMMARY")
-    say("machine: \(machine.cpuModel), \(machine.logicalCPUs) logical CPUs, \(Format.fixed(machine.memoryGiB, 1)) GiB, \(machine.kernel); \(machine.swiftVersion)")
-    say("load: \(load)")
-    say("log: \(logLine)")
-    say("checks: \(checks)")
-    say("ledger: \(r.ledgerFootprint)")
-    say()
-    say(table.text)
-    say(targets.text)
-
-    let date = ISO8601DateFormatter().string(from: started)
-    say("### Results: \(date)")
-    say()
-    let arguments = CommandLine.arguments.dropFirst().map { " " + $0 }.joined()
-    say("- Command: `swift run -c release storeledger-bench\(arguments)`")
-    say("- Machine: \(machine.cpuModel), \(machine.logicalCPUs) logical CPUs, \(Format.fixed(machine.memoryGiB, 1)) GiB RAM, \(machine.kernel)")
-    say("- Toolchain: \(machine.swiftVersion)")
-    say("- Load: \(load)")
-    say("- Log: \(logLine)")
-    say("- Checks: \(checks)")
-    say("- Ledger: \(r.ledgerFootprint)")
-    say()
-    say(table.markdown)
-    say(targets.markdown)
-  }
-
   func cleanUp() {
     guard !options.keep else { return }
     if temporary {
       try? FileManager.default.removeItem(atPath: dir)
     } else {
-      for name in ["replay.out", "baseline.out", "stderr.txt"] {
+      for name in ["replay.out", "baseline.out", "stderr.txt", "production.jsonl"] {
         try? FileManager.default.removeItem(atPath: dir + "/" + name)
       }
     }

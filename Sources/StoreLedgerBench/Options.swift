@@ -10,7 +10,8 @@ struct BenchOptions {
   var keep = false
   var runs = 3
   var baselineRuns = 1
-  var baselines = FoundationBaseline.Variant.allCases
+  /// The `ISO8601DateFormatter` fold takes minutes per log, so only the FormatStyle one by default.
+  var baselines = [FoundationBaseline.Variant.formatstyle]
   var prefixPercent = 90
   var cli: String? = nil
   var build = true
@@ -22,19 +23,46 @@ struct BenchOptions {
   var compareUsage = true
   /// Whether to measure only that comparison.
   var usageOnly = false
+  /// A log to measure instead of a generated one, and its catalog (default: beside it).
+  var log: String? = nil
+  var catalog: String? = nil
+  /// Which shapes to measure; nil: both for a generated log, the given log alone for `--log`.
+  var shape: ShapeChoice? = nil
+  /// An older `storeledger` to compare replay and snapshot writing with, in the same run.
+  var baselineCLI: String? = nil
+  /// Whether `--quick` set smaller defaults.
+  var quick = false
+
+  /// `--shape`: the log as generated (or given), its production-shaped copy, or both.
+  enum ShapeChoice: String {
+    case generator
+    case production
+    case both
+  }
+
+  /// Whether the log as generated or given is measured.
+  var measuresOriginal: Bool { (shape ?? (log == nil ? .both : .generator)) != .production }
+  /// Whether the production-shaped copy is measured.
+  var measuresProduction: Bool { (shape ?? (log == nil ? .both : .generator)) != .generator }
 
   static let usage = """
     USAGE: storeledger-bench [--subjects N] [--seed S] [--dir DIR] [--queries Q] [--keep]
                              [--runs R] [--baseline-runs B] [--baseline WHICH] [--prefix-percent P]
-                             [--cli PATH] [--no-build] [--duckdb PATH|none]
-                             [--usage none|typical|heavy] [--usage-only | --no-usage-comparison]
+                             [--cli PATH] [--no-build] [--duckdb PATH|none] [--baseline-cli PATH]
+                             [--log PATH [--catalog PATH]] [--shape generator|production|both]
+                             [--quick] [--usage none|typical|heavy]
+                             [--usage-only | --no-usage-comparison]
 
-    Generates a production-like log and measures, in one run, the storeledger command against
-    it: replay end to end, Foundation JSONDecoder folds of the same file, audit on Q queries
-    (end to end and the answering alone), and snapshot restore. Prints a summary and the same
-    as Markdown for Docs/performance.md. Then compares, on the same subjects and queries, a log
-    without usage (v1 catalog), the same log with the usage policy in its catalog, and the log
-    with typical usage: replay events/s, audit queries/s, and their ratios.
+    Generates a log (or takes --log) and measures, in one run, the storeledger command against
+    it: replay end to end, a Foundation JSONDecoder fold of the same file, DuckDB's read_json,
+    audit on Q queries (end to end and the answering alone), snapshot writing and restore.
+    By default it does so for two shapes of the same events: the generator's log, and a
+    production-shaped copy written from it (keys in random order, meta on a fifth of the
+    lines, timestamps with UTC offsets, 2% redeliveries) that must fold to the same answers.
+    Prints, per shape, every measurement, then one table of the issue-11 targets, each MET or
+    MISSED with the measured number, and the same as Markdown for Docs/performance.md. Then
+    compares, on the same subjects and queries, a log without usage (v1 catalog), the same log
+    with the usage policy in its catalog, and the log with typical usage.
 
     OPTIONS:
       --subjects N        Subjects in the generated log (default 90000: about 1.1M events, 220 MB).
@@ -47,8 +75,8 @@ struct BenchOptions {
       --runs R            Timed runs of each storeledger command; the best counts (default 3).
       --baseline-runs B   Runs of each JSONDecoder fold (default 1: they are slow).
       --baseline WHICH    JSONDecoder folds to run: formatter (timestamps by ISO8601DateFormatter,
-                          minutes on a 1M-event log), formatstyle (by Date.ISO8601FormatStyle),
-                          both (default) or none.
+                          minutes on a 1M-event log), formatstyle (by Date.ISO8601FormatStyle,
+                          the default), both or none.
       --prefix-percent P  Share of the log's lines the snapshot covers (default 90).
       --cli PATH          The storeledger binary (default: beside this executable, built first).
       --no-build          Do not run 'swift build' for the storeledger binary first.
@@ -58,10 +86,27 @@ struct BenchOptions {
                           typical or heavy.
       --usage-only        Generate and run only the usage comparison (a short run).
       --no-usage-comparison  Skip the usage comparison.
+      --log PATH          Measure this log instead of a generated one (queries are drawn from
+                          its own subjects and time span); no usage comparison.
+      --catalog PATH      The catalog of --log (default: catalog.json beside it).
+      --shape WHICH       generator (the log as generated or given), production (its
+                          production-shaped copy) or both (default; with --log: generator).
+      --baseline-cli PATH An older storeledger binary: its replay and snapshot writing are
+                          measured on the same files, and the targets are ratios against them
+                          (default: issue 11's stated 4.4 s and 600 MB for snapshot writing).
+      --quick             A short run for development: --subjects 10000 --queries 100000
+                          --runs 2 --no-usage-comparison (later options still apply).
     """
 
   static func parse(_ arguments: [String]) throws -> BenchOptions {
     var options = BenchOptions()
+    if arguments.contains("--quick") {
+      options.quick = true
+      options.subjects = 10_000
+      options.queries = 100_000
+      options.runs = 2
+      options.compareUsage = false
+    }
     var index = 0
     func value(_ name: String) throws -> String {
       index += 1
@@ -111,6 +156,16 @@ struct BenchOptions {
         options.usageLevel = level
       case "--usage-only": options.usageOnly = true
       case "--no-usage-comparison": options.compareUsage = false
+      case "--quick": break
+      case "--log": options.log = try value(argument)
+      case "--catalog": options.catalog = try value(argument)
+      case "--baseline-cli": options.baselineCLI = try value(argument)
+      case "--shape":
+        let text = try value(argument)
+        guard let shape = ShapeChoice(rawValue: text) else {
+          throw BenchError("invalid value for --shape: '\(text)' (generator, production or both)")
+        }
+        options.shape = shape
       case "--duckdb":
         let text = try value(argument)
         options.duckdb = text == "none" ? "" : text
@@ -118,6 +173,9 @@ struct BenchOptions {
       }
       index += 1
     }
+    if options.catalog != nil && options.log == nil { throw BenchError("--catalog needs --log") }
+    if options.log != nil && options.usageOnly { throw BenchError("--usage-only needs a generated log, not --log") }
+    if options.log != nil { options.compareUsage = false }
     return options
   }
 }

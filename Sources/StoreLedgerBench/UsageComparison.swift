@@ -4,7 +4,7 @@ import StoreLedger
 /// One log and catalog measured in the usage comparison.
 struct UsageSubject {
   var title: String
-  var log: GeneratedLog
+  var log: LogUnderTest
   /// The catalog audit and replay read (`--catalog`).
   var catalogPath: String
   var replay: Measured? = nil
@@ -30,11 +30,11 @@ extension Bench {
     let without =
       options.usageLevel == .none
       ? results.log!
-      : try GeneratedLog.prepare(in: dir + "/usage-none", subjects: options.subjects, seed: options.seed, usage: .none)
+      : try LogUnderTest.prepare(in: dir + "/usage-none", subjects: options.subjects, seed: options.seed, usage: .none)
     let with =
       options.usageLevel == .typical
       ? results.log!
-      : try GeneratedLog.prepare(
+      : try LogUnderTest.prepare(
         in: dir + "/usage-typical", subjects: options.subjects, seed: options.seed, usage: .typical)
     for (name, log) in [("without usage", without), ("with usage", with)] {
       say(
@@ -63,7 +63,7 @@ extension Bench {
       latestLine.flatMap { Timestamp.parseRFC3339(String($0.dropFirst("latest effective time: ".count))) }
       ?? GeneratorOptions.defaultStart
     _ = try QueryFile.write(
-      count: options.queries, seed: options.seed, subjects: try without.subjectNames(),
+      count: options.queries, seed: options.seed, subjects: try without.subjectsAndFirstAt().subjects,
       from: GeneratorOptions.defaultStart, to: latest, path: queries)
 
     for index in subjects.indices where index != 1 {

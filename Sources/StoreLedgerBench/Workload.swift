@@ -76,10 +76,11 @@ func countLines(ofFile path: String) throws -> Int {
   return count
 }
 
-/// The generated log: where it is and what is in it.
-struct GeneratedLog {
+/// A log the bench measures (generated, given or production-shaped): where it is and what is in it.
+struct LogUnderTest {
   var logPath: String
   var catalogPath: String
+  /// Lines that are events or redeliveries (`events read`); for a given log, known after its first replay.
   var lines: Int
   var events: Int
   var duplicates: Int
@@ -87,10 +88,26 @@ struct GeneratedLog {
   var bytes: Int
   /// Generation time, or nil when an earlier log with the same parameters was reused.
   var seconds: Double?
+  /// The shape's name in the tables: "generator", "given" or "production".
+  var shape = "generator"
+
+  /// A log given with `--log`: its counts are filled in from its first replay.
+  static func given(path: String, catalog: String?) throws -> LogUnderTest {
+    let logPath = URL(fileURLWithPath: path).standardizedFileURL.path
+    guard let bytes = fileSize(logPath) else { throw BenchError("no log at \(path)") }
+    let catalogPath = catalog.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+      ?? LedgerLoader.defaultCatalogPath(forLog: logPath)
+    guard fileSize(catalogPath) != nil else {
+      throw BenchError("no catalog at \(catalogPath): pass --catalog PATH")
+    }
+    return LogUnderTest(
+      logPath: logPath, catalogPath: catalogPath, lines: -1, events: -1, duplicates: -1, subjects: -1,
+      bytes: bytes, seconds: nil, shape: "given")
+  }
 
   /// Writes `log.jsonl` and `catalog.json` into `dir`, or reuses them when `bench-log.txt`
   /// says they were generated with the same parameters and the sizes still match.
-  static func prepare(in dir: String, subjects: Int, seed: UInt64, usage: UsageLevel) throws -> GeneratedLog {
+  static func prepare(in dir: String, subjects: Int, seed: UInt64, usage: UsageLevel) throws -> LogUnderTest {
     try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
     let logPath = dir + "/log.jsonl"
     let catalogPath = dir + "/catalog.json"
@@ -110,7 +127,7 @@ struct GeneratedLog {
         let lines = fields["lines"], let events = fields["events"], let duplicates = fields["duplicates"],
         let subjectCount = fields["subject_count"]
       {
-        return GeneratedLog(
+        return LogUnderTest(
           logPath: logPath, catalogPath: catalogPath, lines: lines, events: events, duplicates: duplicates,
           subjects: subjectCount, bytes: bytes, seconds: nil)
       }
@@ -120,7 +137,7 @@ struct GeneratedLog {
     let out = try OutputFile(path: logPath)
     let generator = LogGenerator(options: GeneratorOptions(subjects: subjects, seed: seed, usage: usage))
     let (stats, seconds) = try timed { try generator.generate { chunk in try out.write(chunk) } }
-    let log = GeneratedLog(
+    let log = LogUnderTest(
       logPath: logPath, catalogPath: catalogPath, lines: stats.lines, events: stats.events,
       duplicates: stats.duplicates, subjects: stats.subjects, bytes: stats.bytes, seconds: seconds)
     let marker =
@@ -219,53 +236,95 @@ enum QueryFile {
   }
 }
 
-extension GeneratedLog {
-  /// Every subject of the log in order of first appearance, found by a byte scan for
-  /// `"subject":"…"` (what the generator writes), so the bench needs no ledger of its own
-  /// before the child processes have been measured.
-  func subjectNames() throws -> [[UInt8]] {
-    let pattern = Array(#""subject":""#.utf8)
+extension LogUnderTest {
+  /// Every subject of the log in order of first appearance and the earliest `at`, read from
+  /// each line's top-level members (any key order, any `meta`), so the bench needs no ledger
+  /// of its own before the child processes have been measured. Lines that do not scan are
+  /// skipped: replay has already checked the log.
+  func subjectsAndFirstAt() throws -> (subjects: [[UInt8]], firstAt: Timestamp?) {
+    let subjectKey = Array(#""subject""#.utf8)
+    let atKey = Array(#""at""#.utf8)
     var seen = Set<[UInt8]>()
     var names: [[UInt8]] = []
-    var carry: [UInt8] = []
+    var firstAt: Timestamp? = nil
+    var number = 0
     func scan(_ line: UnsafeRawBufferPointer) {
-      guard line.count > pattern.count else { return }
-      var i = 0
-      let last = line.count - pattern.count
-      while i <= last {
-        if line[i] == 34 && line[i + 1] == pattern[1] {
-          var k = 0
-          while k < pattern.count && line[i + k] == pattern[k] { k += 1 }
-          if k == pattern.count {
-            let start = i + k
-            var end = start
-            while end < line.count && line[end] != 34 {
-              end += line[end] == 92 ? 2 : 1
-            }
-            guard end <= line.count else { return }
-            let name = Array(line[start..<end])
-            if seen.insert(name).inserted { names.append(name) }
-            return
-          }
+      number += 1
+      try? TopLevelMembers.scan(line, line: number) { key, value in
+        guard value.count >= 2, line[value.lowerBound] == 34 else { return }
+        let inner = UnsafeRawBufferPointer(rebasing: line[(value.lowerBound + 1)..<(value.upperBound - 1)])
+        if line[key].elementsEqual(subjectKey) {
+          let name = Array(inner)
+          if seen.insert(name).inserted { names.append(name) }
+        } else if line[key].elementsEqual(atKey),
+          let at = Timestamp.parseRFC3339(inner.assumingMemoryBound(to: UInt8.self))
+        {
+          if firstAt.map({ at < $0 }) ?? true { firstAt = at }
         }
-        i += 1
       }
     }
-    try forEachChunk(ofFile: logPath) { chunk in
-      var start = 0
-      for index in 0..<chunk.count where chunk[index] == 10 {
-        if carry.isEmpty {
-          scan(UnsafeRawBufferPointer(rebasing: chunk[start..<index]))
-        } else {
-          carry.append(contentsOf: chunk[start..<index])
-          carry.withUnsafeBytes { scan($0) }
-          carry.removeAll(keepingCapacity: true)
-        }
-        start = index + 1
-      }
-      carry.append(contentsOf: chunk[start...])
-      return true
-    }
-    return names
+    try forEachLine(ofFile: logPath) { scan($0) }
+    return (names, firstAt)
   }
+
+  /// Writes the production-shaped copy of this log (`ProductionShape`) to `path`.
+  func writeProductionShape(to path: String, seed: UInt64) throws -> (log: LogUnderTest, stats: ProductionShape.Stats) {
+    let out = try OutputFile(path: path)
+    var shape = ProductionShape(seed: seed)
+    var buffer: [UInt8] = []
+    buffer.reserveCapacity(1 << 20 + (1 << 16))
+    let torn = try forEachLine(ofFile: logPath) { line in
+      do {
+        try shape.rewrite(line: line, into: &buffer)
+      } catch {
+        throw BenchError("\(logPath): \(error)")
+      }
+      if buffer.count >= 1 << 20 {
+        try out.write(buffer)
+        buffer.removeAll(keepingCapacity: true)
+      }
+    }
+    shape.finish(into: &buffer)
+    // A torn last line stays torn, and last.
+    buffer.append(contentsOf: torn)
+    try out.write(buffer)
+    let stats = shape.stats
+    var log = self
+    log.logPath = path
+    log.bytes = fileSize(path) ?? 0
+    log.lines = lines < 0 ? -1 : lines + stats.redeliveriesAdded
+    log.duplicates = duplicates < 0 ? -1 : duplicates + stats.redeliveriesAdded
+    log.seconds = nil
+    log.shape = "production"
+    return (log, stats)
+  }
+}
+
+/// The longest line `forEachLine` carries across reads (the reader's own limit is far lower).
+let lineBytesMax = 64 << 20
+
+/// Calls `body` with each line of a file (without its newline); returns the bytes after the
+/// last newline (a torn last line).
+@discardableResult
+func forEachLine(ofFile path: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> [UInt8] {
+  var carry: [UInt8] = []
+  try forEachChunk(ofFile: path) { chunk in
+    guard carry.count <= lineBytesMax else {
+      throw BenchError("\(path): a line longer than \(lineBytesMax) bytes")
+    }
+    var start = 0
+    while let newline = chunk[start...].firstIndex(of: 10) {
+      if carry.isEmpty {
+        try body(UnsafeRawBufferPointer(rebasing: chunk[start..<newline]))
+      } else {
+        carry.append(contentsOf: chunk[start..<newline])
+        try carry.withUnsafeBytes { try body($0) }
+        carry.removeAll(keepingCapacity: true)
+      }
+      start = newline + 1
+    }
+    carry.append(contentsOf: chunk[start...])
+    return true
+  }
+  return carry
 }

@@ -24,6 +24,8 @@ struct CommandSpec {
   let requiredPositionals: Int
   let options: [OptionSpec]
   let discussion: String
+  /// Whether the last positional may be given many times (`report --merge A B C`).
+  var repeatsLastPositional = false
 
   /// `--snapshot` on commands that fold a log.
   static let snapshotOption = OptionSpec.value(
@@ -32,6 +34,10 @@ struct CommandSpec {
   /// `--tz` for times typed without an offset.
   static let tzOption = OptionSpec.value(
     "tz", "offset", "UTC offset (+02:00, Z) of dates and times given without one. Default: UTC.")
+
+  /// `--shard i/n` on commands that fold a log: only the shard's subjects (Docs/scale-out.md).
+  static let shardOption = OptionSpec.value(
+    "shard", "i/n", "Keep only the subjects of shard i of n, 0 <= i < n <= 4096 (Docs/scale-out.md).")
 
   /// `--catalog` is common to every command that reads a log.
   static let catalogOption = OptionSpec.value(
@@ -140,7 +146,7 @@ enum ArgumentParser {
       let missing = spec.positionals[parsed.positionals.count].name
       throw UsageError(message: "Missing expected argument '\(missing)'.")
     }
-    if parsed.positionals.count > spec.positionals.count {
+    if parsed.positionals.count > spec.positionals.count && !spec.repeatsLastPositional {
       throw UsageError(message: "Unexpected argument '\(parsed.positionals[spec.positionals.count])'.")
     }
     return parsed

@@ -30,7 +30,7 @@ enum StoreLedgerCLI {
       CommandEntry(AppendCommand.self), CommandEntry(RepairCommand.self),
       CommandEntry(GenerateCommand.self), CommandEntry(SnapshotCommand.self),
       CommandEntry(DiffCommand.self), CommandEntry(ImportCommand.self),
-      CommandEntry(ReportCommand.self), CommandEntry(TimelineCommand.self),
+      CommandEntry(ReportCommand.self), CommandEntry(TimelineCommand.self), CommandEntry(SplitCommand.self),
       CommandEntry(CompletionCommand.self),
     ]
   }
@@ -168,12 +168,23 @@ enum CommandSupport {
     return try LedgerLoader.loadCatalog(path: path)
   }
 
-  /// Loads the log named by the first positional argument (with `--snapshot` when given).
+  /// The `--shard i/n` of a command, if given (a bad value is a usage error).
+  static func shard(_ arguments: ParsedArguments) throws(UsageError) -> Shard? {
+    guard let text = arguments.value("shard") else { return nil }
+    switch Shard.parse(text) {
+    case .success(let shard): return shard
+    case .failure(let error): throw UsageError(message: error.message(option: "shard"))
+    }
+  }
+
+  /// Loads the log named by the first positional argument (with `--snapshot` when given), only
+  /// the subjects of `--shard` when given; `-` streams the log from stdin.
   static func ledger(_ arguments: ParsedArguments, console: Console) throws -> (Ledger, LogExtent) {
     let log = logPath(arguments)
     if [log, arguments.value("catalog"), arguments.value("queries")].filter({ $0 == "-" }).count > 1 {
       throw UsageError(message: "Only one input can be read from stdin ('-').")
     }
+    let shard = try shard(arguments)
     let catalog = try catalog(arguments, log: log, console: console)
     let loaded: (ledger: Ledger, extent: LogExtent)
     if log == "-" {
@@ -181,18 +192,21 @@ enum CommandSupport {
         throw UsageError(message: "'--snapshot' needs the log as a file: a snapshot covers a file's first bytes.")
       }
       var builder = LedgerBuilder(catalog: catalog, file: "<stdin>")
-      let extent = feed(&builder, input: try console.readInput())
+      builder.shard = shard
+      let extent = try feed(&builder, console: console)
       switch builder.finish() {
       case .success(let ledger): loaded = (ledger, extent)
       case .failure(let list): throw list
       }
     } else if let snapshot = arguments.value("snapshot") {
       loaded = try SnapshotFiles.restore(
-        snapshotPath: snapshot, logPath: log, catalogPath: catalogPath(arguments, log: log), catalog: catalog)
+        snapshotPath: snapshot, logPath: log, catalogPath: catalogPath(arguments, log: log), catalog: catalog,
+        shard: shard)
     } else {
       let line = console.progress(reading: log)
       defer { line?.finish() }
-      loaded = try LedgerLoader.load(logPath: log, catalog: catalog, progress: line.map { line in line.update })
+      loaded = try LedgerLoader.load(
+        logPath: log, catalog: catalog, shard: shard, progress: line.map { line in line.update })
     }
     warn(
       loaded.ledger.warnings.filter {
@@ -202,21 +216,12 @@ enum CommandSupport {
     return (loaded.ledger, loaded.extent)
   }
 
-  /// Feeds a log given on stdin to `builder`, every line (the last one even without `\n`:
-  /// stdin is not a file a writer may have torn).
-  static func feed(_ builder: inout LedgerBuilder, input: [UInt8]) -> LogExtent {
-    var lineNumber = 0
-    var start = 0
-    input.withUnsafeBufferPointer { all in
-      while start < all.count {
-        var end = start
-        while end < all.count && all[end] != 10 { end += 1 }
-        lineNumber += 1
-        _ = builder.add(line: UnsafeBufferPointer(rebasing: all[start..<end]), lineNumber: lineNumber)
-        start = end + 1
-      }
+  /// Streams a log given on stdin into `builder` through the pipelined reader (bounded memory;
+  /// a last line without `\n` is a torn line, as in a file).
+  static func feed(_ builder: inout LedgerBuilder, console: Console) throws(Diagnostic) -> LogExtent {
+    try LedgerLoader.feed(&builder, streamNamed: "<stdin>") { (buffer) throws(Diagnostic) in
+      try console.readSome(into: buffer)
     }
-    return LogExtent(completeBytes: Int64(input.count), tornBytes: 0, lineCount: lineNumber)
   }
 
   /// Subjects listed by name in the warning about queries for subjects without events.

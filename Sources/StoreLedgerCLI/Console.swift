@@ -58,6 +58,13 @@ final class Console {
       }, body: body)
   }
 
+  /// What one read of stdin gives (0 at its end), for logs streamed from stdin.
+  func readSome(into buffer: UnsafeMutableRawBufferPointer, name: String = "<stdin>") throws(Diagnostic) -> Int {
+    let n = readChunk(buffer)
+    guard n >= 0 else { throw Diagnostic(.cannotRead(path: name, reason: String(cString: strerror(errno)))) }
+    return n
+  }
+
   /// Reads stdin whole as a log or catalog (`check -`, `--catalog -`): an endless line stops it.
   func readInput() throws(Diagnostic) -> [UInt8] {
     try readInput(name: "<stdin>", limits: .log)

@@ -50,7 +50,7 @@ package enum Field: Int, Sendable, CaseIterable {
 struct FieldSet: OptionSet, Sendable {
   let rawValue: UInt32
   init(rawValue: UInt32) { self.rawValue = rawValue }
-  init(_ field: Field) { rawValue = 1 << UInt32(field.rawValue) }
+  @inline(__always) init(_ field: Field) { rawValue = 1 << UInt32(field.rawValue) }
 
   static let product = FieldSet(.product)
   static let transaction = FieldSet(.transaction)
@@ -66,5 +66,5 @@ struct FieldSet: OptionSet, Sendable {
   static let autoRenew = FieldSet(.autoRenew)
   static let feature = FieldSet(.feature)
 
-  func contains(_ field: Field) -> Bool { contains(FieldSet(field)) }
+  @inline(__always) func contains(_ field: Field) -> Bool { rawValue & (1 << UInt32(field.rawValue)) != 0 }
 }

@@ -30,12 +30,34 @@ enum LineIntake {
 }
 
 /// A string value inside a line being parsed: bytes in the line or in the scratch buffer.
+///
+/// Eight bytes, because a pending event carries five of these from a parse worker to the
+/// builder: the two flags live in the top bits of the count (a count is at most a line's
+/// length, far below 2^30).
 struct StringRef {
+  /// Offset of the first byte, in the line or in the scratch buffer.
   var start: Int32 = 0
-  var count: Int32 = 0
+  private var countAndFlags: UInt32 = 0
+  private static let scratchFlag: UInt32 = 1 << 31
+  private static let presentFlag: UInt32 = 1 << 30
+
+  /// Nothing: the field was absent.
+  init() {}
+
+  /// A string of `count` bytes at `start`.
+  @inline(__always)
+  init(start: Int32, count: Int32, inScratch: Bool, isPresent: Bool) {
+    precondition(count >= 0 && UInt32(count) < StringRef.presentFlag, "string longer than any line")
+    self.start = start
+    countAndFlags = UInt32(count) | (inScratch ? StringRef.scratchFlag : 0) | (isPresent ? StringRef.presentFlag : 0)
+  }
+
+  /// The string's length in bytes.
+  var count: Int32 { Int32(bitPattern: countAndFlags & (StringRef.presentFlag - 1)) }
   /// Whether the bytes are in the parser's scratch buffer (the value had escapes).
-  var inScratch = false
-  var isPresent = false
+  var inScratch: Bool { countAndFlags & StringRef.scratchFlag != 0 }
+  /// Whether the field was present on the line.
+  var isPresent: Bool { countAndFlags & StringRef.presentFlag != 0 }
 }
 
 /// Parses one log line into an `Event`, checking every rule of Docs/log-format.md that a
@@ -49,6 +71,8 @@ package struct EventLineParser {
   /// The catalog products are resolved against.
   package let catalog: Catalog
   private var scratch: [UInt8] = []
+  /// The date of the last timestamp parsed: consecutive lines mostly share it.
+  private var dayCache = RFC3339DayCache()
 
   /// Creates a parser for a catalog.
   package init(catalog: Catalog) {
@@ -81,22 +105,18 @@ package struct EventLineParser {
   mutating func parsePending(
     _ line: UnsafeBufferPointer<UInt8>, lineNumber: Int, lineStart: Int
   ) -> Result<PendingEvent, Diagnostic> {
-    var cursor = Cursor(line: line, lineNumber: lineNumber)
+    var cursor = Cursor(line: line, lineNumber: lineNumber, dayCache: dayCache)
     var fields = RawFields()
     do {
       try cursor.readObject(into: &fields, scratch: &scratch, catalog: catalog)
+      dayCache = cursor.dayCache
     } catch {
       return .failure(error)
     }
     return scratch.withUnsafeBufferPointer { scratchBytes in
       var validator = FieldValidator(
         line: line, scratch: scratchBytes, lineNumber: lineNumber, catalog: catalog)
-      var result = validator.pending(from: fields)
-      if case .success(var pending) = result {
-        pending.lineStart = lineStart
-        result = .success(pending)
-      }
-      return result
+      return validator.pending(from: fields, lineStart: lineStart)
     }
   }
 
@@ -152,36 +172,37 @@ struct FieldStrings {
   private var reason = StringRef()
   private var feature = StringRef()
 
+  // Switches on the raw value itself: building a `Field` first costs a range check per access.
   subscript(rawValue: Int) -> StringRef {
-    get {
-      switch Field(rawValue: rawValue)! {
-      case .id: return id
-      case .type: return type
-      case .subject: return subject
-      case .product: return product
-      case .transaction: return transaction
-      case .originalTransaction: return originalTransaction
-      case .ownership: return ownership
-      case .offer: return offer
-      case .currency: return currency
-      case .reason: return reason
-      case .feature: return feature
+    @inline(__always) get {
+      switch rawValue {
+      case Field.id.rawValue: return id
+      case Field.type.rawValue: return type
+      case Field.subject.rawValue: return subject
+      case Field.product.rawValue: return product
+      case Field.transaction.rawValue: return transaction
+      case Field.originalTransaction.rawValue: return originalTransaction
+      case Field.ownership.rawValue: return ownership
+      case Field.offer.rawValue: return offer
+      case Field.currency.rawValue: return currency
+      case Field.reason.rawValue: return reason
+      case Field.feature.rawValue: return feature
       default: preconditionFailure("field \(rawValue) is not a string field")
       }
     }
-    set {
-      switch Field(rawValue: rawValue)! {
-      case .id: id = newValue
-      case .type: type = newValue
-      case .subject: subject = newValue
-      case .product: product = newValue
-      case .transaction: transaction = newValue
-      case .originalTransaction: originalTransaction = newValue
-      case .ownership: ownership = newValue
-      case .offer: offer = newValue
-      case .currency: currency = newValue
-      case .reason: reason = newValue
-      case .feature: feature = newValue
+    @inline(__always) set {
+      switch rawValue {
+      case Field.id.rawValue: id = newValue
+      case Field.type.rawValue: type = newValue
+      case Field.subject.rawValue: subject = newValue
+      case Field.product.rawValue: product = newValue
+      case Field.transaction.rawValue: transaction = newValue
+      case Field.originalTransaction.rawValue: originalTransaction = newValue
+      case Field.ownership.rawValue: ownership = newValue
+      case Field.offer.rawValue: offer = newValue
+      case Field.currency.rawValue: currency = newValue
+      case Field.reason.rawValue: reason = newValue
+      case Field.feature.rawValue: feature = newValue
       default: preconditionFailure("field \(rawValue) is not a string field")
       }
     }
@@ -194,11 +215,14 @@ struct Cursor {
   let end: Int
   let lineNumber: Int
   var i = 0
+  /// The date of the last timestamp read, carried from line to line by the parser.
+  var dayCache: RFC3339DayCache
 
-  init(line: UnsafeBufferPointer<UInt8>, lineNumber: Int) {
+  init(line: UnsafeBufferPointer<UInt8>, lineNumber: Int, dayCache: RFC3339DayCache = RFC3339DayCache()) {
     p = line
     end = line.count
     self.lineNumber = lineNumber
+    self.dayCache = dayCache
   }
 
   func jsonError(_ detail: String, at offset: Int? = nil) -> Diagnostic {
@@ -296,15 +320,11 @@ struct Cursor {
   mutating func readString(scratch: inout [UInt8]) throws(Diagnostic) -> StringRef {
     i += 1
     let start = i
-    while i < end {
-      let c = p[i]
-      if c == 34 {
-        let ref = StringRef(start: Int32(start), count: Int32(i - start), inScratch: false, isPresent: true)
-        i += 1
-        return ref
-      }
-      if (c &- 0x20) >= 0x60 || c == 92 { break }
+    i = ByteScan.firstStringStop(in: p, from: i, end: end)
+    if i < end && p[i] == 34 {
+      let ref = StringRef(start: Int32(start), count: Int32(i - start), inScratch: false, isPresent: true)
       i += 1
+      return ref
     }
     // Escapes, non-ASCII or control bytes: decode and validate into scratch.
     let scratchStart = scratch.count
@@ -347,7 +367,7 @@ struct Cursor {
         }
       } else {
         parsed = Timestamp.parseRFC3339(
-          UnsafeBufferPointer(rebasing: p[Int(ref.start)..<Int(ref.start + ref.count)]))
+          UnsafeBufferPointer(rebasing: p[Int(ref.start)..<Int(ref.start + ref.count)]), dayCache: &dayCache)
       }
       guard let parsed else {
         throw fieldError(
@@ -413,13 +433,13 @@ struct Cursor {
   /// After a member or element: true after a ',' (more follow), false after `closing`.
   mutating func nextMember(closing: UInt8) throws(Diagnostic) -> Bool {
     skipWhitespace()
-    let expected = closing == 125 ? "expected ',' or '}'" : "expected ',' or ']'"
-    guard i < end else { throw jsonError(expected) }
-    if p[i] == 44 {
+    if i < end && p[i] == 44 {
       i += 1
       return true
     }
-    guard p[i] == closing else { throw jsonError(expected) }
+    guard i < end, p[i] == closing else {
+      throw jsonError(closing == 125 ? "expected ',' or '}'" : "expected ',' or ']'")
+    }
     i += 1
     return false
   }
@@ -460,7 +480,7 @@ struct Cursor {
         let mark = scratch.count
         let key = try readString(scratch: &scratch)
         let keyHash = bytesHash(key, scratch)
-        scratch.removeSubrange(mark...)
+        scratch.removeLast(scratch.count - mark)
         skipWhitespace()
         guard i < end, p[i] == 58 else { throw jsonError("expected ':'") }
         i += 1
@@ -488,7 +508,7 @@ struct Cursor {
       let mark = scratch.count
       let ref = try readString(scratch: &scratch)
       let h = bytesHash(ref, scratch) ^ 0x7374_7269_6e67
-      scratch.removeSubrange(mark...)
+      scratch.removeLast(scratch.count - mark)
       return SymbolTable.mix(h)
     case 116:
       guard matchLiteral("true") else { throw jsonError("expected a value") }

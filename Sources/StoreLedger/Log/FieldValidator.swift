@@ -16,6 +16,9 @@ struct FieldValidator {
     self.catalog = catalog
   }
 
+  /// Fields every event type requires.
+  private static let everyTypeFields: FieldSet = [FieldSet(.id), FieldSet(.subject), FieldSet(.at)]
+
   private static let baseFields: FieldSet = [
     FieldSet(.id), FieldSet(.type), FieldSet(.subject), FieldSet(.at), FieldSet(.recorded),
     FieldSet(.meta),
@@ -34,6 +37,8 @@ struct FieldValidator {
 
   /// Counts Unicode scalars of valid UTF-8 (continuation bytes are not counted).
   func scalarCount(_ ref: StringRef) -> Int {
+    // The parser keeps only plain ASCII in the line: one byte, one scalar.
+    if !ref.inScratch { return Int(ref.count) }
     var count = 0
     for byte in bytes(ref) where byte & 0xC0 != 0x80 { count += 1 }
     return count
@@ -113,16 +118,20 @@ struct FieldValidator {
   }
 
   /// Checks the per-type rules and returns the event with its strings still to intern.
-  mutating func pending(from fields: RawFields) -> Result<PendingEvent, Diagnostic> {
+  /// `lineStart` is where the line starts in its block, for the pending event's string references.
+  mutating func pending(from fields: RawFields, lineStart: Int = 0) -> Result<PendingEvent, Diagnostic> {
     let present = fields.present
     let s = fields.strings
     guard present.contains(.type) else { return fail(.missingField(field: "type", type: "any")) }
     guard let kind = kind(s[Field.type.rawValue]) else {
       return fail(.unknownEventType(quoted(s[Field.type.rawValue])))
     }
-    let typeName = kind.name
-    for field in [Field.id, .subject, .at] where !present.contains(field) {
-      return fail(.missingField(field: field.name, type: typeName))
+    // Only error paths read it: a computed name keeps String creation off the per-line path.
+    var typeName: String { kind.name }
+    if !present.contains(FieldValidator.everyTypeFields) {
+      for field in [Field.id, .subject, .at] where !present.contains(field) {
+        return fail(.missingField(field: field.name, type: typeName))
+      }
     }
     let required = kind.required
     if !present.contains(required) {
@@ -189,8 +198,10 @@ struct FieldValidator {
       }
     }
     // `expires` and `grace_expires` share the event's one end field; a type has at most one.
-    for (field, end) in [(Field.expires, fields.expires), (.graceExpires, fields.graceExpires)]
-    where present.contains(field) {
+    // Two optional lookups rather than an array of pairs: an array built from line values is
+    // allocated on every line.
+    for field in [Field.expires, .graceExpires] where present.contains(field) {
+      let end = field == .expires ? fields.expires : fields.graceExpires
       guard end > fields.at else {
         return fail(
           .invalidValue(
@@ -325,6 +336,7 @@ struct FieldValidator {
       pending.originalTransaction = internRef(s[Field.originalTransaction.rawValue])
     }
     pending.event = event
+    pending.lineStart = Int32(lineStart)
     return .success(pending)
   }
 }
@@ -341,8 +353,8 @@ struct InternRef {
 /// while the builder interns (interning must happen in line order, parsing need not).
 struct PendingEvent {
   var event = Event(kind: .purchase)
-  /// Where the line starts in its buffer; string references are relative to it.
-  var lineStart = 0
+  /// Where the line starts in its block (at most a block's size); string references are relative to it.
+  var lineStart: Int32 = 0
   var id = InternRef()
   var subject = InternRef()
   var transaction = InternRef()
@@ -358,7 +370,7 @@ struct PendingEvent {
       if r.ref.inScratch {
         return UnsafeBufferPointer(rebasing: scratch[start..<(start + Int(r.ref.count))])
       }
-      return UnsafeBufferPointer(rebasing: buffer[(lineStart + start)..<(lineStart + start + Int(r.ref.count))])
+      return UnsafeBufferPointer(rebasing: buffer[(Int(lineStart) + start)..<(Int(lineStart) + start + Int(r.ref.count))])
     }
     var result = event
     result.id = symbols.ids.intern(bytes(id), hash: id.hash)

@@ -44,6 +44,8 @@ package struct LedgerBuilder {
   package private(set) var linesRead = 0
   /// Redeliveries skipped.
   package private(set) var duplicatesSkipped = 0
+  /// Only this shard's subjects are kept (Log/Shard.swift); lines of others are parsed and dropped.
+  package var shard: Shard? = nil
 
   /// Starts an empty ledger for a catalog.
   package init(catalog: Catalog, file: String) {
@@ -124,6 +126,7 @@ package struct LedgerBuilder {
   /// - Complexity: O(line length) expected.
   @discardableResult
   package mutating func add(line: UnsafeBufferPointer<UInt8>, lineNumber: Int) -> LineOutcome {
+    precondition(shard == nil, "a shard is read through PipelinedLogReader")
     linesRead += 1
     switch LineIntake.check(line, lineNumber: lineNumber) {
     case .empty: return .empty
@@ -172,6 +175,7 @@ package struct LedgerBuilder {
       diagnostic.file = file
       record(diagnostic)
     case .event(let pending):
+      if let shard, !pending.belongs(to: shard, buffer: buffer, scratch: scratch) { return }
       _ = admit(pending.interned(into: &symbols, buffer: buffer, scratch: scratch))
     }
   }

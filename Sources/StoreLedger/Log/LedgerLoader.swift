@@ -152,12 +152,43 @@ package enum LedgerLoader {
     return extent
   }
 
+  /// Streams every line of a log read once in order (stdin, a pipe) into `builder`, as `feed(path:)`
+  /// does for a file: same limits, and a last line without `\n` is a torn line (a warning, not parsed).
+  ///
+  /// `read` returns what one read gives (0 at the end); short reads are gathered into whole blocks.
+  /// - Complexity: O(input); memory bounded by the reader's blocks in flight.
+  package static func feed(
+    _ builder: inout LedgerBuilder, streamNamed name: String,
+    blockBytes: Int = PipelinedLogReader.blockBytes,
+    read: (UnsafeMutableRawBufferPointer) throws(Diagnostic) -> Int
+  ) throws(Diagnostic) -> LogExtent {
+    let extent = try PipelinedLogReader.feed(&builder, streamNamed: name, catalog: builder.catalog, blockBytes: blockBytes) {
+      (buffer) throws(Diagnostic) in
+      // A pipe delivers a few KiB per read: fill the block so workers get whole blocks.
+      var filled = 0
+      while filled < buffer.count {
+        let n = try read(UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+        if n == 0 { break }
+        filled += n
+      }
+      return filled
+    }
+    if extent.tornBytes > 0 {
+      builder.record(
+        Diagnostic(file: name, line: extent.lineCount + 1, .tornLastLine(bytes: Int(extent.tornBytes)), severity: .warning))
+    }
+    return extent
+  }
+
   /// Loads a log: every line checked, duplicates skipped, the result validated.
+  /// With `shard`, only that shard's subjects are kept (Docs/scale-out.md).
   /// - Complexity: O(n log k) for n events, k per subject; memory O(events), not O(file).
   package static func load(
-    logPath: String, catalog: Catalog, progress: ((_ bytesRead: Int64, _ bytesTotal: Int64) -> Void)? = nil
+    logPath: String, catalog: Catalog, shard: Shard? = nil,
+    progress: ((_ bytesRead: Int64, _ bytesTotal: Int64) -> Void)? = nil
   ) throws(DiagnosticList) -> (ledger: Ledger, extent: LogExtent) {
     var builder = LedgerBuilder(catalog: catalog, file: logPath)
+    builder.shard = shard
     let extent: LogExtent
     do {
       extent = try feed(&builder, path: logPath, progress: progress)

@@ -23,12 +23,12 @@ final class ParsedBlock: @unchecked Sendable {
   var lines: [ParsedLine] = []
   /// Signalled when a worker has parsed the block.
   let parsed = DispatchSemaphore(value: 0)
-  /// This block's parser (each block is parsed by one worker at a time).
-  var parser: EventLineParser
+  /// The catalog lines are parsed against.
+  let catalog: Catalog
 
   init(capacity: Int, catalog: Catalog) {
     buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 64)
-    parser = EventLineParser(catalog: catalog)
+    self.catalog = catalog
     lines.reserveCapacity(capacity / 256)
   }
 
@@ -37,11 +37,16 @@ final class ParsedBlock: @unchecked Sendable {
   /// Parses every line of the block (runs on a worker thread).
   func parse() {
     let bytes = UnsafeBufferPointer(buffer.bindMemory(to: UInt8.self))
+    // Locals, not properties, in the loop: a class property mutated per line pays a dynamic
+    // exclusivity check each time. The parser's scratch is handed over per block anyway.
+    var parser = EventLineParser(catalog: catalog)
+    var lines: [ParsedLine] = []
+    swap(&lines, &self.lines)
     var lineStart = 0
     var lineNumber = firstLineNumber
     while lineStart < length {
-      var newline = lineStart
-      while bytes[newline] != 10 { newline += 1 }
+      // Every block ends with a newline (the reader cuts blocks at line ends).
+      let newline = ByteScan.first(10, in: bytes, from: lineStart, end: length)
       let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<newline])
       switch LineIntake.check(line, lineNumber: lineNumber) {
       case .empty: lines.append(.empty)
@@ -55,6 +60,8 @@ final class ParsedBlock: @unchecked Sendable {
       lineNumber += 1
       lineStart = newline + 1
     }
+    // Hand the results back before signalling: the builder reads them as soon as it wakes.
+    swap(&lines, &self.lines)
     scratch = parser.takeScratch()
     parsed.signal()
   }
@@ -87,7 +94,36 @@ enum PipelinedLogReader {
     }
     let end: Int64
     if let requestedEnd { end = requestedEnd } else { end = try AppendIntent.visibleLength(of: file, logPath: path) }
-    builder.reserve(events: Int(max(0, end - offset) / 100))
+    // A shard keeps about 1/n of the events.
+    builder.reserve(events: Int(max(0, end - offset) / 100) / (builder.shard?.count ?? 1))
+    return try feed(
+      &builder, name: path, catalog: catalog, startingAt: offset, firstLineNumber: firstLineNumber, end: end,
+      blockBytes: blockBytes, progress: progress
+    ) { (buffer, position) throws(Diagnostic) in try file.read(into: buffer, at: position) }
+  }
+
+  /// Feeds every complete line of a stream (stdin, a pipe) into `builder`, reading it once in
+  /// order: the same blocks, line limits and torn-last-line rule as a file.
+  ///
+  /// `read` fills the buffer it is given as far as it can and returns 0 only at the end.
+  /// - Complexity: O(stream size); memory bounded by the blocks in flight.
+  static func feed(
+    _ builder: inout LedgerBuilder, streamNamed name: String, catalog: Catalog,
+    blockBytes: Int = PipelinedLogReader.blockBytes,
+    read: (UnsafeMutableRawBufferPointer) throws(Diagnostic) -> Int
+  ) throws(Diagnostic) -> LogExtent {
+    try feed(
+      &builder, name: name, catalog: catalog, startingAt: 0, firstLineNumber: 1, end: Int64.max, blockBytes: blockBytes,
+      progress: nil
+    ) { (buffer, _) throws(Diagnostic) in try read(buffer) }
+  }
+
+  /// The reading loop shared by files (read at offsets) and streams (read in order).
+  private static func feed(
+    _ builder: inout LedgerBuilder, name path: String, catalog: Catalog, startingAt offset: Int64,
+    firstLineNumber: Int, end: Int64, blockBytes: Int, progress: ((_ bytesRead: Int64, _ bytesTotal: Int64) -> Void)?,
+    read: (UnsafeMutableRawBufferPointer, _ position: Int64) throws(Diagnostic) -> Int
+  ) throws(Diagnostic) -> LogExtent {
     let capacity = blockBytes + Limits.lineBytesMax + 1
     var free = (0..<blocksInFlight).map { _ in ParsedBlock(capacity: capacity, catalog: catalog) }
     var inFlight: [ParsedBlock] = []
@@ -129,8 +165,7 @@ enum PipelinedLogReader {
       var filled = carry.count
       carry.removeAll(keepingCapacity: true)
       let want = Int(min(Int64(blockBytes), max(0, end - position)))
-      let n = want == 0 ? 0 : try file.read(
-        into: UnsafeMutableRawBufferPointer(rebasing: block.buffer[filled..<(filled + want)]), at: position)
+      let n = want == 0 ? 0 : try read(UnsafeMutableRawBufferPointer(rebasing: block.buffer[filled..<(filled + want)]), position)
       position += Int64(n)
       filled += n
       if n == 0 { atEnd = true }
@@ -164,11 +199,7 @@ enum PipelinedLogReader {
       while lastNewline >= 0 && bytes[lastNewline] != 10 { lastNewline -= 1 }
       block.length = lastNewline + 1
       block.firstLineNumber = lineNumber
-      var k = 0
-      while k < block.length, let newline = LogReader.findNewline(bytes, from: k, to: block.length) {
-        lineNumber += 1
-        k = newline + 1
-      }
+      lineNumber += ByteScan.count(10, in: UnsafeBufferPointer(bytes), from: 0, end: block.length)
       consumed += Int64(block.length)
       let rest = filled - block.length
       if atEnd {
@@ -180,7 +211,6 @@ enum PipelinedLogReader {
           free.append(block)
         }
         while !inFlight.isEmpty { admitOldest(&builder) }
-        withExtendedLifetime(file) {}
         return LogExtent(completeBytes: consumed, tornBytes: Int64(rest), lineCount: lineNumber - firstLineNumber)
       }
       if rest > Limits.lineBytesMax {

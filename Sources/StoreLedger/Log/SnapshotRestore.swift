@@ -84,8 +84,10 @@ package enum SnapshotFiles {
   /// snapshot covers (an edited, reordered or truncated prefix) and a snapshot
   /// folded with another catalog. The prefix is digested on a second thread while
   /// the snapshot is parsed.
+  /// With `shard`, the snapshot must hold only that shard's subjects (one made with the same
+  /// `--shard`), and the tail's lines of other shards are dropped.
   package static func restore(
-    snapshotPath: String, logPath: String, catalogPath: String, catalog: Catalog
+    snapshotPath: String, logPath: String, catalogPath: String, catalog: Catalog, shard: Shard? = nil
   ) throws(DiagnosticList) -> (ledger: Ledger, extent: LogExtent) {
     try DiagnosticList.collecting(path: snapshotPath) {
       // The header names how much of the file restoring needs; the readable timeline after it is skipped.
@@ -147,9 +149,11 @@ package enum SnapshotFiles {
           .snapshotMismatch(
             "log does not begin with the \(header.bytes) bytes (\(header.lines) lines) that snapshot \(snapshotPath) covers: lines before the cut were edited, removed, inserted or reordered"))
       }
+      if let shard { try Shard.checkRestored(restored.ledger, shard: shard, snapshotPath: snapshotPath) }
       var builder = LedgerBuilder(restoring: restored.ledger, file: logPath)
       // The builder is now the only owner: it interns and merges the tail in place.
       restored.ledger = .empty
+      builder.shard = shard
       let tail = try LedgerLoader.feed(
         &builder, path: logPath, startingAt: header.bytes, firstLineNumber: header.lines + 1)
       let extent = LogExtent(

@@ -42,6 +42,27 @@ package struct QueryBatch: Sendable {
     return batch
   }
 
+  /// The queries whose subject `keep` accepts, in their order (`audit --shard`).
+  /// - Complexity: O(queries).
+  package func filter(subjects keep: (UnsafeBufferPointer<UInt8>) -> Bool) -> QueryBatch {
+    var kept = QueryBatch()
+    arena.withUnsafeBufferPointer { all in
+      var start = 0
+      for index in 0..<count {
+        let end = subjectEnds[index]
+        let subject = UnsafeBufferPointer(rebasing: all[start..<end])
+        start = end
+        guard keep(subject) else { continue }
+        kept.arena.append(contentsOf: subject)
+        kept.subjectEnds.append(kept.arena.count)
+        kept.ats.append(ats[index])
+        kept.asOfs.append(asOfs[index])
+        if let cache = caches[index] { kept.caches[kept.ats.count - 1] = cache }
+      }
+    }
+    return kept
+  }
+
   private mutating func add(
     _ line: UnsafeBufferPointer<UInt8>, lineNumber: Int, scratch: inout [UInt8], time: TimeInput
   ) -> Diagnostic? {

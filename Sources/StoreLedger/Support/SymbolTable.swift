@@ -37,7 +37,7 @@ package struct SymbolTable: Sendable {
   package init(capacity: Int = 1024) {
     var size = 16
     while size * 3 < capacity * 4 { size <<= 1 }
-    slots = Array(repeating: 0, count: size)
+    slots = PageAdvice.zeroedWords(count: size)
     mask = size - 1
   }
 
@@ -203,7 +203,7 @@ package struct SymbolTable: Sendable {
   }
 
   private mutating func rehash(size: Int) {
-    var newSlots = [UInt64](repeating: 0, count: size)
+    var newSlots = PageAdvice.zeroedWords(count: size)
     let newMask = size - 1
     arena.withUnsafeBufferPointer { all in
       for index in 0..<used {
@@ -243,18 +243,25 @@ package struct SymbolTable: Sendable {
     var i = 0
     let n = bytes.count
     while i + 8 <= n {
-      let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+      let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
       h = (h ^ word) &* 0x0000_0100_0000_01b3
       h ^= h >> 29
       i += 8
     }
     if i < n {
       var tail: UInt64 = 0
-      var shift: UInt64 = 0
-      while i < n {
-        tail |= UInt64(base[i]) << shift
-        shift += 8
-        i += 1
+      if n >= 8 {
+        // The last eight bytes in one load, shifted so only the unhashed ones remain: the
+        // same value as assembling them byte by byte (little-endian), without the loop.
+        let last = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self))
+        tail = last >> UInt64((8 - (n - i)) * 8)
+      } else {
+        var shift: UInt64 = 0
+        while i < n {
+          tail |= UInt64(base[i]) << shift
+          shift += 8
+          i += 1
+        }
       }
       h = (h ^ tail) &* 0x0000_0100_0000_01b3
     }

@@ -6,6 +6,15 @@ extension Timestamp {
   /// impossible dates (`2026-02-30`) and leap seconds (`:60`), which a
   /// millisecond clock cannot represent. Parsed arithmetically: no formatter.
   package static func parseRFC3339(_ bytes: UnsafeBufferPointer<UInt8>) -> Timestamp? {
+    var dayCache = RFC3339DayCache()
+    return parseRFC3339(bytes, dayCache: &dayCache)
+  }
+
+  /// Parses an RFC 3339 timestamp like `parseRFC3339(_:)`, reusing the day count of the
+  /// previous call when the date (the first ten bytes) is the same.
+  package static func parseRFC3339(
+    _ bytes: UnsafeBufferPointer<UInt8>, dayCache: inout RFC3339DayCache
+  ) -> Timestamp? {
     let n = bytes.count
     guard n >= 20, let p = bytes.baseAddress else { return nil }
     @inline(__always) func digit(_ i: Int) -> Int64? {
@@ -20,14 +29,23 @@ extension Timestamp {
       }
       return value
     }
-    guard let year = number(0, 4), p[4] == 45, let month = number(5, 2), p[7] == 45,
-      let day = number(8, 2), p[10] == 84 || p[10] == 116,
+    let raw = UnsafeRawPointer(p)
+    let dateHead = raw.loadUnaligned(as: UInt64.self)
+    let dateTail = raw.loadUnaligned(fromByteOffset: 8, as: UInt16.self)
+    let days: Int64
+    if dayCache.isFilled && dateHead == dayCache.dateHead && dateTail == dayCache.dateTail {
+      days = dayCache.days
+    } else {
+      guard let year = number(0, 4), p[4] == 45, let month = number(5, 2), p[7] == 45,
+        let day = number(8, 2), month >= 1, month <= 12, day >= 1,
+        day <= CivilDate.daysInMonth(year: year, month: month)
+      else { return nil }
+      days = CivilDate(year: year, month: month, day: day).daysSinceEpoch
+      dayCache = RFC3339DayCache(dateHead: dateHead, dateTail: dateTail, days: days)
+    }
+    guard p[10] == 84 || p[10] == 116,
       let hour = number(11, 2), p[13] == 58, let minute = number(14, 2), p[16] == 58,
-      let second = number(17, 2)
-    else { return nil }
-    guard month >= 1, month <= 12, day >= 1,
-      day <= CivilDate.daysInMonth(year: year, month: month),
-      hour <= 23, minute <= 59, second <= 59
+      let second = number(17, 2), hour <= 23, minute <= 59, second <= 59
     else { return nil }
     var i = 19
     var millis: Int64 = 0
@@ -59,7 +77,6 @@ extension Timestamp {
       return nil
     }
     guard i == n else { return nil }
-    let days = CivilDate(year: year, month: month, day: day).daysSinceEpoch
     let secondsOfDay = hour * 3600 + minute * 60 + second - offsetMinutes * 60
     let milliseconds = (days * 86_400 + secondsOfDay) * 1000 + millis
     // An offset can carry 0000-01-01 or 9999-12-31 outside the years the tool prints and reads back.
@@ -162,4 +179,27 @@ package struct TimeInput: Sendable {
     let total = hours * 60 + minutes
     return bytes[0] == 45 ? -total : total
   }
+}
+
+/// The date of the last timestamp a parser read and its day count: the lines of a log come
+/// mostly in time order, so most timestamps repeat the previous one's date.
+package struct RFC3339DayCache {
+  /// Bytes 0..<8 of the date (`YYYY-MM-`), as loaded.
+  var dateHead: UInt64 = 0
+  /// Bytes 8..<10 of the date (`DD`), as loaded.
+  var dateTail: UInt16 = 0
+  /// Days since 1970-01-01; `Int64.min` while empty.
+  var days = Int64.min
+
+  /// An empty cache.
+  package init() {}
+
+  init(dateHead: UInt64, dateTail: UInt16, days: Int64) {
+    self.dateHead = dateHead
+    self.dateTail = dateTail
+    self.days = days
+  }
+
+  /// Whether a date is cached.
+  var isFilled: Bool { days != Int64.min }
 }

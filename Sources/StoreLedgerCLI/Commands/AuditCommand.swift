@@ -4,12 +4,12 @@ import StoreLedger
 enum AuditCommand: LedgerCommand {
   static let spec = CommandSpec(
     name: "audit", abstract: "Answer many queries in bulk: one answer line per query line.",
-    usage: "audit <log> --queries <file|-> [--stream] [--tz <offset>] [--catalog <file>]",
-    positionals: [("<log>", "The JSON-lines event log.")], requiredPositionals: 1,
+    usage: "audit <log|-> --queries <file|-> [--stream] [--shard <i/n>] [--tz <offset>] [--catalog <file>]",
+    positionals: [("<log|->", "The JSON-lines event log; '-' streams it from stdin (needs --catalog).")], requiredPositionals: 1,
     options: [
       .value("queries", "file|-", "JSON lines {\"subject\": …, \"at\": …, \"as_of\": …}; '-' reads stdin."),
       .flag("stream", "Answer queries as they arrive, in bounded memory (for pipelines)."),
-      CommandSpec.tzOption, CommandSpec.snapshotOption, CommandSpec.catalogOption,
+      CommandSpec.shardOption, CommandSpec.tzOption, CommandSpec.snapshotOption, CommandSpec.catalogOption,
     ],
     discussion: """
       Every query line is checked before any answer is printed, so a bad query gives an error
@@ -18,6 +18,8 @@ enum AuditCommand: LedgerCommand {
       With --stream, queries are answered as they arrive (each read's complete lines at once) and
       memory stays bounded however many there are; a bad line stops the command with exit 65
       after the answers to the lines before it were printed, and nothing after it is answered.
+      With --shard, only the queries of the shard's subjects are answered, in their order
+      (Docs/scale-out.md shows how to merge the shards' answers back into query order).
       """)
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
@@ -27,10 +29,11 @@ enum AuditCommand: LedgerCommand {
     let (ledger, _) = try CommandSupport.ledger(arguments, console: console)
     let time = try ArgumentParser.timeInput(arguments)
     if arguments.has("stream") {
-      return try stream(queriesName, ledger: ledger, time: time, console: console)
+      return try stream(queriesName, ledger: ledger, shard: try CommandSupport.shard(arguments), time: time, console: console)
     }
     let input = try CommandSupport.input(queriesName, console: console, limits: .queries)
-    let batch = try QueryBatch.parse(input, file: queriesName == "-" ? "<stdin>" : queriesName, time: time)
+    let shard = try CommandSupport.shard(arguments)
+    let batch = keeping(shard, try QueryBatch.parse(input, file: queriesName == "-" ? "<stdin>" : queriesName, time: time))
     var engine = QueryEngine(ledger: ledger)
     engine.writeAnswers(batch) { console.outBytes($0) }
     CommandSupport.warnIfUnknown(subjectsOf: batch, in: ledger, log: CommandSupport.logPath(arguments), console: console)
@@ -38,12 +41,18 @@ enum AuditCommand: LedgerCommand {
   }
 
   /// Answers each run of complete query lines as soon as it is read.
-  static func stream(_ queriesName: String, ledger: Ledger, time: TimeInput, console: Console) throws -> Int32 {
+  /// The queries of `shard`'s subjects (all of them without a shard).
+  static func keeping(_ shard: Shard?, _ batch: QueryBatch) -> QueryBatch {
+    guard let shard else { return batch }
+    return batch.filter { shard.contains(subject: $0) }
+  }
+
+  static func stream(_ queriesName: String, ledger: Ledger, shard: Shard?, time: TimeInput, console: Console) throws -> Int32 {
     let name = queriesName == "-" ? "<stdin>" : queriesName
     var engine = QueryEngine(ledger: ledger)
     func answer(_ lines: [UInt8], _ firstLine: Int) throws {
       do {
-        let batch = try QueryBatch.parse(lines, file: name, time: time)
+        let batch = keeping(shard, try QueryBatch.parse(lines, file: name, time: time))
         engine.writeAnswers(batch) { console.outBytes($0) }
       } catch {
         // Line numbers within the run, moved to the input's.

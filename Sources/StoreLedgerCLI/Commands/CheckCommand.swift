@@ -20,7 +20,7 @@ enum CheckCommand: LedgerCommand {
     var builder = LedgerBuilder(catalog: catalog, file: name)
     let extent =
       log == "-"
-      ? CommandSupport.feed(&builder, input: try console.readInput())
+      ? try CommandSupport.feed(&builder, console: console)
       : try feedWithProgress(&builder, log: log, console: console)
     let linesRead = builder.linesRead
     let errorCount = builder.errorCount

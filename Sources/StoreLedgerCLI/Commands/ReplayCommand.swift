@@ -4,29 +4,34 @@ import StoreLedger
 enum ReplayCommand: LedgerCommand {
   static let spec = CommandSpec(
     name: "replay", abstract: "Fold the whole log and summarise the state at its latest time.",
-    usage: "replay <log> [--snapshot <file>] [--catalog <file>]",
-    positionals: [("<log>", "The JSON-lines event log.")], requiredPositionals: 1,
-    options: [CommandSpec.snapshotOption, CommandSpec.catalogOption],
+    usage: "replay <log|-> [--at <time>] [--shard <i/n>] [--snapshot <file>] [--catalog <file>]",
+    positionals: [("<log|->", "The JSON-lines event log; '-' streams it from stdin (needs --catalog).")], requiredPositionals: 1,
+    options: [
+      .value("at", "time", "Count active entitlements at this time instead of the log's latest effective time."),
+      CommandSpec.shardOption, CommandSpec.snapshotOption, CommandSpec.catalogOption,
+    ],
     discussion: """
       Prints events read, duplicates skipped, subjects, the number of subjects holding each
       entitlement at the log's latest effective time, and the elapsed time and events per second.
+      With --shard, every count is the shard's: the shards' counts add up to the whole log's
+      (the active entitlements too when every shard is given the same --at).
       """)
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
     let started = monotonicNanoseconds()
+    let at = try arguments.value("at").map { (text) throws(UsageError) in try ArgumentParser.instant(text, option: "at") }
     let (ledger, _) = try CommandSupport.ledger(arguments, console: console)
     let latest = ledger.latestEffective
-    let counts = ActiveEntitlements.count(in: ledger, at: latest)
+    let countedAt = at ?? latest
+    let counts = ActiveEntitlements.count(in: ledger, at: countedAt)
     let seconds = Double(monotonicNanoseconds() - started) / 1e9
     let events = ledger.events.count + ledger.duplicatesSkipped
     var text = "events read: \(events)\n"
     text += "duplicates skipped: \(ledger.duplicatesSkipped)\n"
     text += "subjects: \(ledger.subjectCount)\n"
-    if ledger.events.isEmpty {
-      text += "latest effective time: none\n"
-    } else {
-      text += "latest effective time: \(latest.rfc3339)\n"
-      text += "entitlements active at \(latest.rfc3339):"
+    text += "latest effective time: \(ledger.events.isEmpty ? "none" : latest.rfc3339)\n"
+    if !ledger.events.isEmpty || at != nil {
+      text += "entitlements active at \(countedAt.rfc3339):"
       text += counts.isEmpty ? " none\n" : "\n" + counts.map { "  \($0.entitlement): \($0.subjects)\n" }.joined()
     }
     let rate = seconds > 0 ? Int(Double(events) / seconds) : 0

@@ -5,8 +5,11 @@ enum ReportCommand: LedgerCommand {
   static let spec = CommandSpec(
     name: "report", abstract: "Subscription metrics per day, week or month, as known at a time.",
     usage:
-      "report <log> --from <time> --to <time> [--every day|week|month] [--as-of <time>] [--compare-as-of <time>] [--metrics <list>] [--format json|csv|html]",
-    positionals: [("<log>", "The JSON-lines event log.")], requiredPositionals: 1,
+      "report <log|-> --from <time> --to <time> [--every day|week|month] [--as-of <time>] [--compare-as-of <time>] [--metrics <list>] [--format json|csv|html|partial] [--shard <i/n>]\n       storeledger report --merge <partial>... [--format json|csv|html]",
+    positionals: [
+      ("<log|->", "The JSON-lines event log; '-' streams it from stdin (needs --catalog)."),
+      ("<partial>...", "With --merge: the partial reports of every shard."),
+    ], requiredPositionals: 1,
     options: [
       .value("from", "time", "Start: the first bucket is the one containing it. Required."),
       .value("to", "time", "End: the last bucket ends at or after it. Required."),
@@ -16,18 +19,28 @@ enum ReportCommand: LedgerCommand {
         "compare-as-of", "time",
         "Print what changed between the report as known at this time and as known at --as-of (default: all)."),
       .value("metrics", "list", "Comma-separated metric names to keep (default: all; see Docs/reports.md)."),
-      .value("format", "format", "json (default), csv, or html (one self-contained page with charts)."),
-      CommandSpec.snapshotOption, CommandSpec.catalogOption,
+      .value(
+        "format", "format",
+        "json (default), csv, html (one self-contained page with charts), or partial (a shard's report to --merge)."),
+      .flag("merge", "Sum the partial reports given (one per shard) into the whole log's report."),
+      CommandSpec.shardOption, CommandSpec.snapshotOption, CommandSpec.catalogOption,
     ],
     discussion: """
       Every metric is defined in Docs/reports.md. 'active' at a bucket's end is what
       'query --at END --as-of R' answers; 'revenue' is in thousandths of the currency unit.
       Example: storeledger report Events/demo.jsonl --from 2026-02-01 --to 2026-04-01 --format csv
-      """)
+      Shards: run 'report LOG --shard i/n --format partial' for every i, then 'report --merge' over
+      the outputs: every metric is a sum over subjects, rates are recomputed from the summed parts.
+      """,
+    repeatsLastPositional: true)
 
-  static let formats = ["json", "csv", "html"]
+  static let formats = ["json", "csv", "html", "partial"]
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+    if arguments.has("merge") { return try merge(arguments, console: console) }
+    guard arguments.positionals.count == 1 else {
+      throw UsageError(message: "Unexpected argument '\(arguments.positionals[1])' (several files only with --merge).")
+    }
     let from = try requiredInstant(arguments, "from")
     let to = try requiredInstant(arguments, "to")
     let every = arguments.value("every") ?? "month"
@@ -48,6 +61,9 @@ enum ReportCommand: LedgerCommand {
     let (ledger, _) = try CommandSupport.ledger(arguments, console: console)
     let report = ReportBuilder.report(ledger: ledger, buckets: buckets, asOf: asOf).keeping(metrics: metrics)
     if let compareAsOf {
+      guard format != "partial" else {
+        throw UsageError(message: "'--format partial' cannot be combined with '--compare-as-of': merge each as-of, then compare.")
+      }
       let before = ReportBuilder.report(ledger: ledger, buckets: buckets, asOf: compareAsOf).keeping(metrics: metrics)
       let comparison = ReportComparison(before: before, after: report)
       switch format {
@@ -60,6 +76,30 @@ enum ReportCommand: LedgerCommand {
     switch format {
     case "csv": console.out(report.csv)
     case "html": console.out(report.html(log: CommandSupport.logPath(arguments)))
+    case "partial": console.out(JSONWriter.pretty(report.partialJSONValue) + "\n")
+    default: console.out(JSONWriter.pretty(report.jsonValue) + "\n")
+    }
+    return 0
+  }
+
+  /// `report --merge P1 P2 …`: the whole log's report from its shards' partial reports.
+  static func merge(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+    let allowed: Set<String> = ["merge", "format"]
+    if let other = (Array(arguments.values.keys) + Array(arguments.flags)).sorted().first(where: { !allowed.contains($0) }) {
+      throw UsageError(message: "'--\(other)' does not apply to '--merge' (the partials were made with it).")
+    }
+    let format = arguments.value("format") ?? "json"
+    guard formats.contains(format) else { throw UsageError(message: choiceMessage("format", format, formats)) }
+    let files = arguments.positionals
+    var partials: [Report] = []
+    for file in files {
+      partials.append(try Report.parsePartial(try CommandSupport.input(file, console: console, limits: .snapshot), file: file))
+    }
+    let report = try Report.merging(partials, files: files)
+    switch format {
+    case "csv": console.out(report.csv)
+    case "html": console.out(report.html(log: files.joined(separator: " + ")))
+    case "partial": console.out(JSONWriter.pretty(report.partialJSONValue) + "\n")
     default: console.out(JSONWriter.pretty(report.jsonValue) + "\n")
     }
     return 0

@@ -4,14 +4,14 @@ import StoreLedger
 enum SnapshotCommand: LedgerCommand {
   static let spec = CommandSpec(
     name: "snapshot", abstract: "Write the folded state of a log, or check a log against a golden snapshot.",
-    usage: "snapshot <log> (--out <file> [--force] | --check <file>) [--snapshot <file>] [--catalog <file>]",
+    usage: "snapshot <log> (--out <file> [--force] | --check <file>) [--shard <i/n>] [--snapshot <file>] [--catalog <file>]",
     positionals: [("<log>", "The JSON-lines event log.")], requiredPositionals: 1,
     options: [
       .value("out", "file", "Write the snapshot of the whole log here (never the log or catalog being read)."),
       .flag("force", "Replace an existing --out file."),
       .value("check", "file", "Compare the log's snapshot with this golden file; exit 1 with a readable diff if they differ."),
       .value("snapshot", "file", "Start from this earlier snapshot and fold only the log's tail."),
-      CommandSpec.catalogOption,
+      CommandSpec.shardOption, CommandSpec.catalogOption,
     ],
     discussion: """
       A snapshot is deterministic, pretty-printed JSON with sorted keys: per subject the timeline
@@ -22,6 +22,8 @@ enum SnapshotCommand: LedgerCommand {
       --out writes a temporary file beside FILE and renames it over FILE when complete, so FILE
       is the old snapshot or the whole new one; it refuses an existing FILE without --force and
       anything that is not a regular file.
+      With --shard, the snapshot holds the shard's subjects only; restore it with the same --shard
+      (another shard's snapshot is refused; Docs/scale-out.md).
       """)
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {

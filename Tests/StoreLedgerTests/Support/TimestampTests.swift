@@ -33,6 +33,27 @@ struct TimestampTests {
     #expect(Timestamp.parseRFC3339(input) == nil)
   }
 
+  @Test(
+    "a parser that remembers the last date gives the same answer as one that does not",
+    arguments: [
+      ["2024-01-04T10:07:53Z", "2024-01-04T23:30:13.727Z", "2024-01-04T23:59:59+02:00"],
+      ["2024-02-29T00:00:00Z", "2024-02-29T24:00:00Z", "2024-02-29T23:59:60Z", "2024-02-29t01:00:00Z"],
+      ["2024-01-04T10:07:53Z", "2024-01-04X10:07:53Z", "2024-01-04T10:07:53", "2024-01-05T00:00:00Z"],
+      ["2023-02-29T00:00:00Z", "2023-02-29T00:00:00Z", "2023-02-28T00:00:00Z", "2023-02-28T00:00:00-01:00"],
+      ["2026-03-01T12:00:00Z", "2026-03-02T12:00:00Z", "2026-03-01T12:00:00Z"],
+    ])
+  func dayCacheAgrees(sequence: [String]) {
+    var cache = RFC3339DayCache()
+    for text in sequence {
+      var bytes = Array(text.utf8)
+      let cached = bytes.withUnsafeMutableBufferPointer {
+        Timestamp.parseRFC3339(UnsafeBufferPointer($0), dayCache: &cache)
+      }
+      #expect(cached == Timestamp.parseRFC3339(text), "\(text) after \(sequence)")
+      bytes.removeAll()
+    }
+  }
+
   @Test("years outside 0…9999 still print unambiguously")
   func farYears() {
     let start10000 = CivilDate(year: 10000, month: 1, day: 1).daysSinceEpoch * 86_400_000

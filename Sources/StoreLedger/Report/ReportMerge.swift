@@ -1,0 +1,148 @@
+/// Reports of shards, written as partials and summed back into the whole log's report.
+///
+/// Every metric of a bucket is a sum over subjects (a count of subjects, of events or of money,
+/// Docs/reports.md), and shards hold disjoint subjects, so the whole log's counts are the sums of
+/// the shards' counts. Rates are not additive: a partial keeps each rate's numerator and
+/// denominator, and the merge divides the summed parts (Docs/scale-out.md).
+extension Report {
+  /// The tag of a partial report, so a finished report is not merged by mistake.
+  package static let partialFormat = "storeledger-report-partial/1"
+
+  /// The report as a partial: the JSON report with each rate as `{"numerator": N, "denominator": D}`.
+  package var partialJSONValue: JSONValue {
+    .object([
+      ("as_of", asOf.map { .string($0.rfc3339) } ?? .null),
+      ("every", .string(interval.rawValue)),
+      ("format", .string(Self.partialFormat)),
+      (
+        "buckets",
+        .array(
+          buckets.map { bucket in
+            .object(
+              [("start", .string(bucket.start.rfc3339)), ("end", .string(bucket.end.rfc3339))]
+                + bucket.metrics.map { metric in
+                  guard case .rate(let numerator, let denominator) = metric.value else { return (metric.name, metric.value.jsonValue) }
+                  return (metric.name, .object([("numerator", .integer(numerator)), ("denominator", .integer(denominator))]))
+                })
+          })
+      ),
+    ])
+  }
+
+  /// Reads a partial report written by `report --format partial`.
+  /// - Complexity: O(size).
+  package static func parsePartial(_ bytes: [UInt8], file: String) throws(Diagnostic) -> Report {
+    func bad(_ detail: String) -> Diagnostic {
+      Diagnostic(file: file, .invalidValue(field: "report", expected: "a partial report (report --format partial)", found: detail))
+    }
+    let value: JSONValue
+    do {
+      value = try JSONValue.parse(bytes: bytes)
+    } catch {
+      throw Diagnostic(file: file, line: error.line, column: error.column, .invalidJSON(error.detail))
+    }
+    guard value["format"]?.stringValue == partialFormat else {
+      throw bad("no \"format\": \"\(partialFormat)\"")
+    }
+    guard let every = value["every"]?.stringValue, let interval = ReportInterval(rawValue: every) else {
+      throw bad("no valid \"every\"")
+    }
+    var asOf: Timestamp? = nil
+    if let text = value["as_of"]?.stringValue {
+      guard let parsed = Timestamp.parseRFC3339(text) else { throw bad("as_of \(text)") }
+      asOf = parsed
+    }
+    guard case .array(let items)? = value["buckets"] else { throw bad("no \"buckets\" array") }
+    var buckets: [ReportBucket] = []
+    for item in items {
+      guard let members = item.objectMembers, let start = item["start"]?.stringValue.flatMap(Timestamp.parseRFC3339),
+        let end = item["end"]?.stringValue.flatMap(Timestamp.parseRFC3339)
+      else { throw bad("a bucket without start and end") }
+      var metrics: [(name: String, value: MetricValue)] = []
+      for (name, member) in members where name != "start" && name != "end" {
+        switch member {
+        case .integer(let count):
+          metrics.append((name, .count(count)))
+        case .object(let entries):
+          if name.hasSuffix("_rate") || name.contains("_rate_") {
+            guard case .integer(let numerator)? = member["numerator"], case .integer(let denominator)? = member["denominator"]
+            else { throw bad("rate \(name) without integer numerator and denominator") }
+            metrics.append((name, .rate(numerator: numerator, denominator: denominator)))
+          } else {
+            var keyed: [(key: String, value: Int64)] = []
+            for (key, entry) in entries {
+              guard case .integer(let amount) = entry else { throw bad("\(name).\(key) is \(entry.kindName)") }
+              keyed.append((key, amount))
+            }
+            metrics.append((name, .keyed(sumKeyed(keyed, [], metric: name))))
+          }
+        default:
+          throw bad("metric \(name) is \(member.kindName)")
+        }
+      }
+      // JSON objects come back in key order; a report lists metrics in `ReportMetric` order.
+      let order = ReportMetric.allCases.map(\.rawValue)
+      if let unknown = metrics.first(where: { !order.contains($0.name) }) { throw bad("unknown metric \(unknown.name)") }
+      metrics.sort { order.firstIndex(of: $0.name)! < order.firstIndex(of: $1.name)! }
+      buckets.append(ReportBucket(start: start, end: end, metrics: metrics))
+    }
+    return Report(interval: interval, asOf: asOf, buckets: buckets)
+  }
+
+  /// The sum of shards' reports: counts and amounts added key by key, rates from the summed parts.
+  ///
+  /// The reports must have the same buckets, knowledge time and metrics (one `report` command
+  /// run with `--shard i/n` for every i); `files` name them in the error otherwise.
+  /// - Complexity: O(reports × buckets × metric entries).
+  package static func merging(_ reports: [Report], files: [String]) throws(Diagnostic) -> Report {
+    precondition(!reports.isEmpty && reports.count == files.count, "one file per report")
+    var merged = reports[0]
+    for (report, file) in zip(reports, files).dropFirst() {
+      func differ(_ what: String) -> Diagnostic {
+        Diagnostic(
+          file: file,
+          .invalidValue(
+            field: "report", expected: "the same \(what) as \(files[0]) (one report command run per shard)",
+            found: "different \(what)"))
+      }
+      guard report.interval == merged.interval, report.asOf == merged.asOf else { throw differ("--every and --as-of") }
+      guard report.buckets.count == merged.buckets.count else { throw differ("buckets") }
+      for index in merged.buckets.indices {
+        let bucket = report.buckets[index]
+        guard bucket.start == merged.buckets[index].start, bucket.end == merged.buckets[index].end,
+          bucket.metrics.map(\.name) == merged.buckets[index].metrics.map(\.name)
+        else { throw differ("buckets and metrics") }
+        for m in bucket.metrics.indices {
+          let name = bucket.metrics[m].name
+          switch (merged.buckets[index].metrics[m].value, bucket.metrics[m].value) {
+          case (.count(let a), .count(let b)):
+            merged.buckets[index].metrics[m].value = .count(a + b)
+          case (.rate(let n1, let d1), .rate(let n2, let d2)):
+            merged.buckets[index].metrics[m].value = .rate(numerator: n1 + n2, denominator: d1 + d2)
+          case (.keyed(let a), .keyed(let b)):
+            merged.buckets[index].metrics[m].value = .keyed(sumKeyed(a, b, metric: name))
+          default:
+            throw differ("kind of metric \(name)")
+          }
+        }
+      }
+    }
+    return merged
+  }
+
+  /// Key-by-key sums in the report's key order; zero sums dropped as a report drops them.
+  private static func sumKeyed(
+    _ a: [(key: String, value: Int64)], _ b: [(key: String, value: Int64)], metric: String
+  ) -> [(key: String, value: Int64)] {
+    var sums: [String: Int64] = [:]
+    for entry in a { sums[entry.key, default: 0] += entry.value }
+    for entry in b { sums[entry.key, default: 0] += entry.value }
+    let keepsZeros = metric == ReportMetric.active.rawValue || metric == ReportMetric.familyShared.rawValue
+    let entries = sums.filter { keepsZeros || $0.value != 0 }.map { (key: $0.key, value: $0.value) }
+    if metric == ReportMetric.trialConversionDays.rawValue {
+      // Days are ordered as numbers, as the report orders them.
+      return entries.sorted { (Int64($0.key) ?? 0) < (Int64($1.key) ?? 0) }
+    }
+    return entries.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+  }
+}
