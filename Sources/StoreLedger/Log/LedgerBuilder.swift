@@ -30,10 +30,9 @@ package struct LedgerBuilder {
   private var base: Ledger? = nil
   private static let baseFlag: UInt32 = 1 << 31
   private var chargeLineByTransaction: [UInt32] = []
-  /// The decide step, with buffers reused across subjects.
-  private var rules = SubjectRules()
-  /// Resolution of subscription numbers and refund targets, with buffers reused across subjects.
-  private var resolver: Resolver
+  /// Ordering, resolution and the decide step for the subjects a restored log's tail touches,
+  /// with buffers reused across subjects (a whole log settles on every core instead).
+  private var settler: SubjectSettler
   /// Errors found so far, in line order (at most `Limits.diagnosticsShownMax` kept).
   package private(set) var errors: [Diagnostic] = []
   /// How many errors were found, including those not kept.
@@ -54,7 +53,7 @@ package struct LedgerBuilder {
     context = FoldContext(catalog: catalog, symbols: &symbols)
     self.symbols = symbols
     parser = EventLineParser(catalog: catalog)
-    resolver = Resolver(catalog: catalog)
+    settler = SubjectSettler(context: context)
   }
 
   /// Continues a restored ledger: lines added next are the log's tail after the snapshot.
@@ -71,7 +70,7 @@ package struct LedgerBuilder {
     // One owner of the tables: interning the tail must not copy them (copy on write).
     base.symbols = LedgerSymbols()
     parser = EventLineParser(catalog: base.catalog)
-    resolver = Resolver(catalog: base.catalog)
+    settler = SubjectSettler(context: base.context)
     linesRead = base.linesRead
     duplicatesSkipped = base.duplicatesSkipped
     eventIndexByID = [UInt32](repeating: UInt32.max, count: symbols.ids.count)
@@ -260,14 +259,13 @@ package struct LedgerBuilder {
     var grouped = events
     events = []
     Self.groupBySubject(&grouped, starts: starts)
-    var subscriptionCounts = [UInt32](repeating: 0, count: subjectCount)
-    var latest = Timestamp.distantPast
-    grouped.withUnsafeMutableBufferPointer { all in
-      for s in 0..<subjectCount {
-        let range = starts[s]..<starts[s + 1]
-        subscriptionCounts[s] = settle(UnsafeMutableBufferPointer(rebasing: all[range]), latest: &latest)
-      }
+    let context = context
+    let settled = grouped.withUnsafeMutableBufferPointer { all in
+      SubjectSettler.settleAll(all, starts: starts, context: context)
     }
+    report(settled.findings)
+    let subscriptionCounts = settled.subscriptionCounts
+    let latest = settled.latest
     if errorCount > 0 { return .failure(DiagnosticList(errors + warnings)) }
     warnings.sort { ($0.line ?? 0) < ($1.line ?? 0) }
     return .success(
@@ -371,11 +369,10 @@ package struct LedgerBuilder {
   /// decides its rules; returns its subscription count and moves `latest` to its last `at`.
   /// - Complexity: O(k log k) for its k events.
   private mutating func settle(_ subjectEvents: UnsafeMutableBufferPointer<Event>, latest: inout Timestamp) -> UInt32 {
-    var subjectEvents = subjectEvents
-    subjectEvents.sort(by: Event.effectiveOrder)
-    let subscriptionCount = resolver.resolve(subjectEvents)
+    var findings: [(Event, RuleFinding)] = []
+    let subscriptionCount = settler.settle(subjectEvents, findings: &findings)
     if let last = subjectEvents.last, last.at > latest { latest = last.at }
-    validate(subjectEvents, subscriptionCount: Int(subscriptionCount))
+    report(findings)
     return subscriptionCount
   }
 
@@ -388,10 +385,8 @@ package struct LedgerBuilder {
         .tooManyEvents(subject: symbols.subjects.string(Symbol(rawValue: UInt32(s))), limit: Limits.eventsPerSubjectMax)))
   }
 
-  /// Decides one subject's log-wide rules and records what they find, worded with this log's strings.
-  private mutating func validate(_ subjectEvents: UnsafeMutableBufferPointer<Event>, subscriptionCount: Int) {
-    var findings: [(Event, RuleFinding)] = []
-    rules.decide(subjectEvents, subscriptionCount: subscriptionCount, context: context) { findings.append(($0, $1)) }
+  /// Records what the rules found, worded with this log's strings.
+  private mutating func report(_ findings: [(Event, RuleFinding)]) {
     for (event, finding) in findings {
       switch finding {
       case .overdraw(let currency, let balance, let quantity):
