@@ -13,19 +13,23 @@ extension MetricValue {
 
 extension Report {
   /// `{"as_of": R, "every": "month", "buckets": [{"start": T, "end": T, METRIC: VALUE, ...}]}`.
-  package var jsonValue: JSONValue {
-    .object([
-      ("as_of", asOf.map { .string($0.rfc3339) } ?? .null),
-      ("every", .string(interval.rawValue)),
-      (
-        "buckets",
-        .array(
-          buckets.map { bucket in
-            .object(
-              [("start", .string(bucket.start.rfc3339)), ("end", .string(bucket.end.rfc3339))]
-                + bucket.metrics.map { ($0.name, $0.value.jsonValue) })
-          })
-      ),
-    ])
+  package var jsonValue: JSONValue { jsonValue(format: nil) { $0.jsonValue } }
+
+  /// The report's JSON with `format` (when given) after `every`, each metric's value written by `value`.
+  func jsonValue(format: String?, value: (MetricValue) -> JSONValue) -> JSONValue {
+    .object(
+      [("as_of", asOf.map { .string($0.rfc3339) } ?? .null), ("every", .string(interval.rawValue))]
+        + (format.map { [("format", JSONValue.string($0))] } ?? [])
+        + [
+          (
+            "buckets",
+            .array(
+              buckets.map { bucket in
+                .object(
+                  [("start", .string(bucket.start.rfc3339)), ("end", .string(bucket.end.rfc3339))]
+                    + bucket.metrics.map { ($0.name, value($0.value)) })
+              })
+          )
+        ])
   }
 }

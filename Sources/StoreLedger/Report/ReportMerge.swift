@@ -10,23 +10,10 @@ extension Report {
 
   /// The report as a partial: the JSON report with each rate as `{"numerator": N, "denominator": D}`.
   package var partialJSONValue: JSONValue {
-    .object([
-      ("as_of", asOf.map { .string($0.rfc3339) } ?? .null),
-      ("every", .string(interval.rawValue)),
-      ("format", .string(Self.partialFormat)),
-      (
-        "buckets",
-        .array(
-          buckets.map { bucket in
-            .object(
-              [("start", .string(bucket.start.rfc3339)), ("end", .string(bucket.end.rfc3339))]
-                + bucket.metrics.map { metric in
-                  guard case .rate(let numerator, let denominator) = metric.value else { return (metric.name, metric.value.jsonValue) }
-                  return (metric.name, .object([("numerator", .integer(numerator)), ("denominator", .integer(denominator))]))
-                })
-          })
-      ),
-    ])
+    jsonValue(format: Self.partialFormat) { value in
+      guard case .rate(let numerator, let denominator) = value else { return value.jsonValue }
+      return .object([("numerator", .integer(numerator)), ("denominator", .integer(denominator))])
+    }
   }
 
   /// Reads a partial report written by `report --format partial`.
