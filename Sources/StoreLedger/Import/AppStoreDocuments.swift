@@ -12,17 +12,9 @@ enum AppStoreDocuments {
   static func payloads(in documents: [InputDocument], _ problems: inout ImportProblems)
     -> [AppStorePayload]
   {
-    var payloads: [AppStorePayload] = []
-    for document in documents {
+    InputDocument.payloads(in: documents, &problems) { document, payloads, problems in
       read(document.value, path: "", line: document.line, into: &payloads, &problems)
-      if payloads.count > Limits.importPayloadsMax {
-        problems.error(
-          document.line,
-          "more than \(Limits.importPayloadsMax) payloads in one import; split the input")
-        return []
-      }
     }
-    return payloads
   }
 
   /// Reads one top-level document.

@@ -4,6 +4,26 @@ struct InputDocument {
   var line: Int
   /// The document; a bare JWS line is a `.string`.
   var value: JSONValue
+
+  /// The payloads `read` finds in every document, in order; none, with an error, beyond
+  /// `Limits.importPayloadsMax` (each store's importer supplies its own `read`).
+  /// - Complexity: O(n) in the total size of the documents, plus what `read` costs.
+  static func payloads<Payload>(
+    in documents: [InputDocument], _ problems: inout ImportProblems,
+    read: (InputDocument, inout [Payload], inout ImportProblems) -> Void
+  ) -> [Payload] {
+    var payloads: [Payload] = []
+    for document in documents {
+      read(document, &payloads, &problems)
+      if payloads.count > Limits.importPayloadsMax {
+        problems.error(
+          document.line,
+          "more than \(Limits.importPayloadsMax) payloads in one import; split the input")
+        return []
+      }
+    }
+    return payloads
+  }
 }
 
 /// Splits an import input into documents, whatever the layout the user exported.

@@ -200,14 +200,8 @@ package struct QueryEngine {
         for event in events where event.kind == .usage && event.quantity > 0 { judgeExactly(event) }
         continue
       }
-      let base = events.startIndex
-      ledger.events.withUnsafeBufferPointer { all in
-        scan.scan(
-          UnsafeBufferPointer(rebasing: all[events.indices]), subscriptionCount: Int(ledger.subscriptionCounts[s]),
-          context: ledger.context, policy: policy
-        ) { position, outcome, isKnownAtRecorded in
-          if isKnownAtRecorded { report(all[base + position], outcome) } else { judgeExactly(all[base + position]) }
-        }
+      scan.scan(subject: subject, of: ledger, policy: policy) { event, outcome, isKnownAtRecorded in
+        if isKnownAtRecorded { report(event, outcome) } else { judgeExactly(event) }
       }
     }
   }

@@ -62,14 +62,8 @@ extension ReportBuilder {
           if subscribed.at <= event.at.adding(milliseconds: 7 * day) { tallies[bucket].limitHitConversions7d += 1 }
         }
       }
-      let base = events.startIndex
-      ledger.events.withUnsafeBufferPointer { all in
-        scan.scan(
-          UnsafeBufferPointer(rebasing: all[events.indices]), subscriptionCount: Int(ledger.subscriptionCounts[s]),
-          context: ledger.context, policy: policy
-        ) { position, outcome, isKnownAtRecorded in
-          tally(all[base + position], outcome: outcome, isKnownAtRecorded: isKnownAtRecorded)
-        }
+      scan.scan(subject: subject, of: ledger, policy: policy) { event, outcome, isKnownAtRecorded in
+        tally(event, outcome: outcome, isKnownAtRecorded: isKnownAtRecorded)
       }
     }
   }

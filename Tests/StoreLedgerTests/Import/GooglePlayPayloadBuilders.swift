@@ -22,13 +22,7 @@ enum GP {
     """
 
   /// The parsed test catalog.
-  static let catalog: Catalog = {
-    do {
-      return try Catalog.parse(catalogText, file: "catalog.json")
-    } catch {
-      fatalError("test catalog does not parse: \(error)")
-    }
-  }()
+  static let catalog = fixtureCatalog(catalogText)
 
   /// Purchase tokens of the tests: long, as Google's are.
   static let tokenA =

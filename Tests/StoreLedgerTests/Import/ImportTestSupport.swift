@@ -24,13 +24,7 @@ enum ImportFixtures {
     """
 
   /// The parsed test catalog.
-  static let catalog: Catalog = {
-    do {
-      return try Catalog.parse(catalogText, file: "catalog.json")
-    } catch {
-      fatalError("test catalog does not parse: \(error)")
-    }
-  }()
+  static let catalog = fixtureCatalog(catalogText)
 
   /// An unsigned JWS around `payload`, shaped like Apple's (the importer does not verify it).
   static func jws(_ payload: String) -> String {

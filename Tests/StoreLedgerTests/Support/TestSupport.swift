@@ -64,6 +64,15 @@ func catalog(_ text: String) throws -> Catalog {
   try Catalog.parse(text, file: "catalog.json")
 }
 
+/// Parses a fixture's catalog, which must parse (a static fixture cannot throw).
+func fixtureCatalog(_ text: String) -> Catalog {
+  do {
+    return try catalog(text)
+  } catch {
+    fatalError("test catalog does not parse: \(error)")
+  }
+}
+
 /// The catalog of Events/ (the contract's example catalog plus a few products).
 let exampleCatalogText: String = {
   guard let text = try? String(contentsOfFile: repoPath("Events/catalog.json"), encoding: .utf8) else {
