@@ -17,21 +17,11 @@ package struct LogExtent: Sendable, Equatable {
 
 /// Finding line ends in the log's bytes.
 enum LogReader {
+  /// The offset of the first newline in `bytes[from..<to]`, or nil (a `ByteScan` of 16 bytes a step).
+  /// - Complexity: O(to - from).
   @inline(__always)
   static func findNewline(_ bytes: UnsafeMutableBufferPointer<UInt8>, from: Int, to: Int) -> Int? {
-    var i = from
-    let base = bytes.baseAddress!
-    // Eight bytes at a time: a word has a 0x0A byte when (w ^ 0x0A..) has a zero byte.
-    while i + 8 <= to {
-      let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) ^ 0x0A0A_0A0A_0A0A_0A0A
-      let zero = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
-      if zero != 0 { return i + zero.trailingZeroBitCount / 8 }
-      i += 8
-    }
-    while i < to {
-      if base[i] == 10 { return i }
-      i += 1
-    }
-    return nil
+    let newline = ByteScan.first(10, in: UnsafeBufferPointer(bytes), from: from, end: to)
+    return newline < to ? newline : nil
   }
 }
