@@ -39,6 +39,10 @@ struct CommandSpec {
   static let shardOption = OptionSpec.value(
     "shard", "i/n", "Keep only the subjects of shard i of n, 0 <= i < n <= 4096 (Docs/scale-out.md).")
 
+  /// `--wait` on commands that write a log under its lock.
+  static let waitOption = OptionSpec.value(
+    "wait", "seconds", "Wait at most this long for another writer's lock, then exit 75. Default: 10.")
+
   /// `--catalog` is common to every command that reads a log.
   static let catalogOption = OptionSpec.value(
     "catalog", "FILE", "The product catalog (default: catalog.json beside the log).")

@@ -256,6 +256,20 @@ enum CommandSupport {
     warn([Diagnostic(file: log, .subjectsWithoutEvents(queries: queries, shown: hints, more: queries - queriesOfShown), severity: .warning)], console)
   }
 
+  /// The longest a writer waits for the log's lock: `--wait SECONDS` (0 to 86400, decimals allowed), else 10 s.
+  static func lockWait(_ arguments: ParsedArguments) throws(UsageError) -> LogLock.Wait {
+    guard let text = arguments.value("wait") else { return .standard }
+    guard let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds <= 86_400 else {
+      throw UsageError(message: "Invalid value for '--wait': expected seconds from 0 to 86400, found '\(text)'.")
+    }
+    return LogLock.Wait(limitMilliseconds: Int((seconds * 1000).rounded()))
+  }
+
+  /// What a writer says on stderr once it has waited a second for the lock.
+  static func waitNotice(_ console: Console, log: String) -> (String) -> Void {
+    { holder in console.err("waiting for the lock on \(log), held by \(holder)\n") }
+  }
+
   static func warn(_ warnings: [Diagnostic], _ console: Console) {
     guard !warnings.isEmpty else { return }
     console.err(warnings.map { $0.description + "\n" }.joined())

@@ -122,9 +122,20 @@ final class Console {
   /// truncated answer file is never mistaken for a complete one.
   func finish(status: Int32) -> Int32 {
     guard let outputFailure else { return status }
+    if let committedLog, status == 0 {
+      // 74 would say the old log is in place; it is not: the batch is durable.
+      err("warning: cannot write standard output: \(outputFailure); the batch was committed to \(committedLog)\n")
+      return 0
+    }
     err("error: cannot write standard output: \(outputFailure)\n")
     return status == 0 || status == 1 ? 74 : status
   }
+
+  /// The log a command committed a batch to, once it has: a later stdout failure is then a warning.
+  private(set) var committedLog: String? = nil
+
+  /// Notes that a batch is durable in `log`, whatever happens to stdout afterwards.
+  func noteCommitted(to log: String) { committedLog = log }
 
   func flush() {}
 }

@@ -25,7 +25,9 @@ package enum Problem: Sendable, Equatable {
   case tornLineBlocksAppend
   /// An open ledger's log is now shorter than what it had read: truncated or repaired behind it.
   case logShrank(bytes: Int64, known: Int64)
-  case unfinishedAppendUnrecoverable(String)
+  case foreignIntentRecord(record: String, reason: String, log: String)
+  case logHasSeveralNames(links: Int)
+  case lockBusy(holder: String, waitedSeconds: Int)
   case tooManyLines(limit: Int)
   case leak(id: String, feature: String, at: String, tier: String?, used: Int64, limit: Int64?)
   // Catalog.
@@ -81,6 +83,7 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
     case .usage: return 64
     case .fileNotFound, .defaultCatalogNotFound, .goldenNotFound, .cannotRead, .unknownSubject: return 66
     case .cannotWrite: return 74
+    case .lockBusy: return 75
     default: return 65
     }
   }
@@ -170,8 +173,17 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
       return "the log ends in a torn line; run 'storeledger repair' before appending"
     case .logShrank(let bytes, let known):
       return "the log has \(bytes) bytes but this open ledger had read \(known): it was truncated or repaired since; open it again"
-    case .unfinishedAppendUnrecoverable(let detail):
-      return "an interrupted append cannot be rolled back: \(detail)"
+    case .foreignIntentRecord(let record, let reason, let log):
+      return "the append intent record '\(record)' does not describe this log: \(reason); "
+        + "readers ignore it and writers refuse to write until it is discarded: "
+        + "storeledger repair \(log) --discard-intent"
+    case .logHasSeveralNames(let links):
+      return "the log has \(links) names (hard links); its crash-recovery record is kept beside one name, "
+        + "so StoreLedger writes only to a log with one name: remove the other links "
+        + "(find them with 'find / -samefile LOG') or append to a copy"
+    case .lockBusy(let holder, let waitedSeconds):
+      return "another process holds the log's lock (\(holder)); gave up after waiting \(waitedSeconds) s "
+        + "(--wait sets the limit)"
     case .tooManyLines(let limit):
       return "the log has more than \(limit) lines"
     case .badCatalog(let detail):

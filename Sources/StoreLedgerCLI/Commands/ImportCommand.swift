@@ -15,6 +15,7 @@ enum ImportCommand: LedgerCommand {
       .flag("allow-test", "Google Play: also import license testers' purchases (refused by default)."),
       .flag("emit-catalog", "App Store: print a starting catalog from the payloads instead of events."),
       CommandSpec.catalogOption,
+      CommandSpec.waitOption,
     ],
     discussion: """
       appstore reads any mix, one per line or as a JSON array, of: decoded transactions (StoreKit 2
@@ -108,7 +109,9 @@ enum ImportCommand: LedgerCommand {
     if !result.unknownValues.isEmpty { summary += "  values this importer does not know (warned above): \(listed(result.unknownValues))\n" }
     if let appendLog {
       let report = try LogAppender.append(
-        input: lines, inputName: displayName, logPath: appendLog, catalog: catalog, now: nil)
+        input: lines, inputName: displayName, logPath: appendLog, catalog: catalog, now: nil,
+        wait: try CommandSupport.lockWait(arguments), waitNotice: CommandSupport.waitNotice(console, log: appendLog))
+      if report.appended > 0 { console.noteCommitted(to: appendLog) }
       console.out(summary + "appended \(report.appended) events to \(appendLog) (\(report.duplicates) already present)\n")
     } else if out != nil {
       try emit(lines, to: out, console: console)

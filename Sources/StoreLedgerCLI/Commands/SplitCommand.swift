@@ -76,9 +76,21 @@ enum SplitCommand: LedgerCommand {
         (buffer) throws(Diagnostic) in try console.readSome(into: buffer)
       }
     } else {
+      // Only what is committed: never part of a batch an appender is writing or left unfinished.
       let file = try PlatformFile(path: log, mode: .read)
+      guard file.entryKind() == .regular else {
+        throw Diagnostic(file: log, .cannotRead(path: log, reason: "not a regular file (use '-' to split a stream)"))
+      }
+      let committed = try LogReader.committedLength(of: file, logPath: log)
+      if let warning = committed.warning { CommandSupport.warn([warning], console) }
+      var position: Int64 = 0
       summary = try LogSplitter.split(name: name, count: count, directory: directory, force: force, inUse: inUse) {
-        (buffer) throws(Diagnostic) in try file.read(into: buffer)
+        (buffer) throws(Diagnostic) in
+        let want = Int(min(Int64(buffer.count), committed.length - position))
+        guard want > 0 else { return 0 }
+        let n = try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want]), at: position)
+        position += Int64(n)
+        return n
       }
     }
     if let catalogCopy { try SnapshotFiles.write(catalogCopy.bytes, to: catalogCopy.path, force: force, inUse: inUse) }
