@@ -210,8 +210,10 @@ enum CommandSupport {
     }
     warn(
       loaded.ledger.warnings.filter {
-        if case .tornLastLine = $0.problem { return true }
-        return false
+        switch $0.problem {
+        case .tornLastLine, .foreignIntentRecord: return true
+        default: return false
+        }
       }, console)
     return (loaded.ledger, loaded.extent)
   }

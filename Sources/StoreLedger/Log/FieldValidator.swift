@@ -308,6 +308,12 @@ struct FieldValidator {
       guard ref.count >= 1 && Int(ref.count) <= Limits.referenceBytesMax else {
         return fail(.invalidValue(field: "currency", expected: "a non-empty currency id", found: quoted(ref)))
       }
+      // A spend of a currency nothing grants would read as an overdraw of 0: name the typo instead.
+      guard catalog.grantsCurrency(bytes(ref)) else {
+        let currency = string(ref)
+        return fail(
+          .unknownCurrency(currency: currency, suggestions: NearMatch.suggestions(for: currency, among: catalog.currencies)))
+      }
       pending.currency = internRef(ref)
     }
     if present.contains(.reason) {

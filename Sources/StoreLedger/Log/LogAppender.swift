@@ -155,9 +155,9 @@ package enum LogAppender {
           moved.line = original
         }
         switch moved.problem {
-        case .idConflict(let id, let firstLine, nil):
+        case .idConflict(let id, let firstLine, nil, let differing):
           let first = place(firstLine)
-          moved.problem = .idConflict(id: id, firstLine: first.line, firstFile: first.file)
+          moved.problem = .idConflict(id: id, firstLine: first.line, firstFile: first.file, differing: differing)
         case .transactionReused(let transaction, let firstLine, nil):
           let first = place(firstLine)
           moved.problem = .transactionReused(transaction: transaction, firstLine: first.line, firstFile: first.file)

@@ -514,11 +514,14 @@ extension PlatformFile {
 
   /// Writes a small advisory file (replacing it), best effort, outside any fault plan: it is not
   /// part of a durability protocol, so tests' planned failures stay on the protocol's writes.
+  /// It appears whole (written under a temporary name, then renamed), so a reader never sees it half written.
   package static func writeAdvisory(_ bytes: [UInt8], to path: String) {
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
+    let temporary = path + ".tmp-\(processID())"
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
     guard fd >= 0 else { return }
-    defer { close(fd) }
-    bytes.withUnsafeBytes { raw in _ = Glibc_write(fd, raw.baseAddress, raw.count) }
+    let written = bytes.withUnsafeBytes { raw in Glibc_write(fd, raw.baseAddress, raw.count) }
+    close(fd)
+    if written != bytes.count || Glibc_rename(temporary, path) != 0 { _ = unlink(temporary) }
   }
 
   /// Removes an advisory file, best effort, outside any fault plan.

@@ -11,8 +11,9 @@ package enum Problem: Sendable, Equatable {
   case unknownEventType(String)
   case unknownProduct(field: String, product: String, suggestions: [String] = [])
   case lineTooLong(bytes: Int, limit: Int)
+  case unknownCurrency(currency: String, suggestions: [String])
   // Log-wide rules.
-  case idConflict(id: String, firstLine: Int, firstFile: String? = nil)
+  case idConflict(id: String, firstLine: Int, firstFile: String? = nil, differing: [String] = [])
   case transactionReused(transaction: String, firstLine: Int, firstFile: String? = nil)
   case overdraw(currency: String, balance: Int64, quantity: Int64)
   case tooManyEvents(subject: String, limit: Int)
@@ -136,11 +137,15 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
     case .unknownProduct(let field, let product, let suggestions):
       return "field '\(field)': unknown product '\(product)' (not in the catalog"
         + Diagnostic.didYouMean(suggestions, separator: "; ") + ")"
+    case .unknownCurrency(let currency, let suggestions):
+      return "field 'currency': unknown currency '\(currency)' (no consumable in the catalog grants it"
+        + Diagnostic.didYouMean(suggestions, separator: "; ") + ")"
     case .lineTooLong(let bytes, let limit):
       return "line is \(bytes) bytes, more than the limit of \(limit)"
-    case .idConflict(let id, let firstLine, let firstFile):
+    case .idConflict(let id, let firstLine, let firstFile, let differing):
+      let fields = differing.isEmpty ? "" : " (it differs in " + differing.joined(separator: ", ") + ")"
       return
-        "field 'id': id conflict: '\(id)' was first used on line \(firstLine)\(Diagnostic.of(firstFile)) for a different event"
+        "field 'id': id conflict: '\(id)' was first used on line \(firstLine)\(Diagnostic.of(firstFile)) for a different event\(fields)"
     case .transactionReused(let transaction, let firstLine, let firstFile):
       return
         "field 'transaction': transaction '\(transaction)' was already charged by the event on line \(firstLine)\(Diagnostic.of(firstFile))"

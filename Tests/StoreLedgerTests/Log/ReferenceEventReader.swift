@@ -569,6 +569,10 @@ struct ReferenceEventReader {
       guard !currency.isEmpty, currency.utf8.count <= Limits.referenceBytesMax else {
         throw reject("currency", "\(currency.utf8.count) bytes")
       }
+      // Only a currency some consumable grants can be spent (a typo is not an overdraw of 0).
+      guard catalog.products.contains(where: { $0.kind == .consumable && sameUnicodeScalars($0.currency, currency) }) else {
+        throw reject("currency", "no consumable grants \(currency)")
+      }
       event.currency = currency
     }
 
