@@ -117,6 +117,35 @@ struct FieldValidator {
     return nil
   }
 
+  /// Refuses a purchase whose computed values leave their range (Docs/log-format.md, "Limits"):
+  /// a grant end from the catalog's duration past the latest time a log can hold, or a
+  /// consumable credit (`quantity` × the product's `units`) above `Limits.amountMax`.
+  private func checkComputedAmounts(
+    _ fields: RawFields, product index: ProductIndex, productKind: ProductKind
+  ) -> Result<PendingEvent, Diagnostic>? {
+    let product = catalog[index]
+    if productKind == .consumable {
+      let quantity = fields.present.contains(.quantity) ? fields.quantity : 1
+      let (credit, overflow) = quantity.multipliedReportingOverflow(by: product.units)
+      guard overflow || credit > Limits.amountMax else { return nil }
+      return fail(
+        .invalidValue(
+          field: "quantity",
+          expected: "at most \(Limits.amountMax / product.units) of '\(product.id)' (\(product.units) units each; "
+            + "one event credits at most \(Limits.amountMax) units)",
+          found: String(quantity)))
+    }
+    guard !fields.present.contains(.expires), let duration = catalog.grantDurations[Int(index.rawValue)]
+    else { return nil }
+    let end = duration.added(to: fields.at)
+    guard end.millisecondsSinceEpoch > Timestamp.latestMilliseconds else { return nil }
+    return fail(
+      .invalidValue(
+        field: "at",
+        expected: "a time from which '\(product.id)' (\(duration)) ends by \(Timestamp.latest.rfc3339), the latest time a log can hold",
+        found: "\"\(fields.at.rfc3339)\" (it would end at \(end.rfc3339))"))
+  }
+
   /// Checks the per-type rules and returns the event with its strings still to intern.
   /// `lineStart` is where the line starts in its block, for the pending event's string references.
   mutating func pending(from fields: RawFields, lineStart: Int = 0) -> Result<PendingEvent, Diagnostic> {
@@ -235,6 +264,7 @@ struct FieldValidator {
             field: "original_transaction", type: typeName,
             why: "only for auto_renewable products; " + productLabel()))
       }
+      if let failure = checkComputedAmounts(fields, product: event.product, productKind: productKind) { return failure }
       if productKind == .consumable {
         event.quantity = present.contains(.quantity) ? fields.quantity : 1
       } else if present.contains(.quantity) {

@@ -112,7 +112,7 @@ package struct QueryBatch: Sendable {
             subject = ref
           case "max_staleness":
             guard maxStaleness == nil else { throw cursor.fieldError(.duplicateField(key)) }
-            let expected = "an ISO 8601 duration such as PT24H or P3D"
+            let expected = "an ISO 8601 duration such as PT24H or P3D, \(ISODuration.lengthLimitDescription)"
             guard cursor.i < line.count, line[cursor.i] == 34 else {
               throw Diagnostic(line: lineNumber, .invalidValue(field: key, expected: expected, found: cursor.foundDescription(from: valueStart)))
             }

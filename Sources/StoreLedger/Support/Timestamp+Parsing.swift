@@ -90,6 +90,12 @@ extension Timestamp {
   static let earliestMilliseconds: Int64 = -62_167_219_200_000
   /// 9999-12-31T23:59:59.999Z: the latest instant accepted.
   static let latestMilliseconds: Int64 = 253_402_300_799_999
+  /// 9999-12-31T23:59:59.999Z: the latest instant a log, an option or an answer can hold.
+  package static let latest = Timestamp(millisecondsSinceEpoch: latestMilliseconds)
+  /// Whether the instant is one the tool prints as a four-digit year and reads back (0000–9999).
+  package var isReadable: Bool {
+    millisecondsSinceEpoch >= Timestamp.earliestMilliseconds && millisecondsSinceEpoch <= Timestamp.latestMilliseconds
+  }
 
   /// Parses an RFC 3339 timestamp from a string.
   public static func parseRFC3339(_ text: String) -> Timestamp? {
