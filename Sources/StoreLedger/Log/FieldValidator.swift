@@ -101,6 +101,19 @@ struct FieldValidator {
         .invalidValue(field: "feature", expected: "a feature of the catalog's policy (\(names))", found: quoted(ref)))
     }
     event.feature = UInt16(feature)
+    if let trial = policy.trial {
+      // Any usage may be the trial's first: its end and grace end must be times an answer can print.
+      let ends = trial.duration.added(to: fields.at)
+      let graceEnds = trial.grace.map { $0.added(to: ends) } ?? ends
+      guard graceEnds.isReadable else {
+        return fail(
+          .invalidValue(
+            field: "at",
+            expected: "a time from which the policy's trial (\(trial.duration)\(trial.grace.map { " and grace \($0)" } ?? "")) "
+              + "ends by \(Timestamp.latest.rfc3339), the latest time a log can hold",
+            found: "\"\(fields.at.rfc3339)\" (it would end at \(graceEnds.rfc3339))"))
+      }
+    }
     if fields.present.contains(.quantity) {
       let quantity = fields.quantity
       guard quantity != 0, quantity.magnitude <= FieldValidator.usageQuantityMax.magnitude else {

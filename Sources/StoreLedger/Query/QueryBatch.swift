@@ -148,7 +148,8 @@ package struct QueryBatch: Sendable {
                 line: lineNumber,
                 problem == .missingOffset
                   ? .missingUTCOffset(field: key, found: found)
-                  : .invalidValue(field: key, expected: expected, found: found))
+                  : .invalidValue(
+                    field: key, expected: problem == .outOfRange ? TimeInput.rangeDescription : expected, found: found))
             }
             if key == "at" { at = parsed } else if key == "as_of" { asOf = parsed } else { cachedAt = parsed }
           default:

@@ -205,7 +205,7 @@ extension ReportComparison {
       for change in bucket.changes {
         rows.append([
           bucket.start.rfc3339, change.name, String(change.before), String(change.after),
-          String(change.after &- change.before),
+          String(change.after - change.before),
         ])
       }
     }

@@ -16,6 +16,7 @@ package enum Problem: Sendable, Equatable {
   case transactionReused(transaction: String, firstLine: Int, firstFile: String? = nil)
   case overdraw(currency: String, balance: Int64, quantity: Int64)
   case tooManyEvents(subject: String, limit: Int)
+  case balanceMovementLimit(currency: String, moved: Int64, delta: Int64, limit: Int64)
   case tornLastLine(bytes: Int)
   case unknownReference(field: String, value: String)
   case ignoredInState(type: String, state: String)
@@ -41,6 +42,8 @@ package enum Problem: Sendable, Equatable {
   case unknownSubject(String)
   // Snapshots and diffs.
   case snapshotMismatch(String)
+  // Reports.
+  case reportValueOutOfRange(name: String, bucketStart: String, limit: Int64)
   case importFailed(String)
 }
 
@@ -144,6 +147,9 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
     case .overdraw(let currency, let balance, let quantity):
       return
         "field 'quantity': overdraw: spending \(quantity) \(currency) with a balance of \(balance) just before it"
+    case .balanceMovementLimit(let currency, let moved, let delta, let limit):
+      return "balance limit: this event moves the subject's '\(currency)' balance by \(delta) after \(moved) already moved; "
+        + "a balance may move at most \(limit) in all (credits, spends and refunds counted as positive)"
     case .tooManyEvents(let subject, let limit):
       return "subject '\(subject)' has more than \(limit) events (the per-subject limit)"
     case .tornLastLine(let bytes):
@@ -193,6 +199,9 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
       return "no event in the log names subject '\(subject)'"
     case .snapshotMismatch(let detail):
       return detail
+    case .reportValueOutOfRange(let name, let bucketStart, let limit):
+      return "report: '\(name)' of the bucket starting \(bucketStart) would pass \(limit) (by magnitude), "
+        + "the most a report's count or sum may hold; report smaller buckets (--every day) or fewer subjects"
     case .importFailed(let detail):
       return detail
     }

@@ -123,7 +123,12 @@ package struct TimeInput: Sendable {
     case relativeWithoutClock
     /// Not a form we know.
     case unknownForm
+    /// A well-formed time that `--tz` (or `today` in it) carries outside 0000-01-01…9999-12-31 UTC.
+    case outOfRange
   }
+
+  /// The times every option and answer can hold, for messages.
+  package static let rangeDescription = "a time from 0000-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z in UTC"
 
   /// The clock for `now`, `today` and `yesterday`; nil refuses them.
   package var now: Timestamp?
@@ -145,6 +150,11 @@ package struct TimeInput: Sendable {
   /// `--tz` zone, UTC by default), `YYYY-MM-DD[T ]HH:MM[:SS[.mmm]]` without offset (only with
   /// `--tz`), and `now`, `today`, `yesterday` (days start at midnight in the same zone).
   package func parse(_ text: String) -> Result<Timestamp, Problem> {
+    // An offset moves a time by up to a day: it can leave the years the tool prints and reads back.
+    parseUnchecked(text).flatMap { $0.isReadable ? .success($0) : .failure(.outOfRange) }
+  }
+
+  private func parseUnchecked(_ text: String) -> Result<Timestamp, Problem> {
     let trimmed = text.trimmingWhitespace()
     let offsetMs = (utcOffsetMinutes ?? 0) * 60_000
     switch trimmed.lowercased() {

@@ -43,6 +43,11 @@ enum QueryCommand: LedgerCommand {
         throw UsageError(message: "Invalid value for '--during': '\(dayText)' (expected a date such as 2026-03-05).")
       }
       let to = from.adding(milliseconds: 86_400_000)
+      guard to.isReadable else {
+        throw UsageError(
+          message: "Invalid value for '--during': '\(dayText)' ends at \(to.rfc3339), after \(Timestamp.latest.rfc3339), "
+            + "the latest time the tool can print and read back.")
+      }
       let (ledger, _) = try CommandSupport.ledger(arguments, console: console)
       let held = QueryText.during(subject: subject, from: from, to: to, ledger: ledger)
       if format == "text" {
