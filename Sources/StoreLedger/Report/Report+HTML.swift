@@ -69,7 +69,7 @@ extension Report {
     let span = buckets.isEmpty ? "" : "\(buckets[0].start.rfc3339) to \(buckets[buckets.count - 1].end.rfc3339)"
     page.element(
       "p",
-      "\(buckets.count) \(interval.rawValue) buckets, \(span), as known "
+      "\(Plural.counted(buckets.count, interval.rawValue + " bucket")), \(span), as known "
         + (asOf.map { "at \($0.rfc3339)" } ?? "now (every event in the log)")
         + ". Money in currency units; definitions in Docs/reports.md.",
       attributes: "class=\"meta\"")

@@ -154,7 +154,7 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
       return "subject '\(subject)' has more than \(limit) events (the per-subject limit)"
     case .tornLastLine(let bytes):
       return
-        "torn last line (\(bytes) bytes without a final newline) ignored; run 'storeledger repair' to move it aside"
+        "torn last line (\(Plural.counted(bytes, "byte")) without a final newline) ignored; run 'storeledger repair' to move it aside"
     case .unknownReference(let field, let value):
       return
         "field '\(field)': '\(value)' has no purchase or renewal for this subject at this point; the event changes nothing"
@@ -175,7 +175,7 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
     case .tornLineBlocksAppend:
       return "the log ends in a torn line; run 'storeledger repair' before appending"
     case .logShrank(let bytes, let known):
-      return "the log has \(bytes) bytes but this open ledger had read \(known): it was truncated or repaired since; open it again"
+      return "the log has \(Plural.counted(bytes, "byte")) but this open ledger had read \(known): it was truncated or repaired since; open it again"
     case .unfinishedAppendUnrecoverable(let detail):
       return "an interrupted append cannot be rolled back: \(detail)"
     case .tooManyLines(let limit):

@@ -94,8 +94,8 @@ enum ImportCommand: LedgerCommand {
         options: AppStoreImportOptions(subjects: subjects, allowsSandbox: arguments.has("allow-sandbox")))
     CommandSupport.warn(result.warnings, console)
     let lines = Array(result.eventLines.map { $0 + "\n" }.joined().utf8)
-    var summary = "imported \(result.eventLines.count) events from \(displayName)"
-    if result.duplicateCount > 0 { summary += " (\(result.duplicateCount) repeated payloads collapsed)" }
+    var summary = "imported \(Plural.counted(result.eventLines.count, "event")) from \(displayName)"
+    if result.duplicateCount > 0 { summary += " (\(Plural.counted(result.duplicateCount, "repeated payload")) collapsed)" }
     summary += "\n"
     func listed(_ counts: [String: Int]) -> String {
       counts.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
@@ -109,7 +109,7 @@ enum ImportCommand: LedgerCommand {
     if let appendLog {
       let report = try LogAppender.append(
         input: lines, inputName: displayName, logPath: appendLog, catalog: catalog, now: nil)
-      console.out(summary + "appended \(report.appended) events to \(appendLog) (\(report.duplicates) already present)\n")
+      console.out(summary + "appended \(Plural.counted(report.appended, "event")) to \(appendLog) (\(report.duplicates) already present)\n")
     } else if out != nil {
       try emit(lines, to: out, console: console)
       console.out(summary)

@@ -19,12 +19,12 @@ enum RepairCommand: LedgerCommand {
     guard PlatformFile.exists(log) else { throw Diagnostic(.fileNotFound(path: log)) }
     let report = try LogRepair.repair(logPath: log)
     if report.rolledBackBytes > 0 {
-      console.out("rolled back \(report.rolledBackBytes) bytes of an interrupted append\n")
+      console.out("rolled back \(Plural.counted(report.rolledBackBytes, "byte")) of an interrupted append\n")
     }
     if report.movedBytes == 0 {
       console.out("\(log) ends with a complete line; nothing to repair\n")
     } else {
-      console.out("moved \(report.movedBytes) torn bytes to \(log).torn; \(log) is now \(report.logBytes) bytes\n")
+      console.out("moved \(Plural.counted(report.movedBytes, "torn byte")) to \(log).torn; \(log) is now \(Plural.counted(report.logBytes, "byte"))\n")
     }
     return 0
   }

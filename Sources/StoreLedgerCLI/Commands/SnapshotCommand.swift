@@ -52,7 +52,9 @@ enum SnapshotCommand: LedgerCommand {
     let header = try SnapshotFiles.header(for: ledger, extent: extent, logPath: log, catalogPath: catalogPath)
     if let out {
       let count = try SnapshotFiles.write(ledger, header: header, to: out, force: arguments.has("force"), inUse: inUse)
-      console.out("wrote \(out): \(header.lines) lines, \(header.events) events, \(ledger.subjectCount) subjects, \(count) bytes\n")
+      console.out(
+        "wrote \(out): \(Plural.counted(header.lines, "line")), \(Plural.counted(header.events, "event")), "
+          + "\(Plural.counted(ledger.subjectCount, "subject")), \(Plural.counted(count, "byte"))\n")
       return 0
     }
     let bytes = SnapshotWriter.write(ledger, header: header)
