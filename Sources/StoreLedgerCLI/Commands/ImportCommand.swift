@@ -98,7 +98,7 @@ enum ImportCommand: LedgerCommand {
     if result.duplicateCount > 0 { summary += " (\(Plural.counted(result.duplicateCount, "repeated payload")) collapsed)" }
     summary += "\n"
     func listed(_ counts: [String: Int]) -> String {
-      counts.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
+      counts.sorted { $0.key < $1.key }.map { "\(TerminalText.clipped($0.key)) (\($0.value))" }.joined(separator: ", ")
     }
     let skipped = result.skipped.values.reduce(0, +)
     if skipped > 0 {
@@ -109,10 +109,10 @@ enum ImportCommand: LedgerCommand {
     if let appendLog {
       let report = try LogAppender.append(
         input: lines, inputName: displayName, logPath: appendLog, catalog: catalog, now: nil)
-      console.out(summary + "appended \(Plural.counted(report.appended, "event")) to \(appendLog) (\(report.duplicates) already present)\n")
+      console.outText(summary + "appended \(Plural.counted(report.appended, "event")) to \(appendLog) (\(report.duplicates) already present)\n")
     } else if out != nil {
       try emit(lines, to: out, console: console)
-      console.out(summary)
+      console.outText(summary)
     } else {
       console.outBytes(lines)
       console.err(summary)

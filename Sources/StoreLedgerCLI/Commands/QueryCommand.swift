@@ -51,7 +51,7 @@ enum QueryCommand: LedgerCommand {
       let (ledger, _) = try CommandSupport.ledger(arguments, console: console)
       let held = QueryText.during(subject: subject, from: from, to: to, ledger: ledger)
       if format == "text" {
-        console.out(QueryText.duringText(subject: subject, from: from, to: to, held: held))
+        console.outText(QueryText.duringText(subject: subject, from: from, to: to, held: held))
       } else {
         let json = QueryText.duringJSON(subject: subject, from: from, to: to, held: held)
         console.out((arguments.has("pretty") ? JSONWriter.pretty(json) : JSONWriter.compact(json)) + "\n")
@@ -74,7 +74,7 @@ enum QueryCommand: LedgerCommand {
           current = (now, QueryText.absent(from: now, ledger: ledger))
         }
       }
-      console.out(QueryText.text(answer, absent: absent, current: current, ledger: ledger))
+      console.outText(QueryText.text(answer, absent: absent, current: current, ledger: ledger))
     } else {
       var value = answer.jsonValue
       if arguments.has("explain") { value = QueryText.withAbsent(value, absent) }

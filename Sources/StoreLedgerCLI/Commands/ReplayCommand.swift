@@ -36,7 +36,7 @@ enum ReplayCommand: LedgerCommand {
     }
     let rate = seconds > 0 ? Int(Double(events) / seconds) : 0
     text += "elapsed: \(formatSeconds(seconds)) s (\(rate) events/s)\n"
-    console.out(text)
+    console.outText(text)
     return 0
   }
 }
