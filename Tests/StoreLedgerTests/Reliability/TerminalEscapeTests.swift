@@ -81,6 +81,24 @@ struct TerminalEscapeTests {
     #expect(result.stderr.contains("unknown field '" + String(repeating: "k", count: 200) + "…(60000 bytes)'"))
   }
 
+  @Test("a 10 MB id in an imported payload gives a diagnostic of about 2 KB, escaped")
+  func hugeImportedValue() throws {
+    let huge = String(repeating: "A", count: 10_000_000) + hostile
+    let payload = JSONValue.object([
+      ("transactionId", .string("1")), ("originalTransactionId", .string(huge)), ("productId", .string("pro.monthly")),
+      ("purchaseDate", .integer(1_700_000_000_000)), ("expiresDate", .integer(1_702_000_000_000)),
+      ("type", .string("Auto-Renewable Subscription")), ("environment", .string("Production")),
+      ("inAppOwnershipType", .string("PURCHASED")),
+    ])
+    let space = try Workspace()
+    let result = runCLI(["import", "appstore", "-", "--catalog", space.path("catalog.json")], stdin: JSONWriter.compact(payload))
+    #expect(result.status == 65)
+    #expect(result.stdout.isEmpty)
+    #expect(result.stderr.utf8.count < 2 * 1024 + 200)
+    #expect(result.stderr.contains("…(100"))
+    #expect(!actsOnTerminal(result.stderr))
+  }
+
   /// Commands that print text for people, with the output stream they print it on.
   static let textCommands: [[String]] = [
     ["query", "LOG", "--subject", "SUBJECT", "--at", "2026-01-20", "--as-of", "2026-01-11", "--format", "text"],
