@@ -168,6 +168,10 @@ enum ArgumentParser {
     case .failure(.missingOffset):
       throw UsageError(
         message: "Invalid value for '--\(option)': '\(text)': missing UTC offset: add Z or +02:00, or pass --tz +02:00.")
+    case .failure(.outOfRange):
+      throw UsageError(
+        message: "Invalid value for '--\(option)': '\(text)' is outside the times the tool can print and read back "
+          + "(expected \(TimeInput.rangeDescription)).")
     case .failure:
       throw UsageError(message: "Invalid value for '--\(option)': '\(text)' (expected \(TimeInput.formsDescription)).")
     }

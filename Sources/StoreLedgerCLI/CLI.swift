@@ -128,7 +128,7 @@ enum StoreLedgerCLI {
     let errors = diagnostics.prefix(Limits.diagnosticsShownMax).filter { $0.severity == .error }.count
     let found = max(total ?? 0, diagnostics.filter { $0.severity == .error }.count)
     if found > errors {
-      text += "… and \(found - errors) more errors not shown\n"
+      text += "… and \(found - errors) more \(found - errors == 1 ? "error" : "errors") not shown\n"
     }
     console.err(text)
   }

@@ -116,7 +116,11 @@ final class Console {
 
   func out(_ text: String) { writeOut(Array(text.utf8)) }
   func outBytes(_ bytes: [UInt8]) { writeOut(bytes) }
-  func err(_ text: String) { writeErr(Array(text.utf8)) }
+  /// Writes text meant for people on stdout (sentences, tables, summaries; not JSON, CSV or
+  /// HTML), its control characters but newlines escaped (`TerminalText`).
+  func outText(_ text: String) { writeOut(Array(TerminalText.escaped(text, keepingNewlines: true).utf8)) }
+  /// Writes to stderr; control characters but newlines are escaped, whatever the text holds.
+  func err(_ text: String) { writeErr(Array(TerminalText.escaped(text, keepingNewlines: true).utf8)) }
 
   /// The exit status once the command is done: 74 when stdout could not be written, so a
   /// truncated answer file is never mistaken for a complete one.

@@ -111,7 +111,7 @@ extension Policy {
         if let text = raw.stringValue, let duration = ISODuration(text) {
           tier.within = duration
         } else {
-          fail("tier '\(name)': field 'within': expected an ISO 8601 duration such as P7D")
+          fail("tier '\(name)': field 'within': expected an ISO 8601 duration such as P7D, \(ISODuration.lengthLimitDescription)")
           ok = false
         }
       }
@@ -278,7 +278,7 @@ extension Policy {
     if let text = value["duration"]?.stringValue, let parsed = ISODuration(text) {
       duration = parsed
     } else {
-      fail("trial: field 'duration' is required: an ISO 8601 duration such as P21D")
+      fail("trial: field 'duration' is required: an ISO 8601 duration such as P21D, \(ISODuration.lengthLimitDescription)")
       ok = false
     }
     var grace: ISODuration? = nil
@@ -286,7 +286,7 @@ extension Policy {
       if let text = raw.stringValue, let parsed = ISODuration(text) {
         grace = parsed
       } else {
-        fail("trial: field 'grace': expected an ISO 8601 duration such as PT48H")
+        fail("trial: field 'grace': expected an ISO 8601 duration such as PT48H, \(ISODuration.lengthLimitDescription)")
         ok = false
       }
     }

@@ -409,6 +409,12 @@ package struct LedgerBuilder {
           Diagnostic(
             file: file, line: Int(event.line),
             .overdraw(currency: symbols.currencies.string(currency), balance: balance, quantity: quantity)))
+      case .balanceMovementLimit(let currency, let moved, let delta):
+        let name = symbols.currencies.string(currency)
+        record(
+          Diagnostic(
+            file: file, line: Int(event.line),
+            .balanceMovementLimit(currency: name, moved: moved, delta: delta, limit: Limits.balanceMovementMax)))
       case .unknownReference(let field, let value):
         record(
           Diagnostic(

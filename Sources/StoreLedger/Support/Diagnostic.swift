@@ -17,6 +17,7 @@ package enum Problem: Sendable, Equatable {
   case transactionReused(transaction: String, firstLine: Int, firstFile: String? = nil)
   case overdraw(currency: String, balance: Int64, quantity: Int64)
   case tooManyEvents(subject: String, limit: Int)
+  case balanceMovementLimit(currency: String, moved: Int64, delta: Int64, limit: Int64)
   case tornLastLine(bytes: Int)
   case unknownReference(field: String, value: String)
   case ignoredInState(type: String, state: String)
@@ -44,6 +45,8 @@ package enum Problem: Sendable, Equatable {
   case unknownSubject(String)
   // Snapshots and diffs.
   case snapshotMismatch(String)
+  // Reports.
+  case reportValueOutOfRange(name: String, bucketStart: String, limit: Int64)
   case importFailed(String)
 }
 
@@ -89,14 +92,16 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
     }
   }
 
-  /// `FILE:LINE:COL: error: message`, the form every command prints on stderr.
+  /// `FILE:LINE:COL: error: message`, the form every command prints on stderr: one line, its
+  /// control characters escaped and its message at most `Diagnostic.messageBytesMax` bytes
+  /// (`TerminalText`), whatever the values in it hold.
   public var description: String {
     var prefix = ""
-    if let file { prefix += file + ":" }
+    if let file { prefix += TerminalText.escaped(file) + ":" }
     if let line { prefix += "\(line):" }
     if let column { prefix += "\(column):" }
     if !prefix.isEmpty { prefix += " " }
-    return prefix + severity.rawValue + ": " + message
+    return prefix + severity.rawValue + ": " + TerminalText.clipped(message, bytesMax: Diagnostic.messageBytesMax)
   }
 
   /// The wording of the problem.
@@ -106,82 +111,85 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
       return "invalid JSON: \(detail)"
     case .unknownField(let name):
       if Diagnostic.appStoreKeys.contains(name) {
-        return "unknown field '\(name)': this looks like an App Store payload, not a ledger event; "
+        return "unknown field '\(Self.shown(name))': this looks like an App Store payload, not a ledger event; "
           + "use 'storeledger import appstore' to turn it into events"
       }
       let suggestion = NearMatch.closest(name, among: Field.allCases.map(\.name) + ["as_of"])
-      return "unknown field '\(name)' (fields are checked strictly; "
+      return "unknown field '\(Self.shown(name))' (fields are checked strictly; "
         + (suggestion.map { "did you mean '\($0)'?)" } ?? "is it a typo?)")
     case .duplicateField(let name):
-      return "field '\(name)' appears twice"
+      return "field '\(Self.shown(name))' appears twice"
     case .missingField(let field, let type):
-      return "field '\(field)' is required for type '\(type)'"
+      return "field '\(Self.shown(field))' is required for type '\(Self.shown(type))'"
     case .fieldNotAllowed(let field, let type, let why):
-      return "field '\(field)' is not allowed for type '\(type)'" + (why.isEmpty ? "" : ": \(why)")
+      return "field '\(Self.shown(field))' is not allowed for type '\(Self.shown(type))'" + (why.isEmpty ? "" : ": \(why)")
     case .invalidValue(let field, let expected, let found):
       let thousandths =
         field == "price" && found.contains(".")
         ? "; prices are integer thousandths of the currency unit (4.99 is 4990)" : ""
-      return "field '\(field)': expected \(expected), found \(found)" + thousandths
+      return "field '\(Self.shown(field))': expected \(expected), found \(Self.shown(found))" + thousandths
     case .missingUTCOffset(let field, let found):
-      return "field '\(field)': missing UTC offset in \(found): add Z or +02:00, or pass --tz +02:00"
+      return "field '\(Self.shown(field))': missing UTC offset in \(Self.shown(found)): add Z or +02:00, or pass --tz +02:00"
     case .unknownEventType(let found):
       let name = found.trimmingCharacters(of: "\"")
       if ["refund", "refunded", "refunds"].contains(name.trimmingWhitespace().lowercased()) {
-        return "field 'type': unknown event type \(found); a refund is a 'revocation' with \"reason\": \"refund\""
+        return "field 'type': unknown event type \(Self.shown(found)); a refund is a 'revocation' with \"reason\": \"refund\""
       }
       return
-        "field 'type': unknown event type \(found)"
+        "field 'type': unknown event type \(Self.shown(found))"
         + Diagnostic.didYouMean(NearMatch.suggestions(for: name, among: EventKind.allNames), separator: " (", closing: ")")
         + "; expected one of \(EventKind.allNames.joined(separator: ", "))"
     case .unknownProduct(let field, let product, let suggestions):
-      return "field '\(field)': unknown product '\(product)' (not in the catalog"
+      return "field '\(Self.shown(field))': unknown product '\(Self.shown(product))' (not in the catalog"
         + Diagnostic.didYouMean(suggestions, separator: "; ") + ")"
     case .unknownCurrency(let currency, let suggestions):
-      return "field 'currency': unknown currency '\(currency)' (no consumable in the catalog grants it"
+      return "field 'currency': unknown currency '\(Self.shown(currency))' (no consumable in the catalog grants it"
         + Diagnostic.didYouMean(suggestions, separator: "; ") + ")"
     case .lineTooLong(let bytes, let limit):
       return "line is \(bytes) bytes, more than the limit of \(limit)"
     case .idConflict(let id, let firstLine, let firstFile, let differing):
       let fields = differing.isEmpty ? "" : " (it differs in " + differing.joined(separator: ", ") + ")"
       return
-        "field 'id': id conflict: '\(id)' was first used on line \(firstLine)\(Diagnostic.of(firstFile)) for a different event\(fields)"
+        "field 'id': id conflict: '\(Self.shown(id))' was first used on line \(firstLine)\(Diagnostic.of(firstFile)) for a different event\(fields)"
     case .transactionReused(let transaction, let firstLine, let firstFile):
       return
-        "field 'transaction': transaction '\(transaction)' was already charged by the event on line \(firstLine)\(Diagnostic.of(firstFile))"
+        "field 'transaction': transaction '\(Self.shown(transaction))' was already charged by the event on line \(firstLine)\(Diagnostic.of(firstFile))"
     case .overdraw(let currency, let balance, let quantity):
       return
-        "field 'quantity': overdraw: spending \(quantity) \(currency) with a balance of \(balance) just before it"
+        "field 'quantity': overdraw: spending \(quantity) \(Self.shown(currency)) with a balance of \(balance) just before it"
+    case .balanceMovementLimit(let currency, let moved, let delta, let limit):
+      return "balance limit: this event moves the subject's '\(Self.shown(currency))' balance by \(delta) after \(moved) already moved; "
+        + "a balance may move at most \(limit) in all (credits, spends and refunds counted as positive)"
     case .tooManyEvents(let subject, let limit):
-      return "subject '\(subject)' has more than \(limit) events (the per-subject limit)"
+      return "subject '\(Self.shown(subject))' has more than \(limit) events (the per-subject limit)"
     case .tornLastLine(let bytes):
       return
-        "torn last line (\(bytes) bytes without a final newline) ignored; run 'storeledger repair' to move it aside"
+        "torn last line (\(Plural.counted(bytes, "byte")) without a final newline) ignored; run 'storeledger repair' to move it aside"
     case .unknownReference(let field, let value):
       return
-        "field '\(field)': '\(value)' has no purchase or renewal for this subject at this point; the event changes nothing"
+        "field '\(Self.shown(field))': '\(Self.shown(value))' has no purchase or renewal for this subject at this point; the event changes nothing"
     case .ignoredInState(let type, let state):
-      return "'\(type)' in state '\(state)' changes nothing"
+      return "'\(Self.shown(type))' in state '\(Self.shown(state))' changes nothing"
     case .subjectWithoutEvents(let hint):
-      return "subject '\(hint.name)' has no events in the log, so the answer is empty"
+      return "subject '\(Self.shown(hint.name))' has no events in the log, so the answer is empty"
         + Diagnostic.didYouMean(hint.suggestions, separator: "; ")
     case .subjectsWithoutEvents(let queries, let shown, let more):
-      let subjects = shown.map { "'\($0.name)'" + Diagnostic.didYouMean($0.suggestions, separator: " (", closing: ")") }
+      let subjects = shown.map { "'\(Self.shown($0.name))'" + Diagnostic.didYouMean($0.suggestions, separator: " (", closing: ")") }
       return "\(queries) quer\(queries == 1 ? "y names a subject" : "ies name subjects") with no events in the log, "
         + "so \(queries == 1 ? "its answer is" : "their answers are") empty: " + subjects.joined(separator: ", ")
         + (more > 0 ? ", and \(more) more quer\(more == 1 ? "y" : "ies")" : "")
     case .leak(let id, let feature, let at, let tier, let used, let limit):
       let why = tier.map { "tier '\($0)' had used \(used) of \(limit.map(String.init) ?? "unlimited")" }
         ?? "no tier the subject was in offers it"
-      return "field 'feature': leak: usage '\(id)' of '\(feature)' at \(at) was not allowed (\(why))"
+      return "field 'feature': leak: usage '\(Self.shown(id))' of '\(Self.shown(feature))' at \(at) was not allowed (\(why))"
     case .tornLineBlocksAppend:
       return "the log ends in a torn line; run 'storeledger repair' before appending"
     case .logShrank(let bytes, let known):
-      return "the log has \(bytes) bytes but this open ledger had read \(known): it was truncated or repaired since; open it again"
+      return "the log has \(Plural.counted(bytes, "byte")) but this open ledger had read \(known): it was truncated or repaired since; open it again"
     case .foreignIntentRecord(let record, let reason, let log):
-      return "the append intent record '\(record)' does not describe this log: \(reason); "
+      return "the append intent record '\(Self.shown(record))' does not describe this log: \(reason); "
         + "readers ignore it and writers refuse to write until it is discarded: "
-        + "storeledger repair \(log) --discard-intent"
+        + "storeledger repair \(Self.shown(log)) --discard-intent"
     case .logHasSeveralNames(let links):
       return "the log has \(links) names (hard links); its crash-recovery record is kept beside one name, "
         + "so StoreLedger writes only to a log with one name: remove the other links "
@@ -207,9 +215,12 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
     case .usage(let detail):
       return detail
     case .unknownSubject(let subject):
-      return "no event in the log names subject '\(subject)'"
+      return "no event in the log names subject '\(Self.shown(subject))'"
     case .snapshotMismatch(let detail):
       return detail
+    case .reportValueOutOfRange(let name, let bucketStart, let limit):
+      return "report: '\(Self.shown(name))' of the bucket starting \(bucketStart) would pass \(limit) (by magnitude), "
+        + "the most a report's count or sum may hold; report smaller buckets (--every day) or fewer subjects"
     case .importFailed(let detail):
       return detail
     }
@@ -226,14 +237,20 @@ extension Diagnostic {
     "webOrderLineItemId", "transactionReason", "signedDate", "storefront",
   ]
 
+  /// The most UTF-8 bytes of one message (values in it are clipped to `TerminalText.valueBytesMax` each).
+  static let messageBytesMax = 2000
+
+  /// A value from a log, catalog or payload as a message quotes it: escaped and clipped (`TerminalText`).
+  static func shown(_ value: String) -> String { TerminalText.clipped(value) }
+
   /// ` of FILE` when a line number refers to another file than the diagnostic's.
   static func of(_ file: String?) -> String { file.map { " of \($0)" } ?? "" }
 
   /// `; did you mean 'a' or 'b'?` after `separator`, or nothing when there is no suggestion.
   static func didYouMean(_ suggestions: [String], separator: String, closing: String = "") -> String {
     guard let last = suggestions.last else { return "" }
-    let quoted = suggestions.dropLast().map { "'\($0)'" }
-    let list = quoted.isEmpty ? "'\(last)'" : quoted.joined(separator: ", ") + " or '\(last)'"
+    let quoted = suggestions.dropLast().map { "'\(shown($0))'" }
+    let list = quoted.isEmpty ? "'\(shown(last))'" : quoted.joined(separator: ", ") + " or '\(shown(last))'"
     return separator + "did you mean " + list + "?" + closing
   }
 }

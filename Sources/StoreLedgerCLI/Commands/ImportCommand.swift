@@ -95,11 +95,11 @@ enum ImportCommand: LedgerCommand {
         options: AppStoreImportOptions(subjects: subjects, allowsSandbox: arguments.has("allow-sandbox")))
     CommandSupport.warn(result.warnings, console)
     let lines = Array(result.eventLines.map { $0 + "\n" }.joined().utf8)
-    var summary = "imported \(result.eventLines.count) events from \(displayName)"
-    if result.duplicateCount > 0 { summary += " (\(result.duplicateCount) repeated payloads collapsed)" }
+    var summary = "imported \(Plural.counted(result.eventLines.count, "event")) from \(displayName)"
+    if result.duplicateCount > 0 { summary += " (\(Plural.counted(result.duplicateCount, "repeated payload")) collapsed)" }
     summary += "\n"
     func listed(_ counts: [String: Int]) -> String {
-      counts.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
+      counts.sorted { $0.key < $1.key }.map { "\(TerminalText.clipped($0.key)) (\($0.value))" }.joined(separator: ", ")
     }
     let skipped = result.skipped.values.reduce(0, +)
     if skipped > 0 {
@@ -112,10 +112,10 @@ enum ImportCommand: LedgerCommand {
         input: lines, inputName: displayName, logPath: appendLog, catalog: catalog, now: nil,
         wait: try CommandSupport.lockWait(arguments), waitNotice: CommandSupport.waitNotice(console, log: appendLog))
       if report.appended > 0 { console.noteCommitted(to: appendLog) }
-      console.out(summary + "appended \(report.appended) events to \(appendLog) (\(report.duplicates) already present)\n")
+      console.outText(summary + "appended \(Plural.counted(report.appended, "event")) to \(appendLog) (\(report.duplicates) already present)\n")
     } else if out != nil {
       try emit(lines, to: out, console: console)
-      console.out(summary)
+      console.outText(summary)
     } else {
       console.outBytes(lines)
       console.err(summary)

@@ -29,12 +29,12 @@ enum RepairCommand: LedgerCommand {
       logPath: log, discardIntent: arguments.has("discard-intent"), wait: try CommandSupport.lockWait(arguments),
       waitNotice: CommandSupport.waitNotice(console, log: log))
     if report.rolledBackBytes > 0 {
-      console.out("rolled back \(report.rolledBackBytes) bytes of an interrupted append\n")
+      console.out("rolled back \(Plural.counted(report.rolledBackBytes, "byte")) of an interrupted append\n")
     }
     if report.movedBytes == 0 {
       console.out("\(log) ends with a complete line; nothing to repair\n")
     } else {
-      console.out("moved \(report.movedBytes) torn bytes to \(log).torn; \(log) is now \(report.logBytes) bytes\n")
+      console.out("moved \(Plural.counted(report.movedBytes, "torn byte")) to \(log).torn; \(log) is now \(Plural.counted(report.logBytes, "byte"))\n")
     }
     return 0
   }

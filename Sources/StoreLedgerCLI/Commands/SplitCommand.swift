@@ -102,12 +102,12 @@ enum SplitCommand: LedgerCommand {
     }
     var text = ""
     for index in 0..<count {
-      text += "\(LogSplitter.fileName(index: index, count: count)): \(summary.lines[index]) lines, \(summary.bytes[index]) bytes\n"
+      text += "\(LogSplitter.fileName(index: index, count: count)): \(Plural.counted(summary.lines[index], "line")), \(Plural.counted(summary.bytes[index], "byte"))\n"
     }
     let lines = summary.lines.reduce(0, +)
     let bytes = summary.bytes.reduce(0, +)
-    text += "split \(name) into \(count) shards in \(directory): \(lines) lines, \(bytes) bytes"
-    text += summary.emptyLines > 0 ? ", \(summary.emptyLines) empty lines left out" : ""
+    text += "split \(name) into \(Plural.counted(count, "shard")) in \(directory): \(Plural.counted(lines, "line")), \(Plural.counted(bytes, "byte"))"
+    text += summary.emptyLines > 0 ? ", \(Plural.counted(summary.emptyLines, "empty line")) left out" : ""
     text += ", \(formatSeconds(seconds)) s\n"
     console.out(text)
     return 0
