@@ -53,7 +53,8 @@ enum StoreLedgerCLI {
     text += """
 
       Exit codes: 0 success, 1 differences found (snapshot --check, diff), 64 usage error,
-      65 bad data, 66 missing or unreadable input, 74 I/O error while writing.
+      65 bad data, 66 missing or unreadable input, 74 I/O error while writing (the log unchanged),
+      75 another writer held the log's lock past --wait.
       See 'storeledger help <subcommand>' for details; 'storeledger --version' prints the version.
 
       """
