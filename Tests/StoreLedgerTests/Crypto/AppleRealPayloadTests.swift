@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+@testable import StoreLedger
+
+/// The five real Apple-signed Sandbox payloads of the shared vectors, under Apple Root CA - G3.
+@Suite("Real App Store payloads verify under Apple's root", .enabled(if: SharedVectors.present, SharedVectors.absentMessage))
+struct AppleRealPayloadTests {
+  static let files = [
+    "01-sandbox-renewalInfo-leaf2021.jws", "02-sandbox-transaction-consumable-leaf2023.jws",
+    "03-sandbox-notification-TEST-leaf2023.jws", "04-sandbox-notification-DID_RENEW-leaf2025.jws",
+    "05-sandbox-notification-REFUND-leaf2025.jws",
+  ]
+
+  static func appleRoot() throws -> X509Certificate {
+    try AppStoreTrust.certificate(fromFile: SharedVectors.bytes("apple/AppleRootCA-G3.cer")).get()
+  }
+
+  static func payload(_ file: String) throws -> String { try SharedVectors.text("apple/real/" + file) }
+
+  @Test("the fingerprint the CLI prints is the SHA-256 of the shared Apple Root CA - G3")
+  func fingerprint() throws {
+    #expect(AppStoreTrust.fingerprint(try Self.appleRoot()) == AppStoreTrust.appleRootCAG3SHA256)
+  }
+
+  @Test("each payload verifies at its signedDate, with the signedDate and kind of the manifest", arguments: files)
+  func verifiesAtSignedDate(file: String) throws {
+    let manifest = try #require(try SharedVectors.json("apple/real/manifest.json") as? [[String: Any]])
+    let entry = try #require(manifest.first { $0["file"] as? String == "real/" + file })
+    let verifier = AppStoreSignatureVerifier(trust: AppStoreTrust(roots: [try Self.appleRoot()]))
+    let payload = try verifier.verify(Self.payload(file)).get()
+    #expect(payload["signedDate"] == .integer(Int64(entry["signedDate_ms"] as! Int)))
+    #expect(entry["expected"].flatMap { ($0 as? [String: Any])?["overall_valid_at_signedDate"] as? Bool } == true)
+    // Nested JWS verify on their own.
+    let nested = (entry["nested_jws"] as? [String: Any]) ?? [:]
+    for key in nested.keys.sorted() {
+      let text = try #require(payload["data"]?[key]?.stringValue, "\(file) lacks data.\(key)")
+      #expect(throws: Never.self) { try verifier.verify(text).get() }
+    }
+    #expect(verifier.verifiedSignatures == 1 + nested.count)
+  }
+
+  @Test("payloads 01, 02 and 03 fail once their leaf has expired (validated on 2025-10-12)", arguments: files)
+  func expiredLeaf(file: String) throws {
+    var trust = AppStoreTrust(roots: [try Self.appleRoot()])
+    trust.validationTimeOverrideMs = 1_760_227_200_000  // 2025-10-12T00:00:00Z, after 2025-10-11T19:51:52Z
+    let result = AppStoreSignatureVerifier(trust: trust).verify(try Self.payload(file))
+    if file.hasPrefix("04") || file.hasPrefix("05") {
+      #expect(throws: Never.self) { try result.get() }
+    } else {
+      guard case .failure(.validity(let certificate, _, _, let notAfterMs)) = result else {
+        Issue.record("\(file): expected the leaf's validity to fail, got \(result)")
+        return
+      }
+      #expect(certificate == "leaf")
+      #expect(notAfterMs < 1_760_227_200_000)
+    }
+  }
+}
