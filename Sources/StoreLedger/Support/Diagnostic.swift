@@ -287,7 +287,7 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
     case .importFailed(let detail):
       return detail
     case .signatureRejected(let place, let check):
-      return "\(place): signature check '\(check.name)' failed: \(check.detail); nothing was imported"
+      return "\(place): signature check '\(check.name)' failed: \(check.detail)"
     case .unsignedPayload(let place):
       return "\(place) is a decoded payload, not Apple's signed JWS, so it cannot be verified; "
         + "import the signed form (signedPayload, signedTransactionInfo), or pass --no-verify to import it unverified"
