@@ -39,6 +39,8 @@ package struct AppStoreTrust: Sendable {
         return .failure(.unsupported("the PEM body is not base64"))
       }
       der = decoded
+    } else if bytes.starts(with: Array("-----BEGIN".utf8)) {
+      return .failure(.unsupported("a PEM file without a CERTIFICATE block"))
     }
     do {
       return .success(try X509Certificate(der: der))
