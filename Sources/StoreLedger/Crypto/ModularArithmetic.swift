@@ -103,7 +103,8 @@ package struct U384: Sendable, Equatable {
   }
 }
 
-/// Arithmetic modulo an odd number below 2^384, in Montgomery form with R = 2^384.
+/// Arithmetic modulo an odd number below 2^384, in Montgomery form with R = 2^(64·limbs), the
+/// fewest 64-bit limbs that hold the modulus (4 for P-256, 6 for P-384).
 ///
 /// Values passed to and returned by `multiply`, `add`, `subtract` are reduced (below the
 /// modulus); `toMontgomery` and `fromMontgomery` convert. Not constant time: verification
@@ -111,6 +112,8 @@ package struct U384: Sendable, Equatable {
 package struct MontgomeryModulus: Sendable {
   /// The modulus.
   package let modulus: U384
+  /// How many 64-bit limbs the modulus needs; R = 2^(64·limbCount).
+  let limbCount: Int
   /// -modulus⁻¹ mod 2^64.
   private let inverseNegated: UInt64
   /// R² mod modulus, to enter Montgomery form.
@@ -123,19 +126,18 @@ package struct MontgomeryModulus: Sendable {
   init(_ modulus: U384) {
     precondition(modulus.limbs[0] & 1 == 1 && modulus.bitWidth > 1, "Montgomery needs an odd modulus")
     self.modulus = modulus
+    limbCount = (modulus.bitWidth + 63) / 64
     // Newton's iteration doubles the correct low bits each step: 1 → 64 in six steps.
     var inverse: UInt64 = 1
     for _ in 0..<6 { inverse = inverse &* (2 &- modulus.limbs[0] &* inverse) }
     inverseNegated = 0 &- inverse
-    // R mod m and R² mod m by doubling 1 modulo m (384 and 768 times).
+    // R mod m and R² mod m by doubling 1 modulo m.
     var value = U384()
     value.limbs[0] = 1
-    var power = 0
     var rModulus = U384()
-    while power < 768 {
+    for power in 1...(128 * limbCount) {
       value = MontgomeryModulus.addReduced(value, value, modulus)
-      power += 1
-      if power == 384 { rModulus = value }
+      if power == 64 * limbCount { rModulus = value }
     }
     one = rModulus
     rSquared = value
@@ -166,43 +168,57 @@ package struct MontgomeryModulus: Sendable {
     return borrowed ? difference.adding(modulus).0 : difference
   }
 
-  /// `a · b · R⁻¹` mod m (CIOS Montgomery multiplication).
+  /// `a · b · R⁻¹` mod m (CIOS Montgomery multiplication over `limbCount` limbs).
   func multiply(_ a: U384, _ b: U384) -> U384 {
-    let m = modulus.limbs
-    var t = SIMD8<UInt64>()
-    for i in 0..<6 {
-      let factor = b.limbs[i]
-      var carry: UInt64 = 0
-      for j in 0..<6 {
-        let (high, low) = a.limbs[j].multipliedFullWidth(by: factor)
-        let (s1, c1) = low.addingReportingOverflow(t[j])
-        let (s2, c2) = s1.addingReportingOverflow(carry)
-        t[j] = s2
-        carry = high &+ (c1 ? 1 : 0) &+ (c2 ? 1 : 0)
+    let n = limbCount
+    let factor = inverseNegated
+    var t = SIMD16<UInt64>()  // n + 2 limbs used
+    withUnsafeBytes(of: a.limbs) { aBytes in
+      withUnsafeBytes(of: b.limbs) { bBytes in
+        withUnsafeBytes(of: modulus.limbs) { mBytes in
+          withUnsafeMutableBytes(of: &t) { tBytes in
+            let a = aBytes.assumingMemoryBound(to: UInt64.self)
+            let b = bBytes.assumingMemoryBound(to: UInt64.self)
+            let m = mBytes.assumingMemoryBound(to: UInt64.self)
+            let t = tBytes.assumingMemoryBound(to: UInt64.self)
+            for i in 0..<n {
+              let bi = b[i]
+              var carry: UInt64 = 0
+              for j in 0..<n {
+                let (high, low) = a[j].multipliedFullWidth(by: bi)
+                let (s1, c1) = low.addingReportingOverflow(t[j])
+                let (s2, c2) = s1.addingReportingOverflow(carry)
+                t[j] = s2
+                carry = high &+ (c1 ? 1 : 0) &+ (c2 ? 1 : 0)
+              }
+              let (top, topCarry) = t[n].addingReportingOverflow(carry)
+              t[n] = top
+              t[n + 1] = topCarry ? 1 : 0
+              let reducer = t[0] &* factor
+              let (high0, low0) = reducer.multipliedFullWidth(by: m[0])
+              let (_, c0) = low0.addingReportingOverflow(t[0])
+              carry = high0 &+ (c0 ? 1 : 0)
+              for j in 1..<n {
+                let (high, low) = reducer.multipliedFullWidth(by: m[j])
+                let (s1, c1) = low.addingReportingOverflow(t[j])
+                let (s2, c2) = s1.addingReportingOverflow(carry)
+                t[j - 1] = s2
+                carry = high &+ (c1 ? 1 : 0) &+ (c2 ? 1 : 0)
+              }
+              let (last, lastCarry) = t[n].addingReportingOverflow(carry)
+              t[n - 1] = last
+              t[n] = t[n + 1] &+ (lastCarry ? 1 : 0)
+              t[n + 1] = 0
+            }
+          }
+        }
       }
-      let (top, topCarry) = t[6].addingReportingOverflow(carry)
-      t[6] = top
-      t[7] = topCarry ? 1 : 0
-      let reducer = t[0] &* inverseNegated
-      let (high0, low0) = reducer.multipliedFullWidth(by: m[0])
-      let (_, c0) = low0.addingReportingOverflow(t[0])
-      carry = high0 &+ (c0 ? 1 : 0)
-      for j in 1..<6 {
-        let (high, low) = reducer.multipliedFullWidth(by: m[j])
-        let (s1, c1) = low.addingReportingOverflow(t[j])
-        let (s2, c2) = s1.addingReportingOverflow(carry)
-        t[j - 1] = s2
-        carry = high &+ (c1 ? 1 : 0) &+ (c2 ? 1 : 0)
-      }
-      let (s5, c5) = t[6].addingReportingOverflow(carry)
-      t[5] = s5
-      t[6] = t[7] &+ (c5 ? 1 : 0)
-      t[7] = 0
     }
+    // t < 2m: at most one subtraction. Below 6 limbs the carry limb t[n] fits in the result;
+    // at 6 it is dropped and the subtraction wraps modulo 2^384 to the right value.
     var result = U384()
-    result.limbs = t
-    result.limbs[6] = 0
-    if t[6] != 0 || result.compare(modulus) >= 0 { result = result.subtracting(modulus).0 }
+    for limb in 0..<min(n + 1, 6) { result.limbs[limb] = t[limb] }
+    if t[n] != 0 || result.compare(modulus) >= 0 { result = result.subtracting(modulus).0 }
     return result
   }
 
