@@ -70,21 +70,36 @@ package struct U384: Sendable, Equatable {
 
   /// -1, 0 or 1 as `self` is below, equal to or above `other`.
   func compare(_ other: U384) -> Int {
-    for limb in (0..<6).reversed() where limbs[limb] != other.limbs[limb] {
-      return limbs[limb] < other.limbs[limb] ? -1 : 1
+    withUnsafeBytes(of: limbs) { aBytes in
+      withUnsafeBytes(of: other.limbs) { bBytes in
+        let a = aBytes.assumingMemoryBound(to: UInt64.self)
+        let b = bBytes.assumingMemoryBound(to: UInt64.self)
+        for limb in (0..<6).reversed() where a[limb] != b[limb] {
+          return a[limb] < b[limb] ? -1 : 1
+        }
+        return 0
+      }
     }
-    return 0
   }
 
   /// `self - other` modulo 2^384, and whether it borrowed (`other` was larger).
   func subtracting(_ other: U384) -> (U384, borrowed: Bool) {
     var result = U384()
     var borrow: UInt64 = 0
-    for limb in 0..<6 {
-      let (d1, b1) = limbs[limb].subtractingReportingOverflow(other.limbs[limb])
-      let (d2, b2) = d1.subtractingReportingOverflow(borrow)
-      result.limbs[limb] = d2
-      borrow = (b1 ? 1 : 0) + (b2 ? 1 : 0)
+    withUnsafeBytes(of: limbs) { aBytes in
+      withUnsafeBytes(of: other.limbs) { bBytes in
+        withUnsafeMutableBytes(of: &result.limbs) { rBytes in
+          let a = aBytes.assumingMemoryBound(to: UInt64.self)
+          let b = bBytes.assumingMemoryBound(to: UInt64.self)
+          let r = rBytes.assumingMemoryBound(to: UInt64.self)
+          for limb in 0..<6 {
+            let (d1, b1) = a[limb].subtractingReportingOverflow(b[limb])
+            let (d2, b2) = d1.subtractingReportingOverflow(borrow)
+            r[limb] = d2
+            borrow = carryBit(b1) &+ carryBit(b2)
+          }
+        }
+      }
     }
     return (result, borrow != 0)
   }
@@ -93,11 +108,20 @@ package struct U384: Sendable, Equatable {
   func adding(_ other: U384) -> (U384, carried: Bool) {
     var result = U384()
     var carry: UInt64 = 0
-    for limb in 0..<6 {
-      let (s1, c1) = limbs[limb].addingReportingOverflow(other.limbs[limb])
-      let (s2, c2) = s1.addingReportingOverflow(carry)
-      result.limbs[limb] = s2
-      carry = (c1 ? 1 : 0) + (c2 ? 1 : 0)
+    withUnsafeBytes(of: limbs) { aBytes in
+      withUnsafeBytes(of: other.limbs) { bBytes in
+        withUnsafeMutableBytes(of: &result.limbs) { rBytes in
+          let a = aBytes.assumingMemoryBound(to: UInt64.self)
+          let b = bBytes.assumingMemoryBound(to: UInt64.self)
+          let r = rBytes.assumingMemoryBound(to: UInt64.self)
+          for limb in 0..<6 {
+            let (s1, c1) = a[limb].addingReportingOverflow(b[limb])
+            let (s2, c2) = s1.addingReportingOverflow(carry)
+            r[limb] = s2
+            carry = carryBit(c1) &+ carryBit(c2)
+          }
+        }
+      }
     }
     return (result, carry != 0)
   }
@@ -189,25 +213,25 @@ package struct MontgomeryModulus: Sendable {
                 let (s1, c1) = low.addingReportingOverflow(t[j])
                 let (s2, c2) = s1.addingReportingOverflow(carry)
                 t[j] = s2
-                carry = high &+ (c1 ? 1 : 0) &+ (c2 ? 1 : 0)
+                carry = high &+ carryBit(c1) &+ carryBit(c2)
               }
               let (top, topCarry) = t[n].addingReportingOverflow(carry)
               t[n] = top
-              t[n + 1] = topCarry ? 1 : 0
+              t[n + 1] = carryBit(topCarry)
               let reducer = t[0] &* factor
               let (high0, low0) = reducer.multipliedFullWidth(by: m[0])
               let (_, c0) = low0.addingReportingOverflow(t[0])
-              carry = high0 &+ (c0 ? 1 : 0)
+              carry = high0 &+ carryBit(c0)
               for j in 1..<n {
                 let (high, low) = reducer.multipliedFullWidth(by: m[j])
                 let (s1, c1) = low.addingReportingOverflow(t[j])
                 let (s2, c2) = s1.addingReportingOverflow(carry)
                 t[j - 1] = s2
-                carry = high &+ (c1 ? 1 : 0) &+ (c2 ? 1 : 0)
+                carry = high &+ carryBit(c1) &+ carryBit(c2)
               }
               let (last, lastCarry) = t[n].addingReportingOverflow(carry)
               t[n - 1] = last
-              t[n] = t[n + 1] &+ (lastCarry ? 1 : 0)
+              t[n] = t[n + 1] &+ carryBit(lastCarry)
               t[n + 1] = 0
             }
           }
@@ -217,7 +241,12 @@ package struct MontgomeryModulus: Sendable {
     // t < 2m: at most one subtraction. Below 6 limbs the carry limb t[n] fits in the result;
     // at 6 it is dropped and the subtraction wraps modulo 2^384 to the right value.
     var result = U384()
-    for limb in 0..<min(n + 1, 6) { result.limbs[limb] = t[limb] }
+    let kept = min(n + 1, 6)
+    withUnsafeBytes(of: t) { tBytes in
+      withUnsafeMutableBytes(of: &result.limbs) { rBytes in
+        rBytes.copyMemory(from: UnsafeRawBufferPointer(rebasing: tBytes[..<(kept * 8)]))
+      }
+    }
     if t[n] != 0 || result.compare(modulus) >= 0 { result = result.subtracting(modulus).0 }
     return result
   }
@@ -254,3 +283,9 @@ package struct MontgomeryModulus: Sendable {
     return power(a, modulus.subtracting(two).0)
   }
 }
+
+/// 1 for true, 0 for false, without a branch (a Bool is stored as the byte 0 or 1): carries
+/// of random numbers are unpredictable, and a mispredicted branch per limb costs more than the
+/// multiplication.
+@inline(__always)
+private func carryBit(_ flag: Bool) -> UInt64 { UInt64(unsafeBitCast(flag, to: UInt8.self)) }

@@ -57,3 +57,49 @@ struct AppleRealPayloadTests {
     }
   }
 }
+
+@Suite("Real App Store payloads: tampered copies are refused", .enabled(if: SharedVectors.present, SharedVectors.absentMessage))
+struct AppleRealTamperTests {
+  static let edits: [(String, @Sendable (String) -> String, String)] = [
+    ("payload edited", { Tamper.payload($0) { $0["signedDate"] = ($0["signedDate"] as! Int) + 1 } }, "signature"),
+    ("signature bit flipped", { Tamper.signature($0) { var s = $0; s[63] ^= 0x01; return s } }, "signature"),
+    ("DER signature instead of raw", { Tamper.signature($0, Tamper.der) }, "signature"),
+    ("alg none", { Tamper.header($0) { $0["alg"] = "none" } }, "alg"),
+    ("x5c[2] dropped", { Tamper.header($0) { $0["x5c"] = Array(($0["x5c"] as! [String]).prefix(2)) } }, "x5c"),
+  ]
+
+  @Test("each edit of each real payload fails its check under Apple's root", arguments: AppleRealPayloadTests.files)
+  func tampered(file: String) throws {
+    let original = try AppleRealPayloadTests.payload(file)
+    for (name, edit, check) in Self.edits {
+      let verifier = AppStoreSignatureVerifier(trust: AppStoreTrust(roots: [try AppleRealPayloadTests.appleRoot()]))
+      let result = verifier.verify(edit(original))
+      #expect(result.failure?.name == check, "\(file), \(name): \(result)")
+    }
+  }
+
+  @Test("import appstore verifies real payloads (renewal info, a TEST notification) and appends nothing from a tampered one")
+  func cliRealPayloads() throws {
+    let apple = SharedVectors.folder.appendingPathComponent("apple/AppleRootCA-G3.cer").path
+    let space = try Workspace(log: "")
+    let input = try ["01-sandbox-renewalInfo-leaf2021.jws", "03-sandbox-notification-TEST-leaf2023.jws"]
+      .map(AppleRealPayloadTests.payload).joined(separator: "\n")
+    let run = runCLI(
+      ["import", "appstore", "-", "--catalog", TestCA.catalog, "--append", space.log, "--root", apple, "--allow-sandbox"],
+      stdin: input)
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout.contains("verified 2 payloads (2 signatures) up to root \(apple)"))
+    #expect(run.stderr.isEmpty, "Apple's root draws no warning: \(run.stderr)")
+    let tampered = Tamper.signature(try AppleRealPayloadTests.payload("03-sandbox-notification-TEST-leaf2023.jws")) {
+      var s = $0
+      s[5] ^= 0x10
+      return s
+    }
+    let bad = runCLI(
+      ["import", "appstore", "-", "--catalog", TestCA.catalog, "--append", space.log, "--root", apple, "--allow-sandbox"],
+      stdin: input + "\n" + tampered)
+    #expect(bad.status == 65)
+    #expect(bad.stderr.contains("<stdin>:3: error: this document: signature check 'signature' failed"), "\(bad.stderr)")
+    #expect(try space.read().isEmpty, "nothing appended")
+  }
+}
