@@ -164,6 +164,15 @@ def sign():
     key, leaf = leaf_under(bare_key)
     cases["intermediateWithoutMarker"] = jws(sample, key, [leaf, bare_intermediate, root])
     cases["otherKey"] = jws(sample, p256(), chain)
+    key, ca_leaf = leaf_under(intermediate_key)
+    ca_leaf = certificate("StoreLedger Test Signing Leaf", key, "StoreLedger Test Intermediate", intermediate_key,
+                          True, [LEAF_MARKER], end=utc(2040))
+    cases["leafIsCA"] = jws(sample, key, [ca_leaf, intermediate, root])
+    end_entity_key = p384()
+    end_entity = certificate("StoreLedger Test Intermediate", end_entity_key, "StoreLedger Test Root CA", root_key,
+                             False, [INTERMEDIATE_MARKER])
+    key, leaf = leaf_under(end_entity_key)
+    cases["intermediateNotCA"] = jws(sample, key, [leaf, end_entity, root])
     foreign_root_key = p384()
     foreign_root = certificate("StoreLedger Test Root CA", foreign_root_key, "StoreLedger Test Root CA",
                                foreign_root_key, True)

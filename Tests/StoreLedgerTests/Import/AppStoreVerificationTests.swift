@@ -97,6 +97,8 @@ struct AppStoreVerificationTests {
     ("an intermediate without Apple's extension", TestCA.cases["intermediateWithoutMarker"]!, "oid"),
     ("a signature by another key", TestCA.cases["otherKey"]!, "signature"),
     ("an unknown critical extension", TestCA.cases["unknownCriticalExtension"]!, "critical-extension"),
+    ("a leaf that says it is a CA", TestCA.cases["leafIsCA"]!, "constraints"),
+    ("an intermediate that is not a CA", TestCA.cases["intermediateNotCA"]!, "constraints"),
   ]
 
   @Test("a tampered or foreign JWS fails its check, naming file, line and check; the log is unchanged", arguments: tampered)
