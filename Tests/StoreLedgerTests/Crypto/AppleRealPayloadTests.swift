@@ -40,6 +40,17 @@ struct AppleRealPayloadTests {
     #expect(verifier.verifiedSignatures == 1 + nested.count)
   }
 
+  @Test("the leaf's validity includes both its notBefore and notAfter instants, and nothing outside", arguments: [
+    (1_694_548_313_000 - 1, false), (1_694_548_313_000, true),  // notBefore 2023-09-12T19:51:53Z
+    (1_760_212_312_000, true), (1_760_212_312_000 + 1, false),  // notAfter 2025-10-11T19:51:52Z
+  ] as [(Int64, Bool)])
+  func validityEdges(instant: Int64, valid: Bool) throws {
+    var trust = AppStoreTrust(roots: [try Self.appleRoot()])
+    trust.validationTimeOverrideMs = instant
+    let result = AppStoreSignatureVerifier(trust: trust).verify(try Self.payload("02-sandbox-transaction-consumable-leaf2023.jws"))
+    #expect(valid ? result.failure == nil : result.failure?.name == "validity", "\(result)")
+  }
+
   @Test("payloads 01, 02 and 03 fail once their leaf has expired (validated on 2025-10-12)", arguments: files)
   func expiredLeaf(file: String) throws {
     var trust = AppStoreTrust(roots: [try Self.appleRoot()])
