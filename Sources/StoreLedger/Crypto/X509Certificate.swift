@@ -132,6 +132,7 @@ package struct X509Certificate: Sendable {
     var list = try wrapper.readConstructed(DERTag.sequence)
     try wrapper.expectEnd()
     var extensions: [Extension] = []
+    var seen: Set<DERObjectID> = []
     while !list.isAtEnd {
       var item = try list.readConstructed(DERTag.sequence)
       let id = try item.readObjectIdentifier()
@@ -143,9 +144,7 @@ package struct X509Certificate: Sendable {
       }
       let value = try item.read(DERTag.octetString).content
       try item.expectEnd()
-      guard !extensions.contains(where: { $0.id == id }) else {
-        throw .unsupported("extension \(id) twice")
-      }
+      guard seen.insert(id).inserted else { throw .unsupported("extension \(id) twice") }
       extensions.append(Extension(id: id, isCritical: isCritical, value: value))
     }
     guard !extensions.isEmpty else { throw .unsupported("an empty extensions list") }

@@ -62,7 +62,7 @@ final class AppStoreSignatureVerifier {
     if let failure = checkSignature(parts, leaf: leaf) { return .failure(failure) }
     let chainKey = leafText + "." + intermediateText
     let chain = chains[chainKey] ?? checkChain(leaf: leaf, intermediate: intermediate)
-    chains[chainKey] = chain
+    if chains.count < Limits.importCertificateCacheMax { chains[chainKey] = chain }
     let rootIndex: Int
     switch chain {
     case .success(let index): rootIndex = index
@@ -86,7 +86,8 @@ final class AppStoreSignatureVerifier {
     } else {
       result = .failure(.unsupported("not base64"))
     }
-    certificates[text] = result
+    // Bounded: a hostile input could carry a new certificate in every JWS.
+    if certificates.count < Limits.importCertificateCacheMax { certificates[text] = result }
     return result
   }
 
@@ -143,24 +144,24 @@ final class AppStoreSignatureVerifier {
       let usage = try certificate.keyUsage()
       if isCA {
         guard let constraints, constraints.isCA else {
-          return .constraints(certificate: name, detail: "basicConstraints does not say it is a CA")
+          return .constraints(certificate: name, .notCA)
         }
         if let limit = constraints.pathLength, limit < below {
-          return .constraints(certificate: name, detail: "basicConstraints pathLenConstraint \(limit) forbids the \(below) CA below it")
+          return .constraints(certificate: name, .pathLength(limit: limit, below: below))
         }
         if let usage, !usage.keyCertSign {
-          return .constraints(certificate: name, detail: "keyUsage lacks keyCertSign")
+          return .constraints(certificate: name, .keyUsage(needed: "keyCertSign"))
         }
       } else {
         if let constraints, constraints.isCA {
-          return .constraints(certificate: name, detail: "basicConstraints says it is a CA")
+          return .constraints(certificate: name, .isCA)
         }
         if let usage, !usage.digitalSignature {
-          return .constraints(certificate: name, detail: "keyUsage lacks digitalSignature")
+          return .constraints(certificate: name, .keyUsage(needed: "digitalSignature"))
         }
       }
     } catch {
-      return .constraints(certificate: name, detail: "malformed basicConstraints or keyUsage: \(error.reason)")
+      return .constraints(certificate: name, .malformed(reason: error.reason))
     }
     return nil
   }

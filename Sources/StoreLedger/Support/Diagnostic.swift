@@ -80,7 +80,7 @@ package enum SignatureCheck: Error, Sendable, Equatable {
   /// A certificate lacks Apple's marker extension.
   case missingMarker(certificate: String, oid: String)
   /// basicConstraints or keyUsage do not fit the certificate's place in the chain.
-  case constraints(certificate: String, detail: String)
+  case constraints(certificate: String, ConstraintFailure)
   /// A critical extension this verifier does not understand.
   case unknownCriticalExtension(certificate: String, oid: String)
   /// A certificate is not valid at the validation instant (Unix milliseconds).
@@ -89,6 +89,20 @@ package enum SignatureCheck: Error, Sendable, Equatable {
   case bundleId(expected: String, found: String)
   /// The notification names another app than `--app-apple-id`.
   case appAppleId(expected: Int64, found: String)
+
+  /// How basicConstraints or keyUsage failed.
+  package enum ConstraintFailure: Sendable, Equatable {
+    /// A root or intermediate without `cA: TRUE`.
+    case notCA
+    /// A leaf with `cA: TRUE`.
+    case isCA
+    /// A path length limit below the number of CAs under the certificate.
+    case pathLength(limit: Int, below: Int)
+    /// keyUsage present without the bit the certificate's place needs.
+    case keyUsage(needed: String)
+    /// The extension's value is not the DER it should be.
+    case malformed(reason: String)
+  }
 
   /// The check's short name, as Docs/verification.md lists it.
   package var name: String {
@@ -124,7 +138,16 @@ package enum SignatureCheck: Error, Sendable, Equatable {
       return "the intermediate certificate x5c[1] was not issued by \(roots == 1 ? "the configured root" : "any of the \(roots) configured roots") (x5c[2] is never trusted)"
     case .leafNotFromIntermediate: return "the leaf certificate x5c[0] was not issued by the intermediate x5c[1]"
     case .missingMarker(let certificate, let oid): return "the \(certificate) certificate lacks Apple's extension \(oid)"
-    case .constraints(let certificate, let detail): return "the \(certificate) certificate: \(detail)"
+    case .constraints(let certificate, let failure):
+      let what: String
+      switch failure {
+      case .notCA: what = "basicConstraints does not say it is a CA"
+      case .isCA: what = "basicConstraints says it is a CA, but it signs payloads"
+      case .pathLength(let limit, let below): what = "basicConstraints pathLenConstraint \(limit) forbids the \(below) CA below it"
+      case .keyUsage(let needed): what = "keyUsage lacks \(needed)"
+      case .malformed(let reason): what = "malformed basicConstraints or keyUsage: \(reason)"
+      }
+      return "the \(certificate) certificate: \(what)"
     case .unknownCriticalExtension(let certificate, let oid):
       return "the \(certificate) certificate has a critical extension this verifier does not know (\(oid))"
     case .validity(let certificate, let atMs, let notBeforeMs, let notAfterMs):
