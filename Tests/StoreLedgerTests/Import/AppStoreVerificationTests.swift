@@ -238,6 +238,15 @@ struct AppStoreVerificationCLITests {
     #expect(run.stderr.contains(message.hasPrefix("--root Tests/") ? message.replacingOccurrences(of: "Tests/", with: repoPath("Tests") + "/") : message), "\(run.stderr)")
   }
 
+  @Test("the verification options are for import appstore only", arguments: [
+    ["--no-verify"], ["--root", "r.pem"], ["--bundle-id", "a.b"], ["--app-apple-id", "1"],
+  ])
+  func appStoreOnly(options: [String]) {
+    let run = runCLI(["import", "googleplay", "-", "--catalog", TestCA.catalog] + options)
+    #expect(run.status == 64)
+    #expect(run.stderr.contains("'\(options[0])' is for 'import appstore' only."), "\(run.stderr)")
+  }
+
   @Test("--emit-catalog decodes without verifying, and says so")
   func emitCatalog() {
     let run = runCLI(["import", "appstore", repoPath("Events/appstore/notifications.jsonl"), "--emit-catalog"])
