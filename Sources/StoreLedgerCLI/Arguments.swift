@@ -5,6 +5,8 @@ struct OptionSpec {
   let name: String
   let valueName: String?
   let help: String
+  /// Whether the option may be given more than once (`--root A --root B`).
+  var repeats = false
 
   static func flag(_ name: String, _ help: String) -> OptionSpec {
     OptionSpec(name: name, valueName: nil, help: help)
@@ -12,6 +14,11 @@ struct OptionSpec {
 
   static func value(_ name: String, _ valueName: String, _ help: String) -> OptionSpec {
     OptionSpec(name: name, valueName: valueName, help: help)
+  }
+
+  /// A value option that may be repeated; `ParsedArguments.values(_:)` gives them all.
+  static func repeatedValue(_ name: String, _ valueName: String, _ help: String) -> OptionSpec {
+    OptionSpec(name: name, valueName: valueName, help: help, repeats: true)
   }
 }
 
@@ -75,10 +82,14 @@ extension String {
 struct ParsedArguments {
   var positionals: [String] = []
   var values: [String: String] = [:]
+  /// Every value of a repeatable option, in the order given.
+  var repeatedValues: [String: [String]] = [:]
   var flags: Set<String> = []
   var wantsHelp = false
 
   func value(_ name: String) -> String? { values[name] }
+  /// Every value of a repeatable option (empty when not given).
+  func values(_ name: String) -> [String] { repeatedValues[name] ?? [] }
   func has(_ name: String) -> Bool { flags.contains(name) }
 }
 
@@ -139,6 +150,10 @@ enum ArgumentParser {
         }
         value = arguments[index]
         index += 1
+      }
+      if option.repeats {
+        parsed.repeatedValues[name, default: []].append(value)
+        continue
       }
       guard parsed.values[name] == nil else {
         throw UsageError(message: "Option '--\(name)' given more than once.")

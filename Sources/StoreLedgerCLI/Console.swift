@@ -15,6 +15,8 @@ final class Console {
   private let writeErr: ([UInt8]) -> Void
   /// Reads the next chunk of stdin into the buffer; 0 at its end.
   private let readChunk: (UnsafeMutableRawBufferPointer) -> Int
+  /// The value of an environment variable (the process's; tests replace it).
+  var environment: (String) -> String? = { name in getenv(name).map { String(cString: $0) } }
 
   /// A console whose stdin is `input()` (tests).
   convenience init(

@@ -48,6 +48,120 @@ package enum Problem: Sendable, Equatable {
   // Reports.
   case reportValueOutOfRange(name: String, bucketStart: String, limit: Int64)
   case importFailed(String)
+  // App Store signature verification (Docs/verification.md).
+  /// A JWS at `place` ("field 'data.signedTransactionInfo'", "this document") failed a check.
+  case signatureRejected(place: String, SignatureCheck)
+  /// A decoded (unsigned) payload where verification is on.
+  case unsignedPayload(place: String)
+  /// Signed input but no `--root` (nor `STORELEDGER_APPLE_ROOT`); usage, exit 64.
+  case noTrustedRoot(appleRootSHA256: String)
+  /// A `--root` file that is not one DER or PEM certificate this verifier can use.
+  case badRootCertificate(path: String, reason: String)
+  /// A `--root` that is not Apple Root CA - G3 (a warning: test CAs are legitimate).
+  case rootNotApple(path: String, sha256: String, appleRootSHA256: String)
+}
+
+/// The check a signed App Store payload failed (Docs/verification.md lists them in order).
+package enum SignatureCheck: Error, Sendable, Equatable {
+  /// Not `header.payload.signature` with base64url parts and JSON objects.
+  case notJWS(String)
+  /// The header's `alg` is not ES256 (`found` is its JSON, or "absent").
+  case algorithm(found: String)
+  /// `x5c` does not hold exactly three base64 certificates.
+  case certificateCount(found: String)
+  /// `x5c[index]` is not a certificate this verifier reads.
+  case unreadableCertificate(index: Int, reason: String)
+  /// The JWS signature is not 64 bytes (r‖s), e.g. DER.
+  case signatureLength(bytes: Int)
+  /// The leaf's key is not P-256, which ES256 requires.
+  case leafKeyNotP256(curve: String)
+  /// The ES256 signature does not verify under the leaf's key.
+  case signature
+  /// The payload has no integral `signedDate`, the instant the chain is validated at.
+  case signedDate
+  /// The intermediate is not issued and signed by any configured root.
+  case intermediateNotFromRoot(roots: Int)
+  /// The leaf is not issued and signed by the intermediate.
+  case leafNotFromIntermediate
+  /// A certificate lacks Apple's marker extension.
+  case missingMarker(certificate: String, oid: String)
+  /// basicConstraints or keyUsage do not fit the certificate's place in the chain.
+  case constraints(certificate: String, ConstraintFailure)
+  /// A critical extension this verifier does not understand.
+  case unknownCriticalExtension(certificate: String, oid: String)
+  /// A certificate is not valid at the validation instant (Unix milliseconds).
+  case validity(certificate: String, atMs: Int64, notBeforeMs: Int64, notAfterMs: Int64)
+  /// The payload names another app than `--bundle-id`.
+  case bundleId(expected: String, found: String)
+  /// The notification names another app than `--app-apple-id`.
+  case appAppleId(expected: Int64, found: String)
+
+  /// How basicConstraints or keyUsage failed.
+  package enum ConstraintFailure: Sendable, Equatable {
+    /// A root or intermediate without `cA: TRUE`.
+    case notCA
+    /// A leaf with `cA: TRUE`.
+    case isCA
+    /// A path length limit below the number of CAs under the certificate.
+    case pathLength(limit: Int, below: Int)
+    /// keyUsage present without the bit the certificate's place needs.
+    case keyUsage(needed: String)
+    /// The extension's value is not the DER it should be.
+    case malformed(reason: String)
+  }
+
+  /// The check's short name, as Docs/verification.md lists it.
+  package var name: String {
+    switch self {
+    case .notJWS: return "jws"
+    case .algorithm: return "alg"
+    case .certificateCount: return "x5c"
+    case .unreadableCertificate: return "certificate"
+    case .signatureLength, .leafKeyNotP256, .signature: return "signature"
+    case .signedDate: return "signedDate"
+    case .intermediateNotFromRoot, .leafNotFromIntermediate: return "chain"
+    case .missingMarker: return "oid"
+    case .constraints: return "constraints"
+    case .unknownCriticalExtension: return "critical-extension"
+    case .validity: return "validity"
+    case .bundleId: return "bundle-id"
+    case .appAppleId: return "app-apple-id"
+    }
+  }
+
+  /// What failed, in words.
+  var detail: String {
+    switch self {
+    case .notJWS(let why): return why
+    case .algorithm(let found): return "header 'alg' is \(found), expected \"ES256\""
+    case .certificateCount(let found): return "header 'x5c' must hold 3 certificates (leaf, intermediate, root), found \(found)"
+    case .unreadableCertificate(let index, let reason): return "x5c[\(index)] is not a certificate this verifier reads: \(reason)"
+    case .signatureLength(let bytes): return "the signature is \(bytes) bytes; ES256 is 64 bytes r‖s (not DER)"
+    case .leafKeyNotP256(let curve): return "the leaf certificate's key is \(curve); ES256 needs P-256"
+    case .signature: return "the ES256 signature over header.payload does not verify under the leaf certificate's key"
+    case .signedDate: return "the payload has no integral 'signedDate' (milliseconds) to validate the certificates at"
+    case .intermediateNotFromRoot(let roots):
+      return "the intermediate certificate x5c[1] was not issued by \(roots == 1 ? "the configured root" : "any of the \(roots) configured roots") (x5c[2] is never trusted)"
+    case .leafNotFromIntermediate: return "the leaf certificate x5c[0] was not issued by the intermediate x5c[1]"
+    case .missingMarker(let certificate, let oid): return "the \(certificate) certificate lacks Apple's extension \(oid)"
+    case .constraints(let certificate, let failure):
+      let what: String
+      switch failure {
+      case .notCA: what = "basicConstraints does not say it is a CA"
+      case .isCA: what = "basicConstraints says it is a CA, but it signs payloads"
+      case .pathLength(let limit, let below): what = "basicConstraints pathLenConstraint \(limit) forbids the \(below) CA below it"
+      case .keyUsage(let needed): what = "keyUsage lacks \(needed)"
+      case .malformed(let reason): what = "malformed basicConstraints or keyUsage: \(reason)"
+      }
+      return "the \(certificate) certificate: \(what)"
+    case .unknownCriticalExtension(let certificate, let oid):
+      return "the \(certificate) certificate has a critical extension this verifier does not know (\(oid))"
+    case .validity(let certificate, let atMs, let notBeforeMs, let notAfterMs):
+      return "the \(certificate) certificate is not valid at signedDate \(Timestamp(millisecondsSinceEpoch: atMs)) (valid \(Timestamp(millisecondsSinceEpoch: notBeforeMs)) to \(Timestamp(millisecondsSinceEpoch: notAfterMs)))"
+    case .bundleId(let expected, let found): return "bundleId is \(found), expected \"\(expected)\" (--bundle-id)"
+    case .appAppleId(let expected, let found): return "appAppleId is \(found), expected \(expected) (--app-apple-id)"
+    }
+  }
 }
 
 /// How serious a diagnostic is.
@@ -84,7 +198,7 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
   /// The sysexits code (Docs/commands.md, exit codes).
   public var exitCode: Int32 {
     switch problem {
-    case .usage: return 64
+    case .usage, .noTrustedRoot: return 64
     case .fileNotFound, .defaultCatalogNotFound, .goldenNotFound, .cannotRead, .unknownSubject: return 66
     case .cannotWrite: return 74
     case .lockBusy: return 75
@@ -223,6 +337,21 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
         + "the most a report's count or sum may hold; report smaller buckets (--every day) or fewer subjects"
     case .importFailed(let detail):
       return detail
+    case .signatureRejected(let place, let check):
+      return "\(place): signature check '\(check.name)' failed: \(check.detail)"
+    case .unsignedPayload(let place):
+      return "\(place) is a decoded payload, not Apple's signed JWS, so it cannot be verified; "
+        + "import the signed form (signedPayload, signedTransactionInfo), or pass --no-verify to import it unverified"
+    case .noTrustedRoot(let fingerprint):
+      return "the input holds signed App Store data but no root certificate is configured to verify it: "
+        + "download Apple Root CA - G3 (AppleRootCA-G3.cer) from https://www.apple.com/certificateauthority/, "
+        + "check that its SHA-256 fingerprint is \(fingerprint), and pass --root AppleRootCA-G3.cer "
+        + "(or set STORELEDGER_APPLE_ROOT); see Docs/verification.md"
+    case .badRootCertificate(let path, let reason):
+      return "--root \(path): not a DER or PEM certificate this verifier can use: \(reason)"
+    case .rootNotApple(let path, let sha256, let apple):
+      return "--root \(path) is not Apple Root CA - G3 (SHA-256 \(sha256), Apple's is \(apple)): "
+        + "only payloads signed under this root will verify; fine for a test CA, wrong for real App Store data"
     }
   }
 }
