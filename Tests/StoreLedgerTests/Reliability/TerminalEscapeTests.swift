@@ -91,7 +91,8 @@ struct TerminalEscapeTests {
       ("inAppOwnershipType", .string("PURCHASED")),
     ])
     let space = try Workspace()
-    let result = runCLI(["import", "appstore", "-", "--catalog", space.path("catalog.json")], stdin: JSONWriter.compact(payload))
+    let result = runCLI(
+      ["import", "appstore", "-", "--no-verify", "--catalog", space.path("catalog.json")], stdin: JSONWriter.compact(payload))
     #expect(result.status == 65)
     #expect(result.stdout.isEmpty)
     #expect(result.stderr.utf8.count < 2 * 1024 + 200)
