@@ -17,12 +17,17 @@ package struct ImportResult: Sendable, Equatable {
   /// Events that were produced more than once (a redelivery, or a notification and the
   /// payload it carries) and written once.
   package var duplicateCount: Int
+  /// Events left out because the ledger already knew them (`LedgerKnowledge`): the same id,
+  /// or a charge of a transaction already charged.
+  package var alreadyKnown: Int
 
   /// Creates a result.
   package init(
     eventLines: [String], skipped: [String: Int], warnings: [Diagnostic],
-    environments: [String: Int], unknownValues: [String: Int], duplicateCount: Int
+    environments: [String: Int], unknownValues: [String: Int], duplicateCount: Int,
+    alreadyKnown: Int = 0
   ) {
+    self.alreadyKnown = alreadyKnown
     self.eventLines = eventLines
     self.skipped = skipped
     self.warnings = warnings
@@ -36,9 +41,10 @@ package struct ImportResult: Sendable, Equatable {
   /// - Complexity: O(n log n) in the number of events.
   static func assemble(
     events mapped: [ImportedEvent], skipped: [String: Set<String>],
-    problems: inout ImportProblems
+    problems: inout ImportProblems, knowledge: LedgerKnowledge = LedgerKnowledge()
   ) throws(DiagnosticList) -> ImportResult {
-    let (events, duplicateCount) = collapse(mapped, &problems)
+    let (collapsed, duplicateCount) = collapse(mapped, &problems)
+    let (events, alreadyKnown) = unknown(collapsed, knowledge, &problems)
     let warnings = sorted(problems.warnings)
     guard problems.errors.isEmpty else {
       throw DiagnosticList(sorted(problems.errors) + warnings)
@@ -51,7 +57,45 @@ package struct ImportResult: Sendable, Equatable {
     return ImportResult(
       eventLines: events.map(\.logLine), skipped: skipped.mapValues(\.count),
       warnings: warnings, environments: environments, unknownValues: problems.unknownValues,
-      duplicateCount: duplicateCount)
+      duplicateCount: duplicateCount, alreadyKnown: alreadyKnown)
+  }
+
+  /// The events the ledger does not know yet: an event whose id it holds, or a charge of a
+  /// transaction it already charged, is a fact learned earlier and is not written again (a
+  /// warning says so when this copy differs). First learned wins, as for log lines
+  /// (Docs/log-format.md, "Redeliveries"), so no payload is refused for what another said.
+  /// - Complexity: O(n) in the number of events.
+  static func unknown(
+    _ events: [ImportedEvent], _ knowledge: LedgerKnowledge, _ problems: inout ImportProblems
+  ) -> (events: [ImportedEvent], alreadyKnown: Int) {
+    guard !knowledge.isEmpty else { return (events, 0) }
+    var kept: [ImportedEvent] = []
+    var alreadyKnown = 0
+    for event in events {
+      if let known = knowledge.events[event.id] {
+        alreadyKnown += 1
+        if JSONWriter.compact(event.json(includesRecorded: false)) != known {
+          problems.warning(
+            event.line,
+            "the ledger already holds event '\(event.id)' with other values; what it learned first is kept, this copy is not imported"
+          )
+        }
+        continue
+      }
+      if event.kind == .purchase || event.kind == .renewal,
+        let transaction = event.fields.first(where: { $0.0 == "transaction" })?.1.stringValue,
+        let charge = knowledge.charges[transaction]
+      {
+        alreadyKnown += 1
+        problems.warning(
+          event.line,
+          "transaction '\(transaction)' is already charged in the ledger as '\(charge.id)'; this \(event.kind.name) of it ('\(event.id)') is not imported"
+        )
+        continue
+      }
+      kept.append(event)
+    }
+    return (kept, alreadyKnown)
   }
 
   /// Keeps one event per identity and orders them by `at`, then `id`.
@@ -76,7 +120,8 @@ package struct ImportResult: Sendable, Equatable {
         continue
       }
       let ordered = group.map { (event: $0, line: $0.logLine) }.sorted {
-        $0.event.knownAt != $1.event.knownAt
+        if $0.event.rank != $1.event.rank { return $0.event.rank < $1.event.rank }
+        return $0.event.knownAt != $1.event.knownAt
           ? $0.event.knownAt < $1.event.knownAt : $0.line < $1.line
       }
       let chosen = ordered[0].event

@@ -4,7 +4,7 @@ import StoreLedger
 enum ImportCommand: LedgerCommand {
   static let spec = CommandSpec(
     name: "import", abstract: "Turn App Store or Google Play purchase data into ledger events.",
-    usage: "import appstore|googleplay [<file|->] [--catalog <file>] [--append <log> | --out <file>] [--subjects <file>] [--allow-sandbox | --allow-test] [--emit-catalog]",
+    usage: "import appstore|googleplay [<file|->] [--catalog <file>] [--append <log> | --out <file>] [--subjects <file>] [--allow-sandbox | --allow-test] [--recorded-at <time> | --recorded-as-at] [--trust-notifications] [--emit-catalog]",
     positionals: [("appstore|googleplay", "The source format."), ("<file|->", "Input; '-' or absent reads stdin.")],
     requiredPositionals: 1,
     options: [
@@ -14,6 +14,10 @@ enum ImportCommand: LedgerCommand {
       .flag("allow-sandbox", "App Store: also import Sandbox and Xcode data (refused by default)."),
       .flag("allow-test", "Google Play: also import license testers' purchases (refused by default)."),
       .flag("emit-catalog", "App Store: print a starting catalog from the payloads instead of events."),
+      .value("recorded-at", "time", "Google Play: the knowledge time of documents without publishTime or fetchTime (default: now)."),
+      .flag("recorded-as-at", "Google Play: documents without publishTime or fetchTime are known from each event's 'at' (a backfill)."),
+      .flag("trust-notifications", "Google Play: let SUBSCRIPTION_REVOKED and voidedPurchaseNotification revoke without the voided purchases list."),
+      CommandSpec.tzOption,
       CommandSpec.catalogOption,
     ],
     discussion: """
@@ -43,7 +47,11 @@ enum ImportCommand: LedgerCommand {
       throw UsageError(message: "Unknown import source '\(source)'; expected 'appstore' or 'googleplay'.")
     }
     let isGooglePlay = source == "googleplay"
-    for (flag, owner) in [("allow-sandbox", "appstore"), ("emit-catalog", "appstore"), ("allow-test", "googleplay")]
+    for (flag, owner) in [
+      ("allow-sandbox", "appstore"), ("emit-catalog", "appstore"), ("allow-test", "googleplay"),
+      ("recorded-at", "googleplay"), ("recorded-as-at", "googleplay"),
+      ("trust-notifications", "googleplay"),
+    ]
     where arguments.has(flag) && owner != source {
       throw UsageError(message: "'--\(flag)' is for 'import \(owner)' only.")
     }
@@ -80,22 +88,26 @@ enum ImportCommand: LedgerCommand {
     if let subjectsPath = arguments.value("subjects") {
       subjects = try subjectMap(subjectsPath)
     }
+    // What the log already knows: an import adds only what it does not (Docs/import-googleplay.md).
+    let knowledge = try appendLog.map(ledgerKnowledge(logPath:)) ?? LedgerKnowledge()
     let result =
       isGooglePlay
       ? try GooglePlayImporter.importEvents(
         text, file: displayName, catalog: catalog,
         options: GooglePlayImportOptions(
           subjects: subjects, allowsTestPurchases: arguments.has("allow-test"),
-          // Chains continue across imports: tokens already in the log keep their identity.
-          knownTokens: try appendLog.flatMap { PlatformFile.exists($0) ? $0 : nil }
-            .map { GooglePlayImporter.knownTokens(inLog: try LedgerLoader.readFile($0)) } ?? [:]))
+          importedAt: try importClock(arguments),
+          trustsNotifications: arguments.has("trust-notifications")),
+        knowledge: knowledge)
       : try AppStoreImporter.importEvents(
         text, file: displayName, catalog: catalog,
-        options: AppStoreImportOptions(subjects: subjects, allowsSandbox: arguments.has("allow-sandbox")))
+        options: AppStoreImportOptions(subjects: subjects, allowsSandbox: arguments.has("allow-sandbox")),
+        knowledge: knowledge)
     CommandSupport.warn(result.warnings, console)
     let lines = Array(result.eventLines.map { $0 + "\n" }.joined().utf8)
     var summary = "imported \(result.eventLines.count) events from \(displayName)"
     if result.duplicateCount > 0 { summary += " (\(result.duplicateCount) repeated payloads collapsed)" }
+    if result.alreadyKnown > 0 { summary += "; \(result.alreadyKnown) already in the log, not repeated" }
     summary += "\n"
     func listed(_ counts: [String: Int]) -> String {
       counts.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
@@ -118,6 +130,26 @@ enum ImportCommand: LedgerCommand {
       console.err(summary)
     }
     return 0
+  }
+
+  /// The knowledge time of Google Play documents without their own: `--recorded-at`, nothing
+  /// with `--recorded-as-at` (known from `at`), else now, as `append` stamps.
+  private static func importClock(_ arguments: ParsedArguments) throws -> Timestamp? {
+    switch (arguments.value("recorded-at"), arguments.has("recorded-as-at")) {
+    case (.some, true):
+      throw UsageError(message: "Give at most one of '--recorded-at <time>' and '--recorded-as-at'.")
+    case (.some(let text), false):
+      return try ArgumentParser.instant(text, option: "recorded-at", time: try ArgumentParser.timeInput(arguments))
+    case (nil, true): return nil
+    case (nil, false): return currentTimestamp()
+    }
+  }
+
+  /// What the ledger at `logPath` already knows about imported data (nothing when it does not
+  /// exist yet). The one place an import reads the log; a per-subject index can answer instead.
+  static func ledgerKnowledge(logPath: String) throws -> LedgerKnowledge {
+    guard PlatformFile.exists(logPath) else { return LedgerKnowledge() }
+    return LedgerKnowledge.read(log: try LedgerLoader.readFile(logPath))
   }
 
   private static func emit(_ bytes: [UInt8], to path: String?, console: Console) throws {

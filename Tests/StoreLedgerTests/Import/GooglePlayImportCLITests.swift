@@ -18,7 +18,7 @@ struct GooglePlayImportCLITests {
     #expect(first.stdout.contains("appended 9 events"))
     let second = runCLI(["import", "googleplay", "-", "--append", space.log], stdin: input)
     #expect(second.stdout.contains("appended 0 events"))
-    #expect(second.stdout.contains("(9 already present)"))
+    #expect(second.stdout.contains("9 already in the log, not repeated"))
     #expect(runCLI(["check", space.log]).status == 0)
   }
 
