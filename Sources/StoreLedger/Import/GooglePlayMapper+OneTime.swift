@@ -156,7 +156,8 @@ extension GooglePlayMapper {
       subject, source: "purchase token '\(resource.token)'", line: resource.line)
   }
 
-  /// The subject (and test flag) of a voided order's purchase, from its token's resources.
+  /// The subject (and test flag) of a voided order's purchase, from its token's resources, else
+  /// from what the ledger already holds for the token.
   private mutating func voidedSubject(_ entry: GooglePlayVoidedPayload) -> (String, Bool)? {
     let key = addOnKeys[entry.token]?.sorted().first ?? entry.token
     if let chain = chains[key] { return (chain.subject, chain.isTest) }
@@ -164,6 +165,9 @@ extension GooglePlayMapper {
       let subject = productSubject(resource)
     {
       return (subject, resource.purchaseType == 0)
+    }
+    if let known = knowledge.googlePlaySubjects[entry.token] {
+      return (known, false)
     }
     let subject = options.subjects[entry.token] ?? "googleplay:" + entry.token
     problems.warning(

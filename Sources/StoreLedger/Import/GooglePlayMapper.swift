@@ -70,6 +70,7 @@ struct GooglePlayMapper: EventMapping {
         .sorted { ($0.eventTime, $0.typeName) < ($1.eventTime, $1.typeName) }
         .filter { seen.insert($0.identity).inserted }
     }
+    addLedgerOrders()
     resolveChains()
     for key in subscriptions.keys.sorted() { mapSubscription(key: key) }
     let tokens = Set(subscriptions.values.compactMap { $0.first?.token })
@@ -84,6 +85,28 @@ struct GooglePlayMapper: EventMapping {
     for token in products.keys.sorted() { mapProducts(token: token) }
     for token in oneTimeNotifications.keys.sorted() { mapOneTimeNotifications(token: token) }
     for orderID in voided.keys.sorted() { mapVoided(orderID: orderID) }
+  }
+
+  /// Stands in the ledger's orders for tokens that this import has notifications about but no
+  /// resource: a notification about a subscription the ledger knows (a cancellation, a
+  /// restart, a hold) belongs to its known orders, as it would in one import with them.
+  private mutating func addLedgerOrders() {
+    for (token, notifications) in subscriptionNotifications where subscriptions[token] == nil {
+      let known = knowledge.charges(ofSubscription: token)
+      guard options.knownTokens[token] != nil, !known.isEmpty else { continue }
+      let line = notifications.map(\.line).min() ?? 0
+      subscriptions[token] = known.compactMap { transaction, charge in
+        guard let expires = charge.expires else { return nil }
+        let item = GooglePlayLineItem(
+          productID: "", basePlanID: nil, offerID: nil, expiryTime: expires, orderID: transaction,
+          autoRenewEnabled: nil, offerPhase: nil, recurringPrice: nil, isPrepaid: false)
+        return GooglePlaySubscriptionPayload(
+          line: line, path: "", token: token, startTime: nil, state: nil, linkedToken: nil,
+          lineItems: [item], isTest: false, accountID: nil, cancellation: nil, cancelTime: nil,
+          autoResumeTime: nil, knownAt: nil, isFromLedger: true)
+      }
+      if subscriptions[token]?.isEmpty == true { subscriptions[token] = nil }
+    }
   }
 
   /// Files a payload under its token or order.

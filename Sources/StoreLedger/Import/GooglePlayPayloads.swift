@@ -111,6 +111,9 @@ struct GooglePlaySubscriptionPayload {
 
   /// The parsed state; nil for an absent or unknown value.
   var knownState: GooglePlaySubscriptionState? { state.flatMap(GooglePlaySubscriptionState.init) }
+  /// Whether this stands for orders the ledger already holds (`LedgerKnowledge`), so that
+  /// notifications about a known token are attributed to them; it charges nothing.
+  var isFromLedger = false
   /// For one line item of a subscription with add-ons (several line items): its product id,
   /// which keys it as a subscription of its own; nil for a single-item resource.
   var addOnProduct: String?

@@ -28,6 +28,8 @@ package struct LedgerKnowledge: Sendable {
   package var charges: [String: Charge] = [:]
   /// Transactions of the Google Play charges of each subscription key.
   var chargesBySubscription: [String: [String]] = [:]
+  /// The subject of every Google Play purchase token the ledger holds events of.
+  package var googlePlaySubjects: [String: String] = [:]
   /// Google Play subscription tokens and the original transaction and subject they got.
   package var googlePlayTokens: [String: GooglePlayKnownToken] = [:]
 
@@ -77,6 +79,11 @@ package struct LedgerKnowledge: Sendable {
         expires: event["expires"]?.stringValue.flatMap(Timestamp.parseRFC3339),
         subscriptionKey: key)
       if let key { chargesBySubscription[key, default: []].append(transaction) }
+    }
+    if source == "googleplay", let token, let subject = event["subject"]?.stringValue,
+      googlePlaySubjects[token] == nil
+    {
+      googlePlaySubjects[token] = subject
     }
     if source == "googleplay", let key,
       let original = event["original_transaction"]?.stringValue,
