@@ -53,7 +53,9 @@ struct GooglePlayImportMappingTests {
     #expect((event["price"] != nil) == hasPrice)
   }
 
-  @Test("SUBSCRIPTION_RENEWED: the renewal order ..N begins at the notification's event time")
+  @Test(
+    "SUBSCRIPTION_RENEWED: the renewal order ..N continues the previous period seamlessly, with or without its notification"
+  )
   func renewed() throws {
     let result = G.importEvents([
       G.subscription(expiry: "2026-02-01T10:00:00Z"),
@@ -62,10 +64,20 @@ struct GooglePlayImportMappingTests {
     ])
     let event = try #require(G.events(result)["googleplay:\(renewal0):renewal"])
     #expect(event["type"] == .string("renewal"))
-    #expect(event["at"] == .string("2026-02-01T10:00:03Z"))
+    #expect(event["at"] == .string("2026-02-01T10:00:00Z"))
     #expect(event["expires"] == .string("2026-03-01T10:00:03Z"))
     #expect(event["original_transaction"] == .string(G.tokenA))
     #expect(result?.warnings.isEmpty == true)
+  }
+
+  @Test("a renewal known only with its notification begins at the notification's time")
+  func renewedFromNotification() throws {
+    let result = G.importEvents([
+      G.notification(2, at: "2026-02-01T10:00:03Z"),
+      G.subscription(order: renewal0, expiry: "2026-03-01T10:00:03Z"),
+    ])
+    #expect(
+      G.events(result)["googleplay:\(renewal0):renewal"]?["at"] == .string("2026-02-01T10:00:03Z"))
   }
 
   @Test("a renewal without its notification begins when the order before it ended")
@@ -295,6 +307,64 @@ struct GooglePlayImportMappingTests {
     #expect(event["subject"] == .string(G.account))
     #expect(event["meta"]?["voidedReason"] == .string("fraud"))
     #expect(event["meta"]?["voidedSource"] == .string("google"))
+  }
+
+  @Test(
+    "a voidedPurchaseNotification alone revokes nothing unless notifications are trusted",
+    arguments: [false, true])
+  func voidedNotificationTrust(trusted: Bool) throws {
+    let lines = [
+      G.subscription(expiry: "2026-02-01T10:00:00Z"),
+      G.push(
+        G.developerNotification(
+          at: "2026-01-15T10:00:01Z",
+          member:
+            #""voidedPurchaseNotification":{"purchaseToken":"\#(G.tokenA)","orderId":"\#(G.orderA)","productType":1,"refundType":1}"#
+        )),
+    ]
+    let result = G.importEvents(lines, trustsNotifications: trusted)
+    let revocation = G.events(result)["googleplay:\(G.orderA):revocation"]
+    var engine = QueryEngine(
+      ledger: try ledger(result?.eventLines.joined(separator: "\n") ?? "", catalogText: G.catalogText))
+    let later = engine.checkedAnswer(G.account, at: "2026-01-20T00:00:00Z")
+    if trusted {
+      #expect(revocation?["at"] == .string("2026-01-15T10:00:01Z"))
+      #expect(later.entitlements.isEmpty)
+    } else {
+      #expect(revocation == nil)
+      #expect(result?.skipped["voidedPurchaseNotification untrusted"] == 1)
+      #expect(later.entitlements.map(\.entitlement) == ["pro"])
+    }
+  }
+
+  @Test(
+    "recorded: a push's publishTime, a resource's fetchTime, else the import's clock; left out when equal to at"
+  )
+  func recordedTimes() throws {
+    let fetched = G.subscription(expiry: "2026-02-01T10:00:00Z").replacingAll(
+      #""purchaseToken":"#, with: #""fetchTime":"2026-01-01T10:00:02.5Z","purchaseToken":"#)
+    let clock = try #require(Timestamp.parseRFC3339("2026-06-01T00:00:00Z"))
+    let result = try GooglePlayImporter.importEvents(
+      [
+        fetched, G.push(G.notification(3, at: "2026-01-10T00:00:00Z")),
+        G.subscription(
+          state: "CANCELED", expiry: "2026-02-01T10:00:00Z", cancel: nil, autoRenew: false),
+        G.notification(7, at: "2026-01-12T00:00:00Z"),
+      ].joined(separator: "\n"), file: "input.jsonl", catalog: G.catalog,
+      options: GooglePlayImportOptions(importedAt: clock))
+    let events = G.events(result)
+    #expect(events["googleplay:\(G.orderA):purchase"]?["recorded"] == .string("2026-01-01T10:00:02.500Z"))
+    let changes = events.values.filter { $0["type"] == .string("auto_renew_changed") }
+    let off = try #require(changes.first { $0["auto_renew"] == .bool(false) })
+    let on = try #require(changes.first { $0["auto_renew"] == .bool(true) })
+    #expect(off["recorded"] == .string("2026-01-10T00:00:01Z"))
+    #expect(on["recorded"] == .string("2026-06-01T00:00:00Z"))
+    // As known on 11 January, auto-renew was off; the restart was learned on 1 June.
+    var engine = QueryEngine(
+      ledger: try ledger(result.eventLines.joined(separator: "\n"), catalogText: G.catalogText))
+    let asKnown = engine.checkedAnswer(G.account, at: "2026-01-20T00:00:00Z", asOf: "2026-01-11T00:00:00Z")
+    #expect(asKnown.plans.first?.willRenew == false)
+    #expect(engine.checkedAnswer(G.account, at: "2026-01-20T00:00:00Z").plans.first?.willRenew == true)
   }
 
   @Test("a quantity-based partial refund revokes nothing: warned and counted")
