@@ -38,7 +38,13 @@ enum ImportCommand: LedgerCommand {
       "subscriptionPurchaseV2" | "productId" + "productPurchase"} and voidedpurchases.list
       responses. Event ids derive from order ids (and purchase tokens); tokens chained through
       linkedPurchaseToken share one original_transaction. Subjects: obfuscatedExternalAccountId,
-      else --subjects, else googleplay:<first purchase token>. See Docs/import-googleplay.md.
+      else --subjects, else googleplay:<first purchase token>. 'recorded' is the push's
+      publishTime, a stored resource's fetchTime, else --recorded-at (default now). Resources
+      are trusted; a notification alone never grants, and revokes only with
+      --trust-notifications. See Docs/import-googleplay.md.
+
+      With --append, an import adds only what the log does not know yet (events by id,
+      transactions already charged), so data can be imported as it arrives, run after run.
       """)
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
