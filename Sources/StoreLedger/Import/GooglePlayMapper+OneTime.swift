@@ -76,6 +76,10 @@ extension GooglePlayMapper {
           at: resource.purchaseTime, recorded: recorded(resource.knownAt), fields: fields,
           meta: meta,
           line: resource.line, identity: "charge:" + (resource.orderID ?? token)))
+      revocationForKnownVoid(
+        transaction: resource.orderID ?? token, subject: subject,
+        meta: Self.baseMeta(isTest: resource.purchaseType == 0, token: token), line: resource.line,
+        recorded: recorded(resource.knownAt))
     }
   }
 

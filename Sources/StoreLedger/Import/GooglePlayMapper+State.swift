@@ -205,6 +205,28 @@ extension GooglePlayMapper {
   }
 }
 
+extension GooglePlayMapper {
+  /// A revocation the ledger holds for `transaction` under another subject (a voided purchase
+  /// imported before the purchase it voids, when its subject could not be known) is learned
+  /// again for the purchase's subject, as a fact of its own: its id adds a digest of the subject.
+  mutating func revocationForKnownVoid(
+    transaction: String, subject: String, meta: [(String, JSONValue)], line: Int,
+    recorded: Timestamp?
+  ) {
+    guard let known = knowledge.revocations[transaction], known.subject != subject else { return }
+    let digest = String(SHA256.hash(Array(subject.utf8)).hex.prefix(12))
+    let id = "googleplay:\(transaction):revocation:\(digest)"
+    emit(
+      ImportedEvent(
+        id: id, kind: .revocation, subject: subject, at: known.at, recorded: recorded,
+        fields: [
+          ("transaction", .string(transaction)),
+          ("reason", .string(RevocationReason.refund.name)),
+        ],
+        meta: meta, line: line, identity: id))
+  }
+}
+
 /// What the state events of one order share.
 struct GooglePlayStateContext {
   /// The order.

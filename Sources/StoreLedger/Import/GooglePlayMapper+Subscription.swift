@@ -322,6 +322,10 @@ extension GooglePlayMapper {
         at: order.start, recorded: recorded(order.resource.knownAt), fields: fields, meta: meta,
         line: line,
         identity: "charge:" + order.id))
+    revocationForKnownVoid(
+      transaction: order.id, subject: chain.subject,
+      meta: Self.baseMeta(isTest: chain.isTest, resource: order.resource), line: line,
+      recorded: recorded(order.resource.knownAt))
   }
 }
 

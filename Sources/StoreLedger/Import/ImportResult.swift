@@ -103,8 +103,9 @@ package struct ImportResult: Sendable, Equatable {
   /// Copies of one event that differ only in `recorded` are redeliveries: the earliest
   /// `recorded` is kept, the first moment the fact was known. Copies that differ in content
   /// (the store re-signed a payload with different fields, or two copies disagree on purchase
-  /// vs renewal) keep the copy signed earliest, ties broken by the smaller line text, and are
-  /// reported as a warning; either way the choice does not depend on input order.
+  /// vs renewal) keep the copy of lowest `rank` (one that states its kind), then the copy
+  /// signed earliest, ties broken by the smaller line text, and are reported as a warning;
+  /// either way the choice does not depend on input order.
   /// - Complexity: O(n log n).
   static func collapse(_ events: [ImportedEvent], _ problems: inout ImportProblems) -> (
     events: [ImportedEvent], duplicateCount: Int
@@ -136,7 +137,7 @@ package struct ImportResult: Sendable, Equatable {
         let dropped = Set(differing.map(\.line)).sorted().joined(separator: " ")
         problems.warning(
           chosen.line,
-          "copies of event '\(chosen.id)' (input lines \(lines)) differ in more than 'recorded'; kept the copy signed earliest, \(ordered[0].line); dropped \(dropped)"
+          "copies of event '\(chosen.id)' (input lines \(lines)) differ in more than 'recorded'; kept the copy signed earliest (one stating its transactionReason first), \(ordered[0].line); dropped \(dropped)"
         )
       }
     }

@@ -28,6 +28,8 @@ package struct LedgerKnowledge: Sendable {
   package var charges: [String: Charge] = [:]
   /// Transactions of the Google Play charges of each subscription key.
   var chargesBySubscription: [String: [String]] = [:]
+  /// Revocations by transaction: when and of which subject (the first one the log holds).
+  package var revocations: [String: (at: Timestamp, subject: String)] = [:]
   /// The subject of every Google Play purchase token the ledger holds events of.
   package var googlePlaySubjects: [String: String] = [:]
   /// Google Play subscription tokens and the original transaction and subject they got.
@@ -37,7 +39,7 @@ package struct LedgerKnowledge: Sendable {
   package init() {}
 
   /// Whether nothing is known.
-  package var isEmpty: Bool { events.isEmpty && charges.isEmpty }
+  package var isEmpty: Bool { events.isEmpty && charges.isEmpty && revocations.isEmpty }
 
   /// The knowledge of a log's imported events: lines whose `meta.source` is `appstore` or
   /// `googleplay`. Other lines are passed over unparsed; unreadable lines are left to the
@@ -79,6 +81,13 @@ package struct LedgerKnowledge: Sendable {
         expires: event["expires"]?.stringValue.flatMap(Timestamp.parseRFC3339),
         subscriptionKey: key)
       if let key { chargesBySubscription[key, default: []].append(transaction) }
+    }
+    if event["type"]?.stringValue == "revocation",
+      let transaction = event["transaction"]?.stringValue,
+      let at = event["at"]?.stringValue.flatMap(Timestamp.parseRFC3339),
+      let subject = event["subject"]?.stringValue, revocations[transaction] == nil
+    {
+      revocations[transaction] = (at, subject)
     }
     if source == "googleplay", let token, let subject = event["subject"]?.stringValue,
       googlePlaySubjects[token] == nil

@@ -216,4 +216,23 @@ struct GooglePlayImportLifecycleTests {
     let allowed = G.importEvents([line], allowsTest: true)
     #expect(allowed?.environments == ["test": 1])
   }
+
+  @Test(
+    "a voided purchase imported before its purchase still revokes it once the purchase arrives in a later import"
+  )
+  func voidedBeforePurchase() throws {
+    let product = G.product(productID: "lifetime", at: "2026-04-01T00:00:00Z")
+    let voided = G.voidedList(
+      G.tokenC, order: "GPA.3301-0001-0002-00003", at: "2026-04-05T00:00:00Z", reason: 1)
+    let first = try GooglePlayImporter.importEvents(
+      voided, file: "a.jsonl", catalog: G.catalog, options: GooglePlayImportOptions())
+    #expect(first.warnings.contains { $0.message.contains("no resource for its purchase token") })
+    let knowledge = LedgerKnowledge.read(log: Array(first.eventLines.joined(separator: "\n").utf8))
+    let second = try GooglePlayImporter.importEvents(
+      product, file: "b.jsonl", catalog: G.catalog, options: GooglePlayImportOptions(),
+      knowledge: knowledge)
+    var engine = try engine(first.eventLines + second.eventLines)
+    #expect(engine.checkedAnswer(G.account, at: "2026-04-02T00:00:00Z").entitlements.count == 1)
+    #expect(engine.checkedAnswer(G.account, at: "2026-04-06T00:00:00Z").entitlements.isEmpty)
+  }
 }
