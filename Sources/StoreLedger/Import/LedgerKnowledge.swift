@@ -48,60 +48,45 @@ package struct LedgerKnowledge: Sendable {
   package static func read(log bytes: [UInt8]) -> LedgerKnowledge {
     var knowledge = LedgerKnowledge()
     let marker = Array(#""source":""#.utf8)
-    for line in bytes.split(separator: 10) where line.firstRange(of: marker) != nil {
-      guard case .object(let members)? = try? JSONValue.parse(bytes: Array(line)) else { continue }
-      knowledge.learn(members)
+    for line in bytes.split(separator: 10) {
+      let hasMarker = line.withUnsafeBufferPointer {
+        ImportedLineFields.find(marker, in: $0, from: 0, to: $0.count) != nil
+      }
+      guard hasMarker, let fields = ImportedLineFields.read(line) else { continue }
+      knowledge.learn(fields)
     }
     return knowledge
   }
 
-  /// Adds one event (a log line's members).
-  mutating func learn(_ members: [(String, JSONValue)]) {
-    let event = JSONValue.object(members)
-    guard let source = event["meta"]?["source"]?.stringValue,
-      source == "appstore" || source == "googleplay",
-      let id = event["id"]?.stringValue
-    else { return }
-    if events[id] == nil {
-      events[id] = JSONWriter.compact(.object(members.filter { $0.0 != "recorded" }))
+  /// Adds one event.
+  mutating func learn(_ event: ImportedLineFields) {
+    guard let source = event.source, source == "appstore" || source == "googleplay" else {
+      return
     }
-    let token = event["meta"]?["purchaseToken"]?.stringValue
+    let id = event.id
+    if events[id] == nil { events[id] = event.content }
+    let token = event.purchaseToken
     // An add-on line item is a subscription of its own, keyed like the importer keys it.
-    let key = token.map { token in
-      event["meta"]?["addOnProduct"]?.stringValue.map { token + "#" + $0 } ?? token
-    }
-    if let typeName = event["type"]?.stringValue,
-      let kind = EventKind(name: typeName), kind == .purchase || kind == .renewal,
-      let transaction = event["transaction"]?.stringValue,
-      let at = event["at"]?.stringValue.flatMap(Timestamp.parseRFC3339),
+    let key = token.map { token in event.addOnProduct.map { token + "#" + $0 } ?? token }
+    let at = event.at.flatMap(Timestamp.parseRFC3339)
+    if let typeName = event.type, let kind = EventKind(name: typeName),
+      kind == .purchase || kind == .renewal, let transaction = event.transaction, let at,
       charges[transaction] == nil
     {
       charges[transaction] = Charge(
-        id: id, kind: kind, at: at,
-        expires: event["expires"]?.stringValue.flatMap(Timestamp.parseRFC3339),
+        id: id, kind: kind, at: at, expires: event.expires.flatMap(Timestamp.parseRFC3339),
         subscriptionKey: key)
       if let key { chargesBySubscription[key, default: []].append(transaction) }
     }
-    if event["type"]?.stringValue == "revocation",
-      let transaction = event["transaction"]?.stringValue,
-      let at = event["at"]?.stringValue.flatMap(Timestamp.parseRFC3339),
-      let subject = event["subject"]?.stringValue, revocations[transaction] == nil
+    if event.type == "revocation", let transaction = event.transaction, let at,
+      let subject = event.subject, revocations[transaction] == nil
     {
       revocations[transaction] = (at, subject)
     }
-    if source == "googleplay", let token, let subject = event["subject"]?.stringValue,
-      googlePlaySubjects[token] == nil
-    {
-      googlePlaySubjects[token] = subject
-    }
-    if source == "googleplay", let key,
-      let original = event["original_transaction"]?.stringValue,
-      let subject = event["subject"]?.stringValue
-    {
-      if googlePlayTokens[key] == nil {
-        googlePlayTokens[key] = GooglePlayKnownToken(
-          originalTransaction: original, subject: subject)
-      }
+    guard source == "googleplay", let token, let key, let subject = event.subject else { return }
+    if googlePlaySubjects[token] == nil { googlePlaySubjects[token] = subject }
+    if let original = event.originalTransaction, googlePlayTokens[key] == nil {
+      googlePlayTokens[key] = GooglePlayKnownToken(originalTransaction: original, subject: subject)
     }
   }
 
