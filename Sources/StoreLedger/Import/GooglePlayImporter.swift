@@ -50,8 +50,9 @@ package struct GooglePlayKnownToken: Sendable, Equatable {
 /// `purchases.subscriptionsv2` and `purchases.products` resources, `voidedpurchases.list`
 /// responses) as ledger events. Pure: no files, no clock, no environment.
 ///
-/// Nothing is verified: Pub/Sub push messages carry no signature of their content. Import only
-/// data your backend received from Google (authenticated push, Developer API over TLS).
+/// Nothing is signed: fetched resources are trusted for grants and voided purchase lists for
+/// revocations; a notification alone grants nothing and revokes only with
+/// `trustsNotifications` (Docs/import-googleplay.md, "What each input is trusted for").
 package enum GooglePlayImporter {
   /// Translates every payload of `inputText` into ledger event lines.
   ///

@@ -11,7 +11,8 @@ struct ImportedEvent {
   var subject: String
   /// Effective time.
   var at: Timestamp
-  /// Knowledge time (`signedDate`); written only when it differs from `at`.
+  /// Knowledge time (Apple's `signedDate`; Google's `publishTime`, a `fetchTime`, or the
+  /// import's clock); written only when it differs from `at`.
   var recorded: Timestamp?
   /// The type's own fields (`product`, `transaction`, …) in any order.
   var fields: [(String, JSONValue)]
