@@ -123,9 +123,13 @@ extension GooglePlayMapper {
         (subscriptions[member.token] ?? []).contains(where: \.isTest)
       }
       for member in tokens {
-        let replacedAt = successors[member.token].flatMap { successor in
-          (subscriptions[successor] ?? []).compactMap(\.startTime).min()
-        }
+        let start = (subscriptions[member.token] ?? []).compactMap(\.startTime).min()
+        // A successor in this import, else one the ledger already holds.
+        let replacedAt =
+          successors[member.token].flatMap { successor in
+            (subscriptions[successor] ?? []).compactMap(\.startTime).min()
+          }
+          ?? start.flatMap { knowledge.replacement(of: member.token, root: root, after: $0) }
         chains[member.token] = GooglePlayChain(
           root: root, subject: subject, isTest: isTest, replacedAt: replacedAt)
       }

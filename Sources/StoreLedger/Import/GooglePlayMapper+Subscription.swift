@@ -110,9 +110,8 @@ extension GooglePlayMapper {
   ///
   /// A period ends at the smallest `expiryTime` of the order's copies that are not in grace
   /// or on hold (deferrals only move it later; in grace Google reports the grace end). A
-  /// renewal begins where the order before it ended (a recovery at SUBSCRIPTION_RECOVERED),
-  /// else at the latest charge notification before its end, else (with a warning) when the
-  /// token started. An order the ledger
+  /// renewal begins at the latest charge notification of the import before its end, else where
+  /// the order before it ended, else (with a warning) when the token started. An order the ledger
   /// already charged keeps the period it got there, and an earlier order known only to the
   /// ledger still ends where the ledger says: what was learned is not re-derived.
   private mutating func orders(
@@ -233,20 +232,13 @@ extension GooglePlayMapper {
       }
       return start
     }
-    // A renewal continues the previous period seamlessly; only a recovery (after a hold, a
-    // pause or in grace) starts when Google says, at SUBSCRIPTION_RECOVERED. Without a
-    // previous period, the latest charge notification before the end tells.
-    if let recovered = notifications.last(where: { notification in
-      notification.kind == .recovered && notification.eventTime < order.end
+    // A renewal begins when Google charged it (SUBSCRIPTION_RENEWED, a recovery at
+    // SUBSCRIPTION_RECOVERED), as this import's notifications tell; without one it continues
+    // the previous period seamlessly.
+    if let charge = notifications.last(where: { notification in
+      notification.kind?.isCharge == true && notification.eventTime < order.end
         && (previous.map { notification.eventTime > $0.start } ?? true)
     }) {
-      return recovered.eventTime
-    }
-    if previous == nil,
-      let charge = notifications.last(where: {
-        $0.kind?.isCharge == true && $0.eventTime < order.end
-      })
-    {
       return charge.eventTime
     }
     if let previous, previous.end < order.end { return previous.end }

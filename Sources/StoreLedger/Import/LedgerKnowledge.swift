@@ -17,6 +17,8 @@ package struct LedgerKnowledge: Sendable {
     package var at: Timestamp
     /// When it ends, when the event says.
     package var expires: Timestamp?
+    /// `original_transaction`, for a subscription's charges.
+    package var originalTransaction: String? = nil
     /// The subscription key of a Google Play charge: `meta.purchaseToken`, with
     /// `#<meta.addOnProduct>` for an add-on line item.
     package var subscriptionKey: String?
@@ -26,6 +28,8 @@ package struct LedgerKnowledge: Sendable {
   package var events: [String: String] = [:]
   /// Charges by transaction.
   package var charges: [String: Charge] = [:]
+  /// Transactions of the charges of each original transaction.
+  var chargesByOriginal: [String: [String]] = [:]
   /// Transactions of the Google Play charges of each subscription key.
   var chargesBySubscription: [String: [String]] = [:]
   /// Revocations by transaction: when and of which subject (the first one the log holds).
@@ -75,8 +79,11 @@ package struct LedgerKnowledge: Sendable {
     {
       charges[transaction] = Charge(
         id: id, kind: kind, at: at, expires: event.expires.flatMap(Timestamp.parseRFC3339),
-        subscriptionKey: key)
+        originalTransaction: event.originalTransaction, subscriptionKey: key)
       if let key { chargesBySubscription[key, default: []].append(transaction) }
+      if let original = event.originalTransaction {
+        chargesByOriginal[original, default: []].append(transaction)
+      }
     }
     if event.type == "revocation", let transaction = event.transaction, let at,
       let subject = event.subject, revocations[transaction] == nil
@@ -88,6 +95,15 @@ package struct LedgerKnowledge: Sendable {
     if let original = event.originalTransaction, googlePlayTokens[key] == nil {
       googlePlayTokens[key] = GooglePlayKnownToken(originalTransaction: original, subject: subject)
     }
+  }
+
+  /// When another token of the subscription `root` took over from the token `key`: the first
+  /// purchase of another token the ledger holds after `start`; nil when none.
+  /// - Complexity: O(k) in the subscription's known charges.
+  func replacement(of key: String, root: String, after start: Timestamp) -> Timestamp? {
+    (chargesByOriginal[root] ?? []).compactMap { charges[$0] }
+      .filter { $0.kind == .purchase && $0.subscriptionKey != key && $0.at > start }
+      .map(\.at).min()
   }
 
   /// Google Play charges of a subscription key, by transaction.
