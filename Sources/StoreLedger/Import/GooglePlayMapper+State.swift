@@ -19,24 +19,10 @@ extension GooglePlayMapper {
     {
       order.copies.contains { $0.state == state } || latest(kind) != nil
     }
-    // The document a state is learned from: the earliest known copy in that state or
-    // notification of that kind (its `recorded` and line).
     func source(
       _ state: GooglePlaySubscriptionState?, _ kind: GooglePlaySubscriptionNotificationType?
     ) -> GooglePlayStateContext {
-      var candidates: [(Timestamp?, Int, GooglePlayStateContext)] = []
-      for resource in copyResources where state != nil && resource.knownState == state {
-        var copy = context
-        copy.knownAt = resource.knownAt
-        copy.line = resource.line
-        candidates.append((recorded(resource.knownAt), resource.line, copy))
-      }
-      for notification in notifications where kind != nil && notification.kind == kind {
-        candidates.append(
-          (recorded(notification.knownAt), notification.line, context.learned(from: notification)))
-      }
-      let far = Timestamp(millisecondsSinceEpoch: .max)
-      return candidates.min { ($0.0 ?? far, $0.1) < ($1.0 ?? far, $1.1) }?.2 ?? context
+      learnedFrom(state, kind, context, notifications: notifications, copies: copyResources)
     }
     let isReplacement = copyResources.contains {
       $0.cancellation == GooglePlayCancellation.replacement.rawValue
@@ -150,6 +136,29 @@ extension GooglePlayMapper {
         "\(charge.typeName) at \(charge.eventTime.rfc3339), but no resource in this import shows an order after '\(order.id)'; fetch purchases.subscriptionsv2.get after the notification to import the charge"
       )
     }
+  }
+
+  /// The document a state is learned from: the earliest known copy in that state or
+  /// notification of that kind (its `recorded` and line); the order's resource when none.
+  /// - Complexity: O(n) in the order's notifications and resource copies.
+  private func learnedFrom(
+    _ state: GooglePlaySubscriptionState?, _ kind: GooglePlaySubscriptionNotificationType?,
+    _ context: GooglePlayStateContext, notifications: [GooglePlayNotificationPayload],
+    copies: [GooglePlaySubscriptionPayload]
+  ) -> GooglePlayStateContext {
+    var candidates: [(Timestamp?, Int, GooglePlayStateContext)] = []
+    for resource in copies where state != nil && resource.knownState == state {
+      var copy = context
+      copy.knownAt = resource.knownAt
+      copy.line = resource.line
+      candidates.append((recorded(resource.knownAt), resource.line, copy))
+    }
+    for notification in notifications where kind != nil && notification.kind == kind {
+      candidates.append(
+        (recorded(notification.knownAt), notification.line, context.learned(from: notification)))
+    }
+    let far = Timestamp(millisecondsSinceEpoch: .max)
+    return candidates.min { ($0.0 ?? far, $0.1) < ($1.0 ?? far, $1.1) }?.2 ?? context
   }
 
   /// Emits one state event of an order, unless the token was replaced by then. Its id is
