@@ -34,7 +34,7 @@ struct ImportPropertyTests {
     static let appStore = Store(name: "appstore", catalogText: ImportFixtures.catalogText) {
       text, known in
       try AppStoreImporter.importEvents(
-        text, file: "batch.jsonl", catalog: ImportFixtures.catalog, options: AppStoreImportOptions(),
+        text, file: "batch.jsonl", catalog: ImportFixtures.catalog, options: AppStoreImportOptions(verification: .skip),
         knowledge: known)
     }
     static let appStoreSamples = Store(
@@ -42,7 +42,7 @@ struct ImportPropertyTests {
     ) { text, known in
       try AppStoreImporter.importEvents(
         text, file: "batch.jsonl", catalog: fixtureCatalog(Self.file("Events/appstore/catalog.json")),
-        options: AppStoreImportOptions(), knowledge: known)
+        options: AppStoreImportOptions(verification: .skip), knowledge: known)
     }
 
     /// A file of the repository as text.
