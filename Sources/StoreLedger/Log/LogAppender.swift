@@ -27,7 +27,10 @@ package enum LogAppender {
     input: [UInt8], inputName: String, logPath: String, catalog: Catalog, now: Timestamp?
   ) throws(DiagnosticList) -> AppendReport {
     try append(input: input, inputName: inputName, logPath: logPath, catalog: catalog, now: now) {
-      (_, size) throws(DiagnosticList) in
+      (log, size) throws(DiagnosticList) in
+      if let indexed = try IndexedLedger.appendBuilder(input: input, log: log, size: size, catalog: catalog, logPath: logPath) {
+        return indexed
+      }
       var builder = LedgerBuilder(catalog: catalog, file: logPath)
       let extent = try DiagnosticList.collecting(path: logPath) {
         try LedgerLoader.feed(&builder, path: logPath, endingAt: size)
@@ -157,6 +160,7 @@ package enum LogAppender {
       try write(output, to: log, logPath: logPath, committed: size)
       outcome.logBytes = size + Int64(output.count)
       outcome.logLines = existingLines + report.appended
+      outcome.report.warnings += IndexBuild.afterAppend(log: log, logPath: logPath, committed: outcome.logBytes, catalog: catalog)
       return outcome
     }
   }
