@@ -21,14 +21,14 @@ package enum IndexBuild {
   /// not describe the log is rebuilt, with a warning.
   /// - Complexity: a build is a full load plus one more read of the log; an update reads the new lines.
   package static func run(
-    logPath: String, catalog: Catalog, progress: ((_ done: Int64, _ total: Int64) -> Void)? = nil
+    logPath: String, catalog: Catalog, rebuild: Bool = false, progress: ((_ done: Int64, _ total: Int64) -> Void)? = nil
   ) throws(DiagnosticList) -> (summary: IndexSummary, warnings: [Diagnostic]) {
     try DiagnosticList.collecting(path: logPath, writing: true) {
       let log = try PlatformFile(path: logPath, mode: .read)
       let length = try AppendIntent.visibleLength(of: log, logPath: logPath)
       var warnings: [Diagnostic] = []
       switch LogIndex.open(logPath: logPath, log: log, length: length, catalog: catalog) {
-      case .usable(let opened) where length - opened.manifest.coveredBytes <= LogIndex.tailBytesMax:
+      case .usable(let opened) where !rebuild && length - opened.manifest.coveredBytes <= LogIndex.tailBytesMax:
         do {
           return (try update(opened, log: log, logPath: logPath, length: length, catalog: catalog), [])
         } catch let damage as IndexDamage {

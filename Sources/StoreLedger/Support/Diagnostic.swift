@@ -46,6 +46,7 @@ package enum Problem: Sendable, Equatable {
   case indexNotUsed(IndexIssue)
   case indexNotUpdated(IndexIssue)
   case indexBuilt(IndexIssue)
+  case indexMismatch(IndexIssue)
 }
 
 /// Why an index beside a log was not used, not updated, or rebuilt.
@@ -227,6 +228,9 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
         + "readers read the new lines as the log's tail until 'storeledger index' runs"
     case .indexBuilt(let issue):
       return "the index beside this log did not describe it (\(issue.wording)); it was rebuilt"
+    case .indexMismatch(let issue):
+      return "the index beside this log does not describe it (\(issue.wording)); "
+        + "'storeledger index --rebuild' writes a new one"
     }
   }
 }

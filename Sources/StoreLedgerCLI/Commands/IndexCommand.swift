@@ -4,9 +4,12 @@ import StoreLedger
 enum IndexCommand: LedgerCommand {
   static let spec = CommandSpec(
     name: "index", abstract: "Build the per-subject index beside a log (LOG.index/), or bring it up to date.",
-    usage: "index <log> [--catalog <file>]",
+    usage: "index <log> [--rebuild] [--catalog <file>]",
     positionals: [("<log>", "The JSON-lines event log.")], requiredPositionals: 1,
-    options: [CommandSpec.catalogOption],
+    options: [
+      .flag("rebuild", "Write a new index from the whole log even if the one beside it checks out (after 'check' warns)."),
+      CommandSpec.catalogOption,
+    ],
     discussion: """
       Checks the log (a log with errors gets no index: exit 65, as 'check' says), then writes
       LOG.index/: where every subject's lines are, and the event ids and charged transactions
@@ -25,7 +28,7 @@ enum IndexCommand: LedgerCommand {
     }
     let catalog = try CommandSupport.catalog(arguments, log: log, console: console)
     let line = console.progress(reading: log)
-    let (summary, warnings) = try IndexBuild.run(logPath: log, catalog: catalog, progress: line.map { line in line.update })
+    let (summary, warnings) = try IndexBuild.run(logPath: log, catalog: catalog, rebuild: arguments.has("rebuild"), progress: line.map { line in line.update })
     line?.finish()
     CommandSupport.warn(warnings, console)
     let what = summary.rebuilt ? "built" : summary.indexedBytes == 0 ? "up to date" : "updated (\(summary.indexedBytes) new bytes)"
