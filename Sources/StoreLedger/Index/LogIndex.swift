@@ -66,6 +66,8 @@ package enum LogIndex {
   static func readManifest(_ directory: String) -> Result<IndexManifest, IndexIssue>? {
     guard PlatformFile.entryKind(directory) != .missing else { return nil }
     let path = manifestPath(directory)
+    // A first build that crashed before its manifest leaves a directory without one: no index yet.
+    if PlatformFile.entryKind(directory) == .directory && PlatformFile.entryKind(path) == .missing { return nil }
     guard PlatformFile.entryKind(directory) == .directory, PlatformFile.entryKind(path) == .regular else {
       return .failure(.damaged("\(path) is missing or not a file"))
     }
