@@ -1,3 +1,5 @@
+import Dispatch
+
 /// What `storeledger index` did.
 package struct IndexSummary: Sendable, Equatable {
   /// Segments and bytes of the index afterwards.
@@ -67,11 +69,24 @@ package enum IndexBuild {
     progress: ((_ done: Int64, _ total: Int64) -> Void)?
   ) throws -> IndexSummary {
     guard let identity = log.identity() else { throw Diagnostic(.cannotRead(path: logPath, reason: "fstat failed")) }
-    let (ledger, extent) = try LedgerLoader.load(logPath: logPath, catalog: catalog) { done, total in
-      progress?(done / 2, total)
+    // Where each line starts, and the chained digest, on a second thread while the log loads.
+    let length = try AppendIntent.visibleLength(of: log, logPath: logPath)
+    final class ScanBox: @unchecked Sendable { var result: Result<LineScan, any Error>? = nil }
+    let box = ScanBox()
+    let group = DispatchGroup()
+    DispatchQueue.global().async(group: group) {
+      box.result = Result { try LineScan.scan(try PlatformFile(path: logPath, mode: .read), upTo: length) }
     }
-    // Where each line starts, and the chained digest, in one more read of the covered bytes.
-    let scan = try LineScan.scan(log, upTo: extent.completeBytes) { done in progress?((extent.completeBytes + done) / 2, extent.completeBytes) }
+    var builder = LedgerBuilder(catalog: catalog, file: logPath)
+    let loaded = Result { () throws(Diagnostic) in try LedgerLoader.feed(&builder, path: logPath, endingAt: length, progress: progress) }
+    group.wait()
+    _ = try loaded.get()
+    let scan = try box.result!.get()
+    let ledger: Ledger
+    switch builder.finish() {
+    case .success(let finished): ledger = finished
+    case .failure(let list): throw list
+    }
     guard PlatformFile.identity(logPath) == identity else {
       throw Diagnostic(.cannotRead(path: logPath, reason: "the log was replaced while it was being indexed"))
     }
@@ -200,7 +215,7 @@ struct LineScan {
 
   /// Scans `[0, end)` of the log.
   /// - Complexity: O(end); memory one block plus 8 bytes a line.
-  static func scan(_ log: borrowing PlatformFile, upTo end: Int64, progress: (Int64) -> Void) throws -> LineScan {
+  static func scan(_ log: borrowing PlatformFile, upTo end: Int64) throws -> LineScan {
     var starts: [Int64] = [0]
     starts.reserveCapacity(Int(end / 128))
     let block = Int(PrefixDigest.blockBytes)
@@ -224,7 +239,6 @@ struct LineScan {
         chain = hasher.finalize()
       }
       at += Int64(n)
-      if at % (16 << 20) == 0 { progress(at) }
     }
     let covered = starts.last!
     // The chain stops at the last whole block before the covered end.
