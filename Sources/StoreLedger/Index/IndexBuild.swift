@@ -52,7 +52,11 @@ package enum IndexBuild {
     if case .failure(let list) = prepared.builder.finish() { throw list }
     try log.lockExclusive()
     defer { log.unlock() }
-    let manifest = try extend(opened, log: log, to: length, catalog: catalog)
+    // An appender may have extended the index since it was opened: extend what is there now.
+    guard case .usable(let current) = LogIndex.open(logPath: logPath, log: log, length: try log.size(), catalog: catalog) else {
+      throw IndexDamage("the index changed while the new lines were checked")
+    }
+    let manifest = try extend(current, log: log, to: length, catalog: catalog)
     return summary(manifest, directory: opened.directory, indexed: manifest.coveredBytes - opened.manifest.coveredBytes, rebuilt: false)
   }
 
@@ -91,10 +95,10 @@ package enum IndexBuild {
       throw Diagnostic(.cannotRead(path: logPath, reason: "the log was replaced while it was being indexed"))
     }
     let directory = LogIndex.directory(forLog: logPath)
-    let previous = (LogIndex.readManifest(directory).flatMap { try? $0.get() })?.generation ?? 0
     let lineCount = Int64(scan.lineStarts.count - 1)
     try log.lockExclusive()
     defer { log.unlock() }
+    let previous = (LogIndex.readManifest(directory).flatMap { try? $0.get() })?.generation ?? 0
     try LogIndex.makeDirectory(directory)
     let generation = previous + 1
     let name = LogIndex.segmentName(generation: generation, start: 0, end: scan.covered)
@@ -121,6 +125,7 @@ package enum IndexBuild {
     -> IndexManifest
   {
     let old = opened.manifest
+    guard length > old.coveredBytes else { return old }
     let tail = try log.readBytes(count: Int(length - old.coveredBytes), at: old.coveredBytes)
     guard let lastNewline = tail.lastIndex(of: 10) else { return old }
     let end = old.coveredBytes + Int64(lastNewline + 1)
