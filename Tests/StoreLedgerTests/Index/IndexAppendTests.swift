@@ -151,3 +151,31 @@ struct IndexAppendTests {
     }
   }
 }
+
+@Suite("The library answers one subject through the index")
+struct IndexLibraryTests {
+  @Test("LedgerStore.answer(logPath:) equals an open store's answer, with and without an index")
+  func lazyAnswer() throws {
+    let (bytes, _) = generatedLog(GeneratorOptions(subjects: 40, seed: 8))
+    let fixture = try IndexFixture(log: bytes, catalogText: LogGenerator.policyCatalogJSON)
+    defer { fixture.remove() }
+    let store = try LedgerStore(logPath: fixture.log)
+    let full = try fixture.fullLedger()
+    let subjects = (0..<5).map { full.symbols.subjects.string(Symbol(rawValue: UInt32($0))) } + ["nobody"]
+    for indexed in [false, true] {
+      if indexed { try fixture.index() }
+      for subject in subjects {
+        let lazy = try LedgerStore.answer(logPath: fixture.log, for: SubjectID(rawValue: subject), at: full.latestEffective)
+        #expect(lazy == store.answer(for: SubjectID(rawValue: subject), at: full.latestEffective), "\(subject)")
+      }
+    }
+    // The store's appends keep the index current.
+    var event = NewEvent(id: "lib-1", kind: .purchase, subject: "lib", at: full.latestEffective)
+    event.product = "coins.100"
+    event.transaction = "lib-1"
+    let report = try store.append([event])
+    #expect(report.appended == 1 && report.warnings.isEmpty)
+    let manifest = try #require(LogIndex.readManifest(fixture.indexDirectory).flatMap { try? $0.get() })
+    #expect(manifest.coveredBytes == Int64(try Data(contentsOf: URL(fileURLWithPath: fixture.log)).count))
+  }
+}
