@@ -113,6 +113,16 @@ package enum IndexedLedger {
     if let lookupFailure { throw lookupFailure }
     var builder = LedgerBuilder(catalog: catalog, file: logPath)
     try feedCovered(try opened.records(ofSubjects: involved), into: &builder, log: log, manifest: manifest)
+    // A subject asked for that the log does not hold: every subject's id goes into the name table
+    // (no events), so the warning suggests near matches as a full read does.
+    let absent = subjects.contains { name in
+      !involvedHolds(builder: &builder, name: name)
+    }
+    if absent {
+      try opened.forEachSubjectName { name in
+        builder.withSymbols { symbols in _ = name.withUnsafeBufferPointer { symbols.subjects.intern($0) } }
+      }
+    }
     let tailExtent = try LedgerLoader.feed(
       &builder, path: logPath, startingAt: manifest.coveredBytes, firstLineNumber: Int(manifest.coveredLines) + 1,
       endingAt: length)
@@ -120,6 +130,11 @@ package enum IndexedLedger {
       completeBytes: tailExtent.completeBytes, tornBytes: tailExtent.tornBytes,
       lineCount: Int(manifest.coveredLines) + tailExtent.lineCount)
     return Prepared(builder: builder, extent: extent)
+  }
+
+  /// Whether the builder holds a line of subject `name` (covered lines are fed by now).
+  private static func involvedHolds(builder: inout LedgerBuilder, name: String) -> Bool {
+    builder.withSymbols { $0.subjects.lookup(name) != nil }
   }
 
   /// Reads each covered line a record points at, checking that it is a whole line of the covered

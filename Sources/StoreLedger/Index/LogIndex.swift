@@ -44,6 +44,19 @@ package enum LogIndex {
       return all
     }
 
+    /// Calls `body` with the id of every subject of every segment (for near-match suggestions).
+    /// - Complexity: O(subjects) page reads, in order.
+    func forEachSubjectName(_ body: ([UInt8]) -> Void) throws(IndexDamage) {
+      for segment in segments {
+        let cursor = EntryCursor(segment, .subjects)
+        while let entry = try cursor.peek() {
+          guard entry.subject <= UInt64(Int64.max) else { throw IndexDamage("segment \(segment.path): a block offset out of range") }
+          body(try segment.name(at: Int64(entry.subject)))
+          try cursor.advance()
+        }
+      }
+    }
+
     /// Fingerprints of the subjects whose covered lines hold the event id (or charge) `key`.
     func owners(_ table: SegmentFile.Table, key: UInt64) throws(IndexDamage) -> [UInt64] {
       var found: [UInt64] = []

@@ -164,6 +164,13 @@ final class SegmentFile {
     return (name, records)
   }
 
+  /// The subject id of the block at `offset`, without its lines.
+  func name(at offset: Int64) throws(IndexDamage) -> [UInt8] {
+    let nameBytes = Int(try data(at: offset, count: 8).halfWord(at: 0))
+    guard nameBytes <= SegmentFormat.nameBytesMax else { throw IndexDamage("segment \(path): a subject block that does not fit") }
+    return try data(at: offset + 8, count: nameBytes)
+  }
+
   /// The blocks of every subject whose fingerprint is `fingerprint` (usually one, or none).
   func subjects(fingerprint: UInt64) throws(IndexDamage) -> [(name: [UInt8], records: [LineRecord])] {
     var blocks: [(name: [UInt8], records: [LineRecord])] = []
