@@ -102,7 +102,8 @@ package enum IndexBuild {
     try LogIndex.makeDirectory(directory)
     let generation = previous + 1
     let name = LogIndex.segmentName(generation: generation, start: 0, end: scan.covered)
-    let events = ledger.events.filter { Int64($0.line) <= lineCount }
+    // Normally every event is on a covered line; a copy only when a last unterminated line is not.
+    let events = ledger.events.allSatisfy { Int64($0.line) <= lineCount } ? ledger.events : ledger.events.filter { Int64($0.line) <= lineCount }
     let header = try SegmentBuild.write(
       path: directory + "/" + name, range: 0..<scan.covered, firstLine: 1, lineCount: lineCount,
       events: events, symbols: ledger.symbols

@@ -7,8 +7,10 @@
 /// pages, the top table and the header are written last.
 final class SegmentWriter {
   private let pending: PendingFile
-  private var page: [UInt8] = []
+  /// Bytes not yet written: whole pages (checksummed) from the start, then the page being filled.
   private var out: [UInt8] = []
+  /// Where in `out` the page being filled starts.
+  private var pageStart = 0
   private var pageChecksums: [UInt64] = []
   private var dataBytes: Int64 = 0
   private var subjectTable: [KeyEntry] = []
@@ -26,7 +28,7 @@ final class SegmentWriter {
   init(path: String) throws(Diagnostic) {
     pending = try PendingFile(replacing: path, force: true)
     try pending.file.seek(to: Int64(SegmentFormat.pageBytes))
-    page.reserveCapacity(SegmentFormat.pageBytes)
+    out.reserveCapacity(Self.flushBytes + (1 << 16))
   }
 
   /// Adds one subject's block: its name and its lines, in line order.
@@ -41,19 +43,18 @@ final class SegmentWriter {
     precondition(name.count <= SegmentFormat.nameBytesMax && !records.isEmpty)
     lastSubject = (fingerprint, name)
     subjectTable.append(KeyEntry(key: fingerprint, subject: UInt64(dataBytes)))
-    var block: [UInt8] = []
-    block.reserveCapacity(16 + name.count + records.count * SegmentFormat.recordBytes)
-    block.appendHalfWord(UInt32(name.count))
-    block.appendHalfWord(UInt32(records.count))
-    block.append(contentsOf: name)
-    while block.count % 8 != 0 { block.append(0) }
+    let before = out.count
+    out.appendHalfWord(UInt32(name.count))
+    out.appendHalfWord(UInt32(records.count))
+    out.append(contentsOf: name)
+    while (out.count - before) % 8 != 0 { out.append(0) }
     for record in records {
-      block.appendWord(UInt64(record.offset))
-      block.appendHalfWord(record.line)
-      block.appendHalfWord(record.length)
+      out.appendWord(UInt64(record.offset))
+      out.appendHalfWord(record.line)
+      out.appendHalfWord(record.length)
     }
     recordCount += Int64(records.count)
-    try append(block)
+    try appended(out.count - before)
   }
 
   /// Adds an event-id entry (ascending order), ending the subjects.
@@ -78,19 +79,17 @@ final class SegmentWriter {
   private func addEntry(_ entry: KeyEntry) throws(Diagnostic) {
     if let lastEntry { precondition(!(entry < lastEntry), "entries in ascending order") }
     lastEntry = entry
-    var bytes: [UInt8] = []
-    bytes.appendWord(entry.key)
-    bytes.appendWord(entry.subject)
-    try append(bytes)
+    out.appendWord(entry.key)
+    out.appendWord(entry.subject)
+    try appended(SegmentFormat.entryBytes)
   }
 
   private func endSubjects() throws(Diagnostic) {
     let tableOffset = dataBytes
     for entry in subjectTable {
-      var bytes: [UInt8] = []
-      bytes.appendWord(entry.key)
-      bytes.appendWord(entry.subject)
-      try append(bytes)
+      out.appendWord(entry.key)
+      out.appendWord(entry.subject)
+      try appended(SegmentFormat.entryBytes)
     }
     subjectTableOffsetValue = tableOffset
     idsOffset = dataBytes
@@ -98,30 +97,33 @@ final class SegmentWriter {
   }
   private var subjectTableOffsetValue: Int64 = 0
 
-  private func append(_ bytes: [UInt8]) throws(Diagnostic) {
-    var from = 0
-    while from < bytes.count {
-      let take = min(SegmentFormat.pageBytes - page.count, bytes.count - from)
-      page.append(contentsOf: bytes[from..<(from + take)])
-      from += take
-      dataBytes += Int64(take)
-      if page.count == SegmentFormat.pageBytes { try closePage() }
-    }
+  /// Counts `count` bytes just added to `out`, checksumming each page they complete.
+  private func appended(_ count: Int) throws(Diagnostic) {
+    dataBytes += Int64(count)
+    while out.count - pageStart >= SegmentFormat.pageBytes { closePage() }
+    if pageStart >= Self.flushBytes { try flush() }
   }
 
-  private func closePage() throws(Diagnostic) {
-    while page.count < SegmentFormat.pageBytes { page.append(0) }
+  /// Checksums the page at `pageStart` (zero-filled to a whole page if short).
+  private func closePage() {
+    while out.count - pageStart < SegmentFormat.pageBytes { out.append(0) }
     let number = UInt64(pageChecksums.count)
-    pageChecksums.append(page.withUnsafeBytes { IndexHash.of($0, seed: SegmentFormat.dataSeed ^ number) })
-    out.append(contentsOf: page)
-    page.removeAll(keepingCapacity: true)
-    if out.count >= Self.flushBytes { try flush() }
+    let start = pageStart
+    pageChecksums.append(
+      out.withUnsafeBytes { IndexHash.of(UnsafeRawBufferPointer(rebasing: $0[start..<(start + SegmentFormat.pageBytes)]), seed: SegmentFormat.dataSeed ^ number) })
+    pageStart += SegmentFormat.pageBytes
   }
 
+  /// Writes the whole pages of `out`, keeping the page being filled.
   private func flush() throws(Diagnostic) {
-    guard !out.isEmpty else { return }
-    try pending.file.write(out)
-    out.removeAll(keepingCapacity: true)
+    guard pageStart > 0 else { return }
+    var failure: Diagnostic? = nil
+    out.withUnsafeBytes { raw in
+      do throws(Diagnostic) { try pending.file.write(UnsafeRawBufferPointer(rebasing: raw[0..<pageStart])) } catch { failure = error }
+    }
+    if let failure { throw failure }
+    out.removeFirst(pageStart)
+    pageStart = 0
   }
 
   /// Writes the checksums and the header, fsyncs and renames the file into place.
@@ -129,7 +131,8 @@ final class SegmentWriter {
   func finish(rangeStart: Int64, rangeEnd: Int64, firstLine: Int64, lineCount: Int64) throws(Diagnostic) -> SegmentHeader {
     if idsOffset == nil { try endSubjects() }
     if chargesOffset == nil { chargesOffset = dataBytes }
-    if !page.isEmpty { try closePage() }
+    if out.count > pageStart { closePage() }
+    try flush()
     var checksumPage: [UInt8] = []
     var top: [UInt8] = []
     var checksumPages: Int64 = 0
@@ -145,7 +148,8 @@ final class SegmentWriter {
       }
     }
     out.append(contentsOf: top)
-    try flush()
+    try pending.file.write(out)
+    out = []
     var header = SegmentHeader(rangeStart: rangeStart, rangeEnd: rangeEnd, firstLine: firstLine, lineCount: lineCount)
     header.dataBytes = dataBytes
     header.dataPages = Int64(pageChecksums.count)
