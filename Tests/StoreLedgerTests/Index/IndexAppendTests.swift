@@ -154,7 +154,7 @@ struct IndexAppendTests {
 
 @Suite("The library answers one subject through the index")
 struct IndexLibraryTests {
-  @Test("LedgerStore.answer(logPath:) equals an open store's answer, with and without an index")
+  @Test("LedgerStore.answer(logPath:) equals an open store's answer, with and without an index; appends keep the index current")
   func lazyAnswer() throws {
     let (bytes, _) = generatedLog(GeneratorOptions(subjects: 40, seed: 8))
     let fixture = try IndexFixture(log: bytes, catalogText: LogGenerator.policyCatalogJSON)
@@ -175,7 +175,16 @@ struct IndexLibraryTests {
     event.transaction = "lib-1"
     let report = try store.append([event])
     #expect(report.appended == 1 && report.warnings.isEmpty)
+    // So do appends without an open store, checked through the index.
+    event.id = "lib-2"
+    event.transaction = "lib-2"
+    #expect(try LedgerStore.append([event], logPath: fixture.log).appended == 1)
+    event.id = "lib-3"
+    let refused = #expect(throws: DiagnosticList.self) { try LedgerStore.append([event], logPath: fixture.log) }
+    #expect(refused?.diagnostics.first.map { if case .transactionReused = $0.problem { true } else { false } } == true)
     let manifest = try #require(LogIndex.readManifest(fixture.indexDirectory).flatMap { try? $0.get() })
     #expect(manifest.coveredBytes == Int64(try Data(contentsOf: URL(fileURLWithPath: fixture.log)).count))
+    let lazy = try LedgerStore.answer(logPath: fixture.log, for: "lib", at: full.latestEffective)
+    #expect(lazy == (try LedgerStore(logPath: fixture.log)).answer(for: "lib", at: full.latestEffective))
   }
 }
