@@ -95,21 +95,38 @@ package enum LogIndex {
   /// segment's header. `length` is what the caller may read of the log (committed bytes).
   /// - Complexity: O(segments + one block of the log).
   static func open(logPath: String, log: borrowing PlatformFile, length: Int64, catalog: Catalog?) -> Opening {
+    // A writer may replace the manifest and remove the segments it no longer names between our
+    // reading the manifest and opening them: then the manifest has changed, and we read it again.
+    var attempt = 0
+    while true {
+      attempt += 1
+      let (opening, manifest) = openChecked(logPath: logPath, log: log, length: length, catalog: catalog)
+      if case .unusable(.damaged) = opening, attempt < 4, let manifest,
+        let now = readManifest(directory(forLog: logPath)).flatMap({ try? $0.get() }), now != manifest
+      {
+        continue
+      }
+      return opening
+    }
+  }
+
+  /// One attempt of `open`: what it found, and the manifest it read.
+  private static func openChecked(logPath: String, log: borrowing PlatformFile, length: Int64, catalog: Catalog?) -> (result: Opening, manifest: IndexManifest?) {
     let directory = directory(forLog: logPath)
-    guard let read = readManifest(directory) else { return .absent }
+    guard let read = readManifest(directory) else { return (.absent, nil) }
     let manifest: IndexManifest
     switch read {
-    case .failure(let issue): return .unusable(issue)
+    case .failure(let issue): return (.unusable(issue), nil)
     case .success(let found): manifest = found
     }
-    guard let identity = log.identity(), identity == manifest.log else { return .unusable(.otherLog) }
+    guard let identity = log.identity(), identity == manifest.log else { return (.unusable(.otherLog), manifest) }
     guard length >= manifest.coveredBytes else {
-      return .unusable(.logShorter(covered: manifest.coveredBytes, size: length))
+      return (.unusable(.logShorter(covered: manifest.coveredBytes, size: length)), manifest)
     }
     guard let last = try? PrefixDigest.lastBlock(of: log, covered: manifest.coveredBytes), last == manifest.lastBlock else {
-      return .unusable(.prefixChanged)
+      return (.unusable(.prefixChanged), manifest)
     }
-    if let catalog, catalog.indexDigest != manifest.catalog { return .unusable(.catalogChanged) }
+    if let catalog, catalog.indexDigest != manifest.catalog { return (.unusable(.catalogChanged), manifest) }
     var segments: [SegmentFile] = []
     for entry in manifest.segments {
       do {
@@ -117,13 +134,13 @@ package enum LogIndex {
         let header = segment.header
         guard header.rangeStart == entry.start, header.rangeEnd == entry.end, header.firstLine == entry.firstLine,
           header.lineCount == entry.lines, header.fileBytes == entry.fileBytes
-        else { return .unusable(.damaged("segment \(entry.name) does not cover what the manifest says")) }
+        else { return (.unusable(.damaged("segment \(entry.name) does not cover what the manifest says")), manifest) }
         segments.append(segment)
       } catch {
-        return .unusable(.damaged(error.reason))
+        return (.unusable(.damaged(error.reason)), manifest)
       }
     }
-    return .usable(Opened(directory: directory, manifest: manifest, segments: segments))
+    return (.usable(Opened(directory: directory, manifest: manifest, segments: segments)), manifest)
   }
 
   /// Replaces the manifest (the segments it names are durable already), then removes every

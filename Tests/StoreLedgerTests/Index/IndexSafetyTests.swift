@@ -139,3 +139,45 @@ struct IndexSafetyTests {
     #expect(summary.rebuilt && LogIndex.verify(logPath: fixture.log, catalog: fixture.catalog).isEmpty)
   }
 }
+
+@Suite("Readers racing appends that rewrite the index")
+struct IndexRaceTests {
+  @Test("readers during appends that replace segments always use the index and answer the same (a stress test: the window between a manifest read and a segment removal is rarely hit)")
+  func readersDuringAppends() throws {
+    let (fixture, subjects) = try IndexSafetyTests.fixture(seed: 12)
+    defer { fixture.remove() }
+    let subject = subjects[0]
+    let at = try fixture.fullLedger().latestEffective
+    let expected = answers(try fixture.fullLedger(), subject: subject, at: at, asOf: nil)
+    final class Outcome: @unchecked Sendable {
+      var done = false
+      var appendError: String? = nil
+      let lock = NSLock()
+    }
+    let outcome = Outcome()
+    let log = fixture.log
+    let catalog = fixture.catalog
+    let writer = Thread {
+      for k in 0..<30 {
+        let line = #"{"id":"race-\#(k)","type":"purchase","subject":"racer-\#(k % 3)","at":"2026-03-04T00:00:00Z","product":"coins.100","transaction":"race-\#(k)"}"# + "\n"
+        do {
+          _ = try LogAppender.append(input: Array(line.utf8), inputName: "b", logPath: log, catalog: catalog, now: ts("2026-03-10T00:00:00Z"))
+        } catch {
+          outcome.lock.withLock { outcome.appendError = "\(error)" }
+        }
+      }
+      outcome.lock.withLock { outcome.done = true }
+    }
+    writer.start()
+    var reads = 0
+    while !outcome.lock.withLock({ outcome.done }) || reads == 0 {
+      let (ledger, warning) = try fixture.indexedLedger([subject])
+      let indexed = try #require(ledger, "read \(reads): \(String(describing: warning))")
+      #expect(answers(indexed, subject: subject, at: at, asOf: nil) == expected)
+      reads += 1
+    }
+    #expect(outcome.appendError == nil)
+    let manifest = try #require(LogIndex.readManifest(fixture.indexDirectory).flatMap { try? $0.get() })
+    #expect(manifest.coveredLines == Int64(60 + 30))
+  }
+}
