@@ -42,6 +42,103 @@ package enum Problem: Sendable, Equatable {
   // Snapshots and diffs.
   case snapshotMismatch(String)
   case importFailed(String)
+  // The library API.
+  /// A feature the catalog's policy does not have.
+  case unknownFeature(feature: String, features: [String])
+  /// A question that needs a catalog `policy` asked of a catalog without one.
+  case noPolicy(what: String)
+  /// A cached answer whose verification time is after the time asked about.
+  case cacheAfterAnswer(verifiedAt: String, at: String)
+  /// A diagnostic made by a library user (tests of error handling): its own code and words.
+  case external(code: DiagnosticCode, message: String)
+}
+
+/// A stable, machine-readable name for a kind of problem (`id_conflict`, `overdraw`): what a
+/// backend maps to an HTTP status and `check --format json` prints. New codes may be added;
+/// existing ones keep their spelling (Docs/library.md lists them).
+public struct DiagnosticCode: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+  /// The code as printed (`snake_case`).
+  public var rawValue: String
+  /// Wraps a code (a code this version does not know compares unequal to every static member).
+  public init(rawValue: String) { self.rawValue = rawValue }
+  /// The raw value.
+  public var description: String { rawValue }
+  /// Decodes the bare string.
+  public init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
+  /// Encodes the bare string.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(rawValue)
+  }
+
+  /// A line that is not JSON.
+  public static let invalidJSON = DiagnosticCode(rawValue: "invalid_json")
+  /// A field the format does not have.
+  public static let unknownField = DiagnosticCode(rawValue: "unknown_field")
+  /// A field given twice.
+  public static let duplicateField = DiagnosticCode(rawValue: "duplicate_field")
+  /// A field the event's type requires is absent.
+  public static let missingField = DiagnosticCode(rawValue: "missing_field")
+  /// A field the event's type does not take.
+  public static let fieldNotAllowed = DiagnosticCode(rawValue: "field_not_allowed")
+  /// A field's value has the wrong form or range.
+  public static let invalidValue = DiagnosticCode(rawValue: "invalid_value")
+  /// A time without `Z` or an offset.
+  public static let missingUTCOffset = DiagnosticCode(rawValue: "missing_utc_offset")
+  /// A `type` the format does not have.
+  public static let unknownEventType = DiagnosticCode(rawValue: "unknown_event_type")
+  /// A product the catalog does not have.
+  public static let unknownProduct = DiagnosticCode(rawValue: "unknown_product")
+  /// A line longer than the limit.
+  public static let lineTooLong = DiagnosticCode(rawValue: "line_too_long")
+  /// One event id used for two different events (HTTP 409 territory).
+  public static let idConflict = DiagnosticCode(rawValue: "id_conflict")
+  /// A transaction charged twice.
+  public static let transactionReused = DiagnosticCode(rawValue: "transaction_reused")
+  /// A consumption spending more than the balance.
+  public static let overdraw = DiagnosticCode(rawValue: "overdraw")
+  /// A subject over the per-subject event limit.
+  public static let tooManyEvents = DiagnosticCode(rawValue: "too_many_events")
+  /// A last line without its newline, ignored.
+  public static let tornLastLine = DiagnosticCode(rawValue: "torn_last_line")
+  /// An event referring to a transaction the subject does not have (a warning).
+  public static let unknownReference = DiagnosticCode(rawValue: "unknown_reference")
+  /// An event that changes nothing in its state (a warning).
+  public static let ignoredInState = DiagnosticCode(rawValue: "ignored_in_state")
+  /// A question about a subject without events (a warning).
+  public static let subjectWithoutEvents = DiagnosticCode(rawValue: "subject_without_events")
+  /// The log ends in a torn line: appends wait for `repair`.
+  public static let tornLineBlocksAppend = DiagnosticCode(rawValue: "torn_line_blocks_append")
+  /// The log shrank behind an open ledger.
+  public static let logShrank = DiagnosticCode(rawValue: "log_shrank")
+  /// An interrupted append that cannot be rolled back.
+  public static let unfinishedAppend = DiagnosticCode(rawValue: "unfinished_append")
+  /// A log over the line limit.
+  public static let tooManyLines = DiagnosticCode(rawValue: "too_many_lines")
+  /// A use the policy did not allow when it happened (a warning).
+  public static let leak = DiagnosticCode(rawValue: "leak")
+  /// A catalog that breaks its format.
+  public static let badCatalog = DiagnosticCode(rawValue: "bad_catalog")
+  /// A file that does not exist.
+  public static let fileNotFound = DiagnosticCode(rawValue: "file_not_found")
+  /// A file that could not be read.
+  public static let cannotRead = DiagnosticCode(rawValue: "cannot_read")
+  /// A file that could not be written.
+  public static let cannotWrite = DiagnosticCode(rawValue: "cannot_write")
+  /// A command line or call that is wrong as asked.
+  public static let usage = DiagnosticCode(rawValue: "usage")
+  /// A subject with no event in the log where one is needed.
+  public static let unknownSubject = DiagnosticCode(rawValue: "unknown_subject")
+  /// A snapshot that does not match its log or catalog.
+  public static let snapshotMismatch = DiagnosticCode(rawValue: "snapshot_mismatch")
+  /// Store data the importer cannot turn into events.
+  public static let importFailed = DiagnosticCode(rawValue: "import_failed")
+  /// A feature the catalog's policy does not have.
+  public static let unknownFeature = DiagnosticCode(rawValue: "unknown_feature")
+  /// A policy question asked of a catalog without a `policy`.
+  public static let noPolicy = DiagnosticCode(rawValue: "no_policy")
+  /// A cached answer verified after the time asked about.
+  public static let cacheAfterAnswer = DiagnosticCode(rawValue: "cache_after_answer")
 }
 
 /// How serious a diagnostic is.
@@ -63,6 +160,14 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
   /// Error or warning.
   public var severity: Severity
 
+  /// A diagnostic with a code and words of its own (for tests of code that handles them).
+  public init(
+    code: DiagnosticCode, message: String, file: String? = nil, line: Int? = nil, column: Int? = nil,
+    severity: Severity = .error
+  ) {
+    self.init(file: file, line: line, column: column, .external(code: code, message: message), severity: severity)
+  }
+
   /// Creates a diagnostic.
   package init(
     file: String? = nil, line: Int? = nil, column: Int? = nil, _ problem: Problem,
@@ -78,10 +183,51 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
   /// The sysexits code (Docs/commands.md, exit codes).
   public var exitCode: Int32 {
     switch problem {
-    case .usage: return 64
+    case .usage, .unknownFeature, .cacheAfterAnswer: return 64
     case .fileNotFound, .defaultCatalogNotFound, .goldenNotFound, .cannotRead, .unknownSubject: return 66
     case .cannotWrite: return 74
     default: return 65
+    }
+  }
+
+  /// The stable code of the problem's kind.
+  public var code: DiagnosticCode {
+    switch problem {
+    case .invalidJSON: return .invalidJSON
+    case .unknownField: return .unknownField
+    case .duplicateField: return .duplicateField
+    case .missingField: return .missingField
+    case .fieldNotAllowed: return .fieldNotAllowed
+    case .invalidValue: return .invalidValue
+    case .missingUTCOffset: return .missingUTCOffset
+    case .unknownEventType: return .unknownEventType
+    case .unknownProduct: return .unknownProduct
+    case .lineTooLong: return .lineTooLong
+    case .idConflict: return .idConflict
+    case .transactionReused: return .transactionReused
+    case .overdraw: return .overdraw
+    case .tooManyEvents: return .tooManyEvents
+    case .tornLastLine: return .tornLastLine
+    case .unknownReference: return .unknownReference
+    case .ignoredInState: return .ignoredInState
+    case .subjectWithoutEvents, .subjectsWithoutEvents: return .subjectWithoutEvents
+    case .tornLineBlocksAppend: return .tornLineBlocksAppend
+    case .logShrank: return .logShrank
+    case .unfinishedAppendUnrecoverable: return .unfinishedAppend
+    case .tooManyLines: return .tooManyLines
+    case .leak: return .leak
+    case .badCatalog: return .badCatalog
+    case .fileNotFound, .defaultCatalogNotFound, .goldenNotFound: return .fileNotFound
+    case .cannotRead: return .cannotRead
+    case .cannotWrite: return .cannotWrite
+    case .usage: return .usage
+    case .unknownSubject: return .unknownSubject
+    case .snapshotMismatch: return .snapshotMismatch
+    case .importFailed: return .importFailed
+    case .unknownFeature: return .unknownFeature
+    case .noPolicy: return .noPolicy
+    case .cacheAfterAnswer: return .cacheAfterAnswer
+    case .external(let code, _): return code
     }
   }
 
@@ -195,6 +341,15 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
       return detail
     case .importFailed(let detail):
       return detail
+    case .unknownFeature(let feature, let features):
+      return "'\(feature)' is not a feature of the catalog's policy (\(features.joined(separator: ", ")))"
+        + Diagnostic.didYouMean(NearMatch.suggestions(for: feature, among: features), separator: "; ")
+    case .noPolicy(let what):
+      return "\(what) needs a catalog with a 'policy' (tiers and features); this catalog has none"
+    case .cacheAfterAnswer(let verifiedAt, let at):
+      return "the cached answer was verified at \(verifiedAt), after the time asked about (\(at)): an app cannot have verified in the future"
+    case .external(_, let message):
+      return message
     }
   }
 }
@@ -226,8 +381,13 @@ public struct DiagnosticList: Error, Sendable {
   /// The diagnostics, in log order; errors and warnings.
   public var diagnostics: [Diagnostic]
 
-  /// Creates a list.
-  package init(_ diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
+  /// Creates a list (library users: to test code that handles errors).
+  public init(_ diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
+
+  /// The code of the first error (else of the first diagnostic); nil for an empty list.
+  public var code: DiagnosticCode? {
+    (diagnostics.first(where: { $0.severity == .error }) ?? diagnostics.first)?.code
+  }
 
   /// The exit code of the first error.
   public var exitCode: Int32 {
