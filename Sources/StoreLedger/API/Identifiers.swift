@@ -37,3 +37,13 @@ public struct ProductID: RawRepresentable, Hashable, Codable, Sendable, Expressi
   /// Wraps an id literal.
   public init(stringLiteral value: String) { rawValue = value }
 }
+
+/// A metered feature of the catalog's `policy` (`decision_session`).
+public struct FeatureID: RawRepresentable, Hashable, Codable, Sendable, ExpressibleByStringLiteral {
+  /// The name as written in the catalog.
+  public var rawValue: String
+  /// Wraps a name.
+  public init(rawValue: String) { self.rawValue = rawValue }
+  /// Wraps a name literal.
+  public init(stringLiteral value: String) { rawValue = value }
+}

@@ -51,10 +51,15 @@ public final class LedgerStore: @unchecked Sendable {
   /// What `subject` held at `at`, as known at `asOf` (nil: everything the ledger knows).
   /// - Complexity: O(events of the subject).
   public func answer(for subject: SubjectID, at: Timestamp, asOf: Timestamp? = nil) -> Holdings {
+    withEngine { engine, _ in Holdings(engine.answer(subject: subject.rawValue, at: at, asOf: asOf)) }
+  }
+
+  /// Runs `body` with a pooled query engine and the ledger, as a reader.
+  func withEngine<R>(_ body: (inout QueryEngine, Ledger) -> R) -> R {
     gate.read {
       var engine = engines.take() ?? QueryEngine(ledger: state.ledger)
       defer { engines.give(engine) }
-      return Holdings(engine.answer(subject: subject.rawValue, at: at, asOf: asOf))
+      return body(&engine, state.ledger)
     }
   }
 
