@@ -6,23 +6,39 @@ extension LedgerStore {
   /// Under the log's lock, `LogAppender` hands over the log's size; the builder it validates
   /// against holds only the subjects the batch and the lines appended since involve (by
   /// subject, by event id, by charged transaction), so a full load is never needed. After the
-  /// fsync the re-folded subjects replace theirs in `state`.
+  /// fsync the re-folded subjects replace theirs in `state`. An in-memory ledger does the same
+  /// without a file.
   /// - Complexity: O(input + lines appended since + events of the subjects involved).
   package func append(lines input: [UInt8], named inputName: String, now: Timestamp?) throws(DiagnosticList)
     -> AppendReport
   {
     appending.wait()
     defer { appending.signal() }
-    let outcome = try LogAppender.append(
-      input: input, inputName: inputName, logPath: logPath, catalog: catalog, now: now
-    ) { (log, size) throws(DiagnosticList) in
-      try state.builder(forAppending: input, log: log, size: size, catalog: catalog, logPath: logPath)
+    let linesBefore = state.logLines
+    let outcome: LogAppender.Outcome
+    if isInMemory {
+      let (builder, lines) = state.builder(forAppending: input, appendedSince: [], catalog: catalog, logPath: logPath)
+      let (batch, admitted) = try LogAppender.admit(
+        input: input, inputName: inputName, logPath: logPath, catalog: catalog, now: now, into: builder,
+        existingLines: lines, logBytes: state.logBytes)
+      var committed = admitted
+      committed.logBytes += Int64(batch.count)
+      committed.logLines += admitted.report.appended
+      memoryLog.append(contentsOf: batch)
+      outcome = committed
+    } else {
+      outcome = try LogAppender.append(
+        input: input, inputName: inputName, logPath: logPath, catalog: catalog, now: now
+      ) { (log, size) throws(DiagnosticList) in
+        try state.builder(forAppending: input, log: log, size: size, catalog: catalog, logPath: logPath)
+      }
     }
     gate.write {
       // Pooled engines hold the ledger: dropped first, the merge extends its arrays in place.
       engines.removeAll()
       state.merge(outcome)
     }
+    if outcome.logLines > linesBefore { commits.publish(CommittedBatch(outcome, after: linesBefore)) }
     return outcome.report
   }
 }
@@ -87,6 +103,15 @@ struct StoreState {
     } catch {
       throw DiagnosticList([error])
     }
+    return builder(forAppending: input, appendedSince: appendedSince, catalog: catalog, logPath: logPath)
+  }
+
+  /// A builder holding every subject that `appendedSince` (lines others appended) and `input`
+  /// involve, followed by the `appendedSince` lines; and the number of lines then in the log.
+  /// - Complexity: O(appendedSince + input + events of the subjects involved).
+  func builder(forAppending input: [UInt8], appendedSince: [UInt8], catalog: Catalog, logPath: String)
+    -> (LedgerBuilder, Int)
+  {
     var builder = LedgerBuilder(catalog: catalog, file: logPath)
     var parser = EventLineParser(catalog: catalog)
     let main = ledger.symbols

@@ -49,6 +49,8 @@ package enum Problem: Sendable, Equatable {
   case noPolicy(what: String)
   /// A cached answer whose verification time is after the time asked about.
   case cacheAfterAnswer(verifiedAt: String, at: String)
+  /// A change stream's reader fell more than `limit` batches behind.
+  case commitsDropped(limit: Int)
   /// A diagnostic made by a library user (tests of error handling): its own code and words.
   case external(code: DiagnosticCode, message: String)
 }
@@ -137,6 +139,8 @@ public struct DiagnosticCode: RawRepresentable, Hashable, Sendable, Codable, Cus
   public static let unknownFeature = DiagnosticCode(rawValue: "unknown_feature")
   /// A policy question asked of a catalog without a `policy`.
   public static let noPolicy = DiagnosticCode(rawValue: "no_policy")
+  /// A change stream whose reader fell too far behind (it ends with this error).
+  public static let commitsDropped = DiagnosticCode(rawValue: "commits_dropped")
   /// A cached answer verified after the time asked about.
   public static let cacheAfterAnswer = DiagnosticCode(rawValue: "cache_after_answer")
 }
@@ -226,6 +230,7 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
     case .importFailed: return .importFailed
     case .unknownFeature: return .unknownFeature
     case .noPolicy: return .noPolicy
+    case .commitsDropped: return .commitsDropped
     case .cacheAfterAnswer: return .cacheAfterAnswer
     case .external(let code, _): return code
     }
@@ -348,6 +353,8 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
       return "\(what) needs a catalog with a 'policy' (tiers and features); this catalog has none"
     case .cacheAfterAnswer(let verifiedAt, let at):
       return "the cached answer was verified at \(verifiedAt), after the time asked about (\(at)): an app cannot have verified in the future"
+    case .commitsDropped(let limit):
+      return "the change stream's reader fell more than \(limit) batches behind; read the ledger again and start a new stream"
     case .external(_, let message):
       return message
     }
