@@ -155,7 +155,7 @@ public final class LedgerStore: @unchecked Sendable {
     try await offPool { () throws(DiagnosticList) in try self.refresh() }
   }
 
-  private func offPool<R: Sendable>(_ body: @escaping @Sendable () throws(DiagnosticList) -> R) async throws(DiagnosticList) -> R {
+  func offPool<R: Sendable>(_ body: @escaping @Sendable () throws(DiagnosticList) -> R) async throws(DiagnosticList) -> R {
     let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<R, DiagnosticList>, Never>) in
       DispatchQueue.global().async { continuation.resume(returning: Result { () throws(DiagnosticList) in try body() }) }
     }
