@@ -33,13 +33,34 @@ extension LedgerStore {
         try state.builder(forAppending: input, log: log, size: size, catalog: catalog, logPath: logPath)
       }
     }
+    take(outcome)
+    if outcome.logLines > linesBefore { commits.publish(CommittedBatch(outcome, after: linesBefore)) }
+    return outcome.report
+  }
+}
+
+extension LedgerStore {
+  /// Takes in what an append re-folded, holding readers off only for work proportional to
+  /// the batch: whatever copies the whole ledger (growing the events array, a compaction)
+  /// is built beside the readers first and swapped in, and the old arrays are freed after.
+  /// Only the appender (holding `appending`) calls it, so `state` changes nowhere else meanwhile.
+  /// - Complexity: O(events of the re-folded subjects) under the write lock; O(events) beside
+  ///   the readers when the array grows or a compaction is due (amortized over the appends).
+  func take(_ outcome: LogAppender.Outcome) {
+    var grown = state.grownEvents(adding: outcome.ledger.events.count)
     gate.write {
       // Pooled engines hold the ledger: dropped first, the merge extends its arrays in place.
       engines.removeAll()
+      if grown != nil { swap(&state.ledger.events, &grown!) }
       state.merge(outcome)
     }
-    if outcome.logLines > linesBefore { commits.publish(CommittedBatch(outcome, after: linesBefore)) }
-    return outcome.report
+    grown = nil  // the old events, freed here rather than under the lock
+    guard state.needsCompaction else { return }
+    var layout = state.compacted()
+    gate.write {
+      engines.removeAll()
+      state.install(&layout)
+    }
   }
 }
 
@@ -194,8 +215,22 @@ struct StoreState {
     ledger.linesRead = outcome.logLines
     logBytes = outcome.logBytes
     logLines = outcome.logLines
-    if deadEvents > compactionFloor && deadEvents > liveEvents { compact() }
   }
+
+  /// A copy of the events with room for `count` more, when appending them would reallocate
+  /// (nil when there is room): built while readers read, swapped in under the lock.
+  /// - Complexity: O(events) when it copies.
+  func grownEvents(adding count: Int) -> [Event]? {
+    let events = ledger.events
+    guard events.capacity - events.count < count else { return nil }
+    var grown: [Event] = []
+    grown.reserveCapacity(max(events.count * 2, events.count + count, 1024))
+    grown.append(contentsOf: events)
+    return grown
+  }
+
+  /// Whether superseded events outnumber the live ones (and the floor), so a compaction is due.
+  var needsCompaction: Bool { deadEvents > compactionFloor && deadEvents > liveEvents }
 
   /// Where a subject's events are, if it has any.
   private func extent(of subject: Symbol) -> (lower: Int, upper: Int)? {
@@ -204,13 +239,22 @@ struct StoreState {
     return (found.lower, found.upper)
   }
 
-  /// Regroups every subject's live events contiguously, dropping superseded ones.
+  /// Every subject's live events regrouped contiguously, superseded ones dropped.
+  struct Layout {
+    var events: [Event]
+    var starts: [UInt32]
+    var counts: [UInt32]
+  }
+
+  /// The compacted layout, built from the current one without changing it (readers may read).
   /// - Complexity: O(events).
-  private mutating func compact() {
+  func compacted() -> Layout {
     var events: [Event] = []
-    events.reserveCapacity(liveEvents)
+    events.reserveCapacity(liveEvents + liveEvents / 2)
     var starts: [UInt32] = [0]
     var counts: [UInt32] = []
+    starts.reserveCapacity(ledger.symbols.subjects.count + 1)
+    counts.reserveCapacity(ledger.symbols.subjects.count)
     for s in 0..<ledger.symbols.subjects.count {
       let subject = Symbol(rawValue: UInt32(s))
       if let (lower, upper) = extent(of: subject) {
@@ -221,9 +265,15 @@ struct StoreState {
       }
       starts.append(UInt32(events.count))
     }
-    ledger.events = events
-    ledger.subjectStarts = starts
-    ledger.subscriptionCounts = counts
+    return Layout(events: events, starts: starts, counts: counts)
+  }
+
+  /// Installs a compacted layout; `layout` gets the old arrays, to be freed by the caller.
+  /// - Complexity: O(relocated subjects).
+  mutating func install(_ layout: inout Layout) {
+    swap(&ledger.events, &layout.events)
+    swap(&ledger.subjectStarts, &layout.starts)
+    swap(&ledger.subscriptionCounts, &layout.counts)
     ledger.relocated = [:]
     deadEvents = 0
   }
