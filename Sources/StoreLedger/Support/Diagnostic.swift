@@ -190,6 +190,7 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
     case .usage, .unknownFeature, .cacheAfterAnswer: return 64
     case .fileNotFound, .defaultCatalogNotFound, .goldenNotFound, .cannotRead, .unknownSubject: return 66
     case .cannotWrite: return 74
+    case .commitsDropped: return 75
     default: return 65
     }
   }
