@@ -56,6 +56,9 @@ func answerRate(_ work: Workload, threads: Int, count: Int) -> Double {
 /// What the reader thread saw.
 final class Pauses: @unchecked Sendable {
   var worstNanoseconds: UInt64 = 0
+  /// Answers that took more than 10 ms and more than 100 ms.
+  var over10ms = 0
+  var over100ms = 0
   var answers = 0
   var stop = false
 }
@@ -100,37 +103,66 @@ func run() throws {
       format: "answers/s: %.0f on 1 thread, %.0f on 2 threads",
       answerRate(work, threads: 1, count: answers), answerRate(work, threads: 2, count: answers)))
 
-  // Reader pauses: one thread answers without stop while 100-event batches re-fold enough
-  // subjects that superseded events outnumber live ones twice over, so compactions run.
-  let pauses = Pauses()
-  let reader = Thread {
-    while !pauses.stop {
-      let start = DispatchTime.now().uptimeNanoseconds
-      _ = work.store.answer(for: work.subjects[pauses.answers % work.subjects.count], at: work.latest)
-      pauses.worstNanoseconds = max(pauses.worstNanoseconds, DispatchTime.now().uptimeNanoseconds - start)
-      pauses.answers += 1
+  // fsyncs of the same disk, the floor under every durable append.
+  let probe = directory.appendingPathComponent("fsync-probe").path
+  _ = FileManager.default.createFile(atPath: probe, contents: nil)
+  let handle = FileHandle(forWritingAtPath: probe)!
+  let syncs = 200
+  let syncSeconds = try seconds {
+    for _ in 0..<syncs {
+      try handle.write(contentsOf: Data("x\n".utf8))
+      try handle.synchronize()
     }
   }
-  reader.start()
-  let live = work.store.eventCount
-  let perSubject = max(1, live / subjects.count)
-  var worstAppend = 0.0
-  var batches = 0
+  try handle.close()
+  print(String(format: "baseline: %.0f write+fsync per second on the same disk (an append makes four)", Double(syncs) / syncSeconds))
+
+  // Reader pauses: one thread answers without stop, first alone, then while 100-event
+  // batches re-fold enough subjects that superseded events outnumber live ones (a
+  // compaction), with compaction beside the readers and then under the lock (the baseline).
   var next = appendCount
-  let churn = try seconds {
-    while batches * 100 * perSubject < 2 * live {
-      let batch = (0..<100).map { work.purchase(next + $0) }
-      next += 100
-      worstAppend = max(worstAppend, try seconds { _ = try work.store.append(batch) })
-      batches += 1
+  func readerPauses(_ label: String, appending: Bool) throws {
+    let pauses = Pauses()
+    let reader = Thread {
+      while !pauses.stop {
+        let start = DispatchTime.now().uptimeNanoseconds
+        _ = work.store.answer(for: work.subjects[pauses.answers % work.subjects.count], at: work.latest)
+        let took = DispatchTime.now().uptimeNanoseconds - start
+        pauses.worstNanoseconds = max(pauses.worstNanoseconds, took)
+        if took > 10_000_000 { pauses.over10ms += 1 }
+        if took > 100_000_000 { pauses.over100ms += 1 }
+        pauses.answers += 1
+      }
     }
+    reader.start()
+    let live = work.store.eventCount
+    let perSubject = max(1, live / work.subjects.count)
+    var worstAppend = 0.0
+    var batches = 0
+    let elapsed = try seconds {
+      if !appending {
+        usleep(10_000_000)
+        return
+      }
+      while batches * 100 * perSubject < live + live / 5 {
+        let batch = (0..<100).map { work.purchase(next + $0) }
+        next += 100
+        worstAppend = max(worstAppend, try seconds { _ = try work.store.append(batch) })
+        batches += 1
+      }
+    }
+    pauses.stop = true
+    while !reader.isFinished { usleep(1000) }
+    print(
+      String(
+        format: "%@: %d appends of 100 events in %.1f s (slowest %.0f ms); %d answers, the slowest %.1f ms, %d over 10 ms, %d over 100 ms",
+        label, batches, elapsed, worstAppend * 1000, pauses.answers, Double(pauses.worstNanoseconds) / 1e6,
+        pauses.over10ms, pauses.over100ms))
   }
-  pauses.stop = true
-  while !reader.isFinished { usleep(1000) }
-  print(
-    String(
-      format: "during %d appends of 100 events (%.1f s; slowest append %.0f ms, compactions included): %d answers, the slowest %.1f ms",
-      batches, churn, worstAppend * 1000, pauses.answers, Double(pauses.worstNanoseconds) / 1e6))
+  try readerPauses("reader alone (baseline)", appending: false)
+  try readerPauses("compaction beside the readers", appending: true)
+  work.store.compactsBesideReaders = false
+  try readerPauses("compaction under the lock (baseline)", appending: true)
 }
 
 try run()

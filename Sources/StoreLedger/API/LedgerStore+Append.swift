@@ -47,6 +47,17 @@ extension LedgerStore {
   /// - Complexity: O(events of the re-folded subjects) under the write lock; O(events) beside
   ///   the readers when the array grows or a compaction is due (amortized over the appends).
   func take(_ outcome: LogAppender.Outcome) {
+    guard compactsBesideReaders else {
+      gate.write {
+        engines.removeAll()
+        state.merge(outcome)
+        if state.needsCompaction {
+          var layout = state.compacted()
+          state.install(&layout)
+        }
+      }
+      return
+    }
     var grown = state.grownEvents(adding: outcome.ledger.events.count)
     gate.write {
       // Pooled engines hold the ledger: dropped first, the merge extends its arrays in place.

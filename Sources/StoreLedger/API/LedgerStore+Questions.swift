@@ -6,9 +6,9 @@ extension LedgerStore {
   /// and why entitlements held at other times are absent (`storeledger query --explain`).
   /// - Complexity: O(events of the subject × instants of its timeline).
   public func explain(for subject: SubjectID, at: Timestamp, asOf: Timestamp? = nil) -> Holdings {
-    withEngine { engine, ledger in
+    withEngine { engine in
       var answer = engine.answer(subject: subject.rawValue, at: at, asOf: asOf, explain: true)
-      let absent = AbsentEntitlement.all(from: answer, ledger: ledger)
+      let absent = AbsentEntitlement.all(from: answer, ledger: engine.ledger)
       answer.explanation?.absent = absent
       return Holdings(answer)
     }
@@ -24,10 +24,10 @@ extension LedgerStore {
     explain: Bool = false
   ) throws(DiagnosticList) -> Holdings {
     let cache = try Self.cacheRequest(at: at, verifiedAt: verifiedAt, maxStaleness: maxStaleness)
-    return withEngine { engine, ledger in
+    return withEngine { engine in
       var answer = engine.answer(subject: subject.rawValue, at: at, asOf: nil, cache: cache, explain: explain)
       if explain {
-        let absent = AbsentEntitlement.all(from: answer, ledger: ledger)
+        let absent = AbsentEntitlement.all(from: answer, ledger: engine.ledger)
         answer.explanation?.absent = absent
       }
       return Holdings(answer)
@@ -60,14 +60,14 @@ extension LedgerStore {
   /// Whether the ledger holds any event of `subject`; a question about one it does not
   /// hold gets an empty answer, which may be a typo (`suggestions(for:)` names the nearest).
   public func knows(_ subject: SubjectID) -> Bool {
-    withEngine { _, ledger in ledger.subject(named: subject.rawValue) != nil }
+    withEngine { engine in engine.ledger.subject(named: subject.rawValue) != nil }
   }
 
   /// The subjects nearest to `subject` (case, whitespace, a typo), for "did you mean".
   /// - Complexity: O(subjects).
   public func suggestions(for subject: SubjectID) -> [SubjectID] {
-    withEngine { _, ledger in
-      NearMatch.suggestions(for: subject.rawValue, in: ledger.symbols.subjects).map { SubjectID(rawValue: $0) }
+    withEngine { engine in
+      NearMatch.suggestions(for: subject.rawValue, in: engine.ledger.symbols.subjects).map { SubjectID(rawValue: $0) }
     }
   }
 
@@ -82,7 +82,7 @@ extension LedgerStore {
         Diagnostic(.unknownFeature(feature: feature.rawValue, features: policy.features.map(\.name)))
       ])
     }
-    return withEngine { engine, _ in
+    return withEngine { engine in
       guard let permission = engine.permission(subject: subject.rawValue, feature: feature.rawValue, at: at, asOf: asOf, cache: cache)
       else { preconditionFailure("the feature was checked against the same catalog") }
       return FeaturePermission(permission, feature: feature)

@@ -36,6 +36,9 @@ public final class LedgerStore: @unchecked Sendable {
   var state: StoreState
   /// An in-memory ledger's log lines; read and written only by the appender holding `appending`.
   var memoryLog: [UInt8] = []
+  /// Whether growth and compaction are built beside the readers (false: under the write lock,
+  /// as before; the benchmark's baseline). Set before the first append.
+  package var compactsBesideReaders = true
 
   /// Opens the log at `logPath`, with `catalog.json` beside it unless `catalogPath` says
   /// otherwise, restoring from `snapshotPath` (made by `storeledger snapshot`) when given.
@@ -99,15 +102,15 @@ public final class LedgerStore: @unchecked Sendable {
   /// What `subject` held at `at`, as known at `asOf` (nil: everything the ledger knows).
   /// - Complexity: O(events of the subject).
   public func answer(for subject: SubjectID, at: Timestamp, asOf: Timestamp? = nil) -> Holdings {
-    withEngine { engine, _ in Holdings(engine.answer(subject: subject.rawValue, at: at, asOf: asOf)) }
+    withEngine { engine in Holdings(engine.answer(subject: subject.rawValue, at: at, asOf: asOf)) }
   }
 
-  /// Runs `body` with a pooled query engine and the ledger, as a reader.
-  func withEngine<R>(_ body: (inout QueryEngine, Ledger) -> R) -> R {
+  /// Runs `body` with a pooled query engine (whose `ledger` is the store's), as a reader.
+  func withEngine<R>(_ body: (inout QueryEngine) -> R) -> R {
     gate.read {
       var engine = engines.take() ?? QueryEngine(ledger: state.ledger)
       defer { engines.give(engine) }
-      return body(&engine, state.ledger)
+      return body(&engine)
     }
   }
 
