@@ -135,6 +135,7 @@ func run() throws {
       }
     }
     reader.start()
+    work.store.longestWriteNanoseconds = 0
     let live = work.store.eventCount
     let perSubject = max(1, live / work.subjects.count)
     var worstAppend = 0.0
@@ -155,9 +156,9 @@ func run() throws {
     while !reader.isFinished { usleep(1000) }
     print(
       String(
-        format: "%@: %d appends of 100 events in %.1f s (slowest %.0f ms); %d answers, the slowest %.1f ms, %d over 10 ms, %d over 100 ms",
-        label, batches, elapsed, worstAppend * 1000, pauses.answers, Double(pauses.worstNanoseconds) / 1e6,
-        pauses.over10ms, pauses.over100ms))
+        format: "%@: %d appends of 100 events in %.1f s (slowest %.0f ms, write lock held at most %.1f ms); %d answers, the slowest %.1f ms, %d over 10 ms, %d over 100 ms",
+        label, batches, elapsed, worstAppend * 1000, Double(work.store.longestWriteNanoseconds) / 1e6, pauses.answers,
+        Double(pauses.worstNanoseconds) / 1e6, pauses.over10ms, pauses.over100ms))
   }
   try readerPauses("reader alone (baseline)", appending: false)
   try readerPauses("compaction beside the readers", appending: true)

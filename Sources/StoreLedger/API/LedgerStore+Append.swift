@@ -48,7 +48,7 @@ extension LedgerStore {
   ///   the readers when the array grows or a compaction is due (amortized over the appends).
   func take(_ outcome: LogAppender.Outcome) {
     guard compactsBesideReaders else {
-      gate.write {
+      timedWrite {
         engines.removeAll()
         state.merge(outcome)
         if state.needsCompaction {
@@ -59,7 +59,7 @@ extension LedgerStore {
       return
     }
     var grown = state.grownEvents(adding: outcome.ledger.events.count)
-    gate.write {
+    timedWrite {
       // Pooled engines hold the ledger: dropped first, the merge extends its arrays in place.
       engines.removeAll()
       if grown != nil { swap(&state.ledger.events, &grown!) }
@@ -68,9 +68,18 @@ extension LedgerStore {
     grown = nil  // the old events, freed here rather than under the lock
     guard state.needsCompaction else { return }
     var layout = state.compacted()
-    gate.write {
+    timedWrite {
       engines.removeAll()
       state.install(&layout)
+    }
+  }
+
+  /// `gate.write`, keeping the longest time the body held it.
+  private func timedWrite(_ body: () -> Void) {
+    gate.write {
+      let start = DispatchTime.now().uptimeNanoseconds
+      body()
+      longestWriteNanoseconds = max(longestWriteNanoseconds, DispatchTime.now().uptimeNanoseconds - start)
     }
   }
 }

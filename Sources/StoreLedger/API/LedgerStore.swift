@@ -39,6 +39,9 @@ public final class LedgerStore: @unchecked Sendable {
   /// Whether growth and compaction are built beside the readers (false: under the write lock,
   /// as before; the benchmark's baseline). Set before the first append.
   package var compactsBesideReaders = true
+  /// The longest an append held the write lock (readers wait that long at most, plus one
+  /// answer), in nanoseconds; read by the benchmark. Written only by the appender.
+  package var longestWriteNanoseconds: UInt64 = 0
 
   /// Opens the log at `logPath`, with `catalog.json` beside it unless `catalogPath` says
   /// otherwise, restoring from `snapshotPath` (made by `storeledger snapshot`) when given.
