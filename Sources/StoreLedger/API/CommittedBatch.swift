@@ -63,6 +63,13 @@ final class CommitStreams: @unchecked Sendable {
     return nextKey
   }
 
+  /// Whether no stream is open (then no batch is built).
+  var isEmpty: Bool {
+    lock.wait()
+    defer { lock.signal() }
+    return continuations.isEmpty
+  }
+
   /// Forgets a stream.
   func remove(_ key: Int) {
     lock.wait()

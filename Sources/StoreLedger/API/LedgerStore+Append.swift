@@ -34,7 +34,9 @@ extension LedgerStore {
       }
     }
     take(outcome)
-    if outcome.logLines > linesBefore { commits.publish(CommittedBatch(outcome, after: linesBefore)) }
+    if outcome.logLines > linesBefore && !commits.isEmpty {
+      commits.publish(CommittedBatch(outcome, after: linesBefore))
+    }
     return outcome.report
   }
 }
