@@ -97,6 +97,17 @@ func run() throws {
     String(
       format: "appends/s, 1 event each: %.0f on 1 thread, %.0f on 2 threads",
       appendRate(work, threads: 1, first: 0, count: half), appendRate(work, threads: 2, first: half, count: half)))
+  // The CPU cost of an append without the disk: an in-memory ledger, one event per call.
+  let memory = LedgerStore(inMemory: try LedgerCatalog(contentsOfFile: directory.appendingPathComponent("catalog.json").path))
+  let memoryAppends = 5000
+  let memorySeconds = seconds {
+    for n in 0..<memoryAppends {
+      _ = try! memory.append([
+        .purchase(id: "m-\(n)", subject: "m-\(n % 500)", at: latest, product: "coins.100", transaction: "mt-\(n)")
+      ])
+    }
+  }
+  print(String(format: "in-memory appends/s, 1 event each (no disk): %.0f", Double(memoryAppends) / memorySeconds))
   let answers = max(200_000, subjects.count)
   print(
     String(

@@ -155,7 +155,8 @@ struct StoreState {
   func builder(forAppending input: [UInt8], appendedSince: [UInt8], catalog: Catalog, logPath: String)
     -> (LedgerBuilder, Int)
   {
-    var builder = LedgerBuilder(catalog: catalog, file: logPath)
+    // It holds only the subjects involved: small tables, grown as needed.
+    var builder = LedgerBuilder(catalog: catalog, file: logPath, expectedStrings: 256)
     var parser = EventLineParser(catalog: catalog)
     let main = ledger.symbols
     var involved = Set<UInt32>()

@@ -46,10 +46,10 @@ package struct LedgerBuilder {
   /// Only this shard's subjects are kept (Log/Shard.swift); lines of others are parsed and dropped.
   package var shard: Shard? = nil
 
-  /// Starts an empty ledger for a catalog.
-  package init(catalog: Catalog, file: String) {
+  /// Starts an empty ledger for a catalog; `expectedStrings` sizes its string tables (they grow).
+  package init(catalog: Catalog, file: String, expectedStrings: Int = 1 << 16) {
     self.file = file
-    var symbols = LedgerSymbols()
+    var symbols = LedgerSymbols(expectedStrings: expectedStrings)
     context = FoldContext(catalog: catalog, symbols: &symbols)
     self.symbols = symbols
     parser = EventLineParser(catalog: catalog)

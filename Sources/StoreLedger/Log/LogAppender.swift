@@ -94,7 +94,8 @@ package enum LogAppender {
     var builder = builder
     if builder.errorCount > 0 { throw DiagnosticList(builder.errors) }
     var parser = EventLineParser(catalog: catalog)
-    var scratchSymbols = LedgerSymbols()
+    // Holds the batch's strings only: sized by the batch, not for a whole log.
+    var scratchSymbols = LedgerSymbols(expectedStrings: min(1 << 16, max(64, input.count / 64)))
     var output: [UInt8] = []
     var report = AppendReport(appended: 0, duplicates: 0, stamped: 0)
     var inputLineOf: [Int: Int] = [:]
