@@ -30,8 +30,26 @@ let package = Package(
     .executableTarget(
       name: "StoreLedgerExample", dependencies: ["StoreLedger"], path: "Examples/Library",
       swiftSettings: strictSettings),
+    // The other complete programs of Docs/library.md, one per section.
+    .executableTarget(
+      name: "StoreLedgerExampleQuestions", dependencies: ["StoreLedger"], path: "Examples/LibraryQuestions",
+      swiftSettings: strictSettings),
+    .executableTarget(
+      name: "StoreLedgerExampleWebhook", dependencies: ["StoreLedger"], path: "Examples/LibraryWebhook",
+      swiftSettings: strictSettings),
+    .executableTarget(
+      name: "StoreLedgerExampleTesting", dependencies: ["StoreLedger"], path: "Examples/LibraryTesting",
+      swiftSettings: strictSettings),
+    // Appends, answers and reader pauses of an open LedgerStore (Docs/library.md, "What it costs").
+    .executableTarget(
+      name: "StoreLedgerLibraryBench", dependencies: ["StoreLedger"], path: "Examples/LibraryBench",
+      swiftSettings: strictSettings),
     .testTarget(
-      name: "StoreLedgerTests", dependencies: ["StoreLedger", "StoreLedgerCLI", "StoreLedgerExample"],
+      name: "StoreLedgerTests",
+      dependencies: [
+        "StoreLedger", "StoreLedgerCLI", "StoreLedgerExample", "StoreLedgerExampleQuestions",
+        "StoreLedgerExampleWebhook", "StoreLedgerExampleTesting",
+      ],
       swiftSettings: strictSettings),
   ],
   swiftLanguageModes: [.v6]

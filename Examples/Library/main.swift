@@ -16,12 +16,10 @@ for name in ["demo.jsonl", "catalog.json"] {
 let ledger = try LedgerStore(logPath: directory.appendingPathComponent("demo.jsonl").path)
 
 // The App Store renews u1's annual plan (its first transaction was u1-t1).
-var renewal = NewEvent(
-  id: "example-renewal", kind: .renewal, subject: "u1", at: Timestamp.parseRFC3339("2027-03-12T10:00:00Z")!)
-renewal.product = "pro.annual"
-renewal.transaction = "u1-t4"
-renewal.originalTransaction = "u1-t1"
-renewal.expires = Timestamp.parseRFC3339("2028-03-12T10:00:00Z")!
+let renewal = NewEvent.renewal(
+  id: "example-renewal", subject: "u1", at: Timestamp.parseRFC3339("2027-03-12T10:00:00Z")!,
+  product: "pro.annual", transaction: "u1-t4", originalTransaction: "u1-t1",
+  expires: Timestamp.parseRFC3339("2028-03-12T10:00:00Z")!)
 let report = try ledger.append([renewal])
 print("appended:", report.appended)
 

@@ -48,8 +48,10 @@ extension NamedVocabulary {
   }
 }
 
-extension SubscriptionStatus: NamedVocabulary, Codable {
-  static let all: [SubscriptionStatus] = [.active, .billingRetry, .grace, .expired, .revoked]
+extension SubscriptionStatus: NamedVocabulary, Codable, CaseIterable {
+  static var all: [SubscriptionStatus] { allCases }
+  /// Every state, in the order Docs/semantics.md lists them.
+  public static let allCases: [SubscriptionStatus] = [.active, .billingRetry, .grace, .expired, .revoked]
   /// Decodes a name (`billing_retry`).
   public init(from decoder: any Decoder) throws { self = try Self.decodeName(from: decoder) }
   /// Encodes the name.

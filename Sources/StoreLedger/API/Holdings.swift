@@ -1,5 +1,6 @@
 /// What a subject held at an instant, as known at another: the typed form of an answer
-/// (Docs/semantics.md, "Answers").
+/// (Docs/semantics.md, "Answers"). `Codable` as exactly the JSON object `storeledger query`
+/// prints (`Holdings+Codable.swift`: both come from one writer).
 public struct Holdings: Hashable, Codable, Sendable {
   /// The subject asked about.
   public var subject: SubjectID
@@ -15,6 +16,56 @@ public struct Holdings: Hashable, Codable, Sendable {
   public var balances: [String: Int64]
   /// Tier, usage-based trial and metered features; nil unless the catalog has a `policy`.
   public var policy: Policy?
+  /// For a cached answer: when it was verified and whether it is past its staleness budget.
+  public var cache: Cache?
+  /// The events that decided each part (from `explain`); nil otherwise.
+  public var explanation: Explanation?
+
+  /// A cached answer's relation to its last verification (Docs/semantics.md, "Cached answers").
+  public struct Cache: Hashable, Codable, Sendable {
+    /// When the app last verified with the server (the answer's knowledge time).
+    public var verifiedAt: Timestamp
+    /// Whether T is past the staleness budget, so nothing is shown as active.
+    public var isStale: Bool
+  }
+
+  /// An event named by its id and its line in the log.
+  public struct EventReference: Hashable, Codable, Sendable {
+    /// The event's id.
+    public var id: EventID
+    /// Its 1-based line in the log.
+    public var line: Int
+  }
+
+  /// Why the answer is what it is: the deciding events of each part (`query --explain`).
+  public struct Explanation: Hashable, Codable, Sendable {
+    /// By entitlement id: the events behind each active entitlement.
+    public var entitlements: [String: [EventReference]]
+    /// By subscription group.
+    public var plans: [String: [EventReference]]
+    /// By currency.
+    public var balances: [String: [EventReference]]
+    /// By feature, with the tier that decided it; nil unless the catalog has a `policy`.
+    public var usage: [String: UsageEvidence]?
+    /// By entitlement: why one the subject holds at other times is not held at T.
+    public var absent: [String: Absence]
+  }
+
+  /// The tier that decided a feature and the uses counted.
+  public struct UsageEvidence: Hashable, Codable, Sendable {
+    /// The reported tier; nil when none lists the feature.
+    public var tier: String?
+    /// The `usage` events counted in `used`.
+    public var events: [EventReference]
+  }
+
+  /// Why an entitlement is not held at T.
+  public struct Absence: Hashable, Codable, Sendable {
+    /// One sentence: the plan's state, when the grant starts or ended, or what was not yet known.
+    public var reason: String
+    /// The events behind it, possibly none.
+    public var events: [EventReference]
+  }
 
   /// One active entitlement.
   public struct Entitlement: Hashable, Codable, Sendable {
@@ -124,16 +175,92 @@ extension Holdings {
         },
         usage: Dictionary(
           policy.usage.map {
-            (
-              $0.feature,
-              FeatureUsage(allowed: $0.allowed, tier: $0.tier, used: $0.used, limit: $0.limit, windowEnds: $0.windowEnds)
-            )
+            ($0.feature, FeatureUsage(allowed: $0.allowed, tier: $0.tier, used: $0.used, limit: $0.limit, windowEnds: $0.windowEnds))
           }, uniquingKeysWith: { first, _ in first }))
     }
+    cache = answer.cache.map { Cache(verifiedAt: $0.verifiedAt, isStale: $0.isStale) }
+    explanation = answer.explanation.map { Explanation($0, hasPolicy: answer.policy != nil) }
+  }
+
+  /// The engine form, for the one JSON writer (`Answer.jsonValue`); parts sorted by name.
+  var engineAnswer: Answer {
+    func sorted<V>(_ items: [String: V]) -> [(String, V)] { items.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
+    var answer = Answer(
+      subject: subject.rawValue, at: at, asOf: asOf,
+      entitlements: sorted(entitlements).map { name, item in
+        EntitlementAnswer(
+          entitlement: name, product: item.product.rawValue, state: item.state.name, expires: item.expires,
+          ownership: item.ownership.name, period: item.period.name)
+      },
+      plans: sorted(plans).map { group, plan in
+        PlanAnswer(
+          group: group, product: plan.product.rawValue, state: plan.state.name, expires: plan.expires,
+          willRenew: plan.willRenew, renewsTo: plan.renewsTo?.rawValue, period: plan.period.name,
+          ownership: plan.ownership.name, originalTransaction: plan.originalTransaction.rawValue,
+          transaction: plan.transaction.rawValue)
+      },
+      balances: sorted(balances).map { (currency: $0.0, amount: $0.1) }, explanation: nil)
+    answer.policy = policy.map { policy in
+      PolicyAnswer(
+        tier: policy.tier,
+        trial: policy.trial.map {
+          TrialAnswer(state: $0.state, started: $0.started, ends: $0.ends, endsBy: $0.endsBy, graceEnds: $0.graceEnds)
+        },
+        usage: sorted(policy.usage).map { name, usage in
+          FeatureUsageAnswer(
+            feature: name, allowed: usage.allowed, tier: usage.tier, used: usage.used, limit: usage.limit,
+            windowEnds: usage.windowEnds)
+        })
+    }
+    answer.cache = cache.map { CacheAnswer(verifiedAt: $0.verifiedAt, isStale: $0.isStale) }
+    answer.explanation = explanation?.engineExplanation
+    return answer
   }
 
   private static func vocabulary<T: NamedVocabulary>(_ name: String) -> T {
     guard let value = T.named(name) else { preconditionFailure("the engine wrote an unknown name \(name)") }
     return value
+  }
+}
+
+extension Holdings.Explanation {
+  /// The typed form of an engine explanation.
+  init(_ explanation: StoreLedger.Explanation, hasPolicy: Bool) {
+    func references(_ evidence: [Evidence]) -> [Holdings.EventReference] {
+      evidence.map { Holdings.EventReference(id: EventID(rawValue: $0.id), line: $0.line) }
+    }
+    func table(_ items: [(String, [Evidence])]) -> [String: [Holdings.EventReference]] {
+      Dictionary(items.map { ($0.0, references($0.1)) }, uniquingKeysWith: { first, _ in first })
+    }
+    entitlements = table(explanation.entitlements)
+    plans = table(explanation.plans)
+    balances = table(explanation.balances)
+    usage =
+      hasPolicy
+      ? Dictionary(
+        explanation.usage.map { ($0.feature, Holdings.UsageEvidence(tier: $0.tier, events: references($0.events))) },
+        uniquingKeysWith: { first, _ in first }) : nil
+    absent = Dictionary(
+      (explanation.absent ?? []).map { ($0.entitlement, Holdings.Absence(reason: $0.reason, events: references($0.evidence))) },
+      uniquingKeysWith: { first, _ in first })
+  }
+
+  /// The engine form, parts sorted by name.
+  var engineExplanation: StoreLedger.Explanation {
+    func evidence(_ references: [Holdings.EventReference]) -> [Evidence] {
+      references.map { Evidence(id: $0.id.rawValue, line: $0.line) }
+    }
+    func list(_ table: [String: [Holdings.EventReference]]) -> [(String, [Evidence])] {
+      table.sorted { $0.key < $1.key }.map { ($0.key, evidence($0.value)) }
+    }
+    var result = StoreLedger.Explanation(
+      entitlements: list(entitlements), plans: list(plans), balances: list(balances),
+      usage: (usage ?? [:]).sorted { $0.key < $1.key }.map {
+        UsageEvidence(feature: $0.key, tier: $0.value.tier, events: evidence($0.value.events))
+      })
+    result.absent = absent.sorted { $0.key < $1.key }.map {
+      AbsentEntitlement(entitlement: $0.key, reason: $0.value.reason, evidence: evidence($0.value.events))
+    }
+    return result
   }
 }

@@ -6,24 +6,83 @@ extension LedgerStore {
   /// Under the log's lock, `LogAppender` hands over the log's size; the builder it validates
   /// against holds only the subjects the batch and the lines appended since involve (by
   /// subject, by event id, by charged transaction), so a full load is never needed. After the
-  /// fsync the re-folded subjects replace theirs in `state`.
+  /// fsync the re-folded subjects replace theirs in `state`. An in-memory ledger does the same
+  /// without a file.
   /// - Complexity: O(input + lines appended since + events of the subjects involved).
   package func append(lines input: [UInt8], named inputName: String, now: Timestamp?) throws(DiagnosticList)
     -> AppendReport
   {
     appending.wait()
     defer { appending.signal() }
-    let outcome = try LogAppender.append(
-      input: input, inputName: inputName, logPath: logPath, catalog: catalog, now: now
-    ) { (log, size) throws(DiagnosticList) in
-      try state.builder(forAppending: input, log: log, size: size, catalog: catalog, logPath: logPath)
+    let linesBefore = state.logLines
+    let outcome: LogAppender.Outcome
+    if isInMemory {
+      let (builder, lines) = state.builder(forAppending: input, appendedSince: [], catalog: catalog, logPath: logPath)
+      let (batch, admitted) = try LogAppender.admit(
+        input: input, inputName: inputName, logPath: logPath, catalog: catalog, now: now, into: builder,
+        existingLines: lines, logBytes: state.logBytes)
+      var committed = admitted
+      committed.logBytes += Int64(batch.count)
+      committed.logLines += admitted.report.appended
+      memoryLog.append(contentsOf: batch)
+      outcome = committed
+    } else {
+      outcome = try LogAppender.append(
+        input: input, inputName: inputName, logPath: logPath, catalog: catalog, now: now
+      ) { (log, size) throws(DiagnosticList) in
+        try state.builder(forAppending: input, log: log, size: size, catalog: catalog, logPath: logPath)
+      }
     }
-    gate.write {
-      // Pooled engines hold the ledger: dropped first, the merge extends its arrays in place.
-      engines.removeAll()
-      state.merge(outcome)
+    take(outcome)
+    if outcome.logLines > linesBefore && !commits.isEmpty {
+      commits.publish(CommittedBatch(outcome, after: linesBefore))
     }
     return outcome.report
+  }
+}
+
+extension LedgerStore {
+  /// Takes in what an append re-folded, holding readers off only for work proportional to
+  /// the batch: whatever copies the whole ledger (growing the events array, a compaction)
+  /// is built beside the readers first and swapped in, and the old arrays are freed after.
+  /// Only the appender (holding `appending`) calls it, so `state` changes nowhere else meanwhile.
+  /// - Complexity: O(events of the re-folded subjects) under the write lock; O(events) beside
+  ///   the readers when the array grows or a compaction is due (amortized over the appends).
+  func take(_ outcome: LogAppender.Outcome) {
+    guard compactsBesideReaders else {
+      timedWrite {
+        engines.removeAll()
+        state.merge(outcome)
+        if state.needsCompaction {
+          var layout = state.compacted()
+          state.install(&layout)
+        }
+      }
+      return
+    }
+    var grown = state.grownEvents(adding: outcome.ledger.events.count)
+    timedWrite {
+      // Pooled engines hold the ledger: dropped first, the merge extends its arrays in place.
+      engines.removeAll()
+      if grown != nil { swap(&state.ledger.events, &grown!) }
+      state.merge(outcome)
+    }
+    grown = nil  // the old events, freed here rather than under the lock
+    guard state.needsCompaction else { return }
+    var layout = state.compacted()
+    timedWrite {
+      engines.removeAll()
+      state.install(&layout)
+    }
+  }
+
+  /// `gate.write`, keeping the longest time the body held it.
+  private func timedWrite(_ body: () -> Void) {
+    gate.write {
+      let start = DispatchTime.now().uptimeNanoseconds
+      body()
+      longestWriteNanoseconds = max(longestWriteNanoseconds, DispatchTime.now().uptimeNanoseconds - start)
+    }
   }
 }
 
@@ -87,7 +146,17 @@ struct StoreState {
     } catch {
       throw DiagnosticList([error])
     }
-    var builder = LedgerBuilder(catalog: catalog, file: logPath)
+    return builder(forAppending: input, appendedSince: appendedSince, catalog: catalog, logPath: logPath)
+  }
+
+  /// A builder holding every subject that `appendedSince` (lines others appended) and `input`
+  /// involve, followed by the `appendedSince` lines; and the number of lines then in the log.
+  /// - Complexity: O(appendedSince + input + events of the subjects involved).
+  func builder(forAppending input: [UInt8], appendedSince: [UInt8], catalog: Catalog, logPath: String)
+    -> (LedgerBuilder, Int)
+  {
+    // It holds only the subjects involved: small tables, grown as needed.
+    var builder = LedgerBuilder(catalog: catalog, file: logPath, expectedStrings: 256)
     var parser = EventLineParser(catalog: catalog)
     let main = ledger.symbols
     var involved = Set<UInt32>()
@@ -169,8 +238,22 @@ struct StoreState {
     ledger.linesRead = outcome.logLines
     logBytes = outcome.logBytes
     logLines = outcome.logLines
-    if deadEvents > compactionFloor && deadEvents > liveEvents { compact() }
   }
+
+  /// A copy of the events with room for `count` more, when appending them would reallocate
+  /// (nil when there is room): built while readers read, swapped in under the lock.
+  /// - Complexity: O(events) when it copies.
+  func grownEvents(adding count: Int) -> [Event]? {
+    let events = ledger.events
+    guard events.capacity - events.count < count else { return nil }
+    var grown: [Event] = []
+    grown.reserveCapacity(max(events.count * 2, events.count + count, 1024))
+    grown.append(contentsOf: events)
+    return grown
+  }
+
+  /// Whether superseded events outnumber the live ones (and the floor), so a compaction is due.
+  var needsCompaction: Bool { deadEvents > compactionFloor && deadEvents > liveEvents }
 
   /// Where a subject's events are, if it has any.
   private func extent(of subject: Symbol) -> (lower: Int, upper: Int)? {
@@ -179,13 +262,22 @@ struct StoreState {
     return (found.lower, found.upper)
   }
 
-  /// Regroups every subject's live events contiguously, dropping superseded ones.
+  /// Every subject's live events regrouped contiguously, superseded ones dropped.
+  struct Layout {
+    var events: [Event]
+    var starts: [UInt32]
+    var counts: [UInt32]
+  }
+
+  /// The compacted layout, built from the current one without changing it (readers may read).
   /// - Complexity: O(events).
-  private mutating func compact() {
+  func compacted() -> Layout {
     var events: [Event] = []
-    events.reserveCapacity(liveEvents)
+    events.reserveCapacity(liveEvents + liveEvents / 2)
     var starts: [UInt32] = [0]
     var counts: [UInt32] = []
+    starts.reserveCapacity(ledger.symbols.subjects.count + 1)
+    counts.reserveCapacity(ledger.symbols.subjects.count)
     for s in 0..<ledger.symbols.subjects.count {
       let subject = Symbol(rawValue: UInt32(s))
       if let (lower, upper) = extent(of: subject) {
@@ -196,9 +288,15 @@ struct StoreState {
       }
       starts.append(UInt32(events.count))
     }
-    ledger.events = events
-    ledger.subjectStarts = starts
-    ledger.subscriptionCounts = counts
+    return Layout(events: events, starts: starts, counts: counts)
+  }
+
+  /// Installs a compacted layout; `layout` gets the old arrays, to be freed by the caller.
+  /// - Complexity: O(relocated subjects).
+  mutating func install(_ layout: inout Layout) {
+    swap(&ledger.events, &layout.events)
+    swap(&ledger.subjectStarts, &layout.starts)
+    swap(&ledger.subscriptionCounts, &layout.counts)
     ledger.relocated = [:]
     deadEvents = 0
   }

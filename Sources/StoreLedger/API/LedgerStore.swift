@@ -13,11 +13,15 @@ import Dispatch
 /// run them on a Dispatch queue instead of a cooperative-pool thread. Opening reads the whole
 /// log: do it before serving, or inside `Task.detached` / a Dispatch queue.
 public final class LedgerStore: @unchecked Sendable {
-  /// The JSON-lines event log.
+  /// The JSON-lines event log (`<memory>` for an in-memory ledger).
   public let logPath: String
-  /// The catalog the log is checked against.
+  /// The catalog the log is checked against (`<catalog>` for one built in code).
   public let catalogPath: String
   let catalog: Catalog
+  /// Stamps `recorded` on appended events without one.
+  let clock: LedgerClock
+  /// An in-memory ledger: no file, appends end in `memoryLog`.
+  let isInMemory: Bool
   /// Queries read `state` as readers; the merge after an append writes it alone.
   let gate = ReadWriteGate()
   /// One appender at a time in this process (other processes queue on the log's lock).
@@ -25,36 +29,91 @@ public final class LedgerStore: @unchecked Sendable {
   /// Query engines (scratch buffers and name tables) for `state.ledger`, reused across answers;
   /// emptied under `gate.write` before the ledger changes, so none outlives it.
   let engines = EnginePool()
+  /// The open change streams (`commits(pollingInterval:)`).
+  let commits = CommitStreams()
   /// Read under `gate.read`, or by the appender holding `appending` (the only writer);
   /// written only under `gate.write` by that appender.
   var state: StoreState
+  /// An in-memory ledger's log lines; read and written only by the appender holding `appending`.
+  var memoryLog: [UInt8] = []
+  /// Whether growth and compaction are built beside the readers (false: under the write lock,
+  /// as before; the benchmark's baseline). Set before the first append.
+  package var compactsBesideReaders = true
+  /// The longest an append held the write lock (readers wait that long at most, plus one
+  /// answer), in nanoseconds; read by the benchmark. Written only by the appender.
+  package var longestWriteNanoseconds: UInt64 = 0
 
   /// Opens the log at `logPath`, with `catalog.json` beside it unless `catalogPath` says
   /// otherwise, restoring from `snapshotPath` (made by `storeledger snapshot`) when given.
+  /// With `createIfMissing`, a log that does not exist yet is created empty.
   /// - Throws: every problem found, each naming file, line and field (`DiagnosticList`).
   /// - Complexity: O(events in the log), or O(events after the snapshot) plus the restore.
-  public init(logPath: String, catalogPath: String? = nil, snapshotPath: String? = nil) throws(DiagnosticList) {
-    let catalogPath = catalogPath ?? LedgerLoader.defaultCatalogPath(forLog: logPath)
+  public convenience init(
+    logPath: String, catalogPath: String? = nil, snapshotPath: String? = nil, createIfMissing: Bool = false,
+    clock: LedgerClock = .system
+  ) throws(DiagnosticList) {
+    let catalog = try LedgerCatalog(contentsOfFile: catalogPath ?? LedgerLoader.defaultCatalogPath(forLog: logPath))
+    try self.init(
+      logPath: logPath, catalog: catalog, snapshotPath: snapshotPath, createIfMissing: createIfMissing, clock: clock)
+  }
+
+  /// Opens the log at `logPath` against `catalog` (read from a file, or built in code).
+  /// - Throws: every problem found, each naming file, line and field (`DiagnosticList`).
+  /// - Complexity: O(events in the log), or O(events after the snapshot) plus the restore.
+  public init(
+    logPath: String, catalog: LedgerCatalog, snapshotPath: String? = nil, createIfMissing: Bool = false,
+    clock: LedgerClock = .system
+  ) throws(DiagnosticList) {
     self.logPath = logPath
-    self.catalogPath = catalogPath
-    catalog = try LedgerLoader.loadCatalog(path: catalogPath)
+    catalogPath = catalog.source
+    self.catalog = catalog.catalog
+    self.clock = clock
+    isInMemory = false
+    if createIfMissing && !PlatformFile.exists(logPath) {
+      do throws(Diagnostic) {
+        _ = try PlatformFile(path: logPath, mode: .readWriteCreate)
+        try PlatformFile.syncDirectory(of: logPath)
+      } catch {
+        throw DiagnosticList([error])
+      }
+    }
     let loaded =
       if let snapshotPath {
         try SnapshotFiles.restore(
-          snapshotPath: snapshotPath, logPath: logPath, catalogPath: catalogPath, catalog: catalog)
+          snapshotPath: snapshotPath, logPath: logPath, catalogPath: catalog.source, catalog: catalog.catalog)
       } else {
-        try LedgerLoader.load(logPath: logPath, catalog: catalog)
+        try LedgerLoader.load(logPath: logPath, catalog: catalog.catalog)
       }
     state = StoreState(ledger: loaded.ledger, extent: loaded.extent)
+  }
+
+  /// An empty ledger kept only in memory, for tests: the same checks, answers and streams as
+  /// one on a file, without a file (`logPath` is `<memory>`; nothing outlives the instance).
+  public init(inMemory catalog: LedgerCatalog, clock: LedgerClock = .system) {
+    logPath = "<memory>"
+    catalogPath = catalog.source
+    self.catalog = catalog.catalog
+    self.clock = clock
+    isInMemory = true
+    var builder = LedgerBuilder(catalog: catalog.catalog, file: "<memory>")
+    guard case .success(let empty) = builder.finish() else {
+      preconditionFailure("an empty ledger has no problems")
+    }
+    state = StoreState(ledger: empty, extent: LogExtent(completeBytes: 0, tornBytes: 0, lineCount: 0))
   }
 
   /// What `subject` held at `at`, as known at `asOf` (nil: everything the ledger knows).
   /// - Complexity: O(events of the subject).
   public func answer(for subject: SubjectID, at: Timestamp, asOf: Timestamp? = nil) -> Holdings {
+    withEngine { engine in Holdings(engine.answer(subject: subject.rawValue, at: at, asOf: asOf)) }
+  }
+
+  /// Runs `body` with a pooled query engine (whose `ledger` is the store's), as a reader.
+  func withEngine<R>(_ body: (inout QueryEngine) -> R) -> R {
     gate.read {
       var engine = engines.take() ?? QueryEngine(ledger: state.ledger)
       defer { engines.give(engine) }
-      return Holdings(engine.answer(subject: subject.rawValue, at: at, asOf: asOf))
+      return body(&engine)
     }
   }
 
@@ -74,13 +133,22 @@ public final class LedgerStore: @unchecked Sendable {
       event.appendLine(to: &input)
       input.append(10)
     }
-    return try append(lines: input, named: "<events>", now: PlatformFile.wallClockNow())
+    return try append(lines: input, named: "<events>", now: clock.now())
   }
 
   /// Reads the lines other processes appended since the ledger last looked at the log.
   /// - Complexity: O(lines appended since + events of the subjects they touch).
   public func refresh() throws(DiagnosticList) {
+    guard !isInMemory else { return }
     _ = try append(lines: [], named: "<none>", now: nil)
+  }
+
+  /// Appends log lines as they are (JSON Lines, one event per line, Docs/log-format.md),
+  /// checked exactly as `append(_:)` checks events; lines without `recorded` get the clock's time.
+  /// - Throws: every problem found, naming the line of `text` (file `<lines>`); the log is then unchanged.
+  /// - Complexity: as `append(_:)`.
+  public func append(lines text: String) throws(DiagnosticList) -> AppendReport {
+    try append(lines: Array(text.utf8), named: "<lines>", now: clock.now())
   }
 
   /// `append` on a Dispatch queue, so an async caller's thread is not held by the lock or fsync.
@@ -93,7 +161,7 @@ public final class LedgerStore: @unchecked Sendable {
     try await offPool { () throws(DiagnosticList) in try self.refresh() }
   }
 
-  private func offPool<R: Sendable>(_ body: @escaping @Sendable () throws(DiagnosticList) -> R) async throws(DiagnosticList) -> R {
+  func offPool<R: Sendable>(_ body: @escaping @Sendable () throws(DiagnosticList) -> R) async throws(DiagnosticList) -> R {
     let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<R, DiagnosticList>, Never>) in
       DispatchQueue.global().async { continuation.resume(returning: Result { () throws(DiagnosticList) in try body() }) }
     }

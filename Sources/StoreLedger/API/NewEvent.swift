@@ -1,6 +1,9 @@
 /// An event to append: the typed form of one log line (Docs/log-format.md lists which
 /// fields each type requires; the ledger checks them exactly as it checks a line).
-public struct NewEvent: Hashable, Sendable {
+///
+/// Build one with the constructor of its type (`NewEvent.purchase(...)`), which takes exactly
+/// the fields the type requires and allows. `Codable` as the log's line (snake_case names).
+public struct NewEvent: Hashable, Sendable, Codable {
   /// Unique id; appending an equal event with the same id again is a no-op.
   public var id: EventID
   /// The event type.
@@ -37,6 +40,9 @@ public struct NewEvent: Hashable, Sendable {
   public var autoRenew: Bool?
   /// The metered feature used (`usage`).
   public var feature: String?
+  /// Anything else to keep with the event (store ids, environment); answers ignore it.
+  /// The log allows any JSON values; this form holds strings (others decode as their JSON text).
+  public var meta: [String: String] = [:]
 
   /// An event with the fields every type has; set the others as its type requires.
   public init(id: EventID, kind: EventKind, subject: SubjectID, at: Timestamp) {
@@ -49,6 +55,11 @@ public struct NewEvent: Hashable, Sendable {
   /// The event as one JSON log line, without the newline.
   /// - Complexity: O(size of the line).
   func appendLine(to out: inout [UInt8]) {
+    JSONWriter.write(jsonValue, into: &out, indent: nil, level: 0)
+  }
+
+  /// The log line's object: the fields set, in the log's names.
+  var jsonValue: JSONValue {
     var members: [(String, JSONValue)] = [
       ("id", .string(id.rawValue)), ("type", .string(kind.name)), ("subject", .string(subject.rawValue)),
       ("at", .string(at.rfc3339)),
@@ -68,6 +79,44 @@ public struct NewEvent: Hashable, Sendable {
     add("reason", reason.map { .string($0) })
     add("auto_renew", autoRenew.map { .bool($0) })
     add("feature", feature.map { .string($0) })
-    JSONWriter.write(.object(members), into: &out, indent: nil, level: 0)
+    if !meta.isEmpty { add("meta", .object(meta.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })) }
+    return .object(members)
+  }
+
+  /// Encodes the log line's object.
+  public func encode(to encoder: any Encoder) throws { try jsonValue.encode(to: encoder) }
+
+  /// Decodes a log line's object (unknown fields are refused; the ledger checks the rest when appending).
+  public init(from decoder: any Decoder) throws {
+    let json = try JSONObjectReader(try JSONValue(from: decoder), codingPath: decoder.codingPath)
+    let known: Set<String> = [
+      "id", "type", "subject", "at", "recorded", "product", "transaction", "original_transaction", "expires",
+      "grace_expires", "quantity", "ownership", "offer", "price", "currency", "reason", "auto_renew", "feature", "meta",
+    ]
+    if let unknown = json.members.keys.sorted().first(where: { !known.contains($0) }) {
+      throw json.fail(unknown, "no such field (Docs/log-format.md)")
+    }
+    self.init(
+      id: EventID(rawValue: try json.string("id")), kind: try json.name("type"),
+      subject: SubjectID(rawValue: try json.string("subject")), at: try json.time("at"))
+    recorded = try json.optionalTime("recorded")
+    product = try json.optionalString("product").map { ProductID(rawValue: $0) }
+    transaction = try json.optionalString("transaction").map { TransactionID(rawValue: $0) }
+    originalTransaction = try json.optionalString("original_transaction").map { TransactionID(rawValue: $0) }
+    expires = try json.optionalTime("expires")
+    graceExpires = try json.optionalTime("grace_expires")
+    quantity = try json.optionalInteger("quantity")
+    ownership = try json.optional("ownership") == nil ? nil : json.name("ownership") as Ownership
+    offer = try json.optional("offer") == nil ? nil : json.name("offer") as Offer
+    price = try json.optionalInteger("price")
+    currency = try json.optionalString("currency")
+    reason = try json.optionalString("reason")
+    if json.optional("auto_renew") != nil { autoRenew = try json.bool("auto_renew") }
+    feature = try json.optionalString("feature")
+    if json.optional("meta") != nil {
+      for (key, value) in try json.object("meta").members {
+        meta[key] = value.stringValue ?? JSONWriter.compact(value)
+      }
+    }
   }
 }

@@ -46,10 +46,10 @@ package struct LedgerBuilder {
   /// Only this shard's subjects are kept (Log/Shard.swift); lines of others are parsed and dropped.
   package var shard: Shard? = nil
 
-  /// Starts an empty ledger for a catalog.
-  package init(catalog: Catalog, file: String) {
+  /// Starts an empty ledger for a catalog; `expectedStrings` sizes its string tables (they grow).
+  package init(catalog: Catalog, file: String, expectedStrings: Int = 1 << 16) {
     self.file = file
-    var symbols = LedgerSymbols()
+    var symbols = LedgerSymbols(expectedStrings: expectedStrings)
     context = FoldContext(catalog: catalog, symbols: &symbols)
     self.symbols = symbols
     parser = EventLineParser(catalog: catalog)
@@ -272,7 +272,11 @@ package struct LedgerBuilder {
     report(settled.findings)
     let subscriptionCounts = settled.subscriptionCounts
     let latest = settled.latest
-    if errorCount > 0 { return .failure(DiagnosticList(errorsInLineOrder() + warnings)) }
+    // History rules alone keep their order (per subject, in effective time: a cause before its
+    // consequences); mixed with line errors, everything goes in line order.
+    if errorCount > 0 {
+      return .failure(DiagnosticList((errorsBeforeSizes > 0 ? errorsInLineOrder() : errors) + warnings))
+    }
     warnings.sort { ($0.line ?? 0) < ($1.line ?? 0) }
     return .success(
       Ledger(

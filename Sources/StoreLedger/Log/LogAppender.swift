@@ -97,97 +97,112 @@ package enum LogAppender {
     missingNewline: Bool, catalog: Catalog, now: Timestamp?,
     prepare: (_ log: borrowing PlatformFile, _ size: Int64) throws(DiagnosticList) -> (LedgerBuilder, Int)
   ) throws -> Outcome {
-      var (builder, existingLines) = try prepare(log, size)
-      if builder.errorCount > 0 { throw DiagnosticList(builder.errors) }
-      var parser = EventLineParser(catalog: catalog)
-      var scratchSymbols = LedgerSymbols()
-      var output: [UInt8] = []
-      var report = AppendReport(appended: 0, duplicates: 0, stamped: 0)
-      var inputLineOf: [Int: Int] = [:]
-      var inputLine = 0
-      var logLine = existingLines
-      var inputErrors: [Diagnostic] = []
-      forEachInputLine(input) { line in
-        inputLine += 1
-        if line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) { return }
-        var text = Array(line)
-        while let last = text.last, last == 32 || last == 9 || last == 13 { text.removeLast() }
-        // Stamp knowledge time before admitting, so the stored line is the one checked.
-        let parsed = text.withUnsafeBufferPointer {
-          parser.parse($0, lineNumber: inputLine, symbols: &scratchSymbols)
-        }
-        var wasStamped = false
-        if let now, case .success(let event) = parsed, !event.hasRecorded, text.last == 125 {
-          text.removeLast()
-          var stamp: [UInt8] = Array(#","recorded":""#.utf8)
-          now.appendRFC3339(to: &stamp)
-          stamp.append(contentsOf: #""}"#.utf8)
-          text.append(contentsOf: stamp)
-          wasStamped = true
-        }
-        if case .failure(var diagnostic) = parsed {
-          diagnostic.file = inputName
-          inputErrors.append(diagnostic)
-          return
-        }
-        logLine += 1
-        inputLineOf[logLine] = inputLine
-        let outcome = text.withUnsafeBufferPointer { builder.add(line: $0, lineNumber: logLine) }
-        switch outcome {
-        case .added:
-          output.append(contentsOf: text)
-          output.append(10)
-          report.appended += 1
-          if wasStamped { report.stamped += 1 }
-        case .duplicate:
-          report.duplicates += 1
-        case .empty, .rejected:
-          break
-        }
+    let (builder, existingLines) = try prepare(log, size)
+    var (output, outcome) = try admit(
+      input: input, inputName: inputName, logPath: logPath, catalog: catalog, now: now, into: builder,
+      existingLines: existingLines, logBytes: size)
+    guard !output.isEmpty else { return outcome }
+    // A last line saved without its newline gets one first, inside the same all-or-nothing batch.
+    if missingNewline { output.insert(10, at: 0) }
+    try write(output, to: log, logPath: logPath, committed: size)
+    outcome.logBytes = size + Int64(output.count)
+    outcome.logLines = existingLines + outcome.report.appended
+    outcome.report.warnings += IndexBuild.afterAppend(log: log, logPath: logPath, committed: outcome.logBytes, catalog: catalog)
+    return outcome
+  }
+
+  /// Checks `input` against `builder` (holding what the log holds, `existingLines` lines):
+  /// stamps `recorded` with `now` where absent, admits each line, and returns the lines to
+  /// write (duplicates left out) and what the append will leave behind. No file is touched.
+  /// - Complexity: O(input + the builder's finish).
+  static func admit(
+    input: [UInt8], inputName: String, logPath: String, catalog: Catalog, now: Timestamp?,
+    into builder: consuming LedgerBuilder, existingLines: Int, logBytes: Int64
+  ) throws(DiagnosticList) -> (batch: [UInt8], outcome: Outcome) {
+    var builder = builder
+    if builder.errorCount > 0 { throw DiagnosticList(builder.errors) }
+    var parser = EventLineParser(catalog: catalog)
+    // Holds the batch's strings only: sized by the batch, not for a whole log.
+    var scratchSymbols = LedgerSymbols(expectedStrings: min(1 << 16, max(64, input.count / 64)))
+    var output: [UInt8] = []
+    var report = AppendReport(appended: 0, duplicates: 0, stamped: 0)
+    var inputLineOf: [Int: Int] = [:]
+    var inputLine = 0
+    var logLine = existingLines
+    var inputErrors: [Diagnostic] = []
+    forEachInputLine(input) { line in
+      inputLine += 1
+      if line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) { return }
+      var text = Array(line)
+      while let last = text.last, last == 32 || last == 9 || last == 13 { text.removeLast() }
+      // Stamp knowledge time before admitting, so the stored line is the one checked.
+      let parsed = text.withUnsafeBufferPointer {
+        parser.parse($0, lineNumber: inputLine, symbols: &scratchSymbols)
       }
-      // Batch lines are numbered in the input, log lines in the log; a message that points at
-      // another line says which file it is in.
-      func place(_ line: Int) -> (file: String, line: Int) {
-        if line > existingLines, let original = inputLineOf[line] { return (inputName, original) }
-        return (logPath, line)
+      var wasStamped = false
+      if let now, case .success(let event) = parsed, !event.hasRecorded, text.last == 125 {
+        text.removeLast()
+        var stamp: [UInt8] = Array(#","recorded":""#.utf8)
+        now.appendRFC3339(to: &stamp)
+        stamp.append(contentsOf: #""}"#.utf8)
+        text.append(contentsOf: stamp)
+        wasStamped = true
       }
-      func relocate(_ diagnostic: Diagnostic) -> Diagnostic {
-        var moved = diagnostic
-        if let line = diagnostic.line, line > existingLines, let original = inputLineOf[line] {
-          moved.file = inputName
-          moved.line = original
-        }
-        switch moved.problem {
-        case .idConflict(let id, let firstLine, nil, let differing):
-          let first = place(firstLine)
-          moved.problem = .idConflict(id: id, firstLine: first.line, firstFile: first.file, differing: differing)
-        case .transactionReused(let transaction, let firstLine, nil):
-          let first = place(firstLine)
-          moved.problem = .transactionReused(transaction: transaction, firstLine: first.line, firstFile: first.file)
-        default: break
-        }
-        return moved
+      if case .failure(var diagnostic) = parsed {
+        diagnostic.file = inputName
+        inputErrors.append(diagnostic)
+        return
       }
-      if !inputErrors.isEmpty || builder.errorCount > 0 {
-        throw DiagnosticList(inputErrors + builder.errors.map(relocate))
+      logLine += 1
+      inputLineOf[logLine] = inputLine
+      let outcome = text.withUnsafeBufferPointer { builder.add(line: $0, lineNumber: logLine) }
+      switch outcome {
+      case .added:
+        output.append(contentsOf: text)
+        output.append(10)
+        report.appended += 1
+        if wasStamped { report.stamped += 1 }
+      case .duplicate:
+        report.duplicates += 1
+      case .empty, .rejected:
+        break
       }
-      let ledger: Ledger
-      switch builder.finish() {
-      case .failure(let list):
-        throw DiagnosticList(list.diagnostics.filter { $0.severity == .error }.map(relocate))
-      case .success(let finished):
-        ledger = finished
-        report.warnings = finished.warnings.filter { ($0.line ?? 0) > existingLines }.map(relocate)
+    }
+    // Batch lines are numbered in the input, log lines in the log; a message that points at
+    // another line says which file it is in.
+    func place(_ line: Int) -> (file: String, line: Int) {
+      if line > existingLines, let original = inputLineOf[line] { return (inputName, original) }
+      return (logPath, line)
+    }
+    func relocate(_ diagnostic: Diagnostic) -> Diagnostic {
+      var moved = diagnostic
+      if let line = diagnostic.line, line > existingLines, let original = inputLineOf[line] {
+        moved.file = inputName
+        moved.line = original
       }
-      var outcome = Outcome(report: report, ledger: ledger, logBytes: size, logLines: existingLines)
-      guard !output.isEmpty else { return outcome }
-      // A last line saved without its newline gets one first, inside the same all-or-nothing batch.
-      if missingNewline { output.insert(10, at: 0) }
-      try write(output, to: log, logPath: logPath, committed: size)
-      outcome.logBytes = size + Int64(output.count)
-      outcome.logLines = existingLines + report.appended
-      outcome.report.warnings += IndexBuild.afterAppend(log: log, logPath: logPath, committed: outcome.logBytes, catalog: catalog)
-      return outcome
+      switch moved.problem {
+      case .idConflict(let id, let firstLine, nil, let differing):
+        let first = place(firstLine)
+        moved.problem = .idConflict(id: id, firstLine: first.line, firstFile: first.file, differing: differing)
+      case .transactionReused(let transaction, let firstLine, nil):
+        let first = place(firstLine)
+        moved.problem = .transactionReused(transaction: transaction, firstLine: first.line, firstFile: first.file)
+      default: break
+      }
+      return moved
+    }
+    if !inputErrors.isEmpty || builder.errorCount > 0 {
+      throw DiagnosticList(inputErrors + builder.errors.map(relocate))
+    }
+    let ledger: Ledger
+    switch builder.finish() {
+    case .failure(let list):
+      throw DiagnosticList(list.diagnostics.filter { $0.severity == .error }.map(relocate))
+    case .success(let finished):
+      ledger = finished
+      report.warnings = finished.warnings.filter { ($0.line ?? 0) > existingLines }.map(relocate)
+    }
+    return (output, Outcome(report: report, ledger: ledger, logBytes: logBytes, logLines: existingLines))
   }
 
   /// Writes a validated batch all or nothing: intent record, batch, fsync, intent removed.

@@ -70,39 +70,39 @@ extension Answer {
             })
         ))
     }
-    if let explanation {
-      func list(_ items: [(String, [Evidence])]) -> JSONValue {
-        .object(
-          items.map { name, evidence in
-            (name, .array(evidence.map { .object([("id", .string($0.id)), ("line", .integer(Int64($0.line)))]) }))
-          })
-      }
+    if let explanation { members.append(("explain", explanation.jsonValue(hasPolicy: policy != nil))) }
+    return .object(members)
+  }
+}
+
+extension Explanation {
+  /// `explain`: the deciding events by entitlement, plan, balance and (with a policy) feature;
+  /// with `absent`, its members sorted by name.
+  func jsonValue(hasPolicy: Bool) -> JSONValue {
+    func events(_ evidence: [Evidence]) -> JSONValue {
+      .array(evidence.map { .object([("id", .string($0.id)), ("line", .integer(Int64($0.line)))]) })
+    }
+    func list(_ items: [(String, [Evidence])]) -> JSONValue { .object(items.map { ($0.0, events($0.1)) }) }
+    var members: [(String, JSONValue)] = [
+      ("entitlements", list(entitlements)), ("plans", list(plans)), ("balances", list(balances)),
+    ]
+    if hasPolicy {
       members.append(
         (
-          "explain",
+          "usage",
           .object(
-            [
-              ("entitlements", list(explanation.entitlements)), ("plans", list(explanation.plans)),
-              ("balances", list(explanation.balances)),
-            ]
-              + (policy == nil
-                ? []
-                : [
-                  (
-                    "usage",
-                    .object(
-                      explanation.usage.map { item in
-                        (
-                          item.feature,
-                          .object([
-                            ("tier", item.tier.map { .string($0) } ?? .null),
-                            ("events", .array(item.events.map { .object([("id", .string($0.id)), ("line", .integer(Int64($0.line)))]) })),
-                          ])
-                        )
-                      })
-                  )
-                ]))
+            usage.map { item in
+              (item.feature, .object([("tier", item.tier.map { .string($0) } ?? .null), ("events", events(item.events))]))
+            })
         ))
+    }
+    if let absent {
+      members.append(
+        (
+          "absent",
+          .object(absent.map { ($0.entitlement, .object([("reason", .string($0.reason)), ("events", events($0.evidence))])) })
+        ))
+      members.sort { $0.0 < $1.0 }
     }
     return .object(members)
   }

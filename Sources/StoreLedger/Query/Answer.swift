@@ -84,13 +84,15 @@ package struct Explanation: Sendable, Equatable {
   package var balances: [(String, [Evidence])]
   /// By feature, when the catalog has a policy.
   package var usage: [UsageEvidence] = []
+  /// Why each entitlement the subject holds at other times is not held (`query --explain`).
+  package var absent: [AbsentEntitlement]? = nil
 
   package static func == (a: Explanation, b: Explanation) -> Bool {
     func same(_ x: [(String, [Evidence])], _ y: [(String, [Evidence])]) -> Bool {
       x.elementsEqual(y, by: { $0.0 == $1.0 && $0.1 == $1.1 })
     }
     return same(a.entitlements, b.entitlements) && same(a.plans, b.plans)
-      && same(a.balances, b.balances) && a.usage == b.usage
+      && same(a.balances, b.balances) && a.usage == b.usage && a.absent == b.absent
   }
 }
 

@@ -82,7 +82,7 @@ extension Ledger {
     var subscriptionChanges: [Int: [SubjectTimeline.SubscriptionChange]] = [:]
     var balanceChanges: [Symbol: [SubjectTimeline.BalanceChange]] = [:]
     var cursor = FoldCursor(
-      events: events, subscriptionCount: Int(subscriptionCounts[Int(subject.rawValue)]), context: context,
+      events: events, subscriptionCount: extent(of: subject).subscriptions, context: context,
       knownBy: knownBy)
     var previous: Timestamp? = nil
     for instant in instants where instant != previous {

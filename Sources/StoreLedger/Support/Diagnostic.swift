@@ -48,6 +48,17 @@ package enum Problem: Sendable, Equatable {
   // Reports.
   case reportValueOutOfRange(name: String, bucketStart: String, limit: Int64)
   case importFailed(String)
+  // The library API.
+  /// A feature the catalog's policy does not have.
+  case unknownFeature(feature: String, features: [String])
+  /// A question that needs a catalog `policy` asked of a catalog without one.
+  case noPolicy(what: String)
+  /// A cached answer whose verification time is after the time asked about.
+  case cacheAfterAnswer(verifiedAt: String, at: String)
+  /// A change stream's reader fell more than `limit` batches behind.
+  case commitsDropped(limit: Int)
+  /// A diagnostic made by a library user (tests of error handling): its own code and words.
+  case external(code: DiagnosticCode, message: String)
   // The per-subject index (Docs/index.md): warnings only, an answer never depends on it.
   case indexNotUsed(IndexIssue)
   case indexNotUpdated(IndexIssue)
@@ -189,6 +200,124 @@ package enum IndexIssue: Sendable, Equatable {
   case prefixDigestMismatch
 }
 
+/// A stable, machine-readable name for a kind of problem (`id_conflict`, `overdraw`): what a
+/// backend maps to an HTTP status and `check --format json` prints. New codes may be added;
+/// existing ones keep their spelling (Docs/library.md lists them).
+public struct DiagnosticCode: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+  /// The code as printed (`snake_case`).
+  public var rawValue: String
+  /// Wraps a code (a code this version does not know compares unequal to every static member).
+  public init(rawValue: String) { self.rawValue = rawValue }
+  /// The raw value.
+  public var description: String { rawValue }
+  /// Decodes the bare string.
+  public init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
+  /// Encodes the bare string.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(rawValue)
+  }
+
+  /// A line that is not JSON.
+  public static let invalidJSON = DiagnosticCode(rawValue: "invalid_json")
+  /// A field the format does not have.
+  public static let unknownField = DiagnosticCode(rawValue: "unknown_field")
+  /// A field given twice.
+  public static let duplicateField = DiagnosticCode(rawValue: "duplicate_field")
+  /// A field the event's type requires is absent.
+  public static let missingField = DiagnosticCode(rawValue: "missing_field")
+  /// A field the event's type does not take.
+  public static let fieldNotAllowed = DiagnosticCode(rawValue: "field_not_allowed")
+  /// A field's value has the wrong form or range.
+  public static let invalidValue = DiagnosticCode(rawValue: "invalid_value")
+  /// A time without `Z` or an offset.
+  public static let missingUTCOffset = DiagnosticCode(rawValue: "missing_utc_offset")
+  /// A `type` the format does not have.
+  public static let unknownEventType = DiagnosticCode(rawValue: "unknown_event_type")
+  /// A product the catalog does not have.
+  public static let unknownProduct = DiagnosticCode(rawValue: "unknown_product")
+  /// A line longer than the limit.
+  public static let lineTooLong = DiagnosticCode(rawValue: "line_too_long")
+  /// One event id used for two different events (HTTP 409 territory).
+  public static let idConflict = DiagnosticCode(rawValue: "id_conflict")
+  /// A transaction charged twice.
+  public static let transactionReused = DiagnosticCode(rawValue: "transaction_reused")
+  /// A consumption spending more than the balance.
+  public static let overdraw = DiagnosticCode(rawValue: "overdraw")
+  /// A subject over the per-subject event limit.
+  public static let tooManyEvents = DiagnosticCode(rawValue: "too_many_events")
+  /// A last line without its newline, ignored.
+  public static let tornLastLine = DiagnosticCode(rawValue: "torn_last_line")
+  /// An event referring to a transaction the subject does not have (a warning).
+  public static let unknownReference = DiagnosticCode(rawValue: "unknown_reference")
+  /// An event that changes nothing in its state (a warning).
+  public static let ignoredInState = DiagnosticCode(rawValue: "ignored_in_state")
+  /// A question about a subject without events (a warning).
+  public static let subjectWithoutEvents = DiagnosticCode(rawValue: "subject_without_events")
+  /// The log ends in a torn line: appends wait for `repair`.
+  public static let tornLineBlocksAppend = DiagnosticCode(rawValue: "torn_line_blocks_append")
+  /// The log shrank behind an open ledger.
+  public static let logShrank = DiagnosticCode(rawValue: "log_shrank")
+  /// An append intent record that does not describe the log beside it (writers refuse).
+  public static let foreignIntentRecord = DiagnosticCode(rawValue: "foreign_intent_record")
+  /// A log with several hard links (writers refuse).
+  public static let logHasSeveralNames = DiagnosticCode(rawValue: "log_has_several_names")
+  /// Another writer held the log's lock past the wait limit (exit 75).
+  public static let lockBusy = DiagnosticCode(rawValue: "lock_busy")
+  /// A spend of a currency no consumable of the catalog grants.
+  public static let unknownCurrency = DiagnosticCode(rawValue: "unknown_currency")
+  /// A subject's balance moved past the per-currency limit.
+  public static let balanceLimit = DiagnosticCode(rawValue: "balance_limit")
+  /// A report sum past what a report may hold.
+  public static let reportValueOutOfRange = DiagnosticCode(rawValue: "report_value_out_of_range")
+  /// The index beside the log was not used (a warning; the whole log was read).
+  public static let indexNotUsed = DiagnosticCode(rawValue: "index_not_used")
+  /// A committed append did not bring the index up to date (a warning).
+  public static let indexNotUpdated = DiagnosticCode(rawValue: "index_not_updated")
+  /// An index that did not describe the log was rebuilt (a warning).
+  public static let indexRebuilt = DiagnosticCode(rawValue: "index_rebuilt")
+  /// `check` found an index that does not describe the log (a warning).
+  public static let indexMismatch = DiagnosticCode(rawValue: "index_mismatch")
+  /// A signed App Store payload failed a verification check.
+  public static let signatureRejected = DiagnosticCode(rawValue: "signature_rejected")
+  /// A decoded App Store payload where signatures are verified.
+  public static let unsignedPayload = DiagnosticCode(rawValue: "unsigned_payload")
+  /// Signed App Store input and no root certificate to verify it (exit 64).
+  public static let noTrustedRoot = DiagnosticCode(rawValue: "no_trusted_root")
+  /// A `--root` that is not a usable certificate.
+  public static let badRootCertificate = DiagnosticCode(rawValue: "bad_root_certificate")
+  /// A `--root` that is not Apple Root CA - G3 (a warning).
+  public static let rootNotApple = DiagnosticCode(rawValue: "root_not_apple")
+  /// A log over the line limit.
+  public static let tooManyLines = DiagnosticCode(rawValue: "too_many_lines")
+  /// A use the policy did not allow when it happened (a warning).
+  public static let leak = DiagnosticCode(rawValue: "leak")
+  /// A catalog that breaks its format.
+  public static let badCatalog = DiagnosticCode(rawValue: "bad_catalog")
+  /// A file that does not exist.
+  public static let fileNotFound = DiagnosticCode(rawValue: "file_not_found")
+  /// A file that could not be read.
+  public static let cannotRead = DiagnosticCode(rawValue: "cannot_read")
+  /// A file that could not be written.
+  public static let cannotWrite = DiagnosticCode(rawValue: "cannot_write")
+  /// A command line or call that is wrong as asked.
+  public static let usage = DiagnosticCode(rawValue: "usage")
+  /// A subject with no event in the log where one is needed.
+  public static let unknownSubject = DiagnosticCode(rawValue: "unknown_subject")
+  /// A snapshot that does not match its log or catalog.
+  public static let snapshotMismatch = DiagnosticCode(rawValue: "snapshot_mismatch")
+  /// Store data the importer cannot turn into events.
+  public static let importFailed = DiagnosticCode(rawValue: "import_failed")
+  /// A feature the catalog's policy does not have.
+  public static let unknownFeature = DiagnosticCode(rawValue: "unknown_feature")
+  /// A policy question asked of a catalog without a `policy`.
+  public static let noPolicy = DiagnosticCode(rawValue: "no_policy")
+  /// A change stream whose reader fell too far behind (it ends with this error).
+  public static let commitsDropped = DiagnosticCode(rawValue: "commits_dropped")
+  /// A cached answer verified after the time asked about.
+  public static let cacheAfterAnswer = DiagnosticCode(rawValue: "cache_after_answer")
+}
+
 /// How serious a diagnostic is.
 public enum Severity: String, Sendable {
   case error
@@ -208,6 +337,14 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
   /// Error or warning.
   public var severity: Severity
 
+  /// A diagnostic with a code and words of its own (for tests of code that handles them).
+  public init(
+    code: DiagnosticCode, message: String, file: String? = nil, line: Int? = nil, column: Int? = nil,
+    severity: Severity = .error
+  ) {
+    self.init(file: file, line: line, column: column, .external(code: code, message: message), severity: severity)
+  }
+
   /// Creates a diagnostic.
   package init(
     file: String? = nil, line: Int? = nil, column: Int? = nil, _ problem: Problem,
@@ -223,11 +360,67 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
   /// The sysexits code (Docs/commands.md, exit codes).
   public var exitCode: Int32 {
     switch problem {
-    case .usage, .noTrustedRoot: return 64
+    case .usage, .noTrustedRoot, .unknownFeature, .cacheAfterAnswer: return 64
     case .fileNotFound, .defaultCatalogNotFound, .goldenNotFound, .cannotRead, .unknownSubject: return 66
     case .cannotWrite: return 74
-    case .lockBusy: return 75
+    case .lockBusy, .commitsDropped: return 75
     default: return 65
+    }
+  }
+
+  /// The stable code of the problem's kind.
+  public var code: DiagnosticCode {
+    switch problem {
+    case .invalidJSON: return .invalidJSON
+    case .unknownField: return .unknownField
+    case .duplicateField: return .duplicateField
+    case .missingField: return .missingField
+    case .fieldNotAllowed: return .fieldNotAllowed
+    case .invalidValue: return .invalidValue
+    case .missingUTCOffset: return .missingUTCOffset
+    case .unknownEventType: return .unknownEventType
+    case .unknownProduct: return .unknownProduct
+    case .unknownCurrency: return .unknownCurrency
+    case .lineTooLong: return .lineTooLong
+    case .idConflict: return .idConflict
+    case .transactionReused: return .transactionReused
+    case .overdraw: return .overdraw
+    case .balanceMovementLimit: return .balanceLimit
+    case .tooManyEvents: return .tooManyEvents
+    case .tornLastLine: return .tornLastLine
+    case .unknownReference: return .unknownReference
+    case .ignoredInState: return .ignoredInState
+    case .subjectWithoutEvents, .subjectsWithoutEvents: return .subjectWithoutEvents
+    case .tornLineBlocksAppend: return .tornLineBlocksAppend
+    case .logShrank: return .logShrank
+    case .foreignIntentRecord: return .foreignIntentRecord
+    case .logHasSeveralNames: return .logHasSeveralNames
+    case .lockBusy: return .lockBusy
+    case .tooManyLines: return .tooManyLines
+    case .leak: return .leak
+    case .badCatalog: return .badCatalog
+    case .fileNotFound, .defaultCatalogNotFound, .goldenNotFound: return .fileNotFound
+    case .cannotRead: return .cannotRead
+    case .cannotWrite: return .cannotWrite
+    case .usage: return .usage
+    case .unknownSubject: return .unknownSubject
+    case .snapshotMismatch: return .snapshotMismatch
+    case .importFailed: return .importFailed
+    case .reportValueOutOfRange: return .reportValueOutOfRange
+    case .indexNotUsed: return .indexNotUsed
+    case .indexNotUpdated: return .indexNotUpdated
+    case .indexBuilt: return .indexRebuilt
+    case .indexMismatch: return .indexMismatch
+    case .signatureRejected: return .signatureRejected
+    case .unsignedPayload: return .unsignedPayload
+    case .noTrustedRoot: return .noTrustedRoot
+    case .badRootCertificate: return .badRootCertificate
+    case .rootNotApple: return .rootNotApple
+    case .unknownFeature: return .unknownFeature
+    case .noPolicy: return .noPolicy
+    case .commitsDropped: return .commitsDropped
+    case .cacheAfterAnswer: return .cacheAfterAnswer
+    case .external(let code, _): return code
     }
   }
 
@@ -388,6 +581,17 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
     case .indexMismatch(let issue):
       return "the index beside this log does not describe it (\(issue.wording)); "
         + "'storeledger index --rebuild' writes a new one"
+    case .unknownFeature(let feature, let features):
+      return "'\(feature)' is not a feature of the catalog's policy (\(features.joined(separator: ", ")))"
+        + Diagnostic.didYouMean(NearMatch.suggestions(for: feature, among: features), separator: "; ")
+    case .noPolicy(let what):
+      return "\(what) needs a catalog with a 'policy' (tiers and features); this catalog has none"
+    case .cacheAfterAnswer(let verifiedAt, let at):
+      return "the cached answer was verified at \(verifiedAt), after the time asked about (\(at)): an app cannot have verified in the future"
+    case .commitsDropped(let limit):
+      return "the change stream's reader fell more than \(limit) batches behind; read the ledger again and start a new stream"
+    case .external(_, let message):
+      return message
     }
   }
 }
@@ -444,8 +648,13 @@ public struct DiagnosticList: Error, Sendable {
   /// The diagnostics, in log order; errors and warnings.
   public var diagnostics: [Diagnostic]
 
-  /// Creates a list.
-  package init(_ diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
+  /// Creates a list (library users: to test code that handles errors).
+  public init(_ diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
+
+  /// The code of the first error (else of the first diagnostic); nil for an empty list.
+  public var code: DiagnosticCode? {
+    (diagnostics.first(where: { $0.severity == .error }) ?? diagnostics.first)?.code
+  }
 
   /// The exit code of the first error.
   public var exitCode: Int32 {

@@ -49,33 +49,7 @@ enum CanCommand: LedgerCommand {
     guard let permission = engine.permission(
       subject: subject, feature: feature, at: time.at, asOf: time.asOf, cache: time.cache)
     else { preconditionFailure("the feature was checked against the same catalog") }
-    console.out(JSONWriter.compact(json(permission, feature: feature)) + "\n")
+    console.out(JSONWriter.compact(permission.jsonValue(feature: feature)) + "\n")
     return permission.usage.allowed ? 0 : 1
-  }
-
-  /// The answer line: the decision, its numbers, and a sentence saying why.
-  static func json(_ permission: Permission, feature: String) -> JSONValue {
-    func time(_ t: Timestamp?) -> JSONValue { t.map { .string($0.rfc3339) } ?? .null }
-    let usage = permission.usage
-    return .object([
-      ("subject", .string(permission.subject)), ("feature", .string(feature)), ("at", time(permission.at)),
-      ("as_of", time(permission.asOf)), ("allowed", .bool(usage.allowed)),
-      ("tier", usage.tier.map { .string($0) } ?? .null), ("used", .integer(usage.used)),
-      ("limit", usage.limit.map { .integer($0) } ?? .null), ("window_ends", time(usage.windowEnds)),
-      ("would_allow", permission.wouldAllow.map { .string($0) } ?? .null),
-      ("reason", .string(reason(permission, feature: feature))),
-    ])
-  }
-
-  static func reason(_ permission: Permission, feature: String) -> String {
-    let usage = permission.usage
-    let window = usage.windowEnds.map { " until \($0.rfc3339)" } ?? ""
-    let upgrade = permission.wouldAllow.map { "; tier '\($0)' would allow it" } ?? ""
-    guard let tier = usage.tier else {
-      return "no tier the subject is in offers '\(feature)'\(upgrade)"
-    }
-    guard let limit = usage.limit else { return "unlimited in tier '\(tier)'" }
-    if usage.allowed { return "\(usage.used) of \(limit) used in tier '\(tier)'\(window)" }
-    return "limit reached: \(usage.used) of \(limit) used in tier '\(tier)'\(window)\(upgrade)"
   }
 }

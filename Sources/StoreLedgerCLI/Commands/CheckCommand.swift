@@ -4,16 +4,41 @@ import StoreLedger
 enum CheckCommand: LedgerCommand {
   static let spec = CommandSpec(
     name: "check", abstract: "Validate a log against the contract and report every problem.",
-    usage: "check <log> [--catalog <file>]",
+    usage: "check <log> [--catalog <file>] [--format text|json]",
     positionals: [("<log>", "The JSON-lines event log.")], requiredPositionals: 1,
-    options: [CommandSpec.catalogOption],
+    options: [
+      CommandSpec.catalogOption,
+      .value("format", "text|json", "text (default): messages on stderr; json: one JSON object per problem on stdout."),
+    ],
     discussion: """
       Checks every line (fields, types, timestamps, products), id conflicts, transactions
       charged twice, and overdraw of consumable balances. Prints every error (not just the
       first) and warnings for events that change nothing, then a summary. Exit 65 on any error.
+      With --format json each problem is one line on stdout, {"file", "line", "column",
+      "severity", "code", "message"}, code being the stable code of Docs/library.md; the
+      summary stays on stderr.
       """)
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+    let format = arguments.value("format") ?? "text"
+    guard format == "text" || format == "json" else {
+      throw UsageError(message: "Invalid value for '--format': '\(format)' (expected text or json).")
+    }
+    guard format == "json" else { return try check(arguments, json: false, console: console) }
+    // Problems with the files themselves (no log, a bad catalog) are problems too.
+    do {
+      return try check(arguments, json: true, console: console)
+    } catch let list as DiagnosticList {
+      printJSON(list.diagnostics, console: console)
+      return list.exitCode
+    } catch let diagnostic as Diagnostic {
+      printJSON([diagnostic], console: console)
+      return diagnostic.exitCode
+    }
+  }
+
+  /// Reads and checks the log, reporting in text or JSON.
+  static func check(_ arguments: ParsedArguments, json: Bool, console: Console) throws -> Int32 {
     let log = CommandSupport.logPath(arguments)
     let catalog = try CommandSupport.catalog(arguments, log: log, console: log == "-" ? nil : console)
     let name = log == "-" ? "<stdin>" : log
@@ -27,18 +52,31 @@ enum CheckCommand: LedgerCommand {
     switch builder.finish() {
     case .failure(let list):
       let errors = list.diagnostics.filter { $0.severity == .error }
-      StoreLedgerCLI.report(list.diagnostics, console: console, total: max(errorCount, errors.count))
+      if json {
+        printJSON(list.diagnostics, console: console)
+      } else {
+        StoreLedgerCLI.report(list.diagnostics, console: console, total: max(errorCount, errors.count))
+      }
       let total = max(errorCount, errors.count)
       console.err("\(name): \(Plural.counted(total, "error")) in \(Plural.counted(linesRead, "line"))\n")
       return list.exitCode
     case .success(let ledger):
-      CommandSupport.warn(ledger.warnings + (log == "-" ? [] : LogIndex.verify(logPath: log, catalog: catalog)), console)
-      let leaks = reportLeaks(ledger, log: log, console: console)
+      let indexWarnings = log == "-" ? [] : LogIndex.verify(logPath: log, catalog: catalog)
+      let leaks: Int
+      if json {
+        let (shown, count) = leakWarnings(ledger, log: log)
+        printJSON(ledger.warnings + indexWarnings + shown, console: console)
+        leaks = count
+      } else {
+        CommandSupport.warn(ledger.warnings + indexWarnings, console)
+        leaks = reportLeaks(ledger, log: log, console: console)
+      }
       let warnings = ledger.warnings.count + leaks
-      console.out(
+      let summary =
         "ok: \(name): \(Plural.counted(extent.lineCount, "line")), \(Plural.counted(ledger.events.count, "event")), "
-          + "\(Plural.counted(ledger.duplicatesSkipped, "duplicate")) skipped, "
-          + "\(Plural.counted(ledger.subjectCount, "subject")), \(Plural.counted(warnings, "warning"))\n")
+        + "\(Plural.counted(ledger.duplicatesSkipped, "duplicate")) skipped, "
+        + "\(Plural.counted(ledger.subjectCount, "subject")), \(Plural.counted(warnings, "warning"))\n"
+      if json { console.err(summary) } else { console.out(summary) }
       return 0
     }
   }
@@ -46,20 +84,48 @@ enum CheckCommand: LedgerCommand {
   /// How many leaks are named; the rest are counted.
   static let leaksShownMax = 5
 
-  /// Prints the first few leaks as warnings and their count; returns the count.
-  static func reportLeaks(_ ledger: Ledger, log: String, console: Console) -> Int {
+  /// Each diagnostic (up to the usual cap) as one JSON line on stdout: file, line, column,
+  /// severity, code, message (absent places are null).
+  static func printJSON(_ diagnostics: [Diagnostic], console: Console) {
+    var text = ""
+    for diagnostic in diagnostics.prefix(Limits.diagnosticsShownMax) {
+      text += JSONWriter.compact(jsonValue(diagnostic)) + "\n"
+    }
+    console.out(text)
+  }
+
+  /// One problem of `check --format json`.
+  static func jsonValue(_ diagnostic: Diagnostic) -> JSONValue {
+    .object([
+      ("file", diagnostic.file.map { .string($0) } ?? .null),
+      ("line", diagnostic.line.map { .integer(Int64($0)) } ?? .null),
+      ("column", diagnostic.column.map { .integer(Int64($0)) } ?? .null),
+      ("severity", .string(diagnostic.severity.rawValue)), ("code", .string(diagnostic.code.rawValue)),
+      ("message", .string(diagnostic.message)),
+    ])
+  }
+
+  /// The first few leaks as warnings, and how many there are.
+  static func leakWarnings(_ ledger: Ledger, log: String) -> (shown: [Diagnostic], count: Int) {
     var engine = QueryEngine(ledger: ledger)
     var count = 0
-    var text = ""
+    var shown: [Diagnostic] = []
     engine.forEachLeak { leak in
       count += 1
       guard count <= leaksShownMax else { return }
-      let diagnostic = Diagnostic(
-        file: log, line: leak.line,
-        .leak(id: leak.id, feature: leak.feature, at: leak.at.rfc3339, tier: leak.tier, used: leak.used, limit: leak.limit),
-        severity: .warning)
-      text += diagnostic.description + "\n"
+      shown.append(
+        Diagnostic(
+          file: log, line: leak.line,
+          .leak(id: leak.id, feature: leak.feature, at: leak.at.rfc3339, tier: leak.tier, used: leak.used, limit: leak.limit),
+          severity: .warning))
     }
+    return (shown, count)
+  }
+
+  /// Prints the first few leaks as warnings and their count; returns the count.
+  static func reportLeaks(_ ledger: Ledger, log: String, console: Console) -> Int {
+    let (shown, count) = leakWarnings(ledger, log: log)
+    var text = shown.map { $0.description + "\n" }.joined()
     guard count > 0 else { return 0 }
     if count > leaksShownMax { text += "… and \(count - leaksShownMax) more \(count - leaksShownMax == 1 ? "leak" : "leaks") not shown\n" }
     text += "\(log): \(count) leak\(count == 1 ? "" : "s"): uses the policy did not allow when they happened\n"

@@ -76,8 +76,9 @@ enum QueryCommand: LedgerCommand {
       }
       console.outText(QueryText.text(answer, absent: absent, current: current, ledger: ledger))
     } else {
-      var value = answer.jsonValue
-      if arguments.has("explain") { value = QueryText.withAbsent(value, absent) }
+      var shown = answer
+      if arguments.has("explain") { shown.explanation?.absent = absent }
+      let value = shown.jsonValue
       console.out((arguments.has("pretty") ? JSONWriter.pretty(value) : JSONWriter.compact(value)) + "\n")
     }
     CommandSupport.warnIfUnknown(subject: subject, in: ledger, log: CommandSupport.logPath(arguments), console: console)

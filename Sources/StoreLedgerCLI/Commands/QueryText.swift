@@ -1,91 +1,10 @@
 import StoreLedger
 
-/// Why an entitlement the subject holds at some time is not held at T.
-/// An event named by its id and line.
-typealias EventRef = (id: String, line: Int)
-
-struct AbsentEntitlement {
-  /// The entitlement id.
-  let entitlement: String
-  /// One sentence: the state of the plan, when the grant starts or ended, or what was not yet known.
-  let reason: String
-  /// The events behind it (the plan's deciding events, or what ended the grant), possibly none.
-  let evidence: [EventRef]
-}
-
 /// Readable renderings of query answers: why an entitlement is absent, `--format text`, `--during`.
 enum QueryText {
   /// Why each entitlement the subject ever holds (at full knowledge) is absent from `answer`.
-  /// - Complexity: O(events of the subject · instants), via the subject's timeline.
   static func absent(from answer: Answer, ledger: Ledger) -> [AbsentEntitlement] {
-    guard let symbol = ledger.subject(named: answer.subject) else { return [] }
-    let timeline = ledger.timeline(subject: symbol)
-    let held = Set(answer.entitlements.map(\.entitlement))
-    var result: [AbsentEntitlement] = []
-    for (entitlement, intervals) in timeline.entitlements where !held.contains(entitlement) {
-      let t = answer.at
-      // A plan in the answer whose product grants this entitlement but does not now.
-      if let plan = answer.plans.first(where: { plan in
-        ledger.catalog.index(of: plan.product).map { ledger.catalog[$0].entitlements.contains(entitlement) } ?? false
-      }) {
-        let evidence = (answer.explanation?.plans.first { $0.0 == plan.group }?.1 ?? []).map { EventRef($0.id, $0.line) }
-        result.append(
-          AbsentEntitlement(
-            entitlement: entitlement,
-            reason: "the plan \(plan.group) (\(plan.product), transaction \(plan.transaction)) is \(plan.state)"
-              + describe(evidence, subject: symbol, ledger: ledger),
-            evidence: evidence))
-        continue
-      }
-      if let current = intervals.first(where: { $0.from <= t && ($0.to.map { t < $0 } ?? true) }) {
-        result.append(
-          AbsentEntitlement(
-            entitlement: entitlement,
-            reason: "held then as known now (\(current.product) from \(instant(current.from))), "
-              + "but not yet known at \(answer.asOf.map(instant) ?? "then")",
-            evidence: []))
-      } else if let next = intervals.first(where: { $0.from > t }) {
-        let before = intervals.last(where: { ($0.to ?? .distantFuture) <= t })
-        result.append(
-          AbsentEntitlement(
-            entitlement: entitlement,
-            reason: (before.map { "it ended at \(instant($0.to!)) (\($0.product)); " } ?? "")
-              + "it starts at \(instant(next.from)) (\(next.product))"
-              + describe(ending(before?.to, subject: symbol, ledger: ledger), subject: symbol, ledger: ledger),
-            evidence: ending(before?.to, subject: symbol, ledger: ledger)))
-      } else if let last = intervals.last, let end = last.to {
-        result.append(
-          AbsentEntitlement(
-            entitlement: entitlement,
-            reason: "it ended at \(instant(end)) (\(last.product), \(last.state))"
-              + describe(ending(end, subject: symbol, ledger: ledger), subject: symbol, ledger: ledger),
-            evidence: ending(end, subject: symbol, ledger: ledger)))
-      }
-    }
-    return result
-  }
-
-  /// The subject's revocations and expirations effective at `end`: what ended a grant then
-  /// (none when it simply ran out).
-  static func ending(_ end: Timestamp?, subject: Symbol, ledger: Ledger) -> [EventRef] {
-    guard let end else { return [] }
-    return ledger.events(of: subject).filter { $0.at == end && ($0.kind == .revocation || $0.kind == .expiration) }
-      .map { EventRef(ledger.symbols.ids.string($0.id), Int($0.line)) }
-  }
-
-  /// `; events e6 (line 6: revocation, refund, effective 4 Mar 2026 16:00 UTC, learned 9 Mar 2026 08:00 UTC)`.
-  static func describe(_ evidence: [EventRef], subject: Symbol, ledger: Ledger) -> String {
-    guard !evidence.isEmpty else { return "" }
-    let events = ledger.events(of: subject)
-    let texts = evidence.map { item -> String in
-      guard let event = events.first(where: { Int($0.line) == item.line }) else { return "\(item.id) (line \(item.line))" }
-      var text = "\(item.id) (line \(item.line): \(event.kind.name)"
-      if event.kind == .revocation, let reason = RevocationReason(rawValue: event.reasonRaw) { text += ", \(reason.name)" }
-      text += ", effective \(instant(event.at))"
-      if event.recorded != event.at { text += ", learned \(instant(event.recorded))" }
-      return text + ")"
-    }
-    return "; events " + texts.joined(separator: ", ")
+    AbsentEntitlement.all(from: answer, ledger: ledger)
   }
 
   /// The answer in sentences: what was held, and why anything the subject holds at other
@@ -124,22 +43,7 @@ enum QueryText {
   }
 
   /// `5 Mar 2026 16:00 UTC`, or `5 Mar 2026` at midnight.
-  static func instant(_ time: Timestamp) -> String {
-    let text = time.rfc3339  // 2026-03-05T16:00:00Z or with .mmm
-    let date = day(time)
-    let clock = text.dropFirst(11).prefix(8)
-    if clock == "00:00:00" && !text.contains(".") { return date }
-    return date + " " + (clock.hasSuffix(":00") ? String(clock.prefix(5)) : String(clock)) + " UTC"
-  }
-
-  /// `5 Mar 2026`.
-  static func day(_ time: Timestamp) -> String {
-    let text = time.rfc3339
-    let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-    let parts = text.prefix(10).split(separator: "-")
-    guard parts.count == 3, let month = Int(parts[1]), let dayOfMonth = Int(parts[2]) else { return text }
-    return "\(dayOfMonth) \(months[month - 1]) \(parts[0])"
-  }
+  static func instant(_ time: Timestamp) -> String { ReadableTime.instant(time) }
 }
 
 extension QueryText {
@@ -199,27 +103,4 @@ extension QueryText {
     return text
   }
 
-  /// `explain.absent` for JSON answers: `{id: {"reason": …, "events": [{id, line}]}}`.
-  static func withAbsent(_ json: JSONValue, _ absent: [AbsentEntitlement]) -> JSONValue {
-    guard case .object(var members) = json, let index = members.firstIndex(where: { $0.0 == "explain" }),
-      case .object(var explain) = members[index].1
-    else { return json }
-    explain.append(
-      (
-        "absent",
-        .object(
-          absent.map {
-            (
-              $0.entitlement,
-              .object([
-                ("reason", .string($0.reason)),
-                ("events", .array($0.evidence.map { .object([("id", .string($0.id)), ("line", .integer(Int64($0.line)))]) })),
-              ])
-            )
-          })
-      ))
-    explain.sort { $0.0 < $1.0 }
-    members[index].1 = .object(explain)
-    return .object(members)
-  }
 }

@@ -165,7 +165,7 @@ struct LedgerStoreTests {
     #expect(store.answer(for: "u3", at: at).balances["coins"] == answer.balances["coins"]! - 10)
   }
 
-  @Test("holdings encode with the log's names and RFC 3339 times, and decode to an equal value")
+  @Test("holdings encode as the CLI answer (log names, snake_case, RFC 3339 times) and decode to an equal value")
   func holdingsAreCodable() throws {
     let store = try LedgerStore(logPath: repoPath("Events/demo.jsonl"))
     let holdings = store.answer(for: "u1", at: ts("2026-03-15T00:00:00Z"), asOf: ts("2026-04-01T00:00:00Z"))
@@ -174,7 +174,7 @@ struct LedgerStoreTests {
     encoder.outputFormatting = .sortedKeys
     let data = try encoder.encode(holdings)
     let text = String(decoding: data, as: UTF8.self)
-    #expect(text.contains(#""state":"active""#) && text.contains(#""asOf":"2026-04-01T00:00:00Z""#))
+    #expect(text.contains(#""state":"active""#) && text.contains(#""as_of":"2026-04-01T00:00:00Z""#))
     #expect(try JSONDecoder().decode(Holdings.self, from: data) == holdings)
   }
 

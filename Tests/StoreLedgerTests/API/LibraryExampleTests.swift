@@ -20,12 +20,12 @@ private func fencedBlocks(_ markdown: String) -> [(language: String, text: Strin
   return blocks
 }
 
-/// The built example, beside the test bundle (any build directory) or in .build/debug.
-private func exampleBinary() throws -> URL {
+/// A built example, beside the test bundle (any build directory) or in .build/debug.
+private func exampleBinary(_ name: String) throws -> URL {
   let candidates = [
-    Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("StoreLedgerExample"),
-    Bundle.main.bundleURL.appendingPathComponent("StoreLedgerExample"),
-    packageRoot.appendingPathComponent(".build/debug/StoreLedgerExample"),
+    Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent(name),
+    Bundle.main.bundleURL.appendingPathComponent(name),
+    packageRoot.appendingPathComponent(".build/debug/\(name)"),
   ]
   guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
     throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: candidates.map(\.path).joined(separator: ", ")])
@@ -33,22 +33,39 @@ private func exampleBinary() throws -> URL {
   return found
 }
 
+/// The complete programs of Docs/library.md in order: their folder and executable (Package.swift).
+private let examples: [(folder: String, binary: String)] = [
+  ("Examples/Library", "StoreLedgerExample"), ("Examples/LibraryQuestions", "StoreLedgerExampleQuestions"),
+  ("Examples/LibraryWebhook", "StoreLedgerExampleWebhook"), ("Examples/LibraryTesting", "StoreLedgerExampleTesting"),
+]
+
+/// The names a public declaration introduces in `source`: types, members, static members.
+private func publicNames(_ source: String) -> [String] {
+  let pattern = #/public\s+(?:final\s+)?(?:static\s+)?(?:convenience\s+)?(?:struct|enum|class|protocol|func|var|let)\s+([A-Za-z_][A-Za-z0-9_]*)/#
+  return source.matches(of: pattern).map { String($0.output.1) }
+}
+
 @Suite("Docs/library.md")
 struct LibraryExampleTests {
-  let blocks = fencedBlocks((try? String(contentsOfFile: repoPath("Docs/library.md"), encoding: .utf8)) ?? "")
+  let markdown = (try? String(contentsOfFile: repoPath("Docs/library.md"), encoding: .utf8)) ?? ""
+  var blocks: [(language: String, text: String)] { fencedBlocks(markdown) }
 
-  @Test("the first swift block is Examples/Library/main.swift, which the package builds")
-  func exampleIsTheDocBlock() throws {
-    let example = try String(contentsOfFile: repoPath("Examples/Library/main.swift"), encoding: .utf8)
-    let first = try #require(blocks.first { $0.language == "swift" })
-    #expect(first.text == example)
+  @Test("every swift block that imports StoreLedger is one of the examples the package builds, in order")
+  func blocksAreTheExamples() throws {
+    let programs = blocks.filter { $0.language == "swift" && $0.text.contains("import StoreLedger") }.map(\.text)
+    let files = try examples.map { try String(contentsOfFile: repoPath("\($0.folder)/main.swift"), encoding: .utf8) }
+    #expect(programs == files)
   }
 
-  @Test("the example run from the repository root prints what the doc shows")
-  func exampleRuns() throws {
-    let expected = try #require(blocks.first { $0.language == "text" })
+  @Test("each example run from the repository root prints the text block after it", arguments: examples.indices)
+  func exampleRuns(_ index: Int) throws {
+    let all = blocks
+    let program = try String(contentsOfFile: repoPath("\(examples[index].folder)/main.swift"), encoding: .utf8)
+    let position = try #require(all.firstIndex { $0.language == "swift" && $0.text == program })
+    let expected = try #require(all.dropFirst(position + 1).first)
+    #expect(expected.language == "text")
     let process = Process()
-    process.executableURL = try exampleBinary()
+    process.executableURL = try exampleBinary(examples[index].binary)
     process.currentDirectoryURL = packageRoot
     let output = Pipe()
     process.standardOutput = output
@@ -57,5 +74,23 @@ struct LibraryExampleTests {
     process.waitUntilExit()
     #expect(process.terminationStatus == 0)
     #expect(String(decoding: printed, as: UTF8.self) == expected.text)
+  }
+
+  @Test("every public declaration of the library is named in library.md's tables")
+  func everyPublicDeclarationIsDocumented() throws {
+    let tables = markdown.split(separator: "\n").filter { $0.hasPrefix("|") }.joined(separator: "\n")
+    let sources = try FileManager.default.subpathsOfDirectory(atPath: repoPath("Sources/StoreLedger"))
+      .filter { $0.hasSuffix(".swift") }
+    var names = Set<String>()
+    for path in sources {
+      names.formUnion(publicNames(try String(contentsOfFile: repoPath("Sources/StoreLedger/\(path)"), encoding: .utf8)))
+    }
+    // Protocol requirements every such type has: Codable, CustomStringConvertible, RawRepresentable.
+    names.subtract(["encode", "description"])
+    #expect(names.count > 100)
+    let missing = names.filter { name in
+      tables.range(of: #"\b"# + name + #"\b"#, options: .regularExpression) == nil
+    }
+    #expect(missing.isEmpty, "not in library.md's tables: \(missing.sorted())")
   }
 }

@@ -1,0 +1,184 @@
+import Dispatch
+
+// Store payloads into the ledger: the importers `storeledger import appstore|googleplay
+// --append` runs, with the same options, then an append of their events.
+
+/// How App Store signatures are checked: `import appstore`'s `--root`, `--bundle-id`,
+/// `--app-apple-id` and `--no-verify` (Docs/verification.md).
+public struct AppStoreVerificationOptions: Sendable {
+  /// Root certificates (DER or PEM bytes) an intermediate must be issued by: Apple Root CA - G3
+  /// for real data. Empty with `verifies` refuses every signed payload (no root to verify it).
+  public var rootCertificates: [[UInt8]]
+  /// When set, signed transactions and notifications must name this bundle id.
+  public var bundleID: String?
+  /// When set, signed Production notifications must name this App Apple ID.
+  public var appAppleID: Int64?
+  /// Whether signatures are verified; false imports decoded and signed payloads unchecked.
+  public var verifies: Bool
+
+  /// Verify against `rootCertificates`, with the optional app checks.
+  public static func verify(rootCertificates: [[UInt8]], bundleID: String? = nil, appAppleID: Int64? = nil) -> Self {
+    Self(rootCertificates: rootCertificates, bundleID: bundleID, appAppleID: appAppleID, verifies: true)
+  }
+
+  /// Verify nothing (`--no-verify`): for data your own server already verified, or tests.
+  public static let skip = Self(rootCertificates: [], bundleID: nil, appAppleID: nil, verifies: false)
+
+  /// The importer's form; a root that is not a certificate this verifier reads is bad input.
+  func verification() throws(DiagnosticList) -> AppStoreVerification {
+    guard verifies else { return .skip }
+    var roots: [X509Certificate] = []
+    for (index, bytes) in rootCertificates.enumerated() {
+      switch AppStoreTrust.certificate(fromFile: bytes) {
+      case .success(let root): roots.append(root)
+      case .failure(let error):
+        throw DiagnosticList([Diagnostic(.badRootCertificate(path: "rootCertificates[\(index)]", reason: error.reason))])
+      }
+    }
+    return .verify(AppStoreTrust(roots: roots, bundleId: bundleID, appAppleId: appAppleID))
+  }
+}
+
+/// How store payloads become events: the options of `storeledger import`.
+public struct StoreImportOptions: Sendable {
+  /// Subject per App Store `originalTransactionId` or Google Play purchase token, used when a
+  /// purchase names no account (`appAccountToken`, `obfuscatedExternalAccountId`); `--subjects`.
+  public var subjects: [String: String]
+  /// App Store: also import Sandbox and Xcode data (`--allow-sandbox`).
+  public var allowsSandbox: Bool
+  /// Google Play: also import license testers' purchases (`--allow-test`).
+  public var allowsTestPurchases: Bool
+  /// App Store: how signatures are checked; by default verified against no root, so signed
+  /// data needs `.verify(rootCertificates:)` and decoded data `.skip`.
+  public var appStoreVerification: AppStoreVerificationOptions
+  /// Google Play: let a revocation notification revoke without the voided purchases list
+  /// (`--trust-notifications`; Docs/import-googleplay.md says what each input is trusted for).
+  public var trustsGooglePlayNotifications: Bool
+
+  /// Options refusing sandbox and test data, subjects from the payloads.
+  public init(
+    subjects: [String: String] = [:], allowsSandbox: Bool = false, allowsTestPurchases: Bool = false,
+    appStoreVerification: AppStoreVerificationOptions = .verify(rootCertificates: []),
+    trustsGooglePlayNotifications: Bool = false
+  ) {
+    self.subjects = subjects
+    self.allowsSandbox = allowsSandbox
+    self.allowsTestPurchases = allowsTestPurchases
+    self.appStoreVerification = appStoreVerification
+    self.trustsGooglePlayNotifications = trustsGooglePlayNotifications
+  }
+
+  /// The App Store importer's options.
+  func appStore() throws(DiagnosticList) -> AppStoreImportOptions {
+    AppStoreImportOptions(subjects: subjects, allowsSandbox: allowsSandbox, verification: try appStoreVerification.verification())
+  }
+
+  /// The Google Play importer's options; `importedAt` is the knowledge time of documents without their own.
+  func googlePlay(importedAt: Timestamp) -> GooglePlayImportOptions {
+    GooglePlayImportOptions(
+      subjects: subjects, allowsTestPurchases: allowsTestPurchases, importedAt: importedAt,
+      trustsNotifications: trustsGooglePlayNotifications)
+  }
+}
+
+/// What an import did.
+public struct ImportReport: Sendable, Equatable {
+  /// The append of the events: appended, already present, warnings about them.
+  public var append: AppendReport
+  /// Events the payloads produced (after collapsing copies of one event).
+  public var events: Int
+  /// The subjects of those events, each once, sorted.
+  public var subjects: [SubjectID]
+  /// Those of `subjects` whose answer now (by the store's clock) differs from before the import.
+  public var accessChanged: [SubjectID]
+  /// Payloads that change no entitlement, by notification type or kind.
+  public var skipped: [String: Int]
+  /// What the importer tolerated (unknown notification types and values), by input line.
+  public var warnings: [Diagnostic]
+}
+
+/// Which importer reads the payloads.
+enum StoreSource: Sendable {
+  case appStore
+  case googlePlay
+}
+
+extension LedgerStore {
+  /// Imports App Store data (Server Notifications V2, decoded or as `signedPayload`;
+  /// transactions; Server API responses) as `storeledger import appstore --append` does,
+  /// all or nothing. Docs/import-appstore.md has every mapping.
+  /// - Throws: every problem in the payloads (input `<payload>`) or in the resulting batch.
+  /// - Complexity: O(payloads + events of the subjects involved), plus an append.
+  public func importAppStore(_ payloads: String, options: StoreImportOptions = StoreImportOptions())
+    throws(DiagnosticList) -> ImportReport
+  {
+    try importPayloads(payloads, from: .appStore, options: options)
+  }
+
+  /// Imports Google Play data (Pub/Sub push envelopes, DeveloperNotifications, stored
+  /// `subscriptionsv2` / `products` resources, voided purchases) as `storeledger import
+  /// googleplay --append` does, all or nothing. Docs/import-googleplay.md has every mapping.
+  /// - Throws: every problem in the payloads (input `<payload>`) or in the resulting batch.
+  /// - Complexity: O(payloads + log), the log read for the purchase tokens it already holds.
+  public func importGooglePlay(_ payloads: String, options: StoreImportOptions = StoreImportOptions())
+    throws(DiagnosticList) -> ImportReport
+  {
+    try importPayloads(payloads, from: .googlePlay, options: options)
+  }
+
+  /// `importAppStore` on a Dispatch queue.
+  public func importAppStore(_ payloads: String, options: StoreImportOptions = StoreImportOptions()) async
+    throws(DiagnosticList) -> ImportReport
+  {
+    try await offPool { () throws(DiagnosticList) in try self.importAppStore(payloads, options: options) }
+  }
+
+  /// `importGooglePlay` on a Dispatch queue.
+  public func importGooglePlay(_ payloads: String, options: StoreImportOptions = StoreImportOptions()) async
+    throws(DiagnosticList) -> ImportReport
+  {
+    try await offPool { () throws(DiagnosticList) in try self.importGooglePlay(payloads, options: options) }
+  }
+
+  private func importPayloads(_ payloads: String, from source: StoreSource, options: StoreImportOptions)
+    throws(DiagnosticList) -> ImportReport
+  {
+    let name = "<payload>"
+    // What the ledger already knows, so a payload adds only new facts (Docs/import-googleplay.md).
+    let log: [UInt8]
+    if isInMemory {
+      appending.wait()
+      log = memoryLog
+      appending.signal()
+    } else {
+      do throws(Diagnostic) {
+        log = PlatformFile.exists(logPath) ? try LedgerLoader.readCommitted(logPath) : []
+      } catch {
+        throw DiagnosticList([error])
+      }
+    }
+    let knowledge = LedgerKnowledge.read(log: log)
+    let result: ImportResult
+    switch source {
+    case .appStore:
+      result = try AppStoreImporter.importEvents(
+        payloads, file: name, catalog: catalog, options: try options.appStore(), knowledge: knowledge)
+    case .googlePlay:
+      result = try GooglePlayImporter.importEvents(
+        payloads, file: name, catalog: catalog, options: options.googlePlay(importedAt: clock.now()), knowledge: knowledge)
+    }
+    var subjects = Set<SubjectID>()
+    for line in result.eventLines {
+      if let subject = (try? JSONValue.parse(line))?["subject"]?.stringValue { subjects.insert(SubjectID(rawValue: subject)) }
+    }
+    let touched = subjects.sorted { $0.rawValue < $1.rawValue }
+    let now = clock.now()
+    let before = touched.map { answer(for: $0, at: now) }
+    // Importers' events carry their own knowledge time (the store's signing time): no stamp.
+    let appended = try append(lines: Array(result.eventLines.map { $0 + "\n" }.joined().utf8), named: name, now: nil)
+    let changed = zip(touched, before).filter { answer(for: $0.0, at: now) != $0.1 }.map(\.0)
+    return ImportReport(
+      append: appended, events: result.eventLines.count, subjects: touched, accessChanged: changed,
+      skipped: result.skipped, warnings: result.warnings)
+  }
+}

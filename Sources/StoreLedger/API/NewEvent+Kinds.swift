@@ -1,0 +1,179 @@
+// One constructor per event type, taking the fields Docs/log-format.md requires of it as
+// parameters and the ones it allows as defaulted parameters: a purchase without a
+// transaction does not compile. `recorded` and `meta` may be set on the result.
+
+extension NewEvent {
+  /// Why a subscription expired (`expiration`'s `reason`).
+  public struct ExpirationReason: RawRepresentable, Hashable, Sendable {
+    /// The name in the log.
+    public var rawValue: String
+    /// Wraps a name.
+    public init(rawValue: String) { self.rawValue = rawValue }
+    /// The subscriber turned auto-renew off.
+    public static let voluntary = ExpirationReason(rawValue: "voluntary")
+    /// Billing failed past retry and grace.
+    public static let billing = ExpirationReason(rawValue: "billing")
+    /// The subscriber did not accept a price increase.
+    public static let priceIncrease = ExpirationReason(rawValue: "price_increase")
+    /// The product was no longer offered.
+    public static let productUnavailable = ExpirationReason(rawValue: "product_unavailable")
+    /// Any other reason.
+    public static let other = ExpirationReason(rawValue: "other")
+  }
+
+  /// Why a transaction was revoked (`revocation`'s `reason`).
+  public struct RevocationReason: RawRepresentable, Hashable, Sendable {
+    /// The name in the log.
+    public var rawValue: String
+    /// Wraps a name.
+    public init(rawValue: String) { self.rawValue = rawValue }
+    /// Refunded.
+    public static let refund = RevocationReason(rawValue: "refund")
+    /// Family sharing was withdrawn.
+    public static let familyRevoked = RevocationReason(rawValue: "family_revoked")
+    /// Any other reason.
+    public static let other = RevocationReason(rawValue: "other")
+  }
+
+  private init(_ id: EventID, _ kind: EventKind, _ subject: SubjectID, _ at: Timestamp, _ fill: (inout NewEvent) -> Void) {
+    self.init(id: id, kind: kind, subject: subject, at: at)
+    fill(&self)
+  }
+
+  /// A purchase charging `transaction` for `product` (a subscription's first period needs
+  /// `expires`; a consumable may buy several `quantity`).
+  public static func purchase(
+    id: EventID, subject: SubjectID, at: Timestamp, product: ProductID, transaction: TransactionID,
+    originalTransaction: TransactionID? = nil, expires: Timestamp? = nil, quantity: Int64? = nil,
+    ownership: Ownership? = nil, offer: Offer? = nil, price: Int64? = nil, currency: String? = nil
+  ) -> NewEvent {
+    NewEvent(id, .purchase, subject, at) {
+      $0.product = product
+      $0.transaction = transaction
+      $0.originalTransaction = originalTransaction
+      $0.expires = expires
+      $0.quantity = quantity
+      $0.ownership = ownership
+      $0.offer = offer
+      $0.price = price
+      $0.currency = currency
+    }
+  }
+
+  /// A purchase waiting for approval (Ask to Buy): grants nothing yet.
+  public static func purchasePending(id: EventID, subject: SubjectID, at: Timestamp, product: ProductID) -> NewEvent {
+    NewEvent(id, .purchasePending, subject, at) { $0.product = product }
+  }
+
+  /// A subscription renewed: `transaction` charges the period ending at `expires`.
+  public static func renewal(
+    id: EventID, subject: SubjectID, at: Timestamp, product: ProductID, transaction: TransactionID,
+    originalTransaction: TransactionID, expires: Timestamp, offer: Offer? = nil, price: Int64? = nil,
+    currency: String? = nil
+  ) -> NewEvent {
+    NewEvent(id, .renewal, subject, at) {
+      $0.product = product
+      $0.transaction = transaction
+      $0.originalTransaction = originalTransaction
+      $0.expires = expires
+      $0.offer = offer
+      $0.price = price
+      $0.currency = currency
+    }
+  }
+
+  /// Billing failed; the store retries.
+  public static func billingRetry(id: EventID, subject: SubjectID, at: Timestamp, originalTransaction: TransactionID)
+    -> NewEvent
+  {
+    NewEvent(id, .billingRetry, subject, at) { $0.originalTransaction = originalTransaction }
+  }
+
+  /// Billing failed; access continues until `graceExpires`.
+  public static func graceEntered(
+    id: EventID, subject: SubjectID, at: Timestamp, originalTransaction: TransactionID, graceExpires: Timestamp
+  ) -> NewEvent {
+    NewEvent(id, .graceEntered, subject, at) {
+      $0.originalTransaction = originalTransaction
+      $0.graceExpires = graceExpires
+    }
+  }
+
+  /// The subscription ended.
+  public static func expiration(
+    id: EventID, subject: SubjectID, at: Timestamp, originalTransaction: TransactionID,
+    reason: ExpirationReason? = nil
+  ) -> NewEvent {
+    NewEvent(id, .expiration, subject, at) {
+      $0.originalTransaction = originalTransaction
+      $0.reason = reason?.rawValue
+    }
+  }
+
+  /// Auto-renew was turned on or off.
+  public static func autoRenewChanged(
+    id: EventID, subject: SubjectID, at: Timestamp, originalTransaction: TransactionID, autoRenew: Bool
+  ) -> NewEvent {
+    NewEvent(id, .autoRenewChanged, subject, at) {
+      $0.originalTransaction = originalTransaction
+      $0.autoRenew = autoRenew
+    }
+  }
+
+  /// The subscription changes to `product` at its next renewal.
+  public static func planChanged(
+    id: EventID, subject: SubjectID, at: Timestamp, originalTransaction: TransactionID, product: ProductID
+  ) -> NewEvent {
+    NewEvent(id, .planChanged, subject, at) {
+      $0.originalTransaction = originalTransaction
+      $0.product = product
+    }
+  }
+
+  /// The current period was extended to `expires` (a goodwill extension).
+  public static func renewalExtended(
+    id: EventID, subject: SubjectID, at: Timestamp, originalTransaction: TransactionID, expires: Timestamp
+  ) -> NewEvent {
+    NewEvent(id, .renewalExtended, subject, at) {
+      $0.originalTransaction = originalTransaction
+      $0.expires = expires
+    }
+  }
+
+  /// `transaction` was revoked (a refund is a revocation with `reason: .refund`).
+  public static func revocation(
+    id: EventID, subject: SubjectID, at: Timestamp, transaction: TransactionID, reason: RevocationReason? = nil
+  ) -> NewEvent {
+    NewEvent(id, .revocation, subject, at) {
+      $0.transaction = transaction
+      $0.reason = reason?.rawValue
+    }
+  }
+
+  /// A refund of `transaction` was reversed.
+  public static func refundReversed(id: EventID, subject: SubjectID, at: Timestamp, transaction: TransactionID)
+    -> NewEvent
+  {
+    NewEvent(id, .refundReversed, subject, at) { $0.transaction = transaction }
+  }
+
+  /// `quantity` units of `currency` were spent.
+  public static func consumption(id: EventID, subject: SubjectID, at: Timestamp, currency: String, quantity: Int64)
+    -> NewEvent
+  {
+    NewEvent(id, .consumption, subject, at) {
+      $0.currency = currency
+      $0.quantity = quantity
+    }
+  }
+
+  /// `feature` of the catalog's policy was used (`quantity` times; negative releases).
+  public static func usage(
+    id: EventID, subject: SubjectID, at: Timestamp, feature: FeatureID, quantity: Int64? = nil
+  ) -> NewEvent {
+    NewEvent(id, .usage, subject, at) {
+      $0.feature = feature.rawValue
+      $0.quantity = quantity
+    }
+  }
+}

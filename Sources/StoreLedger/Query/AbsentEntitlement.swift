@@ -1,0 +1,106 @@
+/// Why an entitlement the subject holds at some time is not held at T (`--explain`'s `absent`).
+package struct AbsentEntitlement: Sendable, Equatable {
+  /// The entitlement id.
+  package var entitlement: String
+  /// One sentence: the state of the plan, when the grant starts or ended, or what was not yet known.
+  package var reason: String
+  /// The events behind it (the plan's deciding events, or what ended the grant), possibly none.
+  package var evidence: [Evidence]
+}
+
+extension AbsentEntitlement {
+  /// Why each entitlement the subject ever holds (at full knowledge) is absent from `answer`.
+  /// - Complexity: O(events of the subject · instants), via the subject's timeline.
+  package static func all(from answer: Answer, ledger: Ledger) -> [AbsentEntitlement] {
+    guard let symbol = ledger.subject(named: answer.subject) else { return [] }
+    let timeline = ledger.timeline(subject: symbol)
+    let held = Set(answer.entitlements.map(\.entitlement))
+    var result: [AbsentEntitlement] = []
+    for (entitlement, intervals) in timeline.entitlements where !held.contains(entitlement) {
+      let t = answer.at
+      // A plan in the answer whose product grants this entitlement but does not now.
+      if let plan = answer.plans.first(where: { plan in
+        ledger.catalog.index(of: plan.product).map { ledger.catalog[$0].entitlements.contains(entitlement) } ?? false
+      }) {
+        let evidence = (answer.explanation?.plans.first { $0.0 == plan.group }?.1 ?? [])
+        result.append(
+          AbsentEntitlement(
+            entitlement: entitlement,
+            reason: "the plan \(plan.group) (\(plan.product), transaction \(plan.transaction)) is \(plan.state)"
+              + describe(evidence, subject: symbol, ledger: ledger),
+            evidence: evidence))
+        continue
+      }
+      if let current = intervals.first(where: { $0.from <= t && ($0.to.map { t < $0 } ?? true) }) {
+        result.append(
+          AbsentEntitlement(
+            entitlement: entitlement,
+            reason: "held then as known now (\(current.product) from \(ReadableTime.instant(current.from))), "
+              + "but not yet known at \(answer.asOf.map(ReadableTime.instant) ?? "then")",
+            evidence: []))
+      } else if let next = intervals.first(where: { $0.from > t }) {
+        let before = intervals.last(where: { ($0.to ?? .distantFuture) <= t })
+        result.append(
+          AbsentEntitlement(
+            entitlement: entitlement,
+            reason: (before.map { "it ended at \(ReadableTime.instant($0.to!)) (\($0.product)); " } ?? "")
+              + "it starts at \(ReadableTime.instant(next.from)) (\(next.product))"
+              + describe(ending(before?.to, subject: symbol, ledger: ledger), subject: symbol, ledger: ledger),
+            evidence: ending(before?.to, subject: symbol, ledger: ledger)))
+      } else if let last = intervals.last, let end = last.to {
+        result.append(
+          AbsentEntitlement(
+            entitlement: entitlement,
+            reason: "it ended at \(ReadableTime.instant(end)) (\(last.product), \(last.state))"
+              + describe(ending(end, subject: symbol, ledger: ledger), subject: symbol, ledger: ledger),
+            evidence: ending(end, subject: symbol, ledger: ledger)))
+      }
+    }
+    return result
+  }
+
+  /// The subject's revocations and expirations effective at `end`: what ended a grant then
+  /// (none when it simply ran out).
+  package static func ending(_ end: Timestamp?, subject: Symbol, ledger: Ledger) -> [Evidence] {
+    guard let end else { return [] }
+    return ledger.events(of: subject).filter { $0.at == end && ($0.kind == .revocation || $0.kind == .expiration) }
+      .map { Evidence(id: ledger.symbols.ids.string($0.id), line: Int($0.line)) }
+  }
+
+  /// `; events e6 (line 6: revocation, refund, effective 4 Mar 2026 16:00 UTC, learned 9 Mar 2026 08:00 UTC)`.
+  package static func describe(_ evidence: [Evidence], subject: Symbol, ledger: Ledger) -> String {
+    guard !evidence.isEmpty else { return "" }
+    let events = ledger.events(of: subject)
+    let texts = evidence.map { item -> String in
+      guard let event = events.first(where: { Int($0.line) == item.line }) else { return "\(item.id) (line \(item.line))" }
+      var text = "\(item.id) (line \(item.line): \(event.kind.name)"
+      if event.kind == .revocation, let reason = RevocationReason(rawValue: event.reasonRaw) { text += ", \(reason.name)" }
+      text += ", effective \(ReadableTime.instant(event.at))"
+      if event.recorded != event.at { text += ", learned \(ReadableTime.instant(event.recorded))" }
+      return text + ")"
+    }
+    return "; events " + texts.joined(separator: ", ")
+  }
+
+}
+
+/// Instants for people: `5 Mar 2026 16:00 UTC`.
+package enum ReadableTime {
+  /// `5 Mar 2026 16:00 UTC`, or `5 Mar 2026` at midnight.
+  package static func instant(_ time: Timestamp) -> String {
+    let text = time.rfc3339  // 2026-03-05T16:00:00Z or with .mmm
+    let date = day(time)
+    let clock = text.dropFirst(11).prefix(8)
+    if clock == "00:00:00" && !text.contains(".") { return date }
+    return date + " " + (clock.hasSuffix(":00") ? String(clock.prefix(5)) : String(clock)) + " UTC"
+  }
+
+  /// `5 Mar 2026`.
+  package static func day(_ time: Timestamp) -> String {
+    let text = time.rfc3339
+    let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    let parts = text.prefix(10).split(separator: "-")
+    guard parts.count == 3, let month = Int(parts[1]), let dayOfMonth = Int(parts[2]) else { return text }
+    return "\(dayOfMonth) \(months[month - 1]) \(parts[0])"
+  }
+}
