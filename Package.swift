@@ -22,16 +22,23 @@ let package = Package(
     .target(name: "CStoreLedgerSHA"),
     // A cache prefetch hint for the symbol tables' look-ups (no Swift builtin exists).
     .target(name: "CStoreLedgerSupport"),
+    // The seeded log generator (tests, benchmark, `storeledger generate`); not in the library product.
+    .target(
+      name: "StoreLedgerGenerate", dependencies: ["StoreLedger"], swiftSettings: strictSettings),
     .executableTarget(
-      name: "StoreLedgerCLI", dependencies: ["StoreLedger"], swiftSettings: strictSettings),
+      name: "StoreLedgerCLI", dependencies: ["StoreLedger", "StoreLedgerGenerate"],
+      swiftSettings: strictSettings),
     .executableTarget(
-      name: "StoreLedgerBench", dependencies: ["StoreLedger"], swiftSettings: strictSettings),
+      name: "StoreLedgerBench", dependencies: ["StoreLedger", "StoreLedgerGenerate"],
+      swiftSettings: strictSettings),
     // The example of Docs/library.md, built and run by the tests.
     .executableTarget(
       name: "StoreLedgerExample", dependencies: ["StoreLedger"], path: "Examples/Library",
       swiftSettings: strictSettings),
     .testTarget(
-      name: "StoreLedgerTests", dependencies: ["StoreLedger", "StoreLedgerCLI", "StoreLedgerExample"],
+      name: "StoreLedgerTests", dependencies: [
+        "StoreLedger", "StoreLedgerGenerate", "StoreLedgerCLI", "StoreLedgerExample",
+      ],
       swiftSettings: strictSettings),
   ],
   swiftLanguageModes: [.v6]

@@ -1,5 +1,6 @@
 import Foundation
 import StoreLedger
+import StoreLedgerGenerate
 
 /// Issue 11's targets and the figures it states for today's snapshot writing.
 enum Targets {

@@ -1,3 +1,5 @@
+import StoreLedger
+
 /// Generates deterministic, production-like logs (Docs/log-format.md) for tests and benchmarks.
 ///
 /// Subjects are simulated in batches of about `subjectsPerBatch`; each batch's

@@ -1,3 +1,5 @@
+import StoreLedger
+
 /// Lengths of time in milliseconds.
 enum Span {
   static let second: Int64 = 1000

@@ -1,3 +1,5 @@
+import StoreLedger
+
 /// Rewrites a valid log into the shape production pipelines write, with the same answers.
 ///
 /// The generator writes every line with its keys in one order, timestamps in UTC and no

@@ -1,3 +1,5 @@
+import StoreLedger
+
 /// A stretch of time in which a subject holds `pro`, as its app believes.
 ///
 /// Gathered while the purchase story is simulated; the app's idea can differ from the

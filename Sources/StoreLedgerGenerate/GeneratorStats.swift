@@ -1,3 +1,5 @@
+import StoreLedger
+
 /// What a generator run wrote: counts of lines, events, faults and bytes.
 package struct GeneratorStats: Sendable, Equatable {
   /// Distinct subjects with at least one line.

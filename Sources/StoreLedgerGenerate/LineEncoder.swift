@@ -1,3 +1,5 @@
+import StoreLedger
+
 /// Writes generated events as JSON lines straight into a byte buffer.
 ///
 /// No `String`, no interpolation, no formatter: keys and enumerated values are
