@@ -48,11 +48,11 @@ struct SubjectRules {
       let effect = state.apply(event, context: context)
       switch effect {
       case .applied(let touch):
-        if let currency = touch.currency, event.kind == .revocation || event.kind == .refundReversed {
+        if let currency = touch.currency, event.kind.isRefund {
           noteRefund(event, currency: currency, delta: touch.balanceDelta)
         }
       case .unknownReference:
-        let isRefund = event.kind == .revocation || event.kind == .refundReversed
+        let isRefund = event.kind.isRefund
         report(
           event,
           .unknownReference(

@@ -521,7 +521,7 @@ private struct SnapshotParser {
       throw fail("subject '\(name())': bad subscription numbers")
     }
     for position in first..<events.count
-    where events[position].kind == .revocation || events[position].kind == .refundReversed {
+    where events[position].kind.isRefund {
       let e = events[position]
       guard e.targetProduct.isSome else { continue }
       let bound = catalog.kind(e.targetProduct) == .autoRenewable ? Int(subscriptions) : count
@@ -532,13 +532,8 @@ private struct SnapshotParser {
   }
 
   func isSubscriptionEvent(_ e: Event) -> Bool {
-    switch e.kind {
-    case .purchase: return catalog.kind(e.product) == .autoRenewable
-    case .renewal, .billingRetry, .graceEntered, .expiration, .autoRenewChanged, .planChanged,
-      .renewalExtended:
-      return true
-    default: return false
-    }
+    if e.kind == .purchase { return catalog.kind(e.product) == .autoRenewable }
+    return e.kind.scope.contains(.subscription)
   }
 
   /// Decodes one record and checks the fields the fold indexes by, so damage cannot crash it.
