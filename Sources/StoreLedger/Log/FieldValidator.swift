@@ -162,7 +162,6 @@ struct FieldValidator {
       }
       event.product = index
       productKind = catalog.kind(index)
-      // A product named by a subscription event (`renewal`, `plan_changed`) is a subscription's.
       if kind.scope.contains(.subscription) && productKind != .autoRenewable {
         return fail(
           .invalidValue(
