@@ -40,11 +40,6 @@ enum TidyAllowList {
     "Sources/StoreLedgerBench/Summary.swift: func targets": 115,
     "Sources/StoreLedgerBench/UsageComparison.swift: func usageComparison": 94,
     "Sources/StoreLedgerCLI/Commands/ImportCommand.swift: func run": 82,
-    "Sources/StoreLedgerGenerate/HouseholdSimulator+Usage.swift: func simulateUsage": 98,
-    "Sources/StoreLedgerGenerate/HouseholdSimulator.swift: func subscribe": 244,
-    "Sources/StoreLedgerGenerate/LineEncoder.swift: func write": 88,
-    "Sources/StoreLedgerGenerate/LogGenerator.swift: func generate": 72,
-    "Sources/StoreLedgerGenerate/ProductionShape.swift: func scan": 80,
   ]
 
   /// Files named after no type they declare or extend.
