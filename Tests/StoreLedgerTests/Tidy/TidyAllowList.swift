@@ -37,7 +37,6 @@ enum TidyAllowList {
     "Sources/StoreLedgerBench/Baseline.swift: func makeEvent": 74,
     "Sources/StoreLedgerBench/Options.swift: func parse": 80,
     "Sources/StoreLedgerBench/Summary.swift: func measurements": 83,
-    "Sources/StoreLedgerBench/Summary.swift: func targets": 115,
     "Sources/StoreLedgerBench/UsageComparison.swift: func usageComparison": 94,
     "Sources/StoreLedgerCLI/Commands/ImportCommand.swift: func run": 82,
   ]
