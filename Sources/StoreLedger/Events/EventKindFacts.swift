@@ -21,3 +21,18 @@ struct EventKindFacts: Sendable {
     self.optional = optional
   }
 }
+
+extension Event {
+  /// Whether the values its kind requires and the compact record stores are set (`product`,
+  /// `transaction`, `original_transaction`, `currency`, an end): what a reader of stored events
+  /// checks, from the kind table, before trusting one.
+  package var hasRequiredValues: Bool {
+    let required = kind.required
+    if required.contains(.product) && !product.isSome { return false }
+    if required.contains(.transaction) && !transaction.isSome { return false }
+    if required.contains(.originalTransaction) && !originalTransaction.isSome { return false }
+    if required.contains(.currency) && !currency.isSome { return false }
+    if (required.contains(.expires) || required.contains(.graceExpires)) && !hasExpires { return false }
+    return true
+  }
+}

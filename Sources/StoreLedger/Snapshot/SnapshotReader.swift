@@ -506,7 +506,7 @@ private struct SnapshotParser {
       var line: Int64 = 0
       var at: Int64 = 0
       while !decoder.isAtEnd {
-        guard let e = record(&decoder, line: &line, at: &at, position: events.count - first) else {
+        guard let e = record(&decoder, line: &line, at: &at, position: events.count - first), e.hasRequiredValues else {
           throw fail("records of '\(name())' are damaged")
         }
         var event = e

@@ -161,4 +161,26 @@ struct EventKindTableTests {
       #expect(events == scope, "\(kind): a scope bit no name describes")
     }
   }
+
+  @Test("a stored event has the values its kind requires, read from the kind table", arguments: EventKind.allCases)
+  func requiredValues(kind: EventKind) {
+    var complete = Event(kind: kind)
+    complete.product = ProductIndex(rawValue: 0)
+    complete.transaction = Symbol(rawValue: 0)
+    complete.originalTransaction = Symbol(rawValue: 1)
+    complete.currency = Symbol(rawValue: 0)
+    complete.hasExpires = true
+    #expect(complete.hasRequiredValues)
+    // `expires` and `grace_expires` share the event's one end.
+    let clearings: [(FieldSet, (inout Event) -> Void)] = [
+      (.product, { $0.product = .none }), (.transaction, { $0.transaction = .none }),
+      (.originalTransaction, { $0.originalTransaction = .none }), (.currency, { $0.currency = .none }),
+      ([.expires, .graceExpires], { $0.hasExpires = false }),
+    ]
+    for (fields, clear) in clearings {
+      var event = complete
+      clear(&event)
+      #expect(event.hasRequiredValues == kind.required.isDisjoint(with: fields), "\(kind) without \(fields)")
+    }
+  }
 }
