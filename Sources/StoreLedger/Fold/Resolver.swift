@@ -18,15 +18,16 @@ struct Resolver {
     for position in events.indices {
       var event = events[position]
       // By scope (`EventKind.facts`); kinds of no scope here (pending, balance, usage) refer to nothing.
-      if event.kind == .purchase {
+      if event.kind.scope.contains(.subscription) {
+        event.slot = subscriptionNumber(event.originalTransaction, &count)
+      } else if event.kind.isCharge {
+        // A charge that names no subscription (`purchase`): its product says what it starts.
         if catalog.kind(event.product) == .autoRenewable {
           let key = event.originalTransaction.isSome ? event.originalTransaction : event.transaction
           event.slot = subscriptionNumber(key, &count)
         } else {
           event.slot = UInt32(position)
         }
-      } else if event.kind.scope.contains(.subscription) {
-        event.slot = subscriptionNumber(event.originalTransaction, &count)
       } else if event.kind.isRefund {
         if let target = chargeByTransaction[event.transaction] {
           let charge = events[Int(target)]

@@ -532,8 +532,8 @@ private struct SnapshotParser {
   }
 
   func isSubscriptionEvent(_ e: Event) -> Bool {
-    if e.kind == .purchase { return catalog.kind(e.product) == .autoRenewable }
-    return e.kind.scope.contains(.subscription)
+    if e.kind.scope.contains(.subscription) { return true }
+    return e.kind.isCharge && catalog.kind(e.product) == .autoRenewable
   }
 
   /// Decodes one record and checks the fields the fold indexes by, so damage cannot crash it.

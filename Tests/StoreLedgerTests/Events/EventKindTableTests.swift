@@ -147,7 +147,9 @@ struct EventKindTableTests {
     for kind in EventKind.allCases {
       let scope = kind.scope
       let required = kind.required
-      #expect(!scope.contains(.charge) || required.contains(.transaction), "\(kind): a charge names its transaction")
+      #expect(
+        !scope.contains(.charge) || required.isSuperset(of: [.transaction, .product]),
+        "\(kind): a charge names its transaction and product")
       #expect(
         scope.contains(.subscription) == required.contains(.originalTransaction),
         "\(kind): subscription events, and only they, require original_transaction")
