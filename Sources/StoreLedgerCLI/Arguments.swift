@@ -5,6 +5,8 @@ struct OptionSpec {
   let name: String
   let valueName: String?
   let help: String
+  /// Whether the option may be given more than once (`--root A --root B`).
+  var repeats = false
 
   static func flag(_ name: String, _ help: String) -> OptionSpec {
     OptionSpec(name: name, valueName: nil, help: help)
@@ -12,6 +14,11 @@ struct OptionSpec {
 
   static func value(_ name: String, _ valueName: String, _ help: String) -> OptionSpec {
     OptionSpec(name: name, valueName: valueName, help: help)
+  }
+
+  /// A value option that may be repeated; `ParsedArguments.values(_:)` gives them all.
+  static func repeatedValue(_ name: String, _ valueName: String, _ help: String) -> OptionSpec {
+    OptionSpec(name: name, valueName: valueName, help: help, repeats: true)
   }
 }
 
@@ -38,6 +45,10 @@ struct CommandSpec {
   /// `--shard i/n` on commands that fold a log: only the shard's subjects (Docs/scale-out.md).
   static let shardOption = OptionSpec.value(
     "shard", "i/n", "Keep only the subjects of shard i of n, 0 <= i < n <= 4096 (Docs/scale-out.md).")
+
+  /// `--wait` on commands that write a log under its lock.
+  static let waitOption = OptionSpec.value(
+    "wait", "seconds", "Wait at most this long for another writer's lock, then exit 75. Default: 10.")
 
   /// `--catalog` is common to every command that reads a log.
   static let catalogOption = OptionSpec.value(
@@ -71,10 +82,14 @@ extension String {
 struct ParsedArguments {
   var positionals: [String] = []
   var values: [String: String] = [:]
+  /// Every value of a repeatable option, in the order given.
+  var repeatedValues: [String: [String]] = [:]
   var flags: Set<String> = []
   var wantsHelp = false
 
   func value(_ name: String) -> String? { values[name] }
+  /// Every value of a repeatable option (empty when not given).
+  func values(_ name: String) -> [String] { repeatedValues[name] ?? [] }
   func has(_ name: String) -> Bool { flags.contains(name) }
 }
 
@@ -136,6 +151,10 @@ enum ArgumentParser {
         value = arguments[index]
         index += 1
       }
+      if option.repeats {
+        parsed.repeatedValues[name, default: []].append(value)
+        continue
+      }
       guard parsed.values[name] == nil else {
         throw UsageError(message: "Option '--\(name)' given more than once.")
       }
@@ -164,6 +183,10 @@ enum ArgumentParser {
     case .failure(.missingOffset):
       throw UsageError(
         message: "Invalid value for '--\(option)': '\(text)': missing UTC offset: add Z or +02:00, or pass --tz +02:00.")
+    case .failure(.outOfRange):
+      throw UsageError(
+        message: "Invalid value for '--\(option)': '\(text)' is outside the times the tool can print and read back "
+          + "(expected \(TimeInput.rangeDescription)).")
     case .failure:
       throw UsageError(message: "Invalid value for '--\(option)': '\(text)' (expected \(TimeInput.formsDescription)).")
     }

@@ -31,6 +31,7 @@ enum StoreLedgerCLI {
       CommandEntry(GenerateCommand.self), CommandEntry(SnapshotCommand.self),
       CommandEntry(DiffCommand.self), CommandEntry(ImportCommand.self),
       CommandEntry(ReportCommand.self), CommandEntry(TimelineCommand.self), CommandEntry(SplitCommand.self),
+      CommandEntry(PolicyCommand.self),
       CommandEntry(CompletionCommand.self),
     ]
   }
@@ -52,7 +53,8 @@ enum StoreLedgerCLI {
     text += """
 
       Exit codes: 0 success, 1 differences found (snapshot --check, diff), 64 usage error,
-      65 bad data, 66 missing or unreadable input, 74 I/O error while writing.
+      65 bad data, 66 missing or unreadable input, 74 I/O error while writing (the log unchanged),
+      75 another writer held the log's lock past --wait.
       See 'storeledger help <subcommand>' for details; 'storeledger --version' prints the version.
 
       """
@@ -127,7 +129,7 @@ enum StoreLedgerCLI {
     let errors = diagnostics.prefix(Limits.diagnosticsShownMax).filter { $0.severity == .error }.count
     let found = max(total ?? 0, diagnostics.filter { $0.severity == .error }.count)
     if found > errors {
-      text += "… and \(found - errors) more errors not shown\n"
+      text += "… and \(found - errors) more \(found - errors == 1 ? "error" : "errors") not shown\n"
     }
     console.err(text)
   }
@@ -210,8 +212,10 @@ enum CommandSupport {
     }
     warn(
       loaded.ledger.warnings.filter {
-        if case .tornLastLine = $0.problem { return true }
-        return false
+        switch $0.problem {
+        case .tornLastLine, .foreignIntentRecord: return true
+        default: return false
+        }
       }, console)
     return (loaded.ledger, loaded.extent)
   }
@@ -254,6 +258,20 @@ enum CommandSupport {
     guard queries > 0 else { return }
     let hints = shown.map { NearMatch.Hint(name: $0, suggestions: NearMatch.suggestions(for: $0, in: ledger.symbols.subjects)) }
     warn([Diagnostic(file: log, .subjectsWithoutEvents(queries: queries, shown: hints, more: queries - queriesOfShown), severity: .warning)], console)
+  }
+
+  /// The longest a writer waits for the log's lock: `--wait SECONDS` (0 to 86400, decimals allowed), else 10 s.
+  static func lockWait(_ arguments: ParsedArguments) throws(UsageError) -> LogLock.Wait {
+    guard let text = arguments.value("wait") else { return .standard }
+    guard let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds <= 86_400 else {
+      throw UsageError(message: "Invalid value for '--wait': expected seconds from 0 to 86400, found '\(text)'.")
+    }
+    return LogLock.Wait(limitMilliseconds: Int((seconds * 1000).rounded()))
+  }
+
+  /// What a writer says on stderr once it has waited a second for the lock.
+  static func waitNotice(_ console: Console, log: String) -> (String) -> Void {
+    { holder in console.err("waiting for the lock on \(log), held by \(holder)\n") }
   }
 
   static func warn(_ warnings: [Diagnostic], _ console: Console) {

@@ -15,6 +15,8 @@ final class Console {
   private let writeErr: ([UInt8]) -> Void
   /// Reads the next chunk of stdin into the buffer; 0 at its end.
   private let readChunk: (UnsafeMutableRawBufferPointer) -> Int
+  /// The value of an environment variable (the process's; tests replace it).
+  var environment: (String) -> String? = { name in getenv(name).map { String(cString: $0) } }
 
   /// A console whose stdin is `input()` (tests).
   convenience init(
@@ -116,15 +118,30 @@ final class Console {
 
   func out(_ text: String) { writeOut(Array(text.utf8)) }
   func outBytes(_ bytes: [UInt8]) { writeOut(bytes) }
-  func err(_ text: String) { writeErr(Array(text.utf8)) }
+  /// Writes text meant for people on stdout (sentences, tables, summaries; not JSON, CSV or
+  /// HTML), its control characters but newlines escaped (`TerminalText`).
+  func outText(_ text: String) { writeOut(Array(TerminalText.escaped(text, keepingNewlines: true).utf8)) }
+  /// Writes to stderr; control characters but newlines are escaped, whatever the text holds.
+  func err(_ text: String) { writeErr(Array(TerminalText.escaped(text, keepingNewlines: true).utf8)) }
 
   /// The exit status once the command is done: 74 when stdout could not be written, so a
   /// truncated answer file is never mistaken for a complete one.
   func finish(status: Int32) -> Int32 {
     guard let outputFailure else { return status }
+    if let committedLog, status == 0 {
+      // 74 would say the old log is in place; it is not: the batch is durable.
+      err("warning: cannot write standard output: \(outputFailure); the batch was committed to \(committedLog)\n")
+      return 0
+    }
     err("error: cannot write standard output: \(outputFailure)\n")
     return status == 0 || status == 1 ? 74 : status
   }
+
+  /// The log a command committed a batch to, once it has: a later stdout failure is then a warning.
+  private(set) var committedLog: String? = nil
+
+  /// Notes that a batch is durable in `log`, whatever happens to stdout afterwards.
+  func noteCommitted(to log: String) { committedLog = log }
 
   func flush() {}
 }

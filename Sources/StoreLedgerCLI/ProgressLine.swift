@@ -17,7 +17,7 @@ final class ProgressLine {
 
   /// A line for reading `label`, written through `write`, timed by `now` (nanoseconds).
   init(label: String, write: @escaping ([UInt8]) -> Void, now: @escaping () -> UInt64 = monotonicNanoseconds) {
-    self.label = label
+    self.label = TerminalText.escaped(label)
     self.write = write
     self.now = now
     started = now()

@@ -5,7 +5,10 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
+import StoreLedger
 
+// Past `ulimit -f` a write fails with EFBIG (exit 74, temporaries removed) instead of killing the process.
+PlatformFile.reportOversizedWritesAsErrors()
 let console = Console.standard()
 let status = StoreLedgerCLI.run(arguments: Array(CommandLine.arguments.dropFirst()), console: console)
 console.flush()

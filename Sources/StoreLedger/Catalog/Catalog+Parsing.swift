@@ -96,7 +96,7 @@ extension Catalog {
       guard let raw = value[field] else { return .some(nil) }
       guard let text = raw.stringValue, let parsed = ISODuration(text) else {
         bad(
-          "\(here): field '\(field)': expected an ISO 8601 duration such as P1M, P2W, PT48H or P1MT12H"
+          "\(here): field '\(field)': expected an ISO 8601 duration such as P1M, P2W, PT48H or P1MT12H, \(ISODuration.lengthLimitDescription)"
         )
         return nil
       }

@@ -32,6 +32,7 @@ package struct Catalog: Sendable {
     let grantDurations: [ISODuration?]
     let names: SymbolTable
     let policy: Policy?
+    let consumableCurrencies: [[UInt8]]
 
     init(products: [Product], policy: Policy?) {
       self.policy = policy
@@ -53,10 +54,20 @@ package struct Catalog: Sendable {
       grantDurations = sorted.map {
         $0.kind == .nonRenewing ? $0.duration : $0.kind == .nonConsumable ? $0.expiresAfter : nil
       }
+      consumableCurrencies = Array(Set(sorted.filter { $0.kind == .consumable }.map(\.currency))).sorted().map { Array($0.utf8) }
     }
   }
 
   private let storage: Storage
+
+  /// The currencies the catalog's consumables grant, sorted: the only ones a balance can hold.
+  package var currencies: [String] { storage.consumableCurrencies.map { String(decoding: $0, as: UTF8.self) } }
+
+  /// Whether a consumable of the catalog grants this currency.
+  /// - Complexity: O(currencies), a handful.
+  package func grantsCurrency(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    storage.consumableCurrencies.contains { $0.elementsEqual(bytes) }
+  }
 
   /// All products, sorted by id.
   package var products: [Product] { storage.products }

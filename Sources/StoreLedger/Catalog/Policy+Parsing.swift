@@ -79,8 +79,8 @@ extension Policy {
         ok = false
         continue
       }
-      for (key, _) in members where !["name", "entitlement", "trial", "within"].contains(key) {
-        fail("\(here): unknown field '\(key)'; expected name, entitlement, trial, within")
+      for (key, _) in members where !["name", "entitlement", "trial", "within", "label"].contains(key) {
+        fail("\(here): unknown field '\(key)'; expected name, entitlement, trial, within, label")
         ok = false
       }
       guard let name = item["name"]?.stringValue, isName(name) else {
@@ -111,13 +111,48 @@ extension Policy {
         if let text = raw.stringValue, let duration = ISODuration(text) {
           tier.within = duration
         } else {
-          fail("tier '\(name)': field 'within': expected an ISO 8601 duration such as P7D")
+          fail("tier '\(name)': field 'within': expected an ISO 8601 duration such as P7D, \(ISODuration.lengthLimitDescription)")
           ok = false
         }
+      }
+      if let raw = item["label"] {
+        tier.label = parseLabel(raw, here: "tier '\(name)'", fail: fail)
+        ok = ok && tier.label != nil
       }
       tiers.append(tier)
     }
     return ok ? tiers : nil
+  }
+
+  /// Longest label or unit name, in bytes.
+  static let labelBytesMax = 200
+
+  /// A `label`: a non-empty string of at most `labelBytesMax` bytes, without control characters.
+  private static func parseLabel(_ value: JSONValue, here: String, fail: (String) -> Void) -> String? {
+    guard let text = value.stringValue, isWords(text) else {
+      fail("\(here): field 'label': expected a non-empty string of at most \(labelBytesMax) bytes without control characters")
+      return nil
+    }
+    return text
+  }
+
+  /// A `unit`: `{"one": "decision session", "other": "decision sessions"}`.
+  private static func parseUnit(_ value: JSONValue, here: String, fail: (String) -> Void) -> UsageUnit? {
+    guard let members = value.objectMembers, members.count == 2, let one = value["one"]?.stringValue,
+      let other = value["other"]?.stringValue, isWords(one), isWords(other)
+    else {
+      fail(
+        "\(here): field 'unit': expected {\"one\": \"decision session\", \"other\": \"decision sessions\"} "
+          + "(non-empty strings of at most \(labelBytesMax) bytes without control characters)")
+      return nil
+    }
+    return UsageUnit(one: one, other: other)
+  }
+
+  /// Text shown to people: non-empty, bounded, no control characters (they would reach a terminal or a page).
+  private static func isWords(_ text: String) -> Bool {
+    !text.isEmpty && text.utf8.count <= labelBytesMax
+      && !text.unicodeScalars.contains { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format }
   }
 
   private static func parseWindow(_ value: JSONValue?) -> UsageWindow? {
@@ -147,9 +182,19 @@ extension Policy {
         ok = false
         continue
       }
-      for (key, _) in fields where key != "window" && key != "limits" {
-        fail("\(here): unknown field '\(key)'; expected window, limits")
+      for (key, _) in fields where !["window", "limits", "label", "unit"].contains(key) {
+        fail("\(here): unknown field '\(key)'; expected window, limits, label, unit")
         ok = false
+      }
+      var label: String? = nil
+      if let raw = item["label"] {
+        label = parseLabel(raw, here: here, fail: fail)
+        ok = ok && label != nil
+      }
+      var unit: UsageUnit? = nil
+      if let raw = item["unit"] {
+        unit = parseUnit(raw, here: here, fail: fail)
+        ok = ok && unit != nil
       }
       guard let window = parseWindow(item["window"]) else {
         fail("\(here): field 'window': expected \(windowNames)")
@@ -203,7 +248,7 @@ extension Policy {
           ok = false
         }
       }
-      features.append(PolicyFeature(name: name, window: window, limits: limits))
+      features.append(PolicyFeature(name: name, window: window, limits: limits, label: label, unit: unit))
     }
     features.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
     return ok ? features : nil
@@ -233,7 +278,7 @@ extension Policy {
     if let text = value["duration"]?.stringValue, let parsed = ISODuration(text) {
       duration = parsed
     } else {
-      fail("trial: field 'duration' is required: an ISO 8601 duration such as P21D")
+      fail("trial: field 'duration' is required: an ISO 8601 duration such as P21D, \(ISODuration.lengthLimitDescription)")
       ok = false
     }
     var grace: ISODuration? = nil
@@ -241,7 +286,7 @@ extension Policy {
       if let text = raw.stringValue, let parsed = ISODuration(text) {
         grace = parsed
       } else {
-        fail("trial: field 'grace': expected an ISO 8601 duration such as PT48H")
+        fail("trial: field 'grace': expected an ISO 8601 duration such as PT48H, \(ISODuration.lengthLimitDescription)")
         ok = false
       }
     }

@@ -39,6 +39,19 @@ package struct PolicyTier: Sendable, Equatable {
   package var requiresTrial: Bool
   /// T must be before the subject's first event plus this; nil for no condition.
   package var within: ISODuration?
+  /// The tier's name for people (contract v1.2 §7); answers ignore it.
+  package var label: String? = nil
+}
+
+/// How a feature's uses are counted in words: "1 decision session", "5 decision sessions".
+package struct UsageUnit: Sendable, Equatable {
+  /// The singular: "decision session".
+  package var one: String
+  /// The plural: "decision sessions".
+  package var other: String
+
+  /// "1 decision session", "5 decision sessions".
+  package func count(_ value: Int64) -> String { "\(value) \(value == 1 ? one : other)" }
 }
 
 /// One metered feature of a policy.
@@ -49,6 +62,10 @@ package struct PolicyFeature: Sendable, Equatable {
   package var window: UsageWindow
   /// Per tier (by index into `Policy.tiers`), the limit; nil when the tier gives no use.
   package var limits: [TierLimit?]
+  /// The feature's name for people (contract v1.2 §7); answers ignore it.
+  package var label: String? = nil
+  /// What one use is called, singular and plural; answers ignore it.
+  package var unit: UsageUnit? = nil
 }
 
 /// The usage-based trial: ends at subscription, at a usage threshold or after a duration.

@@ -110,6 +110,30 @@ package struct Event: Sendable, Equatable {
     return a == b
   }
 
+  /// The log fields whose values differ between two events with one id (an id conflict names them).
+  /// `recorded` does not count: a redelivery may be learned again later.
+  package func differingFields(from other: Event) -> [Field] {
+    var fields: [Field] = []
+    func check(_ differs: Bool, _ field: Field) { if differs { fields.append(field) } }
+    check(kind != other.kind, .type)
+    check(subject != other.subject, .subject)
+    check(at != other.at, .at)
+    check(product != other.product, .product)
+    check(transaction != other.transaction, .transaction)
+    check(originalTransaction != other.originalTransaction, .originalTransaction)
+    check(hasExpires != other.hasExpires || (hasExpires && expires != other.expires), kind == .graceEntered ? .graceExpires : .expires)
+    check(quantity != other.quantity, .quantity)
+    check(hasPrice != other.hasPrice || price != other.price, .price)
+    check(currency != other.currency, .currency)
+    check(hasOwnership != other.hasOwnership || ownership != other.ownership, .ownership)
+    check(hasOffer != other.hasOffer || offer != other.offer, .offer)
+    check(reasonRaw != other.reasonRaw, .reason)
+    check(autoRenew != other.autoRenew, .autoRenew)
+    check(feature != other.feature, .feature)
+    check(metaHash != other.metaHash, .meta)
+    return fields
+  }
+
   /// The effective-order key: `at`, then line order for ties.
   @inlinable
   package static func effectiveOrder(_ a: Event, _ b: Event) -> Bool {

@@ -14,7 +14,8 @@ package struct FoldContext: Sendable {
   }
 }
 
-/// Adds without trapping: balances saturate instead of crashing on absurd input.
+/// Adds without trapping. A ledger built from a log never needs it (the rules keep every
+/// balance within `Limits.balanceMovementMax`); it only keeps a crafted snapshot from trapping.
 @inline(__always)
 func saturatingAdd(_ a: Int64, _ b: Int64) -> Int64 {
   let (sum, overflow) = a.addingReportingOverflow(b)

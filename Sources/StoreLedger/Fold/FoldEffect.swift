@@ -6,7 +6,7 @@ package struct FoldTouch: Sendable, Equatable {
   package var item: Int32 = -1
   /// The balance it moved, if any.
   package var currency: Symbol? = nil
-  /// How much it asked that balance to move (balances saturate at the `Int64` range).
+  /// How much it moved that balance (at most `Limits.amountMax` either way).
   package var balanceDelta: Int64 = 0
   /// Whether it started a new record (a purchase or renewal): earlier events no longer decide it.
   package var startsRecord = false

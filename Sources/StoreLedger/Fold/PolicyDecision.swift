@@ -115,7 +115,8 @@ struct PolicyOutcome: Equatable {
         outcome.window = feature.window
       }
       outcome.used = usage.used(featureIndex, in: outcome.window)
-      outcome.windowEnds = usage.windowEnd(outcome.window)
+      // A window ending after 9999 (an --at in its last day, week or month) has no end the tool can print.
+      outcome.windowEnds = usage.windowEnd(outcome.window).flatMap { $0.isReadable ? $0 : nil }
       features.append(outcome)
     }
   }

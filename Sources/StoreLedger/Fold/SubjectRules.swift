@@ -5,6 +5,9 @@ enum RuleFinding: Equatable {
   /// An event naming a subscription or transaction the subject has no charge for at that
   /// point: it changes nothing (a warning).
   case unknownReference(field: Field, value: Symbol)
+  /// The first event that moves a currency of the subject past `Limits.balanceMovementMax` in
+  /// all (credits, spends, refunds and reversals counted as positive; an error).
+  case balanceMovementLimit(currency: Symbol, moved: Int64, delta: Int64)
 }
 
 /// The decide step: the rules a subject's whole history must keep, checked at full knowledge
@@ -17,6 +20,8 @@ enum RuleFinding: Equatable {
 struct SubjectRules {
   private var state = SubjectState()
   private var refundEffects: [RefundEffect] = []
+  /// Per currency touched: the amounts moved so far, as positive numbers (nil once reported).
+  private var movements: [(currency: Symbol, moved: Int64?)] = []
 
   /// What one applied consumable refund or reversal did to a balance, and when it was learned.
   private struct RefundEffect {
@@ -35,6 +40,7 @@ struct SubjectRules {
   ) {
     state.reset(subscriptionCount: subscriptionCount, itemCount: events.count)
     refundEffects.removeAll(keepingCapacity: true)
+    movements.removeAll(keepingCapacity: true)
     for event in events {
       if event.kind == .consumption {
         var balance = state.balance(event.currency) ?? 0
@@ -51,6 +57,9 @@ struct SubjectRules {
         if let currency = touch.currency, event.kind.isRefund {
           noteRefund(event, currency: currency, delta: touch.balanceDelta)
         }
+        if let currency = touch.currency, let finding = noteMovement(currency, touch.balanceDelta) {
+          report(event, finding)
+        }
       case .unknownReference:
         let isRefund = event.kind.isRefund
         report(
@@ -62,6 +71,27 @@ struct SubjectRules {
         break
       }
     }
+  }
+
+  /// Adds an amount moved to its currency's total; the finding when the total first passes the limit.
+  ///
+  /// Every balance at any (T, R), and every balance the overdraw rule computes, is a sum of
+  /// some of these amounts, so keeping their total within `Limits.balanceMovementMax` keeps
+  /// every balance exact: none can overflow or saturate (Docs/log-format.md, "Limits").
+  private mutating func noteMovement(_ currency: Symbol, _ delta: Int64) -> RuleFinding? {
+    // One event moves at most `Limits.amountMax` (the validator's rule), so nothing here overflows.
+    let amount = delta.magnitude <= UInt64(Limits.amountMax) ? Int64(delta.magnitude) : Limits.amountMax + 1
+    guard let index = movements.firstIndex(where: { $0.currency == currency }) else {
+      movements.append((currency, amount))
+      return nil
+    }
+    guard let moved = movements[index].moved else { return nil }
+    guard moved + amount > Limits.balanceMovementMax else {
+      movements[index].moved = moved + amount
+      return nil
+    }
+    movements[index].moved = nil
+    return .balanceMovementLimit(currency: currency, moved: moved, delta: amount)
   }
 
   /// Remembers a consumable refund's effect so later consumptions can leave it out if it was learned later.

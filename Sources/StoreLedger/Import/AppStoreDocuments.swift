@@ -6,10 +6,25 @@
 /// responses (`notificationHistory[].signedPayload`), Get Transaction Info responses
 /// (`signedTransactionInfo`), and a bare JWS of any of these. Renewal info and app transactions
 /// alone carry no purchase: they are counted, not imported.
-enum AppStoreDocuments {
-  /// The payloads of every document; problems are collected, never thrown one by one.
+///
+/// With a verifier, every JWS is verified before it is decoded (Docs/verification.md), and a
+/// payload that arrived decoded, outside any verified JWS, is refused: it cannot be verified.
+struct AppStoreDocuments {
+  /// Checks each JWS; nil with `--no-verify` (and for `emitCatalog`), when JWS are only decoded.
+  let verifier: AppStoreSignatureVerifier?
+
+  /// The payloads of every document, each JWS decoded without verification.
   /// - Complexity: O(n) in the total size of the documents.
   static func payloads(in documents: [InputDocument], _ problems: inout ImportProblems)
+    -> [AppStorePayload]
+  {
+    AppStoreDocuments(verifier: nil).payloads(in: documents, &problems)
+  }
+
+  /// The payloads of every document; problems are collected, never thrown one by one.
+  /// - Complexity: O(n) in the total size of the documents, plus one signature verification
+  ///   per JWS when verifying.
+  func payloads(in documents: [InputDocument], _ problems: inout ImportProblems)
     -> [AppStorePayload]
   {
     InputDocument.payloads(in: documents, &problems) { document, payloads, problems in
@@ -17,14 +32,26 @@ enum AppStoreDocuments {
     }
   }
 
+  /// Whether a payload may be used: always without a verifier; otherwise only when it came
+  /// from a verified JWS (`isSigned`). Records the refusal.
+  private func isUsable(_ object: PayloadObject, isSigned: Bool, _ problems: inout ImportProblems) -> Bool {
+    guard verifier != nil, !isSigned else { return true }
+    let place = object.path.isEmpty ? "this document" : "field '\(object.path)'"
+    problems.record(object.line, .unsignedPayload(place: place))
+    return false
+  }
+
   /// Reads one top-level document.
-  private static func read(
+  private func read(
     _ value: JSONValue, path: String, line: Int, into payloads: inout [AppStorePayload],
     _ problems: inout ImportProblems
   ) {
     guard let object = object(value, path: path, line: line, &problems) else { return }
+    // A bare JWS line was verified by `object`; a JSON document is a decoded payload or an
+    // unsigned envelope of JWS.
+    let isSigned = value.stringValue != nil
     if object.has("notificationType") {
-      if let notification = readNotification(object, &problems) {
+      if let notification = readNotification(object, isSigned: isSigned, &problems) {
         payloads.append(.notification(notification))
       }
     } else if object.has("signedPayload") {
@@ -43,7 +70,7 @@ enum AppStoreDocuments {
       let environment = object.string("environment", &problems)
       for (index, item) in signed.enumerated() {
         let itemPath = object.name("signedTransactions[\(index)]")
-        if let transaction = transaction(item, path: itemPath, line: line, environment, &problems) {
+        if let transaction = transaction(item, path: itemPath, line: line, environment, covered: false, &problems) {
           payloads.append(.transaction(transaction))
         }
       }
@@ -52,7 +79,7 @@ enum AppStoreDocuments {
     } else if let signed = object["signedTransactionInfo"] {
       let itemPath = object.name("signedTransactionInfo")
       let environment = object.string("environment", &problems)
-      if let transaction = transaction(signed, path: itemPath, line: line, environment, &problems) {
+      if let transaction = transaction(signed, path: itemPath, line: line, environment, covered: isSigned, &problems) {
         payloads.append(.transaction(transaction))
       }
     } else if let code = object["errorCode"] {
@@ -62,13 +89,13 @@ enum AppStoreDocuments {
         "this is an App Store Server API error response (errorCode \(JSONWriter.compact(code))\(message)), not purchase data"
       )
     } else {
-      readBarePayload(object, into: &payloads, &problems)
+      readBarePayload(object, isSigned: isSigned, into: &payloads, &problems)
     }
   }
 
   /// A transaction, renewal info or app transaction without an envelope.
-  private static func readBarePayload(
-    _ object: PayloadObject, into payloads: inout [AppStorePayload],
+  private func readBarePayload(
+    _ object: PayloadObject, isSigned: Bool, into payloads: inout [AppStorePayload],
     _ problems: inout ImportProblems
   ) {
     let transactionKeys = [
@@ -82,6 +109,8 @@ enum AppStoreDocuments {
     let appTransactionKeys = [
       "receiptType", "applicationVersion", "originalApplicationVersion", "signedAppTransactionInfo",
     ]
+    let isPayload = (transactionKeys + renewalKeys + appTransactionKeys + ["productId", "bundleId"]).contains(where: object.has)
+    guard !isPayload || isUsable(object, isSigned: isSigned, &problems) else { return }
     if transactionKeys.contains(where: object.has) {
       if let transaction = TransactionPayload.read(object, environment: nil, &problems) {
         payloads.append(.transaction(transaction))
@@ -117,7 +146,7 @@ enum AppStoreDocuments {
   }
 
   /// The entries of a Get All Subscription Statuses response.
-  private static func readStatuses(
+  private func readStatuses(
     _ object: PayloadObject, groups: [JSONValue], into payloads: inout [AppStorePayload],
     _ problems: inout ImportProblems
   ) {
@@ -145,12 +174,12 @@ enum AppStoreDocuments {
         }
         let transaction = transaction(
           signed, path: entry.name("signedTransactionInfo"), line: object.line, environment,
-          &problems)
+          covered: false, &problems)
         var renewalInfo: RenewalInfoPayload?
         if let signedRenewal = entry["signedRenewalInfo"] {
           renewalInfo = self.renewalInfo(
             signedRenewal, path: entry.name("signedRenewalInfo"), line: object.line, environment,
-            &problems)
+            covered: false, &problems)
         }
         guard let transaction, problems.errors.count == errorsBefore else { continue }
         payloads.append(
@@ -163,7 +192,7 @@ enum AppStoreDocuments {
   }
 
   /// A notification carried as a JWS (or, tolerated, as an object) in `key`.
-  private static func nestedNotification(
+  private func nestedNotification(
     _ object: PayloadObject, key: String, _ problems: inout ImportProblems
   ) -> NotificationPayload? {
     guard let value = object[key],
@@ -174,13 +203,15 @@ enum AppStoreDocuments {
         object.line, "field '\(object.name(key))': the decoded payload has no 'notificationType'")
       return nil
     }
-    return readNotification(inner, &problems)
+    return readNotification(inner, isSigned: value.stringValue != nil, &problems)
   }
 
-  /// Reads a decoded notification and decodes its nested JWS.
-  private static func readNotification(_ object: PayloadObject, _ problems: inout ImportProblems)
+  /// Reads a decoded notification and decodes its nested JWS; `isSigned` when it came from a
+  /// verified JWS (its nested JWS are verified on their own all the same).
+  private func readNotification(_ object: PayloadObject, isSigned: Bool, _ problems: inout ImportProblems)
     -> NotificationPayload?
   {
+    guard isUsable(object, isSigned: isSigned, &problems) else { return nil }
     let errorsBefore = problems.errors.count
     let type = object.requiredString("notificationType", &problems, why: "in a notification")
     var notification = NotificationPayload(
@@ -197,12 +228,12 @@ enum AppStoreDocuments {
       if let signed = data["signedTransactionInfo"] {
         notification.transaction = transaction(
           signed, path: data.name("signedTransactionInfo"), line: object.line,
-          notification.environment, &problems)
+          notification.environment, covered: isSigned, &problems)
       }
       if let signed = data["signedRenewalInfo"] {
         notification.renewalInfo = renewalInfo(
           signed, path: data.name("signedRenewalInfo"), line: object.line,
-          notification.environment, &problems)
+          notification.environment, covered: isSigned, &problems)
       }
     } else if let summary = object["summary"] {
       notification.environment = summary["environment"]?.stringValue
@@ -219,26 +250,32 @@ enum AppStoreDocuments {
     return problems.errors.count == errorsBefore ? notification : nil
   }
 
-  /// A transaction carried as a JWS (or, tolerated, as a decoded object).
-  private static func transaction(
-    _ value: JSONValue, path: String, line: Int, _ environment: String?,
+  /// A transaction carried as a JWS (or, tolerated, as a decoded object: usable when verifying
+  /// only if `covered` by the verified JWS around it).
+  private func transaction(
+    _ value: JSONValue, path: String, line: Int, _ environment: String?, covered: Bool,
     _ problems: inout ImportProblems
   ) -> TransactionPayload? {
-    guard let object = object(value, path: path, line: line, &problems) else { return nil }
+    guard let object = object(value, path: path, line: line, &problems),
+      isUsable(object, isSigned: covered || value.stringValue != nil, &problems)
+    else { return nil }
     return TransactionPayload.read(object, environment: environment, &problems)
   }
 
-  /// Renewal info carried as a JWS (or, tolerated, as a decoded object).
-  private static func renewalInfo(
-    _ value: JSONValue, path: String, line: Int, _ environment: String?,
+  /// Renewal info carried as a JWS (or, tolerated, as a decoded object; see `transaction`).
+  private func renewalInfo(
+    _ value: JSONValue, path: String, line: Int, _ environment: String?, covered: Bool,
     _ problems: inout ImportProblems
   ) -> RenewalInfoPayload? {
-    guard let object = object(value, path: path, line: line, &problems) else { return nil }
+    guard let object = object(value, path: path, line: line, &problems),
+      isUsable(object, isSigned: covered || value.stringValue != nil, &problems)
+    else { return nil }
     return RenewalInfoPayload.read(object, environment: environment, &problems)
   }
 
-  /// The object a value is, decoding it first when it is a JWS string.
-  private static func object(
+  /// The object a value is, decoding it first when it is a JWS string (after verifying it, when
+  /// there is a verifier).
+  private func object(
     _ value: JSONValue, path: String, line: Int, _ problems: inout ImportProblems
   ) -> PayloadObject? {
     let place = path.isEmpty ? "this document" : "field '\(path)'"
@@ -246,6 +283,23 @@ enum AppStoreDocuments {
     case .object:
       return PayloadObject(value, path: path, line: line)
     case .string(let text):
+      if let verifier {
+        guard !verifier.trust.roots.isEmpty else {
+          // Said once: every JWS fails the same way.
+          if !verifier.reportedMissingRoot {
+            verifier.reportedMissingRoot = true
+            problems.record(line, .noTrustedRoot(appleRootSHA256: AppStoreTrust.appleRootCAG3SHA256))
+          }
+          return nil
+        }
+        switch verifier.verify(text) {
+        case .success(let decoded):
+          return PayloadObject(decoded, path: path, line: line)
+        case .failure(let check):
+          problems.record(line, .signatureRejected(place: place, check))
+          return nil
+        }
+      }
       switch JWS.decodePayload(text) {
       case .success(let decoded):
         return PayloadObject(decoded, path: path, line: line)

@@ -4,20 +4,26 @@ package struct AppStoreImportOptions: Sendable {
   package var subjects: [String: String]
   /// Whether Sandbox, Xcode and LocalTesting data (and data without an environment) is imported.
   package var allowsSandbox: Bool
+  /// Whether and against what signatures are verified; no default, so that skipping
+  /// verification is always written out.
+  package var verification: AppStoreVerification
 
   /// Creates options; by default only Production data is imported and subjects default to
   /// `appstore:<originalTransactionId>`.
-  package init(subjects: [String: String] = [:], allowsSandbox: Bool = false) {
+  package init(
+    subjects: [String: String] = [:], allowsSandbox: Bool = false, verification: AppStoreVerification
+  ) {
     self.subjects = subjects
     self.allowsSandbox = allowsSandbox
+    self.verification = verification
   }
 }
 
 /// Imports App Store data (StoreKit 2 transactions, App Store Server Notifications V2, App Store
 /// Server API responses) as ledger events. Pure: no files, no clock, no environment.
 ///
-/// JWS signatures are **not verified**: the toolchain has no ECDSA on Linux and the package takes
-/// no dependencies. Import only data fetched from Apple over TLS or verified upstream.
+/// With `.verify`, every JWS is checked as Apple's libraries check it (Docs/verification.md) and
+/// decoded payloads are refused; with `.skip`, JWS are decoded unverified.
 package enum AppStoreImporter {
   /// Translates every payload of `inputText` into ledger event lines.
   ///
@@ -36,11 +42,19 @@ package enum AppStoreImporter {
     var problems = ImportProblems(file: file)
     let (documents, syntaxErrors) = ImportInput.documents(in: inputText, file: file)
     problems.errors += syntaxErrors
-    let payloads = AppStoreDocuments.payloads(in: documents, &problems)
+    var verifier: AppStoreSignatureVerifier?
+    if case .verify(let trust) = options.verification { verifier = AppStoreSignatureVerifier(trust: trust) }
+    let payloads = AppStoreDocuments(verifier: verifier).payloads(in: documents, &problems)
     var mapper = AppStoreMapper(catalog: catalog, options: options, problems: problems)
     for payload in payloads { mapper.map(payload) }
     problems = mapper.problems
-    return try ImportResult.assemble(
+    var result = try ImportResult.assemble(
       events: mapper.events, skipped: mapper.skipped, problems: &problems)
+    result.verification = ImportVerification(
+      verifiedPayloads: verifier == nil ? 0 : payloads.count,
+      unverifiedPayloads: verifier == nil ? payloads.count : 0,
+      verifiedSignatures: verifier?.verifiedSignatures ?? 0,
+      rootsUsed: verifier?.rootsUsed.sorted() ?? [])
+    return result
   }
 }

@@ -20,6 +20,11 @@ struct ImportProblems {
     errors.append(Diagnostic(file: file, line: line, .importFailed(message)))
   }
 
+  /// Records an error worded by `Problem` on an input line.
+  mutating func record(_ line: Int, _ problem: Problem) {
+    errors.append(Diagnostic(file: file, line: line, problem))
+  }
+
   /// Records a warning on an input line.
   mutating func warning(_ line: Int, _ message: String) {
     warnings.append(Diagnostic(file: file, line: line, .importFailed(message), severity: .warning))

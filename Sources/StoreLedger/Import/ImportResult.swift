@@ -17,6 +17,8 @@ package struct ImportResult: Sendable, Equatable {
   /// Events that were produced more than once (a redelivery, or a notification and the
   /// payload it carries) and written once.
   package var duplicateCount: Int
+  /// What was verified (App Store); never part of the events (meta takes part in idempotency).
+  package var verification = ImportVerification()
 
   /// Creates a result.
   package init(
@@ -106,6 +108,27 @@ package struct ImportResult: Sendable, Equatable {
       let b = $1.element.line ?? 0
       return a != b ? a < b : $0.offset < $1.offset
     }.map(\.element)
+  }
+}
+
+/// How many payloads an import verified, for its summary (Docs/verification.md).
+package struct ImportVerification: Sendable, Equatable {
+  /// Payloads (notifications, transactions, status entries, ignored kinds) whose signatures
+  /// all verified.
+  package var verifiedPayloads = 0
+  /// Payloads imported without verification (`--no-verify`).
+  package var unverifiedPayloads = 0
+  /// JWS verified, nested ones included.
+  package var verifiedSignatures = 0
+  /// Indices of the configured roots that verified a chain.
+  package var rootsUsed: [Int] = []
+
+  /// Nothing verified, nothing unverified.
+  package init(verifiedPayloads: Int = 0, unverifiedPayloads: Int = 0, verifiedSignatures: Int = 0, rootsUsed: [Int] = []) {
+    self.verifiedPayloads = verifiedPayloads
+    self.unverifiedPayloads = unverifiedPayloads
+    self.verifiedSignatures = verifiedSignatures
+    self.rootsUsed = rootsUsed
   }
 }
 

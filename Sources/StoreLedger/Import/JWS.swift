@@ -1,11 +1,41 @@
-/// Reads JWS compact serializations (`header.payload.signature`) without verifying them.
+/// Reads JWS compact serializations (`header.payload.signature`).
 ///
-/// The signature is **not verified**. Checking Apple's ES256 signature and its x5c chain up to
-/// Apple Root CA G3 needs ECDSA P-256 and X.509, which the toolchain's Foundation does not offer
-/// on Linux, and this package takes no dependencies. Only import payloads obtained from Apple
-/// over TLS (App Store Server API, your notification endpoint) or verified upstream;
-/// Docs/import-appstore.md explains the consequence.
+/// Decoding does not verify: `AppStoreSignatureVerifier` checks the signature and its chain
+/// (Docs/verification.md) before an import uses a payload, unless `--no-verify` says not to.
 enum JWS {
+  /// The parts of a compact JWS: its decoded header and payload objects, its signature bytes,
+  /// and the exact `header.payload` text the signature covers.
+  struct Parts {
+    /// The protected header (`alg`, `x5c`).
+    var header: JSONValue
+    /// The payload object.
+    var payload: JSONValue
+    /// The decoded signature.
+    var signature: [UInt8]
+    /// The original bytes of `header.payload`, as received.
+    var signingInput: Substring.UTF8View
+  }
+
+  /// Splits and decodes a compact JWS without verifying it.
+  /// - Complexity: O(n) in the length of `text`.
+  static func parts(_ text: String) -> Result<Parts, DecodingError> {
+    let header: JSONValue
+    switch decodePayload(text, part: 0) {
+    case .success(let value): header = value
+    case .failure(let failure): return .failure(failure)
+    }
+    let payload: JSONValue
+    switch decodePayload(text) {
+    case .success(let value): payload = value
+    case .failure(let failure): return .failure(failure)
+    }
+    let secondDot = text.utf8.indices.filter { text.utf8[$0] == UInt8(ascii: ".") }[1]
+    guard let signature = base64URLDecode(text.utf8[text.utf8.index(after: secondDot)...]) else {
+      return .failure(.badBase64(part: "signature"))
+    }
+    return .success(Parts(header: header, payload: payload, signature: signature, signingInput: text[..<secondDot].utf8))
+  }
+
   /// Why a string is not a decodable JWS.
   enum DecodingError: Error, Equatable {
     /// Not three non-empty dot-separated parts.
@@ -51,9 +81,10 @@ enum JWS {
     return dots == 2 && runLength > 0
   }
 
-  /// The decoded payload object of a compact JWS; the header must be a JSON object too.
+  /// The decoded payload object of a compact JWS (or its header, `part` 0); the header must be
+  /// a JSON object too.
   /// - Complexity: O(n) in the length of `text`.
-  static func decodePayload(_ text: String) -> Result<JSONValue, DecodingError> {
+  static func decodePayload(_ text: String, part: Int = 1) -> Result<JSONValue, DecodingError> {
     let byteCount = text.utf8.count
     guard byteCount <= Limits.importJWSBytesMax else { return .failure(.tooLong(bytes: byteCount)) }
     let parts = text.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
@@ -73,7 +104,7 @@ enum JWS {
       guard case .object = value else {
         return .failure(.badJSON(part: name, detail: "found \(value.kindName)"))
       }
-      if index == 1 { return .success(value) }
+      if index == part { return .success(value) }
     }
     return .failure(.notThreeParts)
   }

@@ -12,4 +12,7 @@ extension Limits {
   /// A developer notification is a few hundred bytes; 1 MiB bounds memory without ever
   /// refusing real data.
   package static let importEncodedBytesMax = 1024 * 1024
+  /// Most certificates (and leaf–intermediate chains) one App Store import remembers having
+  /// checked; Apple uses a handful, so more only means re-checking, never an error.
+  package static let importCertificateCacheMax = 1024
 }

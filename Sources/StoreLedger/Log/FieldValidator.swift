@@ -83,6 +83,19 @@ struct FieldValidator {
         .invalidValue(field: "feature", expected: "a feature of the catalog's policy (\(names))", found: quoted(ref)))
     }
     event.feature = UInt16(feature)
+    if let trial = policy.trial {
+      // Any usage may be the trial's first: its end and grace end must be times an answer can print.
+      let ends = trial.duration.added(to: fields.at)
+      let graceEnds = trial.grace.map { $0.added(to: ends) } ?? ends
+      guard graceEnds.isReadable else {
+        return fail(
+          .invalidValue(
+            field: "at",
+            expected: "a time from which the policy's trial (\(trial.duration)\(trial.grace.map { " and grace \($0)" } ?? "")) "
+              + "ends by \(Timestamp.latest.rfc3339), the latest time a log can hold",
+            found: "\"\(fields.at.rfc3339)\" (it would end at \(graceEnds.rfc3339))"))
+      }
+    }
     if fields.present.contains(.quantity) {
       let quantity = fields.quantity
       guard quantity != 0, quantity.magnitude <= FieldValidator.usageQuantityMax.magnitude else {
@@ -97,6 +110,35 @@ struct FieldValidator {
       event.quantity = 1
     }
     return nil
+  }
+
+  /// Refuses a purchase whose computed values leave their range (Docs/log-format.md, "Limits"):
+  /// a grant end from the catalog's duration past the latest time a log can hold, or a
+  /// consumable credit (`quantity` × the product's `units`) above `Limits.amountMax`.
+  private func checkComputedAmounts(
+    _ fields: RawFields, product index: ProductIndex, productKind: ProductKind
+  ) -> Result<PendingEvent, Diagnostic>? {
+    let product = catalog[index]
+    if productKind == .consumable {
+      let quantity = fields.present.contains(.quantity) ? fields.quantity : 1
+      let (credit, overflow) = quantity.multipliedReportingOverflow(by: product.units)
+      guard overflow || credit > Limits.amountMax else { return nil }
+      return fail(
+        .invalidValue(
+          field: "quantity",
+          expected: "at most \(Limits.amountMax / product.units) of '\(product.id)' (\(product.units) units each; "
+            + "one event credits at most \(Limits.amountMax) units)",
+          found: String(quantity)))
+    }
+    guard !fields.present.contains(.expires), let duration = catalog.grantDurations[Int(index.rawValue)]
+    else { return nil }
+    let end = duration.added(to: fields.at)
+    guard end.millisecondsSinceEpoch > Timestamp.latestMilliseconds else { return nil }
+    return fail(
+      .invalidValue(
+        field: "at",
+        expected: "a time from which '\(product.id)' (\(duration)) ends by \(Timestamp.latest.rfc3339), the latest time a log can hold",
+        found: "\"\(fields.at.rfc3339)\" (it would end at \(end.rfc3339))"))
   }
 
   /// Checks the per-type rules and returns the event with its strings still to intern.
@@ -217,6 +259,7 @@ struct FieldValidator {
             field: "original_transaction", type: typeName,
             why: "only for auto_renewable products; " + productLabel()))
       }
+      if let failure = checkComputedAmounts(fields, product: event.product, productKind: productKind) { return failure }
       if productKind == .consumable {
         event.quantity = present.contains(.quantity) ? fields.quantity : 1
       } else if present.contains(.quantity) {
@@ -289,6 +332,12 @@ struct FieldValidator {
       let ref = s[Field.currency.rawValue]
       guard ref.count >= 1 && Int(ref.count) <= Limits.referenceBytesMax else {
         return fail(.invalidValue(field: "currency", expected: "a non-empty currency id", found: quoted(ref)))
+      }
+      // A spend of a currency nothing grants would read as an overdraw of 0: name the typo instead.
+      guard catalog.grantsCurrency(bytes(ref)) else {
+        let currency = string(ref)
+        return fail(
+          .unknownCurrency(currency: currency, suggestions: NearMatch.suggestions(for: currency, among: catalog.currencies)))
       }
       pending.currency = internRef(ref)
     }

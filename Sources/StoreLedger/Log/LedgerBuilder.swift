@@ -203,7 +203,9 @@ package struct LedgerBuilder {
       record(
         Diagnostic(
           file: file, line: Int(event.line),
-          .idConflict(id: symbols.ids.string(event.id), firstLine: Int(first.line))))
+          .idConflict(
+            id: symbols.ids.string(event.id), firstLine: Int(first.line),
+            differing: event.differingFields(from: first).map(\.name))))
       return .rejected
     }
     if event.kind.isCharge {
@@ -236,7 +238,9 @@ package struct LedgerBuilder {
   /// Groups, orders, resolves and validates; returns the ledger or every error found.
   /// - Complexity: O(n log k) for n events and at most k events per subject.
   package mutating func finish() -> Result<Ledger, DiagnosticList> {
-    if errorCount > 0 { return .failure(DiagnosticList(errors + warnings)) }
+    // A restored ledger's tail is only extended when it is valid; a fresh load goes on to the
+    // history rules (overdraw) over the lines that parsed, so one run reports every problem.
+    if errorCount > 0 && base != nil { return .failure(DiagnosticList(errors + warnings)) }
     // Loading is over: ids and transactions are only turned back into strings from now on, so
     // their hash slots go (about 23 bytes per event; `SymbolTable.dropIndex`).
     symbols.ids.dropIndex()
@@ -249,11 +253,13 @@ package struct LedgerBuilder {
     let subjectCount = symbols.subjects.count
     var starts = [Int](repeating: 0, count: subjectCount + 1)
     for event in events { starts[Int(event.subject.rawValue) + 1] += 1 }
+    let errorsBeforeSizes = errorCount
     for s in 0..<subjectCount {
       checkSize(starts[s + 1], subject: s)
       starts[s + 1] += starts[s]
     }
-    if errorCount > 0 { return .failure(DiagnosticList(errors + warnings)) }
+    // A subject over its limit is not folded at all.
+    if errorCount > errorsBeforeSizes { return .failure(DiagnosticList(errorsInLineOrder() + warnings)) }
     eventIndexByID = []
     chargeLineByTransaction = []
     var grouped = events
@@ -266,7 +272,7 @@ package struct LedgerBuilder {
     report(settled.findings)
     let subscriptionCounts = settled.subscriptionCounts
     let latest = settled.latest
-    if errorCount > 0 { return .failure(DiagnosticList(errors + warnings)) }
+    if errorCount > 0 { return .failure(DiagnosticList(errorsInLineOrder() + warnings)) }
     warnings.sort { ($0.line ?? 0) < ($1.line ?? 0) }
     return .success(
       Ledger(
@@ -385,6 +391,15 @@ package struct LedgerBuilder {
         .tooManyEvents(subject: symbols.subjects.string(Symbol(rawValue: UInt32(s))), limit: Limits.eventsPerSubjectMax)))
   }
 
+  /// The errors by line (stable: a line's own errors keep their order); errors without a line last.
+  private func errorsInLineOrder() -> [Diagnostic] {
+    errors.enumerated().sorted { a, b in
+      let left = a.element.line ?? Int.max
+      let right = b.element.line ?? Int.max
+      return left != right ? left < right : a.offset < b.offset
+    }.map(\.element)
+  }
+
   /// Records what the rules found, worded with this log's strings.
   private mutating func report(_ findings: [(Event, RuleFinding)]) {
     for (event, finding) in findings {
@@ -394,6 +409,12 @@ package struct LedgerBuilder {
           Diagnostic(
             file: file, line: Int(event.line),
             .overdraw(currency: symbols.currencies.string(currency), balance: balance, quantity: quantity)))
+      case .balanceMovementLimit(let currency, let moved, let delta):
+        let name = symbols.currencies.string(currency)
+        record(
+          Diagnostic(
+            file: file, line: Int(event.line),
+            .balanceMovementLimit(currency: name, moved: moved, delta: delta, limit: Limits.balanceMovementMax)))
       case .unknownReference(let field, let value):
         record(
           Diagnostic(

@@ -24,10 +24,12 @@ package enum LogAppender {
   /// - Parameter now: the knowledge time stamped on events without `recorded`; nil stamps
   ///   nothing (importers whose events carry their own knowledge time).
   package static func append(
-    input: [UInt8], inputName: String, logPath: String, catalog: Catalog, now: Timestamp?
+    input: [UInt8], inputName: String, logPath: String, catalog: Catalog, now: Timestamp?,
+    wait: LogLock.Wait = .standard, waitNotice: ((String) -> Void)? = nil
   ) throws(DiagnosticList) -> AppendReport {
-    try append(input: input, inputName: inputName, logPath: logPath, catalog: catalog, now: now) {
-      (_, size) throws(DiagnosticList) in
+    try append(
+      input: input, inputName: inputName, logPath: logPath, catalog: catalog, now: now, wait: wait, waitNotice: waitNotice
+    ) { (_, size) throws(DiagnosticList) in
       var builder = LedgerBuilder(catalog: catalog, file: logPath)
       let extent = try DiagnosticList.collecting(path: logPath) {
         try LedgerLoader.feed(&builder, path: logPath, endingAt: size)
@@ -48,28 +50,50 @@ package enum LogAppender {
     var logLines: Int
   }
 
+  /// Opens the log for writing under its exclusive lock, with any unfinished batch rolled back.
+  ///
+  /// Refuses a log with several names (hard links): its recovery record would not be found
+  /// through the others. `body` runs under the lock; the holder record goes before the lock.
+  static func withLockedLog<R>(
+    logPath: String, command: String, wait: LogLock.Wait, waitNotice: ((String) -> Void)?,
+    _ body: (borrowing PlatformFile) throws -> R
+  ) throws -> R {
+    let log = try PlatformFile(path: logPath, mode: .readWriteCreate)
+    let links = try log.identity().links
+    guard links <= 1 else { throw Diagnostic(file: logPath, .logHasSeveralNames(links: links)) }
+    try LogLock.acquire(log, logPath: logPath, command: command, wait: wait, notice: waitNotice)
+    defer { LogLock.release(log, logPath: logPath) }
+    return try body(log)
+  }
+
   /// Appends like `append(input:...)`, validating the batch against the builder `prepare` returns.
   ///
   /// `prepare` runs under the lock with the log's current size and returns a builder holding
   /// whatever the batch must be checked against, and the number of lines already in the log.
   static func append(
     input: [UInt8], inputName: String, logPath: String, catalog: Catalog, now: Timestamp?,
+    wait: LogLock.Wait = .standard, waitNotice: ((String) -> Void)? = nil,
     prepare: (_ log: borrowing PlatformFile, _ size: Int64) throws(DiagnosticList) -> (LedgerBuilder, Int)
   ) throws(DiagnosticList) -> Outcome {
     try DiagnosticList.collecting(path: logPath, writing: true) {
-      let log = try PlatformFile(path: logPath, mode: .readWriteCreate)
-      try log.lockExclusive()
-      _ = try AppendIntent.recover(log, logPath: logPath)
-      let size = try log.size()
-      if size > 0 {
-        var last: UInt8 = 0
-        _ = try withUnsafeMutableBytes(of: &last) { (raw) throws(Diagnostic) in
-          try log.read(into: raw, at: size - 1)
-        }
-        if last != 10 {
-          throw DiagnosticList([Diagnostic(file: logPath, .tornLineBlocksAppend)])
-        }
+      try withLockedLog(logPath: logPath, command: "append", wait: wait, waitNotice: waitNotice) { log in
+        _ = try AppendIntent.recover(log, logPath: logPath)
+        let size = try log.size()
+        let ending = try LogReader.ending(of: log, size: size)
+        if case .torn = ending { throw DiagnosticList([Diagnostic(file: logPath, .tornLineBlocksAppend)]) }
+        return try appendLocked(
+          input: input, inputName: inputName, log: log, logPath: logPath, size: size,
+          missingNewline: ending == .missingNewline, catalog: catalog, now: now, prepare: prepare)
       }
+    }
+  }
+
+  /// The append under the lock: validate the batch against what `prepare` returns, then write it.
+  private static func appendLocked(
+    input: [UInt8], inputName: String, log: borrowing PlatformFile, logPath: String, size: Int64,
+    missingNewline: Bool, catalog: Catalog, now: Timestamp?,
+    prepare: (_ log: borrowing PlatformFile, _ size: Int64) throws(DiagnosticList) -> (LedgerBuilder, Int)
+  ) throws -> Outcome {
       var (builder, existingLines) = try prepare(log, size)
       if builder.errorCount > 0 { throw DiagnosticList(builder.errors) }
       var parser = EventLineParser(catalog: catalog)
@@ -131,9 +155,9 @@ package enum LogAppender {
           moved.line = original
         }
         switch moved.problem {
-        case .idConflict(let id, let firstLine, nil):
+        case .idConflict(let id, let firstLine, nil, let differing):
           let first = place(firstLine)
-          moved.problem = .idConflict(id: id, firstLine: first.line, firstFile: first.file)
+          moved.problem = .idConflict(id: id, firstLine: first.line, firstFile: first.file, differing: differing)
         case .transactionReused(let transaction, let firstLine, nil):
           let first = place(firstLine)
           moved.problem = .transactionReused(transaction: transaction, firstLine: first.line, firstFile: first.file)
@@ -154,11 +178,12 @@ package enum LogAppender {
       }
       var outcome = Outcome(report: report, ledger: ledger, logBytes: size, logLines: existingLines)
       guard !output.isEmpty else { return outcome }
+      // A last line saved without its newline gets one first, inside the same all-or-nothing batch.
+      if missingNewline { output.insert(10, at: 0) }
       try write(output, to: log, logPath: logPath, committed: size)
       outcome.logBytes = size + Int64(output.count)
       outcome.logLines = existingLines + report.appended
       return outcome
-    }
   }
 
   /// Writes a validated batch all or nothing: intent record, batch, fsync, intent removed.
@@ -170,7 +195,7 @@ package enum LogAppender {
   static func write(_ batch: [UInt8], to log: borrowing PlatformFile, logPath: String, committed: Int64)
     throws(Diagnostic)
   {
-    try AppendIntent.begin(logPath: logPath, .init(committed: committed, batch: Int64(batch.count)))
+    try AppendIntent.begin(logPath: logPath, try AppendIntent.record(for: batch, log: log, committed: committed))
     do {
       try log.seek(to: committed)
       try log.write(batch)
@@ -213,38 +238,43 @@ package enum LogRepair {
   }
 
   /// Appends a torn last line to `LOG.torn` (never overwriting) and truncates the log to its last complete line.
-  package static func repair(logPath: String) throws(Diagnostic) -> Report {
-    let log = try PlatformFile(path: logPath, mode: .readWriteCreate)
-    try log.lockExclusive()
-    let rolledBack = try AppendIntent.recover(log, logPath: logPath)
-    let size = try log.size()
-    var completeLength: Int64 = 0
-    var offset = size
-    let chunk = 1 << 16
-    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 8)
-    defer { buffer.deallocate() }
-    search: while offset > 0 {
-      let start = max(0, offset - Int64(chunk))
-      let count = Int(offset - start)
-      _ = try log.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count]), at: start)
-      for index in stride(from: count - 1, through: 0, by: -1) where buffer[index] == 10 {
-        completeLength = start + Int64(index) + 1
-        break search
+  ///
+  /// A last line that is complete but lacks its newline is not torn and stays. `LOG.torn` must be
+  /// a regular file or absent: a symbolic link there is refused, never followed. With
+  /// `discardIntent`, an intent record that does not describe the log is removed instead of refused.
+  package static func repair(
+    logPath: String, discardIntent: Bool = false, wait: LogLock.Wait = .standard, waitNotice: ((String) -> Void)? = nil
+  ) throws(Diagnostic) -> Report {
+    do {
+      return try LogAppender.withLockedLog(logPath: logPath, command: "repair", wait: wait, waitNotice: waitNotice) {
+        log throws(Diagnostic) in
+        if discardIntent, case .foreign? = try intentVerdict(log, logPath: logPath) {
+          try AppendIntent.commit(logPath: logPath)
+        }
+        let rolledBack = try AppendIntent.recover(log, logPath: logPath)
+        let size = try log.size()
+        guard case .torn(let tornLength, let completeLength) = try LogReader.ending(of: log, size: size) else {
+          return Report(movedBytes: 0, logBytes: size, rolledBackBytes: rolledBack)
+        }
+        let torn = try log.readBytes(count: Int(tornLength), at: completeLength)
+        let aside = try PlatformFile(path: logPath + ".torn", mode: .appendCreateRegular)
+        try aside.write(torn + [10])
+        try aside.sync()
+        try PlatformFile.syncDirectory(of: logPath + ".torn")
+        try log.truncate(to: completeLength)
+        try log.sync()
+        return Report(movedBytes: tornLength, logBytes: completeLength, rolledBackBytes: rolledBack)
       }
-      offset = start
+    } catch let diagnostic as Diagnostic {
+      throw diagnostic
+    } catch {
+      throw Diagnostic(.cannotWrite(path: logPath, reason: "\(error)"))
     }
-    let tornLength = size - completeLength
-    guard tornLength > 0 else { return Report(movedBytes: 0, logBytes: size, rolledBackBytes: rolledBack) }
-    let torn = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(tornLength), alignment: 8)
-    defer { torn.deallocate() }
-    _ = try log.read(into: torn, at: completeLength)
-    let aside = try PlatformFile(path: logPath + ".torn", mode: .appendCreate)
-    try aside.write(UnsafeRawBufferPointer(torn))
-    try aside.write([10])
-    try aside.sync()
-    try PlatformFile.syncDirectory(of: logPath + ".torn")
-    try log.truncate(to: completeLength)
-    try log.sync()
-    return Report(movedBytes: tornLength, logBytes: completeLength, rolledBackBytes: rolledBack)
+  }
+
+  /// What the record beside the log says about it, if there is one that parses.
+  private static func intentVerdict(_ log: borrowing PlatformFile, logPath: String) throws(Diagnostic) -> AppendIntent.Verdict? {
+    guard let found = try AppendIntent.read(logPath: logPath), let record = found else { return nil }
+    return try AppendIntent.verdict(record, log: log, size: try log.size())
   }
 }

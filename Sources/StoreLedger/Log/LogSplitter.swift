@@ -90,6 +90,11 @@ package struct LogSplitter {
         throw Diagnostic(file: name, line: lineNumber, .lineTooLong(bytes: carry.count, limit: Limits.lineBytesMax))
       }
     }
+    if !carry.isEmpty, carry.withUnsafeBufferPointer({ LogReader.isCompleteLine($0) }) {
+      // A last line saved without its newline is a line like any other; its shard gets the newline.
+      try carry.withUnsafeBufferPointer { (line) throws(Diagnostic) in try route(line, lineNumber: lineNumber) }
+      carry.removeAll()
+    }
     summary.tornBytes = Int64(carry.count)
     for index in 0..<count { try flush(index) }
     for file in files { try file.commit() }

@@ -64,6 +64,8 @@ package final class PendingFile {
     try file.sync()
     try PlatformFile.rename(temporaryPath, to: path)
     committed = true
+    // Recovery state of an append to the replaced file described that file, not this one.
+    AppendIntent.discardAfterReplacing(path)
     try PlatformFile.syncDirectory(of: path)
   }
 

@@ -93,7 +93,13 @@ enum PipelinedLogReader {
       throw Diagnostic(file: path, .cannotRead(path: path, reason: "not a regular file (a log is read at offsets)"))
     }
     let end: Int64
-    if let requestedEnd { end = requestedEnd } else { end = try AppendIntent.visibleLength(of: file, logPath: path) }
+    if let requestedEnd {
+      end = requestedEnd
+    } else {
+      let visible = try AppendIntent.visibleLength(of: file, logPath: path)
+      end = visible.length
+      if let warning = visible.warning { builder.record(warning) }
+    }
     // A shard keeps about 1/n of the events.
     builder.reserve(events: Int(max(0, end - offset) / 100) / (builder.shard?.count ?? 1))
     return try feed(
@@ -201,7 +207,18 @@ enum PipelinedLogReader {
       block.firstLineNumber = lineNumber
       lineNumber += ByteScan.count(10, in: UnsafeBufferPointer(bytes), from: 0, end: block.length)
       consumed += Int64(block.length)
-      let rest = filled - block.length
+      var rest = filled - block.length
+      if atEnd && rest > 0
+        && LogReader.isCompleteLine(UnsafeBufferPointer(rebasing: bytes[block.length..<filled]))
+      {
+        // A last line saved without its newline (contract §1): a line like any other. The
+        // buffer has room for one byte more than a block and a carried line.
+        bytes[filled] = 10
+        block.length = filled + 1
+        lineNumber += 1
+        consumed += Int64(rest)
+        rest = 0
+      }
       if atEnd {
         // What follows the last newline is a torn write.
         if block.length > 0 || block.leadingFailure != nil {

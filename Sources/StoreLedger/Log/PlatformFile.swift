@@ -23,6 +23,8 @@ package struct PlatformFile: ~Copyable {
     case readWriteCreate
     /// Append-only, creating if absent (for `LOG.torn`).
     case appendCreate
+    /// Append-only, creating if absent, refusing a symbolic link or anything but a regular file.
+    case appendCreateRegular
     /// Write, create and truncate.
     case writeTruncate
     /// Write a new file; fails if anything exists at the path (temporary files).
@@ -36,6 +38,7 @@ package struct PlatformFile: ~Copyable {
     case .read: flags = O_RDONLY
     case .readWriteCreate: flags = O_RDWR | O_CREAT
     case .appendCreate: flags = O_WRONLY | O_CREAT | O_APPEND
+    case .appendCreateRegular: flags = O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK
     case .writeTruncate: flags = O_WRONLY | O_CREAT | O_TRUNC
     case .createExclusive: flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW
     }
@@ -44,12 +47,19 @@ package struct PlatformFile: ~Copyable {
       let code = errno
       if code == ENOENT && mode == .read { throw Diagnostic(.fileNotFound(path: path)) }
       if mode == .read { throw Diagnostic(.cannotRead(path: path, reason: PlatformFile.describe(code))) }
+      if code == ELOOP && mode == .appendCreateRegular {
+        throw Diagnostic(.cannotWrite(path: path, reason: "a symbolic link; refusing to follow it"))
+      }
       throw Diagnostic(.cannotWrite(path: path, reason: PlatformFile.describe(code)))
     }
     var info = stat()
     if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
       close(fd)
       throw Diagnostic(.cannotRead(path: path, reason: "is a directory"))
+    }
+    if mode == .appendCreateRegular && (info.st_mode & S_IFMT) != S_IFREG {
+      close(fd)
+      throw Diagnostic(.cannotWrite(path: path, reason: "not a regular file; refusing to write to it"))
     }
     descriptor = fd
     self.path = path
@@ -233,6 +243,25 @@ package struct PlatformFile: ~Copyable {
       if errno == EINTR { continue }
       throw Diagnostic(.cannotRead(path: path, reason: "lock: " + PlatformFile.describe(errno)))
     }
+  }
+
+  /// Takes the exclusive advisory lock if no one holds it; false when another holder has it.
+  package func tryLockExclusive() throws(Diagnostic) -> Bool {
+    while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+      if errno == EINTR { continue }
+      if errno == EWOULDBLOCK { return false }
+      throw Diagnostic(.cannotWrite(path: path, reason: "lock: " + PlatformFile.describe(errno)))
+    }
+    return true
+  }
+
+  /// Device and inode of the open file, and its number of names (hard links).
+  package func identity() throws(Diagnostic) -> (identity: FileIdentity, links: Int) {
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else {
+      throw Diagnostic(.cannotRead(path: path, reason: PlatformFile.describe(errno)))
+    }
+    return (FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)), Int(info.st_nlink))
   }
 
   /// Releases this descriptor's advisory lock.
@@ -467,6 +496,63 @@ private func Glibc_pread(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ coun
 }
 
 extension PlatformFile {
+  /// The path with every symbolic link resolved (`realpath`): one spelling per file, so state
+  /// kept beside a log is found through any symbolic link to it. For a file that does not exist
+  /// yet, its directory is resolved and its name kept; when even that fails, `path` itself.
+  package static func canonicalPath(_ path: String) -> String {
+    if let resolved = realpath(path, nil) {
+      defer { free(resolved) }
+      return String(cString: resolved)
+    }
+    let directory = directory(of: path)
+    let name = path.split(separator: "/").last.map(String.init) ?? path
+    guard let resolved = realpath(directory, nil) else { return path }
+    defer { free(resolved) }
+    let base = String(cString: resolved)
+    return (base == "/" ? "" : base) + "/" + name
+  }
+
+  /// Writes a small advisory file (replacing it), best effort, outside any fault plan: it is not
+  /// part of a durability protocol, so tests' planned failures stay on the protocol's writes.
+  /// It appears whole (written under a temporary name, then renamed), so a reader never sees it half written.
+  package static func writeAdvisory(_ bytes: [UInt8], to path: String) {
+    let temporary = path + ".tmp-\(processID())"
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { return }
+    let written = bytes.withUnsafeBytes { raw in Glibc_write(fd, raw.baseAddress, raw.count) }
+    close(fd)
+    if written != bytes.count || Glibc_rename(temporary, path) != 0 { _ = unlink(temporary) }
+  }
+
+  /// Removes an advisory file, best effort, outside any fault plan.
+  package static func removeAdvisory(_ path: String) { _ = unlink(path) }
+
+  /// Pauses the calling thread.
+  package static func sleep(milliseconds: Int) {
+    var request = timespec(tv_sec: milliseconds / 1000, tv_nsec: (milliseconds % 1000) * 1_000_000)
+    var remaining = timespec()
+    while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+  }
+
+  /// Monotonic milliseconds, for waiting with a limit (never for answers).
+  package static func monotonicMilliseconds() -> Int64 {
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    return Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000
+  }
+
+  /// Whether a process with this id exists (it may belong to another user).
+  package static func processExists(_ pid: Int) -> Bool {
+    guard pid > 0, let id = pid_t(exactly: pid) else { return false }
+    return kill(id, 0) == 0 || errno == EPERM
+  }
+
+  /// Makes writing past `ulimit -f` an error (EFBIG, reported as a write error) instead of a
+  /// SIGXFSZ that kills the process and leaves temporary files behind.
+  package static func reportOversizedWritesAsErrors() {
+    _ = signal(SIGXFSZ, SIG_IGN)
+  }
+
   /// The wall-clock time, stamped as `recorded` on appended events that carry none.
   package static func wallClockNow() -> Timestamp {
     var spec = timespec()

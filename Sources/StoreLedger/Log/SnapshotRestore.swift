@@ -141,13 +141,13 @@ package enum SnapshotFiles {
         throw Diagnostic(
           file: logPath,
           .snapshotMismatch(
-            "log is shorter than the \(header.bytes) bytes (\(header.lines) lines) that snapshot \(snapshotPath) covers: was it truncated?"))
+            "log is shorter than the \(Plural.counted(header.bytes, "byte")) (\(Plural.counted(header.lines, "line"))) that snapshot \(snapshotPath) covers: was it truncated?"))
       }
       guard prefixDigest == header.logDigest else {
         throw Diagnostic(
           file: logPath,
           .snapshotMismatch(
-            "log does not begin with the \(header.bytes) bytes (\(header.lines) lines) that snapshot \(snapshotPath) covers: lines before the cut were edited, removed, inserted or reordered"))
+            "log does not begin with the \(Plural.counted(header.bytes, "byte")) (\(Plural.counted(header.lines, "line"))) that snapshot \(snapshotPath) covers: lines before the cut were edited, removed, inserted or reordered"))
       }
       if let shard { try Shard.checkRestored(restored.ledger, shard: shard, snapshotPath: snapshotPath) }
       var builder = LedgerBuilder(restoring: restored.ledger, file: logPath)

@@ -112,7 +112,7 @@ package struct QueryBatch: Sendable {
             subject = ref
           case "max_staleness":
             guard maxStaleness == nil else { throw cursor.fieldError(.duplicateField(key)) }
-            let expected = "an ISO 8601 duration such as PT24H or P3D"
+            let expected = "an ISO 8601 duration such as PT24H or P3D, \(ISODuration.lengthLimitDescription)"
             guard cursor.i < line.count, line[cursor.i] == 34 else {
               throw Diagnostic(line: lineNumber, .invalidValue(field: key, expected: expected, found: cursor.foundDescription(from: valueStart)))
             }
@@ -148,7 +148,8 @@ package struct QueryBatch: Sendable {
                 line: lineNumber,
                 problem == .missingOffset
                   ? .missingUTCOffset(field: key, found: found)
-                  : .invalidValue(field: key, expected: expected, found: found))
+                  : .invalidValue(
+                    field: key, expected: problem == .outOfRange ? TimeInput.rangeDescription : expected, found: found))
             }
             if key == "at" { at = parsed } else if key == "as_of" { asOf = parsed } else { cachedAt = parsed }
           default:

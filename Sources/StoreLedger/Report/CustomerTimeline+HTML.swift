@@ -10,17 +10,28 @@ extension CustomerTimeline {
         + ". Each lane shows what query --at would answer inside it; hollow markers are events the ledger learned late, linked to the moment it learned them.",
       attributes: "class=\"meta\"")
     page.append(svg())
-    page.element("h2", "Events")
-    page.append("<div class=\"scroll\">\n")
-    page.table(
-      header: ["at", "learned", "line", "id", "type", "details"],
-      rows: markers.map { marker in
+    func rows(_ markers: [Marker]) -> [[String]] {
+      markers.map { marker in
         [
           marker.at.rfc3339, marker.isLate ? marker.recorded.rfc3339 + " (+" + Self.delay(marker) + ")" : "",
           String(marker.line), marker.id, marker.type, marker.details,
         ]
-      }, attributes: "class=\"text\"")
+      }
+    }
+    let header = ["at", "learned", "line", "id", "type", "details"]
+    page.element("h2", "Events")
+    page.append("<div class=\"scroll\">\n")
+    page.table(header: header, rows: rows(markers.filter { $0.type != "usage" }), attributes: "class=\"text\"")
     page.append("</div>\n")
+    // Uses can number thousands: drawn in their lanes, listed folded away.
+    let uses = markers.filter { $0.type == "usage" }
+    if !uses.isEmpty {
+      page.append("<details class=\"usage-events\"><summary>")
+      page.append(HTMLPage.escape("Usage events (\(uses.count))"))
+      page.append("</summary>\n<div class=\"scroll\">\n")
+      page.table(header: header, rows: rows(uses), attributes: "class=\"text\"")
+      page.append("</div>\n</details>\n")
+    }
     page.element("h2", "States")
     page.table(
       header: ["lane", "from", "to", "state", "product"],
@@ -35,11 +46,11 @@ extension CustomerTimeline {
     ("revoked", "#d64545"),
   ]
 
-  private static func colour(state: String) -> String {
+  static func colour(state: String) -> String {
     stateColours.first(where: { $0.state == state })?.colour ?? "#6c7a89"
   }
 
-  private static func colour(eventType: String) -> String {
+  static func colour(eventType: String) -> String {
     switch EventKind(name: eventType) {
     case .revocation: return "#d64545"
     case .refundReversed: return "#19a979"
@@ -64,150 +75,16 @@ extension CustomerTimeline {
   }
 
   private func svg() -> String {
-    let width = 1100.0
-    let left = 200.0
-    let right = 24.0
-    let laneHeight = 26.0
-    let laneGap = 10.0
-    let axisY = 44.0
-    let late = markers.filter(\.isLate)
-    let (start, end) = span
-    let plotWidth = width - left - right
-    func x(_ time: Timestamp) -> Double {
-      let length = Double(end.millisecondsSinceEpoch - start.millisecondsSinceEpoch)
-      return left + plotWidth * Double(time.millisecondsSinceEpoch - start.millisecondsSinceEpoch) / max(length, 1)
-    }
-    var y = axisY + 14
-    var body = ""
-    // State lanes.
-    for lane in lanes {
-      body += "<g class=\"lane\" data-kind=\"\(lane.kind)\" data-name=\"\(HTMLPage.escape(lane.name))\">\n"
-      body += "<text x=\"\(SVGChart.number(left - 8))\" y=\"\(SVGChart.number(y + 17))\" text-anchor=\"end\">\(HTMLPage.escape(lane.kind + " " + lane.name))</text>\n"
-      body += "<rect x=\"\(SVGChart.number(left))\" y=\"\(SVGChart.number(y))\" width=\"\(SVGChart.number(plotWidth))\" height=\"\(SVGChart.number(laneHeight))\" fill=\"#f6f7fa\"/>\n"
-      for segment in lane.segments where segment.from < end {
-        let from = x(segment.from)
-        let isCut = segment.to.map { $0 > end } ?? true
-        let to = isCut ? width - right : x(segment.to!)
-        let title = "\(lane.kind) \(lane.name): \(segment.state), \(segment.product), \(segment.from.rfc3339) to \(segment.to?.rfc3339 ?? "open")"
-        body += "<rect class=\"segment\" data-state=\"\(segment.state)\" x=\"\(SVGChart.number(from))\" y=\"\(SVGChart.number(y))\" width=\"\(SVGChart.number(max(to - from, 1)))\" height=\"\(SVGChart.number(laneHeight))\" fill=\"\(Self.colour(state: segment.state))\"\(isCut ? " fill-opacity=\"0.65\"" : "")><title>\(HTMLPage.escape(title))</title></rect>\n"
-        var label = segment.state == "active" ? segment.product : segment.state + " · " + segment.product
-        if isCut { label += segment.to.map { " → " + String($0.rfc3339.prefix(10)) } ?? " →" }
-        if to - from > Double(label.count) * 6.2 + 8 {
-          body += "<text x=\"\(SVGChart.number(from + 5))\" y=\"\(SVGChart.number(y + 17))\" fill=\"#ffffff\" style=\"fill:#10141c\">\(HTMLPage.escape(label))</text>\n"
-        }
-      }
-      body += "</g>\n"
-      y += laneHeight + laneGap
-    }
-    // Balance lanes: a step line per currency.
-    for (currency, changes) in balances {
-      let height = 44.0
-      let values = changes.map(\.balance)
-      let high = Double(max(values.max() ?? 0, 0))
-      let low = Double(min(values.min() ?? 0, 0))
-      func level(_ value: Int64) -> Double {
-        y + height - 4 - (height - 8) * (Double(value) - low) / max(high - low, 1)
-      }
-      body += "<g class=\"lane\" data-kind=\"balance\" data-name=\"\(HTMLPage.escape(currency))\">\n"
-      body += "<text x=\"\(SVGChart.number(left - 8))\" y=\"\(SVGChart.number(y + 26))\" text-anchor=\"end\">\(HTMLPage.escape("balance " + currency))</text>\n"
-      body += "<rect x=\"\(SVGChart.number(left))\" y=\"\(SVGChart.number(y))\" width=\"\(SVGChart.number(plotWidth))\" height=\"\(SVGChart.number(height))\" fill=\"#f6f7fa\"/>\n"
-      var points: [String] = []
-      var labelsEnd = -Double.infinity
-      for (index, change) in changes.enumerated() {
-        let next = index + 1 < changes.count ? x(min(changes[index + 1].at, end)) : width - right
-        points.append(SVGChart.number(x(change.at)) + "," + SVGChart.number(level(change.balance)))
-        points.append(SVGChart.number(next) + "," + SVGChart.number(level(change.balance)))
-        // A value is written only where it does not run into the previous one.
-        if x(change.at) >= labelsEnd {
-          body += "<text x=\"\(SVGChart.number(x(change.at) + 3))\" y=\"\(SVGChart.number(level(change.balance) - 3))\">\(change.balance)</text>\n"
-          labelsEnd = x(change.at) + 10 + Double(String(change.balance).count) * 6.5
-        }
-      }
-      body += "<polyline fill=\"none\" stroke=\"#945ecf\" stroke-width=\"2\" points=\"\(points.joined(separator: " "))\"/>\n</g>\n"
-      y += height + laneGap
-    }
-    // Usage lanes: a bar per local day, the day's limit as a red line over it.
-    for (feature, days) in usage {
-      let height = 60.0
-      var labelsEnd = -Double.infinity
-      let high = Double(max(days.map { max($0.used, $0.limit ?? 0) }.max() ?? 1, 1))
-      func level(_ value: Int64) -> Double { y + height - 2 - (height - 18) * Double(max(value, 0)) / high }
-      body += "<g class=\"lane\" data-kind=\"usage\" data-name=\"\(HTMLPage.escape(feature))\">\n"
-      body += "<text x=\"\(SVGChart.number(left - 8))\" y=\"\(SVGChart.number(y + 26))\" text-anchor=\"end\">\(HTMLPage.escape("usage " + feature + " per day"))</text>\n"
-      body += "<rect x=\"\(SVGChart.number(left))\" y=\"\(SVGChart.number(y))\" width=\"\(SVGChart.number(plotWidth))\" height=\"\(SVGChart.number(height))\" fill=\"#f6f7fa\"/>\n"
-      for day in days where day.start < end {
-        let from = x(day.start)
-        let to = x(min(day.start.adding(milliseconds: ReportInterval.dayMs), end))
-        let title = "\(feature) \(day.date): \(day.used) used" + (day.limit.map { ", limit \($0)" } ?? "") + (day.tier.map { " (\($0))" } ?? "")
-        body += "<rect class=\"usage-day\" x=\"\(SVGChart.number(from))\" y=\"\(SVGChart.number(level(day.used)))\" width=\"\(SVGChart.number(max(to - from, 2)))\" height=\"\(SVGChart.number(max(y + height - 2 - level(day.used), 0.5)))\" fill=\"\(day.limit.map { day.used > $0 } == true ? "#d64545" : "#13a4b4")\"><title>\(HTMLPage.escape(title))</title></rect>\n"
-        // The count (and limit) as text above the bar, where it does not run into the previous one.
-        let text = "\(day.used)" + (day.limit.map { "/\($0)" } ?? "")
-        if from >= labelsEnd {
-          body += "<text x=\"\(SVGChart.number(from))\" y=\"\(SVGChart.number(min(level(day.used), level(day.limit ?? 0)) - 3))\">\(text)</text>\n"
-          labelsEnd = from + 6 + Double(text.count) * 6.5
-        }
-        if let limit = day.limit {
-          body += "<line class=\"limit\" x1=\"\(SVGChart.number(from - 1))\" y1=\"\(SVGChart.number(level(limit)))\" x2=\"\(SVGChart.number(max(to, from + 2) + 1))\" y2=\"\(SVGChart.number(level(limit)))\" stroke=\"#d64545\" stroke-width=\"2\"/>\n"
-        }
-      }
-      body += "</g>\n"
-      y += height + laneGap
-    }
-    let lanesBottom = y - laneGap
-    // Events: a marker per event. Labels go on the first of four rows with room for them; an
-    // event with no room keeps its marker and tooltip, and the table below lists it.
-    let eventsY = y + 8
-    let labelRows = 4
-    var rowEnds = [Double](repeating: -Double.infinity, count: labelRows)
-    body += "<text x=\"\(SVGChart.number(left - 8))\" y=\"\(SVGChart.number(eventsY + 4))\" text-anchor=\"end\">events (effective time)</text>\n"
-    for marker in markers {
-      let at = x(marker.at)
-      let colour = Self.colour(eventType: marker.type)
-      let text = marker.id + " " + marker.type
-      let free = rowEnds.firstIndex { $0 <= at }
-      let row = Double(free ?? 0)
-      if let free { rowEnds[free] = at + 8 + Double(text.count) * 6.2 }
-      body += "<g class=\"marker\" data-id=\"\(HTMLPage.escape(marker.id))\" data-late=\"\(marker.isLate)\">"
-      body += "<title>\(HTMLPage.escape("\(marker.id) \(marker.type) at \(marker.at.rfc3339)" + (marker.isLate ? ", learned \(marker.recorded.rfc3339)" : "") + (marker.details.isEmpty ? "" : ": " + marker.details)))</title>"
-      body += "<line x1=\"\(SVGChart.number(at))\" y1=\"\(SVGChart.number(axisY + 14))\" x2=\"\(SVGChart.number(at))\" y2=\"\(SVGChart.number(free == nil ? eventsY : eventsY + 12 + row * 14))\" stroke=\"\(colour)\" stroke-opacity=\"0.25\"/>"
-      body += "<circle cx=\"\(SVGChart.number(at))\" cy=\"\(SVGChart.number(eventsY))\" r=\"5\" fill=\"\(marker.isLate ? "#ffffff" : colour)\" stroke=\"\(colour)\" stroke-width=\"2\"/>"
-      if free != nil {
-        body += "<text x=\"\(SVGChart.number(at + 3))\" y=\"\(SVGChart.number(eventsY + 22 + row * 14))\" fill=\"\(colour)\" style=\"fill:\(colour)\">\(HTMLPage.escape(text))</text>"
-      }
-      body += "</g>\n"
-    }
-    y = eventsY + 22 + Double(labelRows) * 14
-    if !late.isEmpty {
-      let learnedY = y + 6
-      body += "<text x=\"\(SVGChart.number(left - 8))\" y=\"\(SVGChart.number(learnedY + 4))\" text-anchor=\"end\">learned late (knowledge time)</text>\n"
-      for marker in late {
-        let at = x(marker.at)
-        let learned = x(marker.recorded)
-        body += "<g class=\"learned\" data-id=\"\(HTMLPage.escape(marker.id))\"><title>\(HTMLPage.escape("\(marker.id) took effect \(marker.at.rfc3339), learned \(marker.recorded.rfc3339) (+\(Self.delay(marker)))"))</title>"
-        body += "<path d=\"M \(SVGChart.number(at)) \(SVGChart.number(eventsY + 6)) L \(SVGChart.number(learned)) \(SVGChart.number(learnedY))\" stroke=\"#d64545\" stroke-dasharray=\"4 3\" fill=\"none\"/>"
-        body += "<path d=\"M \(SVGChart.number(learned)) \(SVGChart.number(learnedY - 6)) l 6 6 l -6 6 l -6 -6 z\" fill=\"#d64545\"/>"
-        body += "<text x=\"\(SVGChart.number(learned + 9))\" y=\"\(SVGChart.number(learnedY + 4))\">\(HTMLPage.escape(marker.id + " +" + Self.delay(marker)))</text></g>\n"
-      }
-      y = learnedY + 20
-    }
-    // Axis: dates on top, grid lines through the lanes.
-    var axis = ""
-    for tick in Self.ticks(from: start, to: end) {
-      let at = x(tick.time)
-      axis += "<line x1=\"\(SVGChart.number(at))\" y1=\"\(SVGChart.number(axisY))\" x2=\"\(SVGChart.number(at))\" y2=\"\(SVGChart.number(lanesBottom))\" stroke=\"#d8dce4\"/>"
-      axis += "<text class=\"axis-date\" x=\"\(SVGChart.number(at))\" y=\"\(SVGChart.number(axisY - 6))\" text-anchor=\"middle\">\(tick.label)</text>\n"
-    }
-    // Legend of states.
-    var legend = ""
-    var legendX = left
-    for (state, colour) in Self.stateColours {
-      legend += "<rect x=\"\(SVGChart.number(legendX))\" y=\"8\" width=\"12\" height=\"12\" fill=\"\(colour)\"/><text x=\"\(SVGChart.number(legendX + 16))\" y=\"18\">\(state)</text>\n"
-      legendX += 34 + Double(state.count) * 6.5
-    }
-    legend += "<circle cx=\"\(SVGChart.number(legendX + 6))\" cy=\"14\" r=\"5\" fill=\"#ffffff\" stroke=\"#d64545\" stroke-width=\"2\"/><text x=\"\(SVGChart.number(legendX + 16))\" y=\"18\">learned late</text>\n"
-    let height = y + 10
-    return "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline\" width=\"\(SVGChart.number(width))\" height=\"\(SVGChart.number(height))\" viewBox=\"0 0 \(SVGChart.number(width)) \(SVGChart.number(height))\" role=\"img\">\n"
-      + legend + axis + body + "</svg>\n"
+    var picture = TimelineSVG(timeline: self, span: span)
+    picture.drawStateLanes()
+    picture.drawBalanceLanes()
+    picture.drawUsageLanes()
+    let lanesBottom = picture.y - TimelineSVG.laneGap
+    picture.drawMarkers()
+    picture.drawLearnedLate()
+    picture.drawAxis(lanesBottom: lanesBottom)
+    picture.drawLegend()
+    return picture.document()
   }
 
   /// Calendar ticks in UTC, at most about 12: days, Mondays, months, quarters or years.
@@ -227,5 +104,274 @@ extension CustomerTimeline {
       for _ in 0..<step { time = interval.next(after: time) }
     }
     return ticks
+  }
+}
+
+/// The timeline's SVG, drawn lane by lane from the top; every label goes through `labels`, so no
+/// two overlap at any size of history (a heavy user's thousands of uses included).
+private struct TimelineSVG {
+  static let width = 1100.0
+  static let left = 200.0
+  static let right = 24.0
+  static let laneHeight = 26.0
+  static let laneGap = 10.0
+  static let axisY = 44.0
+  /// Label rows under the event markers at most; store events are far fewer than this.
+  static let labelRowsMax = 40
+
+  let timeline: CustomerTimeline
+  let start: Timestamp
+  let end: Timestamp
+  var y = axisY + 14
+  var body = ""
+  var header = ""
+  var labels = LabelBoxes()
+  /// Where the event markers sit.
+  var eventsY = 0.0
+
+  init(timeline: CustomerTimeline, span: (start: Timestamp, end: Timestamp)) {
+    self.timeline = timeline
+    (start, end) = span
+  }
+
+  var plotWidth: Double { Self.width - Self.left - Self.right }
+
+  func x(_ time: Timestamp) -> Double {
+    let length = Double(end.millisecondsSinceEpoch - start.millisecondsSinceEpoch)
+    return Self.left + plotWidth * Double(time.millisecondsSinceEpoch - start.millisecondsSinceEpoch) / max(length, 1)
+  }
+
+  /// A label's markup if it overlaps nothing drawn (and it is then counted as drawn), else "".
+  mutating func text(_ text: String, x: Double, y: Double, anchor: String = "start", attributes: String = "") -> String {
+    guard !labels.collides(text, x: x, y: y, anchor: anchor) else { return "" }
+    labels.add(text, x: x, y: y, anchor: anchor)
+    let anchorAttribute = anchor == "start" ? "" : " text-anchor=\"\(anchor)\""
+    return "<text x=\"\(SVGChart.number(x))\" y=\"\(SVGChart.number(y))\"\(anchorAttribute)\(attributes)>\(HTMLPage.escape(text))</text>"
+  }
+
+  /// A lane's name at the left and its background.
+  mutating func laneStart(kind: String, name: String, title: String, height: Double) {
+    body += "<g class=\"lane\" data-kind=\"\(kind)\" data-name=\"\(HTMLPage.escape(name))\">\n"
+    let markup = text(title, x: Self.left - 8, y: y + min(17, height / 2 + 4), anchor: "end")
+    body += markup
+    body += "\n<rect x=\"\(SVGChart.number(Self.left))\" y=\"\(SVGChart.number(y))\" width=\"\(SVGChart.number(plotWidth))\" height=\"\(SVGChart.number(height))\" fill=\"#f6f7fa\"/>\n"
+  }
+
+  mutating func drawStateLanes() {
+    for lane in timeline.lanes {
+      laneStart(kind: lane.kind, name: lane.name, title: lane.kind + " " + lane.name, height: Self.laneHeight)
+      for segment in lane.segments where segment.from < end {
+        let from = x(segment.from)
+        let isCut = segment.to.map { $0 > end } ?? true
+        let to = isCut ? Self.width - Self.right : x(segment.to!)
+        let title = "\(lane.kind) \(lane.name): \(segment.state), \(segment.product), \(segment.from.rfc3339) to \(segment.to?.rfc3339 ?? "open")"
+        body += "<rect class=\"segment\" data-state=\"\(segment.state)\" x=\"\(SVGChart.number(from))\" y=\"\(SVGChart.number(y))\" width=\"\(SVGChart.number(max(to - from, 1)))\" height=\"\(SVGChart.number(Self.laneHeight))\" fill=\"\(CustomerTimeline.colour(state: segment.state))\"\(isCut ? " fill-opacity=\"0.65\"" : "")><title>\(HTMLPage.escape(title))</title></rect>\n"
+        var label = segment.state == "active" ? segment.product : segment.state + " · " + segment.product
+        if isCut { label += segment.to.map { " → " + String($0.rfc3339.prefix(10)) } ?? " →" }
+        if to - from > Double(label.count) * LabelBoxes.charWidth + 8 {
+          let markup = text(label, x: from + 5, y: y + 17, attributes: " style=\"fill:#10141c\"")
+          body += markup
+          body += "\n"
+        }
+      }
+      body += "</g>\n"
+      y += Self.laneHeight + Self.laneGap
+    }
+  }
+
+  /// A step line per currency, its values written where they fit.
+  mutating func drawBalanceLanes() {
+    for (currency, changes) in timeline.balances {
+      let height = 44.0
+      let values = changes.map(\.balance)
+      let high = Double(max(values.max() ?? 0, 0))
+      let low = Double(min(values.min() ?? 0, 0))
+      let top = y
+      func level(_ value: Int64) -> Double { top + height - 4 - (height - 8) * (Double(value) - low) / max(high - low, 1) }
+      laneStart(kind: "balance", name: currency, title: "balance " + currency, height: height)
+      var points: [String] = []
+      for (index, change) in changes.enumerated() where change.at < end {
+        let next = index + 1 < changes.count ? x(min(changes[index + 1].at, end)) : Self.width - Self.right
+        points.append(SVGChart.number(x(change.at)) + "," + SVGChart.number(level(change.balance)))
+        points.append(SVGChart.number(next) + "," + SVGChart.number(level(change.balance)))
+        let markup = text(String(change.balance), x: x(change.at) + 3, y: max(level(change.balance) - 3, top + 10))
+        body += markup
+      }
+      body += "\n<polyline fill=\"none\" stroke=\"#945ecf\" stroke-width=\"2\" points=\"\(points.joined(separator: " "))\"/>\n</g>\n"
+      y += height + Self.laneGap
+    }
+  }
+
+  /// Uses per feature as bars per day, or per week or month once days would be thinner than 4 px
+  /// (a density lane); the daily limit as a red line over day bars.
+  mutating func drawUsageLanes() {
+    let days = (end.millisecondsSinceEpoch - start.millisecondsSinceEpoch) / ReportInterval.dayMs
+    let bucket = UsageBucket.fitting(days: days, width: plotWidth)
+    for (feature, usageDays) in timeline.usage {
+      let height = 60.0
+      let bars = Self.buckets(usageDays, by: bucket)
+      let high = Double(max(bars.map { max($0.used, $0.limit ?? 0) }.max() ?? 1, 1))
+      let top = y
+      func level(_ value: Int64) -> Double { top + height - 2 - (height - 18) * Double(max(value, 0)) / high }
+      laneStart(kind: "usage", name: feature, title: "usage " + feature + " per " + bucket.rawValue, height: height)
+      for bar in bars where bar.start < end {
+        let from = x(bar.start)
+        let to = x(min(bar.end, end))
+        let over = bar.overLimitDays > 0
+        body += "<rect class=\"usage-\(bucket.rawValue)\" x=\"\(SVGChart.number(from))\" y=\"\(SVGChart.number(level(bar.used)))\" width=\"\(SVGChart.number(max(to - from - 1, 2)))\" height=\"\(SVGChart.number(max(top + height - 2 - level(bar.used), 0.5)))\" fill=\"\(over ? "#d64545" : "#13a4b4")\"><title>\(HTMLPage.escape(feature + " " + bar.title))</title></rect>\n"
+        if let limit = bar.limit {
+          body += "<line class=\"limit\" x1=\"\(SVGChart.number(from - 1))\" y1=\"\(SVGChart.number(level(limit)))\" x2=\"\(SVGChart.number(max(to, from + 2) + 1))\" y2=\"\(SVGChart.number(level(limit)))\" stroke=\"#d64545\" stroke-width=\"2\"/>\n"
+        }
+        let label = "\(bar.used)" + (bar.limit.map { "/\($0)" } ?? "")
+        let markup = text(label, x: from, y: max(min(level(bar.used), level(bar.limit ?? 0)) - 3, top + 10))
+        body += markup
+      }
+      body += "\n</g>\n"
+      y += height + Self.laneGap
+    }
+  }
+
+  /// One bar of the usage lane.
+  struct UsageBar {
+    var start: Timestamp
+    var end: Timestamp
+    var used: Int64
+    /// The daily limit, for a day bar.
+    var limit: Int64?
+    var overLimitDays: Int
+    var title: String
+  }
+
+  /// Usage days gathered into day, week (from Monday) or month bars, in local time.
+  static func buckets(_ days: [CustomerTimeline.UsageDay], by bucket: UsageBucket) -> [UsageBar] {
+    var bars: [UsageBar] = []
+    var keys: [String] = []
+    for day in days {
+      let over = day.limit.map { day.used > $0 } == true ? 1 : 0
+      let dayEnd = day.start.adding(milliseconds: ReportInterval.dayMs)
+      // Local midnight of the bar's first day: days are local already, so whole days back.
+      let daysBack: Int64
+      switch bucket {
+      case .day: daysBack = 0
+      case .week: daysBack = Self.daysSinceMonday(day.date)
+      case .month: daysBack = (Int64(day.date.suffix(2)) ?? 1) - 1
+      }
+      let start = day.start.adding(milliseconds: -daysBack * ReportInterval.dayMs)
+      let key = start.rfc3339
+      if keys.last == key {
+        bars[bars.count - 1].used += day.used
+        bars[bars.count - 1].overLimitDays += over
+        bars[bars.count - 1].end = dayEnd
+      } else {
+        keys.append(key)
+        bars.append(UsageBar(start: start, end: dayEnd, used: day.used, limit: bucket == .day ? day.limit : nil, overLimitDays: over, title: ""))
+      }
+      let bar = bars[bars.count - 1]
+      let period = bucket == .day ? day.date : bucket == .week ? "week from " + String(bar.start.rfc3339.prefix(10)) : String(day.date.prefix(7))
+      bars[bars.count - 1].title =
+        "\(period): \(bar.used) used" + (bar.limit.map { ", limit \($0)" } ?? "") + (day.tier.map { " (\($0))" } ?? "")
+        + (bucket != .day && bar.overLimitDays > 0 ? ", \(bar.overLimitDays) days over the daily limit" : "")
+    }
+    return bars
+  }
+
+  /// Days from the Monday of the week holding `date` (YYYY-MM-DD) to it: 0 on a Monday.
+  static func daysSinceMonday(_ date: String) -> Int64 {
+    guard let midnight = Timestamp.parseRFC3339(date + "T00:00:00Z") else { return 0 }
+    // 1970-01-01 was a Thursday, 3 days after a Monday.
+    let day = floorDivide(midnight.millisecondsSinceEpoch, ReportInterval.dayMs)
+    return (day + 3) - floorDivide(day + 3, 7) * 7
+  }
+
+  /// A marker per store event with its label on the first free row (rows grow as needed); usage
+  /// events are in their lanes, not here.
+  mutating func drawMarkers() {
+    eventsY = y + 8
+    let markup = text("events (effective time)", x: Self.left - 8, y: eventsY + 4, anchor: "end")
+    body += markup
+    body += "\n"
+    var rows = LabelRows(rowsMax: Self.labelRowsMax)
+    let storeEvents = timeline.markers.filter { $0.type != "usage" }
+    var placed: [(marker: CustomerTimeline.Marker, row: Int?)] = []
+    for marker in storeEvents {
+      let at = x(marker.at)
+      let label = marker.id + " " + marker.type
+      placed.append((marker, rows.place(left: at + 3, right: at + 3 + Double(label.count) * LabelBoxes.charWidth)))
+    }
+    for (marker, row) in placed {
+      let at = x(marker.at)
+      let colour = CustomerTimeline.colour(eventType: marker.type)
+      body += "<g class=\"marker\" data-id=\"\(HTMLPage.escape(marker.id))\" data-late=\"\(marker.isLate)\">"
+      body += "<title>\(HTMLPage.escape("\(marker.id) \(marker.type) at \(marker.at.rfc3339)" + (marker.isLate ? ", learned \(marker.recorded.rfc3339)" : "") + (marker.details.isEmpty ? "" : ": " + marker.details)))</title>"
+      let labelY = eventsY + 22 + Double(row ?? 0) * 14
+      body += "<line x1=\"\(SVGChart.number(at))\" y1=\"\(SVGChart.number(eventsY + 6))\" x2=\"\(SVGChart.number(at))\" y2=\"\(SVGChart.number(row == nil ? eventsY : labelY - 9))\" stroke=\"\(colour)\" stroke-opacity=\"0.35\"/>"
+      body += "<circle cx=\"\(SVGChart.number(at))\" cy=\"\(SVGChart.number(eventsY))\" r=\"5\" fill=\"\(marker.isLate ? "#ffffff" : colour)\" stroke=\"\(colour)\" stroke-width=\"2\"/>"
+      if row != nil {
+        let markup = text(marker.id + " " + marker.type, x: at + 3, y: labelY, attributes: " fill=\"\(colour)\" style=\"fill:\(colour)\"")
+        body += markup
+      }
+      body += "</g>\n"
+    }
+    y = eventsY + 22 + Double(max(rows.ends.count, 1)) * 14
+  }
+
+  /// Store events learned late: a dashed line from when they took effect to when the ledger
+  /// learned them, labelled on rows of their own.
+  mutating func drawLearnedLate() {
+    let late = timeline.markers.filter { $0.isLate && $0.type != "usage" }
+    guard !late.isEmpty else { return }
+    let learnedY = y + 6
+    let markup = text("learned late (knowledge time)", x: Self.left - 8, y: learnedY + 4, anchor: "end")
+    body += markup
+    body += "\n"
+    var rows = LabelRows(rowsMax: Self.labelRowsMax)
+    for marker in late {
+      let at = x(marker.at)
+      let learned = x(min(marker.recorded, end))
+      let label = marker.id + " +" + CustomerTimeline.delay(marker)
+      let row = rows.place(left: learned + 9, right: learned + 9 + Double(label.count) * LabelBoxes.charWidth)
+      let rowY = learnedY + Double(row ?? 0) * 14
+      body += "<g class=\"learned\" data-id=\"\(HTMLPage.escape(marker.id))\"><title>\(HTMLPage.escape("\(marker.id) took effect \(marker.at.rfc3339), learned \(marker.recorded.rfc3339) (+\(CustomerTimeline.delay(marker)))"))</title>"
+      body += "<path d=\"M \(SVGChart.number(at)) \(SVGChart.number(eventsY + 6)) L \(SVGChart.number(learned)) \(SVGChart.number(rowY))\" stroke=\"#d64545\" stroke-dasharray=\"4 3\" stroke-opacity=\"0.6\" fill=\"none\"/>"
+      body += "<path d=\"M \(SVGChart.number(learned)) \(SVGChart.number(rowY - 6)) l 6 6 l -6 6 l -6 -6 z\" fill=\"#d64545\"/>"
+      if row != nil {
+        let markup = text(label, x: learned + 9, y: rowY + 4)
+        body += markup
+      }
+      body += "</g>\n"
+    }
+    y = learnedY + Double(max(rows.ends.count, 1)) * 14 + 10
+  }
+
+  /// Dates on top, grid lines through the lanes.
+  mutating func drawAxis(lanesBottom: Double) {
+    for tick in CustomerTimeline.ticks(from: start, to: end) {
+      let at = x(tick.time)
+      header += "<line x1=\"\(SVGChart.number(at))\" y1=\"\(SVGChart.number(Self.axisY))\" x2=\"\(SVGChart.number(at))\" y2=\"\(SVGChart.number(lanesBottom))\" stroke=\"#d8dce4\"/>"
+      let markup = text(tick.label, x: at, y: Self.axisY - 6, anchor: "middle", attributes: " class=\"axis-date\"")
+      header += markup
+      header += "\n"
+    }
+  }
+
+  mutating func drawLegend() {
+    var legendX = Self.left
+    for (state, colour) in CustomerTimeline.stateColours {
+      header += "<rect x=\"\(SVGChart.number(legendX))\" y=\"8\" width=\"12\" height=\"12\" fill=\"\(colour)\"/>"
+      let markup = text(state, x: legendX + 16, y: 18)
+      header += markup
+      header += "\n"
+      legendX += 34 + Double(state.count) * LabelBoxes.charWidth
+    }
+    header += "<circle cx=\"\(SVGChart.number(legendX + 6))\" cy=\"14\" r=\"5\" fill=\"#ffffff\" stroke=\"#d64545\" stroke-width=\"2\"/>"
+    let markup = text("learned late", x: legendX + 16, y: 18)
+    header += markup
+    header += "\n"
+  }
+
+  func document() -> String {
+    let height = y + 10
+    return "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline\" width=\"\(SVGChart.number(Self.width))\" height=\"\(SVGChart.number(height))\" viewBox=\"0 0 \(SVGChart.number(Self.width)) \(SVGChart.number(height))\" role=\"img\">\n"
+      + header + body + "</svg>\n"
   }
 }

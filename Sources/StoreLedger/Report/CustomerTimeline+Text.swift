@@ -2,7 +2,8 @@ extension CustomerTimeline {
   /// A plain table for terminals and support tickets: events, then lanes, then balances.
   /// - Complexity: O(events + segments).
   package var text: String {
-    var out = "Subject \(subject), as known " + (asOf.map { "at \($0.rfc3339)" } ?? "now (every event in the log)") + "\n"
+    // Values from the log are escaped (`TerminalText`), cell by cell so that columns stay aligned.
+    var out = "Subject \(TerminalText.escaped(subject)), as known " + (asOf.map { "at \($0.rfc3339)" } ?? "now (every event in the log)") + "\n"
     out += "\nEVENTS (effective order; 'learned' is shown when the ledger knew later than 'at')\n"
     out += Self.columns(
       [["at", "learned", "line", "id", "type", "details"]]
@@ -65,7 +66,8 @@ extension CustomerTimeline {
   }
 
   /// Rows padded into aligned columns, indented by two spaces, the last column unpadded.
-  private static func columns(_ rows: [[String]]) -> String {
+  private static func columns(_ unescaped: [[String]]) -> String {
+    let rows = unescaped.map { $0.map { TerminalText.escaped($0) } }
     var widths: [Int] = []
     for row in rows {
       for (index, cell) in row.enumerated() {

@@ -4,4 +4,12 @@ extension Limits {
   /// A report's memory is the ledger plus its buckets; 20,000 days is 55 years, far beyond
   /// any store's history, while keeping a mistyped year (`--to 2206-01-01`) from exhausting memory.
   package static let reportBucketsMax = 20_000
+
+  /// Largest magnitude of a count or amount in a report bucket (money in thousandths, units);
+  /// a sum that would pass it is an error (65) naming the bucket and the metric. Half of
+  /// `Int64.max` or less, so a comparison's change (after − before) cannot overflow either.
+  package static let reportValueMax: Int64 = 4_000_000_000_000_000_000
+  /// Largest numerator or denominator of a rate (a count of events or subjects); a rate's
+  /// ten-thousandths are computed as `numerator × 20,000`, which must not overflow.
+  package static let reportRatePartMax: Int64 = 400_000_000_000_000
 }

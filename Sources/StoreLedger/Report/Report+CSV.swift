@@ -46,8 +46,11 @@ extension Report {
 
 /// RFC 4180 quoting.
 enum CSV {
-  /// The field, quoted when it holds a comma, quote or line break.
-  static func field(_ text: String) -> String {
+  /// The field, its control characters escaped (`TerminalText`: a CSV is often read on a
+  /// terminal), quoted when it holds a comma or quote. Fields are metric names and keys, so a
+  /// field never starts with `=`, `+`, `-` or `@` (no spreadsheet formula).
+  static func field(_ unescaped: String) -> String {
+    let text = TerminalText.escaped(unescaped)
     guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
     var quoted = "\""
     for character in text {

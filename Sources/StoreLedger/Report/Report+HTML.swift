@@ -69,7 +69,7 @@ extension Report {
     let span = buckets.isEmpty ? "" : "\(buckets[0].start.rfc3339) to \(buckets[buckets.count - 1].end.rfc3339)"
     page.element(
       "p",
-      "\(buckets.count) \(interval.rawValue) buckets, \(span), as known "
+      "\(Plural.counted(buckets.count, interval.rawValue + " bucket")), \(span), as known "
         + (asOf.map { "at \($0.rfc3339)" } ?? "now (every event in the log)")
         + ". Money in currency units; definitions in Docs/reports.md.",
       attributes: "class=\"meta\"")
@@ -205,7 +205,7 @@ extension ReportComparison {
       for change in bucket.changes {
         rows.append([
           bucket.start.rfc3339, change.name, String(change.before), String(change.after),
-          String(change.after &- change.before),
+          String(change.after - change.before),
         ])
       }
     }

@@ -72,6 +72,15 @@ package struct ReportBuckets: Sendable, Equatable {
       }
       boundaries.append(interval.next(after: boundaries[boundaries.count - 1]))
     } while boundaries[boundaries.count - 1] < to
+    // A bucket that starts before 0000-01-01 or ends after 9999 could not be printed and read back.
+    for (boundary, option) in [(boundaries[0], "--from"), (boundaries[boundaries.count - 1], "--to")]
+    where !boundary.isReadable {
+      throw Diagnostic(
+        .usage(
+          "\(option) \(option == "--from" ? from.rfc3339 : to.rfc3339): its \(interval.rawValue) bucket "
+            + "\(option == "--from" ? "starts" : "ends") at \(boundary.rfc3339), outside the times a report can print "
+            + "(\(TimeInput.rangeDescription)); use \(option == "--from" ? "a later --from" : "an earlier --to") or a shorter --every"))
+    }
     self.boundaries = boundaries
   }
 

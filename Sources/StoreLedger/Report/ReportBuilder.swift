@@ -22,14 +22,38 @@ package struct ReportBuilder {
   private var heldEntitlements: [(entitlement: Int, isShared: Bool)] = []
   private var heldSubscription = false
   private var heldUntil = Timestamp.distantFuture
+  /// The first money or units sum that would leave `Limits.reportValueMax`: (metric, key index, bucket).
+  private var outOfRange: (metric: ReportMetric, key: Int, bucket: Int)? = nil
 
   /// Computes the report of `ledger` over `buckets` as known at `asOf` (nil: everything).
   /// - Complexity: O(events + subjects · buckets · (subscriptions + grants of a subject)).
-  package static func report(ledger: Ledger, buckets: ReportBuckets, asOf: Timestamp?) -> Report {
+  /// Throws when a bucket's money or units sum would pass `Limits.reportValueMax`.
+  package static func report(ledger: Ledger, buckets: ReportBuckets, asOf: Timestamp?) throws(Diagnostic) -> Report {
     var builder = ReportBuilder(ledger: ledger, buckets: buckets, asOf: asOf)
     for subject in 0..<ledger.subjectCount { builder.add(subject: Symbol(rawValue: UInt32(subject))) }
     if ledger.catalog.policy != nil { builder.addPolicyMetrics(asOf: asOf) }
+    if let (metric, key, bucket) = builder.outOfRange {
+      let keyName = ledger.symbols.currencies.string(Symbol(rawValue: UInt32(key)))
+      throw Diagnostic(
+        .reportValueOutOfRange(
+          name: metric.rawValue + "." + keyName, bucketStart: buckets.boundaries[bucket].rfc3339,
+          limit: Limits.reportValueMax))
+    }
     return builder.report(asOf: asOf)
+  }
+
+  /// Adds `amount` to a bucket's money or units sum under currency `key`; a sum that would
+  /// leave `Limits.reportValueMax` is not added, and the first such one is remembered.
+  private mutating func add(
+    _ amount: Int64, to sum: WritableKeyPath<BucketTally, [Int64]>, _ metric: ReportMetric, key: Int, bucket: Int
+  ) {
+    let (total, overflow) = tallies[bucket][keyPath: sum][key].addingReportingOverflow(amount)
+    guard overflow || total.magnitude > Limits.reportValueMax.magnitude else {
+      tallies[bucket][keyPath: sum][key] = total
+      return
+    }
+    // The last tally absorbs events outside the window; it is never reported.
+    if outOfRange == nil && bucket < outside { outOfRange = (metric, key, bucket) }
   }
 
   private init(ledger: Ledger, buckets: ReportBuckets, asOf: Timestamp?) {
@@ -132,7 +156,7 @@ package struct ReportBuilder {
       let before = isSubscription ? state.subscriptions[slot] : SubscriptionState()
       let isOwned =
         event.kind == .purchase ? event.ownership == .purchased : !before.isKnown || before.ownership == .purchased
-      if event.hasPrice { tallies[bucket].revenue[Int(event.currency.rawValue)] += event.price }
+      if event.hasPrice { add(event.price, to: \.revenue, .revenue, key: Int(event.currency.rawValue), bucket: bucket) }
       guard isOwned else { return }
       tallies[bucket].charges += 1
       if isSubscription {
@@ -151,9 +175,10 @@ package struct ReportBuilder {
         }
       }
       if productKind == .consumable {
-        let (units, overflow) = event.quantity.multipliedReportingOverflow(by: catalog.units[Int(event.product.rawValue)])
+        // At most `Limits.amountMax` (the validator's rule for consumable purchases): no overflow.
+        let units = event.quantity * catalog.units[Int(event.product.rawValue)]
         let currency = Int(ledger.context.productCurrencies[Int(event.product.rawValue)].rawValue)
-        tallies[bucket].credits[currency] = saturatingAdd(tallies[bucket].credits[currency], overflow ? Int64.max : units)
+        add(units, to: \.credits, .credits, key: currency, bucket: bucket)
       } else if event.offer == .trial {
         // A trial renewing into another trial period continues the trial it belongs to.
         if event.kind == .purchase {
@@ -174,10 +199,10 @@ package struct ReportBuilder {
       else { break }
       let isRefund = event.reasonRaw != RevocationReason.familyRevoked.rawValue
       revokedCharges.append((event.transaction, isRefund))
-      if charge.hasPrice { tallies[bucket].revenue[Int(charge.currency.rawValue)] -= charge.price }
+      if charge.hasPrice { add(-charge.price, to: \.revenue, .revenue, key: Int(charge.currency.rawValue), bucket: bucket) }
       if isRefund {
         tallies[bucket].refunds += 1
-        if charge.hasPrice { tallies[bucket].refunded[Int(charge.currency.rawValue)] += charge.price }
+        if charge.hasPrice { add(charge.price, to: \.refunded, .refunded, key: Int(charge.currency.rawValue), bucket: bucket) }
       }
       // A refund effective before its purchase has no target (the loader leaves it unresolved).
       if event.targetProduct.isSome && catalog.kind(event.targetProduct) == .autoRenewable && slot < episodeBucket.count
@@ -190,10 +215,10 @@ package struct ReportBuilder {
         let charge = Self.charge(event.transaction, in: subjectEvents, knownBy: knownBy)
       else { break }
       let isRefund = revokedCharges.remove(at: index).isRefund
-      if charge.hasPrice { tallies[bucket].revenue[Int(charge.currency.rawValue)] += charge.price }
+      if charge.hasPrice { add(charge.price, to: \.revenue, .revenue, key: Int(charge.currency.rawValue), bucket: bucket) }
       if isRefund {
         tallies[bucket].refundReversals += 1
-        if charge.hasPrice { tallies[bucket].reversed[Int(charge.currency.rawValue)] += charge.price }
+        if charge.hasPrice { add(charge.price, to: \.reversed, .reversed, key: Int(charge.currency.rawValue), bucket: bucket) }
       }
     case .expiration, .billingRetry, .graceEntered, .renewalExtended:
       guard slot < episodeBucket.count else { break }
@@ -219,7 +244,7 @@ package struct ReportBuilder {
       }
     case .consumption:
       let currency = Int(event.currency.rawValue)
-      tallies[bucket].spends[currency] = saturatingAdd(tallies[bucket].spends[currency], event.quantity)
+      add(event.quantity, to: \.spends, .spends, key: currency, bucket: bucket)
     case .purchasePending, .autoRenewChanged, .planChanged, .usage:
       break
     }

@@ -8,6 +8,7 @@ package struct ReportComparison: Sendable, Equatable {
     package var before: Int64
     /// The value as known at the later one.
     package var after: Int64
+    // Both values are within ±`Limits.reportValueMax` (half of `Int64.max`), so `after - before` cannot overflow.
   }
 
   /// One bucket's changes, in metric order then key order.
@@ -80,7 +81,7 @@ package struct ReportComparison: Sendable, Equatable {
                       $0.name,
                       .object([
                         ("before", .integer($0.before)), ("after", .integer($0.after)),
-                        ("change", .integer($0.after &- $0.before)),
+                        ("change", .integer($0.after - $0.before)),
                       ])
                     )
                   })
@@ -98,7 +99,7 @@ package struct ReportComparison: Sendable, Equatable {
       for change in bucket.changes {
         text += [
           bucket.start.rfc3339, bucket.end.rfc3339, CSV.field(change.name), String(change.before),
-          String(change.after), String(change.after &- change.before),
+          String(change.after), String(change.after - change.before),
         ].joined(separator: ",") + "\n"
       }
     }

@@ -49,19 +49,26 @@ extension Report {
       for (name, member) in members where name != "start" && name != "end" {
         switch member {
         case .integer(let count):
+          guard count.magnitude <= Limits.reportValueMax.magnitude else { throw bad("\(name) is \(count), beyond ±\(Limits.reportValueMax)") }
           metrics.append((name, .count(count)))
         case .object(let entries):
           if name.hasSuffix("_rate") || name.contains("_rate_") {
             guard case .integer(let numerator)? = member["numerator"], case .integer(let denominator)? = member["denominator"]
             else { throw bad("rate \(name) without integer numerator and denominator") }
+            guard (0...Limits.reportRatePartMax).contains(numerator), (0...Limits.reportRatePartMax).contains(denominator) else {
+              throw bad("rate \(name) with a numerator or denominator outside 0…\(Limits.reportRatePartMax)")
+            }
             metrics.append((name, .rate(numerator: numerator, denominator: denominator)))
           } else {
             var keyed: [(key: String, value: Int64)] = []
             for (key, entry) in entries {
               guard case .integer(let amount) = entry else { throw bad("\(name).\(key) is \(entry.kindName)") }
+              guard amount.magnitude <= Limits.reportValueMax.magnitude else {
+                throw bad("\(name).\(key) is \(amount), beyond ±\(Limits.reportValueMax)")
+              }
               keyed.append((key, amount))
             }
-            metrics.append((name, .keyed(sumKeyed(keyed, [], metric: name))))
+            metrics.append((name, .keyed(try sumKeyed(keyed, [], metric: name, bucket: start, file: file))))
           }
         default:
           throw bad("metric \(name) is \(member.kindName)")
@@ -103,11 +110,15 @@ extension Report {
           let name = bucket.metrics[m].name
           switch (merged.buckets[index].metrics[m].value, bucket.metrics[m].value) {
           case (.count(let a), .count(let b)):
-            merged.buckets[index].metrics[m].value = .count(a + b)
+            merged.buckets[index].metrics[m].value = .count(
+              try checkedSum(a, b, limit: Limits.reportValueMax, name: name, bucket: bucket.start, file: file))
           case (.rate(let n1, let d1), .rate(let n2, let d2)):
-            merged.buckets[index].metrics[m].value = .rate(numerator: n1 + n2, denominator: d1 + d2)
+            merged.buckets[index].metrics[m].value = .rate(
+              numerator: try checkedSum(n1, n2, limit: Limits.reportRatePartMax, name: name, bucket: bucket.start, file: file),
+              denominator: try checkedSum(d1, d2, limit: Limits.reportRatePartMax, name: name, bucket: bucket.start, file: file))
           case (.keyed(let a), .keyed(let b)):
-            merged.buckets[index].metrics[m].value = .keyed(sumKeyed(a, b, metric: name))
+            merged.buckets[index].metrics[m].value = .keyed(
+              try sumKeyed(a, b, metric: name, bucket: bucket.start, file: file))
           default:
             throw differ("kind of metric \(name)")
           }
@@ -117,13 +128,27 @@ extension Report {
     return merged
   }
 
+  /// `a + b` when its magnitude is at most `limit`; else the error naming the metric, bucket and file.
+  /// Both parts are within ±`Limits.reportValueMax` (checked on reading), so the sum cannot overflow.
+  private static func checkedSum(
+    _ a: Int64, _ b: Int64, limit: Int64, name: String, bucket: Timestamp, file: String
+  ) throws(Diagnostic) -> Int64 {
+    let (sum, overflow) = a.addingReportingOverflow(b)
+    guard overflow || sum.magnitude > limit.magnitude else { return sum }
+    throw Diagnostic(file: file, .reportValueOutOfRange(name: name, bucketStart: bucket.rfc3339, limit: limit))
+  }
+
   /// Key-by-key sums in the report's key order; zero sums dropped as a report drops them.
   private static func sumKeyed(
-    _ a: [(key: String, value: Int64)], _ b: [(key: String, value: Int64)], metric: String
-  ) -> [(key: String, value: Int64)] {
+    _ a: [(key: String, value: Int64)], _ b: [(key: String, value: Int64)], metric: String, bucket: Timestamp,
+    file: String
+  ) throws(Diagnostic) -> [(key: String, value: Int64)] {
     var sums: [String: Int64] = [:]
-    for entry in a { sums[entry.key, default: 0] += entry.value }
-    for entry in b { sums[entry.key, default: 0] += entry.value }
+    for entry in a + b {
+      let total = sums[entry.key, default: 0]
+      sums[entry.key] = try checkedSum(
+        total, entry.value, limit: Limits.reportValueMax, name: metric + "." + entry.key, bucket: bucket, file: file)
+    }
     let keepsZeros = metric == ReportMetric.active.rawValue || metric == ReportMetric.familyShared.rawValue
     let entries = sums.filter { keepsZeros || $0.value != 0 }.map { (key: $0.key, value: $0.value) }
     if metric == ReportMetric.trialConversionDays.rawValue {

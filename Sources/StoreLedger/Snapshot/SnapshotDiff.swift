@@ -57,7 +57,7 @@ package enum SnapshotDiff {
           let countB = eventCount(right)
           changedLines.append(
             countA == countB
-              ? "  events: \(countA) records, contents differ" : "  events: \(countA) → \(countB) records")
+              ? "  events: \(Plural.counted(countA, "record")), contents differ" : "  events: \(countA) → \(Plural.counted(countB, "record"))")
         }
       case (nil, nil):
         continue
@@ -71,7 +71,7 @@ package enum SnapshotDiff {
     lines.append(contentsOf: removedLines.map { "  " + $0 })
     let changed = counts.changed + counts.added + counts.removed
     if changed > subjectsShownMax {
-      lines.append("… and \(changed - subjectsShownMax) more subjects differ")
+      lines.append("… and \(changed - subjectsShownMax) more \(changed - subjectsShownMax == 1 ? "subject differs" : "subjects differ")")
     }
     if changed > 0 { lines.append(changed == 1 ? "1 subject differs" : "\(changed) subjects differ") }
     if lines.isEmpty && a != b {

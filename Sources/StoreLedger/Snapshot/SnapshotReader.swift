@@ -208,8 +208,10 @@ private struct SnapshotParser {
     var value: Int64 = 0
     var digits = 0
     while i < p.count, p[i] &- 48 < 10 {
-      guard digits < 19 else { throw fail("number too long") }
-      value = value * 10 + Int64(p[i] &- 48)
+      let (tens, overTens) = value.multipliedReportingOverflow(by: 10)
+      let (next, overNext) = tens.addingReportingOverflow(Int64(p[i] &- 48))
+      guard digits < 19, !overTens, !overNext else { throw fail("number too long") }
+      value = next
       digits += 1
       i += 1
     }

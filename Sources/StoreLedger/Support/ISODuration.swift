@@ -15,7 +15,12 @@ package struct ISODuration: Hashable, Sendable, CustomStringConvertible {
   /// The text the duration was parsed from.
   package let description: String
 
-  /// Parses an ISO 8601 duration; returns nil when malformed or zero.
+  /// What every duration must be besides well formed: `P9999Y11M30D` is accepted, `P10000Y` is not.
+  package static let lengthLimitDescription = "shorter than 10000 years"
+
+  /// Parses an ISO 8601 duration; returns nil when malformed, zero, or not shorter than 10,000
+  /// years (its end from 0000-01-01T00:00:00Z must be a time the log can hold, so no addition
+  /// to a time of the log can overflow; Docs/log-format.md).
   package init?(_ text: String) {
     var years: Int64 = 0
     var months: Int64 = 0
@@ -65,11 +70,21 @@ package struct ISODuration: Hashable, Sendable, CustomStringConvertible {
     self.days = days
     self.timeMilliseconds = timeMs
     self.description = text
+    // Coarse bounds first (each a little over 10,000 years), so the exact check below cannot overflow.
+    guard years <= 10_000, months <= 120_000, days <= 3_660_000, timeMs <= 3_660_000 * 86_400_000 else { return nil }
+    let earliest = Timestamp(millisecondsSinceEpoch: Timestamp.earliestMilliseconds)
+    guard added(to: earliest).millisecondsSinceEpoch <= Timestamp.latestMilliseconds else { return nil }
   }
 
   /// The instant this duration after `start`: years and months first (clamped), then days and time.
+  ///
+  /// Exact for a `start` the log can hold (years 0000–9999): the result is then below year
+  /// 20000, far inside `Int64`, and callers that keep it check it against
+  /// `Timestamp.latestMilliseconds`. A later `start` (the `distantFuture` sentinel, "never")
+  /// stays where it is, and an earlier one too: nothing overflows.
   package func added(to start: Timestamp) -> Timestamp {
     let ms = start.millisecondsSinceEpoch
+    guard ms >= Timestamp.earliestMilliseconds && ms <= Timestamp.latestMilliseconds else { return start }
     var dayNumber = floorDivide(ms, 86_400_000)
     let msOfDay = ms - dayNumber * 86_400_000
     if years != 0 || months != 0 {

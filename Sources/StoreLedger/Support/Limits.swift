@@ -30,6 +30,10 @@ package enum Limits {
   package static let catalogBytesMax = 16 * 1024 * 1024
   /// Largest integer accepted for `quantity` and `price`.
   package static let amountMax: Int64 = 1_000_000_000_000_000
+  /// Most one subject's balance in one currency may move in all (credits, spends, refunds and
+  /// reversals counted as positive); the event that passes it is an error (`balanceMovementLimit`).
+  /// Every balance is a sum of some of these amounts, so no balance can overflow.
+  package static let balanceMovementMax: Int64 = 1_000_000_000_000_000_000
   /// Decimal digits of `amountMax` (a longer number cannot be within it).
   package static let amountDigitsMax = 16
 }

@@ -90,6 +90,12 @@ extension Timestamp {
   package static let earliestMilliseconds: Int64 = -62_167_219_200_000
   /// 9999-12-31T23:59:59.999Z: the latest instant accepted.
   package static let latestMilliseconds: Int64 = 253_402_300_799_999
+  /// 9999-12-31T23:59:59.999Z: the latest instant a log, an option or an answer can hold.
+  package static let latest = Timestamp(millisecondsSinceEpoch: latestMilliseconds)
+  /// Whether the instant is one the tool prints as a four-digit year and reads back (0000–9999).
+  package var isReadable: Bool {
+    millisecondsSinceEpoch >= Timestamp.earliestMilliseconds && millisecondsSinceEpoch <= Timestamp.latestMilliseconds
+  }
 
   /// Parses an RFC 3339 timestamp from a string.
   public static func parseRFC3339(_ text: String) -> Timestamp? {
@@ -117,7 +123,12 @@ package struct TimeInput: Sendable {
     case relativeWithoutClock
     /// Not a form we know.
     case unknownForm
+    /// A well-formed time that `--tz` (or `today` in it) carries outside 0000-01-01…9999-12-31 UTC.
+    case outOfRange
   }
+
+  /// The times every option and answer can hold, for messages.
+  package static let rangeDescription = "a time from 0000-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z in UTC"
 
   /// The clock for `now`, `today` and `yesterday`; nil refuses them.
   package var now: Timestamp?
@@ -139,6 +150,11 @@ package struct TimeInput: Sendable {
   /// `--tz` zone, UTC by default), `YYYY-MM-DD[T ]HH:MM[:SS[.mmm]]` without offset (only with
   /// `--tz`), and `now`, `today`, `yesterday` (days start at midnight in the same zone).
   package func parse(_ text: String) -> Result<Timestamp, Problem> {
+    // An offset moves a time by up to a day: it can leave the years the tool prints and reads back.
+    parseUnchecked(text).flatMap { $0.isReadable ? .success($0) : .failure(.outOfRange) }
+  }
+
+  private func parseUnchecked(_ text: String) -> Result<Timestamp, Problem> {
     let trimmed = text.trimmingWhitespace()
     let offsetMs = (utcOffsetMinutes ?? 0) * 60_000
     switch trimmed.lowercased() {

@@ -29,16 +29,16 @@ enum CheckCommand: LedgerCommand {
       let errors = list.diagnostics.filter { $0.severity == .error }
       StoreLedgerCLI.report(list.diagnostics, console: console, total: max(errorCount, errors.count))
       let total = max(errorCount, errors.count)
-      console.err("\(name): \(total) error\(total == 1 ? "" : "s") in \(linesRead) lines\n")
+      console.err("\(name): \(Plural.counted(total, "error")) in \(Plural.counted(linesRead, "line"))\n")
       return list.exitCode
     case .success(let ledger):
       CommandSupport.warn(ledger.warnings, console)
       let leaks = reportLeaks(ledger, log: log, console: console)
       let warnings = ledger.warnings.count + leaks
       console.out(
-        "ok: \(name): \(extent.lineCount) lines, \(ledger.events.count) events, "
-          + "\(ledger.duplicatesSkipped) duplicate\(ledger.duplicatesSkipped == 1 ? "" : "s") skipped, "
-          + "\(ledger.subjectCount) subjects, \(warnings) warning\(warnings == 1 ? "" : "s")\n")
+        "ok: \(name): \(Plural.counted(extent.lineCount, "line")), \(Plural.counted(ledger.events.count, "event")), "
+          + "\(Plural.counted(ledger.duplicatesSkipped, "duplicate")) skipped, "
+          + "\(Plural.counted(ledger.subjectCount, "subject")), \(Plural.counted(warnings, "warning"))\n")
       return 0
     }
   }
@@ -61,7 +61,7 @@ enum CheckCommand: LedgerCommand {
       text += diagnostic.description + "\n"
     }
     guard count > 0 else { return 0 }
-    if count > leaksShownMax { text += "… and \(count - leaksShownMax) more leaks not shown\n" }
+    if count > leaksShownMax { text += "… and \(count - leaksShownMax) more \(count - leaksShownMax == 1 ? "leak" : "leaks") not shown\n" }
     text += "\(log): \(count) leak\(count == 1 ? "" : "s"): uses the policy did not allow when they happened\n"
     console.err(text)
     return count

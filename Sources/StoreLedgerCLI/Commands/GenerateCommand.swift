@@ -82,9 +82,9 @@ enum GenerateCommand: LedgerCommand {
     try log.commit()
     let seconds = Double(monotonicNanoseconds() - started) / 1e9
     console.out(
-      "wrote \(out): \(stats.lines) lines (\(stats.events) events of which \(stats.count(of: .usage)) usage, "
-        + "\(stats.duplicates) redelivered duplicates), "
-        + "\(stats.subjects) subjects, \(stats.bytes) bytes in \(formatSeconds(seconds)) s\n"
+      "wrote \(out): \(Plural.counted(stats.lines, "line")) (\(Plural.counted(stats.events, "event")) of which \(stats.count(of: .usage)) usage, "
+        + "\(Plural.counted(stats.duplicates, "redelivered duplicate"))), "
+        + "\(Plural.counted(stats.subjects, "subject")), \(Plural.counted(stats.bytes, "byte")) in \(formatSeconds(seconds)) s\n"
         + "wrote \(catalogPath)\n")
     return 0
   }

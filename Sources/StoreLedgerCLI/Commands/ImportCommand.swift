@@ -4,7 +4,7 @@ import StoreLedger
 enum ImportCommand: LedgerCommand {
   static let spec = CommandSpec(
     name: "import", abstract: "Turn App Store or Google Play purchase data into ledger events.",
-    usage: "import appstore|googleplay [<file|->] [--catalog <file>] [--append <log> | --out <file>] [--subjects <file>] [--allow-sandbox | --allow-test] [--emit-catalog]",
+    usage: "import appstore|googleplay [<file|->] [--catalog <file>] [--append <log> | --out <file>] [--subjects <file>] [--allow-sandbox | --allow-test] [--root <file>]... [--bundle-id <id>] [--app-apple-id <number>] [--no-verify] [--emit-catalog]",
     positionals: [("appstore|googleplay", "The source format."), ("<file|->", "Input; '-' or absent reads stdin.")],
     requiredPositionals: 1,
     options: [
@@ -13,8 +13,13 @@ enum ImportCommand: LedgerCommand {
       .value("subjects", "file", "JSON object mapping originalTransactionId (App Store) or purchase token (Google Play) to subject."),
       .flag("allow-sandbox", "App Store: also import Sandbox and Xcode data (refused by default)."),
       .flag("allow-test", "Google Play: also import license testers' purchases (refused by default)."),
-      .flag("emit-catalog", "App Store: print a starting catalog from the payloads instead of events."),
+      .repeatedValue("root", "file", "App Store: verify signatures up to this root certificate (DER or PEM; repeatable). Default: $STORELEDGER_APPLE_ROOT."),
+      .value("bundle-id", "id", "App Store: refuse signed transactions and notifications of another app."),
+      .value("app-apple-id", "number", "App Store: refuse signed Production notifications of another app."),
+      .flag("no-verify", "App Store: import without verifying signatures; decoded payloads accepted (the summary says so)."),
+      .flag("emit-catalog", "App Store: print a starting catalog from the payloads instead of events (not verified)."),
       CommandSpec.catalogOption,
+      CommandSpec.waitOption,
     ],
     discussion: """
       appstore reads any mix, one per line or as a JSON array, of: decoded transactions (StoreKit 2
@@ -24,10 +29,13 @@ enum ImportCommand: LedgerCommand {
       transactionId, so importing the same data twice adds nothing. 'recorded' is Apple's
       signedDate. Subjects: appAccountToken, else --subjects, else appstore:<originalTransactionId>.
 
-      SIGNATURES ARE NOT VERIFIED: JWS payloads are decoded without checking Apple's ECDSA
-      signature or certificate chain (no ECDSA on Linux without packages). Import only data you
-      fetched from Apple yourself or that your server already verified. The payload environment
-      is kept in each event's meta. See Docs/import-appstore.md for every mapping row.
+      Signatures are verified as Apple's libraries verify them: each JWS (nested ones too) must be
+      ES256 with an x5c chain whose intermediate was issued by a --root, valid at the payload's
+      signedDate. Get Apple Root CA - G3 from https://www.apple.com/certificateauthority/
+      (SHA-256 63343abfb89a6a03ebb57e9b3f5fa7be7c4f5c756f3017b3a8c488c3653e9179). A decoded
+      payload cannot be verified and is refused unless --no-verify. Any failure imports nothing.
+      --emit-catalog decodes without verifying. The payload environment is kept in each event's
+      meta. See Docs/verification.md and Docs/import-appstore.md.
 
       googleplay reads any mix of Pub/Sub push envelopes (base64 message.data), decoded
       DeveloperNotifications, stored resources {"packageName", "purchaseToken",
@@ -43,9 +51,13 @@ enum ImportCommand: LedgerCommand {
       throw UsageError(message: "Unknown import source '\(source)'; expected 'appstore' or 'googleplay'.")
     }
     let isGooglePlay = source == "googleplay"
-    for (flag, owner) in [("allow-sandbox", "appstore"), ("emit-catalog", "appstore"), ("allow-test", "googleplay")]
+    for (flag, owner) in [("allow-sandbox", "appstore"), ("emit-catalog", "appstore"), ("allow-test", "googleplay"), ("no-verify", "appstore")]
     where arguments.has(flag) && owner != source {
       throw UsageError(message: "'--\(flag)' is for 'import \(owner)' only.")
+    }
+    for option in ["root", "bundle-id", "app-apple-id"]
+    where (arguments.value(option) != nil || !arguments.values(option).isEmpty) && source != "appstore" {
+      throw UsageError(message: "'--\(option)' is for 'import appstore' only.")
     }
     let inputName = arguments.positionals.count > 1 ? arguments.positionals[1] : "-"
     let displayName = inputName == "-" ? "<stdin>" : inputName
@@ -67,8 +79,10 @@ enum ImportCommand: LedgerCommand {
     if arguments.has("emit-catalog") {
       let catalogText = try AppStoreImporter.emitCatalog(text, file: displayName)
       try emit(Array(catalogText.utf8), to: out, console: console)
+      console.err("note: --emit-catalog read the payloads without verifying their signatures\n")
       return 0
     }
+    let verification = isGooglePlay ? AppStoreVerification.skip : try verification(arguments, console: console)
     guard let catalogPath = arguments.value("catalog")
       ?? appendLog.map(LedgerLoader.defaultCatalogPath(forLog:))
       ?? out.map(LedgerLoader.defaultCatalogPath(forLog:))
@@ -91,14 +105,19 @@ enum ImportCommand: LedgerCommand {
             .map { GooglePlayImporter.knownTokens(inLog: try LedgerLoader.readFile($0)) } ?? [:]))
       : try AppStoreImporter.importEvents(
         text, file: displayName, catalog: catalog,
-        options: AppStoreImportOptions(subjects: subjects, allowsSandbox: arguments.has("allow-sandbox")))
+        options: AppStoreImportOptions(
+          subjects: subjects, allowsSandbox: arguments.has("allow-sandbox"), verification: verification))
     CommandSupport.warn(result.warnings, console)
+    let counts = result.verification
+    if counts.unverifiedPayloads > 0 {
+      console.err("warning: --no-verify: \(counts.unverifiedPayloads) payload\(counts.unverifiedPayloads == 1 ? "" : "s") imported without verifying signatures\n")
+    }
     let lines = Array(result.eventLines.map { $0 + "\n" }.joined().utf8)
-    var summary = "imported \(result.eventLines.count) events from \(displayName)"
-    if result.duplicateCount > 0 { summary += " (\(result.duplicateCount) repeated payloads collapsed)" }
+    var summary = "imported \(Plural.counted(result.eventLines.count, "event")) from \(displayName)"
+    if result.duplicateCount > 0 { summary += " (\(Plural.counted(result.duplicateCount, "repeated payload")) collapsed)" }
     summary += "\n"
     func listed(_ counts: [String: Int]) -> String {
-      counts.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
+      counts.sorted { $0.key < $1.key }.map { "\(TerminalText.clipped($0.key)) (\($0.value))" }.joined(separator: ", ")
     }
     let skipped = result.skipped.values.reduce(0, +)
     if skipped > 0 {
@@ -106,18 +125,75 @@ enum ImportCommand: LedgerCommand {
     }
     if !result.environments.isEmpty { summary += "  events by payload environment: \(listed(result.environments))\n" }
     if !result.unknownValues.isEmpty { summary += "  values this importer does not know (warned above): \(listed(result.unknownValues))\n" }
+    if !isGooglePlay { summary += verificationSummary(counts, roots: arguments.values("root"), console: console) }
     if let appendLog {
       let report = try LogAppender.append(
-        input: lines, inputName: displayName, logPath: appendLog, catalog: catalog, now: nil)
-      console.out(summary + "appended \(report.appended) events to \(appendLog) (\(report.duplicates) already present)\n")
+        input: lines, inputName: displayName, logPath: appendLog, catalog: catalog, now: nil,
+        wait: try CommandSupport.lockWait(arguments), waitNotice: CommandSupport.waitNotice(console, log: appendLog))
+      if report.appended > 0 { console.noteCommitted(to: appendLog) }
+      console.outText(summary + "appended \(Plural.counted(report.appended, "event")) to \(appendLog) (\(report.duplicates) already present)\n")
     } else if out != nil {
       try emit(lines, to: out, console: console)
-      console.out(summary)
+      console.outText(summary)
     } else {
       console.outBytes(lines)
       console.err(summary)
     }
     return 0
+  }
+
+  /// The trust `import appstore` verifies against: `--root` files (or `$STORELEDGER_APPLE_ROOT`),
+  /// or nothing with `--no-verify`. Warns about a root that is not Apple's.
+  private static func verification(_ arguments: ParsedArguments, console: Console) throws -> AppStoreVerification {
+    let paths = rootPaths(arguments, console: console)
+    let bundleId = arguments.value("bundle-id")
+    let appAppleId = try arguments.value("app-apple-id").map { text in
+      guard let number = Int64(text), number > 0 else {
+        throw UsageError(message: "Invalid value for '--app-apple-id': '\(text)' (expected a positive integer).")
+      }
+      return number
+    }
+    if arguments.has("no-verify") {
+      if let option = [("root", !arguments.values("root").isEmpty), ("bundle-id", bundleId != nil), ("app-apple-id", appAppleId != nil)].first(where: \.1)?.0 {
+        throw UsageError(message: "'--\(option)' has no effect with '--no-verify': give one or the other.")
+      }
+      return .skip
+    }
+    var roots: [X509Certificate] = []
+    for path in paths {
+      switch AppStoreTrust.certificate(fromFile: try LedgerLoader.readFile(path)) {
+      case .success(let root):
+        let fingerprint = AppStoreTrust.fingerprint(root)
+        if fingerprint != AppStoreTrust.appleRootCAG3SHA256 {
+          CommandSupport.warn(
+            [Diagnostic(.rootNotApple(path: path, sha256: fingerprint, appleRootSHA256: AppStoreTrust.appleRootCAG3SHA256), severity: .warning)],
+            console)
+        }
+        roots.append(root)
+      case .failure(let error):
+        throw Diagnostic(file: path, .badRootCertificate(path: path, reason: error.reason))
+      }
+    }
+    return .verify(AppStoreTrust(roots: roots, bundleId: bundleId, appAppleId: appAppleId))
+  }
+
+  /// `--root` files, else the one `$STORELEDGER_APPLE_ROOT` names (when set and not empty).
+  private static func rootPaths(_ arguments: ParsedArguments, console: Console) -> [String] {
+    let given = arguments.values("root")
+    if !given.isEmpty { return given }
+    guard let fallback = console.environment("STORELEDGER_APPLE_ROOT"), !fallback.isEmpty else { return [] }
+    return [fallback]
+  }
+
+  /// The summary lines that say what was verified, against which roots, or that nothing was.
+  private static func verificationSummary(_ counts: ImportVerification, roots: [String], console: Console) -> String {
+    if counts.unverifiedPayloads > 0 {
+      return "  NOT VERIFIED: \(counts.unverifiedPayloads) payload\(counts.unverifiedPayloads == 1 ? "" : "s") (--no-verify: signatures and certificate chains not checked)\n"
+    }
+    guard counts.verifiedPayloads > 0 else { return "" }
+    let paths = roots.isEmpty ? rootPaths(ParsedArguments(), console: console) : roots
+    let used = counts.rootsUsed.map { paths.indices.contains($0) ? paths[$0] : "#\($0)" }.joined(separator: ", ")
+    return "  verified \(counts.verifiedPayloads) payload\(counts.verifiedPayloads == 1 ? "" : "s") (\(counts.verifiedSignatures) signature\(counts.verifiedSignatures == 1 ? "" : "s")) up to root \(used)\n"
   }
 
   private static func emit(_ bytes: [UInt8], to path: String?, console: Console) throws {

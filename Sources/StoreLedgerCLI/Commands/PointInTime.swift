@@ -39,7 +39,7 @@ struct PointInTime {
       }
       guard let parsed = ISODuration(text) else {
         throw UsageError(
-          message: "Invalid value for '--max-staleness': '\(text)' (expected an ISO 8601 duration such as PT24H or P3D).")
+          message: "Invalid value for '--max-staleness': '\(text)' (expected an ISO 8601 duration such as PT24H or P3D, \(ISODuration.lengthLimitDescription)).")
       }
       staleness = parsed
     }

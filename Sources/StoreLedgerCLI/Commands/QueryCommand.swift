@@ -43,10 +43,15 @@ enum QueryCommand: LedgerCommand {
         throw UsageError(message: "Invalid value for '--during': '\(dayText)' (expected a date such as 2026-03-05).")
       }
       let to = from.adding(milliseconds: 86_400_000)
+      guard to.isReadable else {
+        throw UsageError(
+          message: "Invalid value for '--during': '\(dayText)' ends at \(to.rfc3339), after \(Timestamp.latest.rfc3339), "
+            + "the latest time the tool can print and read back.")
+      }
       let (ledger, _) = try CommandSupport.ledger(arguments, console: console)
       let held = QueryText.during(subject: subject, from: from, to: to, ledger: ledger)
       if format == "text" {
-        console.out(QueryText.duringText(subject: subject, from: from, to: to, held: held))
+        console.outText(QueryText.duringText(subject: subject, from: from, to: to, held: held))
       } else {
         let json = QueryText.duringJSON(subject: subject, from: from, to: to, held: held)
         console.out((arguments.has("pretty") ? JSONWriter.pretty(json) : JSONWriter.compact(json)) + "\n")
@@ -69,7 +74,7 @@ enum QueryCommand: LedgerCommand {
           current = (now, QueryText.absent(from: now, ledger: ledger))
         }
       }
-      console.out(QueryText.text(answer, absent: absent, current: current, ledger: ledger))
+      console.outText(QueryText.text(answer, absent: absent, current: current, ledger: ledger))
     } else {
       var value = answer.jsonValue
       if arguments.has("explain") { value = QueryText.withAbsent(value, absent) }

@@ -93,7 +93,8 @@ enum QueryText {
   static func text(
     _ answer: Answer, absent: [AbsentEntitlement], current: (Answer, [AbsentEntitlement])?, ledger: Ledger
   ) -> String {
-    var text = "\(answer.subject) at \(instant(answer.at))"
+    // Each line is escaped whole (`TerminalText`): a value from the log cannot end a line or act on the terminal.
+    var text = TerminalText.escaped("\(answer.subject) at \(instant(answer.at))")
       + (answer.asOf.map { ", as known at \(instant($0))" } ?? ", as known now") + ":\n"
     text += body(answer, absent: absent)
     if let (now, nowAbsent) = current {
@@ -119,7 +120,7 @@ enum QueryText {
           + " (transaction \(plan.transaction))")
     }
     for balance in answer.balances { lines.append("balance \(balance.currency): \(balance.amount)") }
-    return lines.map { "  " + $0 + "\n" }.joined()
+    return lines.map { "  " + TerminalText.escaped($0) + "\n" }.joined()
   }
 
   /// `5 Mar 2026 16:00 UTC`, or `5 Mar 2026` at midnight.
@@ -186,11 +187,13 @@ extension QueryText {
 
   /// `--during` in sentences.
   static func duringText(subject: String, from: Timestamp, to: Timestamp, held: [(String, [SubjectTimeline.Interval])]) -> String {
-    var text = "\(subject) from \(instant(from)) to \(instant(to)), as known now:\n"
+    var text = TerminalText.escaped(subject) + " from \(instant(from)) to \(instant(to)), as known now:\n"
     if held.isEmpty { return text + "  no entitlement at any time in it\n" }
     for (entitlement, intervals) in held {
       for interval in intervals {
-        text += "  \(entitlement): from \(instant(interval.from)) to \(instant(interval.to ?? to)) (\(interval.product), \(interval.state))\n"
+        text += "  " + TerminalText.escaped(
+          "\(entitlement): from \(instant(interval.from)) to \(instant(interval.to ?? to)) (\(interval.product), \(interval.state))")
+          + "\n"
       }
     }
     return text

@@ -32,11 +32,11 @@ enum ReplayCommand: LedgerCommand {
     text += "latest effective time: \(ledger.events.isEmpty ? "none" : latest.rfc3339)\n"
     if !ledger.events.isEmpty || at != nil {
       text += "entitlements active at \(countedAt.rfc3339):"
-      text += counts.isEmpty ? " none\n" : "\n" + counts.map { "  \($0.entitlement): \($0.subjects)\n" }.joined()
+      text += counts.isEmpty ? " none\n" : "\n" + counts.map { "  \(TerminalText.escaped($0.entitlement)): \($0.subjects)\n" }.joined()
     }
     let rate = seconds > 0 ? Int(Double(events) / seconds) : 0
     text += "elapsed: \(formatSeconds(seconds)) s (\(rate) events/s)\n"
-    console.out(text)
+    console.outText(text)
     return 0
   }
 }

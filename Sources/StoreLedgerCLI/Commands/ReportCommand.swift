@@ -59,12 +59,20 @@ enum ReportCommand: LedgerCommand {
       throw UsageError(message: error.message)
     }
     let (ledger, _) = try CommandSupport.ledger(arguments, console: console)
-    let report = ReportBuilder.report(ledger: ledger, buckets: buckets, asOf: asOf).keeping(metrics: metrics)
+    func built(asOf: Timestamp?) throws(Diagnostic) -> Report {
+      do {
+        return try ReportBuilder.report(ledger: ledger, buckets: buckets, asOf: asOf).keeping(metrics: metrics)
+      } catch var diagnostic {
+        diagnostic.file = CommandSupport.logPath(arguments)
+        throw diagnostic
+      }
+    }
+    let report = try built(asOf: asOf)
     if let compareAsOf {
       guard format != "partial" else {
         throw UsageError(message: "'--format partial' cannot be combined with '--compare-as-of': merge each as-of, then compare.")
       }
-      let before = ReportBuilder.report(ledger: ledger, buckets: buckets, asOf: compareAsOf).keeping(metrics: metrics)
+      let before = try built(asOf: compareAsOf)
       let comparison = ReportComparison(before: before, after: report)
       switch format {
       case "csv": console.out(comparison.csv)

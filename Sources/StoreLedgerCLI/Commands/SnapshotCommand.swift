@@ -52,17 +52,19 @@ enum SnapshotCommand: LedgerCommand {
     let header = try SnapshotFiles.header(for: ledger, extent: extent, logPath: log, catalogPath: catalogPath)
     if let out {
       let count = try SnapshotFiles.write(ledger, header: header, to: out, force: arguments.has("force"), inUse: inUse)
-      console.out("wrote \(out): \(header.lines) lines, \(header.events) events, \(ledger.subjectCount) subjects, \(count) bytes\n")
+      console.out(
+        "wrote \(out): \(Plural.counted(header.lines, "line")), \(Plural.counted(header.events, "event")), "
+          + "\(Plural.counted(ledger.subjectCount, "subject")), \(Plural.counted(count, "byte"))\n")
       return 0
     }
     let bytes = SnapshotWriter.write(ledger, header: header)
     let golden = try LedgerLoader.readFile(check!, limits: .snapshot)
     if golden == bytes {
-      console.out("\(log) matches \(check!)\n")
+      console.outText("\(log) matches \(check!)\n")
       return 0
     }
     let lines = try DiffCommand.differences(golden, bytes, nameA: check!, nameB: log)
-    console.out("\(log) differs from \(check!):\n" + lines.map { "  " + $0 + "\n" }.joined())
+    console.outText("\(log) differs from \(check!):\n" + lines.map { "  " + TerminalText.escaped($0) + "\n" }.joined())
     return 1
   }
 }
@@ -82,15 +84,15 @@ enum DiffCommand: LedgerCommand {
     let left = try LedgerLoader.readFile(a, limits: .snapshot)
     let right = try LedgerLoader.readFile(b, limits: .snapshot)
     if left == right {
-      console.out("\(a) and \(b) are identical\n")
+      console.outText("\(a) and \(b) are identical\n")
       return 0
     }
     let lines = try differences(left, right, nameA: a, nameB: b)
     if lines.isEmpty {
-      console.out("\(a) and \(b) are equal as JSON values\n")
+      console.outText("\(a) and \(b) are equal as JSON values\n")
       return 0
     }
-    console.out(lines.map { $0 + "\n" }.joined())
+    console.outText(lines.map { TerminalText.escaped($0) + "\n" }.joined())
     return 1
   }
 

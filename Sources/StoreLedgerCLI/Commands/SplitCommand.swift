@@ -76,9 +76,21 @@ enum SplitCommand: LedgerCommand {
         (buffer) throws(Diagnostic) in try console.readSome(into: buffer)
       }
     } else {
+      // Only what is committed: never part of a batch an appender is writing or left unfinished.
       let file = try PlatformFile(path: log, mode: .read)
+      guard file.entryKind() == .regular else {
+        throw Diagnostic(file: log, .cannotRead(path: log, reason: "not a regular file (use '-' to split a stream)"))
+      }
+      let committed = try LogReader.committedLength(of: file, logPath: log)
+      if let warning = committed.warning { CommandSupport.warn([warning], console) }
+      var position: Int64 = 0
       summary = try LogSplitter.split(name: name, count: count, directory: directory, force: force, inUse: inUse) {
-        (buffer) throws(Diagnostic) in try file.read(into: buffer)
+        (buffer) throws(Diagnostic) in
+        let want = Int(min(Int64(buffer.count), committed.length - position))
+        guard want > 0 else { return 0 }
+        let n = try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want]), at: position)
+        position += Int64(n)
+        return n
       }
     }
     if let catalogCopy { try SnapshotFiles.write(catalogCopy.bytes, to: catalogCopy.path, force: force, inUse: inUse) }
@@ -90,12 +102,12 @@ enum SplitCommand: LedgerCommand {
     }
     var text = ""
     for index in 0..<count {
-      text += "\(LogSplitter.fileName(index: index, count: count)): \(summary.lines[index]) lines, \(summary.bytes[index]) bytes\n"
+      text += "\(LogSplitter.fileName(index: index, count: count)): \(Plural.counted(summary.lines[index], "line")), \(Plural.counted(summary.bytes[index], "byte"))\n"
     }
     let lines = summary.lines.reduce(0, +)
     let bytes = summary.bytes.reduce(0, +)
-    text += "split \(name) into \(count) shards in \(directory): \(lines) lines, \(bytes) bytes"
-    text += summary.emptyLines > 0 ? ", \(summary.emptyLines) empty lines left out" : ""
+    text += "split \(name) into \(Plural.counted(count, "shard")) in \(directory): \(Plural.counted(lines, "line")), \(Plural.counted(bytes, "byte"))"
+    text += summary.emptyLines > 0 ? ", \(Plural.counted(summary.emptyLines, "empty line")) left out" : ""
     text += ", \(formatSeconds(seconds)) s\n"
     console.out(text)
     return 0

@@ -31,7 +31,7 @@ enum TimelineCommand: LedgerCommand {
     }
     let (ledger, _) = try CommandSupport.ledger(arguments, console: console)
     let timeline = try CustomerTimeline.build(ledger: ledger, subject: subject, asOf: asOf)
-    console.out(format == "html" ? timeline.html() : timeline.text)
+    if format == "html" { console.out(timeline.html()) } else { console.outText(timeline.text) }
     return 0
   }
 }

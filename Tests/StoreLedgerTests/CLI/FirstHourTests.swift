@@ -207,8 +207,8 @@ struct FirstHourTests {
     #expect(result.status == 65)
     #expect(
       result.stderr == """
-        <stdin>:2: error: field 'id': id conflict: 'e2' was first used on line 1 of <stdin> for a different event
-        <stdin>:3: error: field 'id': id conflict: 'e1' was first used on line 1 of \(space.log) for a different event
+        <stdin>:2: error: field 'id': id conflict: 'e2' was first used on line 1 of <stdin> for a different event (it differs in transaction)
+        <stdin>:3: error: field 'id': id conflict: 'e1' was first used on line 1 of \(space.log) for a different event (it differs in subject, transaction)
         <stdin>:4: error: field 'transaction': transaction 't1' was already charged by the event on line 1 of \(space.log)
 
         """)

@@ -61,6 +61,7 @@ struct FastLineReader {
       .unknownProduct(let field, _, _):
       return field
     case .unknownEventType: return "type"
+    case .unknownCurrency: return "currency"
     case .lineTooLong: return "line"
     default: return "unexpected problem \(problem)"
     }

@@ -552,6 +552,17 @@ struct ReferenceEventReader {
         throw reject("quantity", "only for consumable")
       }
       if product.kind == .consumable { event.quantity = integers["quantity"] ?? 1 }
+      // Computed values stay in range (Docs/log-format.md, "Limits"): a credit of at most 10^15
+      // units, and a grant end from the catalog's duration by 9999-12-31T23:59:59.999Z.
+      if product.kind == .consumable, let quantity = integers["quantity"] {
+        let (credit, overflow) = quantity.multipliedReportingOverflow(by: product.units)
+        if overflow || credit > Limits.amountMax { throw reject("quantity", "credits more than 10^15 units") }
+      }
+      if times["expires"] == nil, let duration = product.duration ?? product.expiresAfter,
+        Self.end(of: duration, fromMilliseconds: event.at) > Self.latestEnd
+      {
+        throw reject("at", "the grant would end after 9999")
+      }
       if let ownership = strings["ownership"] {
         guard Self.ownerships.contains(where: { sameUnicodeScalars($0, ownership) }) else {
           throw reject("ownership", "unknown ownership \(ownership)")
@@ -568,6 +579,10 @@ struct ReferenceEventReader {
       let currency = strings["currency"]!
       guard !currency.isEmpty, currency.utf8.count <= Limits.referenceBytesMax else {
         throw reject("currency", "\(currency.utf8.count) bytes")
+      }
+      // Only a currency some consumable grants can be spent (a typo is not an overdraw of 0).
+      guard catalog.products.contains(where: { $0.kind == .consumable && sameUnicodeScalars($0.currency, currency) }) else {
+        throw reject("currency", "no consumable grants \(currency)")
       }
       event.currency = currency
     }
@@ -603,5 +618,21 @@ struct ReferenceEventReader {
     }
     event.autoRenew = booleans["auto_renew"]
     return event
+  }
+}
+
+extension ReferenceEventReader {
+  /// 9999-12-31T23:59:59.999Z as a Foundation date.
+  static let latestEnd = Date(timeIntervalSince1970: 253_402_300_799.999)
+
+  /// The end of an ISO duration from `at`, by Foundation's Gregorian calendar in UTC (years and
+  /// months first, clamped to a shorter month, then days and the time part).
+  static func end(of duration: ISODuration, fromMilliseconds at: Int64) -> Date {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC")!
+    let start = Date(timeIntervalSince1970: Double(at) / 1000)
+    let months = DateComponents(month: Int(duration.years * 12 + duration.months))
+    let afterMonths = calendar.date(byAdding: months, to: start) ?? start
+    return afterMonths.addingTimeInterval(Double(duration.days) * 86_400 + Double(duration.timeMilliseconds) / 1000)
   }
 }

@@ -169,11 +169,21 @@ struct AppendCrashTests {
     }
   }
 
+  /// A record that describes `log` (its identity, the bytes before `committed`) and a batch of `batch` bytes.
+  static func record(forLog log: String, committed: Int64, batch: Int64, batchDigest: String = "0000000000000000") throws
+    -> AppendIntent.Record
+  {
+    let file = try PlatformFile(path: log, mode: .read)
+    return AppendIntent.Record(
+      identity: try file.identity().identity, committed: committed, batch: batch,
+      tailDigest: try AppendIntent.tailDigest(of: file, committed: committed), batchDigest: batchDigest)
+  }
+
   @Test("an intent record that is itself torn is discarded: the log was not touched yet")
   func tornIntentIsDiscarded() throws {
     let fixture = try AppendFixture()
     defer { fixture.remove() }
-    let record = AppendIntent.encode(.init(committed: 5, batch: 10))
+    let record = AppendIntent.encode(try Self.record(forLog: fixture.log, committed: 5, batch: 10))
     for cut in 0..<record.count {
       try fixture.reset()
       try Data(record[0..<cut]).write(to: URL(fileURLWithPath: AppendIntent.path(forLog: fixture.log)))
@@ -189,7 +199,7 @@ struct AppendCrashTests {
     let fixture = try AppendFixture()
     defer { fixture.remove() }
     let size = Int64(Self.old.utf8.count)
-    try Data(AppendIntent.encode(.init(committed: size - 50, batch: 10))).write(
+    try Data(AppendIntent.encode(try Self.record(forLog: fixture.log, committed: size - 50, batch: 10))).write(
       to: URL(fileURLWithPath: AppendIntent.path(forLog: fixture.log)))
     #expect(throws: Diagnostic.self) { try LogRepair.repair(logPath: fixture.log) }
     #expect(try fixture.logText() == Self.old)

@@ -47,7 +47,7 @@ struct CustomerTimelineTests {
   }
 
   @Test(
-    "the HTML is well-formed with one lane per entitlement and subscription, one marker per event and dated axes",
+    "the HTML is well-formed with one lane per entitlement and subscription, one marker per store event and dated axes",
     arguments: [("demo", "u1"), ("grace-recovery", "hank"), ("out-of-order-late", "hal"), ("consumables", "gus"),
       ("family-sharing", "lena")])
   func html(scenario: String, subject: String) throws {
@@ -61,8 +61,9 @@ struct CustomerTimelineTests {
     #expect(occurrences(of: #"data-kind="subscription""#, in: html) == reference.subscriptions.count)
     #expect(occurrences(of: #"data-kind="balance""#, in: html) == reference.balances.count)
     let events = ledger.events(of: ledger.subject(named: subject)!)
-    #expect(occurrences(of: #"<g class="marker""#, in: html) == events.count)
-    #expect(occurrences(of: #"<g class="learned""#, in: html) == events.filter { $0.recorded > $0.at }.count)
+    let storeEvents = events.filter { $0.kind != .usage }
+    #expect(occurrences(of: #"<g class="marker""#, in: html) == storeEvents.count)
+    #expect(occurrences(of: #"<g class="learned""#, in: html) == storeEvents.filter { $0.recorded > $0.at }.count)
     #expect(occurrences(of: #"class="axis-date""#, in: html) >= 2)
     for event in events { #expect(html.contains(ledger.symbols.ids.string(event.id))) }
   }
@@ -86,5 +87,77 @@ struct CustomerTimelineTests {
     #expect(text.contains("2026-03-09T08:00:00Z (+4d 16h)"))
     for id in ["e1", "e4", "e6", "e7"] { #expect(text.contains(" \(id) ")) }
     #expect(text.contains("ENTITLEMENTS") && text.contains("SUBSCRIPTIONS"))
+  }
+}
+
+/// The text boxes of an SVG's labels, estimated as the timeline lays them out.
+func svgTextBoxes(_ svg: String) -> [(text: String, left: Double, top: Double, right: Double, bottom: Double)] {
+  var boxes: [(String, Double, Double, Double, Double)] = []
+  var rest = svg[...]
+  while let open = rest.range(of: "<text ") {
+    guard let close = rest[open.upperBound...].range(of: ">"), let end = rest[close.upperBound...].range(of: "</text>") else { break }
+    let attributes = String(rest[open.upperBound..<close.lowerBound])
+    func attribute(_ name: String) -> String? {
+      guard let start = attributes.range(of: name + "=\"") else { return nil }
+      return String(attributes[start.upperBound...].prefix { $0 != "\"" })
+    }
+    let text = String(rest[close.upperBound..<end.lowerBound])
+      .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+      .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
+      .replacingOccurrences(of: "&amp;", with: "&")
+    let box = LabelBoxes.box(
+      text, x: Double(attribute("x") ?? "0") ?? 0, y: Double(attribute("y") ?? "0") ?? 0, anchor: attribute("text-anchor") ?? "start")
+    boxes.append((text, box.left, box.top, box.right, box.bottom))
+    rest = rest[end.upperBound...]
+  }
+  return boxes
+}
+
+@Suite("The timeline picture stays readable at any size of history")
+struct TimelineLayoutTests {
+  /// A generated log with heavy usage: its heaviest subject has thousands of events.
+  static let heavy: (ledger: Ledger, heaviest: String, typical: String) = {
+    let directory = try! temporaryDirectory()
+    let log = directory.appendingPathComponent("heavy.jsonl").path
+    let result = runCLI(["generate", "--subjects", "200", "--seed", "7", "--usage", "heavy", "--out", log])
+    precondition(result.status == 0, result.stderr)
+    let ledger = try! LedgerLoader.load(logPath: log, catalog: LedgerLoader.loadCatalog(path: directory.appendingPathComponent("catalog.json").path)).ledger
+    let counts = (0..<ledger.subjectCount).map { s in (ledger.symbols.subjects.string(Symbol(rawValue: UInt32(s))), ledger.events(of: Symbol(rawValue: UInt32(s))).count) }
+      .sorted { $0.1 > $1.1 }
+    return (ledger, counts[0].0, counts[counts.count / 2].0)
+  }()
+
+  @Test("no two labels overlap, and every store event is labelled", arguments: ["heaviest", "typical", "demo"])
+  func labelsNeverOverlap(which: String) throws {
+    let timeline: CustomerTimeline
+    if which == "demo" {
+      timeline = try CustomerTimeline.build(ledger: try CustomerTimelineTests.scenario("demo"), subject: "u1", asOf: nil)
+    } else {
+      let subject = which == "heaviest" ? Self.heavy.heaviest : Self.heavy.typical
+      timeline = try CustomerTimeline.build(ledger: Self.heavy.ledger, subject: subject, asOf: nil)
+    }
+    let html = timeline.html()
+    let svg = String(html[html.range(of: "<svg")!.lowerBound..<html.range(of: "</svg>")!.upperBound])
+    let boxes = svgTextBoxes(svg)
+    var overlaps: [String] = []
+    for i in boxes.indices {
+      for j in boxes.indices where j > i {
+        let a = boxes[i]
+        let b = boxes[j]
+        if a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom {
+          overlaps.append("'\(a.text)' and '\(b.text)'")
+        }
+      }
+    }
+    #expect(overlaps.isEmpty, "\(overlaps.prefix(5))")
+    for marker in timeline.markers where marker.type != "usage" {
+      #expect(boxes.contains { $0.text == marker.id + " " + marker.type }, "\(marker.id) has no label")
+    }
+    #expect(xmlError(html) == nil)
+    if which == "heaviest" {
+      #expect(timeline.markers.count > 1000)
+      // Thousands of uses become a few dozen bars, not thousands of marks.
+      #expect(occurrences(of: "<rect class=\"usage-", in: svg) < 400)
+    }
   }
 }

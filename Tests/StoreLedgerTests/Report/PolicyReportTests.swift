@@ -23,7 +23,7 @@ struct PolicyReportTests {
   @Test("limit hits, their 7- and 30-day conversion, leaks by feature and tier, and usage trials, by hand")
   func handDerived() throws {
     let ledger = try ledger(Self.log, catalogText: policyCatalogText())
-    let report = ReportBuilder.report(
+    let report = try ReportBuilder.report(
       ledger: ledger, buckets: try ReportBuckets(from: ts("2026-03-01T00:00:00Z"), to: ts("2026-04-01T00:00:00Z"), every: .month),
       asOf: nil)
     let march = report.buckets[0]
@@ -45,7 +45,7 @@ struct PolicyReportTests {
     var engine = QueryEngine(ledger: ledger)
     var expected: [String: Int64] = [:]
     engine.forEachLeak { expected[$0.feature + "." + ($0.tier ?? "none"), default: 0] += 1 }
-    let report = ReportBuilder.report(
+    let report = try ReportBuilder.report(
       ledger: ledger, buckets: try ReportBuckets(from: ts("2026-03-01T00:00:00Z"), to: ts("2026-03-31T00:00:00Z"), every: .day),
       asOf: nil)
     var counted: [String: Int64] = [:]
@@ -73,8 +73,8 @@ struct PolicyReportTests {
     let buckets = try ReportBuckets(from: start, to: end.adding(milliseconds: 1), every: .day)
     let full = try ledger(lines.joined(separator: "\n"), catalogText: policyCatalogText(offset: "-05:00"))
     let truncated = try ledger(known.joined(separator: "\n"), catalogText: policyCatalogText(offset: "-05:00"))
-    let asOf = ReportBuilder.report(ledger: full, buckets: buckets, asOf: cut)
-    let cutReport = ReportBuilder.report(ledger: truncated, buckets: buckets, asOf: nil)
+    let asOf = try ReportBuilder.report(ledger: full, buckets: buckets, asOf: cut)
+    let cutReport = try ReportBuilder.report(ledger: truncated, buckets: buckets, asOf: nil)
     var compared = 0
     for (a, b) in zip(asOf.buckets, cutReport.buckets) {
       for name in ["limit_hits", "limit_hit_subjects", "leaks"] where a[name] != nil || b[name] != nil {
@@ -96,8 +96,8 @@ struct PolicyReportTests {
     let ledger = try ledger(lines, catalogText: policyCatalogText())
     let buckets = try ReportBuckets(from: ts("2026-03-10T00:00:00Z"), to: ts("2026-03-11T00:00:00Z"), every: .day)
     // As known on 10 March noon, h3 takes free's 5 a day from 4 to 5; as known now, h2 did.
-    let then = ReportBuilder.report(ledger: ledger, buckets: buckets, asOf: ts("2026-03-10T12:00:00Z"))
-    let now = ReportBuilder.report(ledger: ledger, buckets: buckets, asOf: nil)
+    let then = try ReportBuilder.report(ledger: ledger, buckets: buckets, asOf: ts("2026-03-10T12:00:00Z"))
+    let now = try ReportBuilder.report(ledger: ledger, buckets: buckets, asOf: nil)
     #expect(then.buckets[0]["limit_hits"] == .keyed([("interaction", 1)]))
     #expect(now.buckets[0]["limit_hits"] == .keyed([("interaction", 1)]))
     // h3 is over the limit as known now, but a leak is judged as known when it was recorded (h2 unknown then).
@@ -106,7 +106,7 @@ struct PolicyReportTests {
 
   @Test("a catalog without a policy leaves the policy metrics out")
   func noPolicy() throws {
-    let report = ReportBuilder.report(
+    let report = try ReportBuilder.report(
       ledger: try ledger(""), buckets: try ReportBuckets(from: ts("2026-03-01T00:00:00Z"), to: ts("2026-03-02T00:00:00Z"), every: .day),
       asOf: nil)
     #expect(report.buckets[0]["leaks"] == nil && report.buckets[0]["limit_hits"] == nil)

@@ -31,7 +31,7 @@ struct ReportAgreementTests {
     let to = log.end.adding(milliseconds: 40 * 86_400_000)
     let asOfs: [Timestamp?] = [nil, log.start.adding(milliseconds: (log.end.millisecondsSinceEpoch - log.start.millisecondsSinceEpoch) / 2)]
     for asOf in asOfs {
-      let report = ReportBuilder.report(
+      let report = try ReportBuilder.report(
         ledger: ledger, buckets: try ReportBuckets(from: from, to: to, every: interval), asOf: asOf)
       for bucket in report.buckets {
         var counts: [String: Int64] = [:]
@@ -56,7 +56,7 @@ struct ReportAgreementTests {
     let ledger = try ledger(lines)
     let buckets = try ReportBuckets(from: log.start, to: log.end.adding(milliseconds: 1), every: .week)
     for asOf in [nil, log.end.adding(milliseconds: -20 * 86_400_000)] as [Timestamp?] {
-      let report = ReportBuilder.report(ledger: ledger, buckets: buckets, asOf: asOf)
+      let report = try ReportBuilder.report(ledger: ledger, buckets: buckets, asOf: asOf)
       let expected = Self.referenceRevenue(ledger: ledger, buckets: buckets, asOf: asOf)
       for (index, bucket) in report.buckets.enumerated() {
         for currency in ["USD", "EUR"] {
@@ -110,7 +110,7 @@ struct ReportAgreementTests {
       {"id":"i","type":"purchase","subject":"w","at":"2026-03-31T23:59:59.999Z","product":"pro.lifetime","transaction":"t4","price":7000,"currency":"EUR"}
       {"id":"j","type":"purchase","subject":"w","at":"2026-04-01T00:00:00Z","product":"coins.100","transaction":"t5","price":990,"currency":"EUR"}
       """#)
-    let report = ReportBuilder.report(
+    let report = try ReportBuilder.report(
       ledger: ledger, buckets: try ReportBuckets(from: ts("2026-01-01T00:00:00Z"), to: ts("2026-04-01T00:00:00Z"), every: .month),
       asOf: nil)
     // January: 10.00 + 49.90. February: −10.00 (once) + 49.90 − 49.90. March: +10.00 − 10.00 + 7.00 EUR.
@@ -131,7 +131,7 @@ struct ReportAgreementTests {
       {"id":"r","type":"revocation","subject":"u","at":"2026-01-20T00:00:00Z","transaction":"t1","reason":"refund"}
       {"id":"p","type":"purchase","subject":"u","at":"2026-02-05T00:00:00Z","product":"pro.monthly","transaction":"t1","expires":"2026-03-05T00:00:00Z","price":4990,"currency":"USD"}
       """#)
-    let report = ReportBuilder.report(
+    let report = try ReportBuilder.report(
       ledger: ledger, buckets: try ReportBuckets(from: ts("2026-01-01T00:00:00Z"), to: ts("2026-03-01T00:00:00Z"), every: .month),
       asOf: nil)
     #expect(report.buckets.map { $0["revenue"]! } == [.keyed([("USD", -4990)]), .keyed([("USD", 4990)])])
@@ -152,8 +152,8 @@ struct ReportAgreementTests {
     // (Seeds 1–4 all validate.)
     guard case .success(let cutLedger) = try buildLedger(known) else { return }
     let buckets = try ReportBuckets(from: log.start, to: log.end, every: .week)
-    let asOf = ReportBuilder.report(ledger: try ledger(lines), buckets: buckets, asOf: cut)
-    let truncated = ReportBuilder.report(ledger: cutLedger, buckets: buckets, asOf: nil)
+    let asOf = try ReportBuilder.report(ledger: try ledger(lines), buckets: buckets, asOf: cut)
+    let truncated = try ReportBuilder.report(ledger: cutLedger, buckets: buckets, asOf: nil)
     for (a, b) in zip(asOf.buckets, truncated.buckets) {
       for (x, y) in zip(a.metrics, b.metrics) {
         #expect(x.value == y.value, "seed \(seed) \(a.start.rfc3339): \(x.name)")

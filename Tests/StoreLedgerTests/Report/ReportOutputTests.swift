@@ -27,7 +27,7 @@ struct ReportOutputTests {
   }
 
   static func demoReport(asOf: String? = nil) throws -> Report {
-    ReportBuilder.report(
+    try ReportBuilder.report(
       ledger: try demo(),
       buckets: try ReportBuckets(from: ts("2026-02-01T00:00:00Z"), to: ts("2026-04-01T00:00:00Z"), every: .month),
       asOf: asOf.map(ts))
@@ -115,7 +115,7 @@ struct ReportOutputTests {
 
   @Test("a window with no events gives empty buckets, not an error")
   func emptyWindow() throws {
-    let report = ReportBuilder.report(
+    let report = try ReportBuilder.report(
       ledger: try Self.demo(),
       buckets: try ReportBuckets(from: ts("2020-01-01T00:00:00Z"), to: ts("2020-01-03T00:00:00Z"), every: .day), asOf: nil)
     #expect(report.buckets.count == 2)

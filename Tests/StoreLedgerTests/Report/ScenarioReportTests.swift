@@ -40,7 +40,7 @@ struct ScenarioReportTests {
       let buckets = try ReportBuckets(
         from: instant(reportCase["from"]!.stringValue!), to: instant(reportCase["to"]!.stringValue!),
         every: ReportInterval(rawValue: reportCase["every"]!.stringValue!)!)
-      let report = ReportBuilder.report(ledger: ledger, buckets: buckets, asOf: asOf)
+      let report = try ReportBuilder.report(ledger: ledger, buckets: buckets, asOf: asOf)
       guard case .array(let expectedBuckets)? = reportCase["buckets"] else { continue }
       #expect(report.buckets.count == expectedBuckets.count, "\(name): bucket count")
       for (bucket, wanted) in zip(report.buckets, expectedBuckets) {
