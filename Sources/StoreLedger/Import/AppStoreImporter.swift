@@ -33,11 +33,14 @@ package enum AppStoreImporter {
   /// `{"signedPayload": JWS}`), Get Transaction History, Get Refund History, Get All
   /// Subscription Statuses, Get Notification History and Get Transaction Info responses.
   /// The result depends neither on the order of the payloads nor on repeats of them.
+  /// Events `knowledge` already holds (an earlier import into the same log) are left out, so
+  /// importing payloads one run at a time, in any order, adds what one run of them adds.
   /// - Throws: every error found (with `file`, input line and field); nothing is returned
   ///   partially. Warnings found along the way are included in the thrown list.
   /// - Complexity: O(n log n) in the number of payloads.
   package static func importEvents(
-    _ inputText: String, file: String, catalog: Catalog, options: AppStoreImportOptions
+    _ inputText: String, file: String, catalog: Catalog, options: AppStoreImportOptions,
+    knowledge: LedgerKnowledge = LedgerKnowledge()
   ) throws(DiagnosticList) -> ImportResult {
     var problems = ImportProblems(file: file)
     let (documents, syntaxErrors) = ImportInput.documents(in: inputText, file: file)
@@ -49,7 +52,7 @@ package enum AppStoreImporter {
     for payload in payloads { mapper.map(payload) }
     problems = mapper.problems
     var result = try ImportResult.assemble(
-      events: mapper.events, skipped: mapper.skipped, problems: &problems)
+      events: mapper.events, skipped: mapper.skipped, problems: &problems, knowledge: knowledge)
     result.verification = ImportVerification(
       verifiedPayloads: verifier == nil ? 0 : payloads.count,
       unverifiedPayloads: verifier == nil ? payloads.count : 0,

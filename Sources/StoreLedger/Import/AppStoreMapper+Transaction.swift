@@ -87,7 +87,8 @@ extension AppStoreMapper {
       ImportedEvent(
         id: "appstore:\(transaction.transactionID):\(kind.name)", kind: kind, subject: subject,
         at: at, recorded: transaction.signedDate, fields: fields, meta: meta, line: line,
-        identity: "charge:" + transaction.transactionID))
+        identity: "charge:" + transaction.transactionID,
+        rank: transaction.transactionReason == nil ? 1 : 0))
     if let revokedAt = transaction.revocationDate {
       revocationEvent(transaction, subject: subject, at: revokedAt)
     }
@@ -138,7 +139,9 @@ extension AppStoreMapper {
   /// `purchase` or `renewal`: only auto-renewables renew, and `transactionReason` says which.
   ///
   /// Without `transactionReason` (payloads from before 2023), the first transaction of a
-  /// subscription is its purchase and later ones are taken as renewals.
+  /// subscription is its purchase and later ones are taken as renewals; a copy of the same
+  /// transaction that states its reason wins over such a copy (`ImportedEvent.rank`), so the
+  /// kind does not depend on which payload carried the transaction first.
   private mutating func chargeKind(
     _ transaction: TransactionPayload, product: Product, meta: inout [(String, JSONValue)]
   ) -> EventKind {

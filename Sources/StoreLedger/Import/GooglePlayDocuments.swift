@@ -52,11 +52,13 @@ enum GooglePlayDocuments {
         payloads.append(.notification(notification))
       }
     } else if object.has("subscriptionPurchaseV2") {
-      if let subscription = subscriptionResource(object, &problems) {
+      if var subscription = subscriptionResource(object, &problems) {
+        subscription.knownAt = object.rfc3339("fetchTime", &problems)
         payloads.append(.subscription(subscription))
       }
     } else if object.has("productPurchase") {
-      if let product = productResource(object, &problems) {
+      if var product = productResource(object, &problems) {
+        product.knownAt = object.rfc3339("fetchTime", &problems)
         payloads.append(.product(product))
       }
     } else if object.has("voidedPurchases") {
@@ -64,16 +66,23 @@ enum GooglePlayDocuments {
         problems.error(line, "field 'voidedPurchases': expected an array")
         return
       }
+      let fetchTime = object.rfc3339("fetchTime", &problems)
       for (index, item) in items.enumerated() {
         let path = "voidedPurchases[\(index)]"
         guard let entry = PayloadObject(item, path: path, line: line) else {
           problems.error(line, "field '\(path)': expected an object, found \(item.kindName)")
           continue
         }
-        if let voided = voidedPurchase(entry, &problems) { payloads.append(.voided(voided)) }
+        if var voided = voidedPurchase(entry, &problems) {
+          voided.knownAt = fetchTime ?? entry.rfc3339("fetchTime", &problems)
+          payloads.append(.voided(voided))
+        }
       }
     } else if object.has("voidedTimeMillis") {
-      if let voided = voidedPurchase(object, &problems) { payloads.append(.voided(voided)) }
+      if var voided = voidedPurchase(object, &problems) {
+        voided.knownAt = object.rfc3339("fetchTime", &problems)
+        payloads.append(.voided(voided))
+      }
     } else if let error = object["error"] {
       let message = error["message"]?.stringValue.map { ": \($0)" } ?? ""
       problems.error(
@@ -136,7 +145,14 @@ enum GooglePlayDocuments {
       )
       return nil
     }
-    return developerNotification(notification, &problems)
+    guard var payload = developerNotification(notification, &problems) else { return nil }
+    // Pub/Sub's publishTime: when Google told us, the knowledge time of what it says.
+    payload.knownAt = message.rfc3339("publishTime", &problems)
+    if case .voided(var entry) = payload.body {
+      entry.knownAt = payload.knownAt
+      payload.body = .voided(entry)
+    }
+    return payload
   }
 
   /// A decoded `DeveloperNotification`.

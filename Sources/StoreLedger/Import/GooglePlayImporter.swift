@@ -6,19 +6,29 @@ package struct GooglePlayImportOptions: Sendable {
   /// Whether license testers' purchases (`testPurchase`, `purchaseType` 0) are imported.
   package var allowsTestPurchases: Bool
   /// Subscription tokens an earlier import already wrote to the log, with the original
-  /// transaction and subject they got there (`knownTokens(inLog:)`): a chain that reaches one
+  /// transaction and subject they got there (`LedgerKnowledge.googlePlayTokens`): a chain that reaches one
   /// of them continues it, even when its older tokens are not in this import.
   package var knownTokens: [String: GooglePlayKnownToken]
+  /// The import's clock: the knowledge time (`recorded`) of what a document without its own
+  /// (`publishTime`, `fetchTime`) says; nil leaves `recorded` out (known from `at`).
+  package var importedAt: Timestamp?
+  /// Whether a notification alone may revoke (`SUBSCRIPTION_REVOKED`,
+  /// `voidedPurchaseNotification` without the `voidedpurchases.list` entry): notifications
+  /// carry no signature of their own, so by default only fetched resources change access.
+  package var trustsNotifications: Bool
 
-  /// Creates options; by default test purchases are refused and subjects default to
-  /// `googleplay:<first purchase token>`.
+  /// Creates options; by default test purchases are refused, subjects default to
+  /// `googleplay:<first purchase token>` and notifications alone revoke nothing.
   package init(
     subjects: [String: String] = [:], allowsTestPurchases: Bool = false,
-    knownTokens: [String: GooglePlayKnownToken] = [:]
+    knownTokens: [String: GooglePlayKnownToken] = [:], importedAt: Timestamp? = nil,
+    trustsNotifications: Bool = false
   ) {
     self.subjects = subjects
     self.allowsTestPurchases = allowsTestPurchases
     self.knownTokens = knownTokens
+    self.importedAt = importedAt
+    self.trustsNotifications = trustsNotifications
   }
 }
 
@@ -40,8 +50,9 @@ package struct GooglePlayKnownToken: Sendable, Equatable {
 /// `purchases.subscriptionsv2` and `purchases.products` resources, `voidedpurchases.list`
 /// responses) as ledger events. Pure: no files, no clock, no environment.
 ///
-/// Nothing is verified: Pub/Sub push messages carry no signature of their content. Import only
-/// data your backend received from Google (authenticated push, Developer API over TLS).
+/// Nothing is signed: fetched resources are trusted for grants and voided purchase lists for
+/// revocations; a notification alone grants nothing and revokes only with
+/// `trustsNotifications` (Docs/import-googleplay.md, "What each input is trusted for").
 package enum GooglePlayImporter {
   /// Translates every payload of `inputText` into ledger event lines.
   ///
@@ -50,40 +61,28 @@ package enum GooglePlayImporter {
   /// responses, decoded `DeveloperNotification`s, `{"packageName", "purchaseToken",
   /// "subscriptionPurchaseV2"}` and `{"packageName", "purchaseToken", "productId",
   /// "productPurchase"}` resources, and `voidedpurchases.list` responses. The result depends
-  /// neither on the order of the payloads nor on repeats of them.
+  /// neither on the order of the payloads nor on repeats of them. What `knowledge` holds (an
+  /// earlier import into the same log) continues here: known tokens keep their subscription,
+  /// known orders their periods, and known events are not written again.
   /// - Throws: every error found (with `file`, input line and field); nothing is returned
   ///   partially. Warnings found along the way are included in the thrown list.
   /// - Complexity: O(n log n) in the number of payloads.
   package static func importEvents(
-    _ inputText: String, file: String, catalog: Catalog, options: GooglePlayImportOptions
+    _ inputText: String, file: String, catalog: Catalog, options: GooglePlayImportOptions,
+    knowledge: LedgerKnowledge = LedgerKnowledge()
   ) throws(DiagnosticList) -> ImportResult {
+    var options = options
+    options.knownTokens.merge(knowledge.googlePlayTokens) { given, _ in given }
     var problems = ImportProblems(file: file)
     let (documents, syntaxErrors) = ImportInput.documents(
       in: inputText, file: file, acceptsJWS: false)
     problems.errors += syntaxErrors
     let payloads = GooglePlayDocuments.payloads(in: documents, &problems)
-    var mapper = GooglePlayMapper(catalog: catalog, options: options, problems: problems)
+    var mapper = GooglePlayMapper(
+      catalog: catalog, options: options, problems: problems, knowledge: knowledge)
     mapper.map(payloads)
     problems = mapper.problems
     return try ImportResult.assemble(
-      events: mapper.events, skipped: mapper.skipped, problems: &problems)
-  }
-
-  /// The subscription tokens of earlier Google Play imports in a log: `meta.purchaseToken` of
-  /// events with `meta.source` "googleplay" and an `original_transaction`, with that original
-  /// transaction and subject. Lines that are not such events are passed over unparsed.
-  /// - Complexity: O(n) in the size of the log.
-  package static func knownTokens(inLog bytes: [UInt8]) -> [String: GooglePlayKnownToken] {
-    var known: [String: GooglePlayKnownToken] = [:]
-    let marker = Array(#""source":"googleplay""#.utf8)
-    for line in bytes.split(separator: 10) where line.firstRange(of: marker) != nil {
-      guard let event = try? JSONValue.parse(bytes: Array(line)),
-        let token = event["meta"]?["purchaseToken"]?.stringValue,
-        let original = event["original_transaction"]?.stringValue,
-        let subject = event["subject"]?.stringValue
-      else { continue }
-      known[token] = GooglePlayKnownToken(originalTransaction: original, subject: subject)
-    }
-    return known
+      events: mapper.events, skipped: mapper.skipped, problems: &problems, knowledge: knowledge)
   }
 }

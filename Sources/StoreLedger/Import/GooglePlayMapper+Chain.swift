@@ -22,7 +22,7 @@ extension GooglePlayMapper {
     var linked: [String: String] = [:]
     for token in subscriptions.keys.sorted() {
       let resources = subscriptions[token]!
-      let links = Set(resources.compactMap(\.linkedToken)).sorted()
+      let links = Set(resources.compactMap(\.linkedKey)).sorted()
       if links.count > 1 {
         problems.error(
           resources.map(\.line).max()!,
@@ -103,7 +103,9 @@ extension GooglePlayMapper {
         )
       }
       let subjectMap = options.subjects
-      let mapped = tokens.compactMap { subjectMap[$0.token] }.first
+      let mapped = tokens.compactMap { member in
+        subscriptions[member.token]?.first.flatMap { subjectMap[$0.token] }
+      }.first
       // The subject the log already has for this subscription keeps it whole.
       let logged = knownRoots[root]?.subject
       if let logged, let account = accounts.first, account != logged {
@@ -121,9 +123,13 @@ extension GooglePlayMapper {
         (subscriptions[member.token] ?? []).contains(where: \.isTest)
       }
       for member in tokens {
-        let replacedAt = successors[member.token].flatMap { successor in
-          (subscriptions[successor] ?? []).compactMap(\.startTime).min()
-        }
+        let start = (subscriptions[member.token] ?? []).compactMap(\.startTime).min()
+        // A successor in this import, else one the ledger already holds.
+        let replacedAt =
+          successors[member.token].flatMap { successor in
+            (subscriptions[successor] ?? []).compactMap(\.startTime).min()
+          }
+          ?? start.flatMap { knowledge.replacement(of: member.token, root: root, after: $0) }
         chains[member.token] = GooglePlayChain(
           root: root, subject: subject, isTest: isTest, replacedAt: replacedAt)
       }

@@ -25,7 +25,7 @@ extension GooglePlayMapper {
         emit(
           ImportedEvent(
             id: "googleplay:\(Self.tokenKey(token)):purchase_pending", kind: .purchasePending,
-            subject: subject, at: resource.purchaseTime, recorded: nil,
+            subject: subject, at: resource.purchaseTime, recorded: recorded(resource.knownAt),
             fields: [("product", .string(product.id))], meta: meta, line: resource.line,
             identity: "pending:" + token))
         continue
@@ -73,8 +73,13 @@ extension GooglePlayMapper {
       emit(
         ImportedEvent(
           id: "googleplay:\(key):purchase", kind: .purchase, subject: subject,
-          at: resource.purchaseTime, recorded: nil, fields: fields, meta: meta,
+          at: resource.purchaseTime, recorded: recorded(resource.knownAt), fields: fields,
+          meta: meta,
           line: resource.line, identity: "charge:" + (resource.orderID ?? token)))
+      revocationForKnownVoid(
+        transaction: resource.orderID ?? token, subject: subject,
+        meta: Self.baseMeta(isTest: resource.purchaseType == 0, token: token), line: resource.line,
+        recorded: recorded(resource.knownAt))
     }
   }
 
@@ -90,14 +95,24 @@ extension GooglePlayMapper {
   }
 
   /// The `revocation` of a voided order: from the voided purchases list (exact time, reason
-  /// and source), else from a voided purchase notification. A quantity-based partial refund
-  /// is not a revocation (the contract has none that is partial): warned and counted.
+  /// and source), the trusted source; from a voided purchase notification alone only when
+  /// notifications are trusted. A quantity-based partial refund is not a revocation (the
+  /// contract has none that is partial): warned and counted. A voided order of add-on line
+  /// items revokes each item's transaction.
   mutating func mapVoided(orderID: String) {
     let entries = voided[orderID]!.sorted {
       ($0.isFromNotification ? 1 : 0, $0.voidedTime, $0.line)
         < ($1.isFromNotification ? 1 : 0, $1.voidedTime, $1.line)
     }
     let entry = entries[0]
+    if entry.isFromNotification && !options.trustsNotifications {
+      skipped["voidedPurchaseNotification untrusted", default: []].insert(orderID)
+      problems.warning(
+        entry.line,
+        "voidedPurchaseNotification for order '\(orderID)' revokes nothing on its own: a notification carries no signature; fetch voidedpurchases.list and import the voided purchase (or trust notifications with --trust-notifications)"
+      )
+      return
+    }
     let isPartial =
       entries.contains { $0.refundType == GooglePlayVoided.partialRefundType }
     if isPartial {
@@ -128,8 +143,11 @@ extension GooglePlayMapper {
         ))
     }
     if let quantity = entry.voidedQuantity { meta.append(("voidedQuantity", .integer(quantity))) }
-    emitRevocation(
-      orderID: orderID, at: entry.voidedTime, subject: subject, meta: meta, line: entry.line)
+    for transaction in (addOnTransactions[orderID].map { $0.sorted() } ?? [orderID]) {
+      emitRevocation(
+        orderID: transaction, at: entry.voidedTime, subject: subject, meta: meta,
+        line: entry.line, recorded: recorded(entry.knownAt))
+    }
   }
 
   /// The subject of a one-time purchase: its account id, else `--subjects` by token, else
@@ -142,13 +160,18 @@ extension GooglePlayMapper {
       subject, source: "purchase token '\(resource.token)'", line: resource.line)
   }
 
-  /// The subject (and test flag) of a voided order's purchase, from its token's resources.
+  /// The subject (and test flag) of a voided order's purchase, from its token's resources, else
+  /// from what the ledger already holds for the token.
   private mutating func voidedSubject(_ entry: GooglePlayVoidedPayload) -> (String, Bool)? {
-    if let chain = chains[entry.token] { return (chain.subject, chain.isTest) }
+    let key = addOnKeys[entry.token]?.sorted().first ?? entry.token
+    if let chain = chains[key] { return (chain.subject, chain.isTest) }
     if let resource = products[entry.token]?.min(by: { $0.line < $1.line }),
       let subject = productSubject(resource)
     {
       return (subject, resource.purchaseType == 0)
+    }
+    if let known = knowledge.googlePlaySubjects[entry.token] {
+      return (known, false)
     }
     let subject = options.subjects[entry.token] ?? "googleplay:" + entry.token
     problems.warning(

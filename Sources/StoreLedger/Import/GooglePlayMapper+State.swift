@@ -2,14 +2,15 @@ extension GooglePlayMapper {
   /// Emits the state changes of one order, from the notifications about it and the states
   /// its resource copies were fetched in (the mapping table of Docs/import-googleplay.md).
   ///
-  /// Each change is keyed by the order and the event type, and its values come from
-  /// everything known about the order, so a notification and a resource that report the same
-  /// change give one event.
+  /// Each change is identified by the order, the event type and a digest of what it says
+  /// (`emit`), so a notification and a resource that report the same change give one event,
+  /// and a change learned later with other values is a fact of its own, never a conflict.
   /// - Complexity: O(n) in the order's notifications and resource copies.
   mutating func stateEvents(
-    _ order: GooglePlayOrder, isLast: Bool, token: String, chain: GooglePlayChain,
+    _ order: GooglePlayOrder, isLast: Bool, context: GooglePlayStateContext,
     notifications: [GooglePlayNotificationPayload], copyResources: [GooglePlaySubscriptionPayload]
   ) {
+    let chain = context.chain
     func latest(_ kind: GooglePlaySubscriptionNotificationType) -> GooglePlayNotificationPayload? {
       notifications.last(where: { $0.kind == kind })
     }
@@ -18,19 +19,21 @@ extension GooglePlayMapper {
     {
       order.copies.contains { $0.state == state } || latest(kind) != nil
     }
+    func source(
+      _ state: GooglePlaySubscriptionState?, _ kind: GooglePlaySubscriptionNotificationType?
+    ) -> GooglePlayStateContext {
+      learnedFrom(state, kind, context, notifications: notifications, copies: copyResources)
+    }
     let isReplacement = copyResources.contains {
       $0.cancellation == GooglePlayCancellation.replacement.rawValue
     }
-    let context = GooglePlayStateContext(order: order, chain: chain, token: token)
 
     // Canceled: auto-renew turned off when the user (or Google, or the developer) canceled.
     if !isReplacement,
       has(.canceled, or: .canceled) || copyResources.contains(where: { $0.cancelTime != nil })
     {
       if let at = copyResources.compactMap(\.cancelTime).min() ?? latest(.canceled)?.eventTime {
-        emit(
-          .autoRenewChanged, at: at, [("auto_renew", .bool(false))],
-          suffix: "@\(at.millisecondsSinceEpoch)", context)
+        emit(.autoRenewChanged, at: at, [("auto_renew", .bool(false))], source(.canceled, .canceled))
       } else {
         problems.warning(
           order.resource.line,
@@ -40,44 +43,52 @@ extension GooglePlayMapper {
     }
     // Restarted: the user undid the cancellation before the period ended.
     for restart in notifications where restart.kind == .restarted {
-      let at = restart.eventTime
       emit(
-        .autoRenewChanged, at: at, [("auto_renew", .bool(true))],
-        suffix: "@\(at.millisecondsSinceEpoch)", context)
+        .autoRenewChanged, at: restart.eventTime, [("auto_renew", .bool(true))],
+        context.learned(from: restart))
     }
     // In grace: access continues until the end of grace (the grace copy's expiryTime).
     let graceEnd = order.expiries([.inGracePeriod]).max()
     if has(.inGracePeriod, or: .inGracePeriod) {
       if let graceEnd, graceEnd > order.end {
-        emit(.graceEntered, at: order.end, [("grace_expires", .string(graceEnd.rfc3339))], context)
+        emit(
+          .graceEntered, at: order.end, [("grace_expires", .string(graceEnd.rfc3339))],
+          source(.inGracePeriod, .inGracePeriod))
       } else {
         problems.warning(
           latest(.inGracePeriod)?.line ?? order.resource.line,
           "order '\(order.id)' entered grace, but no resource fetched in grace tells when grace ends; imported as billing_retry (no access after the period end)"
         )
-        emit(.billingRetry, at: order.end, [], suffix: "@grace", context)
+        emit(.billingRetry, at: order.end, [], source(.inGracePeriod, .inGracePeriod))
       }
     }
     // On hold: billing retry without access (the period has ended).
     let isOnHold = has(.onHold, or: .onHold)
     if isOnHold {
       let at = latest(.onHold)?.eventTime ?? graceEnd ?? order.end
-      emit(.billingRetry, at: max(at, order.end), [], context)
+      emit(.billingRetry, at: max(at, order.end), [], source(.onHold, .onHold))
     }
     // Paused: no access from the end of the period until a resumed renewal.
     if has(.paused, or: .paused) {
       emit(
         .expiration, at: order.end, [("reason", .string(ExpirationReason.voluntary.name))],
-        name: "paused", extraMeta: [("paused", .bool(true))], context)
+        name: "paused", extraMeta: [("paused", .bool(true))], source(.paused, .paused))
     }
     // Deferred: the developer moved the end of the current period.
     let extended = order.expiries([.active, .canceled, .paused]).max()
+    var extendedSource = context
+    if let extended,
+      let copy = copyResources.first(where: { $0.lineItems.first?.expiryTime == extended })
+    {
+      extendedSource.knownAt = copy.knownAt
+      extendedSource.line = copy.line
+    }
     if let extended, extended > order.end {
       let deferral = notifications.last(where: { $0.kind == .deferred && $0.eventTime < extended })
       let at = deferral?.eventTime ?? order.end
       emit(
         .renewalExtended, at: at, [("expires", .string(extended.rfc3339))],
-        suffix: "@\(extended.millisecondsSinceEpoch)", context)
+        extendedSource)
     } else if let deferral = latest(.deferred) {
       problems.warning(
         deferral.line,
@@ -95,17 +106,24 @@ extension GooglePlayMapper {
         reason == .billing
         ? (latest(.expired)?.eventTime ?? expiredEnd ?? order.end)
         : (expiredEnd ?? max(extended ?? order.end, order.end))
-      emit(.expiration, at: max(at, order.start), [("reason", .string(reason.name))], context)
+      emit(
+        .expiration, at: max(at, order.start), [("reason", .string(reason.name))],
+        source(.expired, .expired))
     }
-    // Revoked: refunded and access removed at once; a voided purchase of the order, when
-    // present, is the better source (exact time and reason) and gives the same event.
+    // Revoked: refunded and access removed at once. The voided purchases list is the trusted
+    // source (exact time and reason); SUBSCRIPTION_REVOKED alone revokes only when
+    // notifications are trusted (Docs/import-googleplay.md, "What each input is trusted for").
     if let revoked = latest(.revoked), voided[order.id] == nil {
-      emitRevocation(
-        orderID: order.id, at: revoked.eventTime, subject: chain.subject,
-        meta: Self.baseMeta(isTest: chain.isTest, token: token) + [
-          ("notificationType", .string(revoked.typeName))
-        ],
-        line: revoked.line)
+      if options.trustsNotifications {
+        emitRevocation(
+          orderID: order.id, at: revoked.eventTime, subject: chain.subject,
+          meta: Self.baseMeta(isTest: chain.isTest, resource: context.resource) + [
+            ("notificationType", .string(revoked.typeName))
+          ],
+          line: revoked.line, recorded: recorded(revoked.knownAt))
+      } else {
+        untrusted(revoked, order: order.id)
+      }
     }
     // A charge notification after the last known order: the resource that shows it is missing.
     if isLast,
@@ -120,32 +138,99 @@ extension GooglePlayMapper {
     }
   }
 
-  /// Emits one state event of an order, unless the token was replaced by then.
+  /// The document a state is learned from: the earliest known copy in that state or
+  /// notification of that kind (its `recorded` and line); the order's resource when none.
+  /// - Complexity: O(n) in the order's notifications and resource copies.
+  private func learnedFrom(
+    _ state: GooglePlaySubscriptionState?, _ kind: GooglePlaySubscriptionNotificationType?,
+    _ context: GooglePlayStateContext, notifications: [GooglePlayNotificationPayload],
+    copies: [GooglePlaySubscriptionPayload]
+  ) -> GooglePlayStateContext {
+    var candidates: [(Timestamp?, Int, GooglePlayStateContext)] = []
+    for resource in copies where state != nil && resource.knownState == state {
+      var copy = context
+      copy.knownAt = resource.knownAt
+      copy.line = resource.line
+      candidates.append((recorded(resource.knownAt), resource.line, copy))
+    }
+    for notification in notifications where kind != nil && notification.kind == kind {
+      candidates.append(
+        (recorded(notification.knownAt), notification.line, context.learned(from: notification)))
+    }
+    let far = Timestamp(millisecondsSinceEpoch: .max)
+    return candidates.min { ($0.0 ?? far, $0.1) < ($1.0 ?? far, $1.1) }?.2 ?? context
+  }
+
+  /// Emits one state event of an order, unless the token was replaced by then. Its id is
+  /// `googleplay:<order>:<name>:<digest>`, the digest of its type, time and fields: the
+  /// same fact from any document gives the same id, another fact another id.
   private mutating func emit(
-    _ kind: EventKind, at: Timestamp, _ fields: [(String, JSONValue)], suffix: String = "",
+    _ kind: EventKind, at: Timestamp, _ fields: [(String, JSONValue)],
     name: String? = nil, extraMeta: [(String, JSONValue)] = [], _ context: GooglePlayStateContext
   ) {
     if let replacedAt = context.chain.replacedAt, at >= replacedAt { return }
-    let id = "googleplay:\(context.order.id):\(name ?? kind.name)\(suffix)"
+    let allFields = fields + [("original_transaction", .string(context.chain.root))]
+    let digest = Self.digest(kind: kind, at: at, fields: allFields)
+    let id = "googleplay:\(context.order.id):\(name ?? kind.name):\(digest)"
     emit(
       ImportedEvent(
-        id: id, kind: kind, subject: context.chain.subject, at: at, recorded: nil,
-        fields: fields + [("original_transaction", .string(context.chain.root))],
-        meta: Self.baseMeta(isTest: context.chain.isTest, token: context.token) + extraMeta,
-        line: context.order.resource.line, identity: id))
+        id: id, kind: kind, subject: context.chain.subject, at: at,
+        recorded: recorded(context.knownAt), fields: allFields,
+        meta: Self.baseMeta(isTest: context.chain.isTest, resource: context.resource)
+          + extraMeta,
+        line: context.line, identity: id))
+  }
+
+  /// The first 12 hex digits of the SHA-256 of a fact: its type, time and fields.
+  static func digest(kind: EventKind, at: Timestamp, fields: [(String, JSONValue)]) -> String {
+    let fact = JSONWriter.compact(
+      .object([("type", .string(kind.name)), ("at", .string(at.rfc3339))] + fields))
+    return String(SHA256.hash(Array(fact.utf8)).hex.prefix(12))
+  }
+
+  /// Reports a notification that would revoke on its own, which is not trusted by default.
+  mutating func untrusted(_ notification: GooglePlayNotificationPayload, order: String) {
+    skipped[notification.typeName + " untrusted", default: []].insert(notification.identity)
+    problems.warning(
+      notification.line,
+      "\(notification.typeName) for order '\(order)' revokes nothing on its own: a notification carries no signature and no purchase data; fetch voidedpurchases.list and import the voided purchase (or trust notifications with --trust-notifications)"
+    )
   }
 
   /// The `revocation` of an order (refund), keyed by the order so that every source of it
   /// (a voided purchase, a voided purchase notification, SUBSCRIPTION_REVOKED) gives one id.
   mutating func emitRevocation(
-    orderID: String, at: Timestamp, subject: String, meta: [(String, JSONValue)], line: Int
+    orderID: String, at: Timestamp, subject: String, meta: [(String, JSONValue)], line: Int,
+    recorded: Timestamp?
   ) {
     let id = "googleplay:\(orderID):revocation"
     emit(
       ImportedEvent(
-        id: id, kind: .revocation, subject: subject, at: at, recorded: nil,
+        id: id, kind: .revocation, subject: subject, at: at, recorded: recorded,
         fields: [
           ("transaction", .string(orderID)), ("reason", .string(RevocationReason.refund.name)),
+        ],
+        meta: meta, line: line, identity: id))
+  }
+}
+
+extension GooglePlayMapper {
+  /// A revocation the ledger holds for `transaction` under another subject (a voided purchase
+  /// imported before the purchase it voids, when its subject could not be known) is learned
+  /// again for the purchase's subject, as a fact of its own: its id adds a digest of the subject.
+  mutating func revocationForKnownVoid(
+    transaction: String, subject: String, meta: [(String, JSONValue)], line: Int,
+    recorded: Timestamp?
+  ) {
+    guard let known = knowledge.revocations[transaction], known.subject != subject else { return }
+    let digest = String(SHA256.hash(Array(subject.utf8)).hex.prefix(12))
+    let id = "googleplay:\(transaction):revocation:\(digest)"
+    emit(
+      ImportedEvent(
+        id: id, kind: .revocation, subject: subject, at: known.at, recorded: recorded,
+        fields: [
+          ("transaction", .string(transaction)),
+          ("reason", .string(RevocationReason.refund.name)),
         ],
         meta: meta, line: line, identity: id))
   }
@@ -157,6 +242,27 @@ struct GooglePlayStateContext {
   var order: GooglePlayOrder
   /// Its token's chain: subject, original transaction, replacement time.
   var chain: GooglePlayChain
-  /// Its purchase token.
-  var token: String
+  /// The resource the order was read from (token, add-on item).
+  var resource: GooglePlaySubscriptionPayload
+  /// The document the event is learned from: its knowledge time and line.
+  var knownAt: Timestamp?
+  /// The input line cited.
+  var line: Int
+
+  /// A context learning from the order's resource.
+  init(order: GooglePlayOrder, chain: GooglePlayChain, resource: GooglePlaySubscriptionPayload) {
+    self.order = order
+    self.chain = chain
+    self.resource = resource
+    self.knownAt = resource.knownAt
+    self.line = resource.line
+  }
+
+  /// The same context learning from a notification.
+  func learned(from notification: GooglePlayNotificationPayload) -> GooglePlayStateContext {
+    var context = self
+    context.knownAt = notification.knownAt
+    context.line = notification.line
+    return context
+  }
 }

@@ -1,6 +1,7 @@
 /// One order of a subscription token, as everything in the import tells it.
 struct GooglePlayOrder {
-  /// The order id (`GPA.1234-5678-9012-34567`, renewals `…..0`, `…..1`, …).
+  /// The transaction: the order id (`GPA.1234-5678-9012-34567`, renewals `…..0`, `…..1`,
+  /// …), with `#<productId>` for an add-on line item.
   var id: String
   /// N of a renewal order id ending in `..N`; nil for the token's first order.
   var renewalIndex: Int?
@@ -16,6 +17,8 @@ struct GooglePlayOrder {
   var start: Timestamp
   /// When the paid period ended (or ends), before any deferral or grace.
   var end: Timestamp
+  /// When the period began, as the ledger already holds it (an earlier import charged it).
+  var knownStart: Timestamp?
 
   /// `N` of `BASE..N`, or nil when the id has no renewal suffix.
   static func renewalIndex(of orderID: String) -> Int? {
@@ -31,21 +34,16 @@ struct GooglePlayOrder {
 }
 
 extension GooglePlayMapper {
-  /// Emits the events of one subscription token: the charge of every order its resources show
-  /// and the state changes its notifications and resources report.
-  mutating func mapSubscription(token: String) {
-    guard let chain = chains[token] else { return }
-    let resources = subscriptions[token]!.sorted { $0.line < $1.line }
+  /// Emits the events of one subscription (a purchase token, or one add-on line item of it):
+  /// the charge of every order its resources show and the state changes its notifications and
+  /// resources report.
+  mutating func mapSubscription(key: String) {
+    guard let chain = chains[key] else { return }
+    let resources = subscriptions[key]!.sorted { $0.line < $1.line }
+    let token = resources[0].token
     if let test = resources.first(where: \.isTest),
       !isTestAllowed(true, line: test.line, field: "subscriptionPurchaseV2.testPurchase")
     {
-      return
-    }
-    if let addOns = resources.first(where: { $0.lineItems.count > 1 }) {
-      problems.error(
-        addOns.line,
-        "field 'subscriptionPurchaseV2.lineItems': \(addOns.lineItems.count) line items (a subscription with add-ons); only single-item subscriptions are imported"
-      )
       return
     }
     for resource in resources {
@@ -58,11 +56,12 @@ extension GooglePlayMapper {
     if let pending = resources.first(where: { $0.knownState == .pending }) {
       pendingEvent(pending, chain: chain)
     }
-    let orders = self.orders(of: token, resources: resources, chain: chain)
-    for order in orders { chargeEvent(order, token: token, chain: chain) }
+    let notifications = subscriptionNotifications[token] ?? []
+    let orders = self.orders(of: key, resources: resources, notifications: notifications)
+    for order in orders where !order.resource.isFromLedger { chargeEvent(order, chain: chain) }
     // A notification belongs to the last order whose period began at or before it.
     var notificationsByOrder: [String: [GooglePlayNotificationPayload]] = [:]
-    for notification in subscriptionNotifications[token] ?? [] {
+    for notification in notifications {
       guard let owner = orders.last(where: { $0.start <= notification.eventTime }) ?? orders.first
       else { break }
       notificationsByOrder[owner.id, default: []].append(notification)
@@ -70,12 +69,13 @@ extension GooglePlayMapper {
     var resourcesByOrder: [String: [GooglePlaySubscriptionPayload]] = [:]
     for resource in resources {
       if let orderID = resource.lineItems.first?.orderID {
-        resourcesByOrder[orderID, default: []].append(resource)
+        resourcesByOrder[orderID + resource.transactionSuffix, default: []].append(resource)
       }
     }
     for order in orders {
       stateEvents(
-        order, isLast: order.id == orders.last?.id, token: token, chain: chain,
+        order, isLast: order.id == orders.last?.id,
+        context: GooglePlayStateContext(order: order, chain: chain, resource: order.resource),
         notifications: notificationsByOrder[order.id] ?? [],
         copyResources: resourcesByOrder[order.id] ?? [])
     }
@@ -99,22 +99,25 @@ extension GooglePlayMapper {
     }
     emit(
       ImportedEvent(
-        id: "googleplay:\(Self.tokenKey(resource.token)):purchase_pending", kind: .purchasePending,
-        subject: chain.subject, at: at, recorded: nil, fields: [("product", .string(product.id))],
-        meta: Self.baseMeta(isTest: chain.isTest, token: resource.token), line: resource.line,
-        identity: "pending:" + resource.token))
+        id: "googleplay:\(Self.tokenKey(resource.key)):purchase_pending", kind: .purchasePending,
+        subject: chain.subject, at: at, recorded: recorded(resource.knownAt),
+        fields: [("product", .string(product.id))],
+        meta: Self.baseMeta(isTest: chain.isTest, resource: resource), line: resource.line,
+        identity: "pending:" + resource.key))
   }
 
-  /// The orders of a token, oldest first, with their periods.
+  /// The orders of a subscription, oldest first, with their periods.
   ///
   /// A period ends at the smallest `expiryTime` of the order's copies that are not in grace
   /// or on hold (deferrals only move it later; in grace Google reports the grace end). A
-  /// renewal begins at the latest charge notification before its end, else when the order
-  /// before it ended, else (with a warning) when the token started.
+  /// renewal begins at the latest charge notification of the import before its end, else where
+  /// the order before it ended, else (with a warning) when the token started. An order the ledger
+  /// already charged keeps the period it got there, and an earlier order known only to the
+  /// ledger still ends where the ledger says: what was learned is not re-derived.
   private mutating func orders(
-    of token: String, resources: [GooglePlaySubscriptionPayload], chain: GooglePlayChain
+    of key: String, resources: [GooglePlaySubscriptionPayload],
+    notifications: [GooglePlayNotificationPayload]
   ) -> [GooglePlayOrder] {
-    let notifications = subscriptionNotifications[token] ?? []
     var byID: [String: GooglePlayOrder] = [:]
     for resource in resources {
       let state = resource.knownState
@@ -127,7 +130,8 @@ extension GooglePlayMapper {
         )
         continue
       }
-      guard orderID.utf8.count <= Limits.referenceBytesMax else {
+      let transaction = orderID + resource.transactionSuffix
+      guard transaction.utf8.count <= Limits.referenceBytesMax else {
         problems.error(
           resource.line,
           "field 'subscriptionPurchaseV2.lineItems[0].latestSuccessfulOrderId': longer than \(Limits.referenceBytesMax) bytes"
@@ -135,7 +139,7 @@ extension GooglePlayMapper {
         continue
       }
       let isReplaced = resource.cancellation == GooglePlayCancellation.replacement.rawValue
-      if var known = byID[orderID] {
+      if var known = byID[transaction] {
         let isKnownReplaced =
           known.resource.cancellation == GooglePlayCancellation.replacement.rawValue
         known.copies.append((state, item.expiryTime, isReplaced))
@@ -143,13 +147,24 @@ extension GooglePlayMapper {
           known.item = item
           known.resource = resource
         }
-        byID[orderID] = known
+        byID[transaction] = known
       } else {
-        byID[orderID] = GooglePlayOrder(
-          id: orderID, renewalIndex: GooglePlayOrder.renewalIndex(of: orderID), item: item,
+        byID[transaction] = GooglePlayOrder(
+          id: transaction, renewalIndex: GooglePlayOrder.renewalIndex(of: orderID), item: item,
           resource: resource, copies: [(state, item.expiryTime, isReplaced)],
-          start: item.expiryTime,
-          end: item.expiryTime)
+          start: item.expiryTime, end: item.expiryTime)
+      }
+    }
+    // Periods the ledger holds: its copy of a known order, and the earlier orders.
+    var ledgerPeriods: [(renewalIndex: Int, start: Timestamp, end: Timestamp)] = []
+    for (transaction, charge) in knowledge.charges(ofSubscription: key) {
+      guard let expires = charge.expires else { continue }
+      if byID[transaction] != nil {
+        byID[transaction]!.copies.append((.active, expires, false))
+        byID[transaction]!.knownStart = charge.at
+      } else {
+        let orderID = String(transaction.prefix { $0 != "#" })
+        ledgerPeriods.append((GooglePlayOrder.renewalIndex(of: orderID) ?? -1, charge.at, expires))
       }
     }
     let sorted = byID.values.sorted {
@@ -158,67 +173,91 @@ extension GooglePlayMapper {
     let tokenStart = resources.compactMap(\.startTime).min()
     var orders: [GooglePlayOrder] = []
     for var order in sorted {
-      // An expired copy's expiryTime is where the subscription finally ended, earlier than
-      // the period's end when it was revoked: it counts only when nothing else is known.
-      let live = order.expiries([.active, .canceled, .paused])
-      let normal = live.isEmpty ? order.expiries([.expired]) : live
-      let grace = order.expiries([.inGracePeriod])
-      if let end = normal.min() {
-        order.end = end
-      } else if let graceEnd = grace.min(),
-        let failed = notifications.last(where: {
-          $0.kind == .inGracePeriod && $0.eventTime < graceEnd
-            && $0.eventTime > (tokenStart ?? $0.eventTime)
-        })
-      {
-        order.end = failed.eventTime
-      } else {
-        order.end = order.copies.map(\.expiry).min()!
-        if !grace.isEmpty {
-          problems.warning(
-            order.resource.line,
-            "order '\(order.id)' is only known in grace, where expiryTime is the end of grace, and no SUBSCRIPTION_IN_GRACE_PERIOD tells when its period ended; its period is taken to end with the grace period"
-          )
-        }
-      }
-      let previous = orders.last
-      if order.renewalIndex == nil {
-        guard let start = order.resource.startTime ?? tokenStart else {
-          problems.error(
-            order.resource.line,
-            "field 'subscriptionPurchaseV2.startTime' is missing; it is required for the first order '\(order.id)'"
-          )
-          continue
-        }
-        order.start = start
-      } else if let charge = notifications.last(where: { notification in
-        notification.kind?.isCharge == true && notification.eventTime < order.end
-          && (previous.map { notification.eventTime > $0.start } ?? true)
-      }) {
-        order.start = charge.eventTime
-      } else if let previous, previous.end < order.end {
-        order.start = previous.end
-      } else if let tokenStart, tokenStart < order.end {
-        order.start = tokenStart
-        problems.warning(
-          order.resource.line,
-          "renewal order '\(order.id)': no SUBSCRIPTION_RENEWED/RECOVERED notification and no earlier order tell when its period began; it is imported from the token's startTime \(tokenStart.rfc3339)"
-        )
-      } else {
-        problems.error(
-          order.resource.line,
-          "renewal order '\(order.id)': nothing in the import tells when its period began (no startTime, no notification)"
-        )
-        continue
-      }
+      order.end = periodEnd(of: order, notifications: notifications, tokenStart: tokenStart)
+      let index = order.renewalIndex ?? -1
+      let previous =
+        (orders.map { ($0.renewalIndex ?? -1, $0.start, $0.end) } + ledgerPeriods)
+        .filter { $0.0 < index }.max { $0.0 < $1.0 }
+      guard let start = periodStart(
+        of: order, previous: previous.map { ($0.1, $0.2) }, notifications: notifications,
+        tokenStart: tokenStart)
+      else { continue }
+      order.start = start
       orders.append(order)
     }
     return orders
   }
 
+  /// Where an order's paid period ends (before any deferral or grace).
+  private mutating func periodEnd(
+    of order: GooglePlayOrder, notifications: [GooglePlayNotificationPayload],
+    tokenStart: Timestamp?
+  ) -> Timestamp {
+    // An expired copy's expiryTime is where the subscription finally ended, earlier than
+    // the period's end when it was revoked: it counts only when nothing else is known.
+    let live = order.expiries([.active, .canceled, .paused])
+    let normal = live.isEmpty ? order.expiries([.expired]) : live
+    let grace = order.expiries([.inGracePeriod])
+    if let end = normal.min() { return end }
+    if let graceEnd = grace.min(),
+      let failed = notifications.last(where: {
+        $0.kind == .inGracePeriod && $0.eventTime < graceEnd
+          && $0.eventTime > (tokenStart ?? $0.eventTime)
+      })
+    {
+      return failed.eventTime
+    }
+    if !grace.isEmpty {
+      problems.warning(
+        order.resource.line,
+        "order '\(order.id)' is only known in grace, where expiryTime is the end of grace, and no SUBSCRIPTION_IN_GRACE_PERIOD tells when its period ended; its period is taken to end with the grace period"
+      )
+    }
+    return order.copies.map(\.expiry).min()!
+  }
+
+  /// When an order's paid period began; nil (with an error) when nothing tells.
+  private mutating func periodStart(
+    of order: GooglePlayOrder, previous: (start: Timestamp, end: Timestamp)?,
+    notifications: [GooglePlayNotificationPayload], tokenStart: Timestamp?
+  ) -> Timestamp? {
+    if let known = order.knownStart { return known }
+    if order.renewalIndex == nil {
+      guard let start = order.resource.startTime ?? tokenStart else {
+        problems.error(
+          order.resource.line,
+          "field 'subscriptionPurchaseV2.startTime' is missing; it is required for the first order '\(order.id)'"
+        )
+        return nil
+      }
+      return start
+    }
+    // A renewal begins when Google charged it (SUBSCRIPTION_RENEWED, a recovery at
+    // SUBSCRIPTION_RECOVERED), as this import's notifications tell; without one it continues
+    // the previous period seamlessly.
+    if let charge = notifications.last(where: { notification in
+      notification.kind?.isCharge == true && notification.eventTime < order.end
+        && (previous.map { notification.eventTime > $0.start } ?? true)
+    }) {
+      return charge.eventTime
+    }
+    if let previous, previous.end < order.end { return previous.end }
+    if let tokenStart, tokenStart < order.end {
+      problems.warning(
+        order.resource.line,
+        "renewal order '\(order.id)': no SUBSCRIPTION_RENEWED/RECOVERED notification and no earlier order tell when its period began; it is imported from the token's startTime \(tokenStart.rfc3339)"
+      )
+      return tokenStart
+    }
+    problems.error(
+      order.resource.line,
+      "renewal order '\(order.id)': nothing in the import tells when its period began (no startTime, no notification)"
+    )
+    return nil
+  }
+
   /// The `purchase` or `renewal` of one order.
-  private mutating func chargeEvent(_ order: GooglePlayOrder, token: String, chain: GooglePlayChain)
-  {
+  private mutating func chargeEvent(_ order: GooglePlayOrder, chain: GooglePlayChain) {
     let item = order.item
     let line = order.resource.line
     let itemPath = "subscriptionPurchaseV2.lineItems[0]"
@@ -233,7 +272,7 @@ extension GooglePlayMapper {
       )
       return
     }
-    var meta = Self.baseMeta(isTest: chain.isTest, token: token)
+    var meta = Self.baseMeta(isTest: chain.isTest, resource: order.resource)
     if let basePlan = item.basePlanID { meta.append(("basePlanId", .string(basePlan))) }
     if let offerID = item.offerID { meta.append(("offerId", .string(offerID))) }
     var kind = EventKind.purchase
@@ -272,8 +311,13 @@ extension GooglePlayMapper {
     emit(
       ImportedEvent(
         id: "googleplay:\(order.id):\(kind.name)", kind: kind, subject: chain.subject,
-        at: order.start, recorded: nil, fields: fields, meta: meta, line: line,
+        at: order.start, recorded: recorded(order.resource.knownAt), fields: fields, meta: meta,
+        line: line,
         identity: "charge:" + order.id))
+    revocationForKnownVoid(
+      transaction: order.id, subject: chain.subject,
+      meta: Self.baseMeta(isTest: chain.isTest, resource: order.resource), line: line,
+      recorded: recorded(order.resource.knownAt))
   }
 }
 

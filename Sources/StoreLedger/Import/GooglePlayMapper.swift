@@ -14,8 +14,10 @@ struct GooglePlayMapper: EventMapping {
   static let idOrigin = "Google's order ids"
   /// Product types come from here.
   let catalog: Catalog
-  /// Subjects and the test-purchase switch.
+  /// Subjects, the test-purchase switch, the clock and the notification trust switch.
   let options: GooglePlayImportOptions
+  /// What the ledger already knows (earlier imports): the periods of known orders.
+  let knowledge: LedgerKnowledge
   /// Everything that went wrong so far.
   var problems: ImportProblems
   /// The events produced, duplicates included (the importer collapses them).
@@ -24,8 +26,14 @@ struct GooglePlayMapper: EventMapping {
   /// redeliveries are counted once.
   var skipped: [String: Set<String>] = [:]
 
-  /// Subscription resources by purchase token.
+  /// Subscription resources by subscription key: the purchase token, or for a line item of a
+  /// subscription with add-ons `<token>#<productId>` (`GooglePlaySubscriptionPayload.items`).
   var subscriptions: [String: [GooglePlaySubscriptionPayload]] = [:]
+  /// The transactions of add-on line items by the order id Google gave them, so that a voided
+  /// order revokes every item it charged.
+  var addOnTransactions: [String: Set<String>] = [:]
+  /// The subscription keys of add-on line items by purchase token.
+  var addOnKeys: [String: Set<String>] = [:]
   /// Product resources by purchase token.
   var products: [String: [GooglePlayProductPayload]] = [:]
   /// Subscription notifications by purchase token, sorted by event time, one per identity.
@@ -38,11 +46,19 @@ struct GooglePlayMapper: EventMapping {
   var chains: [String: GooglePlayChain] = [:]
 
   /// Creates a mapper.
-  init(catalog: Catalog, options: GooglePlayImportOptions, problems: ImportProblems) {
+  init(
+    catalog: Catalog, options: GooglePlayImportOptions, problems: ImportProblems,
+    knowledge: LedgerKnowledge = LedgerKnowledge()
+  ) {
     self.catalog = catalog
     self.options = options
     self.problems = problems
+    self.knowledge = knowledge
   }
+
+  /// The knowledge time of what a document says: its own (`publishTime`, `fetchTime`), else
+  /// the import's clock.
+  func recorded(_ knownAt: Timestamp?) -> Timestamp? { knownAt ?? options.importedAt }
 
   /// Maps every payload of one import.
   /// - Complexity: O(n log n) in the number of payloads.
@@ -54,9 +70,11 @@ struct GooglePlayMapper: EventMapping {
         .sorted { ($0.eventTime, $0.typeName) < ($1.eventTime, $1.typeName) }
         .filter { seen.insert($0.identity).inserted }
     }
+    addLedgerOrders()
     resolveChains()
-    for token in subscriptions.keys.sorted() { mapSubscription(token: token) }
-    for token in subscriptionNotifications.keys.sorted() where subscriptions[token] == nil {
+    for key in subscriptions.keys.sorted() { mapSubscription(key: key) }
+    let tokens = Set(subscriptions.values.compactMap { $0.first?.token })
+    for token in subscriptionNotifications.keys.sorted() where !tokens.contains(token) {
       let notifications = subscriptionNotifications[token]!
       let names = Set(notifications.map(\.typeName)).sorted().joined(separator: ", ")
       problems.warning(
@@ -69,11 +87,39 @@ struct GooglePlayMapper: EventMapping {
     for orderID in voided.keys.sorted() { mapVoided(orderID: orderID) }
   }
 
+  /// Stands in the ledger's orders for tokens that this import has notifications about but no
+  /// resource: a notification about a subscription the ledger knows (a cancellation, a
+  /// restart, a hold) belongs to its known orders, as it would in one import with them.
+  private mutating func addLedgerOrders() {
+    for (token, notifications) in subscriptionNotifications where subscriptions[token] == nil {
+      let known = knowledge.charges(ofSubscription: token)
+      guard options.knownTokens[token] != nil, !known.isEmpty else { continue }
+      let line = notifications.map(\.line).min() ?? 0
+      subscriptions[token] = known.compactMap { transaction, charge in
+        guard let expires = charge.expires else { return nil }
+        let item = GooglePlayLineItem(
+          productID: "", basePlanID: nil, offerID: nil, expiryTime: expires, orderID: transaction,
+          autoRenewEnabled: nil, offerPhase: nil, recurringPrice: nil, isPrepaid: false)
+        return GooglePlaySubscriptionPayload(
+          line: line, path: "", token: token, startTime: nil, state: nil, linkedToken: nil,
+          lineItems: [item], isTest: false, accountID: nil, cancellation: nil, cancelTime: nil,
+          autoResumeTime: nil, knownAt: nil, isFromLedger: true)
+      }
+      if subscriptions[token]?.isEmpty == true { subscriptions[token] = nil }
+    }
+  }
+
   /// Files a payload under its token or order.
   private mutating func index(_ payload: GooglePlayPayload) {
     switch payload {
     case .subscription(let subscription):
-      subscriptions[subscription.token, default: []].append(subscription)
+      for item in subscription.items() {
+        subscriptions[item.key, default: []].append(item)
+        if item.isAddOnItem, let orderID = item.lineItems.first?.orderID {
+          addOnTransactions[orderID, default: []].insert(orderID + item.transactionSuffix)
+          addOnKeys[item.token, default: []].insert(item.key)
+        }
+      }
     case .product(let product):
       products[product.token, default: []].append(product)
     case .voided(let entry):
@@ -158,6 +204,14 @@ struct GooglePlayMapper: EventMapping {
     problems.error(
       line, "field '\(field)': unknown product: the catalog has neither \(tried); add it")
     return nil
+  }
+
+  /// The `meta` of an event of a subscription resource (`addOnProduct` for an add-on item).
+  static func baseMeta(isTest: Bool, resource: GooglePlaySubscriptionPayload)
+    -> [(String, JSONValue)]
+  {
+    baseMeta(isTest: isTest, token: resource.token)
+      + (resource.addOnProduct.map { [("addOnProduct", .string($0))] } ?? [])
   }
 
   /// The `meta` every imported event starts with.

@@ -24,6 +24,9 @@ struct GooglePlayNotificationPayload {
   var eventTime: Timestamp
   /// The notification's member.
   var body: Body
+  /// When Google told us: the Pub/Sub message's `publishTime`; nil for a decoded
+  /// notification stored without its envelope (the import's clock is used).
+  var knownAt: Timestamp?
 
   /// Google's name of the notification type, for meta, `skipped` and messages.
   var typeName: String {
@@ -102,9 +105,40 @@ struct GooglePlaySubscriptionPayload {
   var cancelTime: Timestamp?
   /// `pausedStateContext.autoResumeTime`.
   var autoResumeTime: Timestamp?
+  /// When the resource was fetched: the stored wrapper's `fetchTime`; nil when absent (the
+  /// import's clock is used).
+  var knownAt: Timestamp?
 
   /// The parsed state; nil for an absent or unknown value.
   var knownState: GooglePlaySubscriptionState? { state.flatMap(GooglePlaySubscriptionState.init) }
+  /// Whether this stands for orders the ledger already holds (`LedgerKnowledge`), so that
+  /// notifications about a known token are attributed to them; it charges nothing.
+  var isFromLedger = false
+  /// For one line item of a subscription with add-ons (several line items): its product id,
+  /// which keys it as a subscription of its own; nil for a single-item resource.
+  var addOnProduct: String?
+
+  /// Whether this is one line item of a subscription with add-ons.
+  var isAddOnItem: Bool { addOnProduct != nil }
+  /// The subscription key: the token, or `<token>#<productId>` for an add-on line item.
+  var key: String { addOnProduct.map { token + "#" + $0 } ?? token }
+  /// What a line item's transaction adds to its order id: `#<productId>` for an add-on line
+  /// item (the items of one order are charged separately, each once), else nothing.
+  var transactionSuffix: String { addOnProduct.map { "#" + $0 } ?? "" }
+  /// The key of the token this one replaces, for the same line item.
+  var linkedKey: String? { linkedToken.map { link in addOnProduct.map { link + "#" + $0 } ?? link } }
+
+  /// The resource split by line item: itself when it has one, else one copy per line item,
+  /// each keyed by its product (Docs/import-googleplay.md, "Add-ons").
+  func items() -> [GooglePlaySubscriptionPayload] {
+    guard lineItems.count > 1 else { return [self] }
+    return lineItems.map { item in
+      var copy = self
+      copy.lineItems = [item]
+      copy.addOnProduct = item.productID
+      return copy
+    }
+  }
 }
 
 /// A stored `purchases.products.get` result: `{"packageName", "purchaseToken", "productId",
@@ -130,6 +164,8 @@ struct GooglePlayProductPayload {
   var purchaseType: Int64?
   /// `obfuscatedExternalAccountId`.
   var accountID: String?
+  /// The stored wrapper's `fetchTime`; nil when absent.
+  var knownAt: Timestamp?
 }
 
 /// A voided purchase: an element of a `voidedpurchases.list` response, or a
@@ -155,6 +191,9 @@ struct GooglePlayVoidedPayload {
   var voidedQuantity: Int64?
   /// Whether it came from a notification rather than the list (the list's time is exact).
   var isFromNotification: Bool
+  /// When it was learned: the list response's (or entry's) `fetchTime`, a notification's
+  /// `publishTime`; nil when absent.
+  var knownAt: Timestamp?
 }
 
 /// A payload found in a Google Play import input.

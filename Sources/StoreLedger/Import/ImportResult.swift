@@ -19,12 +19,17 @@ package struct ImportResult: Sendable, Equatable {
   package var duplicateCount: Int
   /// What was verified (App Store); never part of the events (meta takes part in idempotency).
   package var verification = ImportVerification()
+  /// Events left out because the ledger already knew them (`LedgerKnowledge`): the same id,
+  /// or a charge of a transaction already charged.
+  package var alreadyKnown: Int
 
   /// Creates a result.
   package init(
     eventLines: [String], skipped: [String: Int], warnings: [Diagnostic],
-    environments: [String: Int], unknownValues: [String: Int], duplicateCount: Int
+    environments: [String: Int], unknownValues: [String: Int], duplicateCount: Int,
+    alreadyKnown: Int = 0
   ) {
+    self.alreadyKnown = alreadyKnown
     self.eventLines = eventLines
     self.skipped = skipped
     self.warnings = warnings
@@ -38,9 +43,10 @@ package struct ImportResult: Sendable, Equatable {
   /// - Complexity: O(n log n) in the number of events.
   static func assemble(
     events mapped: [ImportedEvent], skipped: [String: Set<String>],
-    problems: inout ImportProblems
+    problems: inout ImportProblems, knowledge: LedgerKnowledge = LedgerKnowledge()
   ) throws(DiagnosticList) -> ImportResult {
-    let (events, duplicateCount) = collapse(mapped, &problems)
+    let (collapsed, duplicateCount) = collapse(mapped, &problems)
+    let (events, alreadyKnown) = unknown(collapsed, knowledge, &problems)
     let warnings = sorted(problems.warnings)
     guard problems.errors.isEmpty else {
       throw DiagnosticList(sorted(problems.errors) + warnings)
@@ -53,7 +59,45 @@ package struct ImportResult: Sendable, Equatable {
     return ImportResult(
       eventLines: events.map(\.logLine), skipped: skipped.mapValues(\.count),
       warnings: warnings, environments: environments, unknownValues: problems.unknownValues,
-      duplicateCount: duplicateCount)
+      duplicateCount: duplicateCount, alreadyKnown: alreadyKnown)
+  }
+
+  /// The events the ledger does not know yet: an event whose id it holds, or a charge of a
+  /// transaction it already charged, is a fact learned earlier and is not written again (a
+  /// warning says so when this copy differs). First learned wins, as for log lines
+  /// (Docs/log-format.md, "Redeliveries"), so no payload is refused for what another said.
+  /// - Complexity: O(n) in the number of events.
+  static func unknown(
+    _ events: [ImportedEvent], _ knowledge: LedgerKnowledge, _ problems: inout ImportProblems
+  ) -> (events: [ImportedEvent], alreadyKnown: Int) {
+    guard !knowledge.isEmpty else { return (events, 0) }
+    var kept: [ImportedEvent] = []
+    var alreadyKnown = 0
+    for event in events {
+      if let known = knowledge.events[event.id] {
+        alreadyKnown += 1
+        if JSONWriter.compact(event.json(includesRecorded: false)) != known {
+          problems.warning(
+            event.line,
+            "the ledger already holds event '\(event.id)' with other values; what it learned first is kept, this copy is not imported"
+          )
+        }
+        continue
+      }
+      if event.kind == .purchase || event.kind == .renewal,
+        let transaction = event.fields.first(where: { $0.0 == "transaction" })?.1.stringValue,
+        let charge = knowledge.charges[transaction]
+      {
+        alreadyKnown += 1
+        problems.warning(
+          event.line,
+          "transaction '\(transaction)' is already charged in the ledger as '\(charge.id)'; this \(event.kind.name) of it ('\(event.id)') is not imported"
+        )
+        continue
+      }
+      kept.append(event)
+    }
+    return (kept, alreadyKnown)
   }
 
   /// Keeps one event per identity and orders them by `at`, then `id`.
@@ -61,8 +105,9 @@ package struct ImportResult: Sendable, Equatable {
   /// Copies of one event that differ only in `recorded` are redeliveries: the earliest
   /// `recorded` is kept, the first moment the fact was known. Copies that differ in content
   /// (the store re-signed a payload with different fields, or two copies disagree on purchase
-  /// vs renewal) keep the copy signed earliest, ties broken by the smaller line text, and are
-  /// reported as a warning; either way the choice does not depend on input order.
+  /// vs renewal) keep the copy of lowest `rank` (one that states its kind), then the copy
+  /// signed earliest, ties broken by the smaller line text, and are reported as a warning;
+  /// either way the choice does not depend on input order.
   /// - Complexity: O(n log n).
   static func collapse(_ events: [ImportedEvent], _ problems: inout ImportProblems) -> (
     events: [ImportedEvent], duplicateCount: Int
@@ -78,7 +123,8 @@ package struct ImportResult: Sendable, Equatable {
         continue
       }
       let ordered = group.map { (event: $0, line: $0.logLine) }.sorted {
-        $0.event.knownAt != $1.event.knownAt
+        if $0.event.rank != $1.event.rank { return $0.event.rank < $1.event.rank }
+        return $0.event.knownAt != $1.event.knownAt
           ? $0.event.knownAt < $1.event.knownAt : $0.line < $1.line
       }
       let chosen = ordered[0].event
@@ -93,7 +139,7 @@ package struct ImportResult: Sendable, Equatable {
         let dropped = Set(differing.map(\.line)).sorted().joined(separator: " ")
         problems.warning(
           chosen.line,
-          "copies of event '\(chosen.id)' (input lines \(lines)) differ in more than 'recorded'; kept the copy signed earliest, \(ordered[0].line); dropped \(dropped)"
+          "copies of event '\(chosen.id)' (input lines \(lines)) differ in more than 'recorded'; kept the copy signed earliest (one stating its transactionReason first), \(ordered[0].line); dropped \(dropped)"
         )
       }
     }

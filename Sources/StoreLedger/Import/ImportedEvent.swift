@@ -3,7 +3,7 @@
 /// Holds exactly the fields Docs/log-format.md allows for its type, plus `meta`. Two events with the
 /// same `identity` describe the same fact; the importer keeps one of them.
 struct ImportedEvent {
-  /// The event id, derived from Apple's ids so that re-imports repeat it.
+  /// The event id, derived from what identifies the fact so that re-imports repeat it.
   var id: String
   /// The event type.
   var kind: EventKind
@@ -11,7 +11,8 @@ struct ImportedEvent {
   var subject: String
   /// Effective time.
   var at: Timestamp
-  /// Knowledge time (`signedDate`); written only when it differs from `at`.
+  /// Knowledge time (Apple's `signedDate`; Google's `publishTime`, a `fetchTime`, or the
+  /// import's clock); written only when it differs from `at`.
   var recorded: Timestamp?
   /// The type's own fields (`product`, `transaction`, …) in any order.
   var fields: [(String, JSONValue)]
@@ -22,6 +23,10 @@ struct ImportedEvent {
   /// What two events must not share: the transaction for a purchase or renewal (a transaction
   /// is charged once, Docs/log-format.md), the id otherwise.
   var identity: String
+  /// Which copy of one identity wins when copies differ: the lowest rank (a copy that states
+  /// what it is, such as a transaction with its `transactionReason`, over one that infers it),
+  /// then the earliest `recorded`.
+  var rank: Int = 0
 
   /// `recorded`, or `at` when absent: the instant the ledger knew of the event.
   var knownAt: Timestamp { recorded ?? at }

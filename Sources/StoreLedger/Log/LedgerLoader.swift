@@ -44,6 +44,19 @@ package enum LedgerLoader {
     return try readBounded(name: path, limits: limits) { (buffer) throws(Diagnostic) in try file.read(into: buffer) }
   }
 
+  /// Reads the committed part of a log whole: never a batch an appender is writing or left
+  /// unfinished (`AppendIntent`). For inputs that need the log's text (an importer's look-up of
+  /// what the ledger knows); folding goes through `feed`.
+  /// - Complexity: O(log size) time and memory.
+  package static func readCommitted(_ path: String) throws(Diagnostic) -> [UInt8] {
+    let file = try PlatformFile(path: path, mode: .read)
+    guard file.entryKind() == .regular else {
+      throw Diagnostic(file: path, .cannotRead(path: path, reason: "not a regular file (a log is read at offsets)"))
+    }
+    let committed = try AppendIntent.visibleLength(of: file, logPath: path)
+    return try file.readBytes(count: Int(committed.length), at: 0)
+  }
+
   /// Reads an input whole through `read` (which returns 0 at its end), checking `limits` as it goes.
   /// - Complexity: O(input), memory at most `limits.totalBytesMax`.
   package static func readBounded(

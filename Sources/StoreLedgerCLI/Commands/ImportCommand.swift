@@ -4,7 +4,7 @@ import StoreLedger
 enum ImportCommand: LedgerCommand {
   static let spec = CommandSpec(
     name: "import", abstract: "Turn App Store or Google Play purchase data into ledger events.",
-    usage: "import appstore|googleplay [<file|->] [--catalog <file>] [--append <log> | --out <file>] [--subjects <file>] [--allow-sandbox | --allow-test] [--root <file>]... [--bundle-id <id>] [--app-apple-id <number>] [--no-verify] [--emit-catalog]",
+    usage: "import appstore|googleplay [<file|->] [--catalog <file>] [--append <log> | --out <file>] [--subjects <file>] [--allow-sandbox | --allow-test] [--root <file>]... [--bundle-id <id>] [--app-apple-id <number>] [--no-verify] [--recorded-at <time> | --recorded-as-at] [--trust-notifications] [--emit-catalog]",
     positionals: [("appstore|googleplay", "The source format."), ("<file|->", "Input; '-' or absent reads stdin.")],
     requiredPositionals: 1,
     options: [
@@ -18,6 +18,10 @@ enum ImportCommand: LedgerCommand {
       .value("app-apple-id", "number", "App Store: refuse signed Production notifications of another app."),
       .flag("no-verify", "App Store: import without verifying signatures; decoded payloads accepted (the summary says so)."),
       .flag("emit-catalog", "App Store: print a starting catalog from the payloads instead of events (not verified)."),
+      .value("recorded-at", "time", "Google Play: the knowledge time of documents without publishTime or fetchTime (default: now)."),
+      .flag("recorded-as-at", "Google Play: documents without publishTime or fetchTime are known from each event's 'at' (a backfill)."),
+      .flag("trust-notifications", "Google Play: let SUBSCRIPTION_REVOKED and voidedPurchaseNotification revoke without the voided purchases list."),
+      CommandSpec.tzOption,
       CommandSpec.catalogOption,
       CommandSpec.waitOption,
     ],
@@ -42,7 +46,13 @@ enum ImportCommand: LedgerCommand {
       "subscriptionPurchaseV2" | "productId" + "productPurchase"} and voidedpurchases.list
       responses. Event ids derive from order ids (and purchase tokens); tokens chained through
       linkedPurchaseToken share one original_transaction. Subjects: obfuscatedExternalAccountId,
-      else --subjects, else googleplay:<first purchase token>. See Docs/import-googleplay.md.
+      else --subjects, else googleplay:<first purchase token>. 'recorded' is the push's
+      publishTime, a stored resource's fetchTime, else --recorded-at (default now). Resources
+      are trusted; a notification alone never grants, and revokes only with
+      --trust-notifications. See Docs/import-googleplay.md.
+
+      With --append, an import adds only what the log does not know yet (events by id,
+      transactions already charged), so data can be imported as it arrives, run after run.
       """)
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
@@ -51,7 +61,10 @@ enum ImportCommand: LedgerCommand {
       throw UsageError(message: "Unknown import source '\(source)'; expected 'appstore' or 'googleplay'.")
     }
     let isGooglePlay = source == "googleplay"
-    for (flag, owner) in [("allow-sandbox", "appstore"), ("emit-catalog", "appstore"), ("allow-test", "googleplay"), ("no-verify", "appstore")]
+    for (flag, owner) in [
+      ("allow-sandbox", "appstore"), ("emit-catalog", "appstore"), ("allow-test", "googleplay"), ("no-verify", "appstore"),
+      ("recorded-at", "googleplay"), ("recorded-as-at", "googleplay"), ("trust-notifications", "googleplay"),
+    ]
     where arguments.has(flag) && owner != source {
       throw UsageError(message: "'--\(flag)' is for 'import \(owner)' only.")
     }
@@ -94,19 +107,22 @@ enum ImportCommand: LedgerCommand {
     if let subjectsPath = arguments.value("subjects") {
       subjects = try subjectMap(subjectsPath)
     }
+    // What the log already knows: an import adds only what it does not (Docs/import-googleplay.md).
+    let knowledge = try appendLog.map(ledgerKnowledge(logPath:)) ?? LedgerKnowledge()
     let result =
       isGooglePlay
       ? try GooglePlayImporter.importEvents(
         text, file: displayName, catalog: catalog,
         options: GooglePlayImportOptions(
           subjects: subjects, allowsTestPurchases: arguments.has("allow-test"),
-          // Chains continue across imports: tokens already in the log keep their identity.
-          knownTokens: try appendLog.flatMap { PlatformFile.exists($0) ? $0 : nil }
-            .map { GooglePlayImporter.knownTokens(inLog: try LedgerLoader.readFile($0)) } ?? [:]))
+          importedAt: try importClock(arguments),
+          trustsNotifications: arguments.has("trust-notifications")),
+        knowledge: knowledge)
       : try AppStoreImporter.importEvents(
         text, file: displayName, catalog: catalog,
         options: AppStoreImportOptions(
-          subjects: subjects, allowsSandbox: arguments.has("allow-sandbox"), verification: verification))
+          subjects: subjects, allowsSandbox: arguments.has("allow-sandbox"), verification: verification),
+        knowledge: knowledge)
     CommandSupport.warn(result.warnings, console)
     let counts = result.verification
     if counts.unverifiedPayloads > 0 {
@@ -115,6 +131,7 @@ enum ImportCommand: LedgerCommand {
     let lines = Array(result.eventLines.map { $0 + "\n" }.joined().utf8)
     var summary = "imported \(Plural.counted(result.eventLines.count, "event")) from \(displayName)"
     if result.duplicateCount > 0 { summary += " (\(Plural.counted(result.duplicateCount, "repeated payload")) collapsed)" }
+    if result.alreadyKnown > 0 { summary += "; \(result.alreadyKnown) already in the log, not repeated" }
     summary += "\n"
     func listed(_ counts: [String: Int]) -> String {
       counts.sorted { $0.key < $1.key }.map { "\(TerminalText.clipped($0.key)) (\($0.value))" }.joined(separator: ", ")
@@ -194,6 +211,27 @@ enum ImportCommand: LedgerCommand {
     let paths = roots.isEmpty ? rootPaths(ParsedArguments(), console: console) : roots
     let used = counts.rootsUsed.map { paths.indices.contains($0) ? paths[$0] : "#\($0)" }.joined(separator: ", ")
     return "  verified \(counts.verifiedPayloads) payload\(counts.verifiedPayloads == 1 ? "" : "s") (\(counts.verifiedSignatures) signature\(counts.verifiedSignatures == 1 ? "" : "s")) up to root \(used)\n"
+  }
+
+  /// The knowledge time of Google Play documents without their own: `--recorded-at`, nothing
+  /// with `--recorded-as-at` (known from `at`), else now, as `append` stamps.
+  private static func importClock(_ arguments: ParsedArguments) throws -> Timestamp? {
+    switch (arguments.value("recorded-at"), arguments.has("recorded-as-at")) {
+    case (.some, true):
+      throw UsageError(message: "Give at most one of '--recorded-at <time>' and '--recorded-as-at'.")
+    case (.some(let text), false):
+      return try ArgumentParser.instant(text, option: "recorded-at", time: try ArgumentParser.timeInput(arguments))
+    case (nil, true): return nil
+    case (nil, false): return currentTimestamp()
+    }
+  }
+
+  /// What the ledger at `logPath` already knows about imported data (nothing when it does not
+  /// exist yet). The one place an import reads the log; a per-subject index can answer instead.
+  static func ledgerKnowledge(logPath: String) throws -> LedgerKnowledge {
+    guard PlatformFile.exists(logPath) else { return LedgerKnowledge() }
+    // Only what is committed: a batch a crashed appender left is not known.
+    return LedgerKnowledge.read(log: try LedgerLoader.readCommitted(logPath))
   }
 
   private static func emit(_ bytes: [UInt8], to path: String?, console: Console) throws {

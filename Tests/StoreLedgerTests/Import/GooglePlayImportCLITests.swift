@@ -19,7 +19,7 @@ struct GooglePlayImportCLITests {
     #expect(first.stdout.contains("appended 9 events"))
     let second = runCLI(["import", "googleplay", "-", "--append", space.log], stdin: input)
     #expect(second.stdout.contains("appended 0 events"))
-    #expect(second.stdout.contains("(9 already present)"))
+    #expect(second.stdout.contains("9 already in the log, not repeated"))
     #expect(runCLI(["check", space.log]).status == 0)
   }
 
@@ -145,5 +145,46 @@ struct GooglePlaySampleExportTests {
       (lines + lines).shuffled(using: &random).joined(separator: "\n"), file: "mapping-rows.jsonl",
       catalog: catalog, options: GooglePlayImportOptions())
     #expect(shuffled.eventLines == result.eventLines)
+  }
+
+  @Test(
+    "two runs with --append and --recorded-at: the second adds only what is new, and --as-of answers as known between them"
+  )
+  func incrementalAsOf() throws {
+    let space = try Workspace()
+    try GP.catalogText.write(toFile: space.path("catalog.json"), atomically: true, encoding: .utf8)
+    let story = GooglePlayImportLifecycleTests.story
+    let january = story.prefix(2).joined(separator: "\n")
+    let rest = story.joined(separator: "\n")
+    let first = runCLI(
+      ["import", "googleplay", "-", "--append", space.log, "--recorded-at", "2026-01-02"],
+      stdin: january)
+    #expect(first.status == 0, "\(first.stderr)")
+    let second = runCLI(
+      ["import", "googleplay", "-", "--append", space.log, "--recorded-at", "2026-07-01"],
+      stdin: rest)
+    #expect(second.status == 0, "\(second.stderr)")
+    #expect(second.stdout.contains("already in the log, not repeated"))
+    func plan(_ asOf: String?) throws -> JSONValue? {
+      let output = runCLI(
+        ["query", space.log, "--subject", GP.account, "--at", "2026-03-20", "--format", "json"]
+          + (asOf.map { ["--as-of", $0] } ?? []))
+      return try JSONValue.parse(output.stdout)["plans"]?["pro"]
+    }
+    #expect(try plan("2026-02-01")?["transaction"] == .string(GP.orderA))
+    #expect(try plan(nil)?["product"] == .string("pro:annual"))
+    #expect(runCLI(["check", space.log]).status == 0)
+  }
+
+  @Test("--trust-notifications and --recorded-at are for googleplay; --recorded-at with --recorded-as-at is a usage error")
+  func flags() throws {
+    let space = try Workspace()
+    let trust = runCLI(["import", "appstore", "-", "--trust-notifications", "--catalog", space.path("catalog.json")], stdin: "")
+    #expect(trust.status == 64)
+    #expect(trust.stderr.contains("'--trust-notifications' is for 'import googleplay' only"))
+    let both = runCLI(
+      ["import", "googleplay", "-", "--recorded-at", "2026-01-01", "--recorded-as-at", "--catalog", space.path("catalog.json")],
+      stdin: "")
+    #expect(both.status == 64)
   }
 }

@@ -88,15 +88,6 @@ struct GooglePlayImportErrorTests {
     #expect(errors.allSatisfy { $0.contains("link in a cycle") })
   }
 
-  @Test("a subscription with add-ons is refused rather than half imported")
-  func addOns() {
-    let twoItems = G.subscription(expiry: "2026-02-01T10:00:00Z").replacingAll(
-      #""lineItems":[{"#,
-      with: #""lineItems":[{"productId":"plus","expiryTime":"2026-02-01T10:00:00Z"},{"#)
-    let errors = G.importErrors([twoItems])
-    #expect(errors.first?.contains("2 line items (a subscription with add-ons)") == true)
-  }
-
   @Test("every error is reported at once and nothing is returned")
   func allErrors() {
     let errors = G.importErrors([

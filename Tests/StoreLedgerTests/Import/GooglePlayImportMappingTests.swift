@@ -68,6 +68,16 @@ struct GooglePlayImportMappingTests {
     #expect(result?.warnings.isEmpty == true)
   }
 
+  @Test("a renewal known only with its notification begins at the notification's time")
+  func renewedFromNotification() throws {
+    let result = G.importEvents([
+      G.notification(2, at: "2026-02-01T10:00:03Z"),
+      G.subscription(order: renewal0, expiry: "2026-03-01T10:00:03Z"),
+    ])
+    #expect(
+      G.events(result)["googleplay:\(renewal0):renewal"]?["at"] == .string("2026-02-01T10:00:03Z"))
+  }
+
   @Test("a renewal without its notification begins when the order before it ended")
   func renewedFromPreviousOrder() throws {
     let result = G.importEvents([
@@ -126,7 +136,7 @@ struct GooglePlayImportMappingTests {
       G.subscription(expiry: "2026-02-01T10:00:00Z"),
       G.notification(6, at: "2026-02-01T10:00:05Z"),
     ])
-    let event = try #require(G.events(result)["googleplay:\(G.orderA):billing_retry@grace"])
+    let event = try #require(G.events(result)["googleplay:\(G.orderA):billing_retry"])
     #expect(event["type"] == .string("billing_retry"))
     #expect(event["at"] == .string("2026-02-01T10:00:00Z"))
     #expect(
@@ -188,10 +198,9 @@ struct GooglePlayImportMappingTests {
       G.subscription(expiry: "2026-02-01T10:00:00Z"),
       G.notification(7, at: "2026-01-25T08:00:00Z"),
     ])
-    let event = try #require(
-      G.events(result)[
-        "googleplay:\(G.orderA):auto_renew_changed@\(ImportFixtures.ms("2026-01-25T08:00:00Z"))"])
+    let event = try #require(G.events(result)["googleplay:\(G.orderA):auto_renew_changed"])
     #expect(event["auto_renew"] == .bool(true))
+    #expect(event["at"] == .string("2026-01-25T08:00:00Z"))
   }
 
   @Test("SUBSCRIPTION_EXPIRED after a user cancellation: expiration (voluntary) at the period end")
@@ -224,12 +233,29 @@ struct GooglePlayImportMappingTests {
     #expect(event["at"] == .string("2026-03-01T10:00:00Z"))
   }
 
-  @Test("SUBSCRIPTION_REVOKED: a revocation (refund) of the current order at the event time")
-  func revoked() throws {
+  @Test(
+    "SUBSCRIPTION_REVOKED alone revokes nothing: skipped and warned about, the subscription keeps its access"
+  )
+  func revokedUntrusted() throws {
     let result = G.importEvents([
       G.subscription(expiry: "2026-02-01T10:00:00Z"),
       G.notification(12, at: "2026-01-15T10:00:00Z"),
     ])
+    #expect(G.events(result)["googleplay:\(G.orderA):revocation"] == nil)
+    #expect(result?.skipped["SUBSCRIPTION_REVOKED untrusted"] == 1)
+    #expect(result?.warnings.contains { $0.message.contains("voidedpurchases.list") } == true)
+    #expect(G.events(result)["googleplay:\(G.orderA):purchase"] != nil)
+  }
+
+  @Test(
+    "SUBSCRIPTION_REVOKED with notifications trusted: a revocation (refund) of the current order at the event time"
+  )
+  func revoked() throws {
+    let result = G.importEvents(
+      [
+        G.subscription(expiry: "2026-02-01T10:00:00Z"),
+        G.notification(12, at: "2026-01-15T10:00:00Z"),
+      ], trustsNotifications: true)
     let event = try #require(G.events(result)["googleplay:\(G.orderA):revocation"])
     #expect(event["transaction"] == .string(G.orderA))
     #expect(event["reason"] == .string("refund"))
@@ -281,6 +307,64 @@ struct GooglePlayImportMappingTests {
     #expect(event["meta"]?["voidedSource"] == .string("google"))
   }
 
+  @Test(
+    "a voidedPurchaseNotification alone revokes nothing unless notifications are trusted",
+    arguments: [false, true])
+  func voidedNotificationTrust(trusted: Bool) throws {
+    let lines = [
+      G.subscription(expiry: "2026-02-01T10:00:00Z"),
+      G.push(
+        G.developerNotification(
+          at: "2026-01-15T10:00:01Z",
+          member:
+            #""voidedPurchaseNotification":{"purchaseToken":"\#(G.tokenA)","orderId":"\#(G.orderA)","productType":1,"refundType":1}"#
+        )),
+    ]
+    let result = G.importEvents(lines, trustsNotifications: trusted)
+    let revocation = G.events(result)["googleplay:\(G.orderA):revocation"]
+    var engine = QueryEngine(
+      ledger: try ledger(result?.eventLines.joined(separator: "\n") ?? "", catalogText: G.catalogText))
+    let later = engine.checkedAnswer(G.account, at: "2026-01-20T00:00:00Z")
+    if trusted {
+      #expect(revocation?["at"] == .string("2026-01-15T10:00:01Z"))
+      #expect(later.entitlements.isEmpty)
+    } else {
+      #expect(revocation == nil)
+      #expect(result?.skipped["voidedPurchaseNotification untrusted"] == 1)
+      #expect(later.entitlements.map(\.entitlement) == ["pro"])
+    }
+  }
+
+  @Test(
+    "recorded: a push's publishTime, a resource's fetchTime, else the import's clock; left out when equal to at"
+  )
+  func recordedTimes() throws {
+    let fetched = G.subscription(expiry: "2026-02-01T10:00:00Z").replacingAll(
+      #""purchaseToken":"#, with: #""fetchTime":"2026-01-01T10:00:02.5Z","purchaseToken":"#)
+    let clock = try #require(Timestamp.parseRFC3339("2026-06-01T00:00:00Z"))
+    let result = try GooglePlayImporter.importEvents(
+      [
+        fetched, G.push(G.notification(3, at: "2026-01-10T00:00:00Z")),
+        G.subscription(
+          state: "CANCELED", expiry: "2026-02-01T10:00:00Z", cancel: nil, autoRenew: false),
+        G.notification(7, at: "2026-01-12T00:00:00Z"),
+      ].joined(separator: "\n"), file: "input.jsonl", catalog: G.catalog,
+      options: GooglePlayImportOptions(importedAt: clock))
+    let events = G.events(result)
+    #expect(events["googleplay:\(G.orderA):purchase"]?["recorded"] == .string("2026-01-01T10:00:02.500Z"))
+    let changes = events.values.filter { $0["type"] == .string("auto_renew_changed") }
+    let off = try #require(changes.first { $0["auto_renew"] == .bool(false) })
+    let on = try #require(changes.first { $0["auto_renew"] == .bool(true) })
+    #expect(off["recorded"] == .string("2026-01-10T00:00:01Z"))
+    #expect(on["recorded"] == .string("2026-06-01T00:00:00Z"))
+    // As known on 11 January, auto-renew was off; the restart was learned on 1 June.
+    var engine = QueryEngine(
+      ledger: try ledger(result.eventLines.joined(separator: "\n"), catalogText: G.catalogText))
+    let asKnown = engine.checkedAnswer(G.account, at: "2026-01-20T00:00:00Z", asOf: "2026-01-11T00:00:00Z")
+    #expect(asKnown.plans.first?.willRenew == false)
+    #expect(engine.checkedAnswer(G.account, at: "2026-01-20T00:00:00Z").plans.first?.willRenew == true)
+  }
+
   @Test("a quantity-based partial refund revokes nothing: warned and counted")
   func partialRefund() throws {
     let result = G.importEvents([
@@ -301,8 +385,7 @@ struct GooglePlayImportMappingTests {
       G.subscription(expiry: "2026-02-15T10:00:00Z"),
     ])
     let events = G.events(result)
-    let id = "googleplay:\(G.orderA):renewal_extended@\(ImportFixtures.ms("2026-02-15T10:00:00Z"))"
-    let event = try #require(events[id])
+    let event = try #require(events["googleplay:\(G.orderA):renewal_extended"])
     #expect(event["at"] == .string("2026-01-10T00:00:00Z"))
     #expect(event["expires"] == .string("2026-02-15T10:00:00Z"))
     #expect(
@@ -447,5 +530,36 @@ struct GooglePlayImportMappingTests {
     let event = try #require(G.events(result)["googleplay:\(G.orderA):purchase"])
     #expect(event["expires"] == .string("2026-01-08T10:00:00Z"))
     #expect(event["original_transaction"] == nil)
+  }
+
+  @Test(
+    "add-ons: one charge per line item, each its own transaction and subscription; a voided order revokes every item"
+  )
+  func addOns() throws {
+    let base = G.subscription(expiry: "2026-02-01T10:00:00Z")
+    let twoItems = base.replacingAll(
+      #""lineItems":[{"#,
+      with:
+        #""lineItems":[{"productId":"plus","expiryTime":"2026-02-01T10:00:00Z","latestSuccessfulOrderId":"\#(G.orderA)","autoRenewingPlan":{"autoRenewEnabled":true},"offerPhase":{"basePrice":{}}},{"#
+    )
+    let result = G.importEvents([
+      twoItems, G.voidedList(G.tokenA, order: G.orderA, at: "2026-01-20T00:00:00Z", reason: 1),
+    ])
+    let events = G.events(result)
+    let pro = try #require(events["googleplay:\(G.orderA)#pro:purchase"])
+    let plus = try #require(events["googleplay:\(G.orderA)#plus:purchase"])
+    #expect(pro["transaction"] == .string(G.orderA + "#pro"))
+    #expect(plus["transaction"] == .string(G.orderA + "#plus"))
+    #expect(pro["original_transaction"] == .string(G.tokenA + "#pro"))
+    #expect(plus["original_transaction"] == .string(G.tokenA + "#plus"))
+    #expect(plus["meta"]?["addOnProduct"] == .string("plus"))
+    #expect(plus["meta"]?["purchaseToken"] == .string(G.tokenA))
+    #expect(events["googleplay:\(G.orderA)#pro:revocation"]?["transaction"] == .string(G.orderA + "#pro"))
+    #expect(events["googleplay:\(G.orderA)#plus:revocation"] != nil)
+    var engine = QueryEngine(
+      ledger: try ledger(result?.eventLines.joined(separator: "\n") ?? "", catalogText: G.catalogText))
+    let before = engine.checkedAnswer(G.account, at: "2026-01-10T00:00:00Z")
+    #expect(before.entitlements.map(\.entitlement) == ["plus", "pro"])
+    #expect(engine.checkedAnswer(G.account, at: "2026-01-21T00:00:00Z").entitlements.isEmpty)
   }
 }

@@ -49,11 +49,23 @@ enum GP {
   }
 
   /// `decoded` as Pub/Sub pushes it: base64 in `message.data`.
+  /// A Pub/Sub push of a decoded notification, published one second after its event time.
   static func push(_ decoded: String, messageID: String = "4417203381") -> String {
     var data: [UInt8] = []
     Base64.encode(Array(decoded.utf8), into: &data)
+    let eventMs = (try? JSONValue.parse(decoded))?["eventTimeMillis"]?.stringValue
+      .flatMap { Int64($0) } ?? 0
+    let published = Timestamp(millisecondsSinceEpoch: eventMs + 1000).rfc3339
     return
-      #"{"message":{"attributes":{},"data":"\#(String(decoding: data, as: UTF8.self))","messageId":"\#(messageID)","publishTime":"2026-01-01T00:00:00.000Z"},"subscription":"projects/app/subscriptions/rtdn"}"#
+      #"{"message":{"attributes":{},"data":"\#(String(decoding: data, as: UTF8.self))","messageId":"\#(messageID)","publishTime":"\#(published)"},"subscription":"projects/app/subscriptions/rtdn"}"#
+  }
+
+  /// Event lines without `recorded`: what they say, whatever document said it first.
+  static func contents(_ lines: [String]) -> [String] {
+    lines.map { line in
+      guard case .object(let members)? = try? JSONValue.parse(line) else { return line }
+      return JSONWriter.compact(.object(members.filter { $0.0 != "recorded" }))
+    }
   }
 
   /// A stored `purchases.subscriptionsv2.get` result with one line item.
@@ -118,12 +130,14 @@ enum GP {
   /// Imports `lines`, failing the test when it throws, checking every line against the contract.
   static func importEvents(
     _ lines: [String], subjects: [String: String] = [:], allowsTest: Bool = false,
-    sourceLocation: SourceLocation = #_sourceLocation
+    trustsNotifications: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
   ) -> ImportResult? {
     do {
       let result = try GooglePlayImporter.importEvents(
         lines.joined(separator: "\n"), file: "input.jsonl", catalog: catalog,
-        options: GooglePlayImportOptions(subjects: subjects, allowsTestPurchases: allowsTest))
+        options: GooglePlayImportOptions(
+          subjects: subjects, allowsTestPurchases: allowsTest,
+          trustsNotifications: trustsNotifications))
       let problems = ContractCheck.problems(result.eventLines, catalog: catalog)
       #expect(
         problems.isEmpty, "lines break the contract: \(problems)", sourceLocation: sourceLocation)
@@ -151,6 +165,8 @@ enum GP {
   }
 
   /// The imported events as JSON objects, by id.
+  /// The events of a result by id, state events also by their id without the fact's digest
+  /// (`googleplay:<order>:grace_entered` for `googleplay:<order>:grace_entered:<digest>`).
   static func events(_ result: ImportResult?) -> [String: JSONValue] {
     var byID: [String: JSONValue] = [:]
     for line in result?.eventLines ?? [] {
@@ -158,6 +174,10 @@ enum GP {
         continue
       }
       byID[id] = value
+      let parts = id.split(separator: ":", omittingEmptySubsequences: false)
+      if parts.count == 4, parts[3].count == 12, parts[3].allSatisfy(\.isHexDigit) {
+        byID[parts.dropLast().joined(separator: ":")] = value
+      }
     }
     return byID
   }

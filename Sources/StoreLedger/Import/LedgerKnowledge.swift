@@ -1,0 +1,116 @@
+/// What a ledger already knows, as far as an importer needs it: the events earlier imports
+/// wrote (by id, without `recorded`), the transactions already charged, and the Google Play
+/// subscription tokens with the identity they got.
+///
+/// An import adds only what the ledger did not know yet (Docs/import-googleplay.md, "Importing
+/// as data arrives"): an event whose id is known is not written again, a transaction already
+/// charged is not charged again, whichever payload carried it first. Built from the log's bytes
+/// by `read(log:)`, the one place that reads "what is known"; a per-subject index can replace it.
+package struct LedgerKnowledge: Sendable {
+  /// A charge (`purchase` or `renewal`) the ledger holds.
+  package struct Charge: Sendable, Equatable {
+    /// The event id.
+    package var id: String
+    /// `purchase` or `renewal`.
+    package var kind: EventKind
+    /// When the charged period began.
+    package var at: Timestamp
+    /// When it ends, when the event says.
+    package var expires: Timestamp?
+    /// `original_transaction`, for a subscription's charges.
+    package var originalTransaction: String? = nil
+    /// The subscription key of a Google Play charge: `meta.purchaseToken`, with
+    /// `#<meta.addOnProduct>` for an add-on line item.
+    package var subscriptionKey: String?
+  }
+
+  /// Compact JSON (sorted keys, no `recorded`) of every imported event, by id.
+  package var events: [String: String] = [:]
+  /// Charges by transaction.
+  package var charges: [String: Charge] = [:]
+  /// Transactions of the charges of each original transaction.
+  var chargesByOriginal: [String: [String]] = [:]
+  /// Transactions of the Google Play charges of each subscription key.
+  var chargesBySubscription: [String: [String]] = [:]
+  /// Revocations by transaction: when and of which subject (the first one the log holds).
+  package var revocations: [String: (at: Timestamp, subject: String)] = [:]
+  /// The subject of every Google Play purchase token the ledger holds events of.
+  package var googlePlaySubjects: [String: String] = [:]
+  /// Google Play subscription tokens and the original transaction and subject they got.
+  package var googlePlayTokens: [String: GooglePlayKnownToken] = [:]
+
+  /// An empty knowledge: nothing is known (an import into a new log, `--out`, stdout).
+  package init() {}
+
+  /// Whether nothing is known.
+  package var isEmpty: Bool { events.isEmpty && charges.isEmpty && revocations.isEmpty }
+
+  /// The knowledge of a log's imported events: lines whose `meta.source` is `appstore` or
+  /// `googleplay`. Other lines are passed over unparsed; unreadable lines are left to the
+  /// append, which refuses them.
+  /// - Complexity: O(n) in the size of the log.
+  package static func read(log bytes: [UInt8]) -> LedgerKnowledge {
+    var knowledge = LedgerKnowledge()
+    let marker = Array(#""source":""#.utf8)
+    for line in bytes.split(separator: 10) {
+      let hasMarker = line.withUnsafeBufferPointer {
+        ImportedLineFields.find(marker, in: $0, from: 0, to: $0.count) != nil
+      }
+      guard hasMarker, let fields = ImportedLineFields.read(line) else { continue }
+      knowledge.learn(fields)
+    }
+    return knowledge
+  }
+
+  /// Adds one event.
+  mutating func learn(_ event: ImportedLineFields) {
+    guard let source = event.source, source == "appstore" || source == "googleplay" else {
+      return
+    }
+    let id = event.id
+    if events[id] == nil { events[id] = event.content }
+    let token = event.purchaseToken
+    // An add-on line item is a subscription of its own, keyed like the importer keys it.
+    let key = token.map { token in event.addOnProduct.map { token + "#" + $0 } ?? token }
+    let at = event.at.flatMap(Timestamp.parseRFC3339)
+    if let typeName = event.type, let kind = EventKind(name: typeName),
+      kind == .purchase || kind == .renewal, let transaction = event.transaction, let at,
+      charges[transaction] == nil
+    {
+      charges[transaction] = Charge(
+        id: id, kind: kind, at: at, expires: event.expires.flatMap(Timestamp.parseRFC3339),
+        originalTransaction: event.originalTransaction, subscriptionKey: key)
+      if let key { chargesBySubscription[key, default: []].append(transaction) }
+      if let original = event.originalTransaction {
+        chargesByOriginal[original, default: []].append(transaction)
+      }
+    }
+    if event.type == "revocation", let transaction = event.transaction, let at,
+      let subject = event.subject, revocations[transaction] == nil
+    {
+      revocations[transaction] = (at, subject)
+    }
+    guard source == "googleplay", let token, let key, let subject = event.subject else { return }
+    if googlePlaySubjects[token] == nil { googlePlaySubjects[token] = subject }
+    if let original = event.originalTransaction, googlePlayTokens[key] == nil {
+      googlePlayTokens[key] = GooglePlayKnownToken(originalTransaction: original, subject: subject)
+    }
+  }
+
+  /// When another token of the subscription `root` took over from the token `key`: the first
+  /// purchase of another token the ledger holds after `start`; nil when none.
+  /// - Complexity: O(k) in the subscription's known charges.
+  func replacement(of key: String, root: String, after start: Timestamp) -> Timestamp? {
+    (chargesByOriginal[root] ?? []).compactMap { charges[$0] }
+      .filter { $0.kind == .purchase && $0.subscriptionKey != key && $0.at > start }
+      .map(\.at).min()
+  }
+
+  /// Google Play charges of a subscription key, by transaction.
+  /// - Complexity: O(k log k) in the subscription's known charges.
+  func charges(ofSubscription key: String) -> [(transaction: String, charge: Charge)] {
+    (chargesBySubscription[key] ?? []).sorted().compactMap { transaction in
+      charges[transaction].map { (transaction, $0) }
+    }
+  }
+}
