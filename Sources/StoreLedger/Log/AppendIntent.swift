@@ -85,7 +85,7 @@ enum AppendIntent {
   /// The record for a batch about to be written at `committed` of `log`.
   static func record(for batch: [UInt8], log: borrowing PlatformFile, committed: Int64) throws(Diagnostic) -> Record {
     Record(
-      identity: try log.identity().identity, committed: committed, batch: Int64(batch.count),
+      identity: try log.identityAndLinks().identity, committed: committed, batch: Int64(batch.count),
       tailDigest: try tailDigest(of: log, committed: committed), batchDigest: digest(batch))
   }
 
@@ -117,7 +117,7 @@ enum AppendIntent {
 
   /// Whether `record` describes `log` as it is now (`size` bytes), and if not, why.
   static func verdict(_ record: Record, log: borrowing PlatformFile, size: Int64) throws(Diagnostic) -> Verdict {
-    guard try log.identity().identity == record.identity else {
+    guard try log.identityAndLinks().identity == record.identity else {
       return .foreign(reason: "it was written for another file (device and inode differ): the log was replaced")
     }
     guard size >= record.committed else {

@@ -29,7 +29,10 @@ package enum LogAppender {
   ) throws(DiagnosticList) -> AppendReport {
     try append(
       input: input, inputName: inputName, logPath: logPath, catalog: catalog, now: now, wait: wait, waitNotice: waitNotice
-    ) { (_, size) throws(DiagnosticList) in
+    ) { (log, size) throws(DiagnosticList) in
+      if let indexed = try IndexedLedger.appendBuilder(input: input, log: log, size: size, catalog: catalog, logPath: logPath) {
+        return indexed
+      }
       var builder = LedgerBuilder(catalog: catalog, file: logPath)
       let extent = try DiagnosticList.collecting(path: logPath) {
         try LedgerLoader.feed(&builder, path: logPath, endingAt: size)
@@ -59,7 +62,7 @@ package enum LogAppender {
     _ body: (borrowing PlatformFile) throws -> R
   ) throws -> R {
     let log = try PlatformFile(path: logPath, mode: .readWriteCreate)
-    let links = try log.identity().links
+    let links = try log.identityAndLinks().links
     guard links <= 1 else { throw Diagnostic(file: logPath, .logHasSeveralNames(links: links)) }
     try LogLock.acquire(log, logPath: logPath, command: command, wait: wait, notice: waitNotice)
     defer { LogLock.release(log, logPath: logPath) }
@@ -183,6 +186,7 @@ package enum LogAppender {
       try write(output, to: log, logPath: logPath, committed: size)
       outcome.logBytes = size + Int64(output.count)
       outcome.logLines = existingLines + report.appended
+      outcome.report.warnings += IndexBuild.afterAppend(log: log, logPath: logPath, committed: outcome.logBytes, catalog: catalog)
       return outcome
   }
 

@@ -256,7 +256,7 @@ package struct PlatformFile: ~Copyable {
   }
 
   /// Device and inode of the open file, and its number of names (hard links).
-  package func identity() throws(Diagnostic) -> (identity: FileIdentity, links: Int) {
+  package func identityAndLinks() throws(Diagnostic) -> (identity: FileIdentity, links: Int) {
     var info = stat()
     guard fstat(descriptor, &info) == 0 else {
       throw Diagnostic(.cannotRead(path: path, reason: PlatformFile.describe(errno)))
@@ -591,5 +591,28 @@ package enum PageAdvice {
       buffer.initialize(repeating: 0)
       initialized = count
     }
+  }
+}
+
+extension PlatformFile {
+  /// Device and inode of this open file (the file itself, whatever path opened it).
+  package func identity() -> FileIdentity? {
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else { return nil }
+    return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+  }
+
+  /// The names in directory `path` (without "." and ".."); empty when it cannot be read.
+  package static func directoryEntries(_ path: String) -> [String] {
+    guard let directory = opendir(path) else { return [] }
+    defer { closedir(directory) }
+    var names: [String] = []
+    while let entry = readdir(directory) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+      }
+      if name != "." && name != ".." { names.append(name) }
+    }
+    return names
   }
 }

@@ -48,6 +48,11 @@ package enum Problem: Sendable, Equatable {
   // Reports.
   case reportValueOutOfRange(name: String, bucketStart: String, limit: Int64)
   case importFailed(String)
+  // The per-subject index (Docs/index.md): warnings only, an answer never depends on it.
+  case indexNotUsed(IndexIssue)
+  case indexNotUpdated(IndexIssue)
+  case indexBuilt(IndexIssue)
+  case indexMismatch(IndexIssue)
   // App Store signature verification (Docs/verification.md).
   /// A JWS at `place` ("field 'data.signedTransactionInfo'", "this document") failed a check.
   case signatureRejected(place: String, SignatureCheck)
@@ -162,6 +167,26 @@ package enum SignatureCheck: Error, Sendable, Equatable {
     case .appAppleId(let expected, let found): return "appAppleId is \(found), expected \(expected) (--app-apple-id)"
     }
   }
+}
+
+/// Why an index beside a log was not used, not updated, or rebuilt.
+package enum IndexIssue: Sendable, Equatable {
+  /// It was written for another file (the log was replaced: other device or inode).
+  case otherLog
+  /// The log is shorter than what the index covers (truncated).
+  case logShorter(covered: Int64, size: Int64)
+  /// The last covered bytes are not the ones indexed (edited in place).
+  case prefixChanged
+  /// It was built with another catalog.
+  case catalogChanged
+  /// The catalog was read from stdin, so it cannot be compared.
+  case catalogUnknown
+  /// A file of it does not check out (damaged, torn, unreadable).
+  case damaged(String)
+  /// More than this many bytes were appended behind the tool's back since it was brought up to date.
+  case tailTooLong(bytes: Int64, limit: Int64)
+  /// The whole covered prefix does not have the digest the index recorded (`check` only).
+  case prefixDigestMismatch
 }
 
 /// How serious a diagnostic is.
@@ -352,6 +377,36 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
     case .rootNotApple(let path, let sha256, let apple):
       return "--root \(path) is not Apple Root CA - G3 (SHA-256 \(sha256), Apple's is \(apple)): "
         + "only payloads signed under this root will verify; fine for a test CA, wrong for real App Store data"
+    case .indexNotUsed(let issue):
+      return "the index beside this log was not used (\(issue.wording)); the whole log was read. "
+        + "'storeledger index' rebuilds it"
+    case .indexNotUpdated(let issue):
+      return "the batch was committed, but the index was not brought up to date (\(issue.wording)); "
+        + "readers read the new lines as the log's tail until 'storeledger index' runs"
+    case .indexBuilt(let issue):
+      return "the index beside this log did not describe it (\(issue.wording)); it was rebuilt"
+    case .indexMismatch(let issue):
+      return "the index beside this log does not describe it (\(issue.wording)); "
+        + "'storeledger index --rebuild' writes a new one"
+    }
+  }
+}
+
+extension IndexIssue {
+  /// The reason, worded for the warnings above.
+  package var wording: String {
+    switch self {
+    case .otherLog: return "it was written for another file: the log was replaced"
+    case .logShorter(let covered, let size):
+      return "it covers \(covered) bytes but the log has \(size): the log was truncated"
+    case .prefixChanged: return "the last bytes it covers changed: the log was edited"
+    case .catalogChanged: return "it was checked with another catalog"
+    case .catalogUnknown: return "the catalog was read from stdin"
+    case .damaged(let detail): return "damaged: \(detail)"
+    case .tailTooLong(let bytes, let limit):
+      return "\(bytes) bytes were appended without updating it, more than \(limit)"
+    case .prefixDigestMismatch:
+      return "the covered prefix's digest does not match: the log was edited before its end"
     }
   }
 }

@@ -6,12 +6,12 @@ enum CanCommand: LedgerCommand {
   static let spec = CommandSpec(
     name: "can", abstract: "Say whether a subject may use a metered feature once more (exit 0 yes, 1 no).",
     usage:
-      "can <log> --subject <id> --feature <name> [--at <time>] [--as-of <time> | --cached-at <time> [--max-staleness <duration>]]",
+      "can <log> --subject <id> --feature <name> [--at <time>] [--as-of <time> | --cached-at <time> [--max-staleness <duration>]] [--no-index]",
     positionals: [("<log>", "The JSON-lines event log.")], requiredPositionals: 1,
     options: [
       .value("subject", "id", "The subject (account) asking. Required."),
       .value("feature", "name", "A feature of the catalog's policy. Required."),
-    ] + PointInTime.options + [CommandSpec.snapshotOption, CommandSpec.catalogOption],
+    ] + PointInTime.options + [CommandSpec.snapshotOption, IndexedRead.option, CommandSpec.catalogOption],
     discussion: """
       Prints one JSON line saying why: the tier that decided, uses so far in its window, the
       limit and when the window ends; when not allowed, the first tier that would allow it.
@@ -44,7 +44,7 @@ enum CanCommand: LedgerCommand {
           "Invalid value for '--feature': '\(feature)' is not a feature of the catalog's policy (\(names.joined(separator: ", "))).\(suggestion)"
       )
     }
-    let (ledger, _) = try CommandSupport.ledger(arguments, console: console)
+    let (ledger, _) = try IndexedRead.ledger(arguments, console: console, subjects: [subject])
     var engine = QueryEngine(ledger: ledger)
     guard let permission = engine.permission(
       subject: subject, feature: feature, at: time.at, asOf: time.asOf, cache: time.cache)

@@ -32,7 +32,7 @@ enum CheckCommand: LedgerCommand {
       console.err("\(name): \(Plural.counted(total, "error")) in \(Plural.counted(linesRead, "line"))\n")
       return list.exitCode
     case .success(let ledger):
-      CommandSupport.warn(ledger.warnings, console)
+      CommandSupport.warn(ledger.warnings + (log == "-" ? [] : LogIndex.verify(logPath: log, catalog: catalog)), console)
       let leaks = reportLeaks(ledger, log: log, console: console)
       let warnings = ledger.warnings.count + leaks
       console.out(

@@ -5,7 +5,7 @@ enum QueryCommand: LedgerCommand {
   static let spec = CommandSpec(
     name: "query", abstract: "Answer what one subject held at a time, as known at a time.",
     usage:
-      "query <log> --subject <id> [--at <time> | --during <day>] [--as-of <time> | --cached-at <time> [--max-staleness <duration>]] [--tz <offset>] [--explain] [--format json|text] [--pretty]",
+      "query <log> --subject <id> [--at <time> | --during <day>] [--as-of <time> | --cached-at <time> [--max-staleness <duration>]] [--tz <offset>] [--explain] [--format json|text] [--pretty] [--no-index]",
     positionals: [("<log>", "The JSON-lines event log.")], requiredPositionals: 1,
     options: [
       .value("subject", "id", "The subject (account) to answer for. Required."),
@@ -14,7 +14,7 @@ enum QueryCommand: LedgerCommand {
       .flag("explain", "Add the events that decided each answer, and why an entitlement held at other times is absent."),
       .value("format", "json|text", "json (default): the answer object; text: sentences for people."),
       .flag("pretty", "Print the JSON answer indented over several lines."),
-      CommandSpec.snapshotOption, CommandSpec.catalogOption,
+      CommandSpec.snapshotOption, IndexedRead.option, CommandSpec.catalogOption,
     ],
     discussion: """
       Prints one JSON object: entitlements active at T, the plan in each subscription group, and
@@ -48,7 +48,7 @@ enum QueryCommand: LedgerCommand {
           message: "Invalid value for '--during': '\(dayText)' ends at \(to.rfc3339), after \(Timestamp.latest.rfc3339), "
             + "the latest time the tool can print and read back.")
       }
-      let (ledger, _) = try CommandSupport.ledger(arguments, console: console)
+      let (ledger, _) = try IndexedRead.ledger(arguments, console: console, subjects: [subject])
       let held = QueryText.during(subject: subject, from: from, to: to, ledger: ledger)
       if format == "text" {
         console.outText(QueryText.duringText(subject: subject, from: from, to: to, held: held))
@@ -59,7 +59,7 @@ enum QueryCommand: LedgerCommand {
       CommandSupport.warnIfUnknown(subject: subject, in: ledger, log: CommandSupport.logPath(arguments), console: console)
       return 0
     }
-    let (ledger, _) = try CommandSupport.ledger(arguments, console: console)
+    let (ledger, _) = try IndexedRead.ledger(arguments, console: console, subjects: [subject])
     var engine = QueryEngine(ledger: ledger)
     let explain = arguments.has("explain") || format == "text"
     let answer = engine.answer(subject: subject, at: time.at, asOf: time.asOf, cache: time.cache, explain: explain)

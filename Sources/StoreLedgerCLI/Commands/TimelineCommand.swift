@@ -4,13 +4,13 @@ import StoreLedger
 enum TimelineCommand: LedgerCommand {
   static let spec = CommandSpec(
     name: "timeline", abstract: "Show one customer's history: states over time and every event.",
-    usage: "timeline <log> --subject <id> [--as-of <time>] [--format text|html]",
+    usage: "timeline <log> --subject <id> [--as-of <time>] [--format text|html] [--no-index]",
     positionals: [("<log>", "The JSON-lines event log.")], requiredPositionals: 1,
     options: [
       .value("subject", "id", "The subject (account) to show. Required."),
       .value("as-of", "time", "Knowledge time R: show only events recorded by then. Default: all."),
       .value("format", "format", "text (default: a table for terminals and tickets) or html (a picture)."),
-      CommandSpec.snapshotOption, CommandSpec.catalogOption,
+      CommandSpec.snapshotOption, IndexedRead.option, CommandSpec.catalogOption,
     ],
     discussion: """
       A subject no event names is an error (exit 66), unlike 'query', which answers it with
@@ -29,7 +29,7 @@ enum TimelineCommand: LedgerCommand {
     guard format == "text" || format == "html" else {
       throw UsageError(message: ReportCommand.choiceMessage("format", format, ["text", "html"]))
     }
-    let (ledger, _) = try CommandSupport.ledger(arguments, console: console)
+    let (ledger, _) = try IndexedRead.ledger(arguments, console: console, subjects: [subject])
     let timeline = try CustomerTimeline.build(ledger: ledger, subject: subject, asOf: asOf)
     if format == "html" { console.out(timeline.html()) } else { console.outText(timeline.text) }
     return 0

@@ -175,7 +175,7 @@ struct AppendCrashTests {
   {
     let file = try PlatformFile(path: log, mode: .read)
     return AppendIntent.Record(
-      identity: try file.identity().identity, committed: committed, batch: batch,
+      identity: try file.identityAndLinks().identity, committed: committed, batch: batch,
       tailDigest: try AppendIntent.tailDigest(of: file, committed: committed), batchDigest: batchDigest)
   }
 

@@ -110,7 +110,7 @@ struct ForeignIntentTests {
   private func plant(describing log: String, committed: Int64, batch: Int64, beside: String) throws {
     let file = try PlatformFile(path: log, mode: .read)
     let record = AppendIntent.Record(
-      identity: try file.identity().identity, committed: committed, batch: batch,
+      identity: try file.identityAndLinks().identity, committed: committed, batch: batch,
       tailDigest: try AppendIntent.tailDigest(of: file, committed: committed), batchDigest: "0000000000000000")
     try Data(AppendIntent.encode(record)).write(to: URL(fileURLWithPath: AppendIntent.path(forLog: beside)))
   }
@@ -134,13 +134,13 @@ struct ForeignIntentTests {
       try space.write("other.jsonl", String(decoding: try space.read(), as: UTF8.self) + String(repeating: "x", count: 100))
       let file = try PlatformFile(path: space.log, mode: .read)
       let record = AppendIntent.Record(
-        identity: try file.identity().identity, committed: size + 50, batch: 10, tailDigest: "0000000000000000",
+        identity: try file.identityAndLinks().identity, committed: size + 50, batch: 10, tailDigest: "0000000000000000",
         batchDigest: "0000000000000000")
       try Data(AppendIntent.encode(record)).write(to: URL(fileURLWithPath: AppendIntent.path(forLog: space.log)))
     case .changedPrefix:
       let file = try PlatformFile(path: space.log, mode: .read)
       let record = AppendIntent.Record(
-        identity: try file.identity().identity, committed: size - 40, batch: 40, tailDigest: "0123456789abcdef",
+        identity: try file.identityAndLinks().identity, committed: size - 40, batch: 40, tailDigest: "0123456789abcdef",
         batchDigest: "0000000000000000")
       try Data(AppendIntent.encode(record)).write(to: URL(fileURLWithPath: AppendIntent.path(forLog: space.log)))
     case .longerLog:
