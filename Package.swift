@@ -22,10 +22,15 @@ let package = Package(
     .target(name: "CStoreLedgerSHA"),
     // A cache prefetch hint for the symbol tables' look-ups (no Swift builtin exists).
     .target(name: "CStoreLedgerSupport"),
+    // The seeded log generator (tests, benchmark, `storeledger generate`); not in the library product.
+    .target(
+      name: "StoreLedgerGenerate", dependencies: ["StoreLedger"], swiftSettings: strictSettings),
     .executableTarget(
-      name: "StoreLedgerCLI", dependencies: ["StoreLedger"], swiftSettings: strictSettings),
+      name: "StoreLedgerCLI", dependencies: ["StoreLedger", "StoreLedgerGenerate"],
+      swiftSettings: strictSettings),
     .executableTarget(
-      name: "StoreLedgerBench", dependencies: ["StoreLedger"], swiftSettings: strictSettings),
+      name: "StoreLedgerBench", dependencies: ["StoreLedger", "StoreLedgerGenerate"],
+      swiftSettings: strictSettings),
     // The example of Docs/library.md, built and run by the tests.
     .executableTarget(
       name: "StoreLedgerExample", dependencies: ["StoreLedger"], path: "Examples/Library",
@@ -47,7 +52,7 @@ let package = Package(
     .testTarget(
       name: "StoreLedgerTests",
       dependencies: [
-        "StoreLedger", "StoreLedgerCLI", "StoreLedgerExample", "StoreLedgerExampleQuestions",
+        "StoreLedger", "StoreLedgerGenerate", "StoreLedgerCLI", "StoreLedgerExample", "StoreLedgerExampleQuestions",
         "StoreLedgerExampleWebhook", "StoreLedgerExampleTesting",
       ],
       swiftSettings: strictSettings),

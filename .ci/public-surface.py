@@ -9,6 +9,10 @@ public declarations: it rewrites `public` to `package` in Sources/StoreLedger, e
 (written for users) and on the declarations listed in KEEP, which Docs/library.md documents.
 The CLI, the benchmark and the example are targets of this package and keep `package` access;
 the tests use `@testable import`.
+
+The surface that results is recorded in .ci/public-surface.txt and checked by `swift test`
+(Tests/StoreLedgerTests/Tidy/PublicSurfaceTests.swift), so CI fails on a public declaration
+nobody meant to add; the test prints the new surface to record when a change is meant.
 """
 import os
 import re

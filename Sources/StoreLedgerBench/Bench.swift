@@ -7,6 +7,7 @@
 #endif
 import Foundation
 import StoreLedger
+import StoreLedgerGenerate
 
 /// Writes to stdout unbuffered, so progress shows through pipes.
 func say(_ text: String = "") {

@@ -1,5 +1,6 @@
 import Foundation
 import StoreLedger
+import StoreLedgerGenerate
 
 /// Command-line options of `storeledger-bench`.
 struct BenchOptions {

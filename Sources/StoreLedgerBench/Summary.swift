@@ -1,5 +1,6 @@
 import Foundation
 import StoreLedger
+import StoreLedgerGenerate
 
 /// Issue 11's targets and the figures it states for today's snapshot writing.
 enum Targets {
@@ -134,6 +135,11 @@ extension Bench {
 
   /// Issue 11's targets for one shape, each MET, MISSED or not measured.
   func targets(_ r: Results) -> [TargetRow] {
+    speedTargets(r) + memoryTargets(r) + restoreTargets(r) + snapshotTargets(r) + comparisonTargets(r)
+  }
+
+  /// Replay's speed: events per second, against the JSONDecoder folds and DuckDB.
+  private func speedTargets(_ r: Results) -> [TargetRow] {
     let shape = r.log.shape
     let log = r.log!
     let replay = r.replay.best
@@ -171,6 +177,14 @@ extension Bench {
     } else {
       rows.append(.notMeasured(shape, duckTarget, why: r.duckdbSkipped.isEmpty ? "no duckdb" : r.duckdbSkipped))
     }
+    return rows
+  }
+
+  /// Replay's peak memory, per event and against the log's size.
+  private func memoryTargets(_ r: Results) -> [TargetRow] {
+    let shape = r.log.shape
+    let log = r.log!
+    var rows: [TargetRow] = []
     let floor = r.replay.peakRSS <= r.spawnerPeakRSS + (1 << 20)
     let perEvent = Double(r.replay.peakRSS) / Double(max(1, log.events))
     var memory = TargetRow.check(
@@ -188,6 +202,14 @@ extension Bench {
     if floor && size.verdict == "MISSED" { size.verdict = unknown }
     rows.append(memory)
     rows.append(size)
+    return rows
+  }
+
+  /// Restoring a snapshot against refolding.
+  private func restoreTargets(_ r: Results) -> [TargetRow] {
+    let shape = r.log.shape
+    let replay = r.replay.best
+    var rows: [TargetRow] = []
     let restore = r.restoreFull.best.seconds
     rows.append(
       .check(
@@ -201,6 +223,14 @@ extension Bench {
         shape, "restore ≥ 5×, empty tail: replay PREFIX ÷ replay PREFIX --snapshot S (issue 11's 2.9×)",
         measured: "\(Format.times(prefix / restorePrefix)) (\(Format.seconds(prefix)) vs \(Format.seconds(restorePrefix)))",
         value: prefix / restorePrefix, goal: Targets.restoreSpeedup))
+    return rows
+  }
+
+  /// Writing a snapshot against the baseline binary or issue 11's figures.
+  private func snapshotTargets(_ r: Results) -> [TargetRow] {
+    let shape = r.log.shape
+    let log = r.log!
+    var rows: [TargetRow] = []
     let write = r.snapshotWrite!
     let timeTarget = "snapshot writing ≤ ½ the baseline's time"
     let memoryTarget = "snapshot writing ≤ ½ the baseline's peak RSS"
@@ -231,6 +261,16 @@ extension Bench {
       rows.append(.notMeasured(shape, timeTarget, why: why))
       rows.append(.notMeasured(shape, memoryTarget, why: why))
     }
+    return rows
+  }
+
+  /// Replay against the baseline binary, and the audit's answer rate.
+  private func comparisonTargets(_ r: Results) -> [TargetRow] {
+    let shape = r.log.shape
+    let log = r.log!
+    let replay = r.replay.best
+    let perEvent = Double(r.replay.peakRSS) / Double(max(1, log.events))
+    var rows: [TargetRow] = []
     if let old = r.oldReplay {
       let best = old.best.seconds
       rows.append(

@@ -1,5 +1,6 @@
 import Foundation
 import StoreLedger
+import StoreLedgerGenerate
 
 /// One log and catalog measured in the usage comparison.
 struct UsageSubject {

@@ -7,6 +7,7 @@
 #endif
 import Foundation
 import StoreLedger
+import StoreLedgerGenerate
 
 private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
   write(fd, bytes, count)

@@ -122,7 +122,7 @@ struct StoreState {
 
   private mutating func index(_ event: Event, subject: Symbol) {
     Self.set(&subjectOfID, event.id, subject)
-    if event.kind == .purchase || event.kind == .renewal { Self.set(&subjectOfCharge, event.transaction, subject) }
+    if event.kind.isCharge { Self.set(&subjectOfCharge, event.transaction, subject) }
   }
 
   private static func set(_ table: inout [UInt32], _ key: Symbol, _ subject: Symbol) {
@@ -178,7 +178,7 @@ struct StoreState {
         }
         note(mini.subjects, event.subject, nil, in: main.subjects)
         note(mini.ids, event.id, subjectOfID, in: main.ids)
-        if event.kind == .purchase || event.kind == .renewal {
+        if event.kind.isCharge {
           note(mini.transactions, event.transaction, subjectOfCharge, in: main.transactions)
         }
       }

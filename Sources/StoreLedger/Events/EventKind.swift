@@ -14,76 +14,102 @@ public enum EventKind: UInt8, Sendable, CaseIterable {
   case consumption
   case usage
 
+  /// The kind table: each kind's log name, scope and fields, one row per kind
+  /// (Docs/log-format.md). Everything else about kinds derives from it and `allCases`.
+  var facts: EventKindFacts {
+    switch self {
+    case .purchase:
+      return EventKindFacts(
+        "purchase", .charge, required: [.product, .transaction],
+        optional: [.originalTransaction, .expires, .quantity, .ownership, .offer, .price, .currency])
+    case .purchasePending: return EventKindFacts("purchase_pending", [], required: [.product])
+    case .renewal:
+      return EventKindFacts(
+        "renewal", [.charge, .subscription], required: [.product, .transaction, .originalTransaction, .expires],
+        optional: [.offer, .price, .currency])
+    case .billingRetry: return EventKindFacts("billing_retry", .subscription, required: [.originalTransaction])
+    case .graceEntered:
+      return EventKindFacts("grace_entered", .subscription, required: [.originalTransaction, .graceExpires])
+    case .expiration:
+      return EventKindFacts("expiration", .subscription, required: [.originalTransaction], optional: [.reason])
+    case .autoRenewChanged:
+      return EventKindFacts("auto_renew_changed", .subscription, required: [.originalTransaction, .autoRenew])
+    case .planChanged:
+      return EventKindFacts("plan_changed", .subscription, required: [.originalTransaction, .product])
+    case .renewalExtended:
+      return EventKindFacts("renewal_extended", .subscription, required: [.originalTransaction, .expires])
+    case .revocation: return EventKindFacts("revocation", .refund, required: [.transaction], optional: [.reason])
+    case .refundReversed: return EventKindFacts("refund_reversed", .refund, required: [.transaction])
+    case .consumption: return EventKindFacts("consumption", .balance, required: [.currency, .quantity])
+    case .usage: return EventKindFacts("usage", .usage, required: [.feature], optional: [.quantity])
+    }
+  }
+
   /// The name used in the log's `type` field.
   public var name: String { staticName.description }
 
   /// The name as a static string, for writers that must not allocate.
-  package var staticName: StaticString {
-    switch self {
-    case .purchase: return "purchase"
-    case .purchasePending: return "purchase_pending"
-    case .renewal: return "renewal"
-    case .billingRetry: return "billing_retry"
-    case .graceEntered: return "grace_entered"
-    case .expiration: return "expiration"
-    case .autoRenewChanged: return "auto_renew_changed"
-    case .planChanged: return "plan_changed"
-    case .renewalExtended: return "renewal_extended"
-    case .revocation: return "revocation"
-    case .refundReversed: return "refund_reversed"
-    case .consumption: return "consumption"
-    case .usage: return "usage"
-    }
-  }
+  package var staticName: StaticString { facts.name }
+
+  /// The sets of kinds this one belongs to (charges, subscription events, refunds, ...).
+  package var scope: EventScope { facts.scope }
+
+  /// Whether it charges a `transaction` (`purchase`, `renewal`): what ids of transactions and
+  /// refunds refer to.
+  package var isCharge: Bool { facts.scope.contains(.charge) }
+
+  /// Whether it revokes a charge or reverses a revocation (`revocation`, `refund_reversed`).
+  package var isRefund: Bool { facts.scope.contains(.refund) }
 
   /// Every type name, in the order of Docs/log-format.md.
   package static let allNames: [String] = allCases.map(\.name)
 
+  /// The kinds by the byte length of their log name: bit `rawValue` of `kindsByNameLength[n]`
+  /// is set for each kind whose name has `n` bytes. Derived from `allCases`.
+  private static let kindsByNameLength: [UInt64] = {
+    precondition(allCases.count <= UInt64.bitWidth, "EventKind.kindsByNameLength holds at most 64 kinds")
+    var table = [UInt64](repeating: 0, count: 1 + (allCases.map { $0.staticName.utf8CodeUnitCount }.max() ?? 0))
+    for kind in allCases { table[kind.staticName.utf8CodeUnitCount] |= 1 << UInt64(kind.rawValue) }
+    return table
+  }()
+
+  /// The kind whose log name is exactly `bytes`, without creating a `String`.
+  /// - Complexity: O(`bytes.count`) (at most two kinds share a name's length).
+  package init?(nameBytes bytes: UnsafeBufferPointer<UInt8>) {
+    let table = EventKind.kindsByNameLength
+    guard bytes.count < table.count else { return nil }
+    var candidates = table[bytes.count]
+    while candidates != 0 {
+      let kind = EventKind(rawValue: UInt8(truncatingIfNeeded: candidates.trailingZeroBitCount))!
+      let name = kind.staticName.utf8Start
+      var index = 0
+      while index < bytes.count && bytes[index] == name[index] { index += 1 }
+      if index == bytes.count {
+        self = kind
+        return
+      }
+      candidates &= candidates - 1
+    }
+    return nil
+  }
+
   /// The kind named `name` in the log.
   package init?(name: String) {
-    guard let kind = EventKind.allCases.first(where: { $0.name == name }) else { return nil }
+    var name = name
+    guard let kind = name.withUTF8({ EventKind(nameBytes: $0) }) else { return nil }
     self = kind
   }
 
-  /// Whether an event of this kind can give access to an entitlement. Access only ever begins
-  /// at such an event, so the trial's conversion is looked for at their instants only.
-  var mayGrantAccess: Bool {
-    switch self {
-    case .usage, .consumption, .purchasePending: return false
-    default: return true
-    }
-  }
+  /// Whether an event of this kind can give access to an entitlement (charges, subscription
+  /// events, refunds). Access only ever begins at such an event, so the trial's conversion is
+  /// looked for at their instants only.
+  var mayGrantAccess: Bool { !facts.scope.isDisjoint(with: [.charge, .subscription, .refund]) }
 
   /// Required fields beyond `id`, `type`, `subject`, `at`.
-  var required: FieldSet {
-    switch self {
-    case .purchase: return [.product, .transaction]
-    case .purchasePending: return [.product]
-    case .renewal: return [.product, .transaction, .originalTransaction, .expires]
-    case .billingRetry: return [.originalTransaction]
-    case .graceEntered: return [.originalTransaction, .graceExpires]
-    case .expiration: return [.originalTransaction]
-    case .autoRenewChanged: return [.originalTransaction, .autoRenew]
-    case .planChanged: return [.originalTransaction, .product]
-    case .renewalExtended: return [.originalTransaction, .expires]
-    case .revocation: return [.transaction]
-    case .refundReversed: return [.transaction]
-    case .consumption: return [.currency, .quantity]
-    case .usage: return [.feature]
-    }
-  }
+  var required: FieldSet { facts.required }
 
   /// Optional fields beyond `recorded` and `meta`.
-  var optional: FieldSet {
-    switch self {
-    case .purchase:
-      return [.originalTransaction, .expires, .quantity, .ownership, .offer, .price, .currency]
-    case .renewal: return [.offer, .price, .currency]
-    case .expiration, .revocation: return [.reason]
-    case .usage: return [.quantity]
-    default: return []
-    }
-  }
+  var optional: FieldSet { facts.optional }
 }
 
 /// `ownership`: bought by the subject or shared by a family organiser.

@@ -13,26 +13,22 @@ struct Resolver {
     var count: UInt32 = 0
     for position in events.indices {
       let event = events[position]
-      switch event.kind {
-      case .purchase, .renewal:
-        chargeByTransaction[event.transaction] = UInt32(position)
-      default: break
-      }
+      if event.kind.isCharge { chargeByTransaction[event.transaction] = UInt32(position) }
     }
     for position in events.indices {
       var event = events[position]
-      switch event.kind {
-      case .purchase:
+      // By scope (`EventKind.facts`); kinds of no scope here (pending, balance, usage) refer to nothing.
+      if event.kind.scope.contains(.subscription) {
+        event.slot = subscriptionNumber(event.originalTransaction, &count)
+      } else if event.kind.isCharge {
+        // A charge that names no subscription (`purchase`): its product says what it starts.
         if catalog.kind(event.product) == .autoRenewable {
           let key = event.originalTransaction.isSome ? event.originalTransaction : event.transaction
           event.slot = subscriptionNumber(key, &count)
         } else {
           event.slot = UInt32(position)
         }
-      case .renewal, .billingRetry, .graceEntered, .expiration, .autoRenewChanged, .planChanged,
-        .renewalExtended:
-        event.slot = subscriptionNumber(event.originalTransaction, &count)
-      case .revocation, .refundReversed:
+      } else if event.kind.isRefund {
         if let target = chargeByTransaction[event.transaction] {
           let charge = events[Int(target)]
           event.targetProduct = charge.product
@@ -40,8 +36,6 @@ struct Resolver {
           event.slot = charge.slot
           if Int(target) > position { event.targetProduct = .none }
         }
-      case .purchasePending, .consumption, .usage:
-        break
       }
       events[position] = event
     }

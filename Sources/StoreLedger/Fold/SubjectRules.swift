@@ -54,14 +54,14 @@ struct SubjectRules {
       let effect = state.apply(event, context: context)
       switch effect {
       case .applied(let touch):
-        if let currency = touch.currency, event.kind == .revocation || event.kind == .refundReversed {
+        if let currency = touch.currency, event.kind.isRefund {
           noteRefund(event, currency: currency, delta: touch.balanceDelta)
         }
         if let currency = touch.currency, let finding = noteMovement(currency, touch.balanceDelta) {
           report(event, finding)
         }
       case .unknownReference:
-        let isRefund = event.kind == .revocation || event.kind == .refundReversed
+        let isRefund = event.kind.isRefund
         report(
           event,
           .unknownReference(

@@ -53,26 +53,8 @@ struct FieldValidator {
     return true
   }
 
-  func kind(_ ref: StringRef) -> EventKind? {
-    switch ref.count {
-    case 5: return equals(ref, "usage") ? .usage : nil
-    case 7: return equals(ref, "renewal") ? .renewal : nil
-    case 8: return equals(ref, "purchase") ? .purchase : nil
-    case 10:
-      return equals(ref, "expiration") ? .expiration : equals(ref, "revocation") ? .revocation : nil
-    case 11: return equals(ref, "consumption") ? .consumption : nil
-    case 12: return equals(ref, "plan_changed") ? .planChanged : nil
-    case 13:
-      return equals(ref, "billing_retry")
-        ? .billingRetry : equals(ref, "grace_entered") ? .graceEntered : nil
-    case 15: return equals(ref, "refund_reversed") ? .refundReversed : nil
-    case 16:
-      return equals(ref, "purchase_pending")
-        ? .purchasePending : equals(ref, "renewal_extended") ? .renewalExtended : nil
-    case 18: return equals(ref, "auto_renew_changed") ? .autoRenewChanged : nil
-    default: return nil
-    }
-  }
+  /// The kind named by `ref`, from the kind table (`EventKind.facts`).
+  func kind(_ ref: StringRef) -> EventKind? { EventKind(nameBytes: bytes(ref)) }
 
   func fail(_ problem: Problem) -> Result<PendingEvent, Diagnostic> {
     .failure(Diagnostic(line: lineNumber, problem))
@@ -222,7 +204,7 @@ struct FieldValidator {
       }
       event.product = index
       productKind = catalog.kind(index)
-      if (kind == .renewal || kind == .planChanged) && productKind != .autoRenewable {
+      if kind.scope.contains(.subscription) && productKind != .autoRenewable {
         return fail(
           .invalidValue(
             field: "product", expected: "an auto_renewable product for '\(typeName)'",
@@ -324,7 +306,7 @@ struct FieldValidator {
       event.offer = offer
       event.hasOffer = true
     }
-    if kind == .purchase || kind == .renewal {
+    if kind.isCharge {
       let hasPrice = present.contains(.price)
       let hasCurrency = present.contains(.currency)
       guard hasPrice == hasCurrency else {

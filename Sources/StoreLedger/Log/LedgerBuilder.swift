@@ -77,7 +77,7 @@ package struct LedgerBuilder {
     chargeLineByTransaction = [UInt32](repeating: 0, count: symbols.transactions.count)
     for (index, event) in base.events.enumerated() {
       eventIndexByID[Int(event.id.rawValue)] = UInt32(index) | Self.baseFlag
-      if event.kind == .purchase || event.kind == .renewal {
+      if event.kind.isCharge {
         chargeLineByTransaction[Int(event.transaction.rawValue)] = event.line
       }
     }
@@ -208,7 +208,7 @@ package struct LedgerBuilder {
             differing: event.differingFields(from: first).map(\.name))))
       return .rejected
     }
-    if event.kind == .purchase || event.kind == .renewal {
+    if event.kind.isCharge {
       let txIndex = Int(event.transaction.rawValue)
       if txIndex >= chargeLineByTransaction.count {
         chargeLineByTransaction.append(

@@ -51,12 +51,12 @@ extension CustomerTimeline {
   }
 
   static func colour(eventType: String) -> String {
-    switch eventType {
-    case "purchase", "renewal": return "#2f6fdb"
-    case "revocation": return "#d64545"
-    case "refund_reversed": return "#19a979"
-    case "billing_retry", "grace_entered", "expiration": return "#e8743b"
-    default: return "#6c7a89"
+    switch EventKind(name: eventType) {
+    case .revocation: return "#d64545"
+    case .refundReversed: return "#19a979"
+    case .billingRetry, .graceEntered, .expiration: return "#e8743b"
+    case let kind?: return kind.isCharge ? "#2f6fdb" : "#6c7a89"
+    case nil: return "#6c7a89"
     }
   }
 

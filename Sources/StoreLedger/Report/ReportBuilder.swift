@@ -271,7 +271,7 @@ package struct ReportBuilder {
     _ transaction: Symbol, in events: UnsafeBufferPointer<Event>, knownBy: Timestamp
   ) -> Event? {
     events.first {
-      ($0.kind == .purchase || $0.kind == .renewal) && $0.transaction == transaction && $0.recorded <= knownBy
+      $0.kind.isCharge && $0.transaction == transaction && $0.recorded <= knownBy
     }
   }
 }

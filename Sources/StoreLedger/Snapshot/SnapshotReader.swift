@@ -508,7 +508,7 @@ private struct SnapshotParser {
       var line: Int64 = 0
       var at: Int64 = 0
       while !decoder.isAtEnd {
-        guard let e = record(&decoder, line: &line, at: &at, position: events.count - first) else {
+        guard let e = record(&decoder, line: &line, at: &at, position: events.count - first), e.hasRequiredValues else {
           throw fail("records of '\(name())' are damaged")
         }
         var event = e
@@ -523,7 +523,7 @@ private struct SnapshotParser {
       throw fail("subject '\(name())': bad subscription numbers")
     }
     for position in first..<events.count
-    where events[position].kind == .revocation || events[position].kind == .refundReversed {
+    where events[position].kind.isRefund {
       let e = events[position]
       guard e.targetProduct.isSome else { continue }
       let bound = catalog.kind(e.targetProduct) == .autoRenewable ? Int(subscriptions) : count
@@ -534,13 +534,8 @@ private struct SnapshotParser {
   }
 
   func isSubscriptionEvent(_ e: Event) -> Bool {
-    switch e.kind {
-    case .purchase: return catalog.kind(e.product) == .autoRenewable
-    case .renewal, .billingRetry, .graceEntered, .expiration, .autoRenewChanged, .planChanged,
-      .renewalExtended:
-      return true
-    default: return false
-    }
+    if e.kind.scope.contains(.subscription) { return true }
+    return e.kind.isCharge && catalog.kind(e.product) == .autoRenewable
   }
 
   /// Decodes one record and checks the fields the fold indexes by, so damage cannot crash it.

@@ -2,18 +2,18 @@
 ///
 /// No bounds checks and no `Array` bookkeeping per piece: the generator's lines and the
 /// audit's policy keys are written through it, each into room its caller reserved.
-struct ByteCursor {
+package struct ByteCursor {
   /// The next byte to write.
-  private(set) var pointer: UnsafeMutablePointer<UInt8>
+  package private(set) var pointer: UnsafeMutablePointer<UInt8>
 
   /// A cursor at `start`.
-  init(_ start: UnsafeMutablePointer<UInt8>) {
+  package init(_ start: UnsafeMutablePointer<UInt8>) {
     pointer = start
   }
 
   /// Copies a static ASCII string.
   @inline(__always)
-  mutating func put(_ text: StaticString) {
+  package mutating func put(_ text: StaticString) {
     text.withUTF8Buffer { bytes in
       pointer.update(from: bytes.baseAddress!, count: bytes.count)
       pointer += bytes.count
@@ -22,7 +22,7 @@ struct ByteCursor {
 
   /// Copies bytes, such as a name encoded once as a JSON literal.
   @inline(__always)
-  mutating func put(_ bytes: [UInt8]) {
+  package mutating func put(_ bytes: [UInt8]) {
     bytes.withUnsafeBufferPointer { source in
       pointer.update(from: source.baseAddress!, count: source.count)
       pointer += source.count
@@ -32,14 +32,14 @@ struct ByteCursor {
   /// Writes a signed integer in decimal.
   /// - Complexity: O(digits).
   @inline(__always)
-  mutating func integer(_ value: Int64) {
+  package mutating func integer(_ value: Int64) {
     if value < 0 { put(byte: 45) }
     decimal(value.magnitude)
   }
 
   /// Writes one byte.
   @inline(__always)
-  mutating func put(byte: UInt8) {
+  package mutating func put(byte: UInt8) {
     pointer.pointee = byte
     pointer += 1
   }
@@ -47,7 +47,7 @@ struct ByteCursor {
   /// Writes a non-negative integer in decimal.
   /// - Complexity: O(digits).
   @inline(__always)
-  mutating func decimal(_ value: UInt64) {
+  package mutating func decimal(_ value: UInt64) {
     var digits = 1
     var rest = value
     while rest >= 10 {
@@ -66,7 +66,7 @@ struct ByteCursor {
 
   /// Writes the low 48 bits as 12 lowercase hex digits.
   @inline(__always)
-  mutating func hex12(_ value: UInt64) {
+  package mutating func hex12(_ value: UInt64) {
     for index in 0..<12 {
       let nibble = UInt8(truncatingIfNeeded: (value >> UInt64(44 - 4 * index)) & 15)
       pointer[index] = nibble < 10 ? 48 + nibble : 87 + nibble
@@ -88,7 +88,7 @@ struct ByteCursor {
   }
 
   /// Most bytes `timestamp` writes (an instant of Int64 milliseconds, years beyond 9999 included).
-  static let timestampBytesMax = 40
+  package static let timestampBytesMax = 40
 
   /// Writes an instant exactly as `Timestamp.appendRFC3339` does (UTC, `.mmm` only when non-zero).
   ///
@@ -96,7 +96,7 @@ struct ByteCursor {
   /// three times per generated line and up to eight times per audit answer, and
   /// going through an intermediate array would cost more than the rest of the line.
   /// Years outside 0–9999 (not RFC 3339) take `appendRFC3339`'s own slow path.
-  mutating func timestamp(_ milliseconds: Int64) {
+  package mutating func timestamp(_ milliseconds: Int64) {
     let days = floorDivide(milliseconds, 86_400_000)
     let millisecondOfDay = milliseconds - days * 86_400_000
     let civil = CivilDate(daysSinceEpoch: days)

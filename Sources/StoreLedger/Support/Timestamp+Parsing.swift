@@ -87,9 +87,9 @@ extension Timestamp {
   }
 
   /// 0000-01-01T00:00:00Z: the earliest instant accepted (printed as a four-digit year).
-  static let earliestMilliseconds: Int64 = -62_167_219_200_000
+  package static let earliestMilliseconds: Int64 = -62_167_219_200_000
   /// 9999-12-31T23:59:59.999Z: the latest instant accepted.
-  static let latestMilliseconds: Int64 = 253_402_300_799_999
+  package static let latestMilliseconds: Int64 = 253_402_300_799_999
   /// 9999-12-31T23:59:59.999Z: the latest instant a log, an option or an answer can hold.
   package static let latest = Timestamp(millisecondsSinceEpoch: latestMilliseconds)
   /// Whether the instant is one the tool prints as a four-digit year and reads back (0000–9999).

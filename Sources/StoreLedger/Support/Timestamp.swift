@@ -117,7 +117,7 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
 }
 
 @inlinable
-func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
+package func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
   let q = a / b
   return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
 }

@@ -1,4 +1,5 @@
 import StoreLedger
+import StoreLedgerGenerate
 
 /// `storeledger generate --subjects N --seed S --out LOG`: a deterministic, production-like log.
 enum GenerateCommand: LedgerCommand {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerGenerate
 
 /// Generates a whole log into memory (tests only: the generator itself never holds a log).
 func generatedLog(_ options: GeneratorOptions) -> (bytes: [UInt8], stats: GeneratorStats) {

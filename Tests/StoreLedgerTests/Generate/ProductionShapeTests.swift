@@ -1,6 +1,7 @@
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerGenerate
 
 /// Rewrites a whole log in memory with `ProductionShape`.
 private func reshaped(_ log: [UInt8], seed: UInt64) throws -> (bytes: [UInt8], stats: ProductionShape.Stats) {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerGenerate
 
 /// What the policy says about a generated log's uses, by the query engine's own answers.
 struct PolicyTally {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerGenerate
 
 /// Subscription lifecycles written in Apple's notification format, imported and compared with
 /// the exact ledger lines they must give.

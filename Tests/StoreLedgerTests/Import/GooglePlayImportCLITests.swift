@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerGenerate
 @testable import StoreLedgerCLI
 
 @Suite("Google Play import: the command line")

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerGenerate
 
 /// Whole lifecycles: token chains, order independence, idempotency and the answers after folding.
 @Suite("Google Play import: lifecycles, chains and answers")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerGenerate
 
 /// The property that defines a correct import (Docs/import-googleplay.md and
 /// Docs/import-appstore.md, "Importing as data arrives"): documents imported with `--append`

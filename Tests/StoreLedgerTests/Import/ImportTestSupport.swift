@@ -1,6 +1,7 @@
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerGenerate
 
 /// Shared fixtures and checks for the App Store import tests (the contract check serves the
 /// Google Play tests too).

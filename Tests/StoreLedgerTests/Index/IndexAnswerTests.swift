@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerGenerate
 
 @Suite("The index answers as a full read does")
 struct IndexAnswerTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerGenerate
 
 @Suite("Appends validate through the index and keep it current")
 struct IndexAppendTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerGenerate
 
 // The differential test of issue 4: the fast byte-level reader (`EventLineParser`, as
 // `LedgerBuilder.add` drives it) and `ReferenceEventReader` (Foundation, tests only) must

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerGenerate
 
 @Suite("SHA-256 digests")
 struct SHA256Tests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerGenerate
 
 @Suite("SIMD byte scanning")
 struct ByteScanTests {

@@ -1,4 +1,5 @@
 @testable import StoreLedger
+@testable import StoreLedgerGenerate
 
 /// SplitMix64: a tiny seeded generator so randomized tests replay exactly.
 struct SeededGenerator: RandomNumberGenerator {

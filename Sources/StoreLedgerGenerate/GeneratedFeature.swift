@@ -1,3 +1,5 @@
+import StoreLedger
+
 /// The metered features of the generated catalog's policy, modelled on the seed apps.
 ///
 /// A daily AI query quota (5 free, 100 on Pro, 150 in the first week, unlimited in the

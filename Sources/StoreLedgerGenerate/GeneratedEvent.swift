@@ -1,3 +1,5 @@
+import StoreLedger
+
 /// One event produced by the simulation, before it is written as a line.
 ///
 /// Flat and reference-free so that a batch of thousands lives in one array and

@@ -1,3 +1,5 @@
+import StoreLedger
+
 /// Writes generated events as JSON lines straight into a byte buffer.
 ///
 /// No `String`, no interpolation, no formatter: keys and enumerated values are
@@ -47,6 +49,17 @@ struct LineEncoder {
   /// Writes `event` as one line ending in `\n` at `start`; returns the number of bytes written.
   func write(_ event: GeneratedEvent, to start: UnsafeMutablePointer<UInt8>) -> Int {
     var out = ByteCursor(start)
+    writeIdentity(event, to: &out)
+    writeReferences(event, to: &out)
+    writeValues(event, to: &out)
+    writeMeta(event, to: &out)
+    out.put("}\n")
+    return out.pointer - start
+  }
+
+  /// `{"id":…,"type":…,"subject":…,"at":…` and `recorded` when late.
+  @inline(__always)
+  private func writeIdentity(_ event: GeneratedEvent, to out: inout ByteCursor) {
     out.put("{\"id\":\"")
     writeID(event.number, to: &out)
     out.put("\",\"type\":\"")
@@ -60,6 +73,11 @@ struct LineEncoder {
       out.timestamp(event.recordedAt)
     }
     out.put("\"")
+  }
+
+  /// What the event names: feature, product, transactions, and its end.
+  @inline(__always)
+  private func writeReferences(_ event: GeneratedEvent, to out: inout ByteCursor) {
     if let feature = event.feature {
       out.put(",\"feature\":\"")
       out.put(feature.name)
@@ -85,6 +103,11 @@ struct LineEncoder {
       out.timestamp(event.expiresAt)
       out.put("\"")
     }
+  }
+
+  /// Its values: auto-renew, quantity, currency, ownership, offer, reason and price.
+  @inline(__always)
+  private func writeValues(_ event: GeneratedEvent, to out: inout ByteCursor) {
     if event.kind == .autoRenewChanged {
       out.put(event.autoRenew ? ",\"auto_renew\":true" : ",\"auto_renew\":false")
     }
@@ -116,6 +139,11 @@ struct LineEncoder {
       out.put(event.storefront.currency)
       out.put("\"")
     }
+  }
+
+  /// `meta`, as a notification or an SDK would send it.
+  @inline(__always)
+  private func writeMeta(_ event: GeneratedEvent, to out: inout ByteCursor) {
     switch event.meta {
     case .none:
       break
@@ -130,7 +158,5 @@ struct LineEncoder {
       out.put(event.storefront.code)
       out.put("\"}")
     }
-    out.put("}\n")
-    return out.pointer - start
   }
 }

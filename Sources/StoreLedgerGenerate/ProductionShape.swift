@@ -1,3 +1,5 @@
+import StoreLedger
+
 /// Rewrites a valid log into the shape production pipelines write, with the same answers.
 ///
 /// The generator writes every line with its keys in one order, timestamps in UTC and no
@@ -244,20 +246,6 @@ package enum TopLevelMembers {
     func skipSpace() {
       while i < n, bytes[i] == 32 || bytes[i] == 9 || bytes[i] == 13 { i += 1 }
     }
-    /// The end of the string starting at `from` (after its closing quote), or nil.
-    func stringEnd(_ from: Int) -> Int? {
-      var k = from + 1
-      while k < n {
-        if bytes[k] == 92 {
-          k += 2
-        } else if bytes[k] == 34 {
-          return k + 1
-        } else {
-          k += 1
-        }
-      }
-      return nil
-    }
     /// After the closing '}': only blanks may follow.
     func end() throws(TopLevelMembers.Malformed) {
       i += 1
@@ -271,7 +259,7 @@ package enum TopLevelMembers {
     if i < n, bytes[i] == 125 { return try end() }
     while true {
       skipSpace()
-      guard i < n, bytes[i] == 34, let keyEnd = stringEnd(i) else { throw malformed("a quoted key") }
+      guard i < n, bytes[i] == 34, let keyEnd = stringEnd(bytes, i) else { throw malformed("a quoted key") }
       let key = i..<keyEnd
       i = keyEnd
       skipSpace()
@@ -280,29 +268,7 @@ package enum TopLevelMembers {
       skipSpace()
       let valueStart = i
       guard i < n else { throw malformed("a value") }
-      switch bytes[i] {
-      case 34:
-        guard let end = stringEnd(i) else { throw malformed("the end of a string") }
-        i = end
-      case 123, 91:
-        var depth = 0
-        repeat {
-          switch bytes[i] {
-          case 34:
-            guard let end = stringEnd(i) else { throw malformed("the end of a string") }
-            i = end
-            continue
-          case 123, 91: depth += 1
-          case 125, 93: depth -= 1
-          default: break
-          }
-          i += 1
-        } while depth > 0 && i < n
-        guard depth == 0 else { throw malformed("the end of a nested value") }
-      default:
-        while i < n, bytes[i] != 44, bytes[i] != 125, bytes[i] != 32, bytes[i] != 9, bytes[i] != 13 { i += 1 }
-        guard i > valueStart else { throw malformed("a value") }
-      }
+      i = try valueEnd(bytes, from: i, line: line)
       try member(key, valueStart..<i)
       skipSpace()
       guard i < n else { throw malformed("',' or '}'") }
@@ -312,6 +278,56 @@ package enum TopLevelMembers {
       }
       guard bytes[i] == 125 else { throw malformed("',' or '}'") }
       return try end()
+    }
+  }
+
+  /// The end of the string starting at `from` (after its closing quote), or nil.
+  private static func stringEnd(_ bytes: UnsafeRawBufferPointer, _ from: Int) -> Int? {
+    var k = from + 1
+    while k < bytes.count {
+      if bytes[k] == 92 {
+        k += 2
+      } else if bytes[k] == 34 {
+        return k + 1
+      } else {
+        k += 1
+      }
+    }
+    return nil
+  }
+
+  /// The end of the value starting at `from` (a string, a nested object or array skipped by
+  /// depth, or a bare literal).
+  private static func valueEnd(
+    _ bytes: UnsafeRawBufferPointer, from valueStart: Int, line: Int
+  ) throws(TopLevelMembers.Malformed) -> Int {
+    var i = valueStart
+    let n = bytes.count
+    func malformed(_ expected: String) -> Malformed { Malformed(line: line, expected: expected, column: i) }
+    switch bytes[i] {
+    case 34:
+      guard let end = stringEnd(bytes, i) else { throw malformed("the end of a string") }
+      return end
+    case 123, 91:
+      var depth = 0
+      repeat {
+        switch bytes[i] {
+        case 34:
+          guard let end = stringEnd(bytes, i) else { throw malformed("the end of a string") }
+          i = end
+          continue
+        case 123, 91: depth += 1
+        case 125, 93: depth -= 1
+        default: break
+        }
+        i += 1
+      } while depth > 0 && i < n
+      guard depth == 0 else { throw malformed("the end of a nested value") }
+      return i
+    default:
+      while i < n, bytes[i] != 44, bytes[i] != 125, bytes[i] != 32, bytes[i] != 9, bytes[i] != 13 { i += 1 }
+      guard i > valueStart else { throw malformed("a value") }
+      return i
     }
   }
 }

@@ -1,3 +1,5 @@
+import StoreLedger
+
 extension LogGenerator {
   /// The v1 catalog (products only) that `--usage none` logs use: pretty JSON with sorted keys,
   /// ending in a newline.

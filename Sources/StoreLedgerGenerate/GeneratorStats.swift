@@ -1,3 +1,5 @@
+import StoreLedger
+
 /// What a generator run wrote: counts of lines, events, faults and bytes.
 package struct GeneratorStats: Sendable, Equatable {
   /// Distinct subjects with at least one line.
@@ -22,4 +24,29 @@ package struct GeneratorStats: Sendable, Equatable {
 
   /// Distinct events of `kind`.
   package func count(of kind: EventKind) -> Int { eventsByKind[Int(kind.rawValue)] }
+
+  /// Counts one written line of `bytes` bytes. `latestAt` holds, per subject of the batch (from
+  /// `batchFirst`), the latest `at` written so far, `Int64.min` before its first line.
+  mutating func count(
+    _ event: GeneratedEvent, bytes written: Int, latestAt: inout [Int64], batchFirst: Int
+  ) {
+    lines += 1
+    bytes += written
+    if event.isRedelivery {
+      duplicates += 1
+      return
+    }
+    events += 1
+    eventsByKind[Int(event.kind.rawValue)] += 1
+    if event.recordedAt != .min, event.recordedAt - event.at >= Span.day {
+      lateKnowledge += 1
+    }
+    let slot = Int(event.subject) - batchFirst
+    if latestAt[slot] == .min { subjects += 1 }
+    if event.at < latestAt[slot] {
+      outOfOrder += 1
+    } else {
+      latestAt[slot] = event.at
+    }
+  }
 }

@@ -1,3 +1,5 @@
+import StoreLedger
+
 /// Generates deterministic, production-like logs (Docs/log-format.md) for tests and benchmarks.
 ///
 /// Subjects are simulated in batches of about `subjectsPerBatch`; each batch's
@@ -89,24 +91,7 @@ package struct LogGenerator: Sendable {
         }
         let written = encoder.write(event, to: base + used)
         used += written
-        stats.lines += 1
-        stats.bytes += written
-        if event.isRedelivery {
-          stats.duplicates += 1
-          continue
-        }
-        stats.events += 1
-        stats.eventsByKind[Int(event.kind.rawValue)] += 1
-        if event.recordedAt != .min, event.recordedAt - event.at >= Span.day {
-          stats.lateKnowledge += 1
-        }
-        let slot = Int(event.subject) - batchFirst
-        if latestAt[slot] == .min { stats.subjects += 1 }
-        if event.at < latestAt[slot] {
-          stats.outOfOrder += 1
-        } else {
-          latestAt[slot] = event.at
-        }
+        stats.count(event, bytes: written, latestAt: &latestAt, batchFirst: batchFirst)
       }
     }
     if used > 0 { try sink(UnsafeRawBufferPointer(rebasing: buffer[0..<used])) }

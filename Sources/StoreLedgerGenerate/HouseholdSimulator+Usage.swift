@@ -1,3 +1,5 @@
+import StoreLedger
+
 /// A stretch of time in which a subject holds `pro`, as its app believes.
 ///
 /// Gathered while the purchase story is simulated; the app's idea can differ from the
@@ -135,6 +137,28 @@ extension HouseholdSimulator {
     proSpans.contains { $0.subject == subject && $0.from <= at && at < $0.to }
   }
 
+  /// How one subject uses the app: when it installs and drifts away, and how hard it uses it.
+  private struct UsageHabit {
+    let install: Int64
+    let lastActive: Int64
+    let queriesPerSession: Int64
+    /// Chance, per million, that a day after the first is active.
+    let activeDay: UInt64
+    let isLeaky: Bool
+  }
+
+  /// Where one subject's usage stands within a day.
+  private struct UsageCursor {
+    /// The next instant of use.
+    var at: Int64
+    /// The last use written (uses are at least a second apart).
+    var lastUse = Int64.min
+    /// Usage events written.
+    var written = 0
+    /// What the client knows of its policy standing.
+    var view: ClientView
+  }
+
   /// One subject's `usage` events, from installing the app until it drifts away.
   ///
   /// The organiser installs before its first purchase (so the usage-based trial
@@ -146,6 +170,31 @@ extension HouseholdSimulator {
   mutating func simulateUsage(subject: UInt32, arrival: Int64, isOrganiser: Bool) {
     var firstPro = Int64.max
     for span in proSpans where span.subject == subject { firstPro = min(firstPro, span.from) }
+    guard let habit = usageHabit(arrival: arrival, isOrganiser: isOrganiser, firstPro: firstPro) else { return }
+    // The trial starts at the subject's first event: the install or, for members, the shared purchase.
+    var cursor = UsageCursor(at: habit.install, view: ClientView(first: min(habit.install, firstPro), conversion: firstPro))
+    let offset = GeneratedPolicy.utcOffsetMs
+    var dayStart = floorDivide(habit.install + offset, Span.day) * Span.day - offset
+    var isFirstDay = true
+    while dayStart < habit.lastActive, cursor.written < UsageRates.eventsPerSubjectMax {
+      defer {
+        dayStart += Span.day
+        isFirstDay = false
+      }
+      guard isFirstDay || random.chance(habit.activeDay) else { continue }
+      let dayEnd = min(dayStart + Span.day - Span.minute, horizonAt)
+      cursor.at = max(dayStart + random.between(7 * Span.hour, 12 * Span.hour), habit.install)
+      while cursor.at < dayEnd, cursor.written < UsageRates.eventsPerSubjectMax {
+        session(subject: subject, habit: habit, dayEnd: dayEnd, cursor: &cursor)
+        guard random.chance(UsageRates.anotherSession) else { break }
+        cursor.at = max(cursor.at, cursor.lastUse) + random.between(30 * Span.minute, 6 * Span.hour)
+      }
+    }
+  }
+
+  /// When a subject installs (nil when it never does within the history), how long it stays
+  /// and how hard it uses the app.
+  private mutating func usageHabit(arrival: Int64, isOrganiser: Bool, firstPro: Int64) -> UsageHabit? {
     let install: Int64
     if isOrganiser {
       // Before the first purchase: within the trial for some, weeks or months earlier for others.
@@ -156,10 +205,10 @@ extension HouseholdSimulator {
         : roll < 70 ? random.between(3 * Span.day, 21 * Span.day) : random.between(21 * Span.day, 120 * Span.day)
       install = max(startAt + random.between(0, Span.day), arrival - lead)
     } else {
-      guard firstPro != .max else { return }
+      guard firstPro != .max else { return nil }
       install = firstPro + random.between(Span.hour, 7 * Span.day)
     }
-    guard install < horizonAt else { return }
+    guard install < horizonAt else { return nil }
     let heavy = usageLevel == .heavy
     let classRoll = random.below(1000)
     var queriesPerSession: Int64 =
@@ -183,61 +232,54 @@ extension HouseholdSimulator {
     // Paying keeps a customer around for a while, not for the whole subscription.
     if firstPro != .max { lastActive = max(lastActive, firstPro + random.between(7 * Span.day, 60 * Span.day)) }
     lastActive = min(lastActive, horizonAt)
-    // The trial starts at the subject's first event: the install or, for members, the shared purchase.
-    var view = ClientView(first: min(install, firstPro), conversion: firstPro)
-    var written = 0
-    var lastUse = Int64.min
-    let offset = GeneratedPolicy.utcOffsetMs
-    var dayStart = floorDivide(install + offset, Span.day) * Span.day - offset
-    var isFirstDay = true
-    while dayStart < lastActive, written < UsageRates.eventsPerSubjectMax {
-      defer {
-        dayStart += Span.day
-        isFirstDay = false
+    return UsageHabit(
+      install: install, lastActive: lastActive, queriesPerSession: queriesPerSession, activeDay: activeDay,
+      isLeaky: isLeaky)
+  }
+
+  /// One session: a burst of queries seconds apart, then maybe saved items, patterns, an export.
+  private mutating func session(subject: UInt32, habit: UsageHabit, dayEnd: Int64, cursor: inout UsageCursor) {
+    let isLeaky = habit.isLeaky
+    let queries = 1 + Int64(random.below(UInt64(habit.queriesPerSession)))
+    for _ in 0..<queries {
+      cursor.at = max(cursor.at, cursor.lastUse + Span.second)
+      guard cursor.at < dayEnd else { break }
+      let at = cursor.at
+      let pro = isPro(subject, at: at)
+      let quantity: Int64 = random.chance(UsageRates.batchQuery) ? 2 + Int64(random.below(4)) : 1
+      guard attempt(.aiQuery, quantity, subject: subject, at: at, isPro: pro, isLeaky: isLeaky, view: &cursor.view)
+      else {
+        // Blocked: the burst ends here.
+        cursor.at += random.between(2 * Span.second, 90 * Span.second)
+        break
       }
-      guard isFirstDay || random.chance(activeDay) else { continue }
-      let dayEnd = min(dayStart + Span.day - Span.minute, horizonAt)
-      var at = max(dayStart + random.between(7 * Span.hour, 12 * Span.hour), install)
-      while at < dayEnd, written < UsageRates.eventsPerSubjectMax {
-        // One session: a burst of queries seconds apart, then maybe saved items, patterns, an export.
-        let queries = 1 + Int64(random.below(UInt64(queriesPerSession)))
-        var blocked = false
-        for _ in 0..<queries {
-          at = max(at, lastUse + Span.second)
-          guard at < dayEnd, !blocked else { break }
-          let pro = isPro(subject, at: at)
-          let quantity: Int64 = random.chance(UsageRates.batchQuery) ? 2 + Int64(random.below(4)) : 1
-          if attempt(.aiQuery, quantity, subject: subject, at: at, isPro: pro, isLeaky: isLeaky, view: &view) {
-            lastUse = at
-            written += 1
-            if (pro || view.isInTrial(at)), random.chance(UsageRates.patternAfterQuery) {
-              let patternAt = at + random.between(Span.second, 5 * Span.second)
-              if patternAt < dayEnd,
-                attempt(.pattern, 1, subject: subject, at: patternAt, isPro: pro, isLeaky: isLeaky, view: &view)
-              {
-                lastUse = patternAt
-                written += 1
-              }
-            }
-          } else {
-            blocked = true
-          }
-          at += random.between(2 * Span.second, 90 * Span.second)
+      cursor.lastUse = at
+      cursor.written += 1
+      if pro || cursor.view.isInTrial(at), random.chance(UsageRates.patternAfterQuery) {
+        let patternAt = at + random.between(Span.second, 5 * Span.second)
+        if patternAt < dayEnd,
+          attempt(.pattern, 1, subject: subject, at: patternAt, isPro: pro, isLeaky: isLeaky, view: &cursor.view)
+        {
+          cursor.lastUse = patternAt
+          cursor.written += 1
         }
-        if random.chance(UsageRates.savedItemsTouched) {
-          at = max(at, lastUse + Span.second)
-          if at < dayEnd { written += savedItems(subject: subject, at: at, isLeaky: isLeaky, view: &view, lastUse: &lastUse) }
-        }
-        at = max(at, lastUse + Span.second)
-        let pro = at < dayEnd && isPro(subject, at: at)
-        if at < dayEnd, pro ? random.chance(UsageRates.export) : isLeaky && random.chance(UsageRates.premiumLeak) {
-          if attempt(.export, 1, subject: subject, at: at, isPro: pro, isLeaky: isLeaky, view: &view) {
-            lastUse = at
-            written += 1
-          }
-        }
-        guard random.chance(UsageRates.anotherSession) else { break }
-        at = max(at, lastUse) + random.between(30 * Span.minute, 6 * Span.hour)
+      }
+      cursor.at += random.between(2 * Span.second, 90 * Span.second)
+    }
+    if random.chance(UsageRates.savedItemsTouched) {
+      cursor.at = max(cursor.at, cursor.lastUse + Span.second)
+      if cursor.at < dayEnd {
+        cursor.written += savedItems(
+          subject: subject, at: cursor.at, isLeaky: isLeaky, view: &cursor.view, lastUse: &cursor.lastUse)
+      }
+    }
+    cursor.at = max(cursor.at, cursor.lastUse + Span.second)
+    let at = cursor.at
+    let pro = at < dayEnd && isPro(subject, at: at)
+    if at < dayEnd, pro ? random.chance(UsageRates.export) : isLeaky && random.chance(UsageRates.premiumLeak) {
+      if attempt(.export, 1, subject: subject, at: at, isPro: pro, isLeaky: isLeaky, view: &cursor.view) {
+        cursor.lastUse = at
+        cursor.written += 1
       }
     }
   }

@@ -1,3 +1,5 @@
+import StoreLedger
+
 /// SplitMix64 (Steele, Lea and Flood): expands one 64-bit seed into well-mixed words.
 ///
 /// Used only to seed `Xoshiro256StarStar`, as its authors recommend, and as a

@@ -1,3 +1,5 @@
+import StoreLedger
+
 /// What to generate: how many subjects, from which seed, over which stretch of time.
 ///
 /// The same options give byte-identical logs on every platform and toolchain.

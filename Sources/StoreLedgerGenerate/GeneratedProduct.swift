@@ -1,3 +1,5 @@
+import StoreLedger
+
 /// The products of the generated catalog; raw values index compact records.
 ///
 /// Two subscription groups (`pro` with a monthly and an annual plan, `cloud`

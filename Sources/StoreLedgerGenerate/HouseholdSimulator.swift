@@ -1,3 +1,5 @@
+import StoreLedger
+
 /// Lengths of time in milliseconds.
 enum Span {
   static let second: Int64 = 1000
@@ -250,6 +252,30 @@ struct HouseholdSimulator {
     return nil
   }
 
+  /// One subscription's state as its story unfolds, period by period.
+  private struct SubscriptionTrack {
+    let subject: UInt32
+    let originalTransaction: UInt64
+    var product: GeneratedProduct
+    var transaction: UInt64
+    var offer: Offer?
+    var periodStart: Int64
+    var periodEnd: Int64
+    var introRenewalsLeft: Int
+    var isAutoRenewOff = false
+    var pendingDowngrade: GeneratedProduct? = nil
+  }
+
+  /// How one step of a subscription's story ends.
+  private enum Step {
+    /// The period goes on to its end.
+    case continues
+    /// A new period started inside the current one (an upgrade).
+    case restarts
+    /// The subscription ended at that instant, or the history ended first (nil).
+    case ends(Int64?)
+  }
+
   /// One subscription from purchase to its end; returns when it ended, or nil when the history ends first.
   ///
   /// Each turn of the loop is one billing period: first a possible refund of its
@@ -257,9 +283,8 @@ struct HouseholdSimulator {
   /// auto-renew off, an extension), then what happens at its end (renewal,
   /// billing failure with grace or retry, or expiration).
   private mutating func subscribe(
-    subject: UInt32, product initialProduct: GeneratedProduct, at purchaseAt: Int64, offer: Offer?
+    subject: UInt32, product: GeneratedProduct, at purchaseAt: Int64, offer: Offer?
   ) -> Int64? {
-    var product = initialProduct
     // Family organisers are adults: Ask to Buy applies to solo customers only.
     if members.isEmpty, random.chance(Rates.askToBuy) {
       var pending = GeneratedEvent(
@@ -269,21 +294,41 @@ struct HouseholdSimulator {
       record(pending)
       if random.chance(Rates.askToBuyDeclined) { return purchaseAt }
     }
+    var track = startSubscription(subject: subject, product: product, at: purchaseAt, offer: offer)
+    while true {
+      let innerStart = track.periodStart + Span.hour
+      let innerEnd = track.periodEnd - 2 * Span.hour
+      let isPaid = track.offer != .trial && track.offer != .code
+      if isPaid, innerEnd - innerStart > Span.hour, random.chance(Rates.refund) {
+        if case .ends(let endedAt) = refund(&track, innerStart: innerStart, innerEnd: innerEnd) { return endedAt }
+      } else if innerEnd > innerStart {
+        switch changeWithinPeriod(&track, innerStart: innerStart, innerEnd: innerEnd, isPaid: isPaid) {
+        case .ends(let endedAt): return endedAt
+        case .restarts: continue
+        case .continues: break
+        }
+      }
+      if case .ends(let endedAt) = endPeriod(&track) { return endedAt }
+    }
+  }
+
+  /// Records the first purchase, and its family-shared copies, and returns the subscription it starts.
+  private mutating func startSubscription(
+    subject: UInt32, product: GeneratedProduct, at purchaseAt: Int64, offer: Offer?
+  ) -> SubscriptionTrack {
     let originalTransaction = newTransaction()
-    var transaction = originalTransaction
-    var currentOffer = offer
-    var periodStart = purchaseAt
     let firstPeriod =
       offer == .trial ? trials[Int(product.rawValue)] : periods[Int(product.rawValue)]!
-    var periodEnd = firstPeriod.added(to: Timestamp(millisecondsSinceEpoch: purchaseAt))
+    let periodEnd = firstPeriod.added(to: Timestamp(millisecondsSinceEpoch: purchaseAt))
       .millisecondsSinceEpoch
-    var introRenewalsLeft = offer == .intro && product != .proAnnual ? 2 : 0
-    var isAutoRenewOff = false
-    var pendingDowngrade: GeneratedProduct? = nil
+    let track = SubscriptionTrack(
+      subject: subject, originalTransaction: originalTransaction, product: product,
+      transaction: originalTransaction, offer: offer, periodStart: purchaseAt, periodEnd: periodEnd,
+      introRenewalsLeft: offer == .intro && product != .proAnnual ? 2 : 0)
 
     var purchase = GeneratedEvent(.purchase, subject: subject, at: purchaseAt)
     purchase.product = product
-    purchase.transaction = transaction
+    purchase.transaction = originalTransaction
     // Apple always sends the original transaction; some pipelines drop it when it equals the transaction.
     if random.chance(Rates.originalTransactionWritten) {
       purchase.originalTransaction = originalTransaction
@@ -303,199 +348,218 @@ struct HouseholdSimulator {
       shared.isFamilyShared = true
       record(shared)
     }
+    return track
+  }
 
-    while true {
-      let innerStart = periodStart + Span.hour
-      let innerEnd = periodEnd - 2 * Span.hour
-      let isPaid = currentOffer != .trial && currentOffer != .code
-      if isPaid, innerEnd - innerStart > Span.hour, random.chance(Rates.refund) {
-        let refundAt = random.between(innerStart, min(periodStart + 14 * Span.day, innerEnd))
-        guard refundAt < horizonAt else { return nil }
-        var revocation = GeneratedEvent(.revocation, subject: subject, at: refundAt)
-        revocation.transaction = transaction
-        revocation.reason = .refund
-        record(revocation, delivery: .lateProne)
-        if random.chance(Rates.refundReversed), innerEnd - refundAt > 2 * Span.hour {
-          let reversedAt = random.between(refundAt + Span.hour, innerEnd)
-          if reversedAt < horizonAt {
-            var reversal = GeneratedEvent(.refundReversed, subject: subject, at: reversedAt)
-            reversal.transaction = transaction
-            record(reversal, delivery: .lateProne)
-          }
-        } else {
-          // A refunded organiser stops sharing: members lose access at the same moment.
-          for index in members.indices where members[index].isSharing {
-            var revoked = GeneratedEvent(
-              .revocation, subject: members[index].subject, at: refundAt + memberDelay())
-            revoked.transaction = members[index].transaction
-            revoked.reason = .familyRevoked
-            record(revoked)
-            members[index].isSharing = false
-          }
-          return refundAt
-        }
-      } else if innerEnd > innerStart {
-        if let higher = product.upgrade, isPaid, random.chance(Rates.upgrade) {
-          let upgradeAt = random.between(innerStart, innerEnd)
-          guard upgradeAt < horizonAt else { return nil }
-          product = higher
-          transaction = newTransaction()
-          currentOffer = nil
-          introRenewalsLeft = 0
-          pendingDowngrade = nil
-          isAutoRenewOff = false
-          periodStart = upgradeAt
-          periodEnd =
-            periods[Int(product.rawValue)]!.added(
-              to: Timestamp(millisecondsSinceEpoch: upgradeAt)
-            ).millisecondsSinceEpoch
-          recordCharge(
-            .purchase, subject: subject, at: upgradeAt, product: product, transaction: transaction,
-            originalTransaction: originalTransaction, expiresAt: periodEnd, offer: nil, priced: true)
-          for index in members.indices where members[index].isSharing {
-            chargeMember(index, .purchase, after: upgradeAt, product: product, expiresAt: periodEnd)
-          }
-          continue
-        }
-        if let lower = product.downgrade, pendingDowngrade == nil, random.chance(Rates.downgrade) {
-          let changedAt = random.between(innerStart, innerEnd)
-          if changedAt < horizonAt {
-            var change = GeneratedEvent(.planChanged, subject: subject, at: changedAt)
-            change.originalTransaction = originalTransaction
-            change.product = lower
-            record(change)
-            pendingDowngrade = lower
-          }
-        }
-        if !isAutoRenewOff, random.chance(cancelRate(product: product, offer: currentOffer)) {
-          let offAt = random.between(innerStart, innerEnd)
-          if offAt < horizonAt {
-            var off = GeneratedEvent(.autoRenewChanged, subject: subject, at: offAt)
-            off.originalTransaction = originalTransaction
-            off.autoRenew = false
-            record(off)
-            isAutoRenewOff = true
-            if innerEnd - offAt > Span.hour, random.chance(Rates.reenableAutoRenew) {
-              let onAt = random.between(offAt + Span.minute, innerEnd)
-              if onAt < horizonAt {
-                var on = GeneratedEvent(.autoRenewChanged, subject: subject, at: onAt)
-                on.originalTransaction = originalTransaction
-                on.autoRenew = true
-                record(on)
-                isAutoRenewOff = false
-              }
-            }
-          }
-        }
-        if random.chance(Rates.periodExtension) {
-          // Customer support extends the period (an outage make-good) by days.
-          let extendedAt = random.between(innerStart, innerEnd)
-          let extendedEnd = periodEnd + random.between(3 * Span.day, 30 * Span.day)
-          if extendedAt < horizonAt {
-            var extended = GeneratedEvent(.renewalExtended, subject: subject, at: extendedAt)
-            extended.originalTransaction = originalTransaction
-            extended.expiresAt = extendedEnd
-            record(extended)
-            periodEnd = extendedEnd
-          }
+  /// A refund of the period's transaction, sometimes reversed; an unreversed one ends the
+  /// subscription and the family's sharing.
+  private mutating func refund(_ track: inout SubscriptionTrack, innerStart: Int64, innerEnd: Int64) -> Step {
+    let refundAt = random.between(innerStart, min(track.periodStart + 14 * Span.day, innerEnd))
+    guard refundAt < horizonAt else { return .ends(nil) }
+    var revocation = GeneratedEvent(.revocation, subject: track.subject, at: refundAt)
+    revocation.transaction = track.transaction
+    revocation.reason = .refund
+    record(revocation, delivery: .lateProne)
+    if random.chance(Rates.refundReversed), innerEnd - refundAt > 2 * Span.hour {
+      let reversedAt = random.between(refundAt + Span.hour, innerEnd)
+      if reversedAt < horizonAt {
+        var reversal = GeneratedEvent(.refundReversed, subject: track.subject, at: reversedAt)
+        reversal.transaction = track.transaction
+        record(reversal, delivery: .lateProne)
+      }
+      return .continues
+    }
+    // A refunded organiser stops sharing: members lose access at the same moment.
+    for index in members.indices where members[index].isSharing {
+      var revoked = GeneratedEvent(
+        .revocation, subject: members[index].subject, at: refundAt + memberDelay())
+      revoked.transaction = members[index].transaction
+      revoked.reason = .familyRevoked
+      record(revoked)
+      members[index].isSharing = false
+    }
+    return .ends(refundAt)
+  }
+
+  /// Changes inside a period: an upgrade (which starts a new period), a downgrade at renewal,
+  /// auto-renew turned off (and perhaps on again), an extension by customer support.
+  private mutating func changeWithinPeriod(
+    _ track: inout SubscriptionTrack, innerStart: Int64, innerEnd: Int64, isPaid: Bool
+  ) -> Step {
+    if let higher = track.product.upgrade, isPaid, random.chance(Rates.upgrade) {
+      return upgrade(&track, to: higher, innerStart: innerStart, innerEnd: innerEnd)
+    }
+    if let lower = track.product.downgrade, track.pendingDowngrade == nil, random.chance(Rates.downgrade) {
+      let changedAt = random.between(innerStart, innerEnd)
+      if changedAt < horizonAt {
+        var change = GeneratedEvent(.planChanged, subject: track.subject, at: changedAt)
+        change.originalTransaction = track.originalTransaction
+        change.product = lower
+        record(change)
+        track.pendingDowngrade = lower
+      }
+    }
+    if !track.isAutoRenewOff, random.chance(cancelRate(product: track.product, offer: track.offer)) {
+      let offAt = random.between(innerStart, innerEnd)
+      if offAt < horizonAt {
+        autoRenewChanged(&track, to: false, at: offAt)
+        if innerEnd - offAt > Span.hour, random.chance(Rates.reenableAutoRenew) {
+          let onAt = random.between(offAt + Span.minute, innerEnd)
+          if onAt < horizonAt { autoRenewChanged(&track, to: true, at: onAt) }
         }
       }
+    }
+    if random.chance(Rates.periodExtension) {
+      // Customer support extends the period (an outage make-good) by days.
+      let extendedAt = random.between(innerStart, innerEnd)
+      let extendedEnd = track.periodEnd + random.between(3 * Span.day, 30 * Span.day)
+      if extendedAt < horizonAt {
+        var extended = GeneratedEvent(.renewalExtended, subject: track.subject, at: extendedAt)
+        extended.originalTransaction = track.originalTransaction
+        extended.expiresAt = extendedEnd
+        record(extended)
+        track.periodEnd = extendedEnd
+      }
+    }
+    return .continues
+  }
 
-      // The end of the period.
-      if isAutoRenewOff || random.chance(Rates.priceIncreaseExpiry) {
-        let expiredAt = periodEnd + random.between(0, Span.minute)
-        guard expiredAt < horizonAt else { return nil }
+  /// An upgrade to `higher`, charged at once: a new transaction and period from its instant.
+  private mutating func upgrade(
+    _ track: inout SubscriptionTrack, to higher: GeneratedProduct, innerStart: Int64, innerEnd: Int64
+  ) -> Step {
+    let upgradeAt = random.between(innerStart, innerEnd)
+    guard upgradeAt < horizonAt else { return .ends(nil) }
+    track.product = higher
+    track.transaction = newTransaction()
+    track.offer = nil
+    track.introRenewalsLeft = 0
+    track.pendingDowngrade = nil
+    track.isAutoRenewOff = false
+    track.periodStart = upgradeAt
+    track.periodEnd =
+      periods[Int(higher.rawValue)]!.added(to: Timestamp(millisecondsSinceEpoch: upgradeAt)).millisecondsSinceEpoch
+    recordCharge(
+      .purchase, subject: track.subject, at: upgradeAt, product: higher, transaction: track.transaction,
+      originalTransaction: track.originalTransaction, expiresAt: track.periodEnd, offer: nil, priced: true)
+    for index in members.indices where members[index].isSharing {
+      chargeMember(index, .purchase, after: upgradeAt, product: higher, expiresAt: track.periodEnd)
+    }
+    return .restarts
+  }
+
+  /// Records `auto_renew_changed` to `isOn`.
+  private mutating func autoRenewChanged(_ track: inout SubscriptionTrack, to isOn: Bool, at time: Int64) {
+    var change = GeneratedEvent(.autoRenewChanged, subject: track.subject, at: time)
+    change.originalTransaction = track.originalTransaction
+    change.autoRenew = isOn
+    record(change)
+    track.isAutoRenewOff = !isOn
+  }
+
+  /// The end of a period: expiration, or a renewal on time or after a billing failure.
+  private mutating func endPeriod(_ track: inout SubscriptionTrack) -> Step {
+    if track.isAutoRenewOff || random.chance(Rates.priceIncreaseExpiry) {
+      let expiredAt = track.periodEnd + random.between(0, Span.minute)
+      guard expiredAt < horizonAt else { return .ends(nil) }
+      expire(
+        subject: track.subject, originalTransaction: track.originalTransaction, at: expiredAt,
+        reason: track.isAutoRenewOff ? .voluntary : .priceIncrease)
+      return .ends(expiredAt)
+    }
+    let renewedProduct = track.pendingDowngrade ?? track.product
+    let period = periods[Int(renewedProduct.rawValue)]!
+    let renewalAt: Int64
+    let renewalEnd: Int64
+    if random.chance(Rates.billingFailure) {
+      let failedAt = track.periodEnd + random.between(0, Span.minute)
+      guard failedAt < horizonAt else { return .ends(nil) }
+      let recovery = billingFailure(track, failedAt: failedAt)
+      guard case .recovered(let recoveredAt, let keepsAnchor) = recovery else {
+        guard case .never = recovery else { return .ends(nil) }
+        let expiredAt = track.periodEnd + Rates.retryDays * Span.day
+        guard expiredAt < horizonAt else { return .ends(nil) }
         expire(
-          subject: subject, originalTransaction: originalTransaction, at: expiredAt,
-          reason: isAutoRenewOff ? .voluntary : .priceIncrease)
-        return expiredAt
+          subject: track.subject, originalTransaction: track.originalTransaction, at: expiredAt,
+          reason: .billing)
+        return .ends(expiredAt)
       }
-      let renewedProduct = pendingDowngrade ?? product
-      let period = periods[Int(renewedProduct.rawValue)]!
-      let renewalAt: Int64
-      let renewalEnd: Int64
-      if random.chance(Rates.billingFailure) {
-        let failedAt = periodEnd + random.between(0, Span.minute)
-        guard failedAt < horizonAt else { return nil }
-        var recoveredAt: Int64? = nil
-        var keepsAnchor = false
-        if random.chance(Rates.grace) {
-          let graceEnd = periodEnd + Rates.graceDays * Span.day
-          status(
-            .graceEntered, subject: subject, originalTransaction: originalTransaction, at: failedAt,
-            graceExpires: graceEnd)
-          if random.chance(Rates.recoveryInGrace) {
-            // Recovered in grace: the customer never lost access and the renewal date is kept.
-            recoveredAt = random.between(failedAt + Span.hour, graceEnd - Span.hour)
-            keepsAnchor = true
-          } else {
-            let retryAt = graceEnd + random.between(0, Span.minute)
-            guard retryAt < horizonAt else { return nil }
-            status(
-              .billingRetry, subject: subject, originalTransaction: originalTransaction, at: retryAt
-            )
-            if random.chance(Rates.recoveryAfterGrace) {
-              recoveredAt = random.between(
-                retryAt + Span.hour, periodEnd + (Rates.retryDays - 1) * Span.day)
-            }
-          }
-        } else {
-          status(
-            .billingRetry, subject: subject, originalTransaction: originalTransaction, at: failedAt)
-          if random.chance(Rates.recoveryInRetry) {
-            recoveredAt = random.between(failedAt + Span.hour, failedAt + 30 * Span.day)
-          }
-        }
-        guard let recoveredAt else {
-          let expiredAt = periodEnd + Rates.retryDays * Span.day
-          guard expiredAt < horizonAt else { return nil }
-          expire(
-            subject: subject, originalTransaction: originalTransaction, at: expiredAt,
-            reason: .billing)
-          return expiredAt
-        }
-        renewalAt = recoveredAt
-        // Recovered from billing retry: the new period starts at the recovery.
-        let anchor = keepsAnchor ? periodEnd : recoveredAt
-        renewalEnd =
-          period.added(to: Timestamp(millisecondsSinceEpoch: anchor)).millisecondsSinceEpoch
-      } else {
-        // Renewals are charged up to an hour before the period ends; the next period keeps the anchor.
-        renewalAt = periodEnd - random.between(0, Span.hour)
-        renewalEnd =
-          period.added(to: Timestamp(millisecondsSinceEpoch: periodEnd))
-          .millisecondsSinceEpoch
+      renewalAt = recoveredAt
+      // Recovered from billing retry: the new period starts at the recovery.
+      let anchor = keepsAnchor ? track.periodEnd : recoveredAt
+      renewalEnd = period.added(to: Timestamp(millisecondsSinceEpoch: anchor)).millisecondsSinceEpoch
+    } else {
+      // Renewals are charged up to an hour before the period ends; the next period keeps the anchor.
+      renewalAt = track.periodEnd - random.between(0, Span.hour)
+      renewalEnd = period.added(to: Timestamp(millisecondsSinceEpoch: track.periodEnd)).millisecondsSinceEpoch
+    }
+    guard renewalAt < horizonAt else { return .ends(nil) }
+    track.product = renewedProduct
+    renew(&track, at: renewalAt, until: renewalEnd)
+    return .continues
+  }
+
+  /// What follows a failed renewal.
+  private enum Recovery {
+    /// Billing never recovers: the subscription expires at the end of retry.
+    case never
+    /// The history ends before anything more happens.
+    case historyEnds
+    /// Billing recovered at that instant; `keepsAnchor` when the renewal date is kept (in grace).
+    case recovered(at: Int64, keepsAnchor: Bool)
+  }
+
+  /// A failed renewal at `failedAt`: grace or billing retry, and perhaps a recovery.
+  private mutating func billingFailure(_ track: SubscriptionTrack, failedAt: Int64) -> Recovery {
+    let (subject, original, periodEnd) = (track.subject, track.originalTransaction, track.periodEnd)
+    if random.chance(Rates.grace) {
+      let graceEnd = periodEnd + Rates.graceDays * Span.day
+      status(.graceEntered, subject: subject, originalTransaction: original, at: failedAt, graceExpires: graceEnd)
+      if random.chance(Rates.recoveryInGrace) {
+        // Recovered in grace: the customer never lost access and the renewal date is kept.
+        return .recovered(at: random.between(failedAt + Span.hour, graceEnd - Span.hour), keepsAnchor: true)
       }
-      guard renewalAt < horizonAt else { return nil }
-      product = renewedProduct
-      pendingDowngrade = nil
-      transaction = newTransaction()
-      if introRenewalsLeft > 0 {
-        introRenewalsLeft -= 1
-        currentOffer = .intro
-      } else if random.chance(Rates.promoRenewal) {
-        currentOffer = .promo
-      } else {
-        currentOffer = nil
-      }
-      periodStart = renewalAt
-      periodEnd = renewalEnd
-      recordCharge(
-        .renewal, subject: subject, at: renewalAt, product: product, transaction: transaction,
-        originalTransaction: originalTransaction, expiresAt: renewalEnd, offer: currentOffer, priced: true)
-      for index in members.indices where members[index].isSharing {
-        let memberRenewalAt = chargeMember(
-          index, .renewal, after: renewalAt, product: product, expiresAt: renewalEnd)
-        if random.chance(Rates.memberLeaves) {
-          // The organiser stops sharing with this member during the period.
-          let leftAt = random.between(memberRenewalAt + Span.hour, renewalEnd - 2 * Span.hour)
-          if leftAt < horizonAt {
-            var revoked = GeneratedEvent(.revocation, subject: members[index].subject, at: leftAt)
-            revoked.transaction = members[index].transaction
-            revoked.reason = .familyRevoked
-            record(revoked)
-            members[index].isSharing = false
-          }
+      let retryAt = graceEnd + random.between(0, Span.minute)
+      guard retryAt < horizonAt else { return .historyEnds }
+      status(.billingRetry, subject: subject, originalTransaction: original, at: retryAt)
+      guard random.chance(Rates.recoveryAfterGrace) else { return .never }
+      return .recovered(
+        at: random.between(retryAt + Span.hour, periodEnd + (Rates.retryDays - 1) * Span.day), keepsAnchor: false)
+    }
+    status(.billingRetry, subject: subject, originalTransaction: original, at: failedAt)
+    guard random.chance(Rates.recoveryInRetry) else { return .never }
+    return .recovered(at: random.between(failedAt + Span.hour, failedAt + 30 * Span.day), keepsAnchor: false)
+  }
+
+  /// Records the renewal of a new period (and the sharing members'), with its offer.
+  private mutating func renew(_ track: inout SubscriptionTrack, at renewalAt: Int64, until renewalEnd: Int64) {
+    track.pendingDowngrade = nil
+    track.transaction = newTransaction()
+    if track.introRenewalsLeft > 0 {
+      track.introRenewalsLeft -= 1
+      track.offer = .intro
+    } else if random.chance(Rates.promoRenewal) {
+      track.offer = .promo
+    } else {
+      track.offer = nil
+    }
+    track.periodStart = renewalAt
+    track.periodEnd = renewalEnd
+    recordCharge(
+      .renewal, subject: track.subject, at: renewalAt, product: track.product, transaction: track.transaction,
+      originalTransaction: track.originalTransaction, expiresAt: renewalEnd, offer: track.offer, priced: true)
+    for index in members.indices where members[index].isSharing {
+      let memberRenewalAt = chargeMember(
+        index, .renewal, after: renewalAt, product: track.product, expiresAt: renewalEnd)
+      if random.chance(Rates.memberLeaves) {
+        // The organiser stops sharing with this member during the period.
+        let leftAt = random.between(memberRenewalAt + Span.hour, renewalEnd - 2 * Span.hour)
+        if leftAt < horizonAt {
+          var revoked = GeneratedEvent(.revocation, subject: members[index].subject, at: leftAt)
+          revoked.transaction = members[index].transaction
+          revoked.reason = .familyRevoked
+          record(revoked)
+          members[index].isSharing = false
         }
       }
     }
