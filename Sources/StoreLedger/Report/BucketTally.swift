@@ -9,6 +9,14 @@ struct BucketTally {
   var familyShared: [Int64]
   /// Subjects with a subscription giving access at the bucket's end.
   var subscribers: Int64 = 0
+  /// Monthly recurring revenue at the bucket's end in thousandths, by currency symbol.
+  var mrr: [Int64]
+  /// Owned subscriptions giving access at the bucket's end through a paid charge without a price.
+  var mrrUnpricedSubscriptions: Int64 = 0
+  /// Subjects whose first owned paid subscription period began in this bucket.
+  var paidCohortSubjects: Int64 = 0
+  /// Of those, the subjects paying at the end of the bucket `k` buckets later, by k.
+  var paidCohortRetained: [Int64]
   /// New subscriptions by product index.
   var newSubscriptions: [Int64]
   var reactivations: Int64 = 0
@@ -49,7 +57,9 @@ struct BucketTally {
   /// Leaks by `feature.tier` (`feature.none` when no tier offers it).
   var leaks: [String: Int64] = [:]
 
-  init(entitlements: Int, products: Int, currencies: Int, features: Int) {
+  /// `cohortOffsets`: how many bucket ends the cohort of this bucket is followed to (the triangle's row).
+  init(entitlements: Int, products: Int, currencies: Int, features: Int, cohortOffsets: Int) {
+    paidCohortRetained = Array(repeating: 0, count: cohortOffsets)
     limitHits = Array(repeating: 0, count: features)
     active = Array(repeating: 0, count: entitlements)
     familyShared = active
@@ -60,5 +70,6 @@ struct BucketTally {
     reversed = revenue
     credits = revenue
     spends = revenue
+    mrr = revenue
   }
 }

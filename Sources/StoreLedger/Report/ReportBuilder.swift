@@ -22,6 +22,15 @@ package struct ReportBuilder {
   private var heldEntitlements: [(entitlement: Int, isShared: Bool)] = []
   private var heldSubscription = false
   private var heldUntil = Timestamp.distantFuture
+  /// The current period's charge of each subscription slot, as charged (for MRR).
+  private var charges: [PeriodCharge] = []
+  /// What the subject adds to MRR at the last sample: (currency, thousandths) per owned paid subscription.
+  private var heldRecurring: [(currency: Int, thousandths: Int64)] = []
+  private var heldUnpriced: Int64 = 0
+  private var heldPaying = false
+  /// Whether the subject has had an owned paid subscription period, and the bucket it began in (-1: outside).
+  private var hasPaid = false
+  private var paidCohortBucket = -1
   /// The first money or units sum that would leave `Limits.reportValueMax`: (metric, key index, bucket).
   private var outOfRange: (metric: ReportMetric, key: Int, bucket: Int)? = nil
 
@@ -60,10 +69,12 @@ package struct ReportBuilder {
     self.ledger = ledger
     self.buckets = buckets
     knownBy = asOf ?? .distantFuture
-    let tally = BucketTally(
-      entitlements: ledger.catalog.entitlementNames.count, products: ledger.catalog.products.count,
-      currencies: ledger.symbols.currencies.count, features: ledger.catalog.policy?.features.count ?? 0)
-    tallies = Array(repeating: tally, count: buckets.count + 1)
+    tallies = (0...buckets.count).map { index in
+      BucketTally(
+        entitlements: ledger.catalog.entitlementNames.count, products: ledger.catalog.products.count,
+        currencies: ledger.symbols.currencies.count, features: ledger.catalog.policy?.features.count ?? 0,
+        cohortOffsets: min(buckets.count - index, Limits.reportCohortOffsetsMax))
+    }
     levels = ledger.catalog.products.map(\.level)
   }
 
@@ -81,6 +92,13 @@ package struct ReportBuilder {
     heldEntitlements.removeAll(keepingCapacity: true)
     heldSubscription = false
     heldUntil = .distantFuture
+    charges.removeAll(keepingCapacity: true)
+    charges.append(contentsOf: repeatElement(PeriodCharge(), count: Int(ledger.subscriptionCounts[s])))
+    heldRecurring.removeAll(keepingCapacity: true)
+    heldUnpriced = 0
+    heldPaying = false
+    hasPaid = false
+    paidCohortBucket = -1
     var isDirty = false
     var isFirstKnown = true
     let hasUsageTrial = ledger.catalog.policy?.trial != nil
@@ -129,8 +147,14 @@ package struct ReportBuilder {
       // Without events, what is held changes only where a period, grace or grant ends.
       heldSubscription = false
       heldUntil = .distantFuture
-      for sub in state.subscriptions where sub.isKnown {
-        if sub.hasAccess(at: time) { heldSubscription = true }
+      heldRecurring.removeAll(keepingCapacity: true)
+      heldUnpriced = 0
+      heldPaying = false
+      for (slot, sub) in state.subscriptions.enumerated() where sub.isKnown {
+        if sub.hasAccess(at: time) {
+          heldSubscription = true
+          if sub.ownership == .purchased && sub.offer != .trial { holdRecurring(charges[slot], bucket: bucket) }
+        }
         if sub.expires > time { heldUntil = min(heldUntil, sub.expires) }
         if sub.status == .grace && sub.graceExpires > time { heldUntil = min(heldUntil, sub.graceExpires) }
       }
@@ -143,6 +167,28 @@ package struct ReportBuilder {
       if held.isShared { tallies[bucket].familyShared[held.entitlement] += 1 }
     }
     if heldSubscription { tallies[bucket].subscribers += 1 }
+    for recurring in heldRecurring { add(recurring.thousandths, to: \.mrr, .mrr, key: recurring.currency, bucket: bucket) }
+    tallies[bucket].mrrUnpricedSubscriptions += heldUnpriced
+    if heldPaying && paidCohortBucket >= 0 && bucket >= paidCohortBucket {
+      let offset = bucket - paidCohortBucket
+      if offset < tallies[paidCohortBucket].paidCohortRetained.count {
+        tallies[paidCohortBucket].paidCohortRetained[offset] += 1
+      }
+    }
+  }
+
+  /// Notes what one owned subscription with access through a paid (not trial) period adds to MRR.
+  private mutating func holdRecurring(_ charge: PeriodCharge, bucket: Int) {
+    heldPaying = true
+    guard charge.hasPrice else {
+      heldUnpriced += 1
+      return
+    }
+    guard let monthly = charge.monthlyThousandths else {
+      if outOfRange == nil && bucket < outside { outOfRange = (.mrr, charge.currency, bucket) }
+      return
+    }
+    heldRecurring.append((charge.currency, monthly))
   }
 
   /// Classifies one event against the state just before it (Docs/reports.md, flow metrics).
@@ -157,20 +203,30 @@ package struct ReportBuilder {
       let isOwned =
         event.kind == .purchase ? event.ownership == .purchased : !before.isKnown || before.ownership == .purchased
       if event.hasPrice { add(event.price, to: \.revenue, .revenue, key: Int(event.currency.rawValue), bucket: bucket) }
+      if isSubscription {
+        charges[slot] = PeriodCharge(
+          start: event.at, expires: event.expires, hasPrice: event.hasPrice, price: event.price,
+          currency: Int(event.currency.rawValue))
+      }
       guard isOwned else { return }
       tallies[bucket].charges += 1
       if isSubscription {
-        if !before.isKnown {
-          if event.kind == .purchase { tallies[bucket].newSubscriptions[Int(event.product.rawValue)] += 1 }
-        } else {
+        let isRecovery = before.isKnown && (before.status == .billingRetry || before.status == .grace)
+        let isReactivation = event.kind == .purchase && !isRecovery && isComeback(to: event.product, at: event.at)
+        if isReactivation {
+          tallies[bucket].reactivations += 1
+        } else if !before.isKnown && event.kind == .purchase {
+          tallies[bucket].newSubscriptions[Int(event.product.rawValue)] += 1
+        }
+        if before.isKnown {
           if before.product != event.product { tallyPlanChange(from: before.product, to: event.product, bucket) }
-          if before.status == .billingRetry || before.status == .grace {
-            tallyRecovery(slot: slot, at: event.at, bucket)
-          } else if before.status == .expired || before.status == .revoked
-            || (before.status == .active && event.at > before.expires)
-          {
-            // A renewal at exactly the old end is seamless; only a gap is a comeback.
-            tallies[bucket].reactivations += 1
+          if isRecovery { tallyRecovery(slot: slot, at: event.at, bucket) }
+        }
+        if event.offer != .trial && !hasPaid {
+          hasPaid = true
+          if bucket < outside {
+            paidCohortBucket = bucket
+            tallies[bucket].paidCohortSubjects += 1
           }
         }
       }
@@ -250,6 +306,20 @@ package struct ReportBuilder {
     }
   }
 
+  /// Whether a purchase of `product` at T comes back to its group: the subject held a
+  /// subscription of the group before and none of them gives access at T.
+  /// - Complexity: O(subscriptions of the subject).
+  private func isComeback(to product: ProductIndex, at time: Timestamp) -> Bool {
+    let groups = ledger.catalog.groupIndices
+    let group = groups[Int(product.rawValue)]
+    var heldBefore = false
+    for sub in state.subscriptions where sub.isKnown && groups[Int(sub.product.rawValue)] == group {
+      if sub.hasAccess(at: time) { return false }
+      heldBefore = true
+    }
+    return heldBefore
+  }
+
   private mutating func tallyRecovery(slot: Int, at time: Timestamp, _ bucket: Int) {
     tallies[bucket].billingRecoveries += 1
     if episodeBucket[slot] >= 0 && time < buckets.end { tallies[episodeBucket[slot]].billingIssuesRecovered += 1 }
@@ -273,5 +343,31 @@ package struct ReportBuilder {
     events.first {
       ($0.kind == .purchase || $0.kind == .renewal) && $0.transaction == transaction && $0.recorded <= knownBy
     }
+  }
+}
+
+/// The charge that started a subscription's current period, as charged: later extensions of
+/// the period do not change the length MRR divides by.
+struct PeriodCharge {
+  var start = Timestamp.distantPast
+  var expires = Timestamp.distantPast
+  var hasPrice = false
+  /// In thousandths of `currency`.
+  var price: Int64 = 0
+  /// The currency symbol's number.
+  var currency = 0
+
+  /// The charge's price × 30 days ÷ its period, rounded half up to a thousandth; 0 for a period
+  /// of no length; nil when it would pass `Limits.reportValueMax`.
+  var monthlyThousandths: Int64? {
+    let length = expires.millisecondsSinceEpoch - start.millisecondsSinceEpoch
+    guard length > 0 else { return 0 }
+    let divisor = UInt64(length)
+    let product = price.magnitude.multipliedFullWidth(by: 30 * UInt64(ReportInterval.dayMs))
+    guard product.high < divisor else { return nil }
+    let (quotient, remainder) = divisor.dividingFullWidth(product)
+    let rounded = quotient + (remainder >= divisor - remainder ? 1 : 0)
+    guard rounded <= UInt64(Limits.reportValueMax) else { return nil }
+    return price < 0 ? -Int64(rounded) : Int64(rounded)
   }
 }

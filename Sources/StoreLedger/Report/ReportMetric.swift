@@ -3,6 +3,8 @@ package enum ReportMetric: String, Sendable, CaseIterable {
   case active
   case familyShared = "family_shared"
   case subscribers
+  case mrr
+  case mrrUnpricedSubscriptions = "mrr_unpriced_subscriptions"
   case newSubscriptions = "new_subscriptions"
   case reactivations
   case trialsStarted = "trials_started"
@@ -10,6 +12,8 @@ package enum ReportMetric: String, Sendable, CaseIterable {
   case trialConversionDays = "trial_conversion_days"
   case trialsConverted = "trials_converted"
   case trialConversionRate = "trial_conversion_rate"
+  case paidCohortSubjects = "paid_cohort_subjects"
+  case paidCohortRetained = "paid_cohort_retained"
   case churn
   case billingRetryEntries = "billing_retry_entries"
   case graceEntries = "grace_entries"
@@ -49,10 +53,51 @@ package enum ReportMetric: String, Sendable, CaseIterable {
   }
 
   /// Whether it is read at the bucket's end (a stock) rather than summed over the bucket (a flow).
-  package var isStock: Bool { self == .active || self == .familyShared || self == .subscribers }
+  package var isStock: Bool {
+    self == .active || self == .familyShared || self == .subscribers || self == .mrr
+      || self == .mrrUnpricedSubscriptions
+  }
 
   /// Whether its keyed values are money in thousandths of the currency unit.
-  package var isMoney: Bool { self == .revenue || self == .refunded || self == .reversed }
+  package var isMoney: Bool { self == .revenue || self == .refunded || self == .reversed || self == .mrr }
+
+  /// Whether its keys are whole numbers, ordered as numbers (`trial_conversion_days`, `paid_cohort_retained`).
+  package var hasNumericKeys: Bool { self == .trialConversionDays || self == .paidCohortRetained }
+
+  /// Whether its keyed values are listed even when 0 (every entitlement; every offset of the cohort triangle).
+  package var keepsZeroKeys: Bool { self == .active || self == .familyShared || self == .paidCohortRetained }
+
+  /// Its unit, as CSV headers name it and Docs/reports.md gives it.
+  package var unit: String {
+    switch self {
+    case .revenue, .refunded, .reversed, .mrr: return "thousandths"
+    case .credits, .spends: return "units"
+    case .trialConversionRate, .billingRecoveryRate, .refundRate, .limitHitConversionRate7d,
+      .limitHitConversionRate30d:
+      return "ratio"
+    case .active, .familyShared, .subscribers, .paidCohortSubjects, .paidCohortRetained, .limitHitSubjects,
+      .limitHitConversions7d, .limitHitConversions30d, .usageTrialsStarted:
+      return "subjects"
+    case .mrrUnpricedSubscriptions: return "subscriptions"
+    default: return "events"
+    }
+  }
+
+  /// The words the HTML report uses for it: names that cannot be confused with one another.
+  package var title: String {
+    switch self {
+    case .mrr: return "MRR"
+    case .mrrUnpricedSubscriptions: return "active subscriptions without a price (not in MRR)"
+    case .newSubscriptions: return "new subscriptions (first of the group)"
+    case .reactivations: return "reactivations (back after a lapse)"
+    case .trialConversions: return "paid charges ending a trial (counted when charged)"
+    case .trialsConverted: return "trials started here that converted (by the report's end)"
+    case .trialConversionRate: return "share of trials started here that converted"
+    case .paidCohortSubjects: return "subjects whose first paid period began here"
+    case .paidCohortRetained: return "of them, still paying"
+    default: return rawValue.replacingUnderscores()
+    }
+  }
 }
 
 extension ReportBuilder {
@@ -80,6 +125,8 @@ extension ReportBuilder {
         case .active: value = keyed(catalog.entitlementNames, tally.active, keepZeros: true)
         case .familyShared: value = keyed(catalog.entitlementNames, tally.familyShared, keepZeros: true)
         case .subscribers: value = .count(tally.subscribers)
+        case .mrr: value = keyed(currencyNames, tally.mrr)
+        case .mrrUnpricedSubscriptions: value = .count(tally.mrrUnpricedSubscriptions)
         case .newSubscriptions: value = keyed(productNames, tally.newSubscriptions)
         case .reactivations: value = .count(tally.reactivations)
         case .trialsStarted: value = .count(tally.trialsStarted)
@@ -88,6 +135,9 @@ extension ReportBuilder {
           value = .keyed(days.map { (key: String($0.key), value: $0.value) })
         case .trialsConverted: value = .count(tally.trialsConverted)
         case .trialConversionRate: value = .rate(numerator: tally.trialsConverted, denominator: tally.trialsStarted)
+        case .paidCohortSubjects: value = .count(tally.paidCohortSubjects)
+        case .paidCohortRetained:
+          value = .keyed(tally.paidCohortRetained.enumerated().map { (key: String($0.offset), value: $0.element) })
         case .churn: value = keyed(reasonNames, tally.churn)
         case .billingRetryEntries: value = .count(tally.billingRetryEntries)
         case .graceEntries: value = .count(tally.graceEntries)
