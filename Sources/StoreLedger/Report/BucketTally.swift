@@ -49,6 +49,12 @@ struct BucketTally {
   var spends: [Int64]
   // Usage policy metrics (only with a catalog policy).
   var usageTrialsStarted: Int64 = 0
+  /// Of the usage trials started in this bucket: converted before maturity, ended (by
+  /// `duration` at index 0, else by feature index + 1), converted in grace, converted after it.
+  var usageTrialsConvertedInTrial: Int64 = 0
+  var usageTrialsEnded: [Int64]
+  var usageTrialsConvertedInGrace: Int64 = 0
+  var usageTrialsConvertedAfter: Int64 = 0
   /// Limit hits by feature index.
   var limitHits: [Int64]
   var limitHitSubjects: Int64 = 0
@@ -61,6 +67,7 @@ struct BucketTally {
   init(entitlements: Int, products: Int, currencies: Int, features: Int, cohortOffsets: Int) {
     paidCohortRetained = Array(repeating: 0, count: cohortOffsets)
     limitHits = Array(repeating: 0, count: features)
+    usageTrialsEnded = Array(repeating: 0, count: features + 1)
     active = Array(repeating: 0, count: entitlements)
     familyShared = active
     newSubscriptions = Array(repeating: 0, count: products)

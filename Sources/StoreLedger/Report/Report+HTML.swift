@@ -55,13 +55,14 @@ struct ReportSection {
       title: "Consumable credits and spends", charts: [Chart(metrics: [.credits, .spends], style: .groupedBars)],
       tabled: [.credits, .spends]),
     ReportSection(
-      title: "Usage policy: trials, limit hits and leaks",
+      title: "Usage policy: the trial funnel, limit hits and leaks",
       charts: [
         Chart(metrics: [.usageTrialsStarted, .limitHitSubjects, .limitHitConversions7d, .limitHitConversions30d], style: .groupedBars),
         Chart(metrics: [.leaks], style: .stackedBars),
       ],
       tabled: [
-        .usageTrialsStarted, .limitHits, .limitHitSubjects, .limitHitConversions7d, .limitHitConversionRate7d,
+        .usageTrialsStarted, .usageTrialsConvertedInTrial, .usageTrialsEnded, .usageTrialsConvertedInGrace,
+        .usageTrialsConvertedAfter, .limitHits, .limitHitSubjects, .limitHitConversions7d, .limitHitConversionRate7d,
         .limitHitConversions30d, .limitHitConversionRate30d, .leaks,
       ]),
   ]

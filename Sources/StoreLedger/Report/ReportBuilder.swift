@@ -102,6 +102,7 @@ package struct ReportBuilder {
     var isDirty = false
     var isFirstKnown = true
     let hasUsageTrial = ledger.catalog.policy?.trial != nil
+    var funnel = TrialFunnel(trial: ledger.catalog.policy?.trial)
     var sampleBucket = 0
     var flowBucket = 0
     let bucketCount = buckets.count
@@ -111,6 +112,7 @@ package struct ReportBuilder {
       for position in lower..<upper {
         let event = all[position]
         if event.recorded > knownBy { continue }
+        if hasUsageTrial { funnel.settle(before: event.at, state: state, catalog: ledger.catalog) }
         while sampleBucket < bucketCount && event.at > buckets.boundaries[sampleBucket + 1] {
           sample(bucket: sampleBucket, isDirty: &isDirty)
           sampleBucket += 1
@@ -119,8 +121,12 @@ package struct ReportBuilder {
         while flowBucket < bucketCount && buckets.boundaries[flowBucket + 1] <= event.at { flowBucket += 1 }
         let bucket = event.at >= buckets.start && event.at < end ? flowBucket : outside
         // The usage-based trial starts at the subject's first event, whatever its type.
-        if isFirstKnown && hasUsageTrial { tallies[bucket].usageTrialsStarted += 1 }
+        if isFirstKnown && hasUsageTrial {
+          tallies[bucket].usageTrialsStarted += 1
+          funnel.start(at: event.at, bucket: bucket)
+        }
         isFirstKnown = false
+        if hasUsageTrial && event.kind == .usage { funnel.count(event) }
         tally(event, bucket: bucket, subjectEvents: UnsafeBufferPointer(rebasing: all[lower..<upper]))
         _ = state.apply(event, context: ledger.context)
         isDirty = true
@@ -129,6 +135,31 @@ package struct ReportBuilder {
     while sampleBucket < bucketCount {
       sample(bucket: sampleBucket, isDirty: &isDirty)
       sampleBucket += 1
+    }
+    if hasUsageTrial {
+      funnel.settle(before: .distantFuture, state: state, catalog: ledger.catalog)
+      tallyFunnel(funnel)
+    }
+  }
+
+  /// Adds one subject's usage trial to the funnel of the bucket it started in (Docs/reports.md).
+  private mutating func tallyFunnel(_ funnel: TrialFunnel) {
+    guard let trial = funnel.trial, funnel.startBucket >= 0, funnel.startBucket < outside else { return }
+    let (maturity, endedBy) = funnel.maturity
+    let graceEnds = trial.grace?.added(to: maturity) ?? maturity
+    let end = buckets.end
+    let bucket = funnel.startBucket
+    if let conversion = funnel.conversion, conversion < end {
+      if conversion < maturity {
+        tallies[bucket].usageTrialsConvertedInTrial += 1
+      } else if conversion < graceEnds {
+        tallies[bucket].usageTrialsConvertedInGrace += 1
+      } else {
+        tallies[bucket].usageTrialsConvertedAfter += 1
+      }
+    }
+    if maturity < end && (funnel.conversion.map { $0 >= maturity } ?? true) {
+      tallies[bucket].usageTrialsEnded[endedBy + 1] += 1
     }
   }
 
@@ -369,5 +400,60 @@ struct PeriodCharge {
     let rounded = quotient + (remainder >= divisor - remainder ? 1 : 0)
     guard rounded <= UInt64(Limits.reportValueMax) else { return nil }
     return price < 0 ? -Int64(rounded) : Int64(rounded)
+  }
+}
+
+/// One subject's usage-based trial as the report folds it: when it started, when each usage
+/// threshold was reached, and its conversion (Docs/semantics.md, "The usage-based trial").
+struct TrialFunnel {
+  let trial: UsageTrial?
+  private(set) var started: Timestamp? = nil
+  /// The bucket the trial started in (`-1` before the first event).
+  private(set) var startBucket = -1
+  /// Running sums of each threshold's feature, and the instant each first reached its count.
+  private var sums: [Int64]
+  private var reached: [Timestamp?]
+  /// The first event instant at which the trial's entitlement is active.
+  private(set) var conversion: Timestamp? = nil
+  /// The last event instant not yet checked for conversion.
+  private var pending: Timestamp? = nil
+
+  init(trial: UsageTrial?) {
+    self.trial = trial
+    sums = Array(repeating: 0, count: trial?.thresholds.count ?? 0)
+    reached = Array(repeating: nil, count: trial?.thresholds.count ?? 0)
+  }
+
+  mutating func start(at time: Timestamp, bucket: Int) {
+    started = time
+    startBucket = bucket
+  }
+
+  /// Counts a use towards the threshold of its feature (uses at the reaching instant included).
+  mutating func count(_ event: Event) {
+    guard let trial else { return }
+    for (index, threshold) in trial.thresholds.enumerated() where threshold.feature == Int(event.feature) {
+      // Quantities are bounded by the validator, a sum of them by the log's size: no overflow.
+      sums[index] += event.quantity
+      if reached[index] == nil && sums[index] >= threshold.count { reached[index] = event.at }
+    }
+  }
+
+  /// Before an event at `time`: checks the previous instant, now that all its events are applied.
+  mutating func settle(before time: Timestamp, state: SubjectState, catalog: Catalog) {
+    defer { pending = time }
+    guard let instant = pending, instant < time, conversion == nil, let trial else { return }
+    if state.hasEntitlement(trial.entitlement, at: instant, catalog: catalog) { conversion = instant }
+  }
+
+  /// Maturity M and what reached it: -1 for the duration, else the feature index. On equal
+  /// instants the duration comes first, then features by name (thresholds are sorted by feature).
+  var maturity: (Timestamp, Int) {
+    guard let trial, let started else { return (.distantFuture, -1) }
+    var result = (trial.duration.added(to: started), -1)
+    for (index, threshold) in trial.thresholds.enumerated() {
+      if let at = reached[index], at < result.0 { result = (at, threshold.feature) }
+    }
+    return result
   }
 }

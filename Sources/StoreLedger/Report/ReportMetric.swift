@@ -34,6 +34,10 @@ package enum ReportMetric: String, Sendable, CaseIterable {
   case credits
   case spends
   case usageTrialsStarted = "usage_trials_started"
+  case usageTrialsConvertedInTrial = "usage_trials_converted_in_trial"
+  case usageTrialsEnded = "usage_trials_ended"
+  case usageTrialsConvertedInGrace = "usage_trials_converted_in_grace"
+  case usageTrialsConvertedAfter = "usage_trials_converted_after"
   case limitHits = "limit_hits"
   case limitHitSubjects = "limit_hit_subjects"
   case limitHitConversions7d = "limit_hit_conversions_7d"
@@ -45,7 +49,8 @@ package enum ReportMetric: String, Sendable, CaseIterable {
   /// Whether it needs a catalog `policy`; reports of a catalog without one leave it out.
   package var needsPolicy: Bool {
     switch self {
-    case .usageTrialsStarted, .limitHits, .limitHitSubjects, .limitHitConversions7d, .limitHitConversions30d,
+    case .usageTrialsStarted, .usageTrialsConvertedInTrial, .usageTrialsEnded, .usageTrialsConvertedInGrace,
+      .usageTrialsConvertedAfter, .limitHits, .limitHitSubjects, .limitHitConversions7d, .limitHitConversions30d,
       .limitHitConversionRate7d, .limitHitConversionRate30d, .leaks:
       return true
     default: return false
@@ -76,7 +81,8 @@ package enum ReportMetric: String, Sendable, CaseIterable {
       .limitHitConversionRate30d:
       return "ratio"
     case .active, .familyShared, .subscribers, .paidCohortSubjects, .paidCohortRetained, .limitHitSubjects,
-      .limitHitConversions7d, .limitHitConversions30d, .usageTrialsStarted:
+      .limitHitConversions7d, .limitHitConversions30d, .usageTrialsStarted, .usageTrialsConvertedInTrial,
+      .usageTrialsEnded, .usageTrialsConvertedInGrace, .usageTrialsConvertedAfter:
       return "subjects"
     case .mrrUnpricedSubscriptions: return "subscriptions"
     default: return "events"
@@ -95,6 +101,11 @@ package enum ReportMetric: String, Sendable, CaseIterable {
     case .trialConversionRate: return "share of trials started here that converted"
     case .paidCohortSubjects: return "subjects whose first paid period began here"
     case .paidCohortRetained: return "of them, still paying"
+    case .usageTrialsStarted: return "usage trials started here"
+    case .usageTrialsConvertedInTrial: return "of them, converted during the trial"
+    case .usageTrialsEnded: return "of them, trial ended by"
+    case .usageTrialsConvertedInGrace: return "of them, converted during the grace after it ended"
+    case .usageTrialsConvertedAfter: return "of them, converted after the grace"
     default: return rawValue.replacingUnderscores()
     }
   }
@@ -159,6 +170,11 @@ extension ReportBuilder {
         case .credits: value = keyed(currencyNames, tally.credits)
         case .spends: value = keyed(currencyNames, tally.spends)
         case .usageTrialsStarted: value = .count(tally.usageTrialsStarted)
+        case .usageTrialsConvertedInTrial: value = .count(tally.usageTrialsConvertedInTrial)
+        case .usageTrialsEnded:
+          value = keyed(["duration"] + (catalog.policy?.features.map(\.name) ?? []), tally.usageTrialsEnded)
+        case .usageTrialsConvertedInGrace: value = .count(tally.usageTrialsConvertedInGrace)
+        case .usageTrialsConvertedAfter: value = .count(tally.usageTrialsConvertedAfter)
         case .limitHits: value = keyed(catalog.policy?.features.map(\.name) ?? [], tally.limitHits)
         case .limitHitSubjects: value = .count(tally.limitHitSubjects)
         case .limitHitConversions7d: value = .count(tally.limitHitConversions7d)
