@@ -94,7 +94,7 @@ package enum ReportMetric: String, Sendable, CaseIterable {
     switch self {
     case .mrr: return "MRR"
     case .mrrUnpricedSubscriptions: return "active subscriptions without a price (not in MRR)"
-    case .newSubscriptions: return "new subscriptions (first of the group)"
+    case .newSubscriptions: return "new subscriptions (not reactivations)"
     case .reactivations: return "reactivations (back after a lapse)"
     case .trialConversions: return "paid charges ending a trial (counted when charged)"
     case .trialsConverted: return "trials started here that converted (by the report's end)"
