@@ -55,6 +55,8 @@ struct BucketTally {
   var usageTrialsEnded: [Int64]
   var usageTrialsConvertedInGrace: Int64 = 0
   var usageTrialsConvertedAfter: Int64 = 0
+  /// Uses (positive quantities) by subjects with a subscription giving access at the use, by feature index.
+  var subscriberUses: [Int64]
   /// Limit hits by feature index.
   var limitHits: [Int64]
   var limitHitSubjects: Int64 = 0
@@ -68,6 +70,7 @@ struct BucketTally {
     paidCohortRetained = Array(repeating: 0, count: cohortOffsets)
     limitHits = Array(repeating: 0, count: features)
     usageTrialsEnded = Array(repeating: 0, count: features + 1)
+    subscriberUses = limitHits
     active = Array(repeating: 0, count: entitlements)
     familyShared = active
     newSubscriptions = Array(repeating: 0, count: products)

@@ -62,7 +62,7 @@ struct ReportSection {
       ],
       tabled: [
         .usageTrialsStarted, .usageTrialsConvertedInTrial, .usageTrialsEnded, .usageTrialsConvertedInGrace,
-        .usageTrialsConvertedAfter, .limitHits, .limitHitSubjects, .limitHitConversions7d, .limitHitConversionRate7d,
+        .usageTrialsConvertedAfter, .subscriberUses, .limitHits, .limitHitSubjects, .limitHitConversions7d, .limitHitConversionRate7d,
         .limitHitConversions30d, .limitHitConversionRate30d, .leaks,
       ]),
   ]
@@ -99,7 +99,7 @@ extension Report {
       }
       for chart in section.charts {
         // A chart with nothing but zeros says less than the table's "0"s: it is not drawn.
-        let lines = self.columns(chart.metrics).filter { !$0.isAnnual }.compactMap { series(for: $0) }.filter { $0.values.contains { $0 != 0 } }
+        let lines = self.columns(chart.metrics).filter { !$0.isAnnual && !$0.isPerSubscriber }.compactMap { series(for: $0) }.filter { $0.values.contains { $0 != 0 } }
         guard !lines.isEmpty else { continue }
         let isMoney = chart.metrics.contains(where: \.isMoney)
         if chart.isPerKey {
@@ -188,9 +188,12 @@ extension Report {
     var days: ClosedRange<Int64>? = nil
     /// For `mrr`: the row shows ARR (12 × MRR) instead.
     var isAnnual = false
+    /// For `subscriber_uses`: the row shows uses per subscriber (÷ `subscribers` at the bucket's end).
+    var isPerSubscriber = false
 
     var title: String {
       if isAnnual { return "ARR (12 × MRR) " + (key ?? "") }
+      if isPerSubscriber { return "uses per subscriber (÷ subscribers at the end) " + (key ?? "") }
       if let days {
         let range = days.upperBound == Int64.max ? "\(days.lowerBound)+" : days.count == 1 ? "\(days.lowerBound)" : "\(days.lowerBound)–\(days.upperBound)"
         return "converted on trial day " + range
@@ -229,6 +232,9 @@ extension Report {
       for key in keys {
         columns.append(Column(metric: metric, key: key))
         if metric == .mrr { columns.append(Column(metric: metric, key: key, isAnnual: true)) }
+        if metric == .subscriberUses && buckets.first?[ReportMetric.subscribers.rawValue] != nil {
+          columns.append(Column(metric: metric, key: key, isPerSubscriber: true))
+        }
       }
     }
     return columns
@@ -244,6 +250,14 @@ extension Report {
       }
       let amount = value[column.key ?? ""]
       if column.isAnnual { return ReportFormat.money(thousandths: amount, times: 12) }
+      if column.isPerSubscriber {
+        guard case .count(let subscribers)? = bucket[ReportMetric.subscribers.rawValue], subscribers > 0 else { return "–" }
+        // Hundredths, rounded half up; the remainder is below `subscribers`, so only the whole part can overflow.
+        let (whole, overflow) = (amount / subscribers).multipliedReportingOverflow(by: 1000)
+        guard !overflow, amount >= 0 else { return "–" }
+        let hundredths = (amount % subscribers * 200 + subscribers) / (2 * subscribers)
+        return ReportFormat.money(thousandths: whole + hundredths * 10)
+      }
       return column.metric.isMoney ? ReportFormat.money(thousandths: amount) : String(amount)
     case .rate: return value.rateTenThousandths.map { ReportFormat.decimal(tenThousandths: $0 * 100) + " %" } ?? "–"
     }

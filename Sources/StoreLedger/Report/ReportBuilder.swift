@@ -332,7 +332,12 @@ package struct ReportBuilder {
     case .consumption:
       let currency = Int(event.currency.rawValue)
       add(event.quantity, to: \.spends, .spends, key: currency, bucket: bucket)
-    case .purchasePending, .autoRenewChanged, .planChanged, .usage:
+    case .usage:
+      // A release (negative quantity) is not a use; a subscriber is a subject with a subscription giving access.
+      guard event.quantity > 0, state.subscriptions.contains(where: { $0.isKnown && $0.hasAccess(at: event.at) })
+      else { break }
+      tallies[bucket].subscriberUses[Int(event.feature)] += event.quantity
+    case .purchasePending, .autoRenewChanged, .planChanged:
       break
     }
   }

@@ -38,6 +38,7 @@ package enum ReportMetric: String, Sendable, CaseIterable {
   case usageTrialsEnded = "usage_trials_ended"
   case usageTrialsConvertedInGrace = "usage_trials_converted_in_grace"
   case usageTrialsConvertedAfter = "usage_trials_converted_after"
+  case subscriberUses = "subscriber_uses"
   case limitHits = "limit_hits"
   case limitHitSubjects = "limit_hit_subjects"
   case limitHitConversions7d = "limit_hit_conversions_7d"
@@ -50,7 +51,7 @@ package enum ReportMetric: String, Sendable, CaseIterable {
   package var needsPolicy: Bool {
     switch self {
     case .usageTrialsStarted, .usageTrialsConvertedInTrial, .usageTrialsEnded, .usageTrialsConvertedInGrace,
-      .usageTrialsConvertedAfter, .limitHits, .limitHitSubjects, .limitHitConversions7d, .limitHitConversions30d,
+      .usageTrialsConvertedAfter, .subscriberUses, .limitHits, .limitHitSubjects, .limitHitConversions7d, .limitHitConversions30d,
       .limitHitConversionRate7d, .limitHitConversionRate30d, .leaks:
       return true
     default: return false
@@ -77,6 +78,7 @@ package enum ReportMetric: String, Sendable, CaseIterable {
     switch self {
     case .revenue, .refunded, .reversed, .mrr: return "thousandths"
     case .credits, .spends: return "units"
+    case .subscriberUses: return "uses"
     case .trialConversionRate, .billingRecoveryRate, .refundRate, .limitHitConversionRate7d,
       .limitHitConversionRate30d:
       return "ratio"
@@ -106,6 +108,7 @@ package enum ReportMetric: String, Sendable, CaseIterable {
     case .usageTrialsEnded: return "of them, trial ended by"
     case .usageTrialsConvertedInGrace: return "of them, converted during the grace after it ended"
     case .usageTrialsConvertedAfter: return "of them, converted after the grace"
+    case .subscriberUses: return "uses by subscribers"
     default: return rawValue.replacingUnderscores()
     }
   }
@@ -175,6 +178,7 @@ extension ReportBuilder {
           value = keyed(["duration"] + (catalog.policy?.features.map(\.name) ?? []), tally.usageTrialsEnded)
         case .usageTrialsConvertedInGrace: value = .count(tally.usageTrialsConvertedInGrace)
         case .usageTrialsConvertedAfter: value = .count(tally.usageTrialsConvertedAfter)
+        case .subscriberUses: value = keyed(catalog.policy?.features.map(\.name) ?? [], tally.subscriberUses)
         case .limitHits: value = keyed(catalog.policy?.features.map(\.name) ?? [], tally.limitHits)
         case .limitHitSubjects: value = .count(tally.limitHitSubjects)
         case .limitHitConversions7d: value = .count(tally.limitHitConversions7d)

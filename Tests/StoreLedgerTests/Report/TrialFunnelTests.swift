@@ -65,3 +65,31 @@ struct TrialFunnelTests {
         == .keyed([(key: "duration", value: 2), (key: "interaction", value: 1), (key: "pattern", value: 1)]))
   }
 }
+
+@Suite("Report: subscriber feature usage, hand-derived")
+struct SubscriberUsesTests {
+  @Test("uses by subjects with a subscription giving access at the use, per feature; releases and non-subscribers left out")
+  func subscriberUses() throws {
+    let log = [
+      // sam subscribes 2 Apr to 2 May: uses 1 + 2 interactions and 1 pattern then; a release is
+      // not a use; the use at exactly the period's end (2 May, another bucket) has no access.
+      TrialFunnelTests.plus("s1", "sam", "2026-04-02T00:00:00Z", expires: "2026-05-02T00:00:00Z"),
+      use("s2", "sam", "2026-04-03T00:00:00Z"), use("s3", "sam", "2026-04-04T00:00:00Z", quantity: 2),
+      use("s4", "sam", "2026-04-05T00:00:00Z", "pattern"), use("s5", "sam", "2026-04-06T00:00:00Z", "saved_trip"),
+      use("s6", "sam", "2026-04-07T00:00:00Z", "saved_trip", quantity: -1),
+      use("s7", "sam", "2026-05-02T00:00:00Z"),
+      // fay never subscribes: her 4 interactions are not subscriber uses.
+      use("f1", "fay", "2026-04-03T00:00:00Z", quantity: 4),
+    ].joined(separator: "\n")
+    let report = try ReportBuilder.report(
+      ledger: try ledger(log, catalogText: policyCatalogText()),
+      buckets: try ReportBuckets(from: ts("2026-04-01T00:00:00Z"), to: ts("2026-06-01T00:00:00Z"), every: .month),
+      asOf: nil)
+    #expect(
+      report.buckets[0]["subscriber_uses"]
+        == .keyed([(key: "interaction", value: 3), (key: "pattern", value: 1), (key: "saved_trip", value: 1)]))
+    #expect(report.buckets[1]["subscriber_uses"] == .keyed([]))
+    // The HTML row: 3 interactions ÷ 1 subscriber at the end of April.
+    #expect(report.html(log: "log").contains("<td>3.00</td>"))
+  }
+}
