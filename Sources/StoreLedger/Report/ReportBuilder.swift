@@ -241,26 +241,7 @@ package struct ReportBuilder {
       }
       guard isOwned else { return }
       tallies[bucket].charges += 1
-      if isSubscription {
-        let isRecovery = before.isKnown && (before.status == .billingRetry || before.status == .grace)
-        let isReactivation = event.kind == .purchase && !isRecovery && isComeback(to: event.product, at: event.at)
-        if isReactivation {
-          tallies[bucket].reactivations += 1
-        } else if !before.isKnown && event.kind == .purchase {
-          tallies[bucket].newSubscriptions[Int(event.product.rawValue)] += 1
-        }
-        if before.isKnown {
-          if before.product != event.product { tallyPlanChange(from: before.product, to: event.product, bucket) }
-          if isRecovery { tallyRecovery(slot: slot, at: event.at, bucket) }
-        }
-        if event.offer != .trial && !hasPaid {
-          hasPaid = true
-          if bucket < outside {
-            paidCohortBucket = bucket
-            tallies[bucket].paidCohortSubjects += 1
-          }
-        }
-      }
+      if isSubscription { tallyOwnedSubscriptionCharge(event, before: before, slot: slot, bucket: bucket) }
       if productKind == .consumable {
         // At most `Limits.amountMax` (the validator's rule for consumable purchases): no overflow.
         let units = event.quantity * catalog.units[Int(event.product.rawValue)]
@@ -339,6 +320,29 @@ package struct ReportBuilder {
       tallies[bucket].subscriberUses[Int(event.feature)] += event.quantity
     case .purchasePending, .autoRenewChanged, .planChanged:
       break
+    }
+  }
+
+  /// An owned `purchase` or `renewal` of an auto-renewable: new, reactivation, plan change,
+  /// recovery, and the subject's first paid period (its paid cohort).
+  private mutating func tallyOwnedSubscriptionCharge(_ event: Event, before: SubscriptionState, slot: Int, bucket: Int) {
+    let isRecovery = before.isKnown && (before.status == .billingRetry || before.status == .grace)
+    let isReactivation = event.kind == .purchase && !isRecovery && isComeback(to: event.product, at: event.at)
+    if isReactivation {
+      tallies[bucket].reactivations += 1
+    } else if !before.isKnown && event.kind == .purchase {
+      tallies[bucket].newSubscriptions[Int(event.product.rawValue)] += 1
+    }
+    if before.isKnown {
+      if before.product != event.product { tallyPlanChange(from: before.product, to: event.product, bucket) }
+      if isRecovery { tallyRecovery(slot: slot, at: event.at, bucket) }
+    }
+    if event.offer != .trial && !hasPaid {
+      hasPaid = true
+      if bucket < outside {
+        paidCohortBucket = bucket
+        tallies[bucket].paidCohortSubjects += 1
+      }
     }
   }
 
