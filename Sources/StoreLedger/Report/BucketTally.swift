@@ -9,6 +9,14 @@ struct BucketTally {
   var familyShared: [Int64]
   /// Subjects with a subscription giving access at the bucket's end.
   var subscribers: Int64 = 0
+  /// Monthly recurring revenue at the bucket's end in thousandths, by currency symbol.
+  var mrr: [Int64]
+  /// Owned subscriptions giving access at the bucket's end through a paid charge without a price.
+  var mrrUnpricedSubscriptions: Int64 = 0
+  /// Subjects whose first owned paid subscription period began in this bucket.
+  var paidCohortSubjects: Int64 = 0
+  /// Of those, the subjects paying at the end of the bucket `k` buckets later, by k.
+  var paidCohortRetained: [Int64]
   /// New subscriptions by product index.
   var newSubscriptions: [Int64]
   var reactivations: Int64 = 0
@@ -41,6 +49,14 @@ struct BucketTally {
   var spends: [Int64]
   // Usage policy metrics (only with a catalog policy).
   var usageTrialsStarted: Int64 = 0
+  /// Of the usage trials started in this bucket: converted before maturity, ended (by
+  /// `duration` at index 0, else by feature index + 1), converted in grace, converted after it.
+  var usageTrialsConvertedInTrial: Int64 = 0
+  var usageTrialsEnded: [Int64]
+  var usageTrialsConvertedInGrace: Int64 = 0
+  var usageTrialsConvertedAfter: Int64 = 0
+  /// Uses (positive quantities) by subjects with a subscription giving access at the use, by feature index.
+  var subscriberUses: [Int64]
   /// Limit hits by feature index.
   var limitHits: [Int64]
   var limitHitSubjects: Int64 = 0
@@ -49,8 +65,12 @@ struct BucketTally {
   /// Leaks by `feature.tier` (`feature.none` when no tier offers it).
   var leaks: [String: Int64] = [:]
 
-  init(entitlements: Int, products: Int, currencies: Int, features: Int) {
+  /// `cohortOffsets`: how many bucket ends the cohort of this bucket is followed to (the triangle's row).
+  init(entitlements: Int, products: Int, currencies: Int, features: Int, cohortOffsets: Int) {
+    paidCohortRetained = Array(repeating: 0, count: cohortOffsets)
     limitHits = Array(repeating: 0, count: features)
+    usageTrialsEnded = Array(repeating: 0, count: features + 1)
+    subscriberUses = limitHits
     active = Array(repeating: 0, count: entitlements)
     familyShared = active
     newSubscriptions = Array(repeating: 0, count: products)
@@ -60,5 +80,6 @@ struct BucketTally {
     reversed = revenue
     credits = revenue
     spends = revenue
+    mrr = revenue
   }
 }

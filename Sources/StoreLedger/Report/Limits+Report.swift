@@ -12,4 +12,9 @@ extension Limits {
   /// Largest numerator or denominator of a rate (a count of events or subjects); a rate's
   /// ten-thousandths are computed as `numerator × 20,000`, which must not overflow.
   package static let reportRatePartMax: Int64 = 400_000_000_000_000
+
+  /// Most bucket ends a paid cohort is followed to (`paid_cohort_retained` has keys 0 to this − 1):
+  /// the triangle grows with the square of the buckets, so 20,000 daily buckets would hold 2·10⁸
+  /// cells; 400 offsets keep it under 8·10⁶ (33 years of months, 13 months of days).
+  package static let reportCohortOffsetsMax = 400
 }

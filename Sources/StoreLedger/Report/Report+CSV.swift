@@ -1,8 +1,9 @@
 extension Report {
   /// One row per bucket: `start,end`, then one column per metric and key (`revenue.USD`).
   ///
-  /// Keyed metrics get a column for every key any bucket has, so rows line up; money stays
-  /// in thousandths and rates are decimals (empty when undefined), as in the JSON.
+  /// Keyed metrics get a column for every key any bucket has, so rows line up; each header
+  /// names its unit (`revenue.USD (thousandths)`); money stays in thousandths and rates are
+  /// decimals (empty when undefined), as in the JSON.
   /// - Complexity: O(buckets · columns).
   package var csv: String {
     var columns: [(metric: Int, key: String?)] = []
@@ -18,12 +19,18 @@ extension Report {
             for entry in entries where !keys.contains(entry.key) { keys.append(entry.key) }
           }
         }
-        keys.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        if ReportMetric(rawValue: first.metrics[index].name)?.hasNumericKeys == true {
+          keys.sort { (Int64($0) ?? 0) < (Int64($1) ?? 0) }
+        } else {
+          keys.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        }
         columns += keys.map { (index, $0) }
       }
     }
     let names = columns.map { column in
-      CSV.field(buckets[0].metrics[column.metric].name + (column.key.map { "." + $0 } ?? ""))
+      let name = buckets[0].metrics[column.metric].name
+      let unit = ReportMetric(rawValue: name).map { " (\($0.unit))" } ?? ""
+      return CSV.field(name + (column.key.map { "." + $0 } ?? "") + unit)
     }
     var text = (["start", "end"] + names).joined(separator: ",") + "\n"
     for bucket in buckets {
@@ -31,7 +38,11 @@ extension Report {
       for column in columns {
         let value = bucket.metrics[column.metric].value
         if let key = column.key {
-          row.append(String(value[key]))
+          // A key the metric lists even at 0 but this bucket lacks is beyond its row (a cohort offset past the report's end).
+          let isBeyond =
+            ReportMetric(rawValue: bucket.metrics[column.metric].name)?.keepsZeroKeys == true
+            && value.entry(key) == nil
+          row.append(isBeyond ? "" : String(value[key]))
         } else if case .count(let count) = value {
           row.append(String(count))
         } else {
@@ -71,6 +82,17 @@ enum ReportFormat {
   /// Thousandths of a currency unit as units: `4990` → `4.99`, `-29990` → `-29.99`, `5` → `0.005`.
   static func money(thousandths: Int64) -> String {
     fixed(thousandths, scale: 1000, digits: 3, minimumDigits: 2)
+  }
+
+  /// `factor` × thousandths as units, exact where the product would pass `Int64` (12 × MRR as ARR):
+  /// whole units and thousandths are multiplied apart. `factor` is at most 1,000.
+  static func money(thousandths: Int64, times factor: Int64) -> String {
+    precondition((1...1000).contains(factor), "a small factor")
+    let magnitude = thousandths.magnitude
+    let fraction = magnitude % 1000 * UInt64(factor)
+    let whole = magnitude / 1000 * UInt64(factor) + fraction / 1000
+    let text = money(thousandths: Int64(fraction % 1000))
+    return (thousandths < 0 ? "-" : "") + String(whole) + text.drop { $0 != "." }
   }
 
   private static func fixed(_ value: Int64, scale: Int64, digits: Int, minimumDigits: Int = 0) -> String {

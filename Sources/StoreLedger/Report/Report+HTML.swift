@@ -17,6 +17,10 @@ struct ReportSection {
       title: "Active at the end of each bucket", charts: [Chart(metrics: [.active, .subscribers], style: .lines)],
       tabled: [.active, .subscribers, .familyShared]),
     ReportSection(
+      title: "Monthly recurring revenue at the end of each bucket, per currency",
+      charts: [Chart(metrics: [.mrr], style: .lines, isPerKey: true)],
+      tabled: [.mrr, .mrrUnpricedSubscriptions]),
+    ReportSection(
       title: "Revenue net of refunds, per currency", charts: [Chart(metrics: [.revenue], style: .groupedBars, isPerKey: true)],
       tabled: [.revenue, .charges]),
     ReportSection(
@@ -29,6 +33,9 @@ struct ReportSection {
         .newSubscriptions, .reactivations, .trialsStarted, .trialConversions, .trialsConverted,
         .trialConversionRate, .trialConversionDays,
       ]),
+    ReportSection(
+      title: "Paid cohorts: the share still paying k buckets after the first paid period", charts: [],
+      tabled: [.paidCohortSubjects, .paidCohortRetained]),
     ReportSection(title: "Churn by reason", charts: [Chart(metrics: [.churn], style: .stackedBars)], tabled: [.churn]),
     ReportSection(
       title: "Billing retry, grace and recoveries",
@@ -48,13 +55,14 @@ struct ReportSection {
       title: "Consumable credits and spends", charts: [Chart(metrics: [.credits, .spends], style: .groupedBars)],
       tabled: [.credits, .spends]),
     ReportSection(
-      title: "Usage policy: trials, limit hits and leaks",
+      title: "Usage policy: the trial funnel, limit hits and leaks",
       charts: [
         Chart(metrics: [.usageTrialsStarted, .limitHitSubjects, .limitHitConversions7d, .limitHitConversions30d], style: .groupedBars),
         Chart(metrics: [.leaks], style: .stackedBars),
       ],
       tabled: [
-        .usageTrialsStarted, .limitHits, .limitHitSubjects, .limitHitConversions7d, .limitHitConversionRate7d,
+        .usageTrialsStarted, .usageTrialsConvertedInTrial, .usageTrialsEnded, .usageTrialsConvertedInGrace,
+        .usageTrialsConvertedAfter, .subscriberUses, .limitHits, .limitHitSubjects, .limitHitConversions7d, .limitHitConversionRate7d,
         .limitHitConversions30d, .limitHitConversionRate30d, .leaks,
       ]),
   ]
@@ -79,23 +87,32 @@ extension Report {
       page.append("<section data-group=\"\(HTMLPage.escape(section.title))\">\n")
       page.element("h2", section.title)
       let columns = self.columns(section.tabled)
-      guard !columns.isEmpty else {
+      guard !columns.isEmpty, columns.contains(where: { column in buckets.contains { !isZero($0, column) } }) else {
         page.element("p", "None in these buckets.", attributes: "class=\"meta\"")
         page.append("</section>\n")
         continue
       }
+      if section.tabled.contains(.paidCohortRetained) {
+        cohortTable(into: &page, labels: labels)
+        page.append("</section>\n")
+        continue
+      }
       for chart in section.charts {
-        let lines = self.columns(chart.metrics).compactMap { series(for: $0) }
+        // A chart with nothing but zeros says less than the table's "0"s: it is not drawn.
+        let lines = self.columns(chart.metrics).filter { !$0.isAnnual && !$0.isPerSubscriber }.compactMap { series(for: $0) }.filter { $0.values.contains { $0 != 0 } }
         guard !lines.isEmpty else { continue }
+        let isMoney = chart.metrics.contains(where: \.isMoney)
         if chart.isPerKey {
           page.append("<div class=\"grid\">\n")
           for single in lines {
-            let svg = SVGChart(style: chart.style, labels: labels, series: [single], width: 520, height: 190)
+            let svg = SVGChart(
+              style: chart.style, labels: labels, series: [single], width: 520, height: 190, isCount: !isMoney)
             page.append(svg.svg(attributes: "class=\"chart\""))
           }
           page.append("</div>\n")
         } else {
-          page.append(SVGChart(style: chart.style, labels: labels, series: lines).svg(attributes: "class=\"chart\""))
+          let svg = SVGChart(style: chart.style, labels: labels, series: lines, isCount: !isMoney)
+          page.append(svg.svg(attributes: "class=\"chart\""))
         }
       }
       page.append("<div class=\"scroll\">\n")
@@ -106,6 +123,47 @@ extension Report {
       page.append("</div>\n</section>\n")
     }
     return page.document(title: "StoreLedger report")
+  }
+
+  /// Whether a bucket's value in this column is 0 (or absent, or a rate without a denominator).
+  private func isZero(_ bucket: ReportBucket, _ column: Column) -> Bool {
+    guard let value = bucket[column.metric.rawValue] else { return true }
+    switch value {
+    case .count(let count): return count == 0
+    case .keyed(let entries):
+      if let days = column.days { return !entries.contains { Int64($0.key).map(days.contains) ?? false } }
+      return value[column.key ?? ""] == 0
+    case .rate(_, let denominator): return denominator == 0
+    }
+  }
+
+  /// The paid cohorts as a heat map: a row per cohort bucket, a column per offset k, each cell
+  /// the share still paying (the cell's background darker when higher), the count beside it.
+  private func cohortTable(into page: inout HTMLPage, labels: [String]) {
+    var rows: [String] = []
+    var offsets = 0
+    for (index, bucket) in buckets.enumerated() {
+      guard case .count(let size)? = bucket[ReportMetric.paidCohortSubjects.rawValue], size > 0,
+        case .keyed(let retained)? = bucket[ReportMetric.paidCohortRetained.rawValue]
+      else { continue }
+      offsets = max(offsets, retained.count)
+      var row = "<tr><th>\(HTMLPage.escape(labels[index]))</th><td>\(size)</td>"
+      for entry in retained {
+        // Ten-thousandths of the cohort, rounded half up, as report rates are.
+        let share = (entry.value * 20_000 + size) / (2 * size)
+        let shade = 95 - Int(share * 55 / 10_000)
+        let ink = shade < 60 ? "#ffffff" : "#1d2330"
+        row += "<td style=\"background: hsl(217, 70%, \(shade)%); color: \(ink)\" title=\"\(entry.value) of \(size)\">"
+        row += HTMLPage.escape(ReportFormat.decimal(tenThousandths: share * 100) + " %") + "</td>"
+      }
+      rows.append(row + "</tr>\n")
+    }
+    page.element(
+      "p", "Share of each cohort (subjects whose first paid period began in the bucket) still paying at the end of the bucket k buckets later.",
+      attributes: "class=\"meta\"")
+    page.append("<div class=\"scroll\">\n<table class=\"cohorts\">\n<thead><tr><th>cohort</th><th>subjects</th>")
+    for offset in 0..<offsets { page.append("<th>k = \(offset)</th>") }
+    page.append("</tr></thead>\n<tbody>\n" + rows.joined() + "</tbody>\n</table>\n</div>\n")
   }
 
   /// The values of a column as a chart series (money in currency units); nil for rates.
@@ -128,14 +186,20 @@ extension Report {
     var key: String?
     /// For `trial_conversion_days`: the days summed in this column.
     var days: ClosedRange<Int64>? = nil
+    /// For `mrr`: the row shows ARR (12 × MRR) instead.
+    var isAnnual = false
+    /// For `subscriber_uses`: the row shows uses per subscriber (÷ `subscribers` at the bucket's end).
+    var isPerSubscriber = false
 
     var title: String {
+      if isAnnual { return "ARR (12 × MRR) " + (key ?? "") }
+      if isPerSubscriber { return "uses per subscriber (÷ subscribers at the end) " + (key ?? "") }
       if let days {
         let range = days.upperBound == Int64.max ? "\(days.lowerBound)+" : days.count == 1 ? "\(days.lowerBound)" : "\(days.lowerBound)–\(days.upperBound)"
         return "converted on trial day " + range
       }
-      guard let key else { return metric.rawValue.replacingUnderscores() }
-      return metric.rawValue.replacingUnderscores() + " " + key
+      guard let key else { return metric.title }
+      return metric.title + " " + key
     }
   }
 
@@ -165,7 +229,13 @@ extension Report {
         continue
       }
       keys.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-      columns += keys.map { Column(metric: metric, key: $0) }
+      for key in keys {
+        columns.append(Column(metric: metric, key: key))
+        if metric == .mrr { columns.append(Column(metric: metric, key: key, isAnnual: true)) }
+        if metric == .subscriberUses && buckets.first?[ReportMetric.subscribers.rawValue] != nil {
+          columns.append(Column(metric: metric, key: key, isPerSubscriber: true))
+        }
+      }
     }
     return columns
   }
@@ -179,6 +249,15 @@ extension Report {
         return String(entries.filter { Int64($0.key).map(days.contains) ?? false }.reduce(0) { $0 + $1.value })
       }
       let amount = value[column.key ?? ""]
+      if column.isAnnual { return ReportFormat.money(thousandths: amount, times: 12) }
+      if column.isPerSubscriber {
+        guard case .count(let subscribers)? = bucket[ReportMetric.subscribers.rawValue], subscribers > 0 else { return "–" }
+        // Hundredths, rounded half up; the remainder is below `subscribers`, so only the whole part can overflow.
+        let (whole, overflow) = (amount / subscribers).multipliedReportingOverflow(by: 1000)
+        guard !overflow, amount >= 0 else { return "–" }
+        let hundredths = (amount % subscribers * 200 + subscribers) / (2 * subscribers)
+        return ReportFormat.money(thousandths: whole + hundredths * 10)
+      }
       return column.metric.isMoney ? ReportFormat.money(thousandths: amount) : String(amount)
     case .rate: return value.rateTenThousandths.map { ReportFormat.decimal(tenThousandths: $0 * 100) + " %" } ?? "–"
     }

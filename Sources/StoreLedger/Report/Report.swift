@@ -23,6 +23,12 @@ package enum MetricValue: Sendable, Equatable {
     return (numerator * 20_000 + denominator) / (2 * denominator)
   }
 
+  /// The value under `key` of a keyed metric; nil when absent or not keyed.
+  package func entry(_ key: String) -> Int64? {
+    guard case .keyed(let entries) = self else { return nil }
+    return entries.first(where: { $0.key == key })?.value
+  }
+
   /// The value under `key` of a keyed metric (0 when absent or not keyed).
   package subscript(key: String) -> Int64 {
     guard case .keyed(let entries) = self else { return 0 }

@@ -22,6 +22,15 @@ package struct ReportBuilder {
   private var heldEntitlements: [(entitlement: Int, isShared: Bool)] = []
   private var heldSubscription = false
   private var heldUntil = Timestamp.distantFuture
+  /// The current period's charge of each subscription slot, as charged (for MRR).
+  private var charges: [PeriodCharge] = []
+  /// What the subject adds to MRR at the last sample: (currency, thousandths) per owned paid subscription.
+  private var heldRecurring: [(currency: Int, thousandths: Int64)] = []
+  private var heldUnpriced: Int64 = 0
+  private var heldPaying = false
+  /// Whether the subject has had an owned paid subscription period, and the bucket it began in (-1: outside).
+  private var hasPaid = false
+  private var paidCohortBucket = -1
   /// The first money or units sum that would leave `Limits.reportValueMax`: (metric, key index, bucket).
   private var outOfRange: (metric: ReportMetric, key: Int, bucket: Int)? = nil
 
@@ -60,10 +69,12 @@ package struct ReportBuilder {
     self.ledger = ledger
     self.buckets = buckets
     knownBy = asOf ?? .distantFuture
-    let tally = BucketTally(
-      entitlements: ledger.catalog.entitlementNames.count, products: ledger.catalog.products.count,
-      currencies: ledger.symbols.currencies.count, features: ledger.catalog.policy?.features.count ?? 0)
-    tallies = Array(repeating: tally, count: buckets.count + 1)
+    tallies = (0...buckets.count).map { index in
+      BucketTally(
+        entitlements: ledger.catalog.entitlementNames.count, products: ledger.catalog.products.count,
+        currencies: ledger.symbols.currencies.count, features: ledger.catalog.policy?.features.count ?? 0,
+        cohortOffsets: min(buckets.count - index, Limits.reportCohortOffsetsMax))
+    }
     levels = ledger.catalog.products.map(\.level)
   }
 
@@ -81,9 +92,17 @@ package struct ReportBuilder {
     heldEntitlements.removeAll(keepingCapacity: true)
     heldSubscription = false
     heldUntil = .distantFuture
+    charges.removeAll(keepingCapacity: true)
+    charges.append(contentsOf: repeatElement(PeriodCharge(), count: Int(ledger.subscriptionCounts[s])))
+    heldRecurring.removeAll(keepingCapacity: true)
+    heldUnpriced = 0
+    heldPaying = false
+    hasPaid = false
+    paidCohortBucket = -1
     var isDirty = false
     var isFirstKnown = true
     let hasUsageTrial = ledger.catalog.policy?.trial != nil
+    var funnel = TrialFunnel(trial: ledger.catalog.policy?.trial)
     var sampleBucket = 0
     var flowBucket = 0
     let bucketCount = buckets.count
@@ -93,6 +112,7 @@ package struct ReportBuilder {
       for position in lower..<upper {
         let event = all[position]
         if event.recorded > knownBy { continue }
+        if hasUsageTrial { funnel.settle(before: event.at, state: state, catalog: ledger.catalog) }
         while sampleBucket < bucketCount && event.at > buckets.boundaries[sampleBucket + 1] {
           sample(bucket: sampleBucket, isDirty: &isDirty)
           sampleBucket += 1
@@ -101,8 +121,12 @@ package struct ReportBuilder {
         while flowBucket < bucketCount && buckets.boundaries[flowBucket + 1] <= event.at { flowBucket += 1 }
         let bucket = event.at >= buckets.start && event.at < end ? flowBucket : outside
         // The usage-based trial starts at the subject's first event, whatever its type.
-        if isFirstKnown && hasUsageTrial { tallies[bucket].usageTrialsStarted += 1 }
+        if isFirstKnown && hasUsageTrial {
+          tallies[bucket].usageTrialsStarted += 1
+          funnel.start(at: event.at, bucket: bucket)
+        }
         isFirstKnown = false
+        if hasUsageTrial && event.kind == .usage { funnel.count(event) }
         tally(event, bucket: bucket, subjectEvents: UnsafeBufferPointer(rebasing: all[lower..<upper]))
         _ = state.apply(event, context: ledger.context)
         isDirty = true
@@ -111,6 +135,31 @@ package struct ReportBuilder {
     while sampleBucket < bucketCount {
       sample(bucket: sampleBucket, isDirty: &isDirty)
       sampleBucket += 1
+    }
+    if hasUsageTrial {
+      funnel.settle(before: .distantFuture, state: state, catalog: ledger.catalog)
+      tallyFunnel(funnel)
+    }
+  }
+
+  /// Adds one subject's usage trial to the funnel of the bucket it started in (Docs/reports.md).
+  private mutating func tallyFunnel(_ funnel: TrialFunnel) {
+    guard let trial = funnel.trial, funnel.startBucket >= 0, funnel.startBucket < outside else { return }
+    let (maturity, endedBy) = funnel.maturity
+    let graceEnds = trial.grace?.added(to: maturity) ?? maturity
+    let end = buckets.end
+    let bucket = funnel.startBucket
+    if let conversion = funnel.conversion, conversion < end {
+      if conversion < maturity {
+        tallies[bucket].usageTrialsConvertedInTrial += 1
+      } else if conversion < graceEnds {
+        tallies[bucket].usageTrialsConvertedInGrace += 1
+      } else {
+        tallies[bucket].usageTrialsConvertedAfter += 1
+      }
+    }
+    if maturity < end && (funnel.conversion.map { $0 >= maturity } ?? true) {
+      tallies[bucket].usageTrialsEnded[endedBy + 1] += 1
     }
   }
 
@@ -129,8 +178,14 @@ package struct ReportBuilder {
       // Without events, what is held changes only where a period, grace or grant ends.
       heldSubscription = false
       heldUntil = .distantFuture
-      for sub in state.subscriptions where sub.isKnown {
-        if sub.hasAccess(at: time) { heldSubscription = true }
+      heldRecurring.removeAll(keepingCapacity: true)
+      heldUnpriced = 0
+      heldPaying = false
+      for (slot, sub) in state.subscriptions.enumerated() where sub.isKnown {
+        if sub.hasAccess(at: time) {
+          heldSubscription = true
+          if sub.ownership == .purchased && sub.offer != .trial { holdRecurring(charges[slot], bucket: bucket) }
+        }
         if sub.expires > time { heldUntil = min(heldUntil, sub.expires) }
         if sub.status == .grace && sub.graceExpires > time { heldUntil = min(heldUntil, sub.graceExpires) }
       }
@@ -143,6 +198,28 @@ package struct ReportBuilder {
       if held.isShared { tallies[bucket].familyShared[held.entitlement] += 1 }
     }
     if heldSubscription { tallies[bucket].subscribers += 1 }
+    for recurring in heldRecurring { add(recurring.thousandths, to: \.mrr, .mrr, key: recurring.currency, bucket: bucket) }
+    tallies[bucket].mrrUnpricedSubscriptions += heldUnpriced
+    if heldPaying && paidCohortBucket >= 0 && bucket >= paidCohortBucket {
+      let offset = bucket - paidCohortBucket
+      if offset < tallies[paidCohortBucket].paidCohortRetained.count {
+        tallies[paidCohortBucket].paidCohortRetained[offset] += 1
+      }
+    }
+  }
+
+  /// Notes what one owned subscription with access through a paid (not trial) period adds to MRR.
+  private mutating func holdRecurring(_ charge: PeriodCharge, bucket: Int) {
+    heldPaying = true
+    guard charge.hasPrice else {
+      heldUnpriced += 1
+      return
+    }
+    guard let monthly = charge.monthlyThousandths else {
+      if outOfRange == nil && bucket < outside { outOfRange = (.mrr, charge.currency, bucket) }
+      return
+    }
+    heldRecurring.append((charge.currency, monthly))
   }
 
   /// Classifies one event against the state just before it (Docs/reports.md, flow metrics).
@@ -157,23 +234,14 @@ package struct ReportBuilder {
       let isOwned =
         event.kind == .purchase ? event.ownership == .purchased : !before.isKnown || before.ownership == .purchased
       if event.hasPrice { add(event.price, to: \.revenue, .revenue, key: Int(event.currency.rawValue), bucket: bucket) }
+      if isSubscription {
+        charges[slot] = PeriodCharge(
+          start: event.at, expires: event.expires, hasPrice: event.hasPrice, price: event.price,
+          currency: Int(event.currency.rawValue))
+      }
       guard isOwned else { return }
       tallies[bucket].charges += 1
-      if isSubscription {
-        if !before.isKnown {
-          if event.kind == .purchase { tallies[bucket].newSubscriptions[Int(event.product.rawValue)] += 1 }
-        } else {
-          if before.product != event.product { tallyPlanChange(from: before.product, to: event.product, bucket) }
-          if before.status == .billingRetry || before.status == .grace {
-            tallyRecovery(slot: slot, at: event.at, bucket)
-          } else if before.status == .expired || before.status == .revoked
-            || (before.status == .active && event.at > before.expires)
-          {
-            // A renewal at exactly the old end is seamless; only a gap is a comeback.
-            tallies[bucket].reactivations += 1
-          }
-        }
-      }
+      if isSubscription { tallyOwnedSubscriptionCharge(event, before: before, slot: slot, bucket: bucket) }
       if productKind == .consumable {
         // At most `Limits.amountMax` (the validator's rule for consumable purchases): no overflow.
         let units = event.quantity * catalog.units[Int(event.product.rawValue)]
@@ -245,9 +313,51 @@ package struct ReportBuilder {
     case .consumption:
       let currency = Int(event.currency.rawValue)
       add(event.quantity, to: \.spends, .spends, key: currency, bucket: bucket)
-    case .purchasePending, .autoRenewChanged, .planChanged, .usage:
+    case .usage:
+      // A release (negative quantity) is not a use; a subscriber is a subject with a subscription giving access.
+      guard event.quantity > 0, state.subscriptions.contains(where: { $0.isKnown && $0.hasAccess(at: event.at) })
+      else { break }
+      tallies[bucket].subscriberUses[Int(event.feature)] += event.quantity
+    case .purchasePending, .autoRenewChanged, .planChanged:
       break
     }
+  }
+
+  /// An owned `purchase` or `renewal` of an auto-renewable: new, reactivation, plan change,
+  /// recovery, and the subject's first paid period (its paid cohort).
+  private mutating func tallyOwnedSubscriptionCharge(_ event: Event, before: SubscriptionState, slot: Int, bucket: Int) {
+    let isRecovery = before.isKnown && (before.status == .billingRetry || before.status == .grace)
+    let isReactivation = event.kind == .purchase && !isRecovery && isComeback(to: event.product, at: event.at)
+    if isReactivation {
+      tallies[bucket].reactivations += 1
+    } else if !before.isKnown && event.kind == .purchase {
+      tallies[bucket].newSubscriptions[Int(event.product.rawValue)] += 1
+    }
+    if before.isKnown {
+      if before.product != event.product { tallyPlanChange(from: before.product, to: event.product, bucket) }
+      if isRecovery { tallyRecovery(slot: slot, at: event.at, bucket) }
+    }
+    if event.offer != .trial && !hasPaid {
+      hasPaid = true
+      if bucket < outside {
+        paidCohortBucket = bucket
+        tallies[bucket].paidCohortSubjects += 1
+      }
+    }
+  }
+
+  /// Whether a purchase of `product` at T comes back to its group: the subject held a
+  /// subscription of the group before and none of them gives access at T.
+  /// - Complexity: O(subscriptions of the subject).
+  private func isComeback(to product: ProductIndex, at time: Timestamp) -> Bool {
+    let groups = ledger.catalog.groupIndices
+    let group = groups[Int(product.rawValue)]
+    var heldBefore = false
+    for sub in state.subscriptions where sub.isKnown && groups[Int(sub.product.rawValue)] == group {
+      if sub.hasAccess(at: time) { return false }
+      heldBefore = true
+    }
+    return heldBefore
   }
 
   private mutating func tallyRecovery(slot: Int, at time: Timestamp, _ bucket: Int) {
@@ -273,5 +383,86 @@ package struct ReportBuilder {
     events.first {
       $0.kind.isCharge && $0.transaction == transaction && $0.recorded <= knownBy
     }
+  }
+}
+
+/// The charge that started a subscription's current period, as charged: later extensions of
+/// the period do not change the length MRR divides by.
+struct PeriodCharge {
+  var start = Timestamp.distantPast
+  var expires = Timestamp.distantPast
+  var hasPrice = false
+  /// In thousandths of `currency`.
+  var price: Int64 = 0
+  /// The currency symbol's number.
+  var currency = 0
+
+  /// The charge's price × 30 days ÷ its period, rounded half up to a thousandth; 0 for a period
+  /// of no length; nil when it would pass `Limits.reportValueMax`.
+  var monthlyThousandths: Int64? {
+    let length = expires.millisecondsSinceEpoch - start.millisecondsSinceEpoch
+    guard length > 0 else { return 0 }
+    let divisor = UInt64(length)
+    let product = price.magnitude.multipliedFullWidth(by: 30 * UInt64(ReportInterval.dayMs))
+    guard product.high < divisor else { return nil }
+    let (quotient, remainder) = divisor.dividingFullWidth(product)
+    let rounded = quotient + (remainder >= divisor - remainder ? 1 : 0)
+    guard rounded <= UInt64(Limits.reportValueMax) else { return nil }
+    return price < 0 ? -Int64(rounded) : Int64(rounded)
+  }
+}
+
+/// One subject's usage-based trial as the report folds it: when it started, when each usage
+/// threshold was reached, and its conversion (Docs/semantics.md, "The usage-based trial").
+struct TrialFunnel {
+  let trial: UsageTrial?
+  private(set) var started: Timestamp? = nil
+  /// The bucket the trial started in (`-1` before the first event).
+  private(set) var startBucket = -1
+  /// Running sums of each threshold's feature, and the instant each first reached its count.
+  private var sums: [Int64]
+  private var reached: [Timestamp?]
+  /// The first event instant at which the trial's entitlement is active.
+  private(set) var conversion: Timestamp? = nil
+  /// The last event instant not yet checked for conversion.
+  private var pending: Timestamp? = nil
+
+  init(trial: UsageTrial?) {
+    self.trial = trial
+    sums = Array(repeating: 0, count: trial?.thresholds.count ?? 0)
+    reached = Array(repeating: nil, count: trial?.thresholds.count ?? 0)
+  }
+
+  mutating func start(at time: Timestamp, bucket: Int) {
+    started = time
+    startBucket = bucket
+  }
+
+  /// Counts a use towards the threshold of its feature (uses at the reaching instant included).
+  mutating func count(_ event: Event) {
+    guard let trial else { return }
+    for (index, threshold) in trial.thresholds.enumerated() where threshold.feature == Int(event.feature) {
+      // Quantities are bounded by the validator, a sum of them by the log's size: no overflow.
+      sums[index] += event.quantity
+      if reached[index] == nil && sums[index] >= threshold.count { reached[index] = event.at }
+    }
+  }
+
+  /// Before an event at `time`: checks the previous instant, now that all its events are applied.
+  mutating func settle(before time: Timestamp, state: SubjectState, catalog: Catalog) {
+    defer { pending = time }
+    guard let instant = pending, instant < time, conversion == nil, let trial else { return }
+    if state.hasEntitlement(trial.entitlement, at: instant, catalog: catalog) { conversion = instant }
+  }
+
+  /// Maturity M and what reached it: -1 for the duration, else the feature index. On equal
+  /// instants the duration comes first, then features by name (thresholds are sorted by feature).
+  var maturity: (Timestamp, Int) {
+    guard let trial, let started else { return (.distantFuture, -1) }
+    var result = (trial.duration.added(to: started), -1)
+    for (index, threshold) in trial.thresholds.enumerated() {
+      if let at = reached[index], at < result.0 { result = (at, threshold.feature) }
+    }
+    return result
   }
 }

@@ -149,10 +149,11 @@ extension Report {
       sums[entry.key] = try checkedSum(
         total, entry.value, limit: Limits.reportValueMax, name: metric + "." + entry.key, bucket: bucket, file: file)
     }
-    let keepsZeros = metric == ReportMetric.active.rawValue || metric == ReportMetric.familyShared.rawValue
+    let known = ReportMetric(rawValue: metric)
+    let keepsZeros = known?.keepsZeroKeys ?? false
     let entries = sums.filter { keepsZeros || $0.value != 0 }.map { (key: $0.key, value: $0.value) }
-    if metric == ReportMetric.trialConversionDays.rawValue {
-      // Days are ordered as numbers, as the report orders them.
+    if known?.hasNumericKeys ?? false {
+      // Days and cohort offsets are ordered as numbers, as the report orders them.
       return entries.sorted { (Int64($0.key) ?? 0) < (Int64($1.key) ?? 0) }
     }
     return entries.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }

@@ -3,6 +3,8 @@ package enum ReportMetric: String, Sendable, CaseIterable {
   case active
   case familyShared = "family_shared"
   case subscribers
+  case mrr
+  case mrrUnpricedSubscriptions = "mrr_unpriced_subscriptions"
   case newSubscriptions = "new_subscriptions"
   case reactivations
   case trialsStarted = "trials_started"
@@ -10,6 +12,8 @@ package enum ReportMetric: String, Sendable, CaseIterable {
   case trialConversionDays = "trial_conversion_days"
   case trialsConverted = "trials_converted"
   case trialConversionRate = "trial_conversion_rate"
+  case paidCohortSubjects = "paid_cohort_subjects"
+  case paidCohortRetained = "paid_cohort_retained"
   case churn
   case billingRetryEntries = "billing_retry_entries"
   case graceEntries = "grace_entries"
@@ -30,6 +34,11 @@ package enum ReportMetric: String, Sendable, CaseIterable {
   case credits
   case spends
   case usageTrialsStarted = "usage_trials_started"
+  case usageTrialsConvertedInTrial = "usage_trials_converted_in_trial"
+  case usageTrialsEnded = "usage_trials_ended"
+  case usageTrialsConvertedInGrace = "usage_trials_converted_in_grace"
+  case usageTrialsConvertedAfter = "usage_trials_converted_after"
+  case subscriberUses = "subscriber_uses"
   case limitHits = "limit_hits"
   case limitHitSubjects = "limit_hit_subjects"
   case limitHitConversions7d = "limit_hit_conversions_7d"
@@ -41,7 +50,8 @@ package enum ReportMetric: String, Sendable, CaseIterable {
   /// Whether it needs a catalog `policy`; reports of a catalog without one leave it out.
   package var needsPolicy: Bool {
     switch self {
-    case .usageTrialsStarted, .limitHits, .limitHitSubjects, .limitHitConversions7d, .limitHitConversions30d,
+    case .usageTrialsStarted, .usageTrialsConvertedInTrial, .usageTrialsEnded, .usageTrialsConvertedInGrace,
+      .usageTrialsConvertedAfter, .subscriberUses, .limitHits, .limitHitSubjects, .limitHitConversions7d, .limitHitConversions30d,
       .limitHitConversionRate7d, .limitHitConversionRate30d, .leaks:
       return true
     default: return false
@@ -49,10 +59,59 @@ package enum ReportMetric: String, Sendable, CaseIterable {
   }
 
   /// Whether it is read at the bucket's end (a stock) rather than summed over the bucket (a flow).
-  package var isStock: Bool { self == .active || self == .familyShared || self == .subscribers }
+  package var isStock: Bool {
+    self == .active || self == .familyShared || self == .subscribers || self == .mrr
+      || self == .mrrUnpricedSubscriptions
+  }
 
   /// Whether its keyed values are money in thousandths of the currency unit.
-  package var isMoney: Bool { self == .revenue || self == .refunded || self == .reversed }
+  package var isMoney: Bool { self == .revenue || self == .refunded || self == .reversed || self == .mrr }
+
+  /// Whether its keys are whole numbers, ordered as numbers (`trial_conversion_days`, `paid_cohort_retained`).
+  package var hasNumericKeys: Bool { self == .trialConversionDays || self == .paidCohortRetained }
+
+  /// Whether its keyed values are listed even when 0 (every entitlement; every offset of the cohort triangle).
+  package var keepsZeroKeys: Bool { self == .active || self == .familyShared || self == .paidCohortRetained }
+
+  /// Its unit, as CSV headers name it and Docs/reports.md gives it.
+  package var unit: String {
+    switch self {
+    case .revenue, .refunded, .reversed, .mrr: return "thousandths"
+    case .credits, .spends: return "units"
+    case .subscriberUses: return "uses"
+    case .trialConversionRate, .billingRecoveryRate, .refundRate, .limitHitConversionRate7d,
+      .limitHitConversionRate30d:
+      return "ratio"
+    case .active, .familyShared, .subscribers, .paidCohortSubjects, .paidCohortRetained, .limitHitSubjects,
+      .limitHitConversions7d, .limitHitConversions30d, .usageTrialsStarted, .usageTrialsConvertedInTrial,
+      .usageTrialsEnded, .usageTrialsConvertedInGrace, .usageTrialsConvertedAfter:
+      return "subjects"
+    case .mrrUnpricedSubscriptions: return "subscriptions"
+    default: return "events"
+    }
+  }
+
+  /// The words the HTML report uses for it: names that cannot be confused with one another.
+  package var title: String {
+    switch self {
+    case .mrr: return "MRR"
+    case .mrrUnpricedSubscriptions: return "active subscriptions without a price (not in MRR)"
+    case .newSubscriptions: return "new subscriptions (not reactivations)"
+    case .reactivations: return "reactivations (back after a lapse)"
+    case .trialConversions: return "paid charges ending a trial (counted when charged)"
+    case .trialsConverted: return "trials started here that converted (by the report's end)"
+    case .trialConversionRate: return "share of trials started here that converted"
+    case .paidCohortSubjects: return "subjects whose first paid period began here"
+    case .paidCohortRetained: return "of them, still paying"
+    case .usageTrialsStarted: return "usage trials started here"
+    case .usageTrialsConvertedInTrial: return "of them, converted during the trial"
+    case .usageTrialsEnded: return "of them, trial ended by"
+    case .usageTrialsConvertedInGrace: return "of them, converted during the grace after it ended"
+    case .usageTrialsConvertedAfter: return "of them, converted after the grace"
+    case .subscriberUses: return "uses by subscribers"
+    default: return rawValue.replacingUnderscores()
+    }
+  }
 }
 
 extension ReportBuilder {
@@ -80,6 +139,8 @@ extension ReportBuilder {
         case .active: value = keyed(catalog.entitlementNames, tally.active, keepZeros: true)
         case .familyShared: value = keyed(catalog.entitlementNames, tally.familyShared, keepZeros: true)
         case .subscribers: value = .count(tally.subscribers)
+        case .mrr: value = keyed(currencyNames, tally.mrr)
+        case .mrrUnpricedSubscriptions: value = .count(tally.mrrUnpricedSubscriptions)
         case .newSubscriptions: value = keyed(productNames, tally.newSubscriptions)
         case .reactivations: value = .count(tally.reactivations)
         case .trialsStarted: value = .count(tally.trialsStarted)
@@ -88,6 +149,9 @@ extension ReportBuilder {
           value = .keyed(days.map { (key: String($0.key), value: $0.value) })
         case .trialsConverted: value = .count(tally.trialsConverted)
         case .trialConversionRate: value = .rate(numerator: tally.trialsConverted, denominator: tally.trialsStarted)
+        case .paidCohortSubjects: value = .count(tally.paidCohortSubjects)
+        case .paidCohortRetained:
+          value = .keyed(tally.paidCohortRetained.enumerated().map { (key: String($0.offset), value: $0.element) })
         case .churn: value = keyed(reasonNames, tally.churn)
         case .billingRetryEntries: value = .count(tally.billingRetryEntries)
         case .graceEntries: value = .count(tally.graceEntries)
@@ -109,6 +173,12 @@ extension ReportBuilder {
         case .credits: value = keyed(currencyNames, tally.credits)
         case .spends: value = keyed(currencyNames, tally.spends)
         case .usageTrialsStarted: value = .count(tally.usageTrialsStarted)
+        case .usageTrialsConvertedInTrial: value = .count(tally.usageTrialsConvertedInTrial)
+        case .usageTrialsEnded:
+          value = keyed(["duration"] + (catalog.policy?.features.map(\.name) ?? []), tally.usageTrialsEnded)
+        case .usageTrialsConvertedInGrace: value = .count(tally.usageTrialsConvertedInGrace)
+        case .usageTrialsConvertedAfter: value = .count(tally.usageTrialsConvertedAfter)
+        case .subscriberUses: value = keyed(catalog.policy?.features.map(\.name) ?? [], tally.subscriberUses)
         case .limitHits: value = keyed(catalog.policy?.features.map(\.name) ?? [], tally.limitHits)
         case .limitHitSubjects: value = .count(tally.limitHitSubjects)
         case .limitHitConversions7d: value = .count(tally.limitHitConversions7d)

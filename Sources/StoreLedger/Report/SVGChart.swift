@@ -23,6 +23,8 @@ struct SVGChart {
   var height = 250.0
   /// Formats an axis value.
   var format: (Double) -> String = { ChartScale.label($0) }
+  /// Whether the values are counts: the axis then has whole-number ticks only.
+  var isCount = false
 
   private let left = 70.0
   private let right = 16.0
@@ -63,7 +65,7 @@ struct SVGChart {
         }
       }
     }
-    let scale = ChartScale(low: low, high: high)
+    let scale = ChartScale(low: low, high: high, isIntegral: isCount)
     func y(_ value: Double) -> Double { top + plotHeight * (scale.high - value) / (scale.high - scale.low) }
     var out =
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Self.number(width))\" height=\"\(Self.number(height))\" viewBox=\"0 0 \(Self.number(width)) \(Self.number(height))\" role=\"img\"\(attributes.isEmpty ? "" : " " + attributes)>\n"
@@ -140,11 +142,12 @@ struct ChartScale {
   let high: Double
   let step: Double
 
-  init(low: Double, high: Double) {
+  /// `isIntegral`: steps of at least 1 (a count axis never shows 0.5).
+  init(low: Double, high: Double, isIntegral: Bool = false) {
     let span = max(high - low, 1)
     var step = 1.0
     while span / step > 5 { step *= 10 }
-    while span / step < 2 && step > 1e-3 { step /= 10 }
+    while span / step < 2 && step > (isIntegral ? 1 : 1e-3) { step /= 10 }
     for factor in [1.0, 2.0, 5.0] where span / (step * factor) <= 5 {
       step *= factor
       break

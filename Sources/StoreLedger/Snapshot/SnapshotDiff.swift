@@ -81,22 +81,63 @@ package enum SnapshotDiff {
     return lines
   }
 
-  /// What a subject holds over time, in one line: `pro: pro.monthly active from … to …; coins: 100 from …`.
+  /// What a subject holds over time, in one line, worded as `query --format text` words it:
+  /// `pro: from 3 Jan 2026, pass.week (active, purchased, until 10 Jan 2026); coins: 100 from 1 Mar 2026`.
   private static func holdings(_ subject: JSONValue) -> String {
     var parts: [String] = []
     for (entitlement, intervals) in subject["entitlements"]?.objectMembers ?? [] {
       guard case .array(let list) = intervals else { continue }
       for interval in list {
-        parts.append(
-          "\(entitlement): \(text(interval["product"])) \(text(interval["state"])) from \(text(interval["from"])) to \(text(interval["to"]))")
+        parts.append("\(entitlement): from \(words(interval["from"])), " + grant(interval))
       }
     }
     for (currency, changes) in subject["balances"]?.objectMembers ?? [] {
       if case .array(let list) = changes, let last = list.last {
-        parts.append("\(currency): \(text(last["balance"])) from \(text(last["at"]))")
+        parts.append("\(currency): \(text(last["balance"])) from \(words(last["at"]))")
       }
     }
     return parts.isEmpty ? "no entitlements or balances" : parts.joined(separator: "; ")
+  }
+
+  /// An entitlement interval as a grant: `pass.week (active, purchased, until 27 Dec 2025)`.
+  private static func grant(_ interval: JSONValue) -> String {
+    AnswerWords.grant(
+      product: text(interval["product"]), state: text(interval["state"]), ownership: text(interval["ownership"]),
+      period: text(interval["period"]), until: interval["to"]?.stringValue.flatMap(Timestamp.parseRFC3339))
+  }
+
+  /// A subscription change as a plan at its instant: `pro.monthly, revoked; its period would have run until 1 Apr 2026 (transaction t2)`.
+  private static func plan(_ change: JSONValue) -> String? {
+    guard let at = change["at"]?.stringValue.flatMap(Timestamp.parseRFC3339),
+      let expires = change["expires"]?.stringValue.flatMap(Timestamp.parseRFC3339)
+    else { return nil }
+    let willRenew = change["will_renew"] == .bool(true)
+    return AnswerWords.plan(
+      product: text(change["product"]), state: text(change["state"]), expires: expires, willRenew: willRenew,
+      renewsTo: change["renews_to"]?.stringValue, at: at) + " (transaction \(text(change["transaction"])))"
+  }
+
+  /// An entry of a subject section in words (an interval, a plan, a balance); its fields as JSON otherwise.
+  private static func entryWords(_ entry: JSONValue, section: String) -> String {
+    switch section {
+    case "entitlements": return grant(entry)
+    case "subscriptions": return plan(entry) ?? fields(entry)
+    case "balances" where entry["balance"] != nil: return "balance \(text(entry["balance"]))"
+    default: return fields(entry)
+    }
+  }
+
+  /// A field's value for people: an instant as `1 Feb 2026`, null as `none`, strings unquoted.
+  private static func words(_ value: JSONValue?) -> String {
+    if let string = value?.stringValue, let time = Timestamp.parseRFC3339(string) { return AnswerWords.instant(time) }
+    if case .null? = value { return "none" }
+    return text(value)
+  }
+
+  /// `old → new` in words, or exactly (RFC 3339) where the words of both would read the same.
+  private static func change(_ old: JSONValue?, _ new: JSONValue?) -> String {
+    let (a, b) = (words(old), words(new))
+    return a == b ? "\(render(old)) → \(render(new))" : "\(a) → \(b)"
   }
 
   private static func text(_ value: JSONValue?) -> String {
@@ -122,16 +163,18 @@ package enum SnapshotDiff {
       let byTimeA = Dictionary(x.map { (time($0), $0) }, uniquingKeysWith: { first, _ in first })
       let byTimeB = Dictionary(y.map { (time($0), $0) }, uniquingKeysWith: { first, _ in first })
       for instant in Set(byTimeA.keys).union(byTimeB.keys).sorted() {
+        // Aligned by the exact instant; printed in words (`from 1 Jan 2026`, `at 4 Mar 2026 16:00 UTC`).
+        let when = (section == "entitlements" ? "from " : "at ") + words(.string(instant))
         switch (byTimeA[instant], byTimeB[instant]) {
-        case (nil, let added?): lines.append("\(path) \(instant): added \(fields(added))")
-        case (let removed?, nil): lines.append("\(path) \(instant): removed \(fields(removed))")
+        case (nil, let added?): lines.append("\(path) \(when): added \(entryWords(added, section: section))")
+        case (let removed?, nil): lines.append("\(path) \(when): removed \(entryWords(removed, section: section))")
         case (let old?, let new?) where old != new:
           let oldFields = Dictionary(uniqueKeysWithValues: old.objectMembers ?? [])
           let newFields = Dictionary(uniqueKeysWithValues: new.objectMembers ?? [])
           let changes = Set(oldFields.keys).union(newFields.keys).sorted().compactMap { field -> String? in
-            oldFields[field] == newFields[field] ? nil : "\(field) \(render(oldFields[field])) → \(render(newFields[field]))"
+            oldFields[field] == newFields[field] ? nil : "\(field) " + change(oldFields[field], newFields[field])
           }
-          lines.append("\(path) \(instant): " + changes.joined(separator: ", "))
+          lines.append("\(path) \(when): " + changes.joined(separator: ", "))
         default: continue
         }
       }

@@ -15,30 +15,35 @@ enum QueryText {
     // Each line is escaped whole (`TerminalText`): a value from the log cannot end a line or act on the terminal.
     var text = TerminalText.escaped("\(answer.subject) at \(instant(answer.at))")
       + (answer.asOf.map { ", as known at \(instant($0))" } ?? ", as known now") + ":\n"
-    text += body(answer, absent: absent)
+    text += body(answer, absent: absent, ledger: ledger)
     if let (now, nowAbsent) = current {
-      text += "as known now:\n" + body(now, absent: nowAbsent)
+      text += "as known now:\n" + body(now, absent: nowAbsent, ledger: ledger)
     }
     return text
   }
 
-  private static func body(_ answer: Answer, absent: [AbsentEntitlement]) -> String {
+  private static func body(_ answer: Answer, absent: [AbsentEntitlement], ledger: Ledger) -> String {
     var lines: [String] = []
     for held in answer.entitlements {
       lines.append(
-        "\(held.entitlement): yes, by \(held.product) (\(held.state), \(held.ownership)"
-          + (held.period == "normal" ? "" : ", \(held.period)")
-          + (held.expires.map { ", until \(instant($0))" } ?? ", no end") + ")")
+        "\(held.entitlement): yes, by "
+          + AnswerWords.grant(
+            product: held.product, state: held.state, ownership: held.ownership, period: held.period, until: held.expires))
     }
     for missing in absent { lines.append("\(missing.entitlement): no: \(missing.reason)") }
     if answer.entitlements.isEmpty && absent.isEmpty { lines.append("no entitlements") }
     for plan in answer.plans {
       lines.append(
-        "plan \(plan.group): \(plan.product), \(plan.state) until \(instant(plan.expires)), "
-          + (plan.willRenew ? "renews" + (plan.renewsTo.map { " to \($0)" } ?? "") : "does not renew")
+        "plan \(plan.group): "
+          + AnswerWords.plan(
+            product: plan.product, state: plan.state, expires: plan.expires, willRenew: plan.willRenew,
+            renewsTo: plan.renewsTo, at: answer.at)
           + " (transaction \(plan.transaction))")
     }
     for balance in answer.balances { lines.append("balance \(balance.currency): \(balance.amount)") }
+    if let decision = answer.policy, let policy = ledger.catalog.policy {
+      lines += AnswerWords.policy(decision, policy: policy, catalog: ledger.catalog)
+    }
     return lines.map { "  " + TerminalText.escaped($0) + "\n" }.joined()
   }
 

@@ -299,7 +299,7 @@ struct FirstHourTests {
           plan pro: pro.monthly, active until 1 Apr 2026 10:00 UTC, renews (transaction u1-t2)
         as known now:
           pro: no: the plan pro (pro.monthly, transaction u1-t2) is revoked; events e4 (line 4: renewal, effective 1 Mar 2026 10:00 UTC), e6 (line 6: revocation, refund, effective 4 Mar 2026 16:00 UTC, learned 9 Mar 2026 08:00 UTC)
-          plan pro: pro.monthly, revoked until 1 Apr 2026 10:00 UTC, renews (transaction u1-t2)
+          plan pro: pro.monthly, revoked; its period would have run until 1 Apr 2026 10:00 UTC (transaction u1-t2)
 
         """)
   }
@@ -365,12 +365,12 @@ struct FirstHourTests {
       subjects == """
         changed (1):
           subject "u1":
-            entitlements.pro 2025-12-20T00:00:00Z: added {"ownership":"purchased","period":"normal","product":"pass.week","state":"active","to":"2025-12-27T00:00:00Z"}
+            entitlements.pro from 20 Dec 2025: added pass.week (active, purchased, until 27 Dec 2025)
             events: 3 → 4 records
         only in \(space.path("b.snap")) (1):
-          subject "new": pro: pass.week active from 2026-01-03T00:00:00Z to 2026-01-10T00:00:00Z
+          subject "new": pro: from 3 Jan 2026, pass.week (active, purchased, until 10 Jan 2026)
         only in \(space.path("a.snap")) (1):
-          subject "gone": held pro: pass.week active from 2026-01-01T00:00:00Z to 2026-01-08T00:00:00Z
+          subject "gone": held pro: from 1 Jan 2026, pass.week (active, purchased, until 8 Jan 2026)
         3 subjects differ
         """)
   }

@@ -158,7 +158,7 @@ struct TerminalEscapeTests {
     try space.write("catalog.json", #"{"products": {"c": {"type": "consumable", "currency": "=HYPERLINK(\"http://x\")", "units": 1}}}"#)
     let result = runCLI(["report", space.log, "--from", "2026-01-01", "--to", "2026-01-31", "--every", "month", "--format", "csv"])
     #expect(result.status == 0, "\(result.stderr)")
-    #expect(result.stdout.contains(#""spends.=HYPERLINK(""http://x"")""#))
+    #expect(result.stdout.contains(#""spends.=HYPERLINK(""http://x"") (units)""#))
     for cell in result.stdout.split(separator: "\n").first?.split(separator: ",") ?? [] {
       let start = cell.drop(while: { $0 == "\"" }).first
       #expect(!["=", "+", "-", "@"].contains(start.map(String.init) ?? ""), "\(cell)")

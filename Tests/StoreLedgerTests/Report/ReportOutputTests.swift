@@ -56,11 +56,16 @@ struct ReportOutputTests {
     let header = rows[0]
     #expect(header.prefix(2) == ["start", "end"])
     #expect(rows.allSatisfy { $0.count == header.count })
-    let revenue = header.firstIndex(of: "revenue.USD")!
+    let revenue = header.firstIndex(of: "revenue.USD (thousandths)")!
     #expect(rows[1][revenue] == "34980" && rows[2][revenue] == "49990")
-    let rate = header.firstIndex(of: "trial_conversion_rate")!
+    let rate = header.firstIndex(of: "trial_conversion_rate (ratio)")!
     #expect(rows[1][rate] == "")
-    #expect(rows[2][header.firstIndex(of: "refund_rate")!] == "0.5")
+    #expect(rows[2][header.firstIndex(of: "refund_rate (ratio)")!] == "0.5")
+    #expect(rows[1][header.firstIndex(of: "mrr.USD (thousandths)")!] == "5346")
+    #expect(rows[1][header.firstIndex(of: "active.pro (subjects)")!] == "2")
+    // The February cohort's row reaches March (offset 1); the March row does not: an empty cell.
+    let offset1 = header.firstIndex(of: "paid_cohort_retained.1 (subjects)")!
+    #expect(rows[1][offset1] == "1" && rows[2][offset1] == "")
   }
 
   @Test("CSV fields holding a comma or a quote are quoted")
@@ -80,10 +85,18 @@ struct ReportOutputTests {
     #expect(!html.contains("https://"))
     // Every section but the usage policy's: the demo catalog has no policy.
     #expect(occurrences(of: "<section", in: html) == ReportSection.all.count - 1)
-    // Charts: active, revenue (USD only), new subscriptions, trials, billing, refunds, plan
-    // changes, consumables; the demo has no expiration, so churn says so and has no chart.
+    // Charts: active, MRR (USD only), revenue (USD only), new subscriptions, trials, refunds,
+    // plan changes, consumables; the demo has no expiration and no billing issue, so churn and
+    // billing say so and have no chart (a chart of zeros is never drawn).
     #expect(occurrences(of: "<svg", in: html) == 8)
-    #expect(html.contains("None in these buckets."))
+    #expect(occurrences(of: "None in these buckets.", in: html) == 2)
+    // MRR and ARR in currency units: 5346 thousandths a month is 64.152 a year.
+    #expect(html.contains("<td>5.346</td>") && html.contains("<td>64.152</td>"))
+    // The paid cohort heat map: February's cohort (u1) still paying one month later.
+    #expect(html.contains("<th>k = 1</th>") && html.contains(#"title="1 of 1">100 %</td>"#))
+    // Names that cannot be confused.
+    #expect(html.contains(HTMLPage.escape(ReportMetric.trialConversions.title)) && html.contains(HTMLPage.escape(ReportMetric.trialsConverted.title)))
+    #expect(!html.contains("<th>trial conversions</th>") && !html.contains("<th>trials converted</th>"))
     // Revenue in currency units in the table, and each bucket's label on every chart's axis.
     #expect(html.contains("<td>49.99</td>") && html.contains("<td>34.98</td>"))
     #expect(occurrences(of: #"class="axis-date""#, in: html) == 2 * 8)
@@ -108,9 +121,9 @@ struct ReportOutputTests {
     #expect(march["refunded.USD"]! == (0, 4990))
     #expect(march["charges"]! == (1, 2))
     #expect(march["upgrades"]! == (0, 1))
-    #expect(march.keys.sorted() == ["charges", "reactivations", "refunded.USD", "refunds", "revenue.USD", "upgrades"])
+    #expect(march.keys.sorted() == ["charges", "mrr.USD", "reactivations", "refunded.USD", "refunds", "revenue.USD", "upgrades"])
     #expect(xmlError(comparison.html(log: "demo")) == nil)
-    #expect(comparison.csv.split(separator: "\n").count == 1 + 6)
+    #expect(comparison.csv.split(separator: "\n").count == 1 + 7)
   }
 
   @Test("a window with no events gives empty buckets, not an error")
@@ -145,5 +158,22 @@ struct ReportOutputTests {
   ] as [(Int64, String)])
   func money(thousandths: Int64, text: String) {
     #expect(ReportFormat.money(thousandths: thousandths) == text)
+  }
+}
+
+@Suite("Report chart axes and money formats")
+struct ReportChartAxisTests {
+  @Test("a count axis has whole-number ticks only, however small its values", arguments: [1.0, 2, 3, 7, 13])
+  func integralTicks(high: Double) {
+    let ticks = ChartScale(low: 0, high: high, isIntegral: true).ticks
+    #expect(ticks.allSatisfy { $0 == $0.rounded() }, "\(ticks)")
+    #expect(ticks.last! >= high)
+  }
+
+  @Test("12 × an amount is exact even where the product would pass Int64", arguments: [
+    (Int64(5346), "64.152"), (-1999, "-23.988"), (0, "0.00"), (4_000_000_000_000_000_000, "48000000000000000.00"),
+  ])
+  func annual(thousandths: Int64, text: String) {
+    #expect(ReportFormat.money(thousandths: thousandths, times: 12) == text)
   }
 }

@@ -1,0 +1,142 @@
+/// An answer's parts in sentences for people: `query --format text` and `snapshot diff` word
+/// grants, plans, the tier, the trial and feature usage the same way. Nothing here says more
+/// than the answer holds: a revoked or expired plan never "renews".
+package enum AnswerWords {
+  /// A grant: `pass.week (active, purchased, until 27 Dec 2025)`; `period` is left out when `normal`.
+  package static func grant(product: String, state: String, ownership: String, period: String, until: Timestamp?) -> String {
+    "\(product) (\(state), \(ownership)" + (period == "normal" ? "" : ", \(period)")
+      + (until.map { ", until \(instant($0))" } ?? ", no end") + ")"
+  }
+
+  /// A plan at T, saying only what the store will do: `pro.monthly, active until 1 Apr 2026, renews`;
+  /// `pro.monthly, revoked; its period would have run until 1 Apr 2026`; `…, expired; its last period ended 10 Feb 2026`.
+  package static func plan(
+    product: String, state: String, expires: Timestamp, willRenew: Bool, renewsTo: String?, at time: Timestamp
+  ) -> String {
+    let end = instant(expires)
+    let isOver = time >= expires
+    switch state {
+    case "active":
+      return "\(product), active until \(end), "
+        + (willRenew ? "renews" + (renewsTo.map { " to \($0)" } ?? "") : "does not renew (auto-renew is off)")
+    case "grace":
+      return "\(product), in grace: its period ended \(end) and the store is retrying the charge; access continues"
+    case "billing_retry":
+      return isOver
+        ? "\(product), in billing retry since \(end): the store is retrying the charge; no access"
+        : "\(product), in billing retry: access until \(end) while the store retries the charge"
+    case "expired", "revoked":
+      return isOver
+        ? "\(product), \(state); its last period ended \(end)" : "\(product), \(state); its period would have run until \(end)"
+    default:
+      return "\(product), \(state) until \(end)"
+    }
+  }
+
+  /// The tier, the trial and each feature's usage of a policy answer, one line each.
+  /// - Complexity: O(features).
+  package static func policy(_ answer: PolicyAnswer, policy: Policy, catalog: Catalog) -> [String] {
+    var lines: [String] = []
+    if let name = answer.tier {
+      let label = policy.tiers.first(where: { $0.name == name })?.label
+      lines.append("tier: " + (label.map { "\($0) (\(name))" } ?? name))
+    } else {
+      lines.append("tier: none (no tier of the policy applies)")
+    }
+    if let trial = answer.trial, let terms = policy.trial {
+      lines.append("trial: " + self.trial(trial, terms: terms, policy: policy))
+    } else if policy.trial != nil {
+      lines.append("trial: not started (no event of the subject yet)")
+    }
+    let offset = PolicyDescription.offsetText(policy.utcOffsetMs)
+    for usage in answer.usage {
+      guard let feature = policy.features.first(where: { $0.name == usage.feature }) else { continue }
+      lines.append("usage \(feature.label ?? feature.name): " + self.usage(usage, feature: feature, policy: policy, offset: offset, tier: answer.tier))
+    }
+    return lines
+  }
+
+  /// `4 of 5 decision sessions today, 1 left, resets 00:00 UTC-05:00 (tier free)`.
+  static func usage(_ usage: FeatureUsageAnswer, feature: PolicyFeature, policy: Policy, offset: String, tier: String?) -> String {
+    func count(_ value: Int64) -> String { feature.unit?.count(value) ?? (value == 1 ? "1 use" : "\(value) uses") }
+    guard let tierName = usage.tier else {
+      return "not included" + (tier.map { " in tier \($0)" } ?? "") + " (\(count(usage.used)) so far)"
+    }
+    let listing = tierName
+    let window = feature.limits[policy.tiers.firstIndex(where: { $0.name == tierName }) ?? 0]?.window ?? feature.window
+    let span: String
+    switch window {
+    case .day: span = "today"
+    case .week: span = "this week"
+    case .month: span = "this month"
+    case .ever: span = "in total"
+    }
+    var text: String
+    if let limit = usage.limit {
+      text = limit == 0 ? "not included in tier \(listing) (\(count(usage.used)) \(span))" : "\(usage.used) of \(count(limit)) \(span)"
+      if limit > 0 { text += usage.allowed ? ", \(limit - usage.used) left" : ", none left" }
+    } else {
+      text = "\(count(usage.used)) \(span), no limit"
+    }
+    if let ends = usage.windowEnds {
+      let local = Timestamp(millisecondsSinceEpoch: ends.millisecondsSinceEpoch + policy.utcOffsetMs)
+      let clock = String(local.rfc3339.dropFirst(11).prefix(5))
+      text += window == .day ? ", resets \(clock) UTC\(offset)" : ", resets \(day(local)) \(clock) UTC\(offset)"
+    } else if window == .ever {
+      text += ", never resets"
+    }
+    return usage.limit == 0 ? text : text + " (tier \(listing))"
+  }
+
+  /// `in trial since 1 Mar 2026; ends 22 Mar 2026 05:00 UTC after 21 days unless 50 interactions or 3 patterns come sooner, then 48 hours of grace`.
+  static func trial(_ trial: TrialAnswer, terms: UsageTrial, policy: Policy) -> String {
+    let ends = instant(trial.ends)
+    let by: String
+    switch trial.endsBy {
+    case "subscription": by = "by subscribing"
+    case "duration": by = "after \(PolicyDescription.durationWords(terms.duration))"
+    default:
+      let threshold = terms.thresholds.first { policy.features[$0.feature].name == trial.endsBy }
+      let feature = policy.features.first { $0.name == trial.endsBy }
+      by = "at " + (threshold.map { threshold in
+        feature?.unit?.count(threshold.count) ?? "\(threshold.count) uses of \(feature?.label ?? trial.endsBy)"
+      } ?? trial.endsBy)
+    }
+    let grace = trial.graceEnds.map { $0 > trial.ends ? ", grace until \(instant($0))" : "" } ?? ""
+    switch trial.state {
+    case .trial:
+      let sooner = terms.thresholds.map { threshold -> String in
+        let feature = policy.features[threshold.feature]
+        return feature.unit?.count(threshold.count) ?? "\(threshold.count) uses of \(feature.label ?? feature.name)"
+      }
+      return "in trial since \(instant(trial.started)); ends \(ends) \(by)"
+        + (trial.endsBy == "duration" && !sooner.isEmpty ? " unless \(sooner.joined(separator: " or ")) come sooner" : "")
+        + (terms.grace.map { ", then \(PolicyDescription.durationWords($0)) of grace" } ?? "")
+    case .grace:
+      return "in grace until \(trial.graceEnds.map(instant) ?? ends); the trial ended \(ends) \(by)"
+    case .subscribed:
+      return trial.endsBy == "subscription"
+        ? "converted \(ends) by subscribing during the trial" : "subscribed; the trial had ended \(ends) \(by)\(grace)"
+    case .expired:
+      return trial.endsBy == "subscription"
+        ? "over: converted \(ends), no longer subscribed (a trial is used once)" : "over: ended \(ends) \(by)\(grace)"
+    }
+  }
+
+  /// `5 Mar 2026 16:00 UTC`, or `5 Mar 2026` at midnight.
+  package static func instant(_ time: Timestamp) -> String {
+    let text = time.rfc3339  // 2026-03-05T16:00:00Z or with .mmm
+    let clock = text.dropFirst(11).prefix(8)
+    if clock == "00:00:00" && !text.contains(".") { return day(time) }
+    return day(time) + " " + (clock.hasSuffix(":00") ? String(clock.prefix(5)) : String(clock)) + " UTC"
+  }
+
+  /// `5 Mar 2026`.
+  static func day(_ time: Timestamp) -> String {
+    let text = time.rfc3339
+    let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    let parts = text.prefix(10).split(separator: "-")
+    guard parts.count == 3, let month = Int(parts[1]), let dayOfMonth = Int(parts[2]) else { return text }
+    return "\(dayOfMonth) \(months[month - 1]) \(parts[0])"
+  }
+}
