@@ -83,8 +83,13 @@ struct FieldValidator {
         .invalidValue(field: "feature", expected: "a feature of the catalog's policy (\(names))", found: quoted(ref)))
     }
     event.feature = UInt16(feature)
-    if let trial = policy.trial {
-      // Any usage may be the trial's first: its end and grace end must be times an answer can print.
+    // Any usage may be the trial's first: its end and grace end must be times an answer can
+    // print. Only a usage near the end of time can fail, so the calendar sum is done only there.
+    if let trial = policy.trial,
+      fields.at.millisecondsSinceEpoch
+        > Timestamp.latestMilliseconds - trial.duration.upperBoundMilliseconds
+          - (trial.grace?.upperBoundMilliseconds ?? 0)
+    {
       let ends = trial.duration.added(to: fields.at)
       let graceEnds = trial.grace.map { $0.added(to: ends) } ?? ends
       guard graceEnds.isReadable else {
@@ -130,7 +135,8 @@ struct FieldValidator {
             + "one event credits at most \(Limits.amountMax) units)",
           found: String(quantity)))
     }
-    guard !fields.present.contains(.expires), let duration = catalog.grantDurations[Int(index.rawValue)]
+    guard !fields.present.contains(.expires), let duration = catalog.grantDurations[Int(index.rawValue)],
+      fields.at.millisecondsSinceEpoch > Timestamp.latestMilliseconds - duration.upperBoundMilliseconds
     else { return nil }
     let end = duration.added(to: fields.at)
     guard end.millisecondsSinceEpoch > Timestamp.latestMilliseconds else { return nil }

@@ -18,6 +18,13 @@ package struct ISODuration: Hashable, Sendable, CustomStringConvertible {
   /// What every duration must be besides well formed: `P9999Y11M30D` is accepted, `P10000Y` is not.
   package static let lengthLimitDescription = "shorter than 10000 years"
 
+  /// An upper bound of the duration's length in milliseconds from any start (a year counted as
+  /// 366 days, a month as 31): a cheap test that an addition stays far from the end of time.
+  /// Durations are shorter than 10,000 years (the parser's limit), so this cannot overflow.
+  package var upperBoundMilliseconds: Int64 {
+    ((years * 366 + months * 31 + days) * 86_400_000) + timeMilliseconds
+  }
+
   /// Parses an ISO 8601 duration; returns nil when malformed, zero, or not shorter than 10,000
   /// years (its end from 0000-01-01T00:00:00Z must be a time the log can hold, so no addition
   /// to a time of the log can overflow; Docs/log-format.md).
