@@ -63,6 +63,13 @@ struct FieldValidator {
   /// Whether the bytes of `ref` spell `name` (no `String` is created).
   func matches(_ ref: StringRef, _ name: String) -> Bool { name.utf8.elementsEqual(bytes(ref)) }
 
+  /// A spend of a currency no consumable grants would read as an overdraw of 0: the typo named instead.
+  func unknownCurrency(_ ref: StringRef) -> Result<PendingEvent, Diagnostic>? {
+    guard !catalog.grantsCurrency(bytes(ref)) else { return nil }
+    let currency = string(ref)
+    return fail(.unknownCurrency(currency: currency, suggestions: NearMatch.suggestions(for: currency, among: catalog.currencies)))
+  }
+
   func internRef(_ ref: StringRef) -> InternRef { InternRef(ref: ref, hash: SymbolTable.hash(bytes(ref))) }
 
   /// The most a `usage` event's `quantity` may be, either way (Docs/log-format.md).
@@ -339,12 +346,7 @@ struct FieldValidator {
       guard ref.count >= 1 && Int(ref.count) <= Limits.referenceBytesMax else {
         return fail(.invalidValue(field: "currency", expected: "a non-empty currency id", found: quoted(ref)))
       }
-      // A spend of a currency nothing grants would read as an overdraw of 0: name the typo instead.
-      guard catalog.grantsCurrency(bytes(ref)) else {
-        let currency = string(ref)
-        return fail(
-          .unknownCurrency(currency: currency, suggestions: NearMatch.suggestions(for: currency, among: catalog.currencies)))
-      }
+      if let unknown = unknownCurrency(ref) { return unknown }
       pending.currency = internRef(ref)
     }
     if present.contains(.reason) {
