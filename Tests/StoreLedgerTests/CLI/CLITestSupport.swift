@@ -65,3 +65,33 @@ func storeledgerBinary() throws -> URL {
   if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
   throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "storeledger binary (build it first)"])
 }
+
+/// Runs a program to its end, with `stdin` as input; stdout to a file when given.
+func runProcess(_ path: String, _ arguments: [String], stdin: String? = nil, stdoutPath: String? = nil) throws
+  -> RunResult
+{
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: path)
+  process.arguments = arguments
+  let output = Pipe()
+  let errors = Pipe()
+  if let stdoutPath {
+    process.standardOutput = FileHandle(forWritingAtPath: stdoutPath)
+  } else {
+    process.standardOutput = output
+  }
+  process.standardError = errors
+  let input = Pipe()
+  process.standardInput = stdin == nil ? FileHandle.nullDevice : input
+  try process.run()
+  if let stdin {
+    input.fileHandleForWriting.write(Data(stdin.utf8))
+    try input.fileHandleForWriting.close()
+  }
+  let outData = stdoutPath == nil ? output.fileHandleForReading.readDataToEndOfFile() : Data()
+  let errData = errors.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  return RunResult(
+    status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+    stderr: String(decoding: errData, as: UTF8.self))
+}

@@ -5,7 +5,7 @@ import Testing
 
 /// An append scenario: a valid old log and a batch that is valid only as a whole (a spend,
 /// then the purchase that funds it), so any part of it alone makes the log invalid.
-private struct AppendFixture {
+struct AppendFixture {
   static let oldLog = """
     {"id":"o1","type":"purchase","subject":"ann","at":"2026-03-01T00:00:00Z","product":"coins.100","transaction":"ann-1","recorded":"2026-03-01T00:00:00Z"}
     {"id":"o2","type":"consumption","subject":"ann","at":"2026-03-02T00:00:00Z","currency":"coins","quantity":40,"recorded":"2026-03-02T00:00:00Z"}

@@ -5,19 +5,10 @@ import Testing
 
 /// A log in a temporary directory, its catalog, and a batch valid only as a whole.
 private struct TwoNames {
-  static let old = """
-    {"id":"o1","type":"purchase","subject":"ann","at":"2026-03-01T00:00:00Z","product":"coins.100","transaction":"ann-1","recorded":"2026-03-01T00:00:00Z"}
-
-    """
-  static let batch = """
-    {"id":"b1","type":"consumption","subject":"bob","at":"2026-03-05T00:00:00Z","currency":"coins","quantity":70,"recorded":"2026-03-05T00:00:00Z"}
-    {"id":"b2","type":"purchase","subject":"bob","at":"2026-03-04T00:00:00Z","product":"coins.100","transaction":"bob-1","recorded":"2026-03-05T00:00:00Z"}
-
-    """
-  static let later = """
-    {"id":"d1","type":"purchase","subject":"dan","at":"2026-03-06T00:00:00Z","product":"coins.100","transaction":"dan-1","recorded":"2026-03-06T00:00:00Z"}
-
-    """
+  // The append-crash fixture's lines: a batch valid only as a whole, and a later, unrelated one.
+  static let old = AppendFixture.oldLog
+  static let batch = AppendFixture.batch
+  static let later = AppendFixture.unrelated
   let space: Workspace
   let catalog: Catalog
   var real: String { space.log }
@@ -77,7 +68,7 @@ struct OneLogOneTruthTests {
     #expect(fault.crashed)
     #expect(try fixture.text().count > TwoNames.old.count, "the crash left part of the batch")
     let (ledger, extent) = try LedgerLoader.load(logPath: fixture.link, catalog: fixture.catalog)
-    #expect(ledger.events.count == 1)
+    #expect(ledger.events.count == TwoNames.old.split(separator: "\n").count)
     #expect(extent.completeBytes == Int64(TwoNames.old.utf8.count))
   }
 
@@ -434,36 +425,6 @@ struct HonestExitTests {
     #expect(try space.read("victim.json") == Data("{}\n".utf8))
     #expect(try space.read() == before)
   }
-}
-
-/// Runs a program to its end, with `stdin` as input; stdout to a file when given.
-func runProcess(_ path: String, _ arguments: [String], stdin: String? = nil, stdoutPath: String? = nil) throws
-  -> RunResult
-{
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: path)
-  process.arguments = arguments
-  let output = Pipe()
-  let errors = Pipe()
-  if let stdoutPath {
-    process.standardOutput = FileHandle(forWritingAtPath: stdoutPath)
-  } else {
-    process.standardOutput = output
-  }
-  process.standardError = errors
-  let input = Pipe()
-  process.standardInput = stdin == nil ? FileHandle.nullDevice : input
-  try process.run()
-  if let stdin {
-    input.fileHandleForWriting.write(Data(stdin.utf8))
-    try input.fileHandleForWriting.close()
-  }
-  let outData = stdoutPath == nil ? output.fileHandleForReading.readDataToEndOfFile() : Data()
-  let errData = errors.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  return RunResult(
-    status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-    stderr: String(decoding: errData, as: UTF8.self))
 }
 
 /// The demo log of Events/ (u1's monthly plan, renewed and refunded), as text.

@@ -3,20 +3,6 @@ import Testing
 
 @testable import StoreLedger
 
-/// Runs the real binary with stdout sent to `stdoutPath`; returns the exit status and stderr.
-private func runBinary(_ arguments: [String], stdoutPath: String) throws -> (Int32, String) {
-  let process = Process()
-  process.executableURL = try storeledgerBinary()
-  process.arguments = arguments
-  process.standardOutput = FileHandle(forWritingAtPath: stdoutPath)
-  let errors = Pipe()
-  process.standardError = errors
-  try process.run()
-  let text = errors.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  return (process.terminationStatus, String(decoding: text, as: UTF8.self))
-}
-
 @Suite("Outputs: snapshot --out and generate never replace what they must not, stdout errors exit 74")
 struct OutputSafetyTests {
   static let demo = try! String(contentsOfFile: repoPath("Events/demo.jsonl"), encoding: .utf8)
@@ -109,8 +95,8 @@ struct OutputSafetyTests {
     let resolved = arguments.map {
       $0 == "LOG" ? space.log : $0 == "QUERIES" ? space.path("queries.jsonl") : $0 == "SNAP" ? space.path("snap.json") : $0
     }
-    let (status, stderr) = try runBinary(resolved, stdoutPath: "/dev/full")
-    #expect(status == 74, "\(arguments[0]): \(stderr)")
-    #expect(stderr.contains("cannot write standard output"))
+    let result = try runProcess(storeledgerBinary().path, resolved, stdoutPath: "/dev/full")
+    #expect(result.status == 74, "\(arguments[0]): \(result.stderr)")
+    #expect(result.stderr.contains("cannot write standard output"))
   }
 }
