@@ -40,7 +40,7 @@ package struct ReportBuilder {
   package static func report(ledger: Ledger, buckets: ReportBuckets, asOf: Timestamp?) throws(Diagnostic) -> Report {
     var builder = ReportBuilder(ledger: ledger, buckets: buckets, asOf: asOf)
     for subject in 0..<ledger.subjectCount { builder.add(subject: Symbol(rawValue: UInt32(subject))) }
-    if ledger.catalog.policy != nil { builder.addPolicyMetrics(asOf: asOf) }
+    if ledger.catalog.policy != nil { builder.addPolicyMetrics() }
     if let (metric, key, bucket) = builder.outOfRange {
       let keyName = ledger.symbols.currencies.string(Symbol(rawValue: UInt32(key)))
       throw Diagnostic(
