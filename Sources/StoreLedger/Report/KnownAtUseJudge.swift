@@ -4,9 +4,11 @@
 /// subject from its first event for every use.
 ///
 /// Every event before the first one recorded after R (and effective up to the use) counts at
-/// R too, so the fold of that prefix is the full-knowledge fold: one sweep keeps it, and each
-/// use folds only the events from there to its own instant, as known at R. A property test
-/// pins the outcomes to the point-in-time fold's.
+/// R too, so the fold of that prefix is the full-knowledge fold: one sweep keeps it, and the
+/// uses that share that first event fold only the events from there on, as known at R, one
+/// after the other while each one's R counts and skips the same events the previous one did
+/// (the usual case: a few late events, every other one known at once). A property test pins
+/// the outcomes to the point-in-time fold's.
 struct KnownAtUseJudge {
   /// One use to judge: its position within the subject's events and the knowledge time R.
   struct Request {
@@ -61,10 +63,8 @@ struct KnownAtUseJudge {
     }
     var next = 0
     for position in 0...events.count {
-      while next < order.count && order[next].checkpoint == position {
-        let index = order[next].request
-        body(index, judgeOne(events, from: position, requests[index], context: context, policy: policy))
-        next += 1
+      if next < order.count && order[next].checkpoint == position {
+        next = judgeGroup(events, from: next, requests, context: context, policy: policy, body: body)
       }
       guard next < order.count, position < events.count else { break }
       Self.fold(events[position], into: &base, &baseProgress, &facts, context: context, policy: policy)
@@ -95,40 +95,102 @@ struct KnownAtUseJudge {
     order.sort { ($0.checkpoint, $0.request) < ($1.checkpoint, $1.request) }
   }
 
-  /// One request: the sweep's fold plus the events from `checkpoint` to the use's instant known at R.
-  private mutating func judgeOne(
-    _ events: UnsafeBufferPointer<Event>, from checkpoint: Int, _ request: Request, context: FoldContext,
-    policy: Policy
-  ) -> FeatureOutcome {
-    let use = events[request.position]
-    let time = use.at
-    work = base
-    var progress = baseProgress
+  /// The requests from `first` on that share its checkpoint (the sweep's position), in effective
+  /// order; returns the index in `order` after them.
+  private mutating func judgeGroup(
+    _ events: UnsafeBufferPointer<Event>, from first: Int, _ requests: [Request], context: FoldContext,
+    policy: Policy, body: (_ request: Int, _ outcome: FeatureOutcome) -> Void
+  ) -> Int {
+    let checkpoint = order[first].checkpoint
     savedCounts.removeAll(keepingCapacity: true)
-    savedCounts.append(contentsOf: facts.useTimes.lazy.map(\.count))
-    for position in checkpoint..<events.count {
-      let event = events[position]
-      if event.at > time { break }
-      if event.recorded > request.knownBy { continue }
-      Self.fold(event, into: &work, &progress, &facts, context: context, policy: policy)
+    for feature in facts.useTimes.indices { savedCounts.append(facts.useTimes[feature].count) }
+    var run = Run(progress: baseProgress, end: checkpoint)
+    var next = first
+    while next < order.count && order[next].checkpoint == checkpoint {
+      let index = order[next].request
+      let request = requests[index]
+      if !(run.skippedRecorded > request.knownBy && run.countedRecorded <= request.knownBy) {
+        truncateUses()
+        run = Run(progress: baseProgress, end: checkpoint)
+      }
+      let use = events[request.position]
+      advance(&run, events, through: use.at, knownBy: request.knownBy, context: context, policy: policy)
+      body(index, decide(run, at: use.at, feature: Int(use.feature), policy: policy, catalog: context.catalog))
+      next += 1
     }
-    if let instant = progress.pending { Self.checkConversion(at: instant, work, &progress, policy: policy, context.catalog) }
+    truncateUses()
+    return next
+  }
+
+  /// One fold from a checkpoint, as known at the R of the requests it has served.
+  private struct Run {
+    var progress: FoldProgress
+    /// The first position not yet looked at.
+    var end: Int
+    /// Whether `work` holds the fold (else the sweep's state, unchanged by the events so far, does).
+    var isCopied = false
+    /// The earliest `recorded` of a skipped event and the latest of a counted one: a later R
+    /// between them counts and skips the same events, so the fold goes on from `end`.
+    var skippedRecorded = Timestamp.distantFuture
+    var countedRecorded = Timestamp.distantPast
+  }
+
+  /// Folds the events from `run.end` to the last one at `time`, counting those recorded by `knownBy`.
+  /// Usage and pending purchases leave `SubjectState` as it is, so the sweep's state is copied
+  /// only once an event that changes it counts.
+  private mutating func advance(
+    _ run: inout Run, _ events: UnsafeBufferPointer<Event>, through time: Timestamp, knownBy: Timestamp,
+    context: FoldContext, policy: Policy
+  ) {
+    var position = run.end
+    while position < events.count && events[position].at <= time {
+      let event = events[position]
+      position += 1
+      if event.recorded > knownBy {
+        run.skippedRecorded = min(run.skippedRecorded, event.recorded)
+        continue
+      }
+      run.countedRecorded = max(run.countedRecorded, event.recorded)
+      if !run.isCopied && event.kind != .usage && event.kind != .purchasePending {
+        work.copy(base)
+        run.isCopied = true
+      }
+      if let instant = run.progress.pending, event.at != instant {
+        Self.checkConversion(at: instant, run.isCopied ? work : base, &run.progress, policy: policy, context.catalog)
+      }
+      if run.isCopied { _ = work.apply(event, context: context) }
+      Self.count(event, &run.progress, &facts, policy: policy)
+    }
+    run.end = position
+  }
+
+  /// The outcome of `feature` at `time` over the run's fold.
+  private mutating func decide(
+    _ run: Run, at time: Timestamp, feature: Int, policy: Policy, catalog: Catalog
+  ) -> FeatureOutcome {
+    let state = run.isCopied ? work : base
+    var progress = run.progress
+    if let instant = progress.pending { Self.checkConversion(at: instant, state, &progress, policy: policy, catalog) }
     facts.first = progress.first
     facts.conversion = progress.conversion
     facts.thresholds = progress.thresholds
     facts.time = time
     facts.windows = CalendarWindows(containing: time, offsetMs: policy.utcOffsetMs)
-    selection.select(work, at: time, catalog: context.catalog)
+    selection.select(state, at: time, catalog: catalog)
     let best = selection.bestByEntitlement
     outcome.decide(policy: policy, usage: facts, at: time) { $0 >= 0 && best[$0].isSet }
+    return outcome.features[feature]
+  }
+
+  /// Takes the uses a run appended off the sweep's use sums.
+  private mutating func truncateUses() {
     for (feature, count) in savedCounts.enumerated() {
       facts.useTimes[feature].removeLast(facts.useTimes[feature].count - count)
       facts.useSums[feature].removeLast(facts.useSums[feature].count - count)
     }
-    return outcome.features[Int(use.feature)]
   }
 
-  /// Applies one counted event as `PointInTimeFold` does with `UsageFold` alongside.
+  /// Applies one counted event of the sweep as `PointInTimeFold` does with `UsageFold` alongside.
   private static func fold(
     _ event: Event, into state: inout SubjectState, _ progress: inout FoldProgress, _ facts: inout UseScan.Facts,
     context: FoldContext, policy: Policy
@@ -137,6 +199,13 @@ struct KnownAtUseJudge {
       checkConversion(at: instant, state, &progress, policy: policy, context.catalog)
     }
     _ = state.apply(event, context: context)
+    count(event, &progress, &facts, policy: policy)
+  }
+
+  /// What a counted event adds to the usage facts, after it is applied.
+  private static func count(
+    _ event: Event, _ progress: inout FoldProgress, _ facts: inout UseScan.Facts, policy: Policy
+  ) {
     if progress.first == nil { progress.first = event.at }
     if event.kind == .usage {
       let feature = Int(event.feature)
@@ -155,5 +224,20 @@ struct KnownAtUseJudge {
     progress.pending = nil
     guard progress.conversion == nil, let trial = policy.trial else { return }
     if state.hasEntitlement(trial.entitlement, at: instant, catalog: catalog) { progress.conversion = instant }
+  }
+}
+
+extension SubjectState {
+  /// Becomes a copy of `other`, reusing this state's buffers.
+  /// - Complexity: O(subscriptions + items + balances + grants).
+  fileprivate mutating func copy(_ other: SubjectState) {
+    subscriptions.removeAll(keepingCapacity: true)
+    subscriptions.append(contentsOf: other.subscriptions)
+    items.removeAll(keepingCapacity: true)
+    items.append(contentsOf: other.items)
+    balances.removeAll(keepingCapacity: true)
+    balances.append(contentsOf: other.balances)
+    grantPositions.removeAll(keepingCapacity: true)
+    grantPositions.append(contentsOf: other.grantPositions)
   }
 }
