@@ -27,8 +27,8 @@ struct KnownAtUseJudge {
   private var baseProgress = FoldProgress()
   /// The latest `recorded` of the events up to each position.
   private var latestRecorded: [Timestamp] = []
-  /// Per request (by index): the position its fold starts from.
-  private var order: [(checkpoint: Int, request: Int)] = []
+  /// The requests (by index) by the position their fold starts from, then in effective order.
+  private var order: [(checkpoint: Int, position: Int, request: Int)] = []
   private var savedCounts: [Int] = []
 
   /// What the trial facts hold beyond use sums, as one fold goes.
@@ -90,9 +90,9 @@ struct KnownAtUseJudge {
         let middle = (low + high) / 2
         if latestRecorded[middle] > request.knownBy { high = middle } else { low = middle + 1 }
       }
-      order.append((low, index))
+      order.append((low, request.position, index))
     }
-    order.sort { ($0.checkpoint, $0.request) < ($1.checkpoint, $1.request) }
+    order.sort { ($0.checkpoint, $0.position, $0.request) < ($1.checkpoint, $1.position, $1.request) }
   }
 
   /// The requests from `first` on that share its checkpoint (the sweep's position), in effective

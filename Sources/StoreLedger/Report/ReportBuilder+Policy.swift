@@ -19,7 +19,8 @@ extension ReportBuilder {
   /// answer (R before the end of the log, or a use whose instant was not fully known when it was recorded).
   /// - Complexity: O(events × (subscriptions + grants) + uses × tiers × features × log uses),
   ///   plus O(events from the first one recorded after R to the use) per use that knowledge time affects.
-  mutating func addPolicyMetrics() {
+  /// `progress` gets the subjects done every `progressSubjects` subjects.
+  mutating func addPolicyMetrics(progress: (_ subjectsDone: Int) -> Void) {
     guard let policy = ledger.catalog.policy else { return }
     var scan = UseScan()
     var judge = KnownAtUseJudge()
@@ -30,6 +31,7 @@ extension ReportBuilder {
     let knownBy = knownBy
     let buckets = buckets
     for s in 0..<ledger.subjectCount {
+      if s > 0 && s % Self.progressSubjects == 0 { progress(s) }
       let extent = ledger.extent(of: Symbol(rawValue: UInt32(s)))
       allEvents.withUnsafeBufferPointer { all in
         let events = UnsafeBufferPointer(rebasing: all[extent.lower..<extent.upper])
