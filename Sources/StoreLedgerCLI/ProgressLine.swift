@@ -101,7 +101,7 @@ final class ProgressLine {
   static func text(phase: String, done: Int, total: Int, elapsedNanoseconds: UInt64) -> String {
     let percent = done * 100 / total
     var text = "\(phase): \(percent)%"
-    if done > 0 && elapsedNanoseconds > 0 {
+    if done > 0 && done < total && elapsedNanoseconds > 0 {
       let left = (Double(elapsedNanoseconds) / 1e9 * Double(total - done) / Double(done)).rounded(.up)
       text += ", about \(Int(left)) s left"
     }
