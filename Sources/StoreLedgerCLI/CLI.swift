@@ -180,8 +180,11 @@ enum CommandSupport {
   }
 
   /// Loads the log named by the first positional argument (with `--snapshot` when given), only
-  /// the subjects of `--shard` when given; `-` streams the log from stdin.
-  static func ledger(_ arguments: ParsedArguments, console: Console) throws -> (Ledger, LogExtent) {
+  /// the subjects of `--shard` when given; `-` streams the log from stdin. A command that goes on
+  /// after loading passes its own `progress` line (reading, then folding), cleared by the command.
+  static func ledger(
+    _ arguments: ParsedArguments, console: Console, progress: ProgressLine? = nil
+  ) throws -> (Ledger, LogExtent) {
     let log = logPath(arguments)
     if [log, arguments.value("catalog"), arguments.value("queries")].filter({ $0 == "-" }).count > 1 {
       throw UsageError(message: "Only one input can be read from stdin ('-').")
@@ -205,10 +208,16 @@ enum CommandSupport {
         snapshotPath: snapshot, logPath: log, catalogPath: catalogPath(arguments, log: log), catalog: catalog,
         shard: shard)
     } else {
-      let line = console.progress(reading: log)
-      defer { line?.finish() }
-      loaded = try LedgerLoader.load(
-        logPath: log, catalog: catalog, shard: shard, progress: line.map { line in line.update })
+      let line = progress ?? console.progress(reading: log)
+      defer { if progress == nil { line?.finish() } }
+      var builder = LedgerBuilder(catalog: catalog, file: log)
+      builder.shard = shard
+      let extent = try LedgerLoader.feed(&builder, path: log, progress: line.map { line in line.update })
+      line?.begin("folding " + (line?.label ?? log))
+      switch builder.finish() {
+      case .success(let ledger): loaded = (ledger, extent)
+      case .failure(let list): throw list
+      }
     }
     warn(
       loaded.ledger.warnings.filter {

@@ -84,9 +84,12 @@ final class Console {
   /// Whether stderr is a terminal (progress lines are drawn only then).
   var isErrorTerminal = false
 
+  /// How long a command runs before its progress line appears (tests set 0).
+  var progressDelayNanoseconds = ProgressLine.delayNanoseconds
+
   /// A progress callback for reading `label`, or nil when stderr is not a terminal.
   func progress(reading label: String) -> ProgressLine? {
-    isErrorTerminal ? ProgressLine(label: label, write: writeErr) : nil
+    isErrorTerminal ? ProgressLine(label: label, write: writeErr, delay: progressDelayNanoseconds) : nil
   }
 
   /// The first failed write to stdout (a full disk, /dev/full, a closed descriptor), if any.

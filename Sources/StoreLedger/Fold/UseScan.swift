@@ -14,7 +14,7 @@ struct UseScan {
   private var facts = Facts()
 
   /// What the policy needs at the instant being judged, kept incrementally.
-  private struct Facts: UsageFacts {
+  struct Facts: UsageFacts {
     var first: Timestamp? = nil
     var conversion: Timestamp? = nil
     var thresholds = TrialThresholds()

@@ -34,13 +34,24 @@ package struct ReportBuilder {
   /// The first money or units sum that would leave `Limits.reportValueMax`: (metric, key index, bucket).
   private var outOfRange: (metric: ReportMetric, key: Int, bucket: Int)? = nil
 
-  /// Computes the report of `ledger` over `buckets` as known at `asOf` (nil: everything).
+  /// Computes the report of `ledger` over `buckets` as known at `asOf` (nil: everything),
+  /// calling `progress` with the subject passes done and to do (one pass per subject, two with
+  /// a policy) every `progressSubjects` subjects.
   /// - Complexity: O(events + subjects · buckets · (subscriptions + grants of a subject)).
   /// Throws when a bucket's money or units sum would pass `Limits.reportValueMax`.
-  package static func report(ledger: Ledger, buckets: ReportBuckets, asOf: Timestamp?) throws(Diagnostic) -> Report {
+  package static func report(
+    ledger: Ledger, buckets: ReportBuckets, asOf: Timestamp?, progress: ((_ done: Int, _ total: Int) -> Void)? = nil
+  ) throws(Diagnostic) -> Report {
     var builder = ReportBuilder(ledger: ledger, buckets: buckets, asOf: asOf)
-    for subject in 0..<ledger.subjectCount { builder.add(subject: Symbol(rawValue: UInt32(subject))) }
-    if ledger.catalog.policy != nil { builder.addPolicyMetrics(asOf: asOf) }
+    let subjects = ledger.subjectCount
+    let total = ledger.catalog.policy == nil ? subjects : 2 * subjects
+    progress?(0, total)
+    for subject in 0..<subjects {
+      builder.add(subject: Symbol(rawValue: UInt32(subject)))
+      if subject % progressSubjects == progressSubjects - 1 { progress?(subject + 1, total) }
+    }
+    if ledger.catalog.policy != nil { builder.addPolicyMetrics { progress?(subjects + $0, total) } }
+    progress?(total, total)
     if let (metric, key, bucket) = builder.outOfRange {
       let keyName = ledger.symbols.currencies.string(Symbol(rawValue: UInt32(key)))
       throw Diagnostic(
@@ -79,6 +90,9 @@ package struct ReportBuilder {
   }
 
   private var outside: Int { buckets.count }
+
+  /// How many subjects go by between two calls of a report's progress callback.
+  static let progressSubjects = 64
 
   private mutating func add(subject: Symbol) {
     let s = Int(subject.rawValue)
@@ -224,60 +238,11 @@ package struct ReportBuilder {
 
   /// Classifies one event against the state just before it (Docs/reports.md, flow metrics).
   private mutating func tally(_ event: Event, bucket: Int, subjectEvents: UnsafeBufferPointer<Event>) {
-    let catalog = ledger.catalog
-    let slot = Int(event.slot)
     switch event.kind {
     case .purchase, .renewal:
-      let productKind = catalog.kind(event.product)
-      let isSubscription = productKind == .autoRenewable
-      let before = isSubscription ? state.subscriptions[slot] : SubscriptionState()
-      let isOwned =
-        event.kind == .purchase ? event.ownership == .purchased : !before.isKnown || before.ownership == .purchased
-      if event.hasPrice { add(event.price, to: \.revenue, .revenue, key: Int(event.currency.rawValue), bucket: bucket) }
-      if isSubscription {
-        charges[slot] = PeriodCharge(
-          start: event.at, expires: event.expires, hasPrice: event.hasPrice, price: event.price,
-          currency: Int(event.currency.rawValue))
-      }
-      guard isOwned else { return }
-      tallies[bucket].charges += 1
-      if isSubscription { tallyOwnedSubscriptionCharge(event, before: before, slot: slot, bucket: bucket) }
-      if productKind == .consumable {
-        // At most `Limits.amountMax` (the validator's rule for consumable purchases): no overflow.
-        let units = event.quantity * catalog.units[Int(event.product.rawValue)]
-        let currency = Int(ledger.context.productCurrencies[Int(event.product.rawValue)].rawValue)
-        add(units, to: \.credits, .credits, key: currency, bucket: bucket)
-      } else if event.offer == .trial {
-        // A trial renewing into another trial period continues the trial it belongs to.
-        if event.kind == .purchase {
-          tallies[bucket].trialsStarted += 1
-          pendingTrialAt = event.at
-          pendingTrialBucket = bucket
-        }
-      } else if let trialStart = pendingTrialAt {
-        tallies[bucket].trialConversions += 1
-        let day = (event.at.millisecondsSinceEpoch - trialStart.millisecondsSinceEpoch) / ReportInterval.dayMs
-        tallies[bucket].trialConversionDays[day, default: 0] += 1
-        if event.at < buckets.end { tallies[pendingTrialBucket].trialsConverted += 1 }
-        pendingTrialAt = nil
-      }
+      tallyCharge(event, bucket: bucket)
     case .revocation:
-      guard let charge = Self.charge(event.transaction, in: subjectEvents, knownBy: knownBy),
-        !revokedCharges.contains(where: { $0.transaction == event.transaction })
-      else { break }
-      let isRefund = event.reasonRaw != RevocationReason.familyRevoked.rawValue
-      revokedCharges.append((event.transaction, isRefund))
-      if charge.hasPrice { add(-charge.price, to: \.revenue, .revenue, key: Int(charge.currency.rawValue), bucket: bucket) }
-      if isRefund {
-        tallies[bucket].refunds += 1
-        if charge.hasPrice { add(charge.price, to: \.refunded, .refunded, key: Int(charge.currency.rawValue), bucket: bucket) }
-      }
-      // A refund effective before its purchase has no target (the loader leaves it unresolved).
-      if event.targetProduct.isSome && catalog.kind(event.targetProduct) == .autoRenewable && slot < episodeBucket.count
-        && state.subscriptions[slot].transaction == event.transaction
-      {
-        episodeBucket[slot] = -1
-      }
+      tallyRevocation(event, bucket: bucket, subjectEvents: subjectEvents)
     case .refundReversed:
       guard let index = revokedCharges.firstIndex(where: { $0.transaction == event.transaction }),
         let charge = Self.charge(event.transaction, in: subjectEvents, knownBy: knownBy)
@@ -289,27 +254,7 @@ package struct ReportBuilder {
         if charge.hasPrice { add(charge.price, to: \.reversed, .reversed, key: Int(charge.currency.rawValue), bucket: bucket) }
       }
     case .expiration, .billingRetry, .graceEntered, .renewalExtended:
-      guard slot < episodeBucket.count else { break }
-      let before = state.subscriptions[slot]
-      guard before.isKnown, before.status != .expired, before.status != .revoked,
-        before.ownership == .purchased
-      else { break }
-      switch event.kind {
-      case .expiration:
-        tallies[bucket].churn[Int(min(event.reasonRaw, UInt8(ExpirationReason.allCases.count)))] += 1
-        episodeBucket[slot] = -1
-      case .billingRetry, .graceEntered:
-        let isRetry = event.kind == .billingRetry
-        if before.status != (isRetry ? .billingRetry : .grace) {
-          if isRetry { tallies[bucket].billingRetryEntries += 1 } else { tallies[bucket].graceEntries += 1 }
-        }
-        if before.status == .active {
-          tallies[bucket].billingIssues += 1
-          episodeBucket[slot] = bucket
-        }
-      default:
-        if before.status == .billingRetry || before.status == .grace { tallyRecovery(slot: slot, at: event.at, bucket) }
-      }
+      tallyBillingState(event, bucket: bucket)
     case .consumption:
       let currency = Int(event.currency.rawValue)
       add(event.quantity, to: \.spends, .spends, key: currency, bucket: bucket)
@@ -320,6 +265,94 @@ package struct ReportBuilder {
       tallies[bucket].subscriberUses[Int(event.feature)] += event.quantity
     case .purchasePending, .autoRenewChanged, .planChanged:
       break
+    }
+  }
+
+  /// A `purchase` or `renewal`: revenue, the period's charge for MRR, and for an owned one the
+  /// charge, its subscription's flows, consumable credits and the trial it starts or converts.
+  private mutating func tallyCharge(_ event: Event, bucket: Int) {
+    let catalog = ledger.catalog
+    let slot = Int(event.slot)
+    let productKind = catalog.kind(event.product)
+    let isSubscription = productKind == .autoRenewable
+    let before = isSubscription ? state.subscriptions[slot] : SubscriptionState()
+    let isOwned =
+      event.kind == .purchase ? event.ownership == .purchased : !before.isKnown || before.ownership == .purchased
+    if event.hasPrice { add(event.price, to: \.revenue, .revenue, key: Int(event.currency.rawValue), bucket: bucket) }
+    if isSubscription {
+      charges[slot] = PeriodCharge(
+        start: event.at, expires: event.expires, hasPrice: event.hasPrice, price: event.price,
+        currency: Int(event.currency.rawValue))
+    }
+    guard isOwned else { return }
+    tallies[bucket].charges += 1
+    if isSubscription { tallyOwnedSubscriptionCharge(event, before: before, slot: slot, bucket: bucket) }
+    if productKind == .consumable {
+      // At most `Limits.amountMax` (the validator's rule for consumable purchases): no overflow.
+      let units = event.quantity * catalog.units[Int(event.product.rawValue)]
+      let currency = Int(ledger.context.productCurrencies[Int(event.product.rawValue)].rawValue)
+      add(units, to: \.credits, .credits, key: currency, bucket: bucket)
+    } else if event.offer == .trial {
+      // A trial renewing into another trial period continues the trial it belongs to.
+      if event.kind == .purchase {
+        tallies[bucket].trialsStarted += 1
+        pendingTrialAt = event.at
+        pendingTrialBucket = bucket
+      }
+    } else if let trialStart = pendingTrialAt {
+      tallies[bucket].trialConversions += 1
+      let day = (event.at.millisecondsSinceEpoch - trialStart.millisecondsSinceEpoch) / ReportInterval.dayMs
+      tallies[bucket].trialConversionDays[day, default: 0] += 1
+      if event.at < buckets.end { tallies[pendingTrialBucket].trialsConverted += 1 }
+      pendingTrialAt = nil
+    }
+  }
+
+  /// A `revocation` of a charge known at R, once: revenue taken back, a refund unless Family
+  /// Sharing ended, and the end of its subscription's billing episode.
+  private mutating func tallyRevocation(_ event: Event, bucket: Int, subjectEvents: UnsafeBufferPointer<Event>) {
+    guard let charge = Self.charge(event.transaction, in: subjectEvents, knownBy: knownBy),
+      !revokedCharges.contains(where: { $0.transaction == event.transaction })
+    else { return }
+    let slot = Int(event.slot)
+    let isRefund = event.reasonRaw != RevocationReason.familyRevoked.rawValue
+    revokedCharges.append((event.transaction, isRefund))
+    if charge.hasPrice { add(-charge.price, to: \.revenue, .revenue, key: Int(charge.currency.rawValue), bucket: bucket) }
+    if isRefund {
+      tallies[bucket].refunds += 1
+      if charge.hasPrice { add(charge.price, to: \.refunded, .refunded, key: Int(charge.currency.rawValue), bucket: bucket) }
+    }
+    // A refund effective before its purchase has no target (the loader leaves it unresolved).
+    if event.targetProduct.isSome && ledger.catalog.kind(event.targetProduct) == .autoRenewable
+      && slot < episodeBucket.count && state.subscriptions[slot].transaction == event.transaction
+    {
+      episodeBucket[slot] = -1
+    }
+  }
+
+  /// An `expiration`, `billing_retry`, `grace_entered` or `renewal_extended` of an owned
+  /// subscription still running: churn, billing issues and recoveries.
+  private mutating func tallyBillingState(_ event: Event, bucket: Int) {
+    let slot = Int(event.slot)
+    guard slot < episodeBucket.count else { return }
+    let before = state.subscriptions[slot]
+    guard before.isKnown, before.status != .expired, before.status != .revoked, before.ownership == .purchased
+    else { return }
+    switch event.kind {
+    case .expiration:
+      tallies[bucket].churn[Int(min(event.reasonRaw, UInt8(ExpirationReason.allCases.count)))] += 1
+      episodeBucket[slot] = -1
+    case .billingRetry, .graceEntered:
+      let isRetry = event.kind == .billingRetry
+      if before.status != (isRetry ? .billingRetry : .grace) {
+        if isRetry { tallies[bucket].billingRetryEntries += 1 } else { tallies[bucket].graceEntries += 1 }
+      }
+      if before.status == .active {
+        tallies[bucket].billingIssues += 1
+        episodeBucket[slot] = bucket
+      }
+    default:
+      if before.status == .billingRetry || before.status == .grace { tallyRecovery(slot: slot, at: event.at, bucket) }
     }
   }
 

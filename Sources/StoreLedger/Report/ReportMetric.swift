@@ -118,84 +118,104 @@ extension ReportBuilder {
   /// The tallies as a report, dropping the tally of events outside the window.
   func report(asOf: Timestamp?) -> Report {
     let catalog = ledger.catalog
-    let currencyNames = (0..<ledger.symbols.currencies.count).map {
-      ledger.symbols.currencies.string(Symbol(rawValue: UInt32($0)))
+    let features = catalog.policy?.features.map(\.name) ?? []
+    let keys = ReportMetric.Keys(
+      entitlements: catalog.entitlementNames,
+      currencies: (0..<ledger.symbols.currencies.count).map {
+        ledger.symbols.currencies.string(Symbol(rawValue: UInt32($0)))
+      },
+      products: catalog.products.map(\.id), reasons: ExpirationReason.allCases.map(\.name) + ["unspecified"],
+      features: features, trialEnds: ["duration"] + features)
+    let shown = ReportMetric.allCases.filter { catalog.policy != nil || !$0.needsPolicy }
+    let result = (0..<buckets.count).map { index in
+      ReportBucket(
+        start: buckets.boundaries[index], end: buckets.boundaries[index + 1],
+        metrics: shown.map { (name: $0.rawValue, value: $0.value(in: tallies[index], keys: keys)) })
     }
-    let productNames = catalog.products.map(\.id)
-    let reasonNames = ExpirationReason.allCases.map(\.name) + ["unspecified"]
+    return Report(interval: buckets.interval, asOf: asOf, buckets: result)
+  }
+}
+
+extension ReportMetric {
+  /// The names keyed metrics are keyed by, in the tallies' index order.
+  struct Keys {
+    let entitlements: [String]
+    let currencies: [String]
+    let products: [String]
+    let reasons: [String]
+    let features: [String]
+    let trialEnds: [String]
+  }
+
+  /// This metric's value in one bucket's tally.
+  func value(in tally: BucketTally, keys: Keys) -> MetricValue {
+    if let count = count(in: tally) { return .count(count) }
     func keyed(_ names: [String], _ values: [Int64], keepZeros: Bool = false) -> MetricValue {
       .keyed(
         zip(names, values).filter { keepZeros || $0.1 != 0 }.map { (key: $0.0, value: $0.1) }
           .sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) })
     }
-    var result: [ReportBucket] = []
-    for index in 0..<buckets.count {
-      let tally = tallies[index]
-      let days = tally.trialConversionDays.sorted { $0.key < $1.key }
-      var metrics: [(name: String, value: MetricValue)] = []
-      for metric in ReportMetric.allCases where catalog.policy != nil || !metric.needsPolicy {
-        let value: MetricValue
-        switch metric {
-        case .active: value = keyed(catalog.entitlementNames, tally.active, keepZeros: true)
-        case .familyShared: value = keyed(catalog.entitlementNames, tally.familyShared, keepZeros: true)
-        case .subscribers: value = .count(tally.subscribers)
-        case .mrr: value = keyed(currencyNames, tally.mrr)
-        case .mrrUnpricedSubscriptions: value = .count(tally.mrrUnpricedSubscriptions)
-        case .newSubscriptions: value = keyed(productNames, tally.newSubscriptions)
-        case .reactivations: value = .count(tally.reactivations)
-        case .trialsStarted: value = .count(tally.trialsStarted)
-        case .trialConversions: value = .count(tally.trialConversions)
-        case .trialConversionDays:
-          value = .keyed(days.map { (key: String($0.key), value: $0.value) })
-        case .trialsConverted: value = .count(tally.trialsConverted)
-        case .trialConversionRate: value = .rate(numerator: tally.trialsConverted, denominator: tally.trialsStarted)
-        case .paidCohortSubjects: value = .count(tally.paidCohortSubjects)
-        case .paidCohortRetained:
-          value = .keyed(tally.paidCohortRetained.enumerated().map { (key: String($0.offset), value: $0.element) })
-        case .churn: value = keyed(reasonNames, tally.churn)
-        case .billingRetryEntries: value = .count(tally.billingRetryEntries)
-        case .graceEntries: value = .count(tally.graceEntries)
-        case .billingIssues: value = .count(tally.billingIssues)
-        case .billingRecoveries: value = .count(tally.billingRecoveries)
-        case .billingIssuesRecovered: value = .count(tally.billingIssuesRecovered)
-        case .billingRecoveryRate:
-          value = .rate(numerator: tally.billingIssuesRecovered, denominator: tally.billingIssues)
-        case .charges: value = .count(tally.charges)
-        case .revenue: value = keyed(currencyNames, tally.revenue)
-        case .refunds: value = .count(tally.refunds)
-        case .refundRate: value = .rate(numerator: tally.refunds, denominator: tally.charges)
-        case .refunded: value = keyed(currencyNames, tally.refunded)
-        case .refundReversals: value = .count(tally.refundReversals)
-        case .reversed: value = keyed(currencyNames, tally.reversed)
-        case .upgrades: value = .count(tally.upgrades)
-        case .downgrades: value = .count(tally.downgrades)
-        case .crossgrades: value = .count(tally.crossgrades)
-        case .credits: value = keyed(currencyNames, tally.credits)
-        case .spends: value = keyed(currencyNames, tally.spends)
-        case .usageTrialsStarted: value = .count(tally.usageTrialsStarted)
-        case .usageTrialsConvertedInTrial: value = .count(tally.usageTrialsConvertedInTrial)
-        case .usageTrialsEnded:
-          value = keyed(["duration"] + (catalog.policy?.features.map(\.name) ?? []), tally.usageTrialsEnded)
-        case .usageTrialsConvertedInGrace: value = .count(tally.usageTrialsConvertedInGrace)
-        case .usageTrialsConvertedAfter: value = .count(tally.usageTrialsConvertedAfter)
-        case .subscriberUses: value = keyed(catalog.policy?.features.map(\.name) ?? [], tally.subscriberUses)
-        case .limitHits: value = keyed(catalog.policy?.features.map(\.name) ?? [], tally.limitHits)
-        case .limitHitSubjects: value = .count(tally.limitHitSubjects)
-        case .limitHitConversions7d: value = .count(tally.limitHitConversions7d)
-        case .limitHitConversions30d: value = .count(tally.limitHitConversions30d)
-        case .limitHitConversionRate7d:
-          value = .rate(numerator: tally.limitHitConversions7d, denominator: tally.limitHitSubjects)
-        case .limitHitConversionRate30d:
-          value = .rate(numerator: tally.limitHitConversions30d, denominator: tally.limitHitSubjects)
-        case .leaks:
-          value = .keyed(
-            tally.leaks.map { (key: $0.key, value: $0.value) }.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) })
-        }
-        metrics.append((metric.rawValue, value))
-      }
-      result.append(
-        ReportBucket(start: buckets.boundaries[index], end: buckets.boundaries[index + 1], metrics: metrics))
+    switch self {
+    case .active: return keyed(keys.entitlements, tally.active, keepZeros: true)
+    case .familyShared: return keyed(keys.entitlements, tally.familyShared, keepZeros: true)
+    case .mrr: return keyed(keys.currencies, tally.mrr)
+    case .newSubscriptions: return keyed(keys.products, tally.newSubscriptions)
+    case .trialConversionDays:
+      return .keyed(tally.trialConversionDays.sorted { $0.key < $1.key }.map { (key: String($0.key), value: $0.value) })
+    case .trialConversionRate: return .rate(numerator: tally.trialsConverted, denominator: tally.trialsStarted)
+    case .paidCohortRetained:
+      return .keyed(tally.paidCohortRetained.enumerated().map { (key: String($0.offset), value: $0.element) })
+    case .churn: return keyed(keys.reasons, tally.churn)
+    case .billingRecoveryRate: return .rate(numerator: tally.billingIssuesRecovered, denominator: tally.billingIssues)
+    case .revenue: return keyed(keys.currencies, tally.revenue)
+    case .refundRate: return .rate(numerator: tally.refunds, denominator: tally.charges)
+    case .refunded: return keyed(keys.currencies, tally.refunded)
+    case .reversed: return keyed(keys.currencies, tally.reversed)
+    case .credits: return keyed(keys.currencies, tally.credits)
+    case .spends: return keyed(keys.currencies, tally.spends)
+    case .usageTrialsEnded: return keyed(keys.trialEnds, tally.usageTrialsEnded)
+    case .subscriberUses: return keyed(keys.features, tally.subscriberUses)
+    case .limitHits: return keyed(keys.features, tally.limitHits)
+    case .limitHitConversionRate7d:
+      return .rate(numerator: tally.limitHitConversions7d, denominator: tally.limitHitSubjects)
+    case .limitHitConversionRate30d:
+      return .rate(numerator: tally.limitHitConversions30d, denominator: tally.limitHitSubjects)
+    case .leaks:
+      return .keyed(
+        tally.leaks.map { (key: $0.key, value: $0.value) }.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) })
+    default: preconditionFailure("\(self) is a count")
     }
-    return Report(interval: buckets.interval, asOf: asOf, buckets: result)
+  }
+
+  /// This metric's value in one bucket's tally when it is a count; nil otherwise.
+  private func count(in tally: BucketTally) -> Int64? {
+    switch self {
+    case .subscribers: return tally.subscribers
+    case .mrrUnpricedSubscriptions: return tally.mrrUnpricedSubscriptions
+    case .reactivations: return tally.reactivations
+    case .trialsStarted: return tally.trialsStarted
+    case .trialConversions: return tally.trialConversions
+    case .trialsConverted: return tally.trialsConverted
+    case .paidCohortSubjects: return tally.paidCohortSubjects
+    case .billingRetryEntries: return tally.billingRetryEntries
+    case .graceEntries: return tally.graceEntries
+    case .billingIssues: return tally.billingIssues
+    case .billingRecoveries: return tally.billingRecoveries
+    case .billingIssuesRecovered: return tally.billingIssuesRecovered
+    case .charges: return tally.charges
+    case .refunds: return tally.refunds
+    case .refundReversals: return tally.refundReversals
+    case .upgrades: return tally.upgrades
+    case .downgrades: return tally.downgrades
+    case .crossgrades: return tally.crossgrades
+    case .usageTrialsStarted: return tally.usageTrialsStarted
+    case .usageTrialsConvertedInTrial: return tally.usageTrialsConvertedInTrial
+    case .usageTrialsConvertedInGrace: return tally.usageTrialsConvertedInGrace
+    case .usageTrialsConvertedAfter: return tally.usageTrialsConvertedAfter
+    case .limitHitSubjects: return tally.limitHitSubjects
+    case .limitHitConversions7d: return tally.limitHitConversions7d
+    case .limitHitConversions30d: return tally.limitHitConversions30d
+    default: return nil
+    }
   }
 }

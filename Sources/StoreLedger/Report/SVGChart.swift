@@ -34,6 +34,27 @@ struct SVGChart {
   /// The SVG element.
   func svg(attributes: String = "") -> String {
     // Legend entries wrap onto more rows; the plot starts below them.
+    let (legend, legendY) = self.legend()
+    let top = self.top + legendY - 8
+    let plotHeight = height - top - bottom
+    let (low, high) = valueRange()
+    let scale = ChartScale(low: low, high: high, isIntegral: isCount)
+    func y(_ value: Double) -> Double { top + plotHeight * (scale.high - value) / (scale.high - scale.low) }
+    var out =
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Self.number(width))\" height=\"\(Self.number(height))\" viewBox=\"0 0 \(Self.number(width)) \(Self.number(height))\" role=\"img\"\(attributes.isEmpty ? "" : " " + attributes)>\n"
+    out += legend
+    out += axes(scale, y: y)
+    out += marks(y: y)
+    out += "</svg>\n"
+    return out
+  }
+
+  /// The plot's width and the width of one bucket's slot.
+  private var plotWidth: Double { width - left - right }
+  private var slot: Double { plotWidth / Double(max(labels.count, 1)) }
+
+  /// The legend's entries, wrapped onto rows, and the last row's y.
+  private func legend() -> (text: String, lastRowY: Double) {
     var legend = ""
     var legendX = left
     var legendY = 8.0
@@ -47,11 +68,11 @@ struct SVGChart {
       legend += "<text x=\"\(Self.number(legendX + 16))\" y=\"\(Self.number(legendY + 10))\">\(HTMLPage.escape(line.name))</text>\n"
       legendX += entryWidth
     }
-    let top = self.top + legendY - 8
-    let plotWidth = width - left - right
-    let plotHeight = height - top - bottom
-    let slotCount = max(labels.count, 1)
-    let slot = plotWidth / Double(slotCount)
+    return (legend, legendY)
+  }
+
+  /// The lowest and highest value drawn (stacked bars: the stacks' sums), 0 included.
+  private func valueRange() -> (low: Double, high: Double) {
     var low = 0.0
     var high = 0.0
     for index in 0..<labels.count {
@@ -65,12 +86,12 @@ struct SVGChart {
         }
       }
     }
-    let scale = ChartScale(low: low, high: high, isIntegral: isCount)
-    func y(_ value: Double) -> Double { top + plotHeight * (scale.high - value) / (scale.high - scale.low) }
-    var out =
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Self.number(width))\" height=\"\(Self.number(height))\" viewBox=\"0 0 \(Self.number(width)) \(Self.number(height))\" role=\"img\"\(attributes.isEmpty ? "" : " " + attributes)>\n"
-    out += legend
-    // Grid and y axis.
+    return (low, high)
+  }
+
+  /// The grid, the y axis's ticks and the x labels.
+  private func axes(_ scale: ChartScale, y: (Double) -> Double) -> String {
+    var out = ""
     for tick in scale.ticks {
       let at = y(tick)
       out += "<line x1=\"\(Self.number(left))\" y1=\"\(Self.number(at))\" x2=\"\(Self.number(width - right))\" y2=\"\(Self.number(at))\" stroke=\"\(tick == 0 ? "#8a93a3" : "#e3e6ec")\"/>"
@@ -83,6 +104,13 @@ struct SVGChart {
       let x = left + slot * (Double(index) + 0.5)
       out += "<text class=\"axis-date\" x=\"\(Self.number(x))\" y=\"\(Self.number(height - bottom + 16))\" text-anchor=\"middle\">\(HTMLPage.escape(label))</text>\n"
     }
+    return out
+  }
+
+  /// The series' bars or lines.
+  private func marks(y: (Double) -> Double) -> String {
+    var out = ""
+    let slot = self.slot
     switch style {
     case .groupedBars:
       let barWidth = slot * 0.8 / Double(max(series.count, 1))
@@ -117,7 +145,6 @@ struct SVGChart {
         }
       }
     }
-    out += "</svg>\n"
     return out
   }
 

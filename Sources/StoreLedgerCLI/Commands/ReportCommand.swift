@@ -58,10 +58,17 @@ enum ReportCommand: LedgerCommand {
     } catch {
       throw UsageError(message: error.message)
     }
-    let (ledger, _) = try CommandSupport.ledger(arguments, console: console)
+    // One line through every phase: reading, folding, computing, writing.
+    let line = console.progress(reading: CommandSupport.logPath(arguments))
+    defer { line?.finish() }
+    let (ledger, _) = try CommandSupport.ledger(arguments, console: console, progress: line)
+    let progress = line.map { line in
+      { (done: Int, total: Int) in line.update("computing the report", done: done, total: total) }
+    }
     func built(asOf: Timestamp?) throws(Diagnostic) -> Report {
       do {
-        return try ReportBuilder.report(ledger: ledger, buckets: buckets, asOf: asOf).keeping(metrics: metrics)
+        return try ReportBuilder.report(ledger: ledger, buckets: buckets, asOf: asOf, progress: progress)
+          .keeping(metrics: metrics)
       } catch var diagnostic {
         diagnostic.file = CommandSupport.logPath(arguments)
         throw diagnostic
@@ -74,6 +81,7 @@ enum ReportCommand: LedgerCommand {
       }
       let before = try built(asOf: compareAsOf)
       let comparison = ReportComparison(before: before, after: report)
+      line?.begin("writing the report")
       switch format {
       case "csv": console.out(comparison.csv)
       case "html": console.out(comparison.html(log: CommandSupport.logPath(arguments)))
@@ -81,6 +89,7 @@ enum ReportCommand: LedgerCommand {
       }
       return 0
     }
+    line?.begin("writing the report")
     switch format {
     case "csv": console.out(report.csv)
     case "html": console.out(report.html(log: CommandSupport.logPath(arguments)))
