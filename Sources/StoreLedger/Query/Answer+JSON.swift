@@ -1,42 +1,15 @@
+/// An optional time as JSON: its RFC 3339 text, or `null`.
+private func time(_ t: Timestamp?) -> JSONValue { t.map { .string($0.rfc3339) } ?? .null }
+
 extension Answer {
   /// The answer as the JSON object of Docs/semantics.md ("Answers") (with `explain` when explained).
   package var jsonValue: JSONValue {
-    func time(_ t: Timestamp?) -> JSONValue { t.map { .string($0.rfc3339) } ?? .null }
     var members: [(String, JSONValue)] = [
       ("subject", .string(subject)),
       ("at", time(at)),
       ("as_of", time(asOf)),
-      (
-        "entitlements",
-        .object(
-          entitlements.map {
-            (
-              $0.entitlement,
-              .object([
-                ("product", .string($0.product)), ("state", .string($0.state)),
-                ("expires", time($0.expires)), ("ownership", .string($0.ownership)),
-                ("period", .string($0.period)),
-              ])
-            )
-          })
-      ),
-      (
-        "plans",
-        .object(
-          plans.map {
-            (
-              $0.group,
-              .object([
-                ("product", .string($0.product)), ("state", .string($0.state)),
-                ("expires", time($0.expires)), ("will_renew", .bool($0.willRenew)),
-                ("renews_to", $0.renewsTo.map { .string($0) } ?? .null),
-                ("period", .string($0.period)), ("ownership", .string($0.ownership)),
-                ("original_transaction", .string($0.originalTransaction)),
-                ("transaction", .string($0.transaction)),
-              ])
-            )
-          })
-      ),
+      ("entitlements", .object(entitlements.map { ($0.entitlement, $0.jsonValue) })),
+      ("plans", .object(plans.map { ($0.group, $0.jsonValue) })),
       ("balances", .object(balances.map { ($0.currency, .integer($0.amount)) })),
     ]
     if let cache {
@@ -44,34 +17,56 @@ extension Answer {
     }
     if let policy {
       members.append(("tier", policy.tier.map { .string($0) } ?? .null))
-      members.append(
-        (
-          "trial",
-          policy.trial.map { trial in
-            .object([
-              ("state", .string(trial.state.rawValue)), ("started", time(trial.started)), ("ends", time(trial.ends)),
-              ("ends_by", .string(trial.endsBy)), ("grace_ends", time(trial.graceEnds)),
-            ])
-          } ?? .null
-        ))
-      members.append(
-        (
-          "usage",
-          .object(
-            policy.usage.map { feature in
-              (
-                feature.feature,
-                .object([
-                  ("allowed", .bool(feature.allowed)), ("tier", feature.tier.map { .string($0) } ?? .null),
-                  ("used", .integer(feature.used)), ("limit", feature.limit.map { .integer($0) } ?? .null),
-                  ("window_ends", time(feature.windowEnds)),
-                ])
-              )
-            })
-        ))
+      members.append(("trial", policy.trial?.jsonValue ?? .null))
+      members.append(("usage", .object(policy.usage.map { ($0.feature, $0.jsonValue) })))
     }
     if let explanation { members.append(("explain", explanation.jsonValue(hasPolicy: policy != nil))) }
     return .object(members)
+  }
+}
+
+extension EntitlementAnswer {
+  /// One member of an answer's `entitlements`, without its name.
+  var jsonValue: JSONValue {
+    .object([
+      ("product", .string(product)), ("state", .string(state)), ("expires", time(expires)),
+      ("ownership", .string(ownership)), ("period", .string(period)),
+    ])
+  }
+}
+
+extension PlanAnswer {
+  /// One member of an answer's `plans`, without its group.
+  var jsonValue: JSONValue {
+    .object([
+      ("product", .string(product)), ("state", .string(state)),
+      ("expires", time(expires)), ("will_renew", .bool(willRenew)),
+      ("renews_to", renewsTo.map { .string($0) } ?? .null),
+      ("period", .string(period)), ("ownership", .string(ownership)),
+      ("original_transaction", .string(originalTransaction)),
+      ("transaction", .string(transaction)),
+    ])
+  }
+}
+
+extension TrialAnswer {
+  /// An answer's `trial`.
+  var jsonValue: JSONValue {
+    .object([
+      ("state", .string(state.rawValue)), ("started", time(started)), ("ends", time(ends)),
+      ("ends_by", .string(endsBy)), ("grace_ends", time(graceEnds)),
+    ])
+  }
+}
+
+extension FeatureUsageAnswer {
+  /// One member of an answer's `usage`, without its feature.
+  var jsonValue: JSONValue {
+    .object([
+      ("allowed", .bool(allowed)), ("tier", tier.map { .string($0) } ?? .null),
+      ("used", .integer(used)), ("limit", limit.map { .integer($0) } ?? .null),
+      ("window_ends", time(windowEnds)),
+    ])
   }
 }
 

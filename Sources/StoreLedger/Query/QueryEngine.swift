@@ -336,6 +336,17 @@ package struct QueryEngine {
       out.append(125)
     }
     appendStatic(#","entitlements":{"#, to: &out)
+    writeEntitlements(at: at, into: &out)
+    appendStatic(#"},"plans":{"#, to: &out)
+    writePlans(at: at, into: &out)
+    appendStatic(#"},"subject":"#, to: &out)
+    appendEscaped(subject, &out)
+    if policy != nil { writePolicy(into: &out) }
+    out.append(125)
+  }
+
+  /// Appends the members of `entitlements`: each entitlement's best candidate, keys sorted.
+  private func writeEntitlements(at: Timestamp, into out: inout [UInt8]) {
     var first = true
     for (entitlement, candidate) in subjectFold.selection.bestByEntitlement.enumerated() where candidate.isSet {
       if !first { out.append(44) }
@@ -371,8 +382,11 @@ package struct QueryEngine {
       appendStatic(stateName, to: &out)
       appendStatic(#""}"#, to: &out)
     }
-    appendStatic(#"},"plans":{"#, to: &out)
-    first = true
+  }
+
+  /// Appends the members of `plans`: each subscription group's best subscription, keys sorted.
+  private func writePlans(at: Timestamp, into out: inout [UInt8]) {
+    var first = true
     for (group, candidate) in subjectFold.selection.bestByGroup.enumerated() where candidate.isSet {
       if !first { out.append(44) }
       first = false
@@ -402,10 +416,6 @@ package struct QueryEngine {
       appendStatic(sub.willRenew ? "true" : "false", to: &out)
       out.append(125)
     }
-    appendStatic(#"},"subject":"#, to: &out)
-    appendEscaped(subject, &out)
-    if policy != nil { writePolicy(into: &out) }
-    out.append(125)
   }
 
   /// Appends `,"tier":…,"trial":…,"usage":{…}` from the decided outcome, keys sorted.
