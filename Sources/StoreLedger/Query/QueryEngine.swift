@@ -24,6 +24,8 @@ package struct QueryEngine {
   private let featureLiterals: [[UInt8]]
   /// Room for one answer's policy keys, reused: `writePolicy` fills it and appends it once.
   private let policyScratch: ByteScratch
+  /// The fixed bytes between an answer line's values, from the key table.
+  private let pieces = AnswerPieces.shared
 
   /// Prepares an engine over a ledger.
   package init(ledger: Ledger) {
@@ -103,15 +105,14 @@ package struct QueryEngine {
         result.entitlements.append(
           EntitlementAnswer(
             entitlement: catalog.entitlementNames[entitlement], product: productNames[Int(sub.product.rawValue)],
-            state: sub.reportedStatus(at: at).name, expires: sub.expires, ownership: sub.ownership.name,
-            period: sub.offer.name))
+            state: sub.reportedStatus(at: at), expires: sub.expires, ownership: sub.ownership, period: sub.offer))
       } else {
         let item = subjectFold.state.items[candidate.index]
         result.entitlements.append(
           EntitlementAnswer(
             entitlement: catalog.entitlementNames[entitlement], product: productNames[Int(item.product.rawValue)],
-            state: "active", expires: item.end == .distantFuture ? nil : item.end,
-            ownership: item.ownership.name, period: item.offer.name))
+            state: .active, expires: item.end == .distantFuture ? nil : item.end, ownership: item.ownership,
+            period: item.offer))
       }
     }
     for (group, candidate) in subjectFold.selection.bestByGroup.enumerated() where candidate.isSet {
@@ -119,9 +120,9 @@ package struct QueryEngine {
       result.plans.append(
         PlanAnswer(
           group: catalog.groupNames[group], product: productNames[Int(sub.product.rawValue)],
-          state: sub.reportedStatus(at: at).name, expires: sub.expires, willRenew: sub.willRenew,
+          state: sub.reportedStatus(at: at), expires: sub.expires, willRenew: sub.willRenew,
           renewsTo: sub.renewsTo.isSome ? productNames[Int(sub.renewsTo.rawValue)] : nil,
-          period: sub.offer.name, ownership: sub.ownership.name,
+          period: sub.offer, ownership: sub.ownership,
           originalTransaction: symbols.transactions.string(sub.originalTransaction),
           transaction: symbols.transactions.string(sub.transaction)))
     }
@@ -315,11 +316,11 @@ package struct QueryEngine {
   ) {
     subjectFold.touches = nil
     evaluate(subject: symbol, at: at, asOf: asOf, cache: cache)
-    appendStatic(#"{"as_of":"#, to: &out)
+    out.append(contentsOf: pieces.asOf)
     if let knownBy = cache?.verifiedAt ?? asOf { appendTimestamp(knownBy, &out) } else { appendStatic("null", to: &out) }
-    appendStatic(#","at":"#, to: &out)
+    out.append(contentsOf: pieces.at)
     appendTimestamp(at, &out)
-    appendStatic(#","balances":{"#, to: &out)
+    out.append(contentsOf: pieces.balancesOpen)
     for (n, index) in balanceOrder.enumerated() {
       if n > 0 { out.append(44) }
       let balance = subjectFold.state.balances[index]
@@ -329,17 +330,17 @@ package struct QueryEngine {
     }
     out.append(125)
     if let cache {
-      appendStatic(#","cache":{"stale":"#, to: &out)
+      out.append(contentsOf: pieces.cacheStale)
       appendStatic(cache.isStale(at: at) ? "true" : "false", to: &out)
-      appendStatic(#","verified_at":"#, to: &out)
+      out.append(contentsOf: pieces.verifiedAt)
       appendTimestamp(cache.verifiedAt, &out)
       out.append(125)
     }
-    appendStatic(#","entitlements":{"#, to: &out)
+    out.append(contentsOf: pieces.entitlementsOpen)
     writeEntitlements(at: at, into: &out)
-    appendStatic(#"},"plans":{"#, to: &out)
+    out.append(contentsOf: pieces.plansOpen)
     writePlans(at: at, into: &out)
-    appendStatic(#"},"subject":"#, to: &out)
+    out.append(contentsOf: pieces.subject)
     appendEscaped(subject, &out)
     if policy != nil { writePolicy(into: &out) }
     out.append(125)
@@ -352,7 +353,7 @@ package struct QueryEngine {
       if !first { out.append(44) }
       first = false
       out.append(contentsOf: entitlementLiterals[entitlement])
-      appendStatic(#":{"expires":"#, to: &out)
+      out.append(contentsOf: pieces.expiresOpen)
       let product: ProductIndex
       let ownership: Ownership
       let offer: Offer
@@ -372,13 +373,13 @@ package struct QueryEngine {
         offer = item.offer
         stateName = "active"
       }
-      appendStatic(#","ownership":""#, to: &out)
+      out.append(contentsOf: pieces.ownership)
       appendStatic(ownership.staticName, to: &out)
-      appendStatic(#"","period":""#, to: &out)
+      out.append(contentsOf: pieces.period)
       appendStatic(offer.staticName, to: &out)
-      appendStatic(#"","product":"#, to: &out)
+      out.append(contentsOf: pieces.product)
       out.append(contentsOf: productLiterals[Int(product.rawValue)])
-      appendStatic(#","state":""#, to: &out)
+      out.append(contentsOf: pieces.state)
       appendStatic(stateName, to: &out)
       appendStatic(#""}"#, to: &out)
     }
@@ -392,27 +393,27 @@ package struct QueryEngine {
       first = false
       let sub = subjectFold.state.subscriptions[candidate.index]
       out.append(contentsOf: groupLiterals[group])
-      appendStatic(#":{"expires":"#, to: &out)
+      out.append(contentsOf: pieces.expiresOpen)
       appendTimestamp(sub.expires, &out)
-      appendStatic(#","original_transaction":"#, to: &out)
+      out.append(contentsOf: pieces.originalTransaction)
       appendSymbol(ledger.symbols.transactions, sub.originalTransaction, &out)
-      appendStatic(#","ownership":""#, to: &out)
+      out.append(contentsOf: pieces.ownership)
       appendStatic(sub.ownership.staticName, to: &out)
-      appendStatic(#"","period":""#, to: &out)
+      out.append(contentsOf: pieces.period)
       appendStatic(sub.offer.staticName, to: &out)
-      appendStatic(#"","product":"#, to: &out)
+      out.append(contentsOf: pieces.product)
       out.append(contentsOf: productLiterals[Int(sub.product.rawValue)])
-      appendStatic(#","renews_to":"#, to: &out)
+      out.append(contentsOf: pieces.renewsTo)
       if sub.renewsTo.isSome {
         out.append(contentsOf: productLiterals[Int(sub.renewsTo.rawValue)])
       } else {
         appendStatic("null", to: &out)
       }
-      appendStatic(#","state":""#, to: &out)
+      out.append(contentsOf: pieces.state)
       appendStatic(sub.reportedStatus(at: at).staticName, to: &out)
-      appendStatic(#"","transaction":"#, to: &out)
+      out.append(contentsOf: pieces.transaction)
       appendSymbol(ledger.symbols.transactions, sub.transaction, &out)
-      appendStatic(#","will_renew":"#, to: &out)
+      out.append(contentsOf: pieces.willRenew)
       appendStatic(sub.willRenew ? "true" : "false", to: &out)
       out.append(125)
     }
@@ -432,39 +433,39 @@ package struct QueryEngine {
   }
 
   private func writePolicy(to out: inout ByteCursor) {
-    out.put(#","tier":"#)
+    out.put(pieces.tier)
     putTier(subjectFold.outcome.tier, &out)
-    out.put(#","trial":"#)
+    out.put(pieces.trial)
     if let trial = subjectFold.outcome.trial {
-      out.put(#"{"ends":"#)
+      out.put(pieces.endsOpen)
       putTimestamp(trial.ends, &out)
-      out.put(#","ends_by":"#)
+      out.put(pieces.endsBy)
       switch trial.endsBy {
       case .duration: out.put(#""duration""#)
       case .subscription: out.put(#""subscription""#)
       case .feature(let index): out.put(featureLiterals[index])
       }
-      out.put(#","grace_ends":"#)
+      out.put(pieces.graceEnds)
       if let graceEnds = trial.graceEnds { putTimestamp(graceEnds, &out) } else { out.put("null") }
-      out.put(#","started":"#)
+      out.put(pieces.started)
       putTimestamp(trial.started, &out)
-      out.put(#","state":""#)
+      out.put(pieces.state)
       out.put(trial.state.staticName)
       out.put(#""}"#)
     } else {
       out.put("null")
     }
-    out.put(#","usage":{"#)
+    out.put(pieces.usageOpen)
     for (index, feature) in subjectFold.outcome.features.enumerated() {
       if index > 0 { out.put(byte: 44) }
       out.put(featureLiterals[index])
-      out.put(feature.allowed ? #":{"allowed":true,"limit":"# : #":{"allowed":false,"limit":"#)
+      out.put(feature.allowed ? pieces.allowedLimit : pieces.refusedLimit)
       if let limit = feature.limit { out.integer(limit) } else { out.put("null") }
-      out.put(#","tier":"#)
+      out.put(pieces.tier)
       putTier(feature.tier, &out)
-      out.put(#","used":"#)
+      out.put(pieces.used)
       out.integer(feature.used)
-      out.put(#","window_ends":"#)
+      out.put(pieces.windowEnds)
       if let ends = feature.windowEnds { putTimestamp(ends, &out) } else { out.put("null") }
       out.put(byte: 125)
     }
