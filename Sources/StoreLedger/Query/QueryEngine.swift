@@ -24,8 +24,6 @@ package struct QueryEngine {
   private let featureLiterals: [[UInt8]]
   /// Room for one answer's policy keys, reused: `writePolicy` fills it and appends it once.
   private let policyScratch: ByteScratch
-  /// The fixed bytes between an answer line's values, from the key table.
-  private let pieces = AnswerPieces.shared
 
   /// Prepares an engine over a ledger.
   package init(ledger: Ledger) {
@@ -316,11 +314,11 @@ package struct QueryEngine {
   ) {
     subjectFold.touches = nil
     evaluate(subject: symbol, at: at, asOf: asOf, cache: cache)
-    out.append(contentsOf: pieces.asOf)
+    appendStatic(#"{"as_of":"#, to: &out)
     if let knownBy = cache?.verifiedAt ?? asOf { appendTimestamp(knownBy, &out) } else { appendStatic("null", to: &out) }
-    out.append(contentsOf: pieces.at)
+    appendStatic(#","at":"#, to: &out)
     appendTimestamp(at, &out)
-    out.append(contentsOf: pieces.balancesOpen)
+    appendStatic(#","balances":{"#, to: &out)
     for (n, index) in balanceOrder.enumerated() {
       if n > 0 { out.append(44) }
       let balance = subjectFold.state.balances[index]
@@ -330,17 +328,17 @@ package struct QueryEngine {
     }
     out.append(125)
     if let cache {
-      out.append(contentsOf: pieces.cacheStale)
+      appendStatic(#","cache":{"stale":"#, to: &out)
       appendStatic(cache.isStale(at: at) ? "true" : "false", to: &out)
-      out.append(contentsOf: pieces.verifiedAt)
+      appendStatic(#","verified_at":"#, to: &out)
       appendTimestamp(cache.verifiedAt, &out)
       out.append(125)
     }
-    out.append(contentsOf: pieces.entitlementsOpen)
+    appendStatic(#","entitlements":{"#, to: &out)
     writeEntitlements(at: at, into: &out)
-    out.append(contentsOf: pieces.plansOpen)
+    appendStatic(#"},"plans":{"#, to: &out)
     writePlans(at: at, into: &out)
-    out.append(contentsOf: pieces.subject)
+    appendStatic(#"},"subject":"#, to: &out)
     appendEscaped(subject, &out)
     if policy != nil { writePolicy(into: &out) }
     out.append(125)
@@ -353,7 +351,7 @@ package struct QueryEngine {
       if !first { out.append(44) }
       first = false
       out.append(contentsOf: entitlementLiterals[entitlement])
-      out.append(contentsOf: pieces.expiresOpen)
+      appendStatic(#":{"expires":"#, to: &out)
       let product: ProductIndex
       let ownership: Ownership
       let offer: Offer
@@ -373,13 +371,13 @@ package struct QueryEngine {
         offer = item.offer
         stateName = "active"
       }
-      out.append(contentsOf: pieces.ownership)
+      appendStatic(#","ownership":""#, to: &out)
       appendStatic(ownership.staticName, to: &out)
-      out.append(contentsOf: pieces.period)
+      appendStatic(#"","period":""#, to: &out)
       appendStatic(offer.staticName, to: &out)
-      out.append(contentsOf: pieces.product)
+      appendStatic(#"","product":"#, to: &out)
       out.append(contentsOf: productLiterals[Int(product.rawValue)])
-      out.append(contentsOf: pieces.state)
+      appendStatic(#","state":""#, to: &out)
       appendStatic(stateName, to: &out)
       appendStatic(#""}"#, to: &out)
     }
@@ -393,27 +391,27 @@ package struct QueryEngine {
       first = false
       let sub = subjectFold.state.subscriptions[candidate.index]
       out.append(contentsOf: groupLiterals[group])
-      out.append(contentsOf: pieces.expiresOpen)
+      appendStatic(#":{"expires":"#, to: &out)
       appendTimestamp(sub.expires, &out)
-      out.append(contentsOf: pieces.originalTransaction)
+      appendStatic(#","original_transaction":"#, to: &out)
       appendSymbol(ledger.symbols.transactions, sub.originalTransaction, &out)
-      out.append(contentsOf: pieces.ownership)
+      appendStatic(#","ownership":""#, to: &out)
       appendStatic(sub.ownership.staticName, to: &out)
-      out.append(contentsOf: pieces.period)
+      appendStatic(#"","period":""#, to: &out)
       appendStatic(sub.offer.staticName, to: &out)
-      out.append(contentsOf: pieces.product)
+      appendStatic(#"","product":"#, to: &out)
       out.append(contentsOf: productLiterals[Int(sub.product.rawValue)])
-      out.append(contentsOf: pieces.renewsTo)
+      appendStatic(#","renews_to":"#, to: &out)
       if sub.renewsTo.isSome {
         out.append(contentsOf: productLiterals[Int(sub.renewsTo.rawValue)])
       } else {
         appendStatic("null", to: &out)
       }
-      out.append(contentsOf: pieces.state)
+      appendStatic(#","state":""#, to: &out)
       appendStatic(sub.reportedStatus(at: at).staticName, to: &out)
-      out.append(contentsOf: pieces.transaction)
+      appendStatic(#"","transaction":"#, to: &out)
       appendSymbol(ledger.symbols.transactions, sub.transaction, &out)
-      out.append(contentsOf: pieces.willRenew)
+      appendStatic(#","will_renew":"#, to: &out)
       appendStatic(sub.willRenew ? "true" : "false", to: &out)
       out.append(125)
     }
@@ -433,39 +431,39 @@ package struct QueryEngine {
   }
 
   private func writePolicy(to out: inout ByteCursor) {
-    out.put(pieces.tier)
+    out.put(#","tier":"#)
     putTier(subjectFold.outcome.tier, &out)
-    out.put(pieces.trial)
+    out.put(#","trial":"#)
     if let trial = subjectFold.outcome.trial {
-      out.put(pieces.endsOpen)
+      out.put(#"{"ends":"#)
       putTimestamp(trial.ends, &out)
-      out.put(pieces.endsBy)
+      out.put(#","ends_by":"#)
       switch trial.endsBy {
       case .duration: out.put(#""duration""#)
       case .subscription: out.put(#""subscription""#)
       case .feature(let index): out.put(featureLiterals[index])
       }
-      out.put(pieces.graceEnds)
+      out.put(#","grace_ends":"#)
       if let graceEnds = trial.graceEnds { putTimestamp(graceEnds, &out) } else { out.put("null") }
-      out.put(pieces.started)
+      out.put(#","started":"#)
       putTimestamp(trial.started, &out)
-      out.put(pieces.state)
+      out.put(#","state":""#)
       out.put(trial.state.staticName)
       out.put(#""}"#)
     } else {
       out.put("null")
     }
-    out.put(pieces.usageOpen)
+    out.put(#","usage":{"#)
     for (index, feature) in subjectFold.outcome.features.enumerated() {
       if index > 0 { out.put(byte: 44) }
       out.put(featureLiterals[index])
-      out.put(feature.allowed ? pieces.allowedLimit : pieces.refusedLimit)
+      out.put(feature.allowed ? #":{"allowed":true,"limit":"# : #":{"allowed":false,"limit":"#)
       if let limit = feature.limit { out.integer(limit) } else { out.put("null") }
-      out.put(pieces.tier)
+      out.put(#","tier":"#)
       putTier(feature.tier, &out)
-      out.put(pieces.used)
+      out.put(#","used":"#)
       out.integer(feature.used)
-      out.put(pieces.windowEnds)
+      out.put(#","window_ends":"#)
       if let ends = feature.windowEnds { putTimestamp(ends, &out) } else { out.put("null") }
       out.put(byte: 125)
     }
