@@ -146,7 +146,7 @@ public struct Holdings: Hashable, Codable, Sendable {
 }
 
 extension Holdings {
-  /// The typed form of an engine answer (whose names come from the same enums).
+  /// The typed form of an engine answer (whose states, ownerships and offers are the same enums).
   init(_ answer: Answer) {
     subject = SubjectID(rawValue: answer.subject)
     at = answer.at
@@ -154,15 +154,15 @@ extension Holdings {
     entitlements = [:]
     for item in answer.entitlements {
       entitlements[item.entitlement] = Entitlement(
-        product: ProductID(rawValue: item.product), state: Self.vocabulary(item.state),
-        expires: item.expires, ownership: Self.vocabulary(item.ownership), period: Self.vocabulary(item.period))
+        product: ProductID(rawValue: item.product), state: item.state, expires: item.expires, ownership: item.ownership,
+        period: item.period)
     }
     plans = [:]
     for plan in answer.plans {
       plans[plan.group] = Plan(
-        product: ProductID(rawValue: plan.product), state: Self.vocabulary(plan.state), expires: plan.expires,
+        product: ProductID(rawValue: plan.product), state: plan.state, expires: plan.expires,
         willRenew: plan.willRenew, renewsTo: plan.renewsTo.map { ProductID(rawValue: $0) },
-        period: Self.vocabulary(plan.period), ownership: Self.vocabulary(plan.ownership),
+        period: plan.period, ownership: plan.ownership,
         originalTransaction: TransactionID(rawValue: plan.originalTransaction),
         transaction: TransactionID(rawValue: plan.transaction))
     }
@@ -189,14 +189,14 @@ extension Holdings {
       subject: subject.rawValue, at: at, asOf: asOf,
       entitlements: sorted(entitlements).map { name, item in
         EntitlementAnswer(
-          entitlement: name, product: item.product.rawValue, state: item.state.name, expires: item.expires,
-          ownership: item.ownership.name, period: item.period.name)
+          entitlement: name, product: item.product.rawValue, state: item.state, expires: item.expires,
+          ownership: item.ownership, period: item.period)
       },
       plans: sorted(plans).map { group, plan in
         PlanAnswer(
-          group: group, product: plan.product.rawValue, state: plan.state.name, expires: plan.expires,
-          willRenew: plan.willRenew, renewsTo: plan.renewsTo?.rawValue, period: plan.period.name,
-          ownership: plan.ownership.name, originalTransaction: plan.originalTransaction.rawValue,
+          group: group, product: plan.product.rawValue, state: plan.state, expires: plan.expires,
+          willRenew: plan.willRenew, renewsTo: plan.renewsTo?.rawValue, period: plan.period,
+          ownership: plan.ownership, originalTransaction: plan.originalTransaction.rawValue,
           transaction: plan.transaction.rawValue)
       },
       balances: sorted(balances).map { (currency: $0.0, amount: $0.1) }, explanation: nil)
@@ -215,11 +215,6 @@ extension Holdings {
     answer.cache = cache.map { CacheAnswer(verifiedAt: $0.verifiedAt, isStale: $0.isStale) }
     answer.explanation = explanation?.engineExplanation
     return answer
-  }
-
-  private static func vocabulary<T: NamedVocabulary>(_ name: String) -> T {
-    guard let value = T.named(name) else { preconditionFailure("the engine wrote an unknown name \(name)") }
-    return value
   }
 }
 

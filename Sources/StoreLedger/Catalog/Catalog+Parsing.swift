@@ -62,63 +62,18 @@ extension Catalog {
       )
       return nil
     }
-    let allowed: Set<String>
-    switch kind {
-    case .autoRenewable: allowed = ["type", "entitlements", "group", "level", "family_shareable"]
-    case .nonRenewing: allowed = ["type", "entitlements", "duration", "family_shareable"]
-    case .nonConsumable: allowed = ["type", "entitlements", "expires_after", "family_shareable"]
-    case .consumable: allowed = ["type", "currency", "units"]
-    }
+    let allowed = allowedFields(of: kind)
     var ok = true
     for (key, _) in members where !allowed.contains(key) {
       bad("\(here): field '\(key)' is not allowed for type '\(typeName)'")
       ok = false
     }
     var product = Product(id: id, kind: kind)
-    if kind != .consumable {
-      if case .array(let items)? = value["entitlements"], !items.isEmpty,
-        items.allSatisfy({ ($0.stringValue?.isEmpty == false) })
-      {
-        product.entitlements = items.compactMap(\.stringValue)
-      } else {
-        bad("\(here): field 'entitlements': expected a non-empty list of entitlement ids")
-        ok = false
-      }
-      switch value["family_shareable"] {
-      case nil: break
-      case .bool(let flag)?: product.isFamilyShareable = flag
-      case let other?:
-        bad("\(here): field 'family_shareable': expected a boolean, found \(other.kindName)")
-        ok = false
-      }
-    }
-    func duration(_ field: String) -> ISODuration?? {
-      guard let raw = value[field] else { return .some(nil) }
-      guard let text = raw.stringValue, let parsed = ISODuration(text) else {
-        bad(
-          "\(here): field '\(field)': expected an ISO 8601 duration such as P1M, P2W, PT48H or P1MT12H, \(ISODuration.lengthLimitDescription)"
-        )
-        return nil
-      }
-      return .some(parsed)
-    }
+    if kind != .consumable { ok = parseAccess(value, into: &product, here: here, bad: bad) && ok }
     switch kind {
-    case .autoRenewable:
-      if let group = value["group"]?.stringValue, !group.isEmpty {
-        product.group = group
-      } else {
-        bad("\(here): field 'group' is required for auto_renewable (the subscription group)")
-        ok = false
-      }
-      switch value["level"] {
-      case nil: break
-      case .integer(let level)? where level >= 1 && level <= 1000: product.level = Int(level)
-      case _?:
-        bad("\(here): field 'level': expected an integer ≥ 1 (1 is the highest tier)")
-        ok = false
-      }
+    case .autoRenewable: ok = parseSubscription(value, into: &product, here: here, bad: bad) && ok
     case .nonRenewing:
-      switch duration("duration") {
+      switch parseDuration(value, "duration", here: here, bad: bad) {
       case .some(.some(let parsed)): product.duration = parsed
       case .some(nil):
         bad("\(here): field 'duration' is required for non_renewing")
@@ -126,26 +81,102 @@ extension Catalog {
       case nil: ok = false
       }
     case .nonConsumable:
-      switch duration("expires_after") {
+      switch parseDuration(value, "expires_after", here: here, bad: bad) {
       case .some(let parsed): product.expiresAfter = parsed
       case nil: ok = false
       }
-    case .consumable:
-      switch value["currency"] {
-      case nil: break
-      case .string(let currency)? where !currency.isEmpty: product.currency = currency
-      case _?:
-        bad("\(here): field 'currency': expected a non-empty string")
-        ok = false
-      }
-      switch value["units"] {
-      case nil: break
-      case .integer(let units)? where units >= 1 && units <= Limits.amountMax: product.units = units
-      case _?:
-        bad("\(here): field 'units': expected an integer ≥ 1")
-        ok = false
-      }
+    case .consumable: ok = parseConsumable(value, into: &product, here: here, bad: bad) && ok
     }
     return ok ? product : nil
+  }
+
+  /// The fields a product of `kind` may have.
+  private static func allowedFields(of kind: ProductKind) -> Set<String> {
+    switch kind {
+    case .autoRenewable: return ["type", "entitlements", "group", "level", "family_shareable"]
+    case .nonRenewing: return ["type", "entitlements", "duration", "family_shareable"]
+    case .nonConsumable: return ["type", "entitlements", "expires_after", "family_shareable"]
+    case .consumable: return ["type", "currency", "units"]
+    }
+  }
+
+  /// `entitlements` and `family_shareable` of a product that gives access; false when wrong (said through `bad`).
+  private static func parseAccess(
+    _ value: JSONValue, into product: inout Product, here: String, bad: (String) -> Void
+  ) -> Bool {
+    var ok = true
+    if case .array(let items)? = value["entitlements"], !items.isEmpty,
+      items.allSatisfy({ ($0.stringValue?.isEmpty == false) })
+    {
+      product.entitlements = items.compactMap(\.stringValue)
+    } else {
+      bad("\(here): field 'entitlements': expected a non-empty list of entitlement ids")
+      ok = false
+    }
+    switch value["family_shareable"] {
+    case nil: break
+    case .bool(let flag)?: product.isFamilyShareable = flag
+    case let other?:
+      bad("\(here): field 'family_shareable': expected a boolean, found \(other.kindName)")
+      ok = false
+    }
+    return ok
+  }
+
+  /// The duration in `field`: `.some(nil)` when absent, nil (after saying why) when not a duration.
+  private static func parseDuration(
+    _ value: JSONValue, _ field: String, here: String, bad: (String) -> Void
+  ) -> ISODuration?? {
+    guard let raw = value[field] else { return .some(nil) }
+    guard let text = raw.stringValue, let parsed = ISODuration(text) else {
+      bad(
+        "\(here): field '\(field)': expected an ISO 8601 duration such as P1M, P2W, PT48H or P1MT12H, \(ISODuration.lengthLimitDescription)"
+      )
+      return nil
+    }
+    return .some(parsed)
+  }
+
+  /// An auto-renewable product's `group` and `level`; false when wrong (said through `bad`).
+  private static func parseSubscription(
+    _ value: JSONValue, into product: inout Product, here: String, bad: (String) -> Void
+  ) -> Bool {
+    var ok = true
+    if let group = value["group"]?.stringValue, !group.isEmpty {
+      product.group = group
+    } else {
+      bad("\(here): field 'group' is required for auto_renewable (the subscription group)")
+      ok = false
+    }
+    switch value["level"] {
+    case nil: break
+    case .integer(let level)? where level >= 1 && level <= 1000: product.level = Int(level)
+    case _?:
+      bad("\(here): field 'level': expected an integer ≥ 1 (1 is the highest tier)")
+      ok = false
+    }
+    return ok
+  }
+
+  /// A consumable's `currency` and `units`; false when wrong (said through `bad`).
+  private static func parseConsumable(
+    _ value: JSONValue, into product: inout Product, here: String, bad: (String) -> Void
+  ) -> Bool {
+    var ok = true
+    switch value["currency"] {
+    case nil: break
+    case .string(let currency)? where !currency.isEmpty: product.currency = currency
+    case _?:
+      bad("\(here): field 'currency': expected a non-empty string")
+      ok = false
+    }
+    switch value["units"] {
+    case nil: break
+    case .integer(let units)? where units >= 1 && units <= Limits.amountMax: product.units = units
+    case _?:
+      bad("\(here): field 'units': expected an integer ≥ 1")
+      ok = false
+    }
+    return ok
   }
 }

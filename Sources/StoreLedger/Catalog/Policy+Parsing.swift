@@ -160,6 +160,9 @@ extension Policy {
     return UsageWindow.allCases.first { $0.name == text }
   }
 
+  /// The names of `window`, as messages list them.
+  private static let windowNames = "day, week, month or ever"
+
   private static func parseFeatures(
     _ value: JSONValue?, tiers: [PolicyTier], fail: (String) -> Void
   ) -> [PolicyFeature]? {
@@ -167,91 +170,102 @@ extension Policy {
       fail("field 'features': expected an object of feature name → {window, limits} (at most \(namesMax))")
       return nil
     }
-    let windowNames = "day, week, month or ever"
     var features: [PolicyFeature] = []
     var ok = true
     for (name, item) in members {
-      let here = "feature '\(name)'"
-      guard isName(name) else {
-        fail("feature names must be 1–\(Limits.referenceBytesMax) bytes")
-        ok = false
-        continue
-      }
-      guard let fields = item.objectMembers else {
-        fail("\(here): expected an object, found \(item.kindName)")
-        ok = false
-        continue
-      }
-      for (key, _) in fields where !["window", "limits", "label", "unit"].contains(key) {
-        fail("\(here): unknown field '\(key)'; expected window, limits, label, unit")
-        ok = false
-      }
-      var label: String? = nil
-      if let raw = item["label"] {
-        label = parseLabel(raw, here: here, fail: fail)
-        ok = ok && label != nil
-      }
-      var unit: UsageUnit? = nil
-      if let raw = item["unit"] {
-        unit = parseUnit(raw, here: here, fail: fail)
-        ok = ok && unit != nil
-      }
-      guard let window = parseWindow(item["window"]) else {
-        fail("\(here): field 'window': expected \(windowNames)")
-        ok = false
-        continue
-      }
-      guard let limitMembers = item["limits"]?.objectMembers else {
-        fail("\(here): field 'limits': expected an object of tier name → limit")
-        ok = false
-        continue
-      }
-      var limits = [TierLimit?](repeating: nil, count: tiers.count)
-      for (tierName, raw) in limitMembers {
-        guard let tier = tiers.firstIndex(where: { $0.name == tierName }) else {
-          let known = tiers.map(\.name).joined(separator: ", ")
-          fail("\(here): field 'limits': unknown tier '\(tierName)'; the tiers are \(known)")
-          ok = false
-          continue
-        }
-        let expected = "an integer ≥ 0, null (unlimited) or {\"limit\": n or null, \"window\": w}"
-        switch raw {
-        case .null:
-          limits[tier] = TierLimit(limit: nil, window: window)
-        case .integer(let n) where n >= 0 && n <= Limits.amountMax:
-          limits[tier] = TierLimit(limit: n, window: window)
-        case .object(let pairs):
-          var limit: TierLimit? = TierLimit(limit: nil, window: window)
-          for (key, _) in pairs where key != "limit" && key != "window" {
-            fail("\(here): limit of tier '\(tierName)': unknown field '\(key)'; expected limit, window")
-            limit = nil
-          }
-          switch raw["limit"] {
-          case .null?: break
-          case .integer(let n)? where n >= 0 && n <= Limits.amountMax: limit?.limit = n
-          default:
-            fail("\(here): limit of tier '\(tierName)': field 'limit': expected an integer ≥ 0 or null")
-            limit = nil
-          }
-          if let rawWindow = raw["window"] {
-            if let parsed = parseWindow(rawWindow) {
-              limit?.window = parsed
-            } else {
-              fail("\(here): limit of tier '\(tierName)': field 'window': expected \(windowNames)")
-              limit = nil
-            }
-          }
-          if limit == nil { ok = false }
-          limits[tier] = limit
-        default:
-          fail("\(here): limit of tier '\(tierName)': expected \(expected), found \(raw.kindName)")
-          ok = false
-        }
-      }
-      features.append(PolicyFeature(name: name, window: window, limits: limits, label: label, unit: unit))
+      if let feature = parseFeature(name, item, tiers: tiers, fail: fail) { features.append(feature) } else { ok = false }
     }
     features.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
     return ok ? features : nil
+  }
+
+  /// One feature: its window, limits by tier, label and unit; nil (after saying why) when wrong.
+  private static func parseFeature(
+    _ name: String, _ item: JSONValue, tiers: [PolicyTier], fail: (String) -> Void
+  ) -> PolicyFeature? {
+    let here = "feature '\(name)'"
+    guard isName(name) else {
+      fail("feature names must be 1–\(Limits.referenceBytesMax) bytes")
+      return nil
+    }
+    guard let fields = item.objectMembers else {
+      fail("\(here): expected an object, found \(item.kindName)")
+      return nil
+    }
+    var ok = true
+    for (key, _) in fields where !["window", "limits", "label", "unit"].contains(key) {
+      fail("\(here): unknown field '\(key)'; expected window, limits, label, unit")
+      ok = false
+    }
+    var label: String? = nil
+    if let raw = item["label"] {
+      label = parseLabel(raw, here: here, fail: fail)
+      ok = ok && label != nil
+    }
+    var unit: UsageUnit? = nil
+    if let raw = item["unit"] {
+      unit = parseUnit(raw, here: here, fail: fail)
+      ok = ok && unit != nil
+    }
+    guard let window = parseWindow(item["window"]) else {
+      fail("\(here): field 'window': expected \(windowNames)")
+      return nil
+    }
+    guard let limitMembers = item["limits"]?.objectMembers else {
+      fail("\(here): field 'limits': expected an object of tier name → limit")
+      return nil
+    }
+    var limits = [TierLimit?](repeating: nil, count: tiers.count)
+    for (tierName, raw) in limitMembers {
+      guard let tier = tiers.firstIndex(where: { $0.name == tierName }) else {
+        let known = tiers.map(\.name).joined(separator: ", ")
+        fail("\(here): field 'limits': unknown tier '\(tierName)'; the tiers are \(known)")
+        ok = false
+        continue
+      }
+      limits[tier] = parseLimit(raw, of: "\(here): limit of tier '\(tierName)'", window: window, fail: fail)
+      if limits[tier] == nil { ok = false }
+    }
+    return ok ? PolicyFeature(name: name, window: window, limits: limits, label: label, unit: unit) : nil
+  }
+
+  /// One tier's limit of a feature whose window is `window`: a count, null (unlimited) or
+  /// `{"limit": n or null, "window": w}`; nil (after saying why, each message starting with `here`) when wrong.
+  private static func parseLimit(
+    _ raw: JSONValue, of here: String, window: UsageWindow, fail: (String) -> Void
+  ) -> TierLimit? {
+    switch raw {
+    case .null:
+      return TierLimit(limit: nil, window: window)
+    case .integer(let n) where n >= 0 && n <= Limits.amountMax:
+      return TierLimit(limit: n, window: window)
+    case .object(let pairs):
+      var limit: TierLimit? = TierLimit(limit: nil, window: window)
+      for (key, _) in pairs where key != "limit" && key != "window" {
+        fail("\(here): unknown field '\(key)'; expected limit, window")
+        limit = nil
+      }
+      switch raw["limit"] {
+      case .null?: break
+      case .integer(let n)? where n >= 0 && n <= Limits.amountMax: limit?.limit = n
+      default:
+        fail("\(here): field 'limit': expected an integer ≥ 0 or null")
+        limit = nil
+      }
+      if let rawWindow = raw["window"] {
+        if let parsed = parseWindow(rawWindow) {
+          limit?.window = parsed
+        } else {
+          fail("\(here): field 'window': expected \(windowNames)")
+          limit = nil
+        }
+      }
+      return limit
+    default:
+      let expected = "an integer ≥ 0, null (unlimited) or {\"limit\": n or null, \"window\": w}"
+      fail("\(here): expected \(expected), found \(raw.kindName)")
+      return nil
+    }
   }
 
   private static func parseTrial(

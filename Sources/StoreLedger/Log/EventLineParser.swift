@@ -368,23 +368,7 @@ struct Cursor {
       guard i < end, p[i] == 34 else {
         throw wrongType(field, "an RFC 3339 timestamp string", valueStart)
       }
-      let ref = try readString(scratch: &scratch)
-      let parsed: Timestamp?
-      if ref.inScratch {
-        parsed = scratch.withUnsafeBufferPointer {
-          Timestamp.parseRFC3339(UnsafeBufferPointer(rebasing: $0[Int(ref.start)..<Int(ref.start + ref.count)]))
-        }
-      } else {
-        parsed = Timestamp.parseRFC3339(
-          UnsafeBufferPointer(rebasing: p[Int(ref.start)..<Int(ref.start + ref.count)]), dayCache: &dayCache)
-      }
-      guard let parsed else {
-        throw fieldError(
-          .invalidValue(
-            field: field.name,
-            expected: "an RFC 3339 timestamp such as 2026-03-01T12:00:00Z (at most 3 fraction digits)",
-            found: foundDescription(from: valueStart)))
-      }
+      let parsed = try readTimestamp(of: field, from: valueStart, scratch: &scratch)
       switch field {
       case .at: fields.at = parsed
       case .recorded: fields.recorded = parsed
@@ -395,36 +379,8 @@ struct Cursor {
       guard i < end, p[i] == 45 || (p[i] &- 48) < 10 else {
         throw wrongType(field, "an integer", valueStart)
       }
-      guard let scan = JSONScan.number(p, from: i, end: end) else {
-        throw jsonError("invalid number")
-      }
-      guard scan.isInteger else {
-        throw fieldError(
-          .invalidValue(
-            field: field.name, expected: "an integer", found: foundDescription(from: valueStart)))
-      }
-      var value: Int64 = 0
-      var k = i
-      let negative = p[k] == 45
-      if negative { k += 1 }
-      // More digits than the limit has cannot be within it; stopping here also rules out overflow.
-      let digitsMax = Limits.amountDigitsMax
-      while k < scan.end && k - i <= digitsMax {
-        value = value * 10 + Int64(p[k] &- 48)
-        k += 1
-      }
-      guard k == scan.end, value <= Limits.amountMax else {
-        throw fieldError(
-          .invalidValue(
-            field: field.name, expected: "an integer at most \(Limits.amountMax)",
-            found: foundDescription(from: valueStart)))
-      }
-      i = scan.end
-      if field == .quantity {
-        fields.quantity = negative ? -value : value
-      } else {
-        fields.price = negative ? -value : value
-      }
+      let value = try readInteger(of: field, from: valueStart)
+      if field == .quantity { fields.quantity = value } else { fields.price = value }
     case .autoRenew:
       if matchLiteral("true") {
         fields.autoRenew = true
@@ -437,6 +393,64 @@ struct Cursor {
       guard i < end, p[i] == 123 else { throw wrongType(field, "an object", valueStart) }
       fields.metaHash = try hashValue(depth: 0, scratch: &scratch)
     }
+  }
+
+  /// Reads the timestamp string at the cursor (on its opening quote) of `field`, whose value
+  /// starts at `valueStart`.
+  @inline(__always)
+  mutating func readTimestamp(
+    of field: Field, from valueStart: Int, scratch: inout [UInt8]
+  ) throws(Diagnostic) -> Timestamp {
+    let ref = try readString(scratch: &scratch)
+    let parsed: Timestamp?
+    if ref.inScratch {
+      parsed = scratch.withUnsafeBufferPointer {
+        Timestamp.parseRFC3339(UnsafeBufferPointer(rebasing: $0[Int(ref.start)..<Int(ref.start + ref.count)]))
+      }
+    } else {
+      parsed = Timestamp.parseRFC3339(
+        UnsafeBufferPointer(rebasing: p[Int(ref.start)..<Int(ref.start + ref.count)]), dayCache: &dayCache)
+    }
+    guard let parsed else {
+      throw fieldError(
+        .invalidValue(
+          field: field.name,
+          expected: "an RFC 3339 timestamp such as 2026-03-01T12:00:00Z (at most 3 fraction digits)",
+          found: foundDescription(from: valueStart)))
+    }
+    return parsed
+  }
+
+  /// Reads the integer at the cursor (on its first byte) of `field`, whose value starts at
+  /// `valueStart`: at most `Limits.amountMax` either way.
+  @inline(__always)
+  mutating func readInteger(of field: Field, from valueStart: Int) throws(Diagnostic) -> Int64 {
+    guard let scan = JSONScan.number(p, from: i, end: end) else {
+      throw jsonError("invalid number")
+    }
+    guard scan.isInteger else {
+      throw fieldError(
+        .invalidValue(
+          field: field.name, expected: "an integer", found: foundDescription(from: valueStart)))
+    }
+    var value: Int64 = 0
+    var k = i
+    let negative = p[k] == 45
+    if negative { k += 1 }
+    // More digits than the limit has cannot be within it; stopping here also rules out overflow.
+    let digitsMax = Limits.amountDigitsMax
+    while k < scan.end && k - i <= digitsMax {
+      value = value * 10 + Int64(p[k] &- 48)
+      k += 1
+    }
+    guard k == scan.end, value <= Limits.amountMax else {
+      throw fieldError(
+        .invalidValue(
+          field: field.name, expected: "an integer at most \(Limits.amountMax)",
+          found: foundDescription(from: valueStart)))
+    }
+    i = scan.end
+    return negative ? -value : value
   }
 
   /// After a member or element: true after a ',' (more follow), false after `closing`.
@@ -475,31 +489,7 @@ struct Cursor {
     guard i < end else { throw jsonError("expected a value") }
     switch p[i] {
     case 123:
-      i += 1
-      var sum: UInt64 = 0x6f62_6a65_6374
-      var count: UInt64 = 0
-      skipWhitespace()
-      if i < end && p[i] == 125 {
-        i += 1
-        return SymbolTable.mix(sum)
-      }
-      while true {
-        skipWhitespace()
-        guard i < end, p[i] == 34 else { throw jsonError("expected a key in double quotes") }
-        let mark = scratch.count
-        let key = try readString(scratch: &scratch)
-        let keyHash = bytesHash(key, scratch)
-        scratch.removeLast(scratch.count - mark)
-        skipWhitespace()
-        guard i < end, p[i] == 58 else { throw jsonError("expected ':'") }
-        i += 1
-        skipWhitespace()
-        let valueHash = try hashValue(depth: depth + 1, scratch: &scratch)
-        // A commutative sum of per-member hashes makes key order irrelevant.
-        sum = sum &+ SymbolTable.mix(keyHash ^ (valueHash &* 0x9e37_79b9_7f4a_7c15))
-        count += 1
-        if try !nextMember(closing: 125) { return SymbolTable.mix(sum ^ count) }
-      }
+      return try hashObject(depth: depth, scratch: &scratch)
     case 91:
       i += 1
       var h: UInt64 = 0x6172_7261_79
@@ -529,21 +519,56 @@ struct Cursor {
       guard matchLiteral("null") else { throw jsonError("expected a value") }
       return 0x6e75_6c6c
     default:
-      guard let scan = JSONScan.number(p, from: i, end: end) else {
-        throw jsonError("expected a value")
-      }
-      let numberText = String(decoding: UnsafeBufferPointer(rebasing: p[i..<scan.end]), as: UTF8.self)
-      i = scan.end
-      // Numbers compare as values: hash the Double unless it is an exact integer.
-      if scan.isInteger, let integer = Int64(numberText) {
-        return SymbolTable.mix(UInt64(bitPattern: integer) ^ 0x6e75_6d)
-      }
-      let value = Double(numberText) ?? .nan
-      if value.isFinite, abs(value) < 9.0e18, value == Double(Int64(value)) {
-        return SymbolTable.mix(UInt64(bitPattern: Int64(value)) ^ 0x6e75_6d)
-      }
-      return SymbolTable.mix((value == 0 ? 0 : value.bitPattern) ^ 0x666c_6f61_74)
+      return try hashNumber()
     }
+  }
+
+  /// `hashValue` of the object at the cursor (on its `{`): a commutative sum of its members' hashes.
+  mutating func hashObject(depth: Int, scratch: inout [UInt8]) throws(Diagnostic) -> UInt64 {
+    i += 1
+    var sum: UInt64 = 0x6f62_6a65_6374
+    var count: UInt64 = 0
+    skipWhitespace()
+    if i < end && p[i] == 125 {
+      i += 1
+      return SymbolTable.mix(sum)
+    }
+    while true {
+      skipWhitespace()
+      guard i < end, p[i] == 34 else { throw jsonError("expected a key in double quotes") }
+      let mark = scratch.count
+      let key = try readString(scratch: &scratch)
+      let keyHash = bytesHash(key, scratch)
+      scratch.removeLast(scratch.count - mark)
+      skipWhitespace()
+      guard i < end, p[i] == 58 else { throw jsonError("expected ':'") }
+      i += 1
+      skipWhitespace()
+      let valueHash = try hashValue(depth: depth + 1, scratch: &scratch)
+      // A commutative sum of per-member hashes makes key order irrelevant.
+      sum = sum &+ SymbolTable.mix(keyHash ^ (valueHash &* 0x9e37_79b9_7f4a_7c15))
+      count += 1
+      if try !nextMember(closing: 125) { return SymbolTable.mix(sum ^ count) }
+    }
+  }
+
+  /// `hashValue` of the number at the cursor: numbers compare as values, so an integral
+  /// double hashes like the integer.
+  mutating func hashNumber() throws(Diagnostic) -> UInt64 {
+    guard let scan = JSONScan.number(p, from: i, end: end) else {
+      throw jsonError("expected a value")
+    }
+    let numberText = String(decoding: UnsafeBufferPointer(rebasing: p[i..<scan.end]), as: UTF8.self)
+    i = scan.end
+    // Numbers compare as values: hash the Double unless it is an exact integer.
+    if scan.isInteger, let integer = Int64(numberText) {
+      return SymbolTable.mix(UInt64(bitPattern: integer) ^ 0x6e75_6d)
+    }
+    let value = Double(numberText) ?? .nan
+    if value.isFinite, abs(value) < 9.0e18, value == Double(Int64(value)) {
+      return SymbolTable.mix(UInt64(bitPattern: Int64(value)) ^ 0x6e75_6d)
+    }
+    return SymbolTable.mix((value == 0 ? 0 : value.bitPattern) ^ 0x666c_6f61_74)
   }
 
   func bytesHash(_ ref: StringRef, _ scratch: [UInt8]) -> UInt64 {

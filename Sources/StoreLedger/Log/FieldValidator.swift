@@ -64,10 +64,10 @@ struct FieldValidator {
   func matches(_ ref: StringRef, _ name: String) -> Bool { name.utf8.elementsEqual(bytes(ref)) }
 
   /// A spend of a currency no consumable grants would read as an overdraw of 0: the typo named instead.
-  func unknownCurrency(_ ref: StringRef) -> Result<PendingEvent, Diagnostic>? {
+  func unknownCurrency(_ ref: StringRef) -> Problem? {
     guard !catalog.grantsCurrency(bytes(ref)) else { return nil }
     let currency = string(ref)
-    return fail(.unknownCurrency(currency: currency, suggestions: NearMatch.suggestions(for: currency, among: catalog.currencies)))
+    return .unknownCurrency(currency: currency, suggestions: NearMatch.suggestions(for: currency, among: catalog.currencies))
   }
 
   func internRef(_ ref: StringRef) -> InternRef { InternRef(ref: ref, hash: SymbolTable.hash(bytes(ref))) }
@@ -76,18 +76,16 @@ struct FieldValidator {
   static let usageQuantityMax: Int64 = 1_000_000
 
   /// Checks `feature` against the catalog's policy and the `quantity` rules of a `usage` event.
-  private func validateUsage(_ fields: RawFields, into event: inout Event) -> Result<PendingEvent, Diagnostic>? {
+  private func usageProblem(_ fields: RawFields, into event: inout Event) -> Problem? {
     let ref = fields.strings[Field.feature.rawValue]
     guard let policy = catalog.policy else {
-      return fail(
-        .invalidValue(
-          field: "feature", expected: "a feature of the catalog's 'policy' (this catalog has no policy)",
-          found: quoted(ref)))
+      return .invalidValue(
+        field: "feature", expected: "a feature of the catalog's 'policy' (this catalog has no policy)",
+        found: quoted(ref))
     }
     guard let feature = policy.featureIndex(of: bytes(ref)) else {
       let names = policy.features.map(\.name).joined(separator: ", ")
-      return fail(
-        .invalidValue(field: "feature", expected: "a feature of the catalog's policy (\(names))", found: quoted(ref)))
+      return .invalidValue(field: "feature", expected: "a feature of the catalog's policy (\(names))", found: quoted(ref))
     }
     event.feature = UInt16(feature)
     // Any usage may be the trial's first: its end and grace end must be times an answer can
@@ -100,22 +98,20 @@ struct FieldValidator {
       let ends = trial.duration.added(to: fields.at)
       let graceEnds = trial.grace.map { $0.added(to: ends) } ?? ends
       guard graceEnds.isReadable else {
-        return fail(
-          .invalidValue(
-            field: "at",
-            expected: "a time from which the policy's trial (\(trial.duration)\(trial.grace.map { " and grace \($0)" } ?? "")) "
-              + "ends by \(Timestamp.latest.rfc3339), the latest time a log can hold",
-            found: "\"\(fields.at.rfc3339)\" (it would end at \(graceEnds.rfc3339))"))
+        return .invalidValue(
+          field: "at",
+          expected: "a time from which the policy's trial (\(trial.duration)\(trial.grace.map { " and grace \($0)" } ?? "")) "
+            + "ends by \(Timestamp.latest.rfc3339), the latest time a log can hold",
+          found: "\"\(fields.at.rfc3339)\" (it would end at \(graceEnds.rfc3339))")
       }
     }
     if fields.present.contains(.quantity) {
       let quantity = fields.quantity
       guard quantity != 0, quantity.magnitude <= FieldValidator.usageQuantityMax.magnitude else {
-        return fail(
-          .invalidValue(
-            field: "quantity",
-            expected: "a non-zero integer from -\(FieldValidator.usageQuantityMax) to \(FieldValidator.usageQuantityMax) (negative: held items released)",
-            found: String(quantity)))
+        return .invalidValue(
+          field: "quantity",
+          expected: "a non-zero integer from -\(FieldValidator.usageQuantityMax) to \(FieldValidator.usageQuantityMax) (negative: held items released)",
+          found: String(quantity))
       }
       event.quantity = quantity
     } else {
@@ -127,35 +123,35 @@ struct FieldValidator {
   /// Refuses a purchase whose computed values leave their range (Docs/log-format.md, "Limits"):
   /// a grant end from the catalog's duration past the latest time a log can hold, or a
   /// consumable credit (`quantity` × the product's `units`) above `Limits.amountMax`.
-  private func checkComputedAmounts(
+  private func computedAmountProblem(
     _ fields: RawFields, product index: ProductIndex, productKind: ProductKind
-  ) -> Result<PendingEvent, Diagnostic>? {
+  ) -> Problem? {
     let product = catalog[index]
     if productKind == .consumable {
       let quantity = fields.present.contains(.quantity) ? fields.quantity : 1
       let (credit, overflow) = quantity.multipliedReportingOverflow(by: product.units)
       guard overflow || credit > Limits.amountMax else { return nil }
-      return fail(
-        .invalidValue(
-          field: "quantity",
-          expected: "at most \(Limits.amountMax / product.units) of '\(product.id)' (\(product.units) units each; "
-            + "one event credits at most \(Limits.amountMax) units)",
-          found: String(quantity)))
+      return .invalidValue(
+        field: "quantity",
+        expected: "at most \(Limits.amountMax / product.units) of '\(product.id)' (\(product.units) units each; "
+          + "one event credits at most \(Limits.amountMax) units)",
+        found: String(quantity))
     }
     guard !fields.present.contains(.expires), let duration = catalog.grantDurations[Int(index.rawValue)],
       fields.at.millisecondsSinceEpoch > Timestamp.latestMilliseconds - duration.upperBoundMilliseconds
     else { return nil }
     let end = duration.added(to: fields.at)
     guard end.millisecondsSinceEpoch > Timestamp.latestMilliseconds else { return nil }
-    return fail(
-      .invalidValue(
-        field: "at",
-        expected: "a time from which '\(product.id)' (\(duration)) ends by \(Timestamp.latest.rfc3339), the latest time a log can hold",
-        found: "\"\(fields.at.rfc3339)\" (it would end at \(end.rfc3339))"))
+    return .invalidValue(
+      field: "at",
+      expected: "a time from which '\(product.id)' (\(duration)) ends by \(Timestamp.latest.rfc3339), the latest time a log can hold",
+      found: "\"\(fields.at.rfc3339)\" (it would end at \(end.rfc3339))")
   }
 
   /// Checks the per-type rules and returns the event with its strings still to intern.
   /// `lineStart` is where the line starts in its block, for the pending event's string references.
+  /// The rules run in a fixed order (fields, identity, shared values, the kind's own values,
+  /// offer, price): a line with several faults is refused for the first, the same every time.
   mutating func pending(from fields: RawFields, lineStart: Int = 0) -> Result<PendingEvent, Diagnostic> {
     let present = fields.present
     let s = fields.strings
@@ -163,25 +159,7 @@ struct FieldValidator {
     guard let kind = kind(s[Field.type.rawValue]) else {
       return fail(.unknownEventType(quoted(s[Field.type.rawValue])))
     }
-    // Only error paths read it: a computed name keeps String creation off the per-line path.
-    var typeName: String { kind.name }
-    if !present.contains(FieldValidator.everyTypeFields) {
-      for field in [Field.id, .subject, .at] where !present.contains(field) {
-        return fail(.missingField(field: field.name, type: typeName))
-      }
-    }
-    let required = kind.required
-    if !present.contains(required) {
-      for field in Field.allCases where required.contains(field) && !present.contains(field) {
-        return fail(.missingField(field: field.name, type: typeName))
-      }
-    }
-    let allowed = required.union(kind.optional).union(FieldValidator.baseFields)
-    if !allowed.contains(present) {
-      for field in Field.allCases where present.contains(field) && !allowed.contains(field) {
-        return fail(.fieldNotAllowed(field: field.name, type: typeName, why: ""))
-      }
-    }
+    if let problem = fieldSetProblem(kind, present) { return fail(problem) }
     var event = Event(kind: kind)
     var pending = PendingEvent()
     event.line = UInt32(lineNumber)
@@ -189,187 +167,13 @@ struct FieldValidator {
     event.recorded = present.contains(.recorded) ? fields.recorded : fields.at
     event.hasRecorded = present.contains(.recorded)
     event.metaHash = fields.metaHash
-
-    let id = s[Field.id.rawValue]
-    let idLength = scalarCount(id)
-    guard idLength >= 1 && idLength <= Limits.idLengthMax else {
-      return fail(
-        .invalidValue(
-          field: "id", expected: "a string of 1–\(Limits.idLengthMax) characters",
-          found: "\(idLength) characters"))
-    }
-    let subject = s[Field.subject.rawValue]
-    let subjectLength = scalarCount(subject)
-    guard subjectLength >= 1 && subjectLength <= Limits.subjectLengthMax else {
-      return fail(
-        .invalidValue(
-          field: "subject", expected: "a string of 1–\(Limits.subjectLengthMax) characters",
-          found: "\(subjectLength) characters"))
-    }
-
-    // The product's kind only: copying a whole `Product` per line costs retains.
-    var productKind: ProductKind? = nil
-    if present.contains(.product) {
-      let ref = s[Field.product.rawValue]
-      guard let index = catalog.index(of: bytes(ref)) else {
-        let product = string(ref)
-        return fail(.unknownProduct(field: "product", product: product, suggestions: catalog.suggestions(for: product)))
-      }
-      event.product = index
-      productKind = catalog.kind(index)
-      if kind.scope.contains(.subscription) && productKind != .autoRenewable {
-        return fail(
-          .invalidValue(
-            field: "product", expected: "an auto_renewable product for '\(typeName)'",
-            found: "'\(catalog[index].id)' (\(catalog[index].kind.rawValue))"))
-      }
-    }
-    func productLabel() -> String { "'\(catalog[event.product].id)' is \(catalog[event.product].kind.rawValue)" }
-    for field in [Field.transaction, .originalTransaction] where present.contains(field) {
-      let ref = s[field.rawValue]
-      guard ref.count >= 1 && Int(ref.count) <= Limits.referenceBytesMax else {
-        return fail(
-          .invalidValue(
-            field: field.name, expected: "a non-empty string of at most \(Limits.referenceBytesMax) bytes",
-            found: quoted(ref)))
-      }
-    }
-    // `expires` and `grace_expires` share the event's one end field; a type has at most one.
-    // Two optional lookups rather than an array of pairs: an array built from line values is
-    // allocated on every line.
-    for field in [Field.expires, .graceExpires] where present.contains(field) {
-      let end = field == .expires ? fields.expires : fields.graceExpires
-      guard end > fields.at else {
-        return fail(
-          .invalidValue(
-            field: field.name, expected: "a time later than 'at' (\(fields.at.rfc3339))",
-            found: "\"\(end.rfc3339)\""))
-      }
-      event.expires = end
-      event.hasExpires = true
-    }
-    if present.contains(.autoRenew) { event.autoRenew = fields.autoRenew }
-
-    if kind == .purchase, let productKind {
-      switch productKind {
-      case .autoRenewable:
-        guard present.contains(.expires) else {
-          return fail(
-            .missingField(field: "expires", type: "purchase of an auto_renewable product"))
-        }
-      case .nonRenewing:
-        break
-      case .nonConsumable, .consumable:
-        if present.contains(.expires) {
-          return fail(
-            .fieldNotAllowed(
-              field: "expires", type: typeName, why: productLabel()))
-        }
-      }
-      if present.contains(.originalTransaction) && productKind != .autoRenewable {
-        return fail(
-          .fieldNotAllowed(
-            field: "original_transaction", type: typeName,
-            why: "only for auto_renewable products; " + productLabel()))
-      }
-      if let failure = checkComputedAmounts(fields, product: event.product, productKind: productKind) { return failure }
-      if productKind == .consumable {
-        event.quantity = present.contains(.quantity) ? fields.quantity : 1
-      } else if present.contains(.quantity) {
-        return fail(
-          .fieldNotAllowed(
-            field: "quantity", type: typeName,
-            why: "only for consumable products; " + productLabel()))
-      }
-      if present.contains(.ownership) {
-        let ref = s[Field.ownership.rawValue]
-        if equals(ref, "purchased") {
-          event.ownership = .purchased
-        } else if equals(ref, "family_shared") {
-          guard catalog.products[Int(event.product.rawValue)].isFamilyShareable else {
-            return fail(
-              .invalidValue(
-                field: "ownership",
-                expected: "'purchased' ('\(catalog[event.product].id)' is not family_shareable)",
-                found: quoted(ref)))
-          }
-          event.ownership = .familyShared
-        } else {
-          return fail(
-            .invalidValue(field: "ownership", expected: "'purchased' or 'family_shared'", found: quoted(ref)))
-        }
-        event.hasOwnership = true
-      }
-    }
-    if kind == .usage {
-      if let failure = validateUsage(fields, into: &event) { return failure }
-    } else if present.contains(.quantity) {
-      guard fields.quantity >= 1 else {
-        return fail(.invalidValue(field: "quantity", expected: "an integer ≥ 1", found: String(fields.quantity)))
-      }
-    }
-    if kind == .consumption { event.quantity = fields.quantity }
-    if present.contains(.offer) {
-      let ref = s[Field.offer.rawValue]
-      guard let offer = Offer.allCases.first(where: { $0 != .normal && matches(ref, $0.name) }) else {
-        return fail(
-          .invalidValue(
-            field: "offer", expected: "one of trial, intro, promo, code, win_back", found: quoted(ref)))
-      }
-      event.offer = offer
-      event.hasOffer = true
-    }
-    if kind.isCharge {
-      let hasPrice = present.contains(.price)
-      let hasCurrency = present.contains(.currency)
-      guard hasPrice == hasCurrency else {
-        return fail(
-          .missingField(field: hasPrice ? "currency" : "price", type: "\(typeName) with a \(hasPrice ? "price" : "currency") (both or neither)"))
-      }
-      if hasPrice {
-        guard fields.price >= 0 else {
-          return fail(
-            .invalidValue(field: "price", expected: "an integer ≥ 0 in thousandths", found: String(fields.price)))
-        }
-        let ref = s[Field.currency.rawValue]
-        let b = bytes(ref)
-        guard b.count == 3, b.allSatisfy({ $0 >= 65 && $0 <= 90 }) else {
-          return fail(
-            .invalidValue(field: "currency", expected: "an ISO 4217 code such as USD", found: quoted(ref)))
-        }
-        event.price = fields.price
-        event.hasPrice = true
-        pending.currency = internRef(ref)
-      }
-    } else if kind == .consumption {
-      let ref = s[Field.currency.rawValue]
-      guard ref.count >= 1 && Int(ref.count) <= Limits.referenceBytesMax else {
-        return fail(.invalidValue(field: "currency", expected: "a non-empty currency id", found: quoted(ref)))
-      }
-      if let unknown = unknownCurrency(ref) { return unknown }
-      pending.currency = internRef(ref)
-    }
-    if present.contains(.reason) {
-      let ref = s[Field.reason.rawValue]
-      if kind == .expiration {
-        guard let reason = ExpirationReason.allCases.first(where: { matches(ref, $0.name) }) else {
-          return fail(
-            .invalidValue(
-              field: "reason",
-              expected: "one of voluntary, billing, price_increase, product_unavailable, other",
-              found: quoted(ref)))
-        }
-        event.reasonRaw = reason.rawValue
-      } else {
-        guard let reason = RevocationReason.allCases.first(where: { matches(ref, $0.name) }) else {
-          return fail(
-            .invalidValue(field: "reason", expected: "one of refund, family_revoked, other", found: quoted(ref)))
-        }
-        event.reasonRaw = reason.rawValue
-      }
-    }
-    pending.id = internRef(id)
-    pending.subject = internRef(subject)
+    if let problem = identityProblem(fields) { return fail(problem) }
+    if let problem = sharedValueProblem(fields, kind, into: &event) { return fail(problem) }
+    if let problem = kindValueProblem(fields, kind, into: &event, &pending) { return fail(problem) }
+    if let problem = offerProblem(fields, into: &event) { return fail(problem) }
+    if kind.isCharge, let problem = priceProblem(fields, kind, into: &event, &pending) { return fail(problem) }
+    pending.id = internRef(s[Field.id.rawValue])
+    pending.subject = internRef(s[Field.subject.rawValue])
     if present.contains(.transaction) { pending.transaction = internRef(s[Field.transaction.rawValue]) }
     if present.contains(.originalTransaction) {
       pending.originalTransaction = internRef(s[Field.originalTransaction.rawValue])
@@ -378,7 +182,246 @@ struct FieldValidator {
     pending.lineStart = Int32(lineStart)
     return .success(pending)
   }
+
+  /// The first field every type, `kind`'s row of the kind table, or the base fields
+  /// miss or refuse; nil when the line's fields fit its type.
+  @inline(__always)
+  private func fieldSetProblem(_ kind: EventKind, _ present: FieldSet) -> Problem? {
+    if !present.contains(FieldValidator.everyTypeFields) {
+      for field in [Field.id, .subject, .at] where !present.contains(field) {
+        return .missingField(field: field.name, type: kind.name)
+      }
+    }
+    let required = kind.required
+    if !present.contains(required) {
+      for field in Field.allCases where required.contains(field) && !present.contains(field) {
+        return .missingField(field: field.name, type: kind.name)
+      }
+    }
+    let allowed = required.union(kind.optional).union(FieldValidator.baseFields)
+    if !allowed.contains(present) {
+      for field in Field.allCases where present.contains(field) && !allowed.contains(field) {
+        return .fieldNotAllowed(field: field.name, type: kind.name, why: "")
+      }
+    }
+    return nil
+  }
+
+  /// The lengths of `id` and `subject` (Docs/log-format.md, "Limits").
+  @inline(__always)
+  private func identityProblem(_ fields: RawFields) -> Problem? {
+    let idLength = scalarCount(fields.strings[Field.id.rawValue])
+    guard idLength >= 1 && idLength <= Limits.idLengthMax else {
+      return .invalidValue(
+        field: "id", expected: "a string of 1–\(Limits.idLengthMax) characters", found: "\(idLength) characters")
+    }
+    let subjectLength = scalarCount(fields.strings[Field.subject.rawValue])
+    guard subjectLength >= 1 && subjectLength <= Limits.subjectLengthMax else {
+      return .invalidValue(
+        field: "subject", expected: "a string of 1–\(Limits.subjectLengthMax) characters",
+        found: "\(subjectLength) characters")
+    }
+    return nil
+  }
+
+  /// The rules of fields several types share: `product`, the transaction references, the end
+  /// (`expires` or `grace_expires`, one per type) and `auto_renew`.
+  @inline(__always)
+  private func sharedValueProblem(_ fields: RawFields, _ kind: EventKind, into event: inout Event) -> Problem? {
+    let present = fields.present
+    if present.contains(.product) {
+      let ref = fields.strings[Field.product.rawValue]
+      guard let index = catalog.index(of: bytes(ref)) else {
+        let product = string(ref)
+        return .unknownProduct(field: "product", product: product, suggestions: catalog.suggestions(for: product))
+      }
+      event.product = index
+      if kind.scope.contains(.subscription) && catalog.kind(index) != .autoRenewable {
+        return .invalidValue(
+          field: "product", expected: "an auto_renewable product for '\(kind.name)'",
+          found: "'\(catalog[index].id)' (\(catalog[index].kind.rawValue))")
+      }
+    }
+    for field in [Field.transaction, .originalTransaction] where present.contains(field) {
+      let ref = fields.strings[field.rawValue]
+      guard ref.count >= 1 && Int(ref.count) <= Limits.referenceBytesMax else {
+        return .invalidValue(
+          field: field.name, expected: "a non-empty string of at most \(Limits.referenceBytesMax) bytes",
+          found: quoted(ref))
+      }
+    }
+    // Two optional lookups rather than an array of pairs: an array built from line values is
+    // allocated on every line.
+    for field in [Field.expires, .graceExpires] where present.contains(field) {
+      let end = field == .expires ? fields.expires : fields.graceExpires
+      guard end > fields.at else {
+        return .invalidValue(
+          field: field.name, expected: "a time later than 'at' (\(fields.at.rfc3339))", found: "\"\(end.rfc3339)\"")
+      }
+      event.expires = end
+      event.hasExpires = true
+    }
+    if present.contains(.autoRenew) { event.autoRenew = fields.autoRenew }
+    return nil
+  }
+
+  /// The rules of the values only some kinds carry (`quantity`, `ownership`, `feature`,
+  /// `currency` of a consumption, `reason`), one function per kind that has any.
+  @inline(__always)
+  private func kindValueProblem(
+    _ fields: RawFields, _ kind: EventKind, into event: inout Event, _ pending: inout PendingEvent
+  ) -> Problem? {
+    switch kind {
+    case .purchase: return purchaseProblem(fields, into: &event)
+    case .consumption: return consumptionProblem(fields, into: &event, &pending)
+    case .usage: return usageProblem(fields, into: &event)
+    case .expiration: return reasonProblem(fields, ExpirationReason.self, into: &event)
+    case .revocation: return reasonProblem(fields, RevocationReason.self, into: &event)
+    case .purchasePending, .renewal, .billingRetry, .graceEntered, .autoRenewChanged, .planChanged,
+      .renewalExtended, .refundReversed:
+      return nil
+    }
+  }
+
+  /// A purchase's rules by its product's kind: `expires`, `original_transaction`, the computed
+  /// amounts, `quantity` and `ownership`.
+  @inline(__always)
+  private func purchaseProblem(_ fields: RawFields, into event: inout Event) -> Problem? {
+    let present = fields.present
+    // The product's kind only: copying a whole `Product` per line costs retains.
+    let productKind = catalog.kind(event.product)
+    func productLabel() -> String { "'\(catalog[event.product].id)' is \(catalog[event.product].kind.rawValue)" }
+    switch productKind {
+    case .autoRenewable:
+      guard present.contains(.expires) else {
+        return .missingField(field: "expires", type: "purchase of an auto_renewable product")
+      }
+    case .nonRenewing:
+      break
+    case .nonConsumable, .consumable:
+      if present.contains(.expires) { return .fieldNotAllowed(field: "expires", type: EventKind.purchase.name, why: productLabel()) }
+    }
+    if present.contains(.originalTransaction) && productKind != .autoRenewable {
+      return .fieldNotAllowed(
+        field: "original_transaction", type: EventKind.purchase.name, why: "only for auto_renewable products; " + productLabel())
+    }
+    if let problem = computedAmountProblem(fields, product: event.product, productKind: productKind) { return problem }
+    if productKind == .consumable {
+      event.quantity = present.contains(.quantity) ? fields.quantity : 1
+    } else if present.contains(.quantity) {
+      return .fieldNotAllowed(
+        field: "quantity", type: EventKind.purchase.name, why: "only for consumable products; " + productLabel())
+    }
+    if present.contains(.ownership), let problem = ownershipProblem(fields, into: &event) { return problem }
+    return quantityProblem(fields)
+  }
+
+  /// A purchase's `ownership`: `family_shared` only of a family-shareable product.
+  private func ownershipProblem(_ fields: RawFields, into event: inout Event) -> Problem? {
+    let ref = fields.strings[Field.ownership.rawValue]
+    if equals(ref, "purchased") {
+      event.ownership = .purchased
+    } else if equals(ref, "family_shared") {
+      guard catalog.products[Int(event.product.rawValue)].isFamilyShareable else {
+        return .invalidValue(
+          field: "ownership", expected: "'purchased' ('\(catalog[event.product].id)' is not family_shareable)",
+          found: quoted(ref))
+      }
+      event.ownership = .familyShared
+    } else {
+      return .invalidValue(field: "ownership", expected: "'purchased' or 'family_shared'", found: quoted(ref))
+    }
+    event.hasOwnership = true
+    return nil
+  }
+
+  /// A `quantity` outside `usage`: a positive count.
+  @inline(__always)
+  private func quantityProblem(_ fields: RawFields) -> Problem? {
+    guard fields.present.contains(.quantity), fields.quantity < 1 else { return nil }
+    return .invalidValue(field: "quantity", expected: "an integer ≥ 1", found: String(fields.quantity))
+  }
+
+  /// A consumption's `quantity` and `currency`: a currency some consumable of the catalog grants.
+  @inline(__always)
+  private func consumptionProblem(
+    _ fields: RawFields, into event: inout Event, _ pending: inout PendingEvent
+  ) -> Problem? {
+    if let problem = quantityProblem(fields) { return problem }
+    event.quantity = fields.quantity
+    let ref = fields.strings[Field.currency.rawValue]
+    guard ref.count >= 1 && Int(ref.count) <= Limits.referenceBytesMax else {
+      return .invalidValue(field: "currency", expected: "a non-empty currency id", found: quoted(ref))
+    }
+    if let unknown = unknownCurrency(ref) { return unknown }
+    pending.currency = internRef(ref)
+    return nil
+  }
+
+  /// `reason`, one of the names of `Reason` (the expiration's or the revocation's reasons).
+  private func reasonProblem<Reason: ReasonName>(
+    _ fields: RawFields, _: Reason.Type, into event: inout Event
+  ) -> Problem? {
+    guard fields.present.contains(.reason) else { return nil }
+    let ref = fields.strings[Field.reason.rawValue]
+    guard let reason = Reason.allCases.first(where: { matches(ref, $0.name) }) else {
+      let names = Reason.allCases.map(\.name).joined(separator: ", ")
+      return .invalidValue(field: "reason", expected: "one of \(names)", found: quoted(ref))
+    }
+    event.reasonRaw = reason.rawValue
+    return nil
+  }
+
+  /// `offer`: one of the offers other than `normal`.
+  @inline(__always)
+  private func offerProblem(_ fields: RawFields, into event: inout Event) -> Problem? {
+    guard fields.present.contains(.offer) else { return nil }
+    let ref = fields.strings[Field.offer.rawValue]
+    guard let offer = Offer.allCases.first(where: { $0 != .normal && matches(ref, $0.name) }) else {
+      return .invalidValue(field: "offer", expected: "one of trial, intro, promo, code, win_back", found: quoted(ref))
+    }
+    event.offer = offer
+    event.hasOffer = true
+    return nil
+  }
+
+  /// A charge's `price` and `currency`: both or neither, a price ≥ 0 and an ISO 4217 code.
+  @inline(__always)
+  private func priceProblem(
+    _ fields: RawFields, _ kind: EventKind, into event: inout Event, _ pending: inout PendingEvent
+  ) -> Problem? {
+    let hasPrice = fields.present.contains(.price)
+    guard hasPrice == fields.present.contains(.currency) else {
+      return .missingField(
+        field: hasPrice ? "currency" : "price",
+        type: "\(kind.name) with a \(hasPrice ? "price" : "currency") (both or neither)")
+    }
+    guard hasPrice else { return nil }
+    guard fields.price >= 0 else {
+      return .invalidValue(field: "price", expected: "an integer ≥ 0 in thousandths", found: String(fields.price))
+    }
+    let ref = fields.strings[Field.currency.rawValue]
+    let b = bytes(ref)
+    guard b.count == 3, b.allSatisfy({ $0 >= 65 && $0 <= 90 }) else {
+      return .invalidValue(field: "currency", expected: "an ISO 4217 code such as USD", found: quoted(ref))
+    }
+    event.price = fields.price
+    event.hasPrice = true
+    pending.currency = internRef(ref)
+    return nil
+  }
 }
+
+/// The reasons a log's `reason` names, by kind.
+protocol ReasonName: CaseIterable {
+  /// The name used in the log.
+  var name: String { get }
+  /// The stored code.
+  var rawValue: UInt8 { get }
+}
+
+extension ExpirationReason: ReasonName {}
+extension RevocationReason: ReasonName {}
 
 /// A string of a parsed line and its hash, waiting to be interned.
 struct InternRef {

@@ -48,11 +48,7 @@ package struct LogSplitter {
     let paths = (0..<count).map { directory + "/" + fileName(index: $0, count: count) }
     for path in paths { try PendingFile.checkTarget(path, force: force, inUse: inUse) }
     let files = try paths.map { (path) throws(Diagnostic) in try PendingFile(replacing: path, force: force, inUse: inUse) }
-    let bufferBytes = max(bufferBytesMin, bufferBytesTotal / count)
-    var buffers = [[UInt8]](repeating: [], count: count)
-    for index in buffers.indices { buffers[index].reserveCapacity(bufferBytes + Limits.lineBytesMax + 1) }
-    var summary = Summary(lines: Array(repeating: 0, count: count), bytes: Array(repeating: 0, count: count))
-    var scratch: [UInt8] = []
+    var router = ShardRouter(name: name, files: files, bufferBytes: max(bufferBytesMin, bufferBytesTotal / count))
     var carry: [UInt8] = []
     var lineNumber = 1
     let block = UnsafeMutableRawBufferPointer.allocate(byteCount: blockBytes, alignment: 64)
@@ -74,14 +70,14 @@ package struct LogSplitter {
         }
         carry.append(contentsOf: UnsafeRawBufferPointer(rebasing: block[0..<newline]))
         try carry.withUnsafeBufferPointer { (line) throws(Diagnostic) in
-          try route(line, lineNumber: lineNumber)
+          try router.route(line, lineNumber: lineNumber)
         }
         carry.removeAll(keepingCapacity: true)
         lineNumber += 1
         start = newline + 1
       }
       while case let newline = ByteScan.first(10, in: blockLines, from: start, end: n), newline < n {
-        try route(UnsafeBufferPointer(rebasing: blockLines[start..<newline]), lineNumber: lineNumber)
+        try router.route(UnsafeBufferPointer(rebasing: blockLines[start..<newline]), lineNumber: lineNumber)
         lineNumber += 1
         start = newline + 1
       }
@@ -92,19 +88,38 @@ package struct LogSplitter {
     }
     if !carry.isEmpty, carry.withUnsafeBufferPointer({ LogReader.isCompleteLine($0) }) {
       // A last line saved without its newline is a line like any other; its shard gets the newline.
-      try carry.withUnsafeBufferPointer { (line) throws(Diagnostic) in try route(line, lineNumber: lineNumber) }
+      try carry.withUnsafeBufferPointer { (line) throws(Diagnostic) in try router.route(line, lineNumber: lineNumber) }
       carry.removeAll()
     }
-    summary.tornBytes = Int64(carry.count)
-    for index in 0..<count { try flush(index) }
-    for file in files { try file.commit() }
-    return summary
+    router.summary.tornBytes = Int64(carry.count)
+    return try router.commit()
+  }
 
-    func route(_ line: UnsafeBufferPointer<UInt8>, lineNumber: Int) throws(Diagnostic) {
+  /// Each shard's file and write buffer, and what went where so far.
+  private struct ShardRouter {
+    let name: String
+    let files: [PendingFile]
+    let bufferBytes: Int
+    var buffers: [[UInt8]]
+    var summary: Summary
+    var scratch: [UInt8] = []
+
+    init(name: String, files: [PendingFile], bufferBytes: Int) {
+      self.name = name
+      self.files = files
+      self.bufferBytes = bufferBytes
+      buffers = [[UInt8]](repeating: [], count: files.count)
+      for index in buffers.indices { buffers[index].reserveCapacity(bufferBytes + Limits.lineBytesMax + 1) }
+      summary = Summary(lines: Array(repeating: 0, count: files.count), bytes: Array(repeating: 0, count: files.count))
+    }
+
+    /// Appends `line` to its subject's shard (an empty line is counted and left out).
+    mutating func route(_ line: UnsafeBufferPointer<UInt8>, lineNumber: Int) throws(Diagnostic) {
       guard line.contains(where: { $0 != 32 && $0 != 9 && $0 != 13 }) else {
         summary.emptyLines += 1
         return
       }
+      let count = files.count
       let shard: Int
       switch SubjectScan.subject(of: line, scratch: &scratch, { Shard.index(ofSubject: $0, count: count) }) {
       case .success(let index): shard = index
@@ -117,10 +132,18 @@ package struct LogSplitter {
       if buffers[shard].count >= bufferBytes { try flush(shard) }
     }
 
-    func flush(_ shard: Int) throws(Diagnostic) {
+    /// Writes what shard `shard`'s buffer holds.
+    mutating func flush(_ shard: Int) throws(Diagnostic) {
       guard !buffers[shard].isEmpty else { return }
       try files[shard].file.write(buffers[shard])
       buffers[shard].removeAll(keepingCapacity: true)
+    }
+
+    /// Writes every buffer, then renames every file over its name.
+    mutating func commit() throws(Diagnostic) -> Summary {
+      for index in 0..<files.count { try flush(index) }
+      for file in files { try file.commit() }
+      return summary
     }
   }
 }

@@ -131,20 +131,68 @@ enum PipelinedLogReader {
     read: (UnsafeMutableRawBufferPointer, _ position: Int64) throws(Diagnostic) -> Int
   ) throws(Diagnostic) -> LogExtent {
     let capacity = blockBytes + Limits.lineBytesMax + 1
-    var free = (0..<blocksInFlight).map { _ in ParsedBlock(capacity: capacity, catalog: catalog) }
+    var loop = FeedLoop(
+      path: path, end: end, blockBytes: blockBytes, startingAt: offset, firstLineNumber: firstLineNumber,
+      free: (0..<blocksInFlight).map { _ in ParsedBlock(capacity: capacity, catalog: catalog) })
+    while !loop.atEnd || !loop.inFlight.isEmpty {
+      if loop.atEnd || loop.free.isEmpty {
+        loop.admitOldest(&builder)
+        continue
+      }
+      progress?(loop.position - offset, end - offset)
+      let block = loop.free.removeLast()
+      var filled = try loop.fill(block, read: read)
+      if loop.longLine != nil {
+        // The rest of a line already reported as too long: drop it up to its newline.
+        guard let newline = try loop.dropLongLineRest(block, filled: filled, &builder) else { continue }
+        let start = newline + 1
+        block.buffer.baseAddress!.copyMemory(from: block.buffer.baseAddress! + start, byteCount: filled - start)
+        filled -= start
+      }
+      let rest = loop.cut(block, filled: filled)
+      if loop.atEnd {
+        // What follows the last newline is a torn write.
+        loop.finish(block, &builder)
+        return LogExtent(
+          completeBytes: loop.consumed, tornBytes: Int64(rest), lineCount: loop.lineNumber - firstLineNumber)
+      }
+      loop.send(block, filled: filled, rest: rest)
+    }
+    // The file ended inside a long line: a torn last line, however long.
+    let torn = loop.longLine.map { Int64($0.bytes) } ?? 0
+    return LogExtent(completeBytes: loop.consumed - torn, tornBytes: torn, lineCount: loop.lineNumber - firstLineNumber)
+  }
+
+  /// The state of `feed`'s loop: blocks free and in flight, the partial line carried to the
+  /// next block, and how far reading, cutting and counting lines got.
+  private struct FeedLoop {
+    let path: String
+    let end: Int64
+    let blockBytes: Int
+    var free: [ParsedBlock]
     var inFlight: [ParsedBlock] = []
     var carry: [UInt8] = []
-    var position = offset
-    var consumed = offset
-    var lineNumber = firstLineNumber
-    var skippingLongLine = false
+    var position: Int64
+    var consumed: Int64
+    var lineNumber: Int
     /// The line being skipped as too long: its number and bytes so far. Reported when its
     /// newline comes; at the end of the file it is a torn last line (a warning) instead.
-    var longLine = (line: 0, bytes: 0)
+    var longLine: (line: Int, bytes: Int)? = nil
     var atEnd = false
     let workers = DispatchQueue.global()
 
-    func admitOldest(_ builder: inout LedgerBuilder) {
+    init(path: String, end: Int64, blockBytes: Int, startingAt offset: Int64, firstLineNumber: Int, free: [ParsedBlock]) {
+      self.path = path
+      self.end = end
+      self.blockBytes = blockBytes
+      self.free = free
+      position = offset
+      consumed = offset
+      lineNumber = firstLineNumber
+    }
+
+    /// Waits for the oldest block in flight, adds its lines to `builder` and frees the block.
+    mutating func admitOldest(_ builder: inout LedgerBuilder) {
       let block = inFlight.removeFirst()
       block.parsed.wait()
       let bytes = UnsafeBufferPointer(block.buffer.bindMemory(to: UInt8.self))
@@ -159,14 +207,11 @@ enum PipelinedLogReader {
       free.append(block)
     }
 
-    while !atEnd || !inFlight.isEmpty {
-      if atEnd || free.isEmpty {
-        admitOldest(&builder)
-        continue
-      }
-      progress?(position - offset, end - offset)
-      let block = free.removeLast()
-      let bytes = block.buffer.bindMemory(to: UInt8.self)
+    /// Copies the carried partial line to the start of `block` and reads up to a block after
+    /// it; returns the bytes `block` then holds. Reading nothing means the end.
+    mutating func fill(
+      _ block: ParsedBlock, read: (UnsafeMutableRawBufferPointer, _ position: Int64) throws(Diagnostic) -> Int
+    ) throws(Diagnostic) -> Int {
       carry.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: block.buffer[0..<$0.count]).copyMemory(from: $0) }
       var filled = carry.count
       carry.removeAll(keepingCapacity: true)
@@ -175,65 +220,74 @@ enum PipelinedLogReader {
       position += Int64(n)
       filled += n
       if n == 0 { atEnd = true }
-      var start = 0
-      if skippingLongLine {
-        // The rest of a line already reported as too long: drop it up to its newline.
-        guard let newline = LogReader.findNewline(bytes, from: 0, to: filled) else {
-          consumed += Int64(filled)
-          longLine.bytes += filled
-          free.append(block)
-          if longLine.bytes > Limits.skippedLineBytesMax {
-            // An endless line (a pipe of zeros): stop now rather than read forever.
-            while !inFlight.isEmpty { admitOldest(&builder) }
-            throw Diagnostic(
-              file: path, line: longLine.line, .lineTooLong(bytes: longLine.bytes, limit: Limits.lineBytesMax))
-          }
-          continue
+      return filled
+    }
+
+    /// Drops the rest of `longLine` from `block`: returns its newline's offset, with the line
+    /// reported as the block's leading failure, or nil when the block holds none (freed).
+    mutating func dropLongLineRest(
+      _ block: ParsedBlock, filled: Int, _ builder: inout LedgerBuilder
+    ) throws(Diagnostic) -> Int? {
+      guard var skipped = longLine else { preconditionFailure("no long line is being skipped") }
+      guard let newline = LogReader.findNewline(block.buffer.bindMemory(to: UInt8.self), from: 0, to: filled) else {
+        consumed += Int64(filled)
+        skipped.bytes += filled
+        longLine = skipped
+        free.append(block)
+        if skipped.bytes > Limits.skippedLineBytesMax {
+          // An endless line (a pipe of zeros): stop now rather than read forever.
+          while !inFlight.isEmpty { admitOldest(&builder) }
+          throw Diagnostic(file: path, line: skipped.line, .lineTooLong(bytes: skipped.bytes, limit: Limits.lineBytesMax))
         }
-        consumed += Int64(newline + 1)
-        block.leadingFailure = Diagnostic(
-          line: longLine.line, .lineTooLong(bytes: longLine.bytes + newline, limit: Limits.lineBytesMax))
-        lineNumber += 1
-        start = newline + 1
-        skippingLongLine = false
+        return nil
       }
-      if start > 0 {
-        block.buffer.baseAddress!.copyMemory(from: block.buffer.baseAddress! + start, byteCount: filled - start)
-        filled -= start
-      }
+      consumed += Int64(newline + 1)
+      block.leadingFailure = Diagnostic(
+        line: skipped.line, .lineTooLong(bytes: skipped.bytes + newline, limit: Limits.lineBytesMax))
+      lineNumber += 1
+      longLine = nil
+      return newline
+    }
+
+    /// Ends `block` after its last newline and counts its lines; returns the bytes after its end.
+    /// At the end of the input a complete last line without a newline is a line like any other.
+    mutating func cut(_ block: ParsedBlock, filled: Int) -> Int {
+      let bytes = block.buffer.bindMemory(to: UInt8.self)
       var lastNewline = filled - 1
       while lastNewline >= 0 && bytes[lastNewline] != 10 { lastNewline -= 1 }
       block.length = lastNewline + 1
       block.firstLineNumber = lineNumber
       lineNumber += ByteScan.count(10, in: UnsafeBufferPointer(bytes), from: 0, end: block.length)
       consumed += Int64(block.length)
-      var rest = filled - block.length
-      if atEnd && rest > 0
-        && LogReader.isCompleteLine(UnsafeBufferPointer(rebasing: bytes[block.length..<filled]))
-      {
-        // A last line saved without its newline (contract §1): a line like any other. The
-        // buffer has room for one byte more than a block and a carried line.
-        bytes[filled] = 10
-        block.length = filled + 1
-        lineNumber += 1
-        consumed += Int64(rest)
-        rest = 0
+      let rest = filled - block.length
+      guard atEnd && rest > 0 && LogReader.isCompleteLine(UnsafeBufferPointer(rebasing: bytes[block.length..<filled]))
+      else { return rest }
+      // A last line saved without its newline (contract §1): a line like any other. The
+      // buffer has room for one byte more than a block and a carried line.
+      bytes[filled] = 10
+      block.length = filled + 1
+      lineNumber += 1
+      consumed += Int64(rest)
+      return 0
+    }
+
+    /// At the end of the input: parses the last `block` when it holds anything, then admits every block.
+    mutating func finish(_ block: ParsedBlock, _ builder: inout LedgerBuilder) {
+      if block.length > 0 || block.leadingFailure != nil {
+        inFlight.append(block)
+        workers.async { block.parse() }
+      } else {
+        free.append(block)
       }
-      if atEnd {
-        // What follows the last newline is a torn write.
-        if block.length > 0 || block.leadingFailure != nil {
-          inFlight.append(block)
-          workers.async { block.parse() }
-        } else {
-          free.append(block)
-        }
-        while !inFlight.isEmpty { admitOldest(&builder) }
-        return LogExtent(completeBytes: consumed, tornBytes: Int64(rest), lineCount: lineNumber - firstLineNumber)
-      }
+      while !inFlight.isEmpty { admitOldest(&builder) }
+    }
+
+    /// Carries the partial line after `block`'s end to the next block (or starts skipping it
+    /// when longer than the limit), then sends `block` to a worker.
+    mutating func send(_ block: ParsedBlock, filled: Int, rest: Int) {
       if rest > Limits.lineBytesMax {
         // The next line is longer than the limit: skip to its newline, then report it once.
         longLine = (line: lineNumber, bytes: rest)
-        skippingLongLine = true
         consumed += Int64(rest)
       } else {
         carry.append(contentsOf: UnsafeRawBufferPointer(rebasing: block.buffer[block.length..<filled]))
@@ -248,8 +302,5 @@ enum PipelinedLogReader {
         free.append(block)
       }
     }
-    // The file ended inside a long line: a torn last line, however long.
-    let torn = skippingLongLine ? Int64(longLine.bytes) : 0
-    return LogExtent(completeBytes: consumed - torn, tornBytes: torn, lineCount: lineNumber - firstLineNumber)
   }
 }

@@ -26,7 +26,7 @@ extension AbsentEntitlement {
         result.append(
           AbsentEntitlement(
             entitlement: entitlement,
-            reason: "the plan \(plan.group) (\(plan.product), transaction \(plan.transaction)) is \(plan.state)"
+            reason: "the plan \(plan.group) (\(plan.product), transaction \(plan.transaction)) is \(plan.state.name)"
               + describe(evidence, subject: symbol, ledger: ledger),
             evidence: evidence))
         continue

@@ -1,77 +1,79 @@
+/// An optional time as JSON: its RFC 3339 text, or `null`.
+private func time(_ t: Timestamp?) -> JSONValue { t.map { .string($0.rfc3339) } ?? .null }
+
+extension JSONValue {
+  /// An object whose member names come from the answer's key table (`AnswerKey`).
+  static func answerObject(_ members: [(AnswerKey, JSONValue)]) -> JSONValue {
+    .object(members.map { ($0.0.name, $0.1) })
+  }
+}
+
 extension Answer {
   /// The answer as the JSON object of Docs/semantics.md ("Answers") (with `explain` when explained).
   package var jsonValue: JSONValue {
-    func time(_ t: Timestamp?) -> JSONValue { t.map { .string($0.rfc3339) } ?? .null }
-    var members: [(String, JSONValue)] = [
-      ("subject", .string(subject)),
-      ("at", time(at)),
-      ("as_of", time(asOf)),
-      (
-        "entitlements",
-        .object(
-          entitlements.map {
-            (
-              $0.entitlement,
-              .object([
-                ("product", .string($0.product)), ("state", .string($0.state)),
-                ("expires", time($0.expires)), ("ownership", .string($0.ownership)),
-                ("period", .string($0.period)),
-              ])
-            )
-          })
-      ),
-      (
-        "plans",
-        .object(
-          plans.map {
-            (
-              $0.group,
-              .object([
-                ("product", .string($0.product)), ("state", .string($0.state)),
-                ("expires", time($0.expires)), ("will_renew", .bool($0.willRenew)),
-                ("renews_to", $0.renewsTo.map { .string($0) } ?? .null),
-                ("period", .string($0.period)), ("ownership", .string($0.ownership)),
-                ("original_transaction", .string($0.originalTransaction)),
-                ("transaction", .string($0.transaction)),
-              ])
-            )
-          })
-      ),
-      ("balances", .object(balances.map { ($0.currency, .integer($0.amount)) })),
+    var members: [(AnswerKey, JSONValue)] = [
+      (.subject, .string(subject)),
+      (.at, time(at)),
+      (.asOf, time(asOf)),
+      (.entitlements, .object(entitlements.map { ($0.entitlement, $0.jsonValue) })),
+      (.plans, .object(plans.map { ($0.group, $0.jsonValue) })),
+      (.balances, .object(balances.map { ($0.currency, .integer($0.amount)) })),
     ]
     if let cache {
-      members.append(("cache", .object([("verified_at", time(cache.verifiedAt)), ("stale", .bool(cache.isStale))])))
+      members.append((.cache, .answerObject([(.verifiedAt, time(cache.verifiedAt)), (.stale, .bool(cache.isStale))])))
     }
     if let policy {
-      members.append(("tier", policy.tier.map { .string($0) } ?? .null))
-      members.append(
-        (
-          "trial",
-          policy.trial.map { trial in
-            .object([
-              ("state", .string(trial.state.rawValue)), ("started", time(trial.started)), ("ends", time(trial.ends)),
-              ("ends_by", .string(trial.endsBy)), ("grace_ends", time(trial.graceEnds)),
-            ])
-          } ?? .null
-        ))
-      members.append(
-        (
-          "usage",
-          .object(
-            policy.usage.map { feature in
-              (
-                feature.feature,
-                .object([
-                  ("allowed", .bool(feature.allowed)), ("tier", feature.tier.map { .string($0) } ?? .null),
-                  ("used", .integer(feature.used)), ("limit", feature.limit.map { .integer($0) } ?? .null),
-                  ("window_ends", time(feature.windowEnds)),
-                ])
-              )
-            })
-        ))
+      members.append((.tier, policy.tier.map { .string($0) } ?? .null))
+      members.append((.trial, policy.trial?.jsonValue ?? .null))
+      members.append((.usage, .object(policy.usage.map { ($0.feature, $0.jsonValue) })))
     }
-    if let explanation { members.append(("explain", explanation.jsonValue(hasPolicy: policy != nil))) }
-    return .object(members)
+    if let explanation { members.append((.explain, explanation.jsonValue(hasPolicy: policy != nil))) }
+    return .answerObject(members)
+  }
+}
+
+extension EntitlementAnswer {
+  /// One member of an answer's `entitlements`, without its name.
+  var jsonValue: JSONValue {
+    .answerObject([
+      (.product, .string(product)), (.state, .string(state.name)), (.expires, time(expires)),
+      (.ownership, .string(ownership.name)), (.period, .string(period.name)),
+    ])
+  }
+}
+
+extension PlanAnswer {
+  /// One member of an answer's `plans`, without its group.
+  var jsonValue: JSONValue {
+    .answerObject([
+      (.product, .string(product)), (.state, .string(state.name)),
+      (.expires, time(expires)), (.willRenew, .bool(willRenew)),
+      (.renewsTo, renewsTo.map { .string($0) } ?? .null),
+      (.period, .string(period.name)), (.ownership, .string(ownership.name)),
+      (.originalTransaction, .string(originalTransaction)),
+      (.transaction, .string(transaction)),
+    ])
+  }
+}
+
+extension TrialAnswer {
+  /// An answer's `trial`.
+  var jsonValue: JSONValue {
+    .answerObject([
+      (.state, .string(state.rawValue)), (.started, time(started)), (.ends, time(ends)),
+      (.endsBy, .string(endsBy)), (.graceEnds, time(graceEnds)),
+    ])
+  }
+}
+
+extension FeatureUsageAnswer {
+  /// One member of an answer's `usage`, without its feature.
+  var jsonValue: JSONValue {
+    .answerObject([
+      (.allowed, .bool(allowed)), (.tier, tier.map { .string($0) } ?? .null),
+      (.used, .integer(used)), (.limit, limit.map { .integer($0) } ?? .null),
+      (.windowEnds, time(windowEnds)),
+    ])
   }
 }
 
@@ -80,30 +82,31 @@ extension Explanation {
   /// with `absent`, its members sorted by name.
   func jsonValue(hasPolicy: Bool) -> JSONValue {
     func events(_ evidence: [Evidence]) -> JSONValue {
-      .array(evidence.map { .object([("id", .string($0.id)), ("line", .integer(Int64($0.line)))]) })
+      .array(evidence.map { .answerObject([(.id, .string($0.id)), (.line, .integer(Int64($0.line)))]) })
     }
     func list(_ items: [(String, [Evidence])]) -> JSONValue { .object(items.map { ($0.0, events($0.1)) }) }
-    var members: [(String, JSONValue)] = [
-      ("entitlements", list(entitlements)), ("plans", list(plans)), ("balances", list(balances)),
+    var members: [(AnswerKey, JSONValue)] = [
+      (.entitlements, list(entitlements)), (.plans, list(plans)), (.balances, list(balances)),
     ]
     if hasPolicy {
       members.append(
         (
-          "usage",
+          .usage,
           .object(
             usage.map { item in
-              (item.feature, .object([("tier", item.tier.map { .string($0) } ?? .null), ("events", events(item.events))]))
+              (item.feature, .answerObject([(.tier, item.tier.map { .string($0) } ?? .null), (.events, events(item.events))]))
             })
         ))
     }
     if let absent {
       members.append(
         (
-          "absent",
-          .object(absent.map { ($0.entitlement, .object([("reason", .string($0.reason)), ("events", events($0.evidence))])) })
+          .absent,
+          .object(
+            absent.map { ($0.entitlement, .answerObject([(.reason, .string($0.reason)), (.events, events($0.evidence))])) })
         ))
-      members.sort { $0.0 < $1.0 }
+      members.sort { $0.0.name < $1.0.name }
     }
-    return .object(members)
+    return .answerObject(members)
   }
 }

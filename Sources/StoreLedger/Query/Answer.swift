@@ -5,13 +5,13 @@ package struct EntitlementAnswer: Sendable, Equatable {
   /// The product granting it.
   package var product: String
   /// Subscription state for auto-renewables, `active` otherwise.
-  package var state: String
+  package var state: SubscriptionStatus
   /// When the grant ends; nil for never.
   package var expires: Timestamp?
   /// `purchased` or `family_shared`.
-  package var ownership: String
+  package var ownership: Ownership
   /// The offer of the granting transaction, or `normal`.
-  package var period: String
+  package var period: Offer
 }
 
 /// The plan in one subscription group at T (Docs/semantics.md, "Answers").
@@ -21,7 +21,7 @@ package struct PlanAnswer: Sendable, Equatable {
   /// The current product.
   package var product: String
   /// The state reported at T.
-  package var state: String
+  package var state: SubscriptionStatus
   /// End of the current period.
   package var expires: Timestamp
   /// Whether it will renew.
@@ -29,9 +29,9 @@ package struct PlanAnswer: Sendable, Equatable {
   /// A pending product change, or nil.
   package var renewsTo: String?
   /// The offer of the current transaction, or `normal`.
-  package var period: String
+  package var period: Offer
   /// `purchased` or `family_shared`.
-  package var ownership: String
+  package var ownership: Ownership
   /// The original transaction.
   package var originalTransaction: String
   /// The current transaction.

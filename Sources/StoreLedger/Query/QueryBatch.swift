@@ -63,109 +63,44 @@ package struct QueryBatch: Sendable {
     return kept
   }
 
-  private mutating func add(
-    _ line: UnsafeBufferPointer<UInt8>, lineNumber: Int, scratch: inout [UInt8], time: TimeInput
-  ) -> Diagnostic? {
-    // The log parser's byte-level cursor: no `JSONValue`, no `String` per field.
-    scratch.removeAll(keepingCapacity: true)
-    var cursor = Cursor(line: line, lineNumber: lineNumber)
+  /// The fields of one query line as read, before the rules between them are checked.
+  private struct QueryFields {
     var subject: StringRef? = nil
     var at: Timestamp? = nil
     var asOf = QueryBatch.noAsOf
     var seenAsOf = false
     var cachedAt: Timestamp? = nil
     var maxStaleness: ISODuration? = nil
-    func withText<R>(_ ref: StringRef, _ scratch: [UInt8], _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-      let start = Int(ref.start)
-      let end = start + Int(ref.count)
-      if ref.inScratch { return scratch.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start..<end])) } }
-      return body(UnsafeBufferPointer(rebasing: line[start..<end]))
-    }
+  }
+
+  /// Calls `body` with the bytes of `ref`: in `line`, or in `scratch` when it held escapes.
+  private static func withText<R>(
+    _ ref: StringRef, _ line: UnsafeBufferPointer<UInt8>, _ scratch: [UInt8], _ body: (UnsafeBufferPointer<UInt8>) -> R
+  ) -> R {
+    let start = Int(ref.start)
+    let end = start + Int(ref.count)
+    if ref.inScratch { return scratch.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start..<end])) } }
+    return body(UnsafeBufferPointer(rebasing: line[start..<end]))
+  }
+
+  private mutating func add(
+    _ line: UnsafeBufferPointer<UInt8>, lineNumber: Int, scratch: inout [UInt8], time: TimeInput
+  ) -> Diagnostic? {
+    // The log parser's byte-level cursor: no `JSONValue`, no `String` per field.
+    scratch.removeAll(keepingCapacity: true)
+    var cursor = Cursor(line: line, lineNumber: lineNumber)
+    let fields: QueryFields
     do throws(Diagnostic) {
-      cursor.skipWhitespace()
-      guard cursor.i < line.count, line[cursor.i] == 123 else { throw cursor.jsonError("expected a query object") }
-      cursor.i += 1
-      cursor.skipWhitespace()
-      if cursor.i < line.count, line[cursor.i] == 125 {
-        cursor.i += 1
-      } else {
-        repeat {
-          cursor.skipWhitespace()
-          guard cursor.i < line.count, line[cursor.i] == 34 else {
-            throw cursor.jsonError("expected a field name in double quotes")
-          }
-          let keyRef = try cursor.readString(scratch: &scratch)
-          let key = withText(keyRef, scratch) { String(decoding: $0, as: UTF8.self) }
-          cursor.skipWhitespace()
-          guard cursor.i < line.count, line[cursor.i] == 58 else { throw cursor.jsonError("expected ':'") }
-          cursor.i += 1
-          cursor.skipWhitespace()
-          let valueStart = cursor.i
-          switch key {
-          case "subject":
-            guard subject == nil else { throw cursor.fieldError(.duplicateField(key)) }
-            guard cursor.i < line.count, line[cursor.i] == 34 else {
-              throw cursor.wrongType(.subject, "a non-empty string", valueStart)
-            }
-            let ref = try cursor.readString(scratch: &scratch)
-            guard ref.count > 0 else { throw cursor.wrongType(.subject, "a non-empty string", valueStart) }
-            subject = ref
-          case "max_staleness":
-            guard maxStaleness == nil else { throw cursor.fieldError(.duplicateField(key)) }
-            let expected = "an ISO 8601 duration such as PT24H or P3D, \(ISODuration.lengthLimitDescription)"
-            guard cursor.i < line.count, line[cursor.i] == 34 else {
-              throw Diagnostic(line: lineNumber, .invalidValue(field: key, expected: expected, found: cursor.foundDescription(from: valueStart)))
-            }
-            let ref = try cursor.readString(scratch: &scratch)
-            guard let parsed = withText(ref, scratch, { ISODuration(String(decoding: $0, as: UTF8.self)) }) else {
-              throw Diagnostic(line: lineNumber, .invalidValue(field: key, expected: expected, found: cursor.foundDescription(from: valueStart)))
-            }
-            maxStaleness = parsed
-          case "at", "as_of", "cached_at":
-            if key == "at" ? at != nil : key == "as_of" ? seenAsOf : cachedAt != nil {
-              throw cursor.fieldError(.duplicateField(key))
-            }
-            if key == "as_of" {
-              seenAsOf = true
-              if cursor.matchLiteral("null") { break }
-            }
-            let expected = TimeInput.formsDescription
-            guard cursor.i < line.count, line[cursor.i] == 34 else {
-              throw Diagnostic(line: lineNumber, .invalidValue(field: key, expected: expected, found: cursor.foundDescription(from: valueStart)))
-            }
-            let ref = try cursor.readString(scratch: &scratch)
-            // RFC 3339 without a String first (the common case), then the forms people type.
-            let typed = withText(ref, scratch) { bytes in
-              Timestamp.parseRFC3339(bytes).map { Result.success($0) }
-                ?? time.parse(String(decoding: bytes, as: UTF8.self))
-            }
-            let parsed: Timestamp
-            switch typed {
-            case .success(let value): parsed = value
-            case .failure(let problem):
-              let found = cursor.foundDescription(from: valueStart)
-              throw Diagnostic(
-                line: lineNumber,
-                problem == .missingOffset
-                  ? .missingUTCOffset(field: key, found: found)
-                  : .invalidValue(
-                    field: key, expected: problem == .outOfRange ? TimeInput.rangeDescription : expected, found: found))
-            }
-            if key == "at" { at = parsed } else if key == "as_of" { asOf = parsed } else { cachedAt = parsed }
-          default:
-            throw cursor.fieldError(.unknownField(key))
-          }
-        } while try cursor.nextMember(closing: 125)
-      }
-      cursor.skipWhitespace()
-      guard cursor.i == line.count else { throw cursor.jsonError("unexpected data after the query object") }
+      fields = try QueryBatch.readObject(&cursor, scratch: &scratch, time: time)
     } catch {
       return error
     }
-    guard let subject else { return Diagnostic(line: lineNumber, .missingField(field: "subject", type: "query")) }
-    guard let at else { return Diagnostic(line: lineNumber, .missingField(field: "at", type: "query")) }
-    if let cachedAt {
-      guard asOf == QueryBatch.noAsOf else {
+    guard let subject = fields.subject else {
+      return Diagnostic(line: lineNumber, .missingField(field: "subject", type: "query"))
+    }
+    guard let at = fields.at else { return Diagnostic(line: lineNumber, .missingField(field: "at", type: "query")) }
+    if let cachedAt = fields.cachedAt {
+      guard fields.asOf == QueryBatch.noAsOf else {
         return Diagnostic(
           line: lineNumber,
           .fieldNotAllowed(field: "as_of", type: "cached query", why: "a cached answer is as known at 'cached_at'"))
@@ -175,15 +110,117 @@ package struct QueryBatch: Sendable {
           line: lineNumber,
           .invalidValue(field: "cached_at", expected: "a time at or before 'at' (\(at.rfc3339))", found: "\"\(cachedAt.rfc3339)\""))
       }
-      caches[ats.count] = CacheRequest(verifiedAt: cachedAt, maxStaleness: maxStaleness ?? CacheRequest.defaultMaxStaleness)
-    } else if maxStaleness != nil {
+      caches[ats.count] = CacheRequest(
+        verifiedAt: cachedAt, maxStaleness: fields.maxStaleness ?? CacheRequest.defaultMaxStaleness)
+    } else if fields.maxStaleness != nil {
       return Diagnostic(line: lineNumber, .missingField(field: "cached_at", type: "query with 'max_staleness'"))
     }
-    withText(subject, scratch) { arena.append(contentsOf: $0) }
+    QueryBatch.withText(subject, line, scratch) { arena.append(contentsOf: $0) }
     subjectEnds.append(arena.count)
     ats.append(at)
-    asOfs.append(asOf)
+    asOfs.append(fields.asOf)
     return nil
+  }
+
+  /// Reads the query object that is the whole line, member by member.
+  private static func readObject(
+    _ cursor: inout Cursor, scratch: inout [UInt8], time: TimeInput
+  ) throws(Diagnostic) -> QueryFields {
+    let line = cursor.p
+    var fields = QueryFields()
+    cursor.skipWhitespace()
+    guard cursor.i < line.count, line[cursor.i] == 123 else { throw cursor.jsonError("expected a query object") }
+    cursor.i += 1
+    cursor.skipWhitespace()
+    if cursor.i < line.count, line[cursor.i] == 125 {
+      cursor.i += 1
+    } else {
+      repeat {
+        cursor.skipWhitespace()
+        guard cursor.i < line.count, line[cursor.i] == 34 else {
+          throw cursor.jsonError("expected a field name in double quotes")
+        }
+        let keyRef = try cursor.readString(scratch: &scratch)
+        let key = withText(keyRef, line, scratch) { String(decoding: $0, as: UTF8.self) }
+        cursor.skipWhitespace()
+        guard cursor.i < line.count, line[cursor.i] == 58 else { throw cursor.jsonError("expected ':'") }
+        cursor.i += 1
+        cursor.skipWhitespace()
+        try readMember(key, into: &fields, &cursor, scratch: &scratch, time: time)
+      } while try cursor.nextMember(closing: 125)
+    }
+    cursor.skipWhitespace()
+    guard cursor.i == line.count else { throw cursor.jsonError("unexpected data after the query object") }
+    return fields
+  }
+
+  /// Reads the value of member `key` into `fields`; refuses a repeated or unknown member.
+  private static func readMember(
+    _ key: String, into fields: inout QueryFields, _ cursor: inout Cursor, scratch: inout [UInt8], time: TimeInput
+  ) throws(Diagnostic) {
+    let line = cursor.p
+    let valueStart = cursor.i
+    switch key {
+    case "subject":
+      guard fields.subject == nil else { throw cursor.fieldError(.duplicateField(key)) }
+      guard cursor.i < line.count, line[cursor.i] == 34 else {
+        throw cursor.wrongType(.subject, "a non-empty string", valueStart)
+      }
+      let ref = try cursor.readString(scratch: &scratch)
+      guard ref.count > 0 else { throw cursor.wrongType(.subject, "a non-empty string", valueStart) }
+      fields.subject = ref
+    case "max_staleness":
+      guard fields.maxStaleness == nil else { throw cursor.fieldError(.duplicateField(key)) }
+      let expected = "an ISO 8601 duration such as PT24H or P3D, \(ISODuration.lengthLimitDescription)"
+      guard cursor.i < line.count, line[cursor.i] == 34 else {
+        throw Diagnostic(line: cursor.lineNumber, .invalidValue(field: key, expected: expected, found: cursor.foundDescription(from: valueStart)))
+      }
+      let ref = try cursor.readString(scratch: &scratch)
+      guard let parsed = withText(ref, line, scratch, { ISODuration(String(decoding: $0, as: UTF8.self)) }) else {
+        throw Diagnostic(line: cursor.lineNumber, .invalidValue(field: key, expected: expected, found: cursor.foundDescription(from: valueStart)))
+      }
+      fields.maxStaleness = parsed
+    case "at", "as_of", "cached_at":
+      if key == "at" ? fields.at != nil : key == "as_of" ? fields.seenAsOf : fields.cachedAt != nil {
+        throw cursor.fieldError(.duplicateField(key))
+      }
+      if key == "as_of" {
+        fields.seenAsOf = true
+        if cursor.matchLiteral("null") { break }
+      }
+      let parsed = try readTime(key, &cursor, scratch: &scratch, time: time)
+      if key == "at" { fields.at = parsed } else if key == "as_of" { fields.asOf = parsed } else { fields.cachedAt = parsed }
+    default:
+      throw cursor.fieldError(.unknownField(key))
+    }
+  }
+
+  /// Reads the time of member `key`: RFC 3339 or a form a person types (`TimeInput`).
+  private static func readTime(
+    _ key: String, _ cursor: inout Cursor, scratch: inout [UInt8], time: TimeInput
+  ) throws(Diagnostic) -> Timestamp {
+    let valueStart = cursor.i
+    let expected = TimeInput.formsDescription
+    guard cursor.i < cursor.p.count, cursor.p[cursor.i] == 34 else {
+      throw Diagnostic(line: cursor.lineNumber, .invalidValue(field: key, expected: expected, found: cursor.foundDescription(from: valueStart)))
+    }
+    let ref = try cursor.readString(scratch: &scratch)
+    // RFC 3339 without a String first (the common case), then the forms people type.
+    let typed = withText(ref, cursor.p, scratch) { bytes in
+      Timestamp.parseRFC3339(bytes).map { Result.success($0) }
+        ?? time.parse(String(decoding: bytes, as: UTF8.self))
+    }
+    switch typed {
+    case .success(let value): return value
+    case .failure(let problem):
+      let found = cursor.foundDescription(from: valueStart)
+      throw Diagnostic(
+        line: cursor.lineNumber,
+        problem == .missingOffset
+          ? .missingUTCOffset(field: key, found: found)
+          : .invalidValue(
+            field: key, expected: problem == .outOfRange ? TimeInput.rangeDescription : expected, found: found))
+    }
   }
 
   /// Calls `body` with each query in order (subject, at, as_of).

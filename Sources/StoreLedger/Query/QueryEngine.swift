@@ -103,15 +103,14 @@ package struct QueryEngine {
         result.entitlements.append(
           EntitlementAnswer(
             entitlement: catalog.entitlementNames[entitlement], product: productNames[Int(sub.product.rawValue)],
-            state: sub.reportedStatus(at: at).name, expires: sub.expires, ownership: sub.ownership.name,
-            period: sub.offer.name))
+            state: sub.reportedStatus(at: at), expires: sub.expires, ownership: sub.ownership, period: sub.offer))
       } else {
         let item = subjectFold.state.items[candidate.index]
         result.entitlements.append(
           EntitlementAnswer(
             entitlement: catalog.entitlementNames[entitlement], product: productNames[Int(item.product.rawValue)],
-            state: "active", expires: item.end == .distantFuture ? nil : item.end,
-            ownership: item.ownership.name, period: item.offer.name))
+            state: .active, expires: item.end == .distantFuture ? nil : item.end, ownership: item.ownership,
+            period: item.offer))
       }
     }
     for (group, candidate) in subjectFold.selection.bestByGroup.enumerated() where candidate.isSet {
@@ -119,9 +118,9 @@ package struct QueryEngine {
       result.plans.append(
         PlanAnswer(
           group: catalog.groupNames[group], product: productNames[Int(sub.product.rawValue)],
-          state: sub.reportedStatus(at: at).name, expires: sub.expires, willRenew: sub.willRenew,
+          state: sub.reportedStatus(at: at), expires: sub.expires, willRenew: sub.willRenew,
           renewsTo: sub.renewsTo.isSome ? productNames[Int(sub.renewsTo.rawValue)] : nil,
-          period: sub.offer.name, ownership: sub.ownership.name,
+          period: sub.offer, ownership: sub.ownership,
           originalTransaction: symbols.transactions.string(sub.originalTransaction),
           transaction: symbols.transactions.string(sub.transaction)))
     }
@@ -336,6 +335,17 @@ package struct QueryEngine {
       out.append(125)
     }
     appendStatic(#","entitlements":{"#, to: &out)
+    writeEntitlements(at: at, into: &out)
+    appendStatic(#"},"plans":{"#, to: &out)
+    writePlans(at: at, into: &out)
+    appendStatic(#"},"subject":"#, to: &out)
+    appendEscaped(subject, &out)
+    if policy != nil { writePolicy(into: &out) }
+    out.append(125)
+  }
+
+  /// Appends the members of `entitlements`: each entitlement's best candidate, keys sorted.
+  private func writeEntitlements(at: Timestamp, into out: inout [UInt8]) {
     var first = true
     for (entitlement, candidate) in subjectFold.selection.bestByEntitlement.enumerated() where candidate.isSet {
       if !first { out.append(44) }
@@ -371,8 +381,11 @@ package struct QueryEngine {
       appendStatic(stateName, to: &out)
       appendStatic(#""}"#, to: &out)
     }
-    appendStatic(#"},"plans":{"#, to: &out)
-    first = true
+  }
+
+  /// Appends the members of `plans`: each subscription group's best subscription, keys sorted.
+  private func writePlans(at: Timestamp, into out: inout [UInt8]) {
+    var first = true
     for (group, candidate) in subjectFold.selection.bestByGroup.enumerated() where candidate.isSet {
       if !first { out.append(44) }
       first = false
@@ -402,10 +415,6 @@ package struct QueryEngine {
       appendStatic(sub.willRenew ? "true" : "false", to: &out)
       out.append(125)
     }
-    appendStatic(#"},"subject":"#, to: &out)
-    appendEscaped(subject, &out)
-    if policy != nil { writePolicy(into: &out) }
-    out.append(125)
   }
 
   /// Appends `,"tier":…,"trial":…,"usage":{…}` from the decided outcome, keys sorted.

@@ -139,68 +139,8 @@ private struct ValueReader {
     }
     guard position < count else { throw fail("expected a value, found the end of input") }
     switch bytes[position] {
-    case UInt8(ascii: "{"):
-      position += 1
-      var members: [(String, JSONValue)] = []
-      var keys = Set<String>()
-      skipWhitespace()
-      if position < count && bytes[position] == UInt8(ascii: "}") {
-        position += 1
-        return .object(members)
-      }
-      while true {
-        skipWhitespace()
-        guard position < count, bytes[position] == UInt8(ascii: "\"") else {
-          throw fail("expected a string key")
-        }
-        let keyStart = position
-        let key = try readString()
-        guard keys.insert(key).inserted else {
-          position = keyStart
-          throw fail("duplicate key '\(key)'")
-        }
-        skipWhitespace()
-        guard position < count, bytes[position] == UInt8(ascii: ":") else {
-          throw fail("expected ':'")
-        }
-        position += 1
-        skipWhitespace()
-        members.append((key, try readValue(depth: depth + 1)))
-        skipWhitespace()
-        guard position < count else { throw fail("expected ',' or '}'") }
-        if bytes[position] == UInt8(ascii: ",") {
-          position += 1
-          continue
-        }
-        if bytes[position] == UInt8(ascii: "}") {
-          position += 1
-          return .object(members)
-        }
-        throw fail("expected ',' or '}'")
-      }
-    case UInt8(ascii: "["):
-      position += 1
-      var items: [JSONValue] = []
-      skipWhitespace()
-      if position < count && bytes[position] == UInt8(ascii: "]") {
-        position += 1
-        return .array(items)
-      }
-      while true {
-        skipWhitespace()
-        items.append(try readValue(depth: depth + 1))
-        skipWhitespace()
-        guard position < count else { throw fail("expected ',' or ']'") }
-        if bytes[position] == UInt8(ascii: ",") {
-          position += 1
-          continue
-        }
-        if bytes[position] == UInt8(ascii: "]") {
-          position += 1
-          return .array(items)
-        }
-        throw fail("expected ',' or ']'")
-      }
+    case UInt8(ascii: "{"): return try readObject(depth: depth)
+    case UInt8(ascii: "["): return try readArray(depth: depth)
     case UInt8(ascii: "\""):
       return .string(try readString())
     case UInt8(ascii: "t"): return try expect("true", .bool(true))
@@ -210,6 +150,74 @@ private struct ValueReader {
       return try readNumber()
     default:
       throw fail("expected a value")
+    }
+  }
+
+  /// Reads the object that starts at `position` (its `{`); a repeated key is refused.
+  mutating func readObject(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+    position += 1
+    var members: [(String, JSONValue)] = []
+    var keys = Set<String>()
+    skipWhitespace()
+    if position < count && bytes[position] == UInt8(ascii: "}") {
+      position += 1
+      return .object(members)
+    }
+    while true {
+      skipWhitespace()
+      guard position < count, bytes[position] == UInt8(ascii: "\"") else {
+        throw fail("expected a string key")
+      }
+      let keyStart = position
+      let key = try readString()
+      guard keys.insert(key).inserted else {
+        position = keyStart
+        throw fail("duplicate key '\(key)'")
+      }
+      skipWhitespace()
+      guard position < count, bytes[position] == UInt8(ascii: ":") else {
+        throw fail("expected ':'")
+      }
+      position += 1
+      skipWhitespace()
+      members.append((key, try readValue(depth: depth + 1)))
+      skipWhitespace()
+      guard position < count else { throw fail("expected ',' or '}'") }
+      if bytes[position] == UInt8(ascii: ",") {
+        position += 1
+        continue
+      }
+      if bytes[position] == UInt8(ascii: "}") {
+        position += 1
+        return .object(members)
+      }
+      throw fail("expected ',' or '}'")
+    }
+  }
+
+  /// Reads the array that starts at `position` (its `[`).
+  mutating func readArray(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+    position += 1
+    var items: [JSONValue] = []
+    skipWhitespace()
+    if position < count && bytes[position] == UInt8(ascii: "]") {
+      position += 1
+      return .array(items)
+    }
+    while true {
+      skipWhitespace()
+      items.append(try readValue(depth: depth + 1))
+      skipWhitespace()
+      guard position < count else { throw fail("expected ',' or ']'") }
+      if bytes[position] == UInt8(ascii: ",") {
+        position += 1
+        continue
+      }
+      if bytes[position] == UInt8(ascii: "]") {
+        position += 1
+        return .array(items)
+      }
+      throw fail("expected ',' or ']'")
     }
   }
 

@@ -17,18 +17,6 @@ extension Timestamp {
   ) -> Timestamp? {
     let n = bytes.count
     guard n >= 20, let p = bytes.baseAddress else { return nil }
-    @inline(__always) func digit(_ i: Int) -> Int64? {
-      let d = p[i] &- 48
-      return d < 10 ? Int64(d) : nil
-    }
-    @inline(__always) func number(_ i: Int, _ width: Int) -> Int64? {
-      var value: Int64 = 0
-      for k in 0..<width {
-        guard let d = digit(i + k) else { return nil }
-        value = value * 10 + d
-      }
-      return value
-    }
     let raw = UnsafeRawPointer(p)
     let dateHead = raw.loadUnaligned(as: UInt64.self)
     let dateTail = raw.loadUnaligned(fromByteOffset: 8, as: UInt16.self)
@@ -36,23 +24,23 @@ extension Timestamp {
     if dayCache.isFilled && dateHead == dayCache.dateHead && dateTail == dayCache.dateTail {
       days = dayCache.days
     } else {
-      guard let year = number(0, 4), p[4] == 45, let month = number(5, 2), p[7] == 45,
-        let day = number(8, 2), month >= 1, month <= 12, day >= 1,
+      guard let year = p.decimal(0, 4), p[4] == 45, let month = p.decimal(5, 2), p[7] == 45,
+        let day = p.decimal(8, 2), month >= 1, month <= 12, day >= 1,
         day <= CivilDate.daysInMonth(year: year, month: month)
       else { return nil }
       days = CivilDate(year: year, month: month, day: day).daysSinceEpoch
       dayCache = RFC3339DayCache(dateHead: dateHead, dateTail: dateTail, days: days)
     }
     guard p[10] == 84 || p[10] == 116,
-      let hour = number(11, 2), p[13] == 58, let minute = number(14, 2), p[16] == 58,
-      let second = number(17, 2), hour <= 23, minute <= 59, second <= 59
+      let hour = p.decimal(11, 2), p[13] == 58, let minute = p.decimal(14, 2), p[16] == 58,
+      let second = p.decimal(17, 2), hour <= 23, minute <= 59, second <= 59
     else { return nil }
     var i = 19
     var millis: Int64 = 0
     if p[i] == 46 {  // '.'
       i += 1
       var digits = 0
-      while i < n, let d = digit(i) {
+      while i < n, let d = p.decimalDigit(i) {
         guard digits < 3 else { return nil }
         millis = millis * 10 + d
         digits += 1
@@ -67,8 +55,8 @@ extension Timestamp {
     case 90, 122:  // 'Z', 'z'
       i += 1
     case 43, 45:  // '+', '-'
-      guard n - i == 6, let offsetHour = number(i + 1, 2), p[i + 3] == 58,
-        let offsetMinute = number(i + 4, 2), offsetHour <= 23, offsetMinute <= 59
+      guard n - i == 6, let offsetHour = p.decimal(i + 1, 2), p[i + 3] == 58,
+        let offsetMinute = p.decimal(i + 4, 2), offsetHour <= 23, offsetMinute <= 59
       else { return nil }
       offsetMinutes = offsetHour * 60 + offsetMinute
       if p[i] == 45 { offsetMinutes = -offsetMinutes }
@@ -218,4 +206,24 @@ package struct RFC3339DayCache {
 
   /// Whether a date is cached.
   var isFilled: Bool { days != Int64.min }
+}
+
+extension UnsafePointer<UInt8> {
+  /// The value of the ASCII digit at offset `i`, or nil when it is not one.
+  @inline(__always)
+  fileprivate func decimalDigit(_ i: Int) -> Int64? {
+    let d = self[i] &- 48
+    return d < 10 ? Int64(d) : nil
+  }
+
+  /// The value of the `width` ASCII digits from offset `i`, or nil when one is not a digit.
+  @inline(__always)
+  fileprivate func decimal(_ i: Int, _ width: Int) -> Int64? {
+    var value: Int64 = 0
+    for k in 0..<width {
+      guard let d = decimalDigit(i + k) else { return nil }
+      value = value * 10 + d
+    }
+    return value
+  }
 }

@@ -28,7 +28,8 @@ enum QueryText {
       lines.append(
         "\(held.entitlement): yes, by "
           + AnswerWords.grant(
-            product: held.product, state: held.state, ownership: held.ownership, period: held.period, until: held.expires))
+            product: held.product, state: held.state.name, ownership: held.ownership.name, period: held.period.name,
+            until: held.expires))
     }
     for missing in absent { lines.append("\(missing.entitlement): no: \(missing.reason)") }
     if answer.entitlements.isEmpty && absent.isEmpty { lines.append("no entitlements") }
@@ -36,7 +37,7 @@ enum QueryText {
       lines.append(
         "plan \(plan.group): "
           + AnswerWords.plan(
-            product: plan.product, state: plan.state, expires: plan.expires, willRenew: plan.willRenew,
+            product: plan.product, state: plan.state.name, expires: plan.expires, willRenew: plan.willRenew,
             renewsTo: plan.renewsTo, at: answer.at)
           + " (transaction \(plan.transaction))")
     }

@@ -55,7 +55,7 @@ struct GrantsAndBalancesTests {
     // Latest end (1 Apr) ties between pass.month and pass.week; pass.week started later.
     let u1 = engine.checkedAnswer("u1", at: "2026-03-12T00:00:00Z").entitlements.first
     #expect(u1?.product == "pass.week")
-    #expect(u1?.period == "promo")
+    #expect(u1?.period == .promo)
     // Same end and same start: the later line wins.
     #expect(engine.checkedAnswer("u2", at: "2026-03-02T00:00:00Z").entitlements.first?.product == "pass.month")
     // A never-ending grant beats a subscription.
@@ -74,7 +74,7 @@ struct GrantsAndBalancesTests {
     #expect(engine.checkedAnswer("u1", at: "2026-03-15T00:00:00Z").plans.first?.originalTransaction == "b")
     #expect(engine.checkedAnswer("u1", at: "2026-05-01T00:00:00Z").plans.first?.originalTransaction == "a")
     #expect(engine.checkedAnswer("u1", at: "2027-05-01T00:00:00Z").plans.first?.originalTransaction == "b")
-    #expect(engine.checkedAnswer("u1", at: "2027-05-01T00:00:00Z").plans.first?.state == "expired")
+    #expect(engine.checkedAnswer("u1", at: "2027-05-01T00:00:00Z").plans.first?.state == .expired)
   }
 
   @Test("consumables credit quantity × units; a refund after spending goes negative; a reversal credits again")

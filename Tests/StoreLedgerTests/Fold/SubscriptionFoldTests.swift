@@ -24,7 +24,7 @@ struct SubscriptionFoldTests {
     #expect(try !hasPro(bought, at: "2026-02-01T10:00:00Z"))
     #expect(try hasPro(bought, at: "2026-01-01T10:00:00Z"))
     #expect(try !hasPro(bought, at: "2026-01-01T09:59:59.999Z"))
-    #expect(try plan(bought, at: "2026-02-01T10:00:00Z")?.state == "expired")
+    #expect(try plan(bought, at: "2026-02-01T10:00:00Z")?.state == .expired)
     #expect(try plan(bought, at: "2026-01-01T09:59:59.999Z") == nil)
   }
 
@@ -37,31 +37,31 @@ struct SubscriptionFoldTests {
       """#
     let p = try #require(try plan(log, at: "2027-06-01T00:00:00Z"))
     #expect(p.transaction == "t2")
-    #expect(p.ownership == "family_shared")
-    #expect(p.period == "normal")
-    #expect(try plan(log, at: "2026-06-01T00:00:00Z")?.period == "trial")
+    #expect(p.ownership == .familyShared)
+    #expect(p.period == .normal)
+    #expect(try plan(log, at: "2026-06-01T00:00:00Z")?.period == .trial)
     var engine = QueryEngine(ledger: try ledger(log))
     let voice = engine.checkedAnswer("u1", at: "2026-06-15T00:00:00Z").plans.first { $0.group == "voice" }
     #expect(voice?.originalTransaction == "v1")
-    #expect(voice?.state == "active")
+    #expect(voice?.state == .active)
   }
 
   @Test("billing retry keeps access until the period end, then none")
   func billingRetry() throws {
     let log = bought + "\n" + #"{"id":"b1","type":"billing_retry","subject":"u1","at":"2026-01-30T00:00:00Z","original_transaction":"t1"}"#
-    #expect(try plan(log, at: "2026-01-31T00:00:00Z")?.state == "billing_retry")
+    #expect(try plan(log, at: "2026-01-31T00:00:00Z")?.state == .billingRetry)
     #expect(try hasPro(log, at: "2026-02-01T09:59:59.999Z"))
     #expect(try !hasPro(log, at: "2026-02-01T10:00:00Z"))
-    #expect(try plan(log, at: "2026-03-01T00:00:00Z")?.state == "billing_retry")
+    #expect(try plan(log, at: "2026-03-01T00:00:00Z")?.state == .billingRetry)
   }
 
   @Test("grace gives access until grace_expires, then is reported as billing retry")
   func grace() throws {
     let log = bought + "\n" + #"{"id":"g1","type":"grace_entered","subject":"u1","at":"2026-02-01T10:00:00Z","original_transaction":"t1","grace_expires":"2026-02-17T10:00:00Z"}"#
-    #expect(try plan(log, at: "2026-02-10T00:00:00Z")?.state == "grace")
+    #expect(try plan(log, at: "2026-02-10T00:00:00Z")?.state == .grace)
     #expect(try hasPro(log, at: "2026-02-17T09:59:59.999Z"))
     #expect(try !hasPro(log, at: "2026-02-17T10:00:00Z"))
-    #expect(try plan(log, at: "2026-02-17T10:00:00Z")?.state == "billing_retry")
+    #expect(try plan(log, at: "2026-02-17T10:00:00Z")?.state == .billingRetry)
     #expect(try plan(log, at: "2026-02-10T00:00:00Z")?.expires == ts("2026-02-01T10:00:00Z"))
   }
 
@@ -74,7 +74,7 @@ struct SubscriptionFoldTests {
       {"id":"x4","type":"renewal_extended","subject":"u1","at":"2026-01-23T00:00:00Z","original_transaction":"t1","expires":"2026-06-01T00:00:00Z"}
       """#
     let p = try #require(try plan(log, at: "2026-01-25T00:00:00Z"))
-    #expect(p.state == "expired")
+    #expect(p.state == .expired)
     #expect(p.willRenew == false)
     #expect(p.expires == ts("2026-02-01T10:00:00Z"))
     #expect(try !hasPro(log, at: "2026-01-25T00:00:00Z"))
@@ -113,7 +113,7 @@ struct SubscriptionFoldTests {
     let p = try #require(try plan(log, at: "2026-01-15T00:00:00Z"))
     #expect(p.product == "pro.annual")
     #expect(p.originalTransaction == "t1")
-    #expect(p.period == "promo")
+    #expect(p.period == .promo)
     #expect(try plan(log, at: "2026-01-14T23:59:59.999Z")?.product == "pro.monthly")
   }
 
@@ -123,9 +123,9 @@ struct SubscriptionFoldTests {
       {"id":"b1","type":"billing_retry","subject":"u1","at":"2026-02-01T10:00:00Z","original_transaction":"t1"}
       {"id":"e1","type":"renewal_extended","subject":"u1","at":"2026-02-03T00:00:00Z","original_transaction":"t1","expires":"2026-02-15T00:00:00Z"}
       """#
-    #expect(try plan(log, at: "2026-02-02T00:00:00Z")?.state == "billing_retry")
+    #expect(try plan(log, at: "2026-02-02T00:00:00Z")?.state == .billingRetry)
     #expect(try !hasPro(log, at: "2026-02-02T00:00:00Z"))
-    #expect(try plan(log, at: "2026-02-04T00:00:00Z")?.state == "active")
+    #expect(try plan(log, at: "2026-02-04T00:00:00Z")?.state == .active)
     #expect(try hasPro(log, at: "2026-02-14T23:59:59.999Z"))
     #expect(try !hasPro(log, at: "2026-02-15T00:00:00Z"))
   }
@@ -136,9 +136,9 @@ struct SubscriptionFoldTests {
       {"id":"v1","type":"revocation","subject":"u1","at":"2026-01-10T00:00:00Z","transaction":"t1","reason":"refund"}
       {"id":"v2","type":"refund_reversed","subject":"u1","at":"2026-01-20T00:00:00Z","transaction":"t1"}
       """#
-    #expect(try plan(log, at: "2026-01-10T00:00:00Z")?.state == "revoked")
+    #expect(try plan(log, at: "2026-01-10T00:00:00Z")?.state == .revoked)
     #expect(try !hasPro(log, at: "2026-01-15T00:00:00Z"))
-    #expect(try plan(log, at: "2026-01-20T00:00:00Z")?.state == "active")
+    #expect(try plan(log, at: "2026-01-20T00:00:00Z")?.state == .active)
     #expect(try hasPro(log, at: "2026-01-25T00:00:00Z"))
     #expect(try !hasPro(log, at: "2026-02-01T10:00:00Z"))
   }
@@ -149,7 +149,7 @@ struct SubscriptionFoldTests {
       {"id":"r1","type":"renewal","subject":"u1","at":"2026-02-01T10:00:00Z","product":"pro.monthly","transaction":"t2","original_transaction":"t1","expires":"2026-03-01T10:00:00Z"}
       {"id":"v1","type":"revocation","subject":"u1","at":"2026-02-10T00:00:00Z","transaction":"t1","reason":"refund"}
       """#
-    #expect(try plan(log, at: "2026-02-11T00:00:00Z")?.state == "active")
+    #expect(try plan(log, at: "2026-02-11T00:00:00Z")?.state == .active)
     #expect(try hasPro(log, at: "2026-02-11T00:00:00Z"))
   }
 
@@ -160,8 +160,8 @@ struct SubscriptionFoldTests {
       {"id":"x1","type":"renewal_extended","subject":"u1","at":"2026-01-11T00:00:00Z","original_transaction":"t1","expires":"2026-05-01T00:00:00Z"}
       {"id":"r1","type":"renewal","subject":"u1","at":"2026-01-12T00:00:00Z","product":"pro.monthly","transaction":"t2","original_transaction":"t1","expires":"2026-02-12T00:00:00Z"}
       """#
-    #expect(try plan(log, at: "2026-01-11T12:00:00Z")?.state == "revoked")
+    #expect(try plan(log, at: "2026-01-11T12:00:00Z")?.state == .revoked)
     #expect(try plan(log, at: "2026-01-11T12:00:00Z")?.expires == ts("2026-02-01T10:00:00Z"))
-    #expect(try plan(log, at: "2026-01-12T00:00:00Z")?.state == "active")
+    #expect(try plan(log, at: "2026-01-12T00:00:00Z")?.state == .active)
   }
 }

@@ -19,12 +19,12 @@ struct AppStoreImportAnswersTests {
   func graceRecovery() throws {
     var engine = try engine(L.renewalsAndGrace)
     let inGrace = engine.checkedAnswer(L.u1, at: "2026-04-03T00:00:00Z")
-    #expect(inGrace.plans.first?.state == "grace")
+    #expect(inGrace.plans.first?.state == .grace)
     #expect(inGrace.entitlements.first?.entitlement == "pro")
     let recovered = engine.checkedAnswer(L.u1, at: "2026-04-06T00:00:00Z")
-    #expect(recovered.plans.first?.state == "active")
+    #expect(recovered.plans.first?.state == .active)
     #expect(recovered.plans.first?.transaction == "1004")
-    #expect(engine.checkedAnswer(L.u1, at: "2026-01-15T00:00:00Z").plans.first?.period == "trial")
+    #expect(engine.checkedAnswer(L.u1, at: "2026-01-15T00:00:00Z").plans.first?.period == .trial)
   }
 
   @Test("upgrade shows at once; a downgrade only as renews_to until renewal; expiry ends access")
@@ -39,7 +39,7 @@ struct AppStoreImportAnswersTests {
     let cancelled = engine.checkedAnswer(L.u3, at: "2026-03-21T00:00:00Z")
     #expect(cancelled.plans.first?.renewsTo == nil)
     let expired = engine.checkedAnswer(L.u3, at: "2026-04-11T00:00:00Z")
-    #expect(expired.plans.first?.state == "expired")
+    #expect(expired.plans.first?.state == .expired)
     #expect(expired.entitlements.isEmpty)
   }
 
@@ -47,7 +47,7 @@ struct AppStoreImportAnswersTests {
   func refundOlderPeriod() throws {
     var engine = try engine(L.refundOfOlderPeriod)
     let answer = engine.checkedAnswer(L.u4, at: "2026-03-20T00:00:00Z")
-    #expect(answer.plans.first?.state == "active")
+    #expect(answer.plans.first?.state == .active)
     #expect(answer.plans.first?.transaction == "4003")
     #expect(answer.entitlements.count == 1)
   }

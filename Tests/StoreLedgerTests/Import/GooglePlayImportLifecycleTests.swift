@@ -70,7 +70,7 @@ struct GooglePlayImportLifecycleTests {
   func answers() throws {
     var engine = try engine(try #require(G.importEvents(Self.story)).eventLines)
     let inGrace = engine.checkedAnswer(G.account, at: "2026-03-02T00:00:00Z")
-    #expect(inGrace.plans.first?.state == "grace")
+    #expect(inGrace.plans.first?.state == .grace)
     #expect(inGrace.entitlements.map(\.entitlement) == ["pro"])
     let recovered = engine.checkedAnswer(G.account, at: "2026-03-10T00:00:00Z")
     #expect(recovered.plans.first?.transaction == G.orderA + "..1")
@@ -79,11 +79,11 @@ struct GooglePlayImportLifecycleTests {
     #expect(upgraded.plans.first?.willRenew == true)
     let canceled = engine.checkedAnswer(G.account, at: "2026-06-01T00:00:00Z")
     #expect(canceled.plans.first?.willRenew == false)
-    #expect(canceled.plans.first?.state == "active")
+    #expect(canceled.plans.first?.state == .active)
     #expect(engine.checkedAnswer(G.account, at: "2027-03-15T08:59:59.999Z").entitlements.count == 1)
     let expired = engine.checkedAnswer(G.account, at: "2027-03-15T09:00:00Z")
     #expect(expired.entitlements.isEmpty)
-    #expect(expired.plans.first?.state == "expired")
+    #expect(expired.plans.first?.state == .expired)
     // The lifetime unlock (a grant that never ends wins) counts until it was voided.
     #expect(
       engine.checkedAnswer(G.account, at: "2026-04-02T00:00:00Z").entitlements.first?.product
@@ -103,7 +103,7 @@ struct GooglePlayImportLifecycleTests {
       ]))
     var engine = try engine(result.eventLines)
     let held = engine.checkedAnswer(G.account, at: "2026-02-03T00:00:00Z")
-    #expect(held.plans.first?.state == "billing_retry")
+    #expect(held.plans.first?.state == .billingRetry)
     #expect(held.entitlements.isEmpty)
     #expect(engine.checkedAnswer(G.account, at: "2026-02-01T09:59:59.999Z").entitlements.count == 1)
   }
@@ -121,7 +121,7 @@ struct GooglePlayImportLifecycleTests {
     var engine = try engine(result.eventLines)
     #expect(engine.checkedAnswer(G.account, at: "2026-02-15T00:00:00Z").entitlements.isEmpty)
     let resumed = engine.checkedAnswer(G.account, at: "2026-03-02T00:00:00Z")
-    #expect(resumed.plans.first?.state == "active")
+    #expect(resumed.plans.first?.state == .active)
     #expect(resumed.plans.first?.willRenew == true)
   }
 

@@ -136,7 +136,7 @@ struct LedgerBuilderTests {
       """#)
     #expect(ledger.warnings.map(\.line) == [1, 3])
     var engine = QueryEngine(ledger: ledger)
-    #expect(engine.checkedAnswer("u1", at: "2026-02-10T00:00:00Z").plans.first?.state == "active")
+    #expect(engine.checkedAnswer("u1", at: "2026-02-10T00:00:00Z").plans.first?.state == .active)
   }
 
   @Test("empty and whitespace-only lines are ignored")

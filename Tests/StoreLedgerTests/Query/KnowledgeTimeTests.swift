@@ -47,7 +47,7 @@ struct KnowledgeTimeTests {
       {"id":"b1","type":"billing_retry","subject":"u1","at":"2026-01-31T00:00:00Z","original_transaction":"t1"}
       {"id":"p1","type":"purchase","subject":"u1","at":"2026-01-01T00:00:00Z","product":"pro.monthly","transaction":"t1","expires":"2026-02-01T00:00:00Z"}
       """#))
-    #expect(engine.checkedAnswer("u1", at: "2026-01-31T12:00:00Z").plans.first?.state == "billing_retry")
+    #expect(engine.checkedAnswer("u1", at: "2026-01-31T12:00:00Z").plans.first?.state == .billingRetry)
     #expect(engine.checkedAnswer("u1", at: "2026-02-15T00:00:00Z").plans.first?.transaction == "t2")
   }
 }

@@ -39,7 +39,7 @@ struct ReportAgreementTests {
         for subject in log.subjects {
           for entitlement in engine.answer(subject: subject, at: bucket.end, asOf: asOf).entitlements {
             counts[entitlement.entitlement, default: 0] += 1
-            if entitlement.ownership == "family_shared" { shared[entitlement.entitlement, default: 0] += 1 }
+            if entitlement.ownership == .familyShared { shared[entitlement.entitlement, default: 0] += 1 }
           }
         }
         for name in ledger.catalog.entitlementNames {
