@@ -155,18 +155,7 @@ extension GooglePlayMapper {
           start: item.expiryTime, end: item.expiryTime)
       }
     }
-    // Periods the ledger holds: its copy of a known order, and the earlier orders.
-    var ledgerPeriods: [(renewalIndex: Int, start: Timestamp, end: Timestamp)] = []
-    for (transaction, charge) in knowledge.charges(ofSubscription: key) {
-      guard let expires = charge.expires else { continue }
-      if byID[transaction] != nil {
-        byID[transaction]!.copies.append((.active, expires, false))
-        byID[transaction]!.knownStart = charge.at
-      } else {
-        let orderID = String(transaction.prefix { $0 != "#" })
-        ledgerPeriods.append((GooglePlayOrder.renewalIndex(of: orderID) ?? -1, charge.at, expires))
-      }
-    }
+    let ledgerPeriods = ledgerPeriods(of: key, orders: &byID)
     let sorted = byID.values.sorted {
       ($0.renewalIndex ?? -1, $0.id) < ($1.renewalIndex ?? -1, $1.id)
     }
@@ -186,6 +175,25 @@ extension GooglePlayMapper {
       orders.append(order)
     }
     return orders
+  }
+
+  /// Periods the ledger holds for a subscription: its copy of an order this import shows
+  /// (added to `orders`), and the earlier orders (returned, by renewal index).
+  private func ledgerPeriods(of key: String, orders byID: inout [String: GooglePlayOrder])
+    -> [(renewalIndex: Int, start: Timestamp, end: Timestamp)]
+  {
+    var periods: [(renewalIndex: Int, start: Timestamp, end: Timestamp)] = []
+    for (transaction, charge) in knowledge.charges(ofSubscription: key) {
+      guard let expires = charge.expires else { continue }
+      if byID[transaction] != nil {
+        byID[transaction]!.copies.append((.active, expires, false))
+        byID[transaction]!.knownStart = charge.at
+      } else {
+        let orderID = String(transaction.prefix { $0 != "#" })
+        periods.append((GooglePlayOrder.renewalIndex(of: orderID) ?? -1, charge.at, expires))
+      }
+    }
+    return periods
   }
 
   /// Where an order's paid period ends (before any deferral or grace).
