@@ -17,6 +17,22 @@ enum GooglePlayDocuments {
     }
   }
 
+  /// A document as the document store keeps it: a pull response per message (as a push
+  /// envelope), a voided purchases list per entry (with the list's `fetchTime`), anything
+  /// else whole.
+  static func storedParts(of value: JSONValue) -> [JSONValue] {
+    if case .array(let received)? = value["receivedMessages"] {
+      return received.compactMap { $0["message"].map { .object([("message", $0)]) } }
+    }
+    guard case .array(let entries)? = value["voidedPurchases"] else { return [value] }
+    return entries.map { entry in
+      guard let fetchTime = value["fetchTime"], entry["fetchTime"] == nil,
+        case .object(let fields) = entry
+      else { return entry }
+      return .object(fields + [("fetchTime", fetchTime)])
+    }
+  }
+
   /// Reads one top-level document.
   private static func read(
     _ value: JSONValue, line: Int, into payloads: inout [GooglePlayPayload],

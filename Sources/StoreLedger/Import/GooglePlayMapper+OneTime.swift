@@ -174,7 +174,8 @@ extension GooglePlayMapper {
   }
 
   /// The subject (and test flag) of a voided order's purchase, from its token's resources, else
-  /// from what the ledger already holds for the token.
+  /// from what the ledger already holds for the token; nil (the entry kept pending) when
+  /// neither knows the purchase.
   private mutating func voidedSubject(_ entry: GooglePlayVoidedPayload) -> (String, Bool)? {
     let key = addOnKeys[entry.token]?.sorted().first ?? entry.token
     if let chain = chains[key] { return (chain.subject, chain.isTest) }
@@ -186,12 +187,11 @@ extension GooglePlayMapper {
     if let known = knowledge.googlePlaySubjects[entry.token] {
       return (known, false)
     }
-    let subject = options.subjects[entry.token] ?? "googleplay:" + entry.token
+    deferredLines.insert(entry.line)
     problems.warning(
       entry.line,
-      "voided order '\(entry.orderID)': no resource for its purchase token in this import, so its subject is taken as '\(subject)'; import the purchase's resource with it if the purchase carries an account id"
+      "voided order '\(entry.orderID)': no resource for its purchase token in this import or the log, so whose purchase it voids is not known yet; it is kept pending (with --append) until the purchase is imported"
     )
-    return checkedSubject(subject, source: "purchase token '\(entry.token)'", line: entry.line)
-      .map { ($0, false) }
+    return nil
   }
 }

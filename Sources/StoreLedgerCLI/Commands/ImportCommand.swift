@@ -97,9 +97,19 @@ enum ImportCommand: LedgerCommand {
     var summary = summaryText(result, displayName: displayName)
     if !isGooglePlay { summary += verificationSummary(counts, roots: arguments.values("root"), console: console) }
     if let appendLog {
-      let report = try LogAppender.append(
-        input: lines, inputName: displayName, logPath: appendLog, catalog: catalog, now: nil,
-        wait: try CommandSupport.lockWait(arguments), waitNotice: CommandSupport.waitNotice(console, log: appendLog))
+      // The documents first, then the events they give: a crash in between leaves documents
+      // whose events the next import about their purchase writes; a refused append takes
+      // the documents back.
+      let kept = try isGooglePlay ? GooglePlayDocumentFile.append(result.documentLines, log: appendLog) : nil
+      let report: AppendReport
+      do {
+        report = try LogAppender.append(
+          input: lines, inputName: displayName, logPath: appendLog, catalog: catalog, now: nil,
+          wait: try CommandSupport.lockWait(arguments), waitNotice: CommandSupport.waitNotice(console, log: appendLog))
+      } catch {
+        try kept?.undo()
+        throw error
+      }
       if report.appended > 0 { console.noteCommitted(to: appendLog) }
       console.outText(summary + "appended \(Plural.counted(report.appended, "event")) to \(appendLog) (\(report.duplicates) already present)\n")
     } else if out != nil {
@@ -130,7 +140,8 @@ enum ImportCommand: LedgerCommand {
           subjects: subjects, allowsTestPurchases: arguments.has("allow-test"),
           importedAt: try importClock(arguments),
           trustsNotifications: arguments.has("trust-notifications")),
-        knowledge: knowledge)
+        knowledge: knowledge,
+        documentStore: try appendLog.map(GooglePlayDocumentFile.read(log:)) ?? [])
       : try AppStoreImporter.importEvents(
         text, file: displayName, catalog: catalog,
         options: AppStoreImportOptions(
@@ -171,6 +182,9 @@ enum ImportCommand: LedgerCommand {
     if result.duplicateCount > 0 { summary += " (\(Plural.counted(result.duplicateCount, "repeated payload")) collapsed)" }
     if result.alreadyKnown > 0 { summary += "; \(result.alreadyKnown) already in the log, not repeated" }
     summary += "\n"
+    if result.waitingDocuments > 0 {
+      summary += "  \(Plural.counted(result.waitingDocuments, "document")) wait for the documents they need (warned above)\n"
+    }
     func listed(_ counts: [String: Int]) -> String {
       counts.sorted { $0.key < $1.key }.map { "\(TerminalText.clipped($0.key)) (\($0.value))" }.joined(separator: ", ")
     }

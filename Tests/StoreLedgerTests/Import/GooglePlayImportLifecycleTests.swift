@@ -219,7 +219,7 @@ struct GooglePlayImportLifecycleTests {
   }
 
   @Test(
-    "a voided purchase imported before its purchase still revokes it once the purchase arrives in a later import"
+    "a voided purchase imported before its purchase waits beside the log and revokes it once the purchase arrives in a later import"
   )
   func voidedBeforePurchase() throws {
     let product = G.product(productID: "lifetime", at: "2026-04-01T00:00:00Z")
@@ -228,10 +228,15 @@ struct GooglePlayImportLifecycleTests {
     let first = try GooglePlayImporter.importEvents(
       voided, file: "a.jsonl", catalog: G.catalog, options: GooglePlayImportOptions())
     #expect(first.warnings.contains { $0.message.contains("no resource for its purchase token") })
+    #expect(first.eventLines.isEmpty)
+    #expect(first.waitingDocuments == 1)
+    // The voided purchase waits in the document store beside the log until its purchase comes.
+    let store = Array(first.documentLines.map { $0 + "\n" }.joined().utf8)
     let knowledge = LedgerKnowledge.read(log: Array(first.eventLines.joined(separator: "\n").utf8))
     let second = try GooglePlayImporter.importEvents(
       product, file: "b.jsonl", catalog: G.catalog, options: GooglePlayImportOptions(),
-      knowledge: knowledge)
+      knowledge: knowledge, documentStore: store)
+    #expect(second.waitingDocuments == 0)
     var engine = try engine(first.eventLines + second.eventLines)
     #expect(engine.checkedAnswer(G.account, at: "2026-04-02T00:00:00Z").entitlements.count == 1)
     #expect(engine.checkedAnswer(G.account, at: "2026-04-06T00:00:00Z").entitlements.isEmpty)

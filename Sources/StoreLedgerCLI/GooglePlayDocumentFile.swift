@@ -1,0 +1,46 @@
+import StoreLedger
+
+/// The Google Play documents `import googleplay --append LOG` keeps beside the log, in
+/// `LOG.googleplay-documents.jsonl` (Docs/import-googleplay.md, "Importing as data arrives";
+/// the library's `GooglePlayDocumentStore` reads and forms its lines). Append-only and
+/// fsynced like the log; a line a crash cut short is passed over by the reader.
+struct GooglePlayDocumentFile {
+  /// The file.
+  let path: String
+  /// Its length before this import appended to it.
+  let previousLength: Int64
+
+  /// Where the documents of `log` are kept.
+  static func path(log: String) -> String { log + ".googleplay-documents.jsonl" }
+
+  /// The kept documents of `log`; empty when there are none yet.
+  static func read(log: String) throws -> [UInt8] {
+    let path = path(log: log)
+    guard PlatformFile.exists(path) else { return [] }
+    return try LedgerLoader.readFile(path)
+  }
+
+  /// Appends `lines` to the documents of `log` and fsyncs them; returns what undoes it.
+  static func append(_ lines: [String], log: String) throws -> GooglePlayDocumentFile? {
+    guard !lines.isEmpty else { return nil }
+    let path = path(log: log)
+    let isNew = !PlatformFile.exists(path)
+    let file = try PlatformFile(path: path, mode: .readWriteCreate)
+    let length = try file.size()
+    var bytes = Array(lines.map { $0 + "\n" }.joined().utf8)
+    // A line a crash cut short stays a line of its own, which the reader passes over.
+    if length > 0, try file.readBytes(count: 1, at: length - 1) != [10] { bytes.insert(10, at: 0) }
+    try file.seek(to: length)
+    try file.write(bytes)
+    try file.sync()
+    if isNew { try PlatformFile.syncDirectory(of: path) }
+    return GooglePlayDocumentFile(path: path, previousLength: length)
+  }
+
+  /// Takes back what `append` wrote (the events of those documents were refused).
+  func undo() throws {
+    let file = try PlatformFile(path: path, mode: .readWriteCreate)
+    try file.truncate(to: previousLength)
+    try file.sync()
+  }
+}
