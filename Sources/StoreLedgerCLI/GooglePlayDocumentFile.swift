@@ -25,12 +25,18 @@ struct GooglePlayDocumentFile {
     guard !lines.isEmpty else { return nil }
     let path = path(log: log)
     let isNew = !PlatformFile.exists(path)
-    let file = try PlatformFile(path: path, mode: .readWriteCreate)
-    let length = try file.size()
     var bytes = Array(lines.map { $0 + "\n" }.joined().utf8)
-    // A line a crash cut short stays a line of its own, which the reader passes over.
-    if length > 0, try file.readBytes(count: 1, at: length - 1) != [10] { bytes.insert(10, at: 0) }
-    try file.seek(to: length)
+    var length: Int64 = 0
+    if !isNew {
+      let reader = try PlatformFile(path: path, mode: .read)
+      length = try reader.size()
+      // A line a crash cut short stays a line of its own, which the reader passes over.
+      if length > 0, try reader.readBytes(count: 1, at: length - 1) != [10] {
+        bytes.insert(10, at: 0)
+      }
+    }
+    // Appended in one write: another import appending at the same time cannot interleave.
+    let file = try PlatformFile(path: path, mode: .appendCreateRegular)
     try file.write(bytes)
     try file.sync()
     if isNew { try PlatformFile.syncDirectory(of: path) }
