@@ -1,27 +1,28 @@
-import StoreLedger
-
-/// The Google Play documents `import googleplay --append LOG` keeps beside the log, in
+/// The Google Play documents `import googleplay --append LOG` and `LedgerStore.importGooglePlay`
+/// keep beside the log, in
 /// `LOG.googleplay-documents.jsonl` (Docs/import-googleplay.md, "Importing as data arrives";
 /// the library's `GooglePlayDocumentStore` reads and forms its lines). Append-only and
 /// fsynced like the log; a line a crash cut short is passed over by the reader.
-struct GooglePlayDocumentFile {
+package struct GooglePlayDocumentFile {
   /// The file.
-  let path: String
+  package let path: String
   /// Its length before this import appended to it.
-  let previousLength: Int64
+  package let previousLength: Int64
 
   /// Where the documents of `log` are kept.
-  static func path(log: String) -> String { log + ".googleplay-documents.jsonl" }
+  package static func path(log: String) -> String { log + ".googleplay-documents.jsonl" }
 
   /// The kept documents of `log`; empty when there are none yet.
-  static func read(log: String) throws -> [UInt8] {
+  package static func read(log: String) throws(Diagnostic) -> [UInt8] {
     let path = path(log: log)
     guard PlatformFile.exists(path) else { return [] }
     return try LedgerLoader.readFile(path)
   }
 
   /// Appends `lines` to the documents of `log` and fsyncs them; returns what undoes it.
-  static func append(_ lines: [String], log: String) throws -> GooglePlayDocumentFile? {
+  package static func append(_ lines: [String], log: String) throws(Diagnostic)
+    -> GooglePlayDocumentFile?
+  {
     guard !lines.isEmpty else { return nil }
     let path = path(log: log)
     let isNew = !PlatformFile.exists(path)
@@ -44,7 +45,7 @@ struct GooglePlayDocumentFile {
   }
 
   /// Takes back what `append` wrote (the events of those documents were refused).
-  func undo() throws {
+  package func undo() throws(Diagnostic) {
     let file = try PlatformFile(path: path, mode: .readWriteCreate)
     try file.truncate(to: previousLength)
     try file.sync()
