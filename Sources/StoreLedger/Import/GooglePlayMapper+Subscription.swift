@@ -60,6 +60,14 @@ extension GooglePlayMapper {
       pendingEvent(pending, chain: chain)
     }
     var notifications = subscriptionNotifications[token] ?? []
+    // A notification counts once a resource fetched after it is in: that resource shows the
+    // order it is about (a later order may not be known before). Without fetch times, all do.
+    let fetched = resources.filter { !$0.isFromLedger }.compactMap(\.knownAt)
+    if fetched.count == resources.filter({ !$0.isFromLedger }).count, let latest = fetched.max() {
+      let early = notifications.filter { $0.eventTime > latest }
+      deferredLines.formUnion(early.map(\.line))
+      notifications.removeAll { $0.eventTime > latest }
+    }
     let deferredBefore = deferredLines.count
     let orders = self.orders(of: key, resources: resources, notifications: notifications)
     let isWaiting = deferredLines.count != deferredBefore
@@ -263,22 +271,24 @@ extension GooglePlayMapper {
       return start
     }
     // A renewal begins when Google charged it (SUBSCRIPTION_RENEWED, a recovery at
-    // SUBSCRIPTION_RECOVERED), as this import's notifications tell; without one it continues
-    // the previous period seamlessly.
-    if let charge = notifications.last(where: { notification in
-      notification.kind?.isCharge == true && notification.eventTime < order.end
-        && (previous.map { notification.eventTime > $0.start } ?? true)
-    }) {
+    // SUBSCRIPTION_RECOVERED): the first such notification after the order before it began.
+    // Both must be known; a later document cannot then tell another start.
+    if let previous,
+      let charge = notifications.first(where: { notification in
+        (notification.kind == .renewed || notification.kind == .recovered)
+          && notification.eventTime > previous.start && notification.eventTime < order.end
+      })
+    {
       return charge.eventTime
     }
     // Without it, nothing tells when the period began: where the previous period ended is a
     // guess that the notification, arriving later, may contradict (a recovery after a hold
     // begins later), and a charge cannot move. The renewal waits for its notification.
-    if let tokenStart, tokenStart < order.end || previous != nil {
+    if tokenStart != nil || previous != nil {
       deferredLines.formUnion(order.resource.isFromLedger ? [] : [order.resource.line])
       problems.warning(
         order.resource.line,
-        "renewal order '\(order.id)': no SUBSCRIPTION_RENEWED/RECOVERED notification tells when its period began; the subscription's documents are kept (with --append) until it is imported"
+        "renewal order '\(order.id)': no SUBSCRIPTION_RENEWED/RECOVERED notification after the order before it tells when its period began; the subscription's documents are kept (with --append) until both are imported"
       )
       return nil
     }

@@ -68,12 +68,18 @@ struct GooglePlayImportMappingTests {
     #expect(result?.warnings.isEmpty == true)
   }
 
-  @Test("a renewal known only with its notification begins at the notification's time")
+  @Test(
+    "a renewal begins at its notification's time; without the order before it, it waits for that order"
+  )
   func renewedFromNotification() throws {
-    let result = G.importEvents([
+    let renewal = [
       G.notification(2, at: "2026-02-01T10:00:03Z"),
       G.subscription(order: renewal0, expiry: "2026-03-01T10:00:03Z"),
-    ])
+    ]
+    let waiting = G.importEvents(renewal)
+    #expect(waiting?.eventLines.isEmpty == true)
+    #expect(waiting?.waitingDocuments == 2)
+    let result = G.importEvents([G.subscription(expiry: "2026-02-01T10:00:00Z")] + renewal)
     #expect(
       G.events(result)["googleplay:\(renewal0):renewal"]?["at"] == .string("2026-02-01T10:00:03Z"))
   }

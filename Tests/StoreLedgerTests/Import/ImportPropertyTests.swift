@@ -110,6 +110,10 @@ struct ImportPropertyTests {
       deliveries: AppStoreImportLifecycleTests.familySharing.map { [$0.decoded] }),
   ]
 
+  /// Seeds of the shuffled Google Play runs (`STORELEDGER_SHUFFLE_SEEDS` runs more).
+  static let shuffleSeeds: UInt64 =
+    ProcessInfo.processInfo.environment["STORELEDGER_SHUFFLE_SEEDS"].flatMap { UInt64($0) } ?? 24
+
   /// The App Store's scenarios: every payload stands alone, so any order works.
   static var appStoreScenarios: [Scenario] { scenarios.filter { $0.store.name == "appstore" } }
 
@@ -152,13 +156,33 @@ struct ImportPropertyTests {
     arguments: scenarios.filter { $0.store.name == "googleplay" })
   func googlePlayShuffled(scenario: Scenario) throws {
     let reference = try referenceEngine(scenario)
-    for seed in 1...12 as ClosedRange<UInt64> {
+    for seed in 1...Self.shuffleSeeds {
       var random = SplitMix64(state: seed &* 104_729)
       let deliveries = (scenario.deliveries + scenario.deliveries.filter { _ in
         Bool.random(using: &random)
       }).shuffled(using: &random)
       let imported = try incremental(scenario, batches: split(deliveries, &random), seed: seed)
       try compare(reference, imported, scenario: scenario, seed: seed, asOf: false)
+    }
+  }
+
+  @Test(
+    "Google Play, every document on its own (a notification before the resource fetched after it), shuffled: answers still differ from one import",
+    arguments: scenarios.filter { $0.store.name == "googleplay" })
+  func googlePlayDocumentsShuffled(scenario: Scenario) throws {
+    let reference = try referenceEngine(scenario)
+    let documents = scenario.deliveries.joined().map { [$0] }
+    // Known gap (Docs/import-googleplay.md, "What the property does not cover"): which order a
+    // notification is about is known only from a resource fetched after it. This test fails
+    // once every seed gives one import's answers.
+    withKnownIssue {
+      for seed in 1...6 as ClosedRange<UInt64> {
+        var random = SplitMix64(state: seed &* 15_485_863)
+        let deliveries = (documents + documents.filter { _ in Bool.random(using: &random) })
+          .shuffled(using: &random)
+        let imported = try incremental(scenario, batches: split(deliveries, &random), seed: seed)
+        try compare(reference, imported, scenario: scenario, seed: seed, asOf: false)
+      }
     }
   }
 
