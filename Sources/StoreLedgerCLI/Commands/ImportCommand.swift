@@ -53,6 +53,8 @@ enum ImportCommand: LedgerCommand {
 
       With --append, an import adds only what the log does not know yet (events by id,
       transactions already charged), so data can be imported as it arrives, run after run.
+      Google Play documents are kept beside the log (LOG.googleplay-documents.jsonl) and read
+      again with every later document about the same purchase.
       """)
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
