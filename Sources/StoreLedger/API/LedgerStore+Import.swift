@@ -117,9 +117,12 @@ extension LedgerStore {
 
   /// Imports Google Play data (Pub/Sub push envelopes, DeveloperNotifications, stored
   /// `subscriptionsv2` / `products` resources, voided purchases) as `storeledger import
-  /// googleplay --append` does, all or nothing. Docs/import-googleplay.md has every mapping.
+  /// googleplay --append` does, all or nothing, keeping the documents beside a log file
+  /// (`LOG.googleplay-documents.jsonl`; an in-memory ledger keeps none). Docs/import-googleplay.md
+  /// has every mapping.
   /// - Throws: every problem in the payloads (input `<payload>`) or in the resulting batch.
-  /// - Complexity: O(payloads + log), the log read for the purchase tokens it already holds.
+  /// - Complexity: O(payloads + log + kept documents), the log read for the purchase tokens it
+  ///   already holds, the kept documents for the tokens the payloads name.
   public func importGooglePlay(_ payloads: String, options: StoreImportOptions = StoreImportOptions())
     throws(DiagnosticList) -> ImportReport
   {
@@ -159,14 +162,25 @@ extension LedgerStore {
     }
     let knowledge = LedgerKnowledge.read(log: log)
     let result: ImportResult
+    // Google Play documents are kept beside a log file, as `import googleplay --append` keeps them.
+    let keepsDocuments = source == .googlePlay && !isInMemory
     switch source {
     case .appStore:
       result = try AppStoreImporter.importEvents(
         payloads, file: name, catalog: catalog, options: try options.appStore(), knowledge: knowledge)
     case .googlePlay:
+      let kept: [UInt8]
+      do throws(Diagnostic) {
+        kept = keepsDocuments ? try GooglePlayDocumentFile.read(log: logPath) : []
+      } catch { throw DiagnosticList([error]) }
       result = try GooglePlayImporter.importEvents(
-        payloads, file: name, catalog: catalog, options: options.googlePlay(importedAt: clock.now()), knowledge: knowledge)
+        payloads, file: name, catalog: catalog, options: options.googlePlay(importedAt: clock.now()), knowledge: knowledge,
+        documentStore: kept)
     }
+    let added: GooglePlayDocumentFile?
+    do throws(Diagnostic) {
+      added = keepsDocuments ? try GooglePlayDocumentFile.append(result.documentLines, log: logPath) : nil
+    } catch { throw DiagnosticList([error]) }
     var subjects = Set<SubjectID>()
     for line in result.eventLines {
       if let subject = (try? JSONValue.parse(line))?["subject"]?.stringValue { subjects.insert(SubjectID(rawValue: subject)) }
@@ -175,7 +189,13 @@ extension LedgerStore {
     let now = clock.now()
     let before = touched.map { answer(for: $0, at: now) }
     // Importers' events carry their own knowledge time (the store's signing time): no stamp.
-    let appended = try append(lines: Array(result.eventLines.map { $0 + "\n" }.joined().utf8), named: name, now: nil)
+    let appended: AppendReport
+    do {
+      appended = try append(lines: Array(result.eventLines.map { $0 + "\n" }.joined().utf8), named: name, now: nil)
+    } catch {
+      try? added?.undo()
+      throw error
+    }
     let changed = zip(touched, before).filter { answer(for: $0.0, at: now) != $0.1 }.map(\.0)
     return ImportReport(
       append: appended, events: result.eventLines.count, subjects: touched, accessChanged: changed,

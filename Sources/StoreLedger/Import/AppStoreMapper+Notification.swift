@@ -33,15 +33,7 @@ extension AppStoreMapper {
       if let transaction = notification.transaction { _ = transactionEvents(transaction) }
       return
     }
-    var subtype: AppStoreSubtype?
-    if let raw = notification.subtype {
-      subtype = AppStoreSubtype(rawValue: raw)
-      if subtype == nil {
-        problems.unknownValue(
-          line, field: "subtype", raw: .string(raw),
-          consequence: "handled like \(type.rawValue) without a subtype; kept raw in meta")
-      }
-    }
+    let subtype = knownSubtype(notification, type: type)
     // The transaction's own events come first and from the transaction alone; when they fail
     // the notification's errors are already reported and nothing more is learned from it.
     var chargeKind: EventKind?
@@ -89,6 +81,21 @@ extension AppStoreMapper {
       // No entitlement change: counted so the summary can say how many of each were seen.
       markSkipped(notification)
     }
+  }
+
+  /// The notification's subtype, nil (with an unknown-value report) when Apple sent one
+  /// this importer does not know.
+  private mutating func knownSubtype(
+    _ notification: NotificationPayload, type: AppStoreNotificationType
+  ) -> AppStoreSubtype? {
+    guard let raw = notification.subtype else { return nil }
+    let subtype = AppStoreSubtype(rawValue: raw)
+    if subtype == nil {
+      problems.unknownValue(
+        notification.line, field: "subtype", raw: .string(raw),
+        consequence: "handled like \(type.rawValue) without a subtype; kept raw in meta")
+    }
+    return subtype
   }
 
   // MARK: - Per type

@@ -36,6 +36,30 @@ extension AppStoreMapper {
         id: id, kind: kind, subject: subject, at: at, recorded: recorded,
         fields: fields + [original], meta: meta, line: line, identity: id)
     }
+    stateEvents(entry) { kind, at, fields in event(kind, at, fields) }
+    guard let renewal, let signedDate = renewal.signedDate else { return }
+    let suffix = "@\(signedDate.millisecondsSinceEpoch)"
+    let isTerminal = entry.status == 2 || entry.status == 5
+    if !isTerminal, let status = renewal.autoRenewStatus, let isOn = autoRenew(status, line: line) {
+      emit(event(.autoRenewChanged, signedDate, [("auto_renew", .bool(isOn))], suffix: suffix))
+    }
+    if !isTerminal, let next = renewal.autoRenewProductID,
+      autoRenewableProduct(
+        next, field: Self.field(entry.path, "signedRenewalInfo.autoRenewProductId"), line: line)
+    {
+      emit(event(.planChanged, signedDate, [("product", .string(next))], suffix: suffix))
+    }
+  }
+
+  /// The state a status entry reports: an expired (2) subscription's `expiration`, billing
+  /// retry (3) and grace (4) from the end of its period; `event` builds each.
+  private mutating func stateEvents(
+    _ entry: SubscriptionStatusPayload,
+    _ event: (EventKind, Timestamp, [(String, JSONValue)]) -> ImportedEvent
+  ) {
+    let transaction = entry.transaction
+    let line = entry.line
+    let renewal = entry.renewalInfo
     // Statuses 2-4 only exist for auto-renewables, whose transactions always have expiresDate.
     let periodEnd = transaction.expiresDate ?? transaction.purchaseDate
     switch entry.status.flatMap(AppStoreSubscriptionStatus.init(rawValue:)) {
@@ -78,18 +102,6 @@ extension AppStoreMapper {
           line, field: Self.field(entry.path, "status"), raw: .integer(status),
           consequence: "only the transaction is imported")
       }
-    }
-    guard let renewal, let signedDate = renewal.signedDate else { return }
-    let suffix = "@\(signedDate.millisecondsSinceEpoch)"
-    let isTerminal = entry.status == 2 || entry.status == 5
-    if !isTerminal, let status = renewal.autoRenewStatus, let isOn = autoRenew(status, line: line) {
-      emit(event(.autoRenewChanged, signedDate, [("auto_renew", .bool(isOn))], suffix: suffix))
-    }
-    if !isTerminal, let next = renewal.autoRenewProductID,
-      autoRenewableProduct(
-        next, field: Self.field(entry.path, "signedRenewalInfo.autoRenewProductId"), line: line)
-    {
-      emit(event(.planChanged, signedDate, [("product", .string(next))], suffix: suffix))
     }
   }
 }

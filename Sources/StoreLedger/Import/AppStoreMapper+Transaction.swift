@@ -33,48 +33,7 @@ extension AppStoreMapper {
     var fields: [(String, JSONValue)] = [
       ("product", .string(product.id)), ("transaction", .string(transaction.transactionID)),
     ]
-    switch product.kind {
-    case .autoRenewable:
-      fields.append(("original_transaction", .string(transaction.originalTransactionID)))
-      if let expires = transaction.expiresDate {
-        if expires > at {
-          fields.append(("expires", .string(expires.rfc3339)))
-        } else {
-          problems.error(
-            line,
-            "field '\(field("expiresDate"))': \(expires.rfc3339) is not later than purchaseDate \(at.rfc3339)"
-          )
-        }
-      } else {
-        problems.error(
-          line,
-          "field '\(field("expiresDate"))' is missing; it is required for the auto-renewable product '\(product.id)'"
-        )
-      }
-    case .nonRenewing:
-      // Apple sends no expiresDate for non-renewing subscriptions; the catalog's duration then
-      // gives the end (Docs/log-format.md: default `at` + `duration`).
-      if let expires = transaction.expiresDate {
-        if expires > at {
-          fields.append(("expires", .string(expires.rfc3339)))
-        } else {
-          problems.error(
-            line,
-            "field '\(field("expiresDate"))': \(expires.rfc3339) is not later than purchaseDate \(at.rfc3339)"
-          )
-        }
-      }
-    case .nonConsumable:
-      break
-    case .consumable:
-      let quantity = transaction.quantity ?? 1
-      if quantity >= 1 && quantity <= Limits.amountMax {
-        fields.append(("quantity", .integer(quantity)))
-      } else {
-        problems.error(
-          line, "field '\(field("quantity"))': expected an integer ≥ 1, found \(quantity)")
-      }
-    }
+    fields += kindFields(transaction, product: product)
     if let ownership = ownership(transaction, product: product, meta: &meta), kind == .purchase {
       fields.append(("ownership", .string(ownership.name)))
     }
@@ -93,6 +52,52 @@ extension AppStoreMapper {
       revocationEvent(transaction, subject: subject, at: revokedAt)
     }
     return kind
+  }
+
+  /// The fields a product's kind adds: a subscription's original transaction and period
+  /// end, a consumable's quantity. Problems are reported, fields left out.
+  private mutating func kindFields(_ transaction: TransactionPayload, product: Product)
+    -> [(String, JSONValue)]
+  {
+    let line = transaction.line
+    let at = transaction.purchaseDate
+    let expiresField = Self.field(transaction.path, "expiresDate")
+    var fields: [(String, JSONValue)] = []
+    switch product.kind {
+    case .autoRenewable, .nonRenewing:
+      if product.kind == .autoRenewable {
+        fields.append(("original_transaction", .string(transaction.originalTransactionID)))
+      }
+      // Apple sends no expiresDate for non-renewing subscriptions; the catalog's duration then
+      // gives the end (Docs/log-format.md: default `at` + `duration`).
+      if let expires = transaction.expiresDate {
+        if expires > at {
+          fields.append(("expires", .string(expires.rfc3339)))
+        } else {
+          problems.error(
+            line,
+            "field '\(expiresField)': \(expires.rfc3339) is not later than purchaseDate \(at.rfc3339)"
+          )
+        }
+      } else if product.kind == .autoRenewable {
+        problems.error(
+          line,
+          "field '\(expiresField)' is missing; it is required for the auto-renewable product '\(product.id)'"
+        )
+      }
+    case .nonConsumable:
+      break
+    case .consumable:
+      let quantity = transaction.quantity ?? 1
+      if quantity >= 1 && quantity <= Limits.amountMax {
+        fields.append(("quantity", .integer(quantity)))
+      } else {
+        problems.error(
+          line,
+          "field '\(Self.field(transaction.path, "quantity"))': expected an integer ≥ 1, found \(quantity)")
+      }
+    }
+    return fields
   }
 
   /// The revocation a transaction's `revocationDate` implies.

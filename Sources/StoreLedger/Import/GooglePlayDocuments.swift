@@ -17,6 +17,22 @@ enum GooglePlayDocuments {
     }
   }
 
+  /// A document as the document store keeps it: a pull response per message (as a push
+  /// envelope), a voided purchases list per entry (with the list's `fetchTime`), anything
+  /// else whole.
+  static func storedParts(of value: JSONValue) -> [JSONValue] {
+    if case .array(let received)? = value["receivedMessages"] {
+      return received.compactMap { $0["message"].map { .object([("message", $0)]) } }
+    }
+    guard case .array(let entries)? = value["voidedPurchases"] else { return [value] }
+    return entries.map { entry in
+      guard let fetchTime = value["fetchTime"], entry["fetchTime"] == nil,
+        case .object(let fields) = entry
+      else { return entry }
+      return .object(fields + [("fetchTime", fetchTime)])
+    }
+  }
+
   /// Reads one top-level document.
   private static func read(
     _ value: JSONValue, line: Int, into payloads: inout [GooglePlayPayload],
@@ -35,18 +51,7 @@ enum GooglePlayDocuments {
         payloads.append(.notification(notification))
       }
     } else if case .array(let received)? = object["receivedMessages"] {
-      for (index, item) in received.enumerated() {
-        let path = object.name("receivedMessages[\(index)]")
-        guard let entry = PayloadObject(item, path: path, line: line),
-          let message = entry.child("message", &problems)
-        else {
-          problems.error(line, "field '\(path).message': expected a Pub/Sub message object")
-          continue
-        }
-        if let notification = pubSubMessage(message, &problems) {
-          payloads.append(.notification(notification))
-        }
-      }
+      pulledMessages(received, object: object, line: line, into: &payloads, &problems)
     } else if notificationKeys.contains(where: object.has) {
       if let notification = developerNotification(object, &problems) {
         payloads.append(.notification(notification))
@@ -62,28 +67,65 @@ enum GooglePlayDocuments {
         payloads.append(.product(product))
       }
     } else if object.has("voidedPurchases") {
-      guard case .array(let items)? = object["voidedPurchases"] else {
-        problems.error(line, "field 'voidedPurchases': expected an array")
-        return
-      }
-      let fetchTime = object.rfc3339("fetchTime", &problems)
-      for (index, item) in items.enumerated() {
-        let path = "voidedPurchases[\(index)]"
-        guard let entry = PayloadObject(item, path: path, line: line) else {
-          problems.error(line, "field '\(path)': expected an object, found \(item.kindName)")
-          continue
-        }
-        if var voided = voidedPurchase(entry, &problems) {
-          voided.knownAt = fetchTime ?? entry.rfc3339("fetchTime", &problems)
-          payloads.append(.voided(voided))
-        }
-      }
+      voidedList(object, line: line, into: &payloads, &problems)
     } else if object.has("voidedTimeMillis") {
       if var voided = voidedPurchase(object, &problems) {
         voided.knownAt = object.rfc3339("fetchTime", &problems)
         payloads.append(.voided(voided))
       }
-    } else if let error = object["error"] {
+    } else {
+      unknownDocument(object, line: line, &problems)
+    }
+  }
+
+  /// The messages of a Pub/Sub pull response (`receivedMessages`).
+  private static func pulledMessages(
+    _ received: [JSONValue], object: PayloadObject, line: Int,
+    into payloads: inout [GooglePlayPayload], _ problems: inout ImportProblems
+  ) {
+    for (index, item) in received.enumerated() {
+      let path = object.name("receivedMessages[\(index)]")
+      guard let entry = PayloadObject(item, path: path, line: line),
+        let message = entry.child("message", &problems)
+      else {
+        problems.error(line, "field '\(path).message': expected a Pub/Sub message object")
+        continue
+      }
+      if let notification = pubSubMessage(message, &problems) {
+        payloads.append(.notification(notification))
+      }
+    }
+  }
+
+  /// The entries of a `voidedpurchases.list` response, each known at the response's
+  /// `fetchTime` (else its own).
+  private static func voidedList(
+    _ object: PayloadObject, line: Int, into payloads: inout [GooglePlayPayload],
+    _ problems: inout ImportProblems
+  ) {
+    guard case .array(let items)? = object["voidedPurchases"] else {
+      problems.error(line, "field 'voidedPurchases': expected an array")
+      return
+    }
+    let fetchTime = object.rfc3339("fetchTime", &problems)
+    for (index, item) in items.enumerated() {
+      let path = "voidedPurchases[\(index)]"
+      guard let entry = PayloadObject(item, path: path, line: line) else {
+        problems.error(line, "field '\(path)': expected an object, found \(item.kindName)")
+        continue
+      }
+      if var voided = voidedPurchase(entry, &problems) {
+        voided.knownAt = fetchTime ?? entry.rfc3339("fetchTime", &problems)
+        payloads.append(.voided(voided))
+      }
+    }
+  }
+
+  /// The error for a document of no known shape, naming what it looks like.
+  private static func unknownDocument(
+    _ object: PayloadObject, line: Int, _ problems: inout ImportProblems
+  ) {
+    if let error = object["error"] {
       let message = error["message"]?.stringValue.map { ": \($0)" } ?? ""
       problems.error(
         line,

@@ -63,13 +63,16 @@ package enum GooglePlayImporter {
   /// "productPurchase"}` resources, and `voidedpurchases.list` responses. The result depends
   /// neither on the order of the payloads nor on repeats of them. What `knowledge` holds (an
   /// earlier import into the same log) continues here: known tokens keep their subscription,
-  /// known orders their periods, and known events are not written again.
+  /// known orders their periods, and known events are not written again. The documents
+  /// kept beside the log (`documentStore`, see `GooglePlayDocumentStore`) that are about the
+  /// input's purchase tokens are imported with it, and `documentLines` says what the store
+  /// gains.
   /// - Throws: every error found (with `file`, input line and field); nothing is returned
   ///   partially. Warnings found along the way are included in the thrown list.
   /// - Complexity: O(n log n) in the number of payloads.
   package static func importEvents(
     _ inputText: String, file: String, catalog: Catalog, options: GooglePlayImportOptions,
-    knowledge: LedgerKnowledge = LedgerKnowledge()
+    knowledge: LedgerKnowledge = LedgerKnowledge(), documentStore: [UInt8] = []
   ) throws(DiagnosticList) -> ImportResult {
     var options = options
     options.knownTokens.merge(knowledge.googlePlayTokens) { given, _ in given }
@@ -77,12 +80,82 @@ package enum GooglePlayImporter {
     let (documents, syntaxErrors) = ImportInput.documents(
       in: inputText, file: file, acceptsJWS: false)
     problems.errors += syntaxErrors
-    let payloads = GooglePlayDocuments.payloads(in: documents, &problems)
+    var payloads = GooglePlayDocuments.payloads(in: documents, &problems)
+    // Documents kept from earlier imports come after the input's own lines.
+    let firstKeptLine = (documents.map(\.line).max() ?? 0) + 1
+    let kept = keptDocuments(for: payloads, store: documentStore, firstLine: firstKeptLine)
+    payloads += kept.payloads
     var mapper = GooglePlayMapper(
       catalog: catalog, options: options, problems: problems, knowledge: knowledge)
     mapper.map(payloads)
     problems = mapper.problems
-    return try ImportResult.assemble(
+    // What a kept document says was reported when it was first imported.
+    problems.warnings.removeAll { ($0.line ?? 0) >= firstKeptLine }
+    var result = try ImportResult.assemble(
       events: mapper.events, skipped: mapper.skipped, problems: &problems, knowledge: knowledge)
+    result.documentLines = storeLines(documents, payloads: payloads, kept: kept.lines)
+    result.waitingDocuments = mapper.deferredLines.count
+    result.alreadyKnown += mapper.knownCharges
+    return result
+  }
+
+  /// The payloads of the kept documents about the tokens `payloads` name, and the tokens
+  /// they link to (until no new token appears), numbered from `firstLine`; and their lines.
+  /// - Complexity: O(r · s) for r rounds of links over a store of s bytes (r is 1 unless
+  ///   kept resources link to tokens not named yet).
+  private static func keptDocuments(
+    for payloads: [GooglePlayPayload], store: [UInt8], firstLine: Int
+  ) -> (payloads: [GooglePlayPayload], lines: Set<String>) {
+    guard !store.isEmpty else { return ([], []) }
+    var tokens = Set(payloads.flatMap(\.tokens))
+    var lines: [String] = []
+    var found: [GooglePlayPayload] = []
+    var scratch = ImportProblems(file: "")
+    while true {
+      let more = GooglePlayDocumentStore.lines(in: store, tokens: tokens)
+        .filter { !Set(lines).contains($0) }
+      guard !more.isEmpty else { break }
+      let documents = more.enumerated().compactMap { index, line in
+        GooglePlayDocumentStore.document(ofLine: line).map {
+          InputDocument(line: firstLine + lines.count + index, value: $0)
+        }
+      }
+      lines += more
+      let parsed = GooglePlayDocuments.payloads(in: documents, &scratch)
+      found += parsed
+      let linked = Set(parsed.flatMap(\.tokens)).subtracting(tokens)
+      guard !linked.isEmpty else { break }
+      tokens.formUnion(linked)
+    }
+    return (found, Set(lines))
+  }
+
+  /// The lines the store gains from this import: each input document (a pull response per
+  /// message, a voided purchases list per entry) under each token it is about, unless kept.
+  /// - Complexity: O(n) in the size of the input.
+  private static func storeLines(
+    _ documents: [InputDocument], payloads: [GooglePlayPayload], kept: Set<String>
+  ) -> [String] {
+    var tokensByLine: [Int: [String]] = [:]
+    for payload in payloads { tokensByLine[payload.line, default: []] += payload.ownTokens }
+    var scratch = ImportProblems(file: "")
+    var added: Set<String> = []
+    var lines: [String] = []
+    for document in documents {
+      let parts = GooglePlayDocuments.storedParts(of: document.value)
+      for part in parts {
+        let tokens =
+          parts.count == 1
+          ? tokensByLine[document.line] ?? []
+          : GooglePlayDocuments.payloads(
+            in: [InputDocument(line: document.line, value: part)], &scratch
+          ).flatMap(\.ownTokens)
+        for token in Set(tokens).sorted() {
+          let line = GooglePlayDocumentStore.line(token: token, document: part)
+          if !kept.contains(line) && added.insert(line).inserted { lines.append(line) }
+        }
+      }
+    }
+    return lines
   }
 }

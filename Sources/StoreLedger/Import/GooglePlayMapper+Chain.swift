@@ -19,6 +19,39 @@ extension GooglePlayMapper {
   /// whether it is a test purchase. A cycle is an error.
   /// - Complexity: O(n) in the number of tokens and links.
   mutating func resolveChains() {
+    let linked = linkedTokens()
+    var successors: [String: String] = [:]
+    for (token, link) in linked.sorted(by: { $0.key < $1.key }) where successors[link] == nil {
+      successors[link] = token
+    }
+    let (paths, knownRoots) = chainPaths(linked)
+    var members: [String: [(depth: Int, token: String)]] = [:]
+    for (token, path) in paths {
+      members[path.last!, default: []].append((path.count - 1, token))
+    }
+    for root in members.keys.sorted() {
+      // Nearest the root first, so the first purchase's account and mapping win.
+      let tokens = members[root]!.sorted { ($0.depth, $0.token) < ($1.depth, $1.token) }.map(\.token)
+      guard let subject = chainSubject(root: root, tokens: tokens, logged: knownRoots[root]?.subject)
+      else { continue }
+      let isTest = tokens.contains { (subscriptions[$0] ?? []).contains(where: \.isTest) }
+      for member in tokens {
+        let start = (subscriptions[member] ?? []).compactMap(\.startTime).min()
+        // A successor in this import, else one the ledger already holds.
+        let replacedAt =
+          successors[member].flatMap { successor in
+            (subscriptions[successor] ?? []).compactMap(\.startTime).min()
+          }
+          ?? start.flatMap { knowledge.replacement(of: member, root: root, after: $0) }
+        chains[member] = GooglePlayChain(
+          root: root, subject: subject, isTest: isTest, replacedAt: replacedAt)
+      }
+    }
+  }
+
+  /// The token each token's resources say it replaces (`linkedPurchaseToken`); a token naming
+  /// several, or itself, is an error.
+  private mutating func linkedTokens() -> [String: String] {
     var linked: [String: String] = [:]
     for token in subscriptions.keys.sorted() {
       let resources = subscriptions[token]!
@@ -39,12 +72,14 @@ extension GooglePlayMapper {
         linked[token] = link
       }
     }
-    var successors: [String: String] = [:]
-    for (token, link) in linked.sorted(by: { $0.key < $1.key }) where successors[link] == nil {
-      successors[link] = token
-    }
-    // Roots, with the path from each token to its root; a token an earlier import wrote to
-    // the log ends the walk with the root it got there.
+    return linked
+  }
+
+  /// The path from each token to its root; a token an earlier import wrote to the log ends
+  /// the walk with the root it got there (returned with it). A cycle is an error.
+  private mutating func chainPaths(_ linked: [String: String]) -> (
+    paths: [String: [String]], knownRoots: [String: GooglePlayKnownToken]
+  ) {
     var paths: [String: [String]] = [:]
     var knownRoots: [String: GooglePlayKnownToken] = [:]
     for token in subscriptions.keys.sorted() {
@@ -73,66 +108,48 @@ extension GooglePlayMapper {
       }
       paths[token] = path
     }
-    var members: [String: [(depth: Int, token: String)]] = [:]
-    for (token, path) in paths {
-      members[path.last!, default: []].append((path.count - 1, token))
+    return (paths, knownRoots)
+  }
+
+  /// The subject of a chain (`tokens` nearest the root first): the one the log has for it,
+  /// else the first account id, else the `--subjects` mapping, else `googleplay:<root>`;
+  /// nil (with an error) when the root or the subject is unusable.
+  private mutating func chainSubject(root: String, tokens: [String], logged: String?) -> String? {
+    let line = subscriptions[tokens[0]]![0].line
+    guard root.utf8.count <= Limits.referenceBytesMax else {
+      problems.error(
+        line,
+        "purchase token '\(root)' is longer than \(Limits.referenceBytesMax) bytes, too long to be an original_transaction"
+      )
+      return nil
     }
-    for root in members.keys.sorted() {
-      // Nearest the root first, so the first purchase's account and mapping win.
-      let tokens = members[root]!.sorted { ($0.depth, $0.token) < ($1.depth, $1.token) }
-      let line = subscriptions[tokens[0].token]![0].line
-      guard root.utf8.count <= Limits.referenceBytesMax else {
-        problems.error(
-          line,
-          "purchase token '\(root)' is longer than \(Limits.referenceBytesMax) bytes, too long to be an original_transaction"
-        )
-        continue
-      }
-      var accounts: [String] = []
-      for member in tokens {
-        for resource in subscriptions[member.token] ?? [] {
-          if let account = resource.accountID, !account.isEmpty, !accounts.contains(account) {
-            accounts.append(account)
-          }
+    var accounts: [String] = []
+    for member in tokens {
+      for resource in subscriptions[member] ?? [] {
+        if let account = resource.accountID, !account.isEmpty, !accounts.contains(account) {
+          accounts.append(account)
         }
       }
-      if accounts.count > 1 {
-        problems.warning(
-          line,
-          "the tokens of subscription '\(root)' carry different obfuscatedExternalAccountId values (\(accounts.joined(separator: ", "))); all its events go to the first, '\(accounts[0])'"
-        )
-      }
-      let subjectMap = options.subjects
-      let mapped = tokens.compactMap { member in
-        subscriptions[member.token]?.first.flatMap { subjectMap[$0.token] }
-      }.first
-      // The subject the log already has for this subscription keeps it whole.
-      let logged = knownRoots[root]?.subject
-      if let logged, let account = accounts.first, account != logged {
-        problems.warning(
-          line,
-          "subscription '\(root)' is already in the log under subject '\(logged)'; its new events go there too, not to obfuscatedExternalAccountId '\(account)'"
-        )
-      }
-      guard
-        let subject = checkedSubject(
-          logged ?? accounts.first ?? mapped ?? "googleplay:" + root,
-          source: "purchase token '\(root)'", line: line)
-      else { continue }
-      let isTest = tokens.contains { member in
-        (subscriptions[member.token] ?? []).contains(where: \.isTest)
-      }
-      for member in tokens {
-        let start = (subscriptions[member.token] ?? []).compactMap(\.startTime).min()
-        // A successor in this import, else one the ledger already holds.
-        let replacedAt =
-          successors[member.token].flatMap { successor in
-            (subscriptions[successor] ?? []).compactMap(\.startTime).min()
-          }
-          ?? start.flatMap { knowledge.replacement(of: member.token, root: root, after: $0) }
-        chains[member.token] = GooglePlayChain(
-          root: root, subject: subject, isTest: isTest, replacedAt: replacedAt)
-      }
     }
+    if accounts.count > 1 {
+      problems.warning(
+        line,
+        "the tokens of subscription '\(root)' carry different obfuscatedExternalAccountId values (\(accounts.joined(separator: ", "))); all its events go to the first, '\(accounts[0])'"
+      )
+    }
+    let subjectMap = options.subjects
+    let mapped = tokens.compactMap { member in
+      subscriptions[member]?.first.flatMap { subjectMap[$0.token] }
+    }.first
+    // The subject the log already has for this subscription keeps it whole.
+    if let logged, let account = accounts.first, account != logged {
+      problems.warning(
+        line,
+        "subscription '\(root)' is already in the log under subject '\(logged)'; its new events go there too, not to obfuscatedExternalAccountId '\(account)'"
+      )
+    }
+    return checkedSubject(
+      logged ?? accounts.first ?? mapped ?? "googleplay:" + root,
+      source: "purchase token '\(root)'", line: line)
   }
 }

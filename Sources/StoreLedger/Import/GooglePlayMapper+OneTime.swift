@@ -4,83 +4,96 @@ extension GooglePlayMapper {
   /// (`purchaseState` 1) never granted anything and is counted in `skipped`.
   mutating func mapProducts(token: String) {
     let resources = products[token]!.sorted { $0.line < $1.line }
-    for resource in resources {
-      let path = resource.path
-      guard
-        isTestAllowed(
-          resource.purchaseType == 0, line: resource.line, field: path + ".purchaseType"),
-        let product = product(
-          resource.productID, basePlanID: nil, line: resource.line, field: "productId"),
-        let subject = productSubject(resource)
-      else { continue }
-      var meta = Self.baseMeta(isTest: resource.purchaseType == 0, token: token)
-      switch resource.state.flatMap(GooglePlayProductPurchaseState.init) {
-      case .purchased?, nil:
-        if resource.state == nil {
-          problems.warning(
-            resource.line,
-            "field '\(path).purchaseState' is missing; the product is imported as purchased")
-        }
-      case .pending?:
-        emit(
-          ImportedEvent(
-            id: "googleplay:\(Self.tokenKey(token)):purchase_pending", kind: .purchasePending,
-            subject: subject, at: resource.purchaseTime, recorded: recorded(resource.knownAt),
-            fields: [("product", .string(product.id))], meta: meta, line: resource.line,
-            identity: "pending:" + token))
-        continue
-      case .canceled?:
-        skipped["productPurchase canceled", default: []].insert(token)
-        continue
-      }
-      if let state = resource.state, GooglePlayProductPurchaseState(rawValue: state) == nil {
-        problems.unknownValue(
-          resource.line, field: path + ".purchaseState", raw: .integer(state),
-          consequence: "imported as purchased")
-      }
-      var fields: [(String, JSONValue)] = [
-        ("product", .string(product.id)), ("transaction", .string(resource.orderID ?? token)),
-      ]
-      switch product.kind {
-      case .autoRenewable:
-        problems.error(
+    for resource in resources { mapProduct(resource, token: token) }
+  }
+
+  /// The events of one `productPurchase` resource.
+  private mutating func mapProduct(_ resource: GooglePlayProductPayload, token: String) {
+    let path = resource.path
+    guard
+      isTestAllowed(
+        resource.purchaseType == 0, line: resource.line, field: path + ".purchaseType"),
+      let product = product(
+        resource.productID, basePlanID: nil, line: resource.line, field: "productId"),
+      let subject = productSubject(resource)
+    else { return }
+    var meta = Self.baseMeta(isTest: resource.purchaseType == 0, token: token)
+    switch resource.state.flatMap(GooglePlayProductPurchaseState.init) {
+    case .purchased?, nil:
+      if resource.state == nil {
+        problems.warning(
           resource.line,
-          "field 'productId': Google sells '\(resource.productID)' as a one-time product, but the catalog has it as auto_renewable"
-        )
-        continue
-      case .consumable:
-        let quantity = resource.quantity ?? 1
-        guard quantity >= 1, quantity <= Limits.amountMax else {
-          problems.error(
-            resource.line, "field '\(path).quantity': expected an integer ≥ 1, found \(quantity)")
-          continue
-        }
-        fields.append(("quantity", .integer(quantity)))
-      case .nonConsumable, .nonRenewing:
-        break
+          "field '\(path).purchaseState' is missing; the product is imported as purchased")
       }
-      switch resource.purchaseType {
-      case 1?: fields.append(("offer", .string(Offer.code.name)))
-      case 2?: meta.append(("purchaseType", .string("rewarded")))
-      case 0?, nil: break
-      case let other?:
-        problems.unknownValue(
-          resource.line, field: path + ".purchaseType", raw: .integer(other),
-          consequence: "no offer recorded; kept raw in meta")
-        meta.append(("purchaseType", .integer(other)))
-      }
-      let key = resource.orderID ?? Self.tokenKey(token)
+    case .pending?:
       emit(
         ImportedEvent(
-          id: "googleplay:\(key):purchase", kind: .purchase, subject: subject,
-          at: resource.purchaseTime, recorded: recorded(resource.knownAt), fields: fields,
-          meta: meta,
-          line: resource.line, identity: "charge:" + (resource.orderID ?? token)))
-      revocationForKnownVoid(
-        transaction: resource.orderID ?? token, subject: subject,
-        meta: Self.baseMeta(isTest: resource.purchaseType == 0, token: token), line: resource.line,
-        recorded: recorded(resource.knownAt))
+          id: "googleplay:\(Self.tokenKey(token)):purchase_pending", kind: .purchasePending,
+          subject: subject, at: resource.purchaseTime, recorded: recorded(resource.knownAt),
+          fields: [("product", .string(product.id))], meta: meta, line: resource.line,
+          identity: "pending:" + token))
+      return
+    case .canceled?:
+      skipped["productPurchase canceled", default: []].insert(token)
+      return
     }
+    if let state = resource.state, GooglePlayProductPurchaseState(rawValue: state) == nil {
+      problems.unknownValue(
+        resource.line, field: path + ".purchaseState", raw: .integer(state),
+        consequence: "imported as purchased")
+    }
+    guard var fields = productFields(resource, product: product, token: token) else { return }
+    switch resource.purchaseType {
+    case 1?: fields.append(("offer", .string(Offer.code.name)))
+    case 2?: meta.append(("purchaseType", .string("rewarded")))
+    case 0?, nil: break
+    case let other?:
+      problems.unknownValue(
+        resource.line, field: path + ".purchaseType", raw: .integer(other),
+        consequence: "no offer recorded; kept raw in meta")
+      meta.append(("purchaseType", .integer(other)))
+    }
+    let key = resource.orderID ?? Self.tokenKey(token)
+    emit(
+      ImportedEvent(
+        id: "googleplay:\(key):purchase", kind: .purchase, subject: subject,
+        at: resource.purchaseTime, recorded: recorded(resource.knownAt), fields: fields,
+        meta: meta,
+        line: resource.line, identity: "charge:" + (resource.orderID ?? token)))
+    revocationForKnownVoid(
+      transaction: resource.orderID ?? token, subject: subject,
+      meta: Self.baseMeta(isTest: resource.purchaseType == 0, token: token), line: resource.line,
+      recorded: recorded(resource.knownAt))
+  }
+
+  /// The product, transaction and (consumables) quantity of a purchase; nil (with an error)
+  /// for a subscription product or a bad quantity.
+  private mutating func productFields(
+    _ resource: GooglePlayProductPayload, product: Product, token: String
+  ) -> [(String, JSONValue)]? {
+    var fields: [(String, JSONValue)] = [
+      ("product", .string(product.id)), ("transaction", .string(resource.orderID ?? token)),
+    ]
+    switch product.kind {
+    case .autoRenewable:
+      problems.error(
+        resource.line,
+        "field 'productId': Google sells '\(resource.productID)' as a one-time product, but the catalog has it as auto_renewable"
+      )
+      return nil
+    case .consumable:
+      let quantity = resource.quantity ?? 1
+      guard quantity >= 1, quantity <= Limits.amountMax else {
+        problems.error(
+          resource.line,
+          "field '\(resource.path).quantity': expected an integer ≥ 1, found \(quantity)")
+        return nil
+      }
+      fields.append(("quantity", .integer(quantity)))
+    case .nonConsumable, .nonRenewing:
+      break
+    }
+    return fields
   }
 
   /// ONE_TIME_PRODUCT_PURCHASED: the purchase comes from the product resource; alone, the
@@ -161,7 +174,8 @@ extension GooglePlayMapper {
   }
 
   /// The subject (and test flag) of a voided order's purchase, from its token's resources, else
-  /// from what the ledger already holds for the token.
+  /// from what the ledger already holds for the token; nil (the entry kept pending) when
+  /// neither knows the purchase.
   private mutating func voidedSubject(_ entry: GooglePlayVoidedPayload) -> (String, Bool)? {
     let key = addOnKeys[entry.token]?.sorted().first ?? entry.token
     if let chain = chains[key] { return (chain.subject, chain.isTest) }
@@ -173,12 +187,11 @@ extension GooglePlayMapper {
     if let known = knowledge.googlePlaySubjects[entry.token] {
       return (known, false)
     }
-    let subject = options.subjects[entry.token] ?? "googleplay:" + entry.token
+    deferredLines.insert(entry.line)
     problems.warning(
       entry.line,
-      "voided order '\(entry.orderID)': no resource for its purchase token in this import, so its subject is taken as '\(subject)'; import the purchase's resource with it if the purchase carries an account id"
+      "voided order '\(entry.orderID)': no resource for its purchase token in this import or the log, so whose purchase it voids is not known yet; it is kept pending (with --append) until the purchase is imported"
     )
-    return checkedSubject(subject, source: "purchase token '\(entry.token)'", line: entry.line)
-      .map { ($0, false) }
+    return nil
   }
 }

@@ -10,121 +10,13 @@ extension GooglePlayMapper {
     _ order: GooglePlayOrder, isLast: Bool, context: GooglePlayStateContext,
     notifications: [GooglePlayNotificationPayload], copyResources: [GooglePlaySubscriptionPayload]
   ) {
-    let chain = context.chain
-    func latest(_ kind: GooglePlaySubscriptionNotificationType) -> GooglePlayNotificationPayload? {
-      notifications.last(where: { $0.kind == kind })
-    }
-    func has(_ state: GooglePlaySubscriptionState, or kind: GooglePlaySubscriptionNotificationType)
-      -> Bool
-    {
-      order.copies.contains { $0.state == state } || latest(kind) != nil
-    }
-    func source(
-      _ state: GooglePlaySubscriptionState?, _ kind: GooglePlaySubscriptionNotificationType?
-    ) -> GooglePlayStateContext {
-      learnedFrom(state, kind, context, notifications: notifications, copies: copyResources)
-    }
-    let isReplacement = copyResources.contains {
-      $0.cancellation == GooglePlayCancellation.replacement.rawValue
-    }
-
-    // Canceled: auto-renew turned off when the user (or Google, or the developer) canceled.
-    if !isReplacement,
-      has(.canceled, or: .canceled) || copyResources.contains(where: { $0.cancelTime != nil })
-    {
-      if let at = copyResources.compactMap(\.cancelTime).min() ?? latest(.canceled)?.eventTime {
-        emit(.autoRenewChanged, at: at, [("auto_renew", .bool(false))], source(.canceled, .canceled))
-      } else {
-        problems.warning(
-          order.resource.line,
-          "order '\(order.id)' is canceled but neither a cancelTime nor a SUBSCRIPTION_CANCELED notification tells when; no auto_renew_changed is imported for it"
-        )
-      }
-    }
-    // Restarted: the user undid the cancellation before the period ended.
-    for restart in notifications where restart.kind == .restarted {
-      emit(
-        .autoRenewChanged, at: restart.eventTime, [("auto_renew", .bool(true))],
-        context.learned(from: restart))
-    }
-    // In grace: access continues until the end of grace (the grace copy's expiryTime).
-    let graceEnd = order.expiries([.inGracePeriod]).max()
-    if has(.inGracePeriod, or: .inGracePeriod) {
-      if let graceEnd, graceEnd > order.end {
-        emit(
-          .graceEntered, at: order.end, [("grace_expires", .string(graceEnd.rfc3339))],
-          source(.inGracePeriod, .inGracePeriod))
-      } else {
-        problems.warning(
-          latest(.inGracePeriod)?.line ?? order.resource.line,
-          "order '\(order.id)' entered grace, but no resource fetched in grace tells when grace ends; imported as billing_retry (no access after the period end)"
-        )
-        emit(.billingRetry, at: order.end, [], source(.inGracePeriod, .inGracePeriod))
-      }
-    }
-    // On hold: billing retry without access (the period has ended).
-    let isOnHold = has(.onHold, or: .onHold)
-    if isOnHold {
-      let at = latest(.onHold)?.eventTime ?? graceEnd ?? order.end
-      emit(.billingRetry, at: max(at, order.end), [], source(.onHold, .onHold))
-    }
-    // Paused: no access from the end of the period until a resumed renewal.
-    if has(.paused, or: .paused) {
-      emit(
-        .expiration, at: order.end, [("reason", .string(ExpirationReason.voluntary.name))],
-        name: "paused", extraMeta: [("paused", .bool(true))], source(.paused, .paused))
-    }
-    // Deferred: the developer moved the end of the current period.
-    let extended = order.expiries([.active, .canceled, .paused]).max()
-    var extendedSource = context
-    if let extended,
-      let copy = copyResources.first(where: { $0.lineItems.first?.expiryTime == extended })
-    {
-      extendedSource.knownAt = copy.knownAt
-      extendedSource.line = copy.line
-    }
-    if let extended, extended > order.end {
-      let deferral = notifications.last(where: { $0.kind == .deferred && $0.eventTime < extended })
-      let at = deferral?.eventTime ?? order.end
-      emit(
-        .renewalExtended, at: at, [("expires", .string(extended.rfc3339))],
-        extendedSource)
-    } else if let deferral = latest(.deferred) {
-      problems.warning(
-        deferral.line,
-        "SUBSCRIPTION_DEFERRED for order '\(order.id)', but no resource shows the new expiryTime; import a resource fetched after the deferral"
-      )
-    }
-    // Expired: the subscription ended (a replaced token's expiry is not the subscription's).
-    if !isReplacement, has(.expired, or: .expired) {
-      let cancellation = copyResources.compactMap {
-        $0.cancellation.flatMap(GooglePlayCancellation.init)
-      }.first
-      let reason = cancellation?.expirationReason ?? (isOnHold ? .billing : .other)
-      let expiredEnd = order.expiries([.expired]).max()
-      let at =
-        reason == .billing
-        ? (latest(.expired)?.eventTime ?? expiredEnd ?? order.end)
-        : (expiredEnd ?? max(extended ?? order.end, order.end))
-      emit(
-        .expiration, at: max(at, order.start), [("reason", .string(reason.name))],
-        source(.expired, .expired))
-    }
-    // Revoked: refunded and access removed at once. The voided purchases list is the trusted
-    // source (exact time and reason); SUBSCRIPTION_REVOKED alone revokes only when
-    // notifications are trusted (Docs/import-googleplay.md, "What each input is trusted for").
-    if let revoked = latest(.revoked), voided[order.id] == nil {
-      if options.trustsNotifications {
-        emitRevocation(
-          orderID: order.id, at: revoked.eventTime, subject: chain.subject,
-          meta: Self.baseMeta(isTest: chain.isTest, resource: context.resource) + [
-            ("notificationType", .string(revoked.typeName))
-          ],
-          line: revoked.line, recorded: recorded(revoked.knownAt))
-      } else {
-        untrusted(revoked, order: order.id)
-      }
-    }
+    let facts = GooglePlayOrderFacts(
+      order: order, context: context, notifications: notifications, copies: copyResources)
+    renewalSwitchEvents(facts)
+    let isOnHold = retryEvents(facts)
+    let extended = deferralEvent(facts)
+    expirationEvent(facts, isOnHold: isOnHold, extended: extended)
+    revocationEvent(facts)
     // A charge notification after the last known order: the resource that shows it is missing.
     if isLast,
       let charge = notifications.last(where: {
@@ -135,6 +27,139 @@ extension GooglePlayMapper {
         charge.line,
         "\(charge.typeName) at \(charge.eventTime.rfc3339), but no resource in this import shows an order after '\(order.id)'; fetch purchases.subscriptionsv2.get after the notification to import the charge"
       )
+    }
+  }
+
+  /// The context of the document a state is learned from (see `learnedFrom`).
+  private func source(
+    _ facts: GooglePlayOrderFacts, _ state: GooglePlaySubscriptionState?,
+    _ kind: GooglePlaySubscriptionNotificationType?
+  ) -> GooglePlayStateContext {
+    learnedFrom(
+      state, kind, facts.context, notifications: facts.notifications, copies: facts.copies)
+  }
+
+  /// Canceled (auto-renew off when the user, Google or the developer canceled) and restarted
+  /// (the user undid the cancellation before the period ended).
+  private mutating func renewalSwitchEvents(_ facts: GooglePlayOrderFacts) {
+    let copies = facts.copies
+    if !facts.isReplacement,
+      facts.has(.canceled, or: .canceled) || copies.contains(where: { $0.cancelTime != nil })
+    {
+      if let at = copies.compactMap(\.cancelTime).min() ?? facts.latest(.canceled)?.eventTime {
+        emit(
+          .autoRenewChanged, at: at, [("auto_renew", .bool(false))],
+          source(facts, .canceled, .canceled))
+      } else {
+        problems.warning(
+          facts.order.resource.line,
+          "order '\(facts.order.id)' is canceled but neither a cancelTime nor a SUBSCRIPTION_CANCELED notification tells when; no auto_renew_changed is imported for it"
+        )
+      }
+    }
+    for restart in facts.notifications where restart.kind == .restarted {
+      emit(
+        .autoRenewChanged, at: restart.eventTime, [("auto_renew", .bool(true))],
+        facts.context.learned(from: restart))
+    }
+  }
+
+  /// In grace (access until the grace copy's expiryTime), on hold (billing retry without
+  /// access) and paused (no access from the period end until a resumed renewal). Returns
+  /// whether the order was on hold.
+  private mutating func retryEvents(_ facts: GooglePlayOrderFacts) -> Bool {
+    let order = facts.order
+    let graceEnd = order.expiries([.inGracePeriod]).max()
+    if facts.has(.inGracePeriod, or: .inGracePeriod) {
+      if let graceEnd, graceEnd > order.end {
+        emit(
+          .graceEntered, at: order.end, [("grace_expires", .string(graceEnd.rfc3339))],
+          source(facts, .inGracePeriod, .inGracePeriod))
+      } else {
+        problems.warning(
+          facts.latest(.inGracePeriod)?.line ?? order.resource.line,
+          "order '\(order.id)' entered grace, but no resource fetched in grace tells when grace ends; imported as billing_retry (no access after the period end)"
+        )
+        emit(.billingRetry, at: order.end, [], source(facts, .inGracePeriod, .inGracePeriod))
+      }
+    }
+    let isOnHold = facts.has(.onHold, or: .onHold)
+    if isOnHold {
+      let at = facts.latest(.onHold)?.eventTime ?? graceEnd ?? order.end
+      emit(.billingRetry, at: max(at, order.end), [], source(facts, .onHold, .onHold))
+    }
+    if facts.has(.paused, or: .paused) {
+      emit(
+        .expiration, at: order.end, [("reason", .string(ExpirationReason.voluntary.name))],
+        name: "paused", extraMeta: [("paused", .bool(true))], source(facts, .paused, .paused))
+    }
+    return isOnHold
+  }
+
+  /// Deferred: the developer moved the end of the current period (`renewal_extended`).
+  /// Returns the latest expiry of the order's live copies.
+  private mutating func deferralEvent(_ facts: GooglePlayOrderFacts) -> Timestamp? {
+    let order = facts.order
+    let extended = order.expiries([.active, .canceled, .paused]).max()
+    var extendedSource = facts.context
+    if let extended,
+      let copy = facts.copies.first(where: { $0.lineItems.first?.expiryTime == extended })
+    {
+      extendedSource.knownAt = copy.knownAt
+      extendedSource.line = copy.line
+    }
+    if let extended, extended > order.end {
+      let deferral = facts.notifications.last(where: {
+        $0.kind == .deferred && $0.eventTime < extended
+      })
+      emit(
+        .renewalExtended, at: deferral?.eventTime ?? order.end,
+        [("expires", .string(extended.rfc3339))], extendedSource)
+    } else if let deferral = facts.latest(.deferred) {
+      problems.warning(
+        deferral.line,
+        "SUBSCRIPTION_DEFERRED for order '\(order.id)', but no resource shows the new expiryTime; import a resource fetched after the deferral"
+      )
+    }
+    return extended
+  }
+
+  /// Expired: the subscription ended (a replaced token's expiry is not the subscription's).
+  private mutating func expirationEvent(
+    _ facts: GooglePlayOrderFacts, isOnHold: Bool, extended: Timestamp?
+  ) {
+    let order = facts.order
+    guard !facts.isReplacement, facts.has(.expired, or: .expired) else { return }
+    let cancellation = facts.copies.compactMap {
+      $0.cancellation.flatMap(GooglePlayCancellation.init)
+    }.first
+    let reason = cancellation?.expirationReason ?? (isOnHold ? .billing : .other)
+    let expiredEnd = order.expiries([.expired]).max()
+    let at =
+      reason == .billing
+      ? (facts.latest(.expired)?.eventTime ?? expiredEnd ?? order.end)
+      : (expiredEnd ?? max(extended ?? order.end, order.end))
+    emit(
+      .expiration, at: max(at, order.start), [("reason", .string(reason.name))],
+      source(facts, .expired, .expired))
+  }
+
+  /// Revoked: refunded and access removed at once. The voided purchases list is the trusted
+  /// source (exact time and reason); SUBSCRIPTION_REVOKED alone revokes only when
+  /// notifications are trusted (Docs/import-googleplay.md, "What each input is trusted for").
+  private mutating func revocationEvent(_ facts: GooglePlayOrderFacts) {
+    let order = facts.order
+    let chain = facts.context.chain
+    guard let revoked = facts.latest(.revoked), voided[order.id] == nil else { return }
+    if options.trustsNotifications {
+      emitRevocation(
+        orderID: order.id, at: revoked.eventTime, subject: chain.subject,
+        meta: Self.baseMeta(isTest: chain.isTest, resource: facts.context.resource) + [
+          ("notificationType", .string(revoked.typeName))
+        ],
+        line: revoked.line, recorded: recorded(revoked.knownAt))
+    } else {
+      untrusted(revoked, order: order.id)
     }
   }
 
@@ -233,6 +258,36 @@ extension GooglePlayMapper {
           ("reason", .string(RevocationReason.refund.name)),
         ],
         meta: meta, line: line, identity: id))
+  }
+}
+
+/// What one order's state events are derived from: the order, its context, the
+/// notifications that belong to it and its resource copies.
+struct GooglePlayOrderFacts {
+  /// The order.
+  var order: GooglePlayOrder
+  /// Its chain and the resource it was read from.
+  var context: GooglePlayStateContext
+  /// The notifications that belong to the order, by event time.
+  var notifications: [GooglePlayNotificationPayload]
+  /// The resources that show the order.
+  var copies: [GooglePlaySubscriptionPayload]
+
+  /// Whether a copy was canceled because another token replaced it.
+  var isReplacement: Bool {
+    copies.contains { $0.cancellation == GooglePlayCancellation.replacement.rawValue }
+  }
+
+  /// The latest notification of a kind.
+  func latest(_ kind: GooglePlaySubscriptionNotificationType) -> GooglePlayNotificationPayload? {
+    notifications.last(where: { $0.kind == kind })
+  }
+
+  /// Whether a copy was fetched in `state` or a notification of `kind` came.
+  func has(_ state: GooglePlaySubscriptionState, or kind: GooglePlaySubscriptionNotificationType)
+    -> Bool
+  {
+    order.copies.contains { $0.state == state } || latest(kind) != nil
   }
 }
 

@@ -19,6 +19,9 @@ struct GooglePlayOrder {
   var end: Timestamp
   /// When the period began, as the ledger already holds it (an earlier import charged it).
   var knownStart: Timestamp?
+  /// When the period ends as the ledger holds it: the charge's `expires`, or the last period
+  /// correction of it (`LedgerKnowledge.periodEnd(of:)`).
+  var knownEnd: Timestamp?
 
   /// `N` of `BASE..N`, or nil when the id has no renewal suffix.
   static func renewalIndex(of orderID: String) -> Int? {
@@ -56,8 +59,32 @@ extension GooglePlayMapper {
     if let pending = resources.first(where: { $0.knownState == .pending }) {
       pendingEvent(pending, chain: chain)
     }
-    let notifications = subscriptionNotifications[token] ?? []
+    var notifications = subscriptionNotifications[token] ?? []
+    // A notification counts once a resource fetched after it is in: that resource shows the
+    // order it is about (a later order may not be known before). Without fetch times, all do.
+    let fetched = resources.filter { !$0.isFromLedger }.compactMap(\.knownAt)
+    if fetched.count == resources.filter({ !$0.isFromLedger }).count, let latest = fetched.max() {
+      let early = notifications.filter { $0.eventTime > latest }
+      deferredLines.formUnion(early.map(\.line))
+      notifications.removeAll { $0.eventTime > latest }
+    }
+    let deferredBefore = deferredLines.count
     let orders = self.orders(of: key, resources: resources, notifications: notifications)
+    let isWaiting = deferredLines.count != deferredBefore
+    if isWaiting {
+      // A renewal whose start nothing tells yet, and the orders after it, wait; so do the
+      // notifications from the end of the last order imported on, which may be theirs.
+      let cut = orders.last?.end
+      let waiting = notifications.filter { cut.map($0.eventTime.isAfterOrAt) ?? true }
+      deferredLines.formUnion(waiting.map(\.line))
+      notifications.removeAll { cut.map($0.eventTime.isAfterOrAt) ?? true }
+      let imported = Set(orders.map(\.id))
+      deferredLines.formUnion(
+        resources.filter { resource in
+          !resource.isFromLedger
+            && !imported.contains((resource.lineItems.first?.orderID ?? "") + resource.transactionSuffix)
+        }.map(\.line))
+    }
     for order in orders where !order.resource.isFromLedger { chargeEvent(order, chain: chain) }
     // A notification belongs to the last order whose period began at or before it.
     var notificationsByOrder: [String: [GooglePlayNotificationPayload]] = [:]
@@ -74,7 +101,7 @@ extension GooglePlayMapper {
     }
     for order in orders {
       stateEvents(
-        order, isLast: order.id == orders.last?.id,
+        order, isLast: !isWaiting && order.id == orders.last?.id,
         context: GooglePlayStateContext(order: order, chain: chain, resource: order.resource),
         notifications: notificationsByOrder[order.id] ?? [],
         copyResources: resourcesByOrder[order.id] ?? [])
@@ -155,18 +182,7 @@ extension GooglePlayMapper {
           start: item.expiryTime, end: item.expiryTime)
       }
     }
-    // Periods the ledger holds: its copy of a known order, and the earlier orders.
-    var ledgerPeriods: [(renewalIndex: Int, start: Timestamp, end: Timestamp)] = []
-    for (transaction, charge) in knowledge.charges(ofSubscription: key) {
-      guard let expires = charge.expires else { continue }
-      if byID[transaction] != nil {
-        byID[transaction]!.copies.append((.active, expires, false))
-        byID[transaction]!.knownStart = charge.at
-      } else {
-        let orderID = String(transaction.prefix { $0 != "#" })
-        ledgerPeriods.append((GooglePlayOrder.renewalIndex(of: orderID) ?? -1, charge.at, expires))
-      }
-    }
+    let ledgerPeriods = ledgerPeriods(of: key, orders: &byID)
     let sorted = byID.values.sorted {
       ($0.renewalIndex ?? -1, $0.id) < ($1.renewalIndex ?? -1, $1.id)
     }
@@ -181,11 +197,32 @@ extension GooglePlayMapper {
       guard let start = periodStart(
         of: order, previous: previous.map { ($0.1, $0.2) }, notifications: notifications,
         tokenStart: tokenStart)
-      else { continue }
+      else { break }
       order.start = start
       orders.append(order)
     }
     return orders
+  }
+
+  /// Periods the ledger holds for a subscription: its copy of an order this import shows
+  /// (its start and end, noted in `orders`: the documents, not the ledger's first guess,
+  /// give the end), and the earlier orders (returned, by renewal index).
+  private func ledgerPeriods(of key: String, orders byID: inout [String: GooglePlayOrder])
+    -> [(renewalIndex: Int, start: Timestamp, end: Timestamp)]
+  {
+    var periods: [(renewalIndex: Int, start: Timestamp, end: Timestamp)] = []
+    for (transaction, charge) in knowledge.charges(ofSubscription: key) {
+      guard let expires = charge.expires else { continue }
+      if byID[transaction] != nil {
+        byID[transaction]!.knownStart = charge.at
+        byID[transaction]!.knownEnd = knowledge.periodEnd(of: transaction) ?? expires
+      } else {
+        let orderID = String(transaction.prefix { $0 != "#" })
+        let end = knowledge.periodEnd(of: transaction) ?? expires
+        periods.append((GooglePlayOrder.renewalIndex(of: orderID) ?? -1, charge.at, end))
+      }
+    }
+    return periods
   }
 
   /// Where an order's paid period ends (before any deferral or grace).
@@ -216,7 +253,8 @@ extension GooglePlayMapper {
     return order.copies.map(\.expiry).min()!
   }
 
-  /// When an order's paid period began; nil (with an error) when nothing tells.
+  /// When an order's paid period began; nil when nothing tells (with an error, or for a
+  /// renewal whose start a later document may tell, kept pending).
   private mutating func periodStart(
     of order: GooglePlayOrder, previous: (start: Timestamp, end: Timestamp)?,
     notifications: [GooglePlayNotificationPayload], tokenStart: Timestamp?
@@ -233,21 +271,26 @@ extension GooglePlayMapper {
       return start
     }
     // A renewal begins when Google charged it (SUBSCRIPTION_RENEWED, a recovery at
-    // SUBSCRIPTION_RECOVERED), as this import's notifications tell; without one it continues
-    // the previous period seamlessly.
-    if let charge = notifications.last(where: { notification in
-      notification.kind?.isCharge == true && notification.eventTime < order.end
-        && (previous.map { notification.eventTime > $0.start } ?? true)
-    }) {
+    // SUBSCRIPTION_RECOVERED): the first such notification after the order before it began.
+    // Both must be known; a later document cannot then tell another start.
+    if let previous,
+      let charge = notifications.first(where: { notification in
+        (notification.kind == .renewed || notification.kind == .recovered)
+          && notification.eventTime > previous.start && notification.eventTime < order.end
+      })
+    {
       return charge.eventTime
     }
-    if let previous, previous.end < order.end { return previous.end }
-    if let tokenStart, tokenStart < order.end {
+    // Without it, nothing tells when the period began: where the previous period ended is a
+    // guess that the notification, arriving later, may contradict (a recovery after a hold
+    // begins later), and a charge cannot move. The renewal waits for its notification.
+    if tokenStart != nil || previous != nil {
+      deferredLines.formUnion(order.resource.isFromLedger ? [] : [order.resource.line])
       problems.warning(
         order.resource.line,
-        "renewal order '\(order.id)': no SUBSCRIPTION_RENEWED/RECOVERED notification and no earlier order tell when its period began; it is imported from the token's startTime \(tokenStart.rfc3339)"
+        "renewal order '\(order.id)': no SUBSCRIPTION_RENEWED/RECOVERED notification after the order before it tells when its period began; the subscription's documents are kept (with --append) until both are imported"
       )
-      return tokenStart
+      return nil
     }
     problems.error(
       order.resource.line,
@@ -256,11 +299,16 @@ extension GooglePlayMapper {
     return nil
   }
 
-  /// The `purchase` or `renewal` of one order.
+  /// The `purchase` or `renewal` of one order; for an order the ledger already charged, a
+  /// correction of its period end when the documents now tell another one.
   private mutating func chargeEvent(_ order: GooglePlayOrder, chain: GooglePlayChain) {
     let item = order.item
     let line = order.resource.line
     let itemPath = "subscriptionPurchaseV2.lineItems[0]"
+    if let knownEnd = order.knownEnd {
+      knownChargeEvents(order, chain: chain, knownEnd: knownEnd)
+      return
+    }
     guard
       let product = product(
         item.productID, basePlanID: item.basePlanID, line: line, field: itemPath + ".productId")
@@ -319,6 +367,55 @@ extension GooglePlayMapper {
       meta: Self.baseMeta(isTest: chain.isTest, resource: order.resource), line: line,
       recorded: recorded(order.resource.knownAt))
   }
+}
+
+extension GooglePlayMapper {
+  /// A `renewal_extended` at the start of a charged period that sets its end to what the
+  /// documents now tell (`knownEnd` was learned from fewer of them: a copy fetched in grace,
+  /// after a deferral or after the end). At the charge's own instant and after it in the log,
+  /// it leaves every answer as a charge with the right end would. Its id digests the fact and
+  /// the end it corrects, so a correction back to an earlier value is a fact of its own.
+  private mutating func periodEndCorrection(
+    _ order: GooglePlayOrder, chain: GooglePlayChain, from knownEnd: Timestamp
+  ) {
+    let fields: [(String, JSONValue)] = [
+      ("expires", .string(order.end.rfc3339)), ("original_transaction", .string(chain.root)),
+    ]
+    let digest = Self.digest(
+      kind: .renewalExtended, at: order.start,
+      fields: fields + [("corrects", .string(knownEnd.rfc3339))])
+    let id = "googleplay:\(order.id):\(Self.periodEndName):\(digest)"
+    emit(
+      ImportedEvent(
+        id: id, kind: .renewalExtended, subject: chain.subject, at: order.start,
+        recorded: recorded(order.resource.knownAt), fields: fields,
+        meta: Self.baseMeta(isTest: chain.isTest, resource: order.resource)
+          + [("correctsExpires", .string(knownEnd.rfc3339))],
+        line: order.resource.line, identity: id))
+  }
+
+  /// What an order the ledger already charged still adds: a correction of its period end
+  /// when the documents now tell another one, and its revocation under its subject.
+  private mutating func knownChargeEvents(
+    _ order: GooglePlayOrder, chain: GooglePlayChain, knownEnd: Timestamp
+  ) {
+    knownCharges += 1
+    if knownEnd != order.end && order.start < order.end {
+      periodEndCorrection(order, chain: chain, from: knownEnd)
+    }
+    revocationForKnownVoid(
+      transaction: order.id, subject: chain.subject,
+      meta: Self.baseMeta(isTest: chain.isTest, resource: order.resource),
+      line: order.resource.line, recorded: recorded(order.resource.knownAt))
+  }
+
+  /// The name in the id of a period end correction (`googleplay:<transaction>:period_end:…`).
+  static let periodEndName = "period_end"
+}
+
+extension Timestamp {
+  /// Whether this instant is `other` or later.
+  fileprivate func isAfterOrAt(_ other: Timestamp) -> Bool { self >= other }
 }
 
 extension GooglePlayNotificationPayload {

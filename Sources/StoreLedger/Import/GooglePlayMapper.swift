@@ -44,6 +44,13 @@ struct GooglePlayMapper: EventMapping {
   var voided: [String: [GooglePlayVoidedPayload]] = [:]
   /// The chain of each subscription token, resolved once.
   var chains: [String: GooglePlayChain] = [:]
+  /// Input lines of documents that cannot be used yet: a notification before anything about
+  /// its purchase, a voided purchase before its purchase, a renewal before anything that
+  /// tells when its period began. They become events once the missing document is imported
+  /// with them (`ImportResult.pendingDocuments`).
+  var deferredLines: Set<Int> = []
+  /// Charges of orders the ledger already holds (not written again; counted as known).
+  var knownCharges = 0
 
   /// Creates a mapper.
   init(
@@ -77,9 +84,10 @@ struct GooglePlayMapper: EventMapping {
     for token in subscriptionNotifications.keys.sorted() where !tokens.contains(token) {
       let notifications = subscriptionNotifications[token]!
       let names = Set(notifications.map(\.typeName)).sorted().joined(separator: ", ")
+      deferredLines.formUnion(notifications.map(\.line))
       problems.warning(
         notifications[0].line,
-        "\(names) for purchase token '\(token)' but no subscriptionPurchaseV2 for it in this import: a notification only says that something changed (no order, no expiry), so nothing is imported for it; fetch purchases.subscriptionsv2.get for the token and import the result with the notifications"
+        "\(names) for purchase token '\(token)' but no subscriptionPurchaseV2 for it in this import or the log: a notification only says that something changed (no order, no expiry), so nothing is imported for it yet: fetch purchases.subscriptionsv2.get for the token and import the result (with --append, the notification is kept and counts then)"
       )
     }
     for token in products.keys.sorted() { mapProducts(token: token) }
@@ -96,7 +104,9 @@ struct GooglePlayMapper: EventMapping {
       guard options.knownTokens[token] != nil, !known.isEmpty else { continue }
       let line = notifications.map(\.line).min() ?? 0
       subscriptions[token] = known.compactMap { transaction, charge in
-        guard let expires = charge.expires else { return nil }
+        guard let expires = knowledge.periodEnd(of: transaction) ?? charge.expires else {
+          return nil
+        }
         let item = GooglePlayLineItem(
           productID: "", basePlanID: nil, offerID: nil, expiryTime: expires, orderID: transaction,
           autoRenewEnabled: nil, offerPhase: nil, recurringPrice: nil, isPrepaid: false)

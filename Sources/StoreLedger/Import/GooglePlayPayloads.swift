@@ -207,3 +207,38 @@ enum GooglePlayPayload {
   /// A voided purchase of a list response.
   case voided(GooglePlayVoidedPayload)
 }
+
+extension GooglePlayPayload {
+  /// Input line of the document.
+  var line: Int {
+    switch self {
+    case .notification(let payload): payload.line
+    case .subscription(let payload): payload.line
+    case .product(let payload): payload.line
+    case .voided(let payload): payload.line
+    }
+  }
+
+  /// The purchase tokens the payload is about (none for a test notification).
+  var ownTokens: [String] {
+    switch self {
+    case .notification(let payload):
+      switch payload.body {
+      case .subscription(_, let token), .oneTime(_, let token, _): [token]
+      case .voided(let entry): [entry.token]
+      case .test, .other: []
+      }
+    case .subscription(let payload): [payload.token]
+    case .product(let payload): [payload.token]
+    case .voided(let payload): [payload.token]
+    }
+  }
+
+  /// Its own tokens and the token a subscription resource says it replaces.
+  var tokens: [String] {
+    guard case .subscription(let payload) = self, let link = payload.linkedToken else {
+      return ownTokens
+    }
+    return ownTokens + [link]
+  }
+}

@@ -22,6 +22,14 @@ package struct ImportResult: Sendable, Equatable {
   /// Events left out because the ledger already knew them (`LedgerKnowledge`): the same id,
   /// or a charge of a transaction already charged.
   package var alreadyKnown: Int
+  /// Google Play: the lines the document store beside the log gains (`GooglePlayDocumentStore`):
+  /// every document of the import, under each purchase token it is about, unless kept already.
+  package var documentLines: [String] = []
+  /// Google Play: documents that cannot be used yet (a notification before anything about its
+  /// purchase, a voided purchase before its purchase, a renewal before anything that tells
+  /// when its period began); kept in the document store, they change no answer until the
+  /// document they need is imported.
+  package var waitingDocuments = 0
 
   /// Creates a result.
   package init(

@@ -32,6 +32,9 @@ package struct LedgerKnowledge: Sendable {
   var chargesByOriginal: [String: [String]] = [:]
   /// Transactions of the Google Play charges of each subscription key.
   var chargesBySubscription: [String: [String]] = [:]
+  /// Google Play period end corrections by transaction: the `expires` of the last one in the
+  /// log (`googleplay:<transaction>:period_end:…`), which overrides the charge's.
+  var periodEnds: [String: Timestamp] = [:]
   /// Revocations by transaction: when and of which subject (the first one the log holds).
   package var revocations: [String: (at: Timestamp, subject: String)] = [:]
   /// The subject of every Google Play purchase token the ledger holds events of.
@@ -85,6 +88,12 @@ package struct LedgerKnowledge: Sendable {
         chargesByOriginal[original, default: []].append(transaction)
       }
     }
+    if source == "googleplay", event.type == "renewal_extended",
+      let transaction = Self.correctedTransaction(id),
+      let expires = event.expires.flatMap(Timestamp.parseRFC3339)
+    {
+      periodEnds[transaction] = expires
+    }
     if event.type == "revocation", let transaction = event.transaction, let at,
       let subject = event.subject, revocations[transaction] == nil
     {
@@ -95,6 +104,18 @@ package struct LedgerKnowledge: Sendable {
     if let original = event.originalTransaction, googlePlayTokens[key] == nil {
       googlePlayTokens[key] = GooglePlayKnownToken(originalTransaction: original, subject: subject)
     }
+  }
+
+  /// Where the period of a charged transaction ends, when a correction changed it.
+  func periodEnd(of transaction: String) -> Timestamp? { periodEnds[transaction] }
+
+  /// The transaction of a period end correction's id, nil for any other id.
+  static func correctedTransaction(_ id: String) -> String? {
+    let parts = id.split(separator: ":", omittingEmptySubsequences: false)
+    guard parts.count >= 4, parts[0] == "googleplay",
+      parts[parts.count - 2] == GooglePlayMapper.periodEndName
+    else { return nil }
+    return parts[1..<(parts.count - 2)].joined(separator: ":")
   }
 
   /// When another token of the subscription `root` took over from the token `key`: the first

@@ -53,6 +53,8 @@ enum ImportCommand: LedgerCommand {
 
       With --append, an import adds only what the log does not know yet (events by id,
       transactions already charged), so data can be imported as it arrives, run after run.
+      Google Play documents are kept beside the log (LOG.googleplay-documents.jsonl) and read
+      again with every later document about the same purchase.
       """)
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
@@ -61,17 +63,7 @@ enum ImportCommand: LedgerCommand {
       throw UsageError(message: "Unknown import source '\(source)'; expected 'appstore' or 'googleplay'.")
     }
     let isGooglePlay = source == "googleplay"
-    for (flag, owner) in [
-      ("allow-sandbox", "appstore"), ("emit-catalog", "appstore"), ("allow-test", "googleplay"), ("no-verify", "appstore"),
-      ("recorded-at", "googleplay"), ("recorded-as-at", "googleplay"), ("trust-notifications", "googleplay"),
-    ]
-    where arguments.has(flag) && owner != source {
-      throw UsageError(message: "'--\(flag)' is for 'import \(owner)' only.")
-    }
-    for option in ["root", "bundle-id", "app-apple-id"]
-    where (arguments.value(option) != nil || !arguments.values(option).isEmpty) && source != "appstore" {
-      throw UsageError(message: "'--\(option)' is for 'import appstore' only.")
-    }
+    try checkOptions(arguments, source: source)
     let inputName = arguments.positionals.count > 1 ? arguments.positionals[1] : "-"
     let displayName = inputName == "-" ? "<stdin>" : inputName
     let appendLog = arguments.value("append")
@@ -80,15 +72,7 @@ enum ImportCommand: LedgerCommand {
       throw UsageError(message: "Give at most one of '--append <log>' and '--out <file>'.")
     }
     let input = try CommandSupport.input(inputName, console: console)
-    guard let text = String(validating: input, as: UTF8.self) else {
-      // Name the first line that is not UTF-8.
-      var line = 1
-      for bytes in input.split(separator: 10, omittingEmptySubsequences: false) {
-        if String(validating: bytes, as: UTF8.self) == nil { break }
-        line += 1
-      }
-      throw Diagnostic(file: displayName, line: line, .importFailed("line is not valid UTF-8"))
-    }
+    let text = try utf8Text(input, displayName: displayName)
     if arguments.has("emit-catalog") {
       let catalogText = try AppStoreImporter.emitCatalog(text, file: displayName)
       try emit(Array(catalogText.utf8), to: out, console: console)
@@ -103,50 +87,31 @@ enum ImportCommand: LedgerCommand {
       throw UsageError(message: "Missing '--catalog <file>' (needed to know each product's type).")
     }
     let catalog = try LedgerLoader.loadCatalog(path: catalogPath)
-    var subjects: [String: String] = [:]
-    if let subjectsPath = arguments.value("subjects") {
-      subjects = try subjectMap(subjectsPath)
-    }
-    // What the log already knows: an import adds only what it does not (Docs/import-googleplay.md).
-    let knowledge = try appendLog.map(ledgerKnowledge(logPath:)) ?? LedgerKnowledge()
-    let result =
-      isGooglePlay
-      ? try GooglePlayImporter.importEvents(
-        text, file: displayName, catalog: catalog,
-        options: GooglePlayImportOptions(
-          subjects: subjects, allowsTestPurchases: arguments.has("allow-test"),
-          importedAt: try importClock(arguments),
-          trustsNotifications: arguments.has("trust-notifications")),
-        knowledge: knowledge)
-      : try AppStoreImporter.importEvents(
-        text, file: displayName, catalog: catalog,
-        options: AppStoreImportOptions(
-          subjects: subjects, allowsSandbox: arguments.has("allow-sandbox"), verification: verification),
-        knowledge: knowledge)
+    let result = try importResult(
+      text, displayName: displayName, catalog: catalog, arguments: arguments,
+      isGooglePlay: isGooglePlay, verification: verification, appendLog: appendLog)
     CommandSupport.warn(result.warnings, console)
     let counts = result.verification
     if counts.unverifiedPayloads > 0 {
       console.err("warning: --no-verify: \(counts.unverifiedPayloads) payload\(counts.unverifiedPayloads == 1 ? "" : "s") imported without verifying signatures\n")
     }
     let lines = Array(result.eventLines.map { $0 + "\n" }.joined().utf8)
-    var summary = "imported \(Plural.counted(result.eventLines.count, "event")) from \(displayName)"
-    if result.duplicateCount > 0 { summary += " (\(Plural.counted(result.duplicateCount, "repeated payload")) collapsed)" }
-    if result.alreadyKnown > 0 { summary += "; \(result.alreadyKnown) already in the log, not repeated" }
-    summary += "\n"
-    func listed(_ counts: [String: Int]) -> String {
-      counts.sorted { $0.key < $1.key }.map { "\(TerminalText.clipped($0.key)) (\($0.value))" }.joined(separator: ", ")
-    }
-    let skipped = result.skipped.values.reduce(0, +)
-    if skipped > 0 {
-      summary += "  skipped \(skipped) payload\(skipped == 1 ? " that carries" : "s that carry") no purchase, by type: \(listed(result.skipped))\n"
-    }
-    if !result.environments.isEmpty { summary += "  events by payload environment: \(listed(result.environments))\n" }
-    if !result.unknownValues.isEmpty { summary += "  values this importer does not know (warned above): \(listed(result.unknownValues))\n" }
+    var summary = summaryText(result, displayName: displayName)
     if !isGooglePlay { summary += verificationSummary(counts, roots: arguments.values("root"), console: console) }
     if let appendLog {
-      let report = try LogAppender.append(
-        input: lines, inputName: displayName, logPath: appendLog, catalog: catalog, now: nil,
-        wait: try CommandSupport.lockWait(arguments), waitNotice: CommandSupport.waitNotice(console, log: appendLog))
+      // The documents first, then the events they give: a crash in between leaves documents
+      // whose events the next import about their purchase writes; a refused append takes
+      // the documents back.
+      let kept = try isGooglePlay ? GooglePlayDocumentFile.append(result.documentLines, log: appendLog) : nil
+      let report: AppendReport
+      do {
+        report = try LogAppender.append(
+          input: lines, inputName: displayName, logPath: appendLog, catalog: catalog, now: nil,
+          wait: try CommandSupport.lockWait(arguments), waitNotice: CommandSupport.waitNotice(console, log: appendLog))
+      } catch {
+        try kept?.undo()
+        throw error
+      }
       if report.appended > 0 { console.noteCommitted(to: appendLog) }
       console.outText(summary + "appended \(Plural.counted(report.appended, "event")) to \(appendLog) (\(report.duplicates) already present)\n")
     } else if out != nil {
@@ -157,6 +122,81 @@ enum ImportCommand: LedgerCommand {
       console.err(summary)
     }
     return 0
+  }
+
+  /// Runs the store's importer on `text`, given what the log (with `--append`) knows.
+  private static func importResult(
+    _ text: String, displayName: String, catalog: Catalog, arguments: ParsedArguments,
+    isGooglePlay: Bool, verification: AppStoreVerification, appendLog: String?
+  ) throws -> ImportResult {
+    var subjects: [String: String] = [:]
+    if let subjectsPath = arguments.value("subjects") {
+      subjects = try subjectMap(subjectsPath)
+    }
+    // What the log already knows: an import adds only what it does not (Docs/import-googleplay.md).
+    let knowledge = try appendLog.map(ledgerKnowledge(logPath:)) ?? LedgerKnowledge()
+    return isGooglePlay
+      ? try GooglePlayImporter.importEvents(
+        text, file: displayName, catalog: catalog,
+        options: GooglePlayImportOptions(
+          subjects: subjects, allowsTestPurchases: arguments.has("allow-test"),
+          importedAt: try importClock(arguments),
+          trustsNotifications: arguments.has("trust-notifications")),
+        knowledge: knowledge,
+        documentStore: try appendLog.map(GooglePlayDocumentFile.read(log:)) ?? [])
+      : try AppStoreImporter.importEvents(
+        text, file: displayName, catalog: catalog,
+        options: AppStoreImportOptions(
+          subjects: subjects, allowsSandbox: arguments.has("allow-sandbox"), verification: verification),
+        knowledge: knowledge)
+  }
+
+  /// Refuses options of the other store's importer.
+  private static func checkOptions(_ arguments: ParsedArguments, source: String) throws {
+    for (flag, owner) in [
+      ("allow-sandbox", "appstore"), ("emit-catalog", "appstore"), ("allow-test", "googleplay"), ("no-verify", "appstore"),
+      ("recorded-at", "googleplay"), ("recorded-as-at", "googleplay"), ("trust-notifications", "googleplay"),
+    ]
+    where arguments.has(flag) && owner != source {
+      throw UsageError(message: "'--\(flag)' is for 'import \(owner)' only.")
+    }
+    for option in ["root", "bundle-id", "app-apple-id"]
+    where (arguments.value(option) != nil || !arguments.values(option).isEmpty) && source != "appstore" {
+      throw UsageError(message: "'--\(option)' is for 'import appstore' only.")
+    }
+  }
+
+  /// The input as text; an error naming the first line that is not UTF-8.
+  private static func utf8Text(_ input: [UInt8], displayName: String) throws -> String {
+    if let text = String(validating: input, as: UTF8.self) { return text }
+    var line = 1
+    for bytes in input.split(separator: 10, omittingEmptySubsequences: false) {
+      if String(validating: bytes, as: UTF8.self) == nil { break }
+      line += 1
+    }
+    throw Diagnostic(file: displayName, line: line, .importFailed("line is not valid UTF-8"))
+  }
+
+  /// The summary of an import: events, collapsed and known ones, skipped payloads by type,
+  /// environments and unknown values.
+  private static func summaryText(_ result: ImportResult, displayName: String) -> String {
+    var summary = "imported \(Plural.counted(result.eventLines.count, "event")) from \(displayName)"
+    if result.duplicateCount > 0 { summary += " (\(Plural.counted(result.duplicateCount, "repeated payload")) collapsed)" }
+    if result.alreadyKnown > 0 { summary += "; \(result.alreadyKnown) already in the log, not repeated" }
+    summary += "\n"
+    if result.waitingDocuments > 0 {
+      summary += "  \(Plural.counted(result.waitingDocuments, "document")) wait for the documents they need (warned above)\n"
+    }
+    func listed(_ counts: [String: Int]) -> String {
+      counts.sorted { $0.key < $1.key }.map { "\(TerminalText.clipped($0.key)) (\($0.value))" }.joined(separator: ", ")
+    }
+    let skipped = result.skipped.values.reduce(0, +)
+    if skipped > 0 {
+      summary += "  skipped \(skipped) payload\(skipped == 1 ? " that carries" : "s that carry") no purchase, by type: \(listed(result.skipped))\n"
+    }
+    if !result.environments.isEmpty { summary += "  events by payload environment: \(listed(result.environments))\n" }
+    if !result.unknownValues.isEmpty { summary += "  values this importer does not know (warned above): \(listed(result.unknownValues))\n" }
+    return summary
   }
 
   /// The trust `import appstore` verifies against: `--root` files (or `$STORELEDGER_APPLE_ROOT`),

@@ -286,6 +286,14 @@ struct LibraryAPITests {
       let run = runCLI(["import", source, repoPath(input), "--catalog", catalogPath, "--append", cliLog] + flags)
       #expect(run.status == 0, "\(run.stderr)")
       #expect(try String(contentsOfFile: apiLog, encoding: .utf8) == String(contentsOfFile: cliLog, encoding: .utf8))
+      if source == "googleplay" {
+        // Both keep the same documents beside the log (Docs/import-googleplay.md).
+        let kept = ".googleplay-documents.jsonl"
+        #expect(
+          try !String(contentsOfFile: apiLog + kept, encoding: .utf8).isEmpty
+            && String(contentsOfFile: apiLog + kept, encoding: .utf8)
+              == String(contentsOfFile: cliLog + kept, encoding: .utf8))
+      }
       #expect(report.append.appended == report.events && report.events > 0)
       #expect(!report.subjects.isEmpty && Set(report.accessChanged).isSubset(of: Set(report.subjects)))
       // Every subject that holds something on the clock's day had nothing before the import.

@@ -187,4 +187,37 @@ struct GooglePlaySampleExportTests {
       stdin: "")
     #expect(both.status == 64)
   }
+
+  @Test(
+    "a notification imported before its resource waits in LOG.googleplay-documents.jsonl and counts once the resource comes; a line a crash cut short there is passed over"
+  )
+  func notificationWaitsBesideTheLog() throws {
+    let space = try Workspace()
+    try GP.catalogText.write(toFile: space.path("catalog.json"), atomically: true, encoding: .utf8)
+    let renewed = GP.push(GP.notification(2, at: "2026-02-01T10:00:03Z"), messageID: "2")
+    let first = runCLI(
+      ["import", "googleplay", "-", "--append", space.log],
+      stdin: GP.push(GP.notification(4, at: "2026-01-01T10:00:00Z"), messageID: "1") + "\n" + renewed)
+    #expect(first.status == 0, "\(first.stderr)")
+    #expect(first.stdout.contains("imported 0 events"))
+    #expect(first.stdout.contains("2 documents wait for the documents they need"))
+    let documents = space.log + ".googleplay-documents.jsonl"
+    // A crash cut the last line short: the reader passes over it, the next append starts anew.
+    let handle = try #require(FileHandle(forWritingAtPath: documents))
+    handle.seekToEndOfFile()
+    handle.write(Data(#"{"token":"\#(GP.tokenA)","document":{"mess"#.utf8))
+    handle.closeFile()
+    let second = runCLI(
+      ["import", "googleplay", "-", "--append", space.log],
+      stdin: GP.subscription(expiry: "2026-02-01T10:00:00Z") + "\n"
+        + GP.subscription(order: GP.orderA + "..0", expiry: "2026-03-01T10:00:03Z"))
+    #expect(second.status == 0, "\(second.stderr)")
+    let log = String(decoding: try space.read(), as: UTF8.self)
+    // The renewal begins at the kept SUBSCRIPTION_RENEWED, not where the period ended.
+    let renewal = try #require(log.split(separator: "\n").first { $0.contains(#""type":"renewal""#) })
+    #expect(renewal.contains(#""at":"2026-02-01T10:00:03Z""#))
+    #expect(runCLI(["check", space.log]).status == 0)
+    let kept = try String(contentsOfFile: documents, encoding: .utf8)
+    #expect(kept.split(separator: "\n").filter { $0.hasPrefix(#"{"token":"#) }.count >= 4)
+  }
 }

@@ -219,7 +219,7 @@ struct GooglePlayImportLifecycleTests {
   }
 
   @Test(
-    "a voided purchase imported before its purchase still revokes it once the purchase arrives in a later import"
+    "a voided purchase imported before its purchase waits beside the log and revokes it once the purchase arrives in a later import"
   )
   func voidedBeforePurchase() throws {
     let product = G.product(productID: "lifetime", at: "2026-04-01T00:00:00Z")
@@ -228,12 +228,63 @@ struct GooglePlayImportLifecycleTests {
     let first = try GooglePlayImporter.importEvents(
       voided, file: "a.jsonl", catalog: G.catalog, options: GooglePlayImportOptions())
     #expect(first.warnings.contains { $0.message.contains("no resource for its purchase token") })
+    #expect(first.eventLines.isEmpty)
+    #expect(first.waitingDocuments == 1)
+    // The voided purchase waits in the document store beside the log until its purchase comes.
+    let store = Array(first.documentLines.map { $0 + "\n" }.joined().utf8)
     let knowledge = LedgerKnowledge.read(log: Array(first.eventLines.joined(separator: "\n").utf8))
     let second = try GooglePlayImporter.importEvents(
       product, file: "b.jsonl", catalog: G.catalog, options: GooglePlayImportOptions(),
-      knowledge: knowledge)
+      knowledge: knowledge, documentStore: store)
+    #expect(second.waitingDocuments == 0)
     var engine = try engine(first.eventLines + second.eventLines)
     #expect(engine.checkedAnswer(G.account, at: "2026-04-02T00:00:00Z").entitlements.count == 1)
     #expect(engine.checkedAnswer(G.account, at: "2026-04-06T00:00:00Z").entitlements.isEmpty)
+  }
+
+  @Test(
+    "a copy fetched after a deferral imported first: the later run corrects the period end at the charge, and the answers are one import's at every edge"
+  )
+  func periodEndCorrected() throws {
+    let deferred = G.subscription(expiry: "2026-03-01T10:00:00Z")
+    let later = [
+      G.push(G.notification(9, at: "2026-01-20T00:00:00Z"), messageID: "9"),
+      G.subscription(expiry: "2026-02-01T10:00:00Z"),
+    ]
+    let first = try #require(G.importEvents([deferred]))
+    let store = Array(first.documentLines.map { $0 + "\n" }.joined().utf8)
+    let second = try GooglePlayImporter.importEvents(
+      later.joined(separator: "\n"), file: "b.jsonl", catalog: G.catalog,
+      options: GooglePlayImportOptions(),
+      knowledge: LedgerKnowledge.read(log: Array(first.eventLines.joined(separator: "\n").utf8)),
+      documentStore: store)
+    let correction = try #require(
+      G.events(second).first { $0.key.contains(":period_end:") }?.value)
+    #expect(correction["type"] == .string("renewal_extended"))
+    #expect(correction["at"] == .string("2026-01-01T10:00:00Z"))
+    #expect(correction["expires"] == .string("2026-02-01T10:00:00Z"))
+    let once = try #require(G.importEvents([deferred] + later))
+    var incremental = try engine(first.eventLines + second.eventLines)
+    var reference = try engine(once.eventLines)
+    for at in [
+      "2026-01-01T10:00:00Z", "2026-01-10T00:00:00Z", "2026-01-19T23:59:59.999Z",
+      "2026-01-20T00:00:00Z", "2026-02-01T10:00:00Z", "2026-03-01T09:59:59.999Z",
+      "2026-03-01T10:00:00Z",
+    ] {
+      #expect(
+        incremental.checkedAnswer(G.account, at: at) == reference.checkedAnswer(G.account, at: at),
+        "at \(at)")
+    }
+    #expect(
+      incremental.checkedAnswer(G.account, at: "2026-01-10T00:00:00Z").plans.first?.expires
+        == Timestamp.parseRFC3339("2026-02-01T10:00:00Z"))
+    // Importing everything again adds nothing: the period end is already right.
+    let again = try GooglePlayImporter.importEvents(
+      ([deferred] + later).joined(separator: "\n"), file: "c.jsonl", catalog: G.catalog,
+      options: GooglePlayImportOptions(),
+      knowledge: LedgerKnowledge.read(
+        log: Array((first.eventLines + second.eventLines).joined(separator: "\n").utf8)),
+      documentStore: store + Array(second.documentLines.map { $0 + "\n" }.joined().utf8))
+    #expect(again.eventLines.isEmpty)
   }
 }

@@ -68,31 +68,41 @@ struct GooglePlayImportMappingTests {
     #expect(result?.warnings.isEmpty == true)
   }
 
-  @Test("a renewal known only with its notification begins at the notification's time")
+  @Test(
+    "a renewal begins at its notification's time; without the order before it, it waits for that order"
+  )
   func renewedFromNotification() throws {
-    let result = G.importEvents([
+    let renewal = [
       G.notification(2, at: "2026-02-01T10:00:03Z"),
       G.subscription(order: renewal0, expiry: "2026-03-01T10:00:03Z"),
-    ])
+    ]
+    let waiting = G.importEvents(renewal)
+    #expect(waiting?.eventLines.isEmpty == true)
+    #expect(waiting?.waitingDocuments == 2)
+    let result = G.importEvents([G.subscription(expiry: "2026-02-01T10:00:00Z")] + renewal)
     #expect(
       G.events(result)["googleplay:\(renewal0):renewal"]?["at"] == .string("2026-02-01T10:00:03Z"))
   }
 
-  @Test("a renewal without its notification begins when the order before it ended")
-  func renewedFromPreviousOrder() throws {
+  @Test(
+    "a renewal without its notification waits for it (where the previous period ended is only a guess); the order before it is imported"
+  )
+  func renewalWaitsForItsNotification() throws {
     let result = G.importEvents([
       G.subscription(expiry: "2026-02-01T10:00:00Z"),
       G.subscription(order: renewal0, expiry: "2026-03-01T10:00:00Z"),
     ])
-    #expect(
-      G.events(result)["googleplay:\(renewal0):renewal"]?["at"] == .string("2026-02-01T10:00:00Z"))
+    #expect(G.events(result)["googleplay:\(G.orderA):purchase"] != nil)
+    #expect(G.events(result)["googleplay:\(renewal0):renewal"] == nil)
+    #expect(result?.waitingDocuments == 1)
+    #expect(result?.warnings.first?.message.contains("no SUBSCRIPTION_RENEWED/RECOVERED") == true)
   }
 
-  @Test("a renewal known from its resource alone begins at startTime, with a warning saying so")
+  @Test("a renewal known from its resource alone imports nothing until its notification comes")
   func renewedAlone() throws {
     let result = G.importEvents([G.subscription(order: renewal1, expiry: "2026-03-01T10:00:00Z")])
-    #expect(
-      G.events(result)["googleplay:\(renewal1):renewal"]?["at"] == .string("2026-01-01T10:00:00Z"))
+    #expect(result?.eventLines.isEmpty == true)
+    #expect(result?.waitingDocuments == 1)
     #expect(result?.warnings.first?.message.contains("no SUBSCRIPTION_RENEWED/RECOVERED") == true)
   }
 

@@ -17,30 +17,31 @@ struct ImportPropertyTests {
     var name: String
     /// The catalog of its scenarios.
     var catalogText: String
-    /// Imports documents given what the log knows.
-    var run: @Sendable (String, LedgerKnowledge) throws -> ImportResult
+    /// Imports documents given what the log knows and the documents kept beside it.
+    var run: @Sendable (String, LedgerKnowledge, [UInt8]) throws -> ImportResult
 
-    static let googlePlay = Store(name: "googleplay", catalogText: GP.catalogText) { text, known in
+    static let googlePlay = Store(name: "googleplay", catalogText: GP.catalogText) {
+      text, known, store in
       try GooglePlayImporter.importEvents(
         text, file: "batch.jsonl", catalog: GP.catalog, options: GooglePlayImportOptions(),
-        knowledge: known)
+        knowledge: known, documentStore: store)
     }
     static let googlePlaySamples = Store(
       name: "googleplay", catalogText: Self.file("Events/googleplay/catalog.json")
-    ) { text, known in
+    ) { text, known, store in
       try GooglePlayImporter.importEvents(
         text, file: "batch.jsonl", catalog: fixtureCatalog(Self.file("Events/googleplay/catalog.json")),
-        options: GooglePlayImportOptions(), knowledge: known)
+        options: GooglePlayImportOptions(), knowledge: known, documentStore: store)
     }
     static let appStore = Store(name: "appstore", catalogText: ImportFixtures.catalogText) {
-      text, known in
+      text, known, _ in
       try AppStoreImporter.importEvents(
         text, file: "batch.jsonl", catalog: ImportFixtures.catalog, options: AppStoreImportOptions(verification: .skip),
         knowledge: known)
     }
     static let appStoreSamples = Store(
       name: "appstore", catalogText: Self.file("Events/appstore/catalog.json")
-    ) { text, known in
+    ) { text, known, _ in
       try AppStoreImporter.importEvents(
         text, file: "batch.jsonl", catalog: fixtureCatalog(Self.file("Events/appstore/catalog.json")),
         options: AppStoreImportOptions(verification: .skip), knowledge: known)
@@ -109,6 +110,10 @@ struct ImportPropertyTests {
       deliveries: AppStoreImportLifecycleTests.familySharing.map { [$0.decoded] }),
   ]
 
+  /// Seeds of the shuffled Google Play runs (`STORELEDGER_SHUFFLE_SEEDS` runs more).
+  static let shuffleSeeds: UInt64 =
+    ProcessInfo.processInfo.environment["STORELEDGER_SHUFFLE_SEEDS"].flatMap { UInt64($0) } ?? 24
+
   /// The App Store's scenarios: every payload stands alone, so any order works.
   static var appStoreScenarios: [Scenario] { scenarios.filter { $0.store.name == "appstore" } }
 
@@ -147,24 +152,37 @@ struct ImportPropertyTests {
   }
 
   @Test(
-    "Google Play: shuffled, redelivered and split into successive imports: nothing is refused, and a re-import adds only what early notifications could not say, then nothing",
+    "Google Play: shuffled, redelivered and split into successive imports: the same answers at every instant, and a re-import adds nothing",
     arguments: scenarios.filter { $0.store.name == "googleplay" })
   func googlePlayShuffled(scenario: Scenario) throws {
-    for seed in 1...6 as ClosedRange<UInt64> {
+    let reference = try referenceEngine(scenario)
+    for seed in 1...Self.shuffleSeeds {
       var random = SplitMix64(state: seed &* 104_729)
       let deliveries = (scenario.deliveries + scenario.deliveries.filter { _ in
         Bool.random(using: &random)
       }).shuffled(using: &random)
-      let batches = split(deliveries, &random)
-      // A notification about a purchase the ledger does not know yet imports nothing (no
-      // order, no account): importing it again once the resource is in adds its facts.
-      let once = try incremental(
-        scenario, batches: batches, seed: seed, requiresNothingNew: false, passes: 2)
-      let twice = try incremental(
-        scenario, batches: batches, seed: seed, requiresNothingNew: false, passes: 3)
-      #expect(
-        once.lines.count == twice.lines.count,
-        "\(scenario.testDescription), seed \(seed): a third import added events")
+      let imported = try incremental(scenario, batches: split(deliveries, &random), seed: seed)
+      try compare(reference, imported, scenario: scenario, seed: seed, asOf: false)
+    }
+  }
+
+  @Test(
+    "Google Play, every document on its own (a notification before the resource fetched after it), shuffled: answers still differ from one import",
+    arguments: scenarios.filter { $0.store.name == "googleplay" })
+  func googlePlayDocumentsShuffled(scenario: Scenario) throws {
+    let reference = try referenceEngine(scenario)
+    let documents = scenario.deliveries.joined().map { [$0] }
+    // Known gap (Docs/import-googleplay.md, "What the property does not cover"): which order a
+    // notification is about is known only from a resource fetched after it. This test fails
+    // once every seed gives one import's answers.
+    withKnownIssue {
+      for seed in 1...6 as ClosedRange<UInt64> {
+        var random = SplitMix64(state: seed &* 15_485_863)
+        let deliveries = (documents + documents.filter { _ in Bool.random(using: &random) })
+          .shuffled(using: &random)
+        let imported = try incremental(scenario, batches: split(deliveries, &random), seed: seed)
+        try compare(reference, imported, scenario: scenario, seed: seed, asOf: false)
+      }
     }
   }
 
@@ -181,18 +199,19 @@ struct ImportPropertyTests {
     bare.transactionReason = nil
     bare.signedDate = "2026-02-01T10:00:01Z"
     let oneRun = try Store.appStore.run(
-      bare.json + "\n" + stated.json, LedgerKnowledge())
+      bare.json + "\n" + stated.json, LedgerKnowledge(), [])
     #expect(oneRun.eventLines.count == 1)
     #expect(oneRun.eventLines.first?.contains(#""type":"renewal""#) == true)
     // The bare copy first, then the stated one, in two runs into one log: nothing refused,
     // nothing added twice.
     let space = try Workspace()
-    let first = try Store.appStore.run(stated.json, LedgerKnowledge())
+    let first = try Store.appStore.run(stated.json, LedgerKnowledge(), [])
     _ = try LogAppender.append(
       input: Array((first.eventLines.joined(separator: "\n") + "\n").utf8), inputName: "a",
       logPath: space.log, catalog: ImportFixtures.catalog, now: nil)
     let second = try Store.appStore.run(
-      bare.json, LedgerKnowledge.read(log: Array(try Data(contentsOf: URL(fileURLWithPath: space.log)))))
+      bare.json, LedgerKnowledge.read(log: Array(try Data(contentsOf: URL(fileURLWithPath: space.log)))),
+      [])
     #expect(second.eventLines.isEmpty)
     #expect(second.alreadyKnown == 1)
   }
@@ -208,7 +227,7 @@ struct ImportPropertyTests {
   /// One import of every delivery in order.
   private func referenceEngine(_ scenario: Scenario) throws -> Imported {
     let result = try scenario.store.run(
-      scenario.deliveries.joined().joined(separator: "\n"), LedgerKnowledge())
+      scenario.deliveries.joined().joined(separator: "\n"), LedgerKnowledge(), [])
     let text = result.eventLines.joined(separator: "\n")
     return Imported(
       engine: QueryEngine(ledger: try ledger(text, catalogText: scenario.store.catalogText)),
@@ -236,15 +255,19 @@ struct ImportPropertyTests {
   ) throws -> Imported {
     let space = try Workspace()
     let catalog = fixtureCatalog(scenario.store.catalogText)
+    // The documents kept beside the log, as `import --append` keeps them.
+    var store: [UInt8] = []
     func run(_ batch: [String], index: Int) throws -> AppendReport {
       let known = LedgerKnowledge.read(
         log: (try? Array(Data(contentsOf: URL(fileURLWithPath: space.log)))) ?? [])
       do {
-        let result = try scenario.store.run(batch.joined(separator: "\n"), known)
+        let result = try scenario.store.run(batch.joined(separator: "\n"), known, store)
         let input = Array(result.eventLines.map { $0 + "\n" }.joined().utf8)
-        return try LogAppender.append(
+        let report = try LogAppender.append(
           input: input, inputName: "batch \(index)", logPath: space.log, catalog: catalog,
           now: nil)
+        store += Array(result.documentLines.map { $0 + "\n" }.joined().utf8)
+        return report
       } catch let error as DiagnosticList {
         Issue.record(
           "\(scenario.testDescription), seed \(seed): batch \(index) of \(batches.count) was refused: \(error.diagnostics.map(\.description))"
