@@ -180,21 +180,30 @@ extension Bench {
 
   /// Issue 25's "audit with usage ≥ 0.8× without", measured three ways: the answering alone
   /// against the same policy catalog without usage (what usage itself costs), the answering
-  /// against the v1 catalog, and end to end (which includes loading 4.9× the lines).
+  /// against the v1 catalog, and end to end (which includes loading 4.9× the lines). In-process
+  /// rows are judged by CPU time (steadier on a shared machine), wall time shown beside it.
   func usageTargets(_ subjects: [UsageSubject]) -> [TargetRow] {
     let (v1, policy, usage) = (subjects[0], subjects[1], subjects[2])
-    func row(_ title: String, _ without: Double, _ with: Double) -> TargetRow {
-      let share = without / with
+    func answering(_ title: String, _ without: UsageSubject) -> TargetRow {
+      let share = without.answeringCPU / usage.answeringCPU
       return .check(
         "usage", title,
-        measured: "\(Format.fixed(share, 2))× (\(Format.rate(options.queries, with)) vs \(Format.rate(options.queries, without)) queries/s)",
+        measured: "\(Format.fixed(share, 2))× by CPU time, \(Format.fixed(without.answering / usage.answering, 2))× by wall "
+          + "(\(Format.rate(options.queries, usage.answering)) vs \(Format.rate(options.queries, without.answering)) queries/s)",
         value: share, goal: Targets.auditWithUsageShare)
     }
+    func audit(_ title: String, _ without: UsageSubject) -> TargetRow {
+      let (with, before) = (usage.audit!.best.seconds, without.audit!.best.seconds)
+      return .check(
+        "usage", title,
+        measured: "\(Format.fixed(before / with, 2))× (\(Format.rate(options.queries, with)) vs \(Format.rate(options.queries, before)) queries/s)",
+        value: before / with, goal: Targets.auditWithUsageShare)
+    }
     return [
-      row("answering with usage ≥ 0.8× without, same policy catalog (in-process)", policy.answering, usage.answering),
-      row("answering with usage ≥ 0.8× without usage and policy (v1 catalog, in-process)", v1.answering, usage.answering),
-      row("audit with usage ≥ 0.8× without, same policy catalog (CLI, end to end)", policy.audit!.best.seconds, usage.audit!.best.seconds),
-      row("audit with usage ≥ 0.8× v1 audit (CLI, end to end)", v1.audit!.best.seconds, usage.audit!.best.seconds),
+      answering("answering with usage ≥ 0.8× without, same policy catalog (in-process)", policy),
+      answering("answering with usage ≥ 0.8× without usage and policy (v1 catalog, in-process)", v1),
+      audit("audit with usage ≥ 0.8× without, same policy catalog (CLI, end to end)", policy),
+      audit("audit with usage ≥ 0.8× v1 audit (CLI, end to end)", v1),
     ]
   }
 }

@@ -224,39 +224,39 @@ struct IndexedUsage: UsageFacts {
       let lateEnd = header.isRecordedFromAt ? index.partition(late..<run.upperBound) { $0.at <= knownBy } : run.upperBound
       let atTime = index.partition(run) { $0.at < time }
       runs.append((run, late, lateEnd, atTime))
-      if !run.isEmpty, let earliest = firstCounted(run, late: late, lateEnd: lateEnd),
+      if !run.isEmpty, let earliest = firstCounted(index, run, late: late, lateEnd: lateEnd),
         first.map({ earliest < $0 }) ?? true
       {
         first = earliest
       }
       let reach = header.reach < 0 ? nil : run.lowerBound + Int(header.reach)
-      reached.append(reachedAt(run, late: late, lateEnd: lateEnd, reach: reach, count: index.thresholdCount[feature]))
+      reached.append(reachedAt(index, run, late: late, lateEnd: lateEnd, reach: reach, count: index.thresholdCount[feature]))
     }
   }
 
   /// Whether use `u` (at or after the run's first late use) was known by R.
   @inline(__always)
-  private func isKnown(_ u: Int) -> Bool { events[Int(index!.usePosition[u])].recorded <= knownBy }
+  private func isKnown(_ index: UsageIndex, _ u: Int) -> Bool { events[Int(index.usePosition[u])].recorded <= knownBy }
 
   /// The `at` of the run's first use counted at T as known at R.
-  private func firstCounted(_ run: Range<Int>, late: Int, lateEnd: Int) -> Timestamp? {
-    let index = self.index.unsafelyUnwrapped
-    for u in run.lowerBound..<max(late, lateEnd) where u < late || isKnown(u) {
+  private func firstCounted(_ index: UsageIndex, _ run: Range<Int>, late: Int, lateEnd: Int) -> Timestamp? {
+    for u in run.lowerBound..<max(late, lateEnd) where u < late || isKnown(index, u) {
       return index.uses[u].at <= time ? index.uses[u].at : nil
     }
     return nil
   }
 
   /// When the run's counted uses (at ≤ T) first reach `count`, as `TrialThresholds` finds it.
-  private func reachedAt(_ run: Range<Int>, late: Int, lateEnd: Int, reach: Int?, count: Int64?) -> Timestamp {
+  private func reachedAt(
+    _ index: UsageIndex, _ run: Range<Int>, late: Int, lateEnd: Int, reach: Int?, count: Int64?
+  ) -> Timestamp {
     guard let count else { return .distantFuture }
-    let index = self.index.unsafelyUnwrapped
     // Every use before `late` counts: the index found where their sum first reaches the count.
     if let reach, reach < late { return index.uses[reach].at <= time ? index.uses[reach].at : .distantFuture }
     var sum = index.sum(run.lowerBound, late, runStart: run.lowerBound)
     for u in late..<lateEnd {
       if index.uses[u].at > time { break }
-      if isKnown(u) {
+      if isKnown(index, u) {
         sum &+= index.sum(u, u + 1, runStart: run.lowerBound)
         if sum >= count { return index.uses[u].at }
       }
@@ -278,7 +278,7 @@ struct IndexedUsage: UsageFacts {
     var total = index.sum(start, min(atTime, late), runStart: run.lowerBound)
     var u = max(start, late)
     while u < min(atTime, lateEnd) {
-      if isKnown(u) { total &+= index.sum(u, u + 1, runStart: run.lowerBound) }
+      if isKnown(index, u) { total &+= index.sum(u, u + 1, runStart: run.lowerBound) }
       u += 1
     }
     return total
