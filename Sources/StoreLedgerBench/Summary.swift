@@ -365,7 +365,7 @@ extension Bench {
       say()
       say(measurements(r).text)
     }
-    say("TARGETS (issue 11), measured ÷ target: a ≥ target is met at 1× or more, a ≤ target at 1× or less")
+    say("TARGETS (issues 11 and 25; audit with usage: USAGE TARGETS below), measured ÷ target: a ≥ target is met at 1× or more, a ≤ target at 1× or less")
     say(targets.text)
 
     let date = ISO8601DateFormatter().string(from: started)

@@ -51,7 +51,7 @@ package final class UsageIndex: Sendable {
   let thresholdCount: [Int64?]
 
   /// Indexes `events`, subject `s` owning `events[subjectStarts[s]..<subjectStarts[s + 1]]`;
-  /// nil when a use names no feature of `policy` (then the fold visits every event).
+  /// nil when there is no use, or one names no feature of `policy` (then the fold visits every event).
   /// - Complexity: O(events + subjects × features).
   package init?(events: UnsafeBufferPointer<Event>, subjectStarts: [UInt32], policy: Policy) {
     var builder = Builder(policy: policy, subjectCount: subjectStarts.count - 1)
@@ -59,6 +59,8 @@ package final class UsageIndex: Sendable {
       let subjectEvents = UnsafeBufferPointer(rebasing: events[Int(subjectStarts[s])..<Int(subjectStarts[s + 1])])
       guard builder.add(subjectEvents) else { return nil }
     }
+    // Without uses there is nothing to skip: the plain fold is as fast and needs no copy.
+    guard !builder.uses.isEmpty else { return nil }
     builder.runs.append(Run(start: UInt32(builder.uses.count), reach: -1, isRecordedFromAt: true))
     featureCount = builder.featureCount
     thresholdCount = builder.thresholdCount
