@@ -36,13 +36,15 @@ struct PointInTimeFold {
   ) {
     let catalog = context.catalog
     let knownBy = knownBy ?? Timestamp.distantFuture
-    let isIndexed = catalog.policy != nil && indexedSubject != nil && indexed.index != nil && touches == nil
-    if isIndexed, let policy = catalog.policy, let subject = indexedSubject {
+    // Read once: each `catalog.policy` copies the value (a retain per array in it).
+    let policy = catalog.policy
+    let isIndexed = policy != nil && indexedSubject != nil && indexed.index != nil && touches == nil
+    if isIndexed, let policy, let subject = indexedSubject {
       // Items are indexed by position: the uses after the last other event need none.
       let itemCount = Int(indexed.index.unsafelyUnwrapped.itemCounts[subject])
       state.reset(subscriptionCount: subscriptionCount, itemCount: itemCount)
       foldOthers(events, subject: subject, at: time, knownBy: knownBy, policy: policy, context: context)
-    } else if let policy = catalog.policy {
+    } else if let policy {
       state.reset(subscriptionCount: subscriptionCount, itemCount: events.count)
       usage.reset(policy: policy, at: time, explain: touches != nil)
       for position in events.indices {
@@ -68,7 +70,7 @@ struct PointInTimeFold {
     selection.select(state, at: time, catalog: catalog)
     // A stale cached answer shows nothing as active; tiers and the trial follow.
     if isStale { selection.clear() }
-    if let policy = catalog.policy {
+    if let policy {
       let best = selection.bestByEntitlement
       if isIndexed {
         outcome.decide(policy: policy, usage: indexed, at: time) { $0 >= 0 && best[$0].isSet }
