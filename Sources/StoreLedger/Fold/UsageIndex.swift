@@ -51,16 +51,18 @@ package final class UsageIndex: Sendable {
   let thresholdCount: [Int64?]
 
   /// Indexes `events`, subject `s` owning `events[subjectStarts[s]..<subjectStarts[s + 1]]`;
-  /// nil when there is no use, or one names no feature of `policy` (then the fold visits every event).
+  /// nil when every 31st event from the first is not a use (then uses are rare or absent), or
+  /// when a use names no feature of `policy`; the fold then visits every event.
   /// - Complexity: O(events + subjects × features).
   package init?(events: UnsafeBufferPointer<Event>, subjectStarts: [UInt32], policy: Policy) {
+    // Without (many) uses there is little to skip: the plain fold is as fast and needs no copy.
+    // A sample decides, so a log without usage is not read whole for nothing.
+    guard stride(from: 0, to: events.count, by: 31).contains(where: { events[$0].kind == .usage }) else { return nil }
     var builder = Builder(policy: policy, subjectCount: subjectStarts.count - 1)
     for s in 0..<(subjectStarts.count - 1) {
       let subjectEvents = UnsafeBufferPointer(rebasing: events[Int(subjectStarts[s])..<Int(subjectStarts[s + 1])])
       guard builder.add(subjectEvents) else { return nil }
     }
-    // Without uses there is nothing to skip: the plain fold is as fast and needs no copy.
-    guard !builder.uses.isEmpty else { return nil }
     builder.runs.append(Run(start: UInt32(builder.uses.count), reach: -1, isRecordedFromAt: true))
     featureCount = builder.featureCount
     thresholdCount = builder.thresholdCount
