@@ -21,32 +21,23 @@ enum AppendRate {
       var next = 0
       func line() -> [UInt8] {
         next += 1
-        let subject = subjects[next % subjects.count]
-        let at = Timestamp(millisecondsSinceEpoch: 1_735_689_600_000 + Int64(next) * 1000).rfc3339
-        return Array(
-          #"{"id":"bench-\#(next)","type":"purchase","subject":"\#(subject)","at":"\#(at)","product":"coins.100","transaction":"bench-tx-\#(next)","quantity":1}"#
-            .utf8) + [10]
-      }
-      func timed(_ body: () throws -> Void) rethrows -> Double {
-        let start = monotonicNanos()
-        try body()
-        return Double(monotonicNanos() - start) / 1e9
+        return purchaseLine(next, subject: subjects[next % subjects.count])
       }
       let catalog = try LedgerLoader.loadCatalog(path: LedgerLoader.defaultCatalogPath(forLog: log))
       var baseline: [Double] = []
       for _ in 0..<3 {
         let input = line()
         baseline.append(
-          try timed {
+          try seconds {
             _ = try LogAppender.append(input: input, inputName: "bench", logPath: log, catalog: catalog, now: nil)
           })
       }
       var store: LedgerStore! = nil
-      let open = try timed { store = try LedgerStore(logPath: log) }
-      let singles = try timed {
+      let open = try seconds { store = try LedgerStore(logPath: log) }
+      let singles = try seconds {
         for _ in 0..<count { _ = try store.append(lines: line(), named: "bench", now: nil) }
       }
-      let batches = try timed {
+      let batches = try seconds {
         for _ in 0..<20 { _ = try store.append(lines: (0..<100).flatMap { _ in line() }, named: "bench", now: nil) }
       }
       // The open ledger must agree with a fresh load of what it wrote.
@@ -60,7 +51,7 @@ enum AppendRate {
             == engine.answer(subject: subject, at: at, asOf: nil).balances.first(where: { $0.currency == "coins" })?.amount
       }
       let questions = 100_000
-      let answering = timed {
+      let answering = seconds {
         for index in 0..<questions {
           _ = store.answer(for: SubjectID(rawValue: subjects[index % subjects.count]), at: at)
         }
@@ -78,6 +69,21 @@ enum AppendRate {
       say("storeledger-bench: error: \(error)")
       return 1
     }
+  }
+
+  /// The `next`th appended line: one `coins.100` purchase by `subject`, a second after the last.
+  private static func purchaseLine(_ next: Int, subject: String) -> [UInt8] {
+    let at = Timestamp(millisecondsSinceEpoch: 1_735_689_600_000 + Int64(next) * 1000).rfc3339
+    return Array(
+      #"{"id":"bench-\#(next)","type":"purchase","subject":"\#(subject)","at":"\#(at)","product":"coins.100","transaction":"bench-tx-\#(next)","quantity":1}"#
+        .utf8) + [10]
+  }
+
+  /// Seconds `body` took.
+  private static func seconds(_ body: () throws -> Void) rethrows -> Double {
+    let start = monotonicNanos()
+    try body()
+    return Double(monotonicNanos() - start) / 1e9
   }
 
   /// Distinct subjects from the start of the log.

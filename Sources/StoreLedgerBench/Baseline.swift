@@ -249,6 +249,22 @@ enum FoundationBaseline {
       event.feature = UInt16(feature)
       event.quantity = line.quantity ?? 1
     }
+    try setOptionalFields(line, lineNumber: lineNumber, into: &event)
+    let currency = (kind == .consumption || line.price != nil) ? line.currency : nil
+    builder.withSymbols { symbols in
+      event.id = symbols.ids.intern(line.id)
+      event.subject = symbols.subjects.intern(line.subject)
+      if let transaction = line.transaction { event.transaction = symbols.transactions.intern(transaction) }
+      if let original = line.original_transaction {
+        event.originalTransaction = symbols.transactions.intern(original)
+      }
+      if let currency { event.currency = symbols.currencies.intern(currency) }
+    }
+    return event
+  }
+
+  /// `ownership`, `offer`, `price` and the reason, as the real reader sets them.
+  static func setOptionalFields(_ line: Line, lineNumber: Int, into event: inout Event) throws {
     if let ownership = line.ownership {
       event.ownership = ownership == "family_shared" ? .familyShared : .purchased
       event.hasOwnership = true
@@ -265,23 +281,12 @@ enum FoundationBaseline {
       event.hasPrice = true
     }
     if let reason = line.reason {
-      if kind == .expiration {
+      if event.kind == .expiration {
         event.reasonRaw = ExpirationReason.allCases.first { $0.name == reason }?.rawValue ?? 255
       } else {
         event.reasonRaw = RevocationReason.allCases.first { $0.name == reason }?.rawValue ?? 255
       }
     }
-    let currency = (kind == .consumption || line.price != nil) ? line.currency : nil
-    builder.withSymbols { symbols in
-      event.id = symbols.ids.intern(line.id)
-      event.subject = symbols.subjects.intern(line.subject)
-      if let transaction = line.transaction { event.transaction = symbols.transactions.intern(transaction) }
-      if let original = line.original_transaction {
-        event.originalTransaction = symbols.transactions.intern(original)
-      }
-      if let currency { event.currency = symbols.currencies.intern(currency) }
-    }
-    return event
   }
 
   /// The `--child baseline VARIANT LOG CATALOG` entry point: prints a summary like `replay`'s.

@@ -2,7 +2,7 @@ import Foundation
 import StoreLedger
 import StoreLedgerGenerate
 
-/// Issue 11's targets and the figures it states for today's snapshot writing.
+/// Issue 11's and issue 25's targets, and the figures issue 11 states for snapshot writing.
 enum Targets {
   static let replayEventsPerSecond = 3_500_000.0
   static let foldSpeedup = 40.0
@@ -17,6 +17,8 @@ enum Targets {
   static let issueSnapshotPeakRSS = 600_000_000
   static let issueLogLines = 1_109_585
   static let answeredQueriesPerSecond = 1_000_000.0
+  /// Issue 25: audit on a log with usage at least this share of its speed without usage.
+  static let auditWithUsageShare = 0.8
 }
 
 /// One row of the targets table.
@@ -107,6 +109,14 @@ extension Bench {
     table.add(
       "QueryEngine.writeAnswers × Q (in-process)", Format.seconds(answer),
       "\(Format.rate(r.queries, answer)) queries/s", "–", "\(Format.mb(r.answerBytes)) of answers")
+    addSnapshotMeasurements(r, to: &table)
+    return table
+  }
+
+  /// The snapshot rows of `measurements`: writing it, and restoring from it.
+  private func addSnapshotMeasurements(_ r: Results, to table: inout Table) {
+    let replay = r.replay.best
+    let log = r.log!
     table.add(
       "snapshot PREFIX --out S (CLI, once)", Format.seconds(r.snapshotWrite.seconds), "–",
       rss(r.snapshotWrite.peakRSS, r),
@@ -130,7 +140,6 @@ extension Bench {
       "replay PREFIX --snapshot S (restore, empty tail)", Format.seconds(restorePrefix.seconds),
       "\(Format.rate(r.prefixLines, restorePrefix.seconds)) events/s effective", rss(r.restorePrefix.peakRSS, r),
       Format.compare(restorePrefix.seconds, to: prefix.seconds) + " replay PREFIX")
-    return table
   }
 
   /// Issue 11's targets for one shape, each MET, MISSED or not measured.
@@ -223,6 +232,12 @@ extension Bench {
         shape, "restore ≥ 5×, empty tail: replay PREFIX ÷ replay PREFIX --snapshot S (issue 11's 2.9×)",
         measured: "\(Format.times(prefix / restorePrefix)) (\(Format.seconds(prefix)) vs \(Format.seconds(restorePrefix)))",
         value: prefix / restorePrefix, goal: Targets.restoreSpeedup))
+    let size = Double(r.snapshotBytes) / Double(r.prefixBytes)
+    rows.append(
+      .check(
+        shape, "snapshot no larger than the log it folds (issue 25): S ÷ PREFIX",
+        measured: "\(Format.fixed(size, 2))× (\(Format.mb(r.snapshotBytes)) for \(Format.mb(r.prefixBytes)))",
+        value: size, goal: 1, atMost: true))
     return rows
   }
 
@@ -350,7 +365,7 @@ extension Bench {
       say()
       say(measurements(r).text)
     }
-    say("TARGETS (issue 11), measured ÷ target: a ≥ target is met at 1× or more, a ≤ target at 1× or less")
+    say("TARGETS (issues 11 and 25; audit with usage: USAGE TARGETS below), measured ÷ target: a ≥ target is met at 1× or more, a ≤ target at 1× or less")
     say(targets.text)
 
     let date = ISO8601DateFormatter().string(from: started)

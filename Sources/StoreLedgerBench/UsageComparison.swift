@@ -28,20 +28,7 @@ extension Bench {
   mutating func usageComparison() throws {
     say()
     say("[usage] the same \(Format.grouped(options.subjects)) subjects without and with usage, \(Format.grouped(options.queries)) queries, best of \(options.runs)")
-    let without =
-      options.usageLevel == .none
-      ? results.log!
-      : try LogUnderTest.prepare(in: dir + "/usage-none", subjects: options.subjects, seed: options.seed, usage: .none)
-    let with =
-      options.usageLevel == .typical
-      ? results.log!
-      : try LogUnderTest.prepare(
-        in: dir + "/usage-typical", subjects: options.subjects, seed: options.seed, usage: .typical)
-    for (name, log) in [("without usage", without), ("with usage", with)] {
-      say(
-        "      log \(name): \(Format.grouped(log.lines)) lines, \(Format.mb(log.bytes))"
-          + (log.seconds.map { ", generated in \(Format.seconds($0)) (\(Format.rate(log.lines, $0)) lines/s)" } ?? ", reused"))
-    }
+    let (without, with) = try usageLogs()
     let policyCatalogPath = dir + "/policy-catalog.json"
     try OutputFile(path: policyCatalogPath).write(Array(LogGenerator.policyCatalogJSON.utf8))
     var subjects = [
@@ -58,6 +45,43 @@ extension Bench {
         for path in [replayOut, queries, answers, policyCatalogPath] { try? FileManager.default.removeItem(atPath: path) }
       }
     }
+    try writeUsageQueries(without, replayOut: replayOut, to: queries)
+    for index in subjects.indices where index != 1 {
+      try measureUsageReplay(&subjects[index], replayOut: replayOut)
+    }
+    for index in subjects.indices {
+      try measureUsageAudit(&subjects[index], queries: queries, answers: answers)
+    }
+    // The answering alone, in this process: what usage costs once the log is loaded.
+    let input = try LedgerLoader.readFile(queries)
+    let batch = try QueryBatch.parse(input, file: queries)
+    for index in subjects.indices {
+      try measureUsageAnswering(&subjects[index], batch: batch)
+    }
+    summarizeUsage(subjects)
+  }
+
+  /// The log without usage and the log of the same subjects with typical usage (generated, or reused).
+  private func usageLogs() throws -> (without: LogUnderTest, with: LogUnderTest) {
+    let without =
+      options.usageLevel == .none
+      ? results.log!
+      : try LogUnderTest.prepare(in: dir + "/usage-none", subjects: options.subjects, seed: options.seed, usage: .none)
+    let with =
+      options.usageLevel == .typical
+      ? results.log!
+      : try LogUnderTest.prepare(
+        in: dir + "/usage-typical", subjects: options.subjects, seed: options.seed, usage: .typical)
+    for (name, log) in [("without usage", without), ("with usage", with)] {
+      say(
+        "      log \(name): \(Format.grouped(log.lines)) lines, \(Format.mb(log.bytes))"
+          + (log.seconds.map { ", generated in \(Format.seconds($0)) (\(Format.rate(log.lines, $0)) lines/s)" } ?? ", reused"))
+    }
+    return (without, with)
+  }
+
+  /// Queries over the subjects and time span of the log without usage.
+  private func writeUsageQueries(_ without: LogUnderTest, replayOut: String, to queries: String) throws {
     _ = try storeledger(["replay", without.logPath], stdout: replayOut)
     let latestLine = ReplaySummary(file: replayOut).lines.first { $0.hasPrefix("latest effective time: ") }
     let latest =
@@ -66,58 +90,54 @@ extension Bench {
     _ = try QueryFile.write(
       count: options.queries, seed: options.seed, subjects: try without.subjectsAndFirstAt().subjects,
       from: GeneratorOptions.defaultStart, to: latest, path: queries)
+  }
 
-    for index in subjects.indices where index != 1 {
-      var runs: [ChildRun] = []
-      for _ in 1...options.runs {
-        let log = subjects[index].log
-        let run = try storeledger(["replay", log.logPath, "--catalog", subjects[index].catalogPath], stdout: replayOut)
-        guard ReplaySummary(file: replayOut).eventsRead == log.lines else {
-          throw BenchError("replay of \(log.logPath) did not read its \(log.lines) lines")
-        }
-        runs.append(run)
+  private func measureUsageReplay(_ subject: inout UsageSubject, replayOut: String) throws {
+    var runs: [ChildRun] = []
+    for _ in 1...options.runs {
+      let run = try storeledger(["replay", subject.log.logPath, "--catalog", subject.catalogPath], stdout: replayOut)
+      guard ReplaySummary(file: replayOut).eventsRead == subject.log.lines else {
+        throw BenchError("replay of \(subject.log.logPath) did not read its \(subject.log.lines) lines")
       }
-      subjects[index].replay = Measured(runs: runs)
-      let best = subjects[index].replay!.best
-      say("      replay, \(subjects[index].title): \(describe(best)); \(Format.rate(subjects[index].log.lines, best.seconds)) events/s")
+      runs.append(run)
     }
-    for index in subjects.indices {
-      var runs: [ChildRun] = []
-      for _ in 1...options.runs {
-        let run = try storeledger(
-          ["audit", subjects[index].log.logPath, "--catalog", subjects[index].catalogPath, "--queries", queries],
-          stdout: answers)
-        runs.append(run)
+    subject.replay = Measured(runs: runs)
+    let best = subject.replay!.best
+    say("      replay, \(subject.title): \(describe(best)); \(Format.rate(subject.log.lines, best.seconds)) events/s")
+  }
+
+  private func measureUsageAudit(_ subject: inout UsageSubject, queries: String, answers: String) throws {
+    var runs: [ChildRun] = []
+    for _ in 1...options.runs {
+      runs.append(
+        try storeledger(
+          ["audit", subject.log.logPath, "--catalog", subject.catalogPath, "--queries", queries], stdout: answers))
+    }
+    subject.audit = Measured(runs: runs)
+    subject.auditBytes = fileSize(answers) ?? 0
+    let best = subject.audit!.best
+    say("      audit, \(subject.title): \(describe(best)); \(Format.rate(options.queries, best.seconds)) queries/s end to end")
+  }
+
+  private func measureUsageAnswering(_ subject: inout UsageSubject, batch: QueryBatch) throws {
+    let catalog = try LedgerLoader.loadCatalog(path: subject.catalogPath)
+    let ledger = try LedgerLoader.load(logPath: subject.log.logPath, catalog: catalog).ledger
+    var best = Double.infinity
+    for _ in 1...options.runs {
+      var engine = QueryEngine(ledger: ledger)
+      var total = 0
+      let cpuBefore = ownCPUSeconds()
+      let (_, seconds) = timed { engine.writeAnswers(batch) { total += $0.count } }
+      if seconds < best {
+        best = seconds
+        subject.answeringCPU = ownCPUSeconds() - cpuBefore
       }
-      subjects[index].audit = Measured(runs: runs)
-      subjects[index].auditBytes = fileSize(answers) ?? 0
-      let best = subjects[index].audit!.best
-      say("      audit, \(subjects[index].title): \(describe(best)); \(Format.rate(options.queries, best.seconds)) queries/s end to end")
+      subject.answerBytes = total
     }
-    // The answering alone, in this process: what usage costs once the log is loaded.
-    let input = try LedgerLoader.readFile(queries)
-    let batch = try QueryBatch.parse(input, file: queries)
-    for index in subjects.indices {
-      let catalog = try LedgerLoader.loadCatalog(path: subjects[index].catalogPath)
-      let ledger = try LedgerLoader.load(logPath: subjects[index].log.logPath, catalog: catalog).ledger
-      var best = Double.infinity
-      for _ in 1...options.runs {
-        var engine = QueryEngine(ledger: ledger)
-        var total = 0
-        let cpuBefore = ownCPUSeconds()
-        let (_, seconds) = timed { engine.writeAnswers(batch) { total += $0.count } }
-        if seconds < best {
-          best = seconds
-          subjects[index].answeringCPU = ownCPUSeconds() - cpuBefore
-        }
-        subjects[index].answerBytes = total
-      }
-      subjects[index].answering = best
-      say(
-        "      answering, \(subjects[index].title): \(Format.seconds(best)), \(Format.rate(batch.count, best)) queries/s; "
-          + "\(Format.fixed(Double(ledger.events.count) / Double(max(1, ledger.subjectCount)), 1)) events per subject")
-    }
-    summarizeUsage(subjects)
+    subject.answering = best
+    say(
+      "      answering, \(subject.title): \(Format.seconds(best)), \(Format.rate(batch.count, best)) queries/s; "
+        + "\(Format.fixed(Double(ledger.events.count) / Double(max(1, ledger.subjectCount)), 1)) events per subject")
   }
 
   /// Prints the comparison as text and Markdown: figures and ratios, nothing judged.
@@ -150,5 +170,40 @@ extension Bench {
     say(ratios.text)
     say(table.markdown)
     say(ratios.markdown)
+    var targets = Table("target (issue 25)", "measured", "measured ÷ target", "verdict")
+    for row in usageTargets(subjects) { targets.add(row.target, row.measured, row.ratio, row.verdict) }
+    say()
+    say("USAGE TARGETS (ratios between measurements of this run)")
+    say(targets.text)
+    say(targets.markdown)
+  }
+
+  /// Issue 25's "audit with usage ≥ 0.8× without", measured three ways: the answering alone
+  /// against the same policy catalog without usage (what usage itself costs), the answering
+  /// against the v1 catalog, and end to end (which includes loading 4.9× the lines). In-process
+  /// rows are judged by CPU time (steadier on a shared machine), wall time shown beside it.
+  func usageTargets(_ subjects: [UsageSubject]) -> [TargetRow] {
+    let (v1, policy, usage) = (subjects[0], subjects[1], subjects[2])
+    func answering(_ title: String, _ without: UsageSubject) -> TargetRow {
+      let share = without.answeringCPU / usage.answeringCPU
+      return .check(
+        "usage", title,
+        measured: "\(Format.fixed(share, 2))× by CPU time, \(Format.fixed(without.answering / usage.answering, 2))× by wall "
+          + "(\(Format.rate(options.queries, usage.answering)) vs \(Format.rate(options.queries, without.answering)) queries/s)",
+        value: share, goal: Targets.auditWithUsageShare)
+    }
+    func audit(_ title: String, _ without: UsageSubject) -> TargetRow {
+      let (with, before) = (usage.audit!.best.seconds, without.audit!.best.seconds)
+      return .check(
+        "usage", title,
+        measured: "\(Format.fixed(before / with, 2))× (\(Format.rate(options.queries, with)) vs \(Format.rate(options.queries, before)) queries/s)",
+        value: before / with, goal: Targets.auditWithUsageShare)
+    }
+    return [
+      answering("answering with usage ≥ 0.8× without, same policy catalog (in-process)", policy),
+      answering("answering with usage ≥ 0.8× without usage and policy (v1 catalog, in-process)", v1),
+      audit("audit with usage ≥ 0.8× without, same policy catalog (CLI, end to end)", policy),
+      audit("audit with usage ≥ 0.8× v1 audit (CLI, end to end)", v1),
+    ]
   }
 }

@@ -14,19 +14,38 @@ struct PointInTimeFold {
   private(set) var outcome = PolicyOutcome()
   /// What each applied event touched, kept only while explaining.
   var touches: TouchLog? = nil
+  /// The usage facts read from a `UsageIndex` (the fast path of `evaluate`).
+  private var indexed = IndexedUsage()
+
+  /// Sets the index (of the ledger whose subjects `evaluate` will be given) that
+  /// `evaluate(_:…indexedSubject:)` reads uses from; nil: visit every use.
+  mutating func useIndex(_ index: UsageIndex?) { indexed.index = index }
 
   /// Folds `events` (one subject's, in effective order; empty for a subject never seen) to T
   /// as known at `knownBy`, selects at T, hides everything active when `isStale`, then decides
   /// the policy.
-  /// - Complexity: O(events up to T + subscriptions + grants + tiers × features).
+  ///
+  /// With `indexedSubject` (the subject's number in the index set by `useIndex`, and not
+  /// explaining) the fold visits only the events that are not uses and reads the uses' sums
+  /// from the index; the answer is the same.
+  /// - Complexity: O(events up to T + subscriptions + grants + tiers × features); with an
+  ///   index, O(other events up to T + features × log uses + uses recorded after R).
   mutating func evaluate(
     _ events: UnsafeBufferPointer<Event>, subscriptionCount: Int, at time: Timestamp, knownBy: Timestamp?,
-    isStale: Bool, context: FoldContext
+    isStale: Bool, context: FoldContext, indexedSubject: Int? = nil
   ) {
     let catalog = context.catalog
-    state.reset(subscriptionCount: subscriptionCount, itemCount: events.count)
     let knownBy = knownBy ?? Timestamp.distantFuture
-    if let policy = catalog.policy {
+    // Read once: each `catalog.policy` copies the value (a retain per array in it).
+    let policy = catalog.policy
+    let isIndexed = policy != nil && indexedSubject != nil && indexed.index != nil && touches == nil
+    if isIndexed, let policy, let subject = indexedSubject {
+      // Items are indexed by position: the uses after the last other event need none.
+      let itemCount = Int(indexed.index.unsafelyUnwrapped.itemCounts[subject])
+      state.reset(subscriptionCount: subscriptionCount, itemCount: itemCount)
+      foldOthers(events, subject: subject, at: time, knownBy: knownBy, policy: policy, context: context)
+    } else if let policy {
+      state.reset(subscriptionCount: subscriptionCount, itemCount: events.count)
       usage.reset(policy: policy, at: time, explain: touches != nil)
       for position in events.indices {
         let event = events[position]
@@ -39,6 +58,7 @@ struct PointInTimeFold {
       }
       usage.finish(state: state, catalog: catalog)
     } else {
+      state.reset(subscriptionCount: subscriptionCount, itemCount: events.count)
       for position in events.indices {
         let event = events[position]
         if event.at > time { break }
@@ -50,9 +70,35 @@ struct PointInTimeFold {
     selection.select(state, at: time, catalog: catalog)
     // A stale cached answer shows nothing as active; tiers and the trial follow.
     if isStale { selection.clear() }
-    if let policy = catalog.policy {
+    if let policy {
       let best = selection.bestByEntitlement
-      outcome.decide(policy: policy, usage: usage, at: time) { $0 >= 0 && best[$0].isSet }
+      if isIndexed {
+        outcome.decide(policy: policy, usage: indexed, at: time) { $0 >= 0 && best[$0].isSet }
+      } else {
+        outcome.decide(policy: policy, usage: usage, at: time) { $0 >= 0 && best[$0].isSet }
+      }
     }
+  }
+
+  /// The indexed fold: the subject's events that are not uses, then its uses from the index.
+  private mutating func foldOthers(
+    _ events: UnsafeBufferPointer<Event>, subject: Int, at time: Timestamp, knownBy: Timestamp, policy: Policy,
+    context: FoldContext
+  ) {
+    let catalog = context.catalog
+    let index = indexed.index!
+    usage.reset(policy: policy, at: time, explain: false)
+    index.others.withUnsafeBufferPointer { others in
+      for event in others[index.others(of: subject)] {
+        if event.at > time { break }
+        if event.recorded > knownBy { continue }
+        usage.willApply(event, state: state, catalog: catalog)
+        _ = state.apply(event, context: context)
+        // Positions are kept only when explaining, which does not come here.
+        usage.didApply(event, position: 0, policy: policy)
+      }
+    }
+    usage.finish(state: state, catalog: catalog)
+    indexed.reset(subject: subject, events: events, at: time, knownBy: knownBy, windows: usage.windows, fold: usage)
   }
 }

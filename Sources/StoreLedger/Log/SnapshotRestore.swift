@@ -90,65 +90,9 @@ package enum SnapshotFiles {
     snapshotPath: String, logPath: String, catalogPath: String, catalog: Catalog, shard: Shard? = nil
   ) throws(DiagnosticList) -> (ledger: Ledger, extent: LogExtent) {
     try DiagnosticList.collecting(path: snapshotPath) {
-      // The header names how much of the file restoring needs; the readable timeline after it is skipped.
-      let snapshotFile = try PlatformFile(path: snapshotPath, mode: .read)
-      let snapshotSize = try snapshotFile.size()
-      let headerBytes = try snapshotFile.readBytes(count: Int(min(snapshotSize, 1 << 16)), at: 0)
-      let (peek, restoreBytes) = try SnapshotReader.header(headerBytes, file: snapshotPath)
-      guard restoreBytes <= snapshotSize else {
-        throw Diagnostic(file: snapshotPath, .snapshotMismatch("not a valid snapshot: shorter than its header says"))
-      }
-
-      final class DigestBox: @unchecked Sendable {
-        var result: Result<SHA256Digest?, Diagnostic> = .success(nil)
-      }
-      let box = DigestBox()
-      let group = DispatchGroup()
-      DispatchQueue.global().async(group: group) {
-        do throws(Diagnostic) {
-          box.result = .success(try digest(of: logPath, bytes: peek.bytes))
-        } catch {
-          box.result = .failure(error)
-        }
-      }
-      // Room for the tail's events (the log reader's estimate), so extending in place does not regrow.
-      let tailBytes = max(0, try PlatformFile(path: logPath, mode: .read).size() - peek.bytes)
-      var restored = try snapshotFile.withMappedBytes(count: Int(restoreBytes)) { (bytes) throws(Diagnostic) in
-        // Pages already parsed are dropped as reading goes on: the prefix never counts whole as resident.
-        nonisolated(unsafe) let base = UnsafeRawPointer(bytes.baseAddress)
-        return try SnapshotReader.read(
-          bytes, file: snapshotPath, catalog: catalog, spareEvents: Int(tailBytes / 100)
-        ) { range in
-          guard let base else { return }
-          PlatformFile.releaseMapped(base + range.lowerBound, count: range.count)
-        }
-      }
-      let catalogDigest = try digest(ofFile: catalogPath)
-      group.wait()
-      let prefixDigest = try box.result.get()
+      var restored = try readVerified(
+        snapshotPath: snapshotPath, logPath: logPath, catalogPath: catalogPath, catalog: catalog)
       let header = restored.header
-      // The prefix was digested as the unverified first read said; it must be what the verified content says.
-      guard header.bytes == peek.bytes, header.lines == peek.lines else {
-        throw Diagnostic(file: snapshotPath, .snapshotMismatch("the snapshot changed while it was being read"))
-      }
-      guard catalogDigest == header.catalogDigest else {
-        throw Diagnostic(
-          file: snapshotPath,
-          .snapshotMismatch(
-            "snapshot was folded with a different catalog (sha256 \(header.catalogDigest.hex.prefix(12))…, \(catalogPath) is \(catalogDigest.hex.prefix(12))…); make a new snapshot"))
-      }
-      guard let prefixDigest else {
-        throw Diagnostic(
-          file: logPath,
-          .snapshotMismatch(
-            "log is shorter than the \(Plural.counted(header.bytes, "byte")) (\(Plural.counted(header.lines, "line"))) that snapshot \(snapshotPath) covers: was it truncated?"))
-      }
-      guard prefixDigest == header.logDigest else {
-        throw Diagnostic(
-          file: logPath,
-          .snapshotMismatch(
-            "log does not begin with the \(Plural.counted(header.bytes, "byte")) (\(Plural.counted(header.lines, "line"))) that snapshot \(snapshotPath) covers: lines before the cut were edited, removed, inserted or reordered"))
-      }
       if let shard { try Shard.checkRestored(restored.ledger, shard: shard, snapshotPath: snapshotPath) }
       var builder = LedgerBuilder(restoring: restored.ledger, file: logPath)
       // The builder is now the only owner: it interns and merges the tail in place.
@@ -162,6 +106,83 @@ package enum SnapshotFiles {
       case .success(let ledger): return (ledger, extent)
       case .failure(let list): throw list
       }
+    }
+  }
+
+  /// Reads the snapshot's restore prefix (mapped, pages dropped as they are parsed) while the
+  /// log's prefix is digested on a second thread, then checks both digests and the catalog's.
+  private static func readVerified(
+    snapshotPath: String, logPath: String, catalogPath: String, catalog: Catalog
+  ) throws(Diagnostic) -> (ledger: Ledger, header: SnapshotHeader) {
+    // The header names how much of the file restoring needs; the readable timeline after it is skipped.
+    let snapshotFile = try PlatformFile(path: snapshotPath, mode: .read)
+    let snapshotSize = try snapshotFile.size()
+    let headerBytes = try snapshotFile.readBytes(count: Int(min(snapshotSize, 1 << 16)), at: 0)
+    let (peek, restoreBytes) = try SnapshotReader.header(headerBytes, file: snapshotPath)
+    guard restoreBytes <= snapshotSize else {
+      throw Diagnostic(file: snapshotPath, .snapshotMismatch("not a valid snapshot: shorter than its header says"))
+    }
+
+    final class DigestBox: @unchecked Sendable {
+      var result: Result<SHA256Digest?, Diagnostic> = .success(nil)
+    }
+    let box = DigestBox()
+    let group = DispatchGroup()
+    DispatchQueue.global().async(group: group) {
+      do throws(Diagnostic) {
+        box.result = .success(try digest(of: logPath, bytes: peek.bytes))
+      } catch {
+        box.result = .failure(error)
+      }
+    }
+    // Room for the tail's events (the log reader's estimate), so extending in place does not regrow.
+    let tailBytes = max(0, try PlatformFile(path: logPath, mode: .read).size() - peek.bytes)
+    let restored = try snapshotFile.withMappedBytes(count: Int(restoreBytes)) { (bytes) throws(Diagnostic) in
+      // Pages already parsed are dropped as reading goes on: the prefix never counts whole as resident.
+      nonisolated(unsafe) let base = UnsafeRawPointer(bytes.baseAddress)
+      return try SnapshotReader.read(
+        bytes, file: snapshotPath, catalog: catalog, spareEvents: Int(tailBytes / 100)
+      ) { range in
+        guard let base else { return }
+        PlatformFile.releaseMapped(base + range.lowerBound, count: range.count)
+      }
+    }
+    let catalogDigest = try digest(ofFile: catalogPath)
+    group.wait()
+    let prefixDigest = try box.result.get()
+    let header = restored.header
+    // The prefix was digested as the unverified first read said; it must be what the verified content says.
+    guard header.bytes == peek.bytes, header.lines == peek.lines else {
+      throw Diagnostic(file: snapshotPath, .snapshotMismatch("the snapshot changed while it was being read"))
+    }
+    try verify(
+      header, catalogDigest: catalogDigest, prefixDigest: prefixDigest, snapshotPath: snapshotPath,
+      logPath: logPath, catalogPath: catalogPath)
+    return restored
+  }
+
+  /// Refuses a snapshot folded with another catalog, or whose log prefix is gone or changed.
+  private static func verify(
+    _ header: SnapshotHeader, catalogDigest: SHA256Digest, prefixDigest: SHA256Digest?, snapshotPath: String,
+    logPath: String, catalogPath: String
+  ) throws(Diagnostic) {
+    guard catalogDigest == header.catalogDigest else {
+      throw Diagnostic(
+        file: snapshotPath,
+        .snapshotMismatch(
+          "snapshot was folded with a different catalog (sha256 \(header.catalogDigest.hex.prefix(12))…, \(catalogPath) is \(catalogDigest.hex.prefix(12))…); make a new snapshot"))
+    }
+    guard let prefixDigest else {
+      throw Diagnostic(
+        file: logPath,
+        .snapshotMismatch(
+          "log is shorter than the \(Plural.counted(header.bytes, "byte")) (\(Plural.counted(header.lines, "line"))) that snapshot \(snapshotPath) covers: was it truncated?"))
+    }
+    guard prefixDigest == header.logDigest else {
+      throw Diagnostic(
+        file: logPath,
+        .snapshotMismatch(
+          "log does not begin with the \(Plural.counted(header.bytes, "byte")) (\(Plural.counted(header.lines, "line"))) that snapshot \(snapshotPath) covers: lines before the cut were edited, removed, inserted or reordered"))
     }
   }
 }

@@ -24,6 +24,8 @@ package struct QueryEngine {
   private let featureLiterals: [[UInt8]]
   /// Room for one answer's policy keys, reused: `writePolicy` fills it and appends it once.
   private let policyScratch: ByteScratch
+  /// The uses indexed for a batch (`prepareUsageIndex`), nil until then.
+  private var usageIndex: UsageIndex? = nil
 
   /// Prepares an engine over a ledger.
   package init(ledger: Ledger) {
@@ -67,7 +69,8 @@ package struct QueryEngine {
     ledger.events.withUnsafeBufferPointer { all in
       subjectFold.evaluate(
         UnsafeBufferPointer(rebasing: all[range]), subscriptionCount: subscriptionCount, at: time,
-        knownBy: cache?.verifiedAt ?? asOf, isStale: cache?.isStale(at: time) ?? false, context: ledger.context)
+        knownBy: cache?.verifiedAt ?? asOf, isStale: cache?.isStale(at: time) ?? false, context: ledger.context,
+        indexedSubject: subject.map { Int($0.rawValue) })
     }
     let balances = subjectFold.state.balances
     balanceOrder.removeAll(keepingCapacity: true)
@@ -262,6 +265,21 @@ package struct QueryEngine {
       subject: subject, symbol: ledger.symbols.subjects.lookup(subject), at: at, asOf: asOf, cache: cache, into: &out)
   }
 
+  /// The batch size from which `writeAnswers` indexes the uses first (a pass over the events).
+  package static let usageIndexMinimumQueries = 4096
+
+  /// Indexes the ledger's uses (`UsageIndex`) so that answers read usage sums instead of
+  /// visiting every use; the answers are the same. Does nothing without a policy, for a
+  /// ledger with moved subjects, or when already done.
+  /// - Complexity: O(events), once.
+  package mutating func prepareUsageIndex() {
+    guard let policy, usageIndex == nil, ledger.relocated.isEmpty else { return }
+    usageIndex = ledger.events.withUnsafeBufferPointer {
+      UsageIndex(events: $0, subjectStarts: ledger.subjectStarts, policy: policy)
+    }
+    subjectFold.useIndex(usageIndex)
+  }
+
   /// Answers every query of a batch in order, one line each, handing `out` to `emit` as it fills.
   ///
   /// Audits visit subjects in random order, so each query would start with cache misses
@@ -271,6 +289,7 @@ package struct QueryEngine {
   package mutating func writeAnswers(
     _ batch: QueryBatch, flushBytes: Int = 1 << 20, emit: (inout [UInt8]) -> Void
   ) {
+    if batch.count >= Self.usageIndexMinimumQueries { prepareUsageIndex() }
     var symbols: [Symbol?] = []
     symbols.reserveCapacity(batch.count)
     batch.forEach { subject, _, _ in symbols.append(ledger.symbols.subjects.lookup(subject)) }
@@ -295,6 +314,7 @@ package struct QueryEngine {
             storeledger_prefetch(address)
             address += 64
           }
+          usageIndex?.forEachAddress(of: Int(ahead.rawValue)) { storeledger_prefetch($0) }
         }
         writeAnswer(subject: subject, symbol: symbols[index], at: at, asOf: asOf, cache: cache, into: &out)
         out.append(10)

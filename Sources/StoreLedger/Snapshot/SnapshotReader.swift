@@ -583,40 +583,46 @@ private struct SnapshotParser {
     e.product = product == 0 ? .none : ProductIndex(rawValue: UInt32(product - 1))
     e.targetProduct = target == 0 ? .none : ProductIndex(rawValue: UInt32(target - 1))
     e.slot = slot == 0 ? UInt32.max : UInt32(slot - 1)
+    guard checkKind(&e, &d, position: position) else { return nil }
+    return e
+  }
+
+  /// Checks what the fold of `e`'s kind relies on, reading a use's feature from `d`.
+  private func checkKind(_ e: inout Event, _ d: inout RecordCoding.Decoder, position: Int) -> Bool {
     switch e.kind {
     case .purchase:
-      guard e.product.isSome, e.transaction.isSome else { return nil }
+      guard e.product.isSome, e.transaction.isSome else { return false }
       if catalog.kind(e.product) != .autoRenewable {
-        guard Int(e.slot) == position else { return nil }
+        guard Int(e.slot) == position else { return false }
       } else {
-        guard e.slot != UInt32.max, e.hasExpires else { return nil }
+        guard e.slot != UInt32.max, e.hasExpires else { return false }
       }
-      if catalog.kind(e.product) == .consumable && e.quantity < 1 { return nil }
+      if catalog.kind(e.product) == .consumable && e.quantity < 1 { return false }
     case .renewal:
       guard e.product.isSome, catalog.kind(e.product) == .autoRenewable, e.slot != UInt32.max, e.transaction.isSome,
         e.originalTransaction.isSome, e.hasExpires
-      else { return nil }
+      else { return false }
     case .planChanged:
       guard e.product.isSome, catalog.kind(e.product) == .autoRenewable, e.slot != UInt32.max,
         e.originalTransaction.isSome
-      else { return nil }
+      else { return false }
     case .graceEntered, .renewalExtended:
-      guard e.slot != UInt32.max, e.originalTransaction.isSome, e.hasExpires else { return nil }
+      guard e.slot != UInt32.max, e.originalTransaction.isSome, e.hasExpires else { return false }
     case .billingRetry, .expiration, .autoRenewChanged:
-      guard e.slot != UInt32.max, e.originalTransaction.isSome else { return nil }
+      guard e.slot != UInt32.max, e.originalTransaction.isSome else { return false }
     case .revocation, .refundReversed:
-      guard e.transaction.isSome else { return nil }
+      guard e.transaction.isSome else { return false }
     case .consumption:
-      guard e.currency.isSome, e.quantity >= 1 else { return nil }
+      guard e.currency.isSome, e.quantity >= 1 else { return false }
     case .purchasePending:
-      guard e.product.isSome else { return nil }
+      guard e.product.isSome else { return false }
     case .usage:
       // Usage records carry the feature's index in the catalog policy after the slot.
       guard let feature = d.unsigned(), let policy = catalog.policy, feature < UInt64(policy.features.count),
         e.quantity != 0
-      else { return nil }
+      else { return false }
       e.feature = UInt16(feature)
     }
-    return e
+    return true
   }
 }

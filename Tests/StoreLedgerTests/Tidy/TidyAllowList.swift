@@ -6,14 +6,7 @@ enum TidyAllowList {
   /// at most five over 70 and none over 100).
   static let longFunctions: [String: Int] = [
     "Sources/StoreLedger/Log/LogAppender.swift: func admit": 89,
-    "Sources/StoreLedger/Log/SnapshotRestore.swift: func restore": 78,
-    "Sources/StoreLedger/Snapshot/SnapshotReader.swift: func record": 80,
     "Sources/StoreLedger/Support/Diagnostic.swift: var message": 157,
-    "Sources/StoreLedgerBench/AppendRate.swift: func run": 71,
-    "Sources/StoreLedgerBench/Baseline.swift: func makeEvent": 74,
-    "Sources/StoreLedgerBench/Options.swift: func parse": 80,
-    "Sources/StoreLedgerBench/Summary.swift: func measurements": 83,
-    "Sources/StoreLedgerBench/UsageComparison.swift: func usageComparison": 94,
   ]
 
   /// Files named after no type they declare or extend.

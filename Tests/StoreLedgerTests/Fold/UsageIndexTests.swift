@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+
+@testable import StoreLedger
+@testable import StoreLedgerGenerate
+
+/// Answers every query twice, through the indexed batch path (`prepareUsageIndex`, then
+/// `writeAnswers`) and one query at a time by the fold that visits every use, and compares
+/// the bytes.
+private func expectIndexedAgrees(_ ledger: Ledger, queries: [UInt8], name: String) throws {
+  let batch = try QueryBatch.parse(queries, file: name)
+  var indexed = QueryEngine(ledger: ledger)
+  indexed.prepareUsageIndex()
+  var fast: [UInt8] = []
+  indexed.writeAnswers(batch, flushBytes: 4096) { fast.append(contentsOf: $0) }
+  var plain = QueryEngine(ledger: ledger)
+  var slow: [UInt8] = []
+  batch.forEach { subject, at, asOf, cache in
+    plain.writeAnswer(subject: subject, at: at, asOf: asOf, cache: cache, into: &slow)
+    slow.append(10)
+  }
+  #expect(batch.count > 0)
+  #expect(fast.count == slow.count, "\(name): indexed answers differ in length")
+  if fast != slow {
+    let fastLines = fast.split(separator: 10)
+    let slowLines = slow.split(separator: 10)
+    let first = (0..<min(fastLines.count, slowLines.count)).first { fastLines[$0] != slowLines[$0] } ?? 0
+    let fastText = String(decoding: fastLines[first], as: UTF8.self)
+    let slowText = String(decoding: slowLines[first], as: UTF8.self)
+    Issue.record("\(name): query \(first + 1): indexed \(fastText) vs \(slowText)")
+  }
+}
+
+/// Queries at every event's instant and a millisecond either side, at full knowledge and as
+/// known at each of those instants (thinned to `knowledgeTimes`), for every subject.
+private func edgeQueries(_ ledger: Ledger, knowledgeTimes: Int) -> [UInt8] {
+  var instants = Set<Int64>()
+  for event in ledger.events {
+    for time in [event.at, event.recorded] {
+      for delta: Int64 in [-1, 0, 1] { instants.insert(time.millisecondsSinceEpoch + delta) }
+    }
+  }
+  let times = instants.sorted().map { Timestamp(millisecondsSinceEpoch: $0) }
+  let knowledge: [Timestamp?] =
+    [nil] + stride(from: 0, to: times.count, by: max(1, times.count / knowledgeTimes)).map { times[$0] }
+  var out: [UInt8] = []
+  for s in 0..<ledger.subjectCount {
+    let subject = ledger.symbols.subjects.string(Symbol(rawValue: UInt32(s)))
+    for at in times {
+      for asOf in knowledge {
+        out.append(contentsOf: #"{"subject":"\#(subject)","at":"\#(at.rfc3339)""#.utf8)
+        if let asOf { out.append(contentsOf: #","as_of":"\#(asOf.rfc3339)""#.utf8) }
+        out.append(contentsOf: "}\n".utf8)
+      }
+    }
+  }
+  return out
+}
+
+/// A log of a few subjects with purchases, expirations and many uses of every feature of the
+/// policy scenarios' catalog: quantities up to a release below zero, uses recorded before
+/// their `at`, on time and long after, several at one instant, and trial thresholds crossed.
+private func hostileUsageLog(seed: UInt64, subjects: Int) -> String {
+  var random = SeededGenerator(seed: seed)
+  let features = ["decision_session", "deep_compare", "interaction", "pattern", "saved_trip"]
+  let start = Timestamp.parseRFC3339("2026-04-01T00:00:00Z")!.millisecondsSinceEpoch
+  let hour: Int64 = 3_600_000
+  var lines: [String] = []
+  func time(_ ms: Int64) -> String { Timestamp(millisecondsSinceEpoch: ms).rfc3339 }
+  for s in 0..<subjects {
+    var at = start + Int64.random(in: 0..<(48 * hour), using: &random)
+    for n in 0..<Int.random(in: 20..<70, using: &random) {
+      let id = "e\(s)-\(n)"
+      // Several events at one instant now and then.
+      if Int.random(in: 0..<4, using: &random) > 0 { at += Int64.random(in: 1..<(30 * hour), using: &random) }
+      var recorded = ""
+      switch Int.random(in: 0..<6, using: &random) {
+      case 0: recorded = #","recorded":"\#(time(at + Int64.random(in: 1..<(400 * hour), using: &random)))""#
+      case 1: recorded = #","recorded":"\#(time(at - Int64.random(in: 1..<(200 * hour), using: &random)))""#
+      default: break
+      }
+      if n % 17 == 5 {
+        lines.append(
+          #"{"id":"\#(id)","type":"purchase","subject":"s\#(s)","at":"\#(time(at))","product":"plus.monthly","transaction":"t\#(s)-\#(n)","expires":"\#(time(at + 240 * hour))"\#(recorded)}"#)
+        continue
+      }
+      let feature = features[Int.random(in: 0..<features.count, using: &random)]
+      let quantity = [1, 1, 1, 2, 5, 20, -1, -3][Int.random(in: 0..<8, using: &random)]
+      lines.append(
+        #"{"id":"\#(id)","type":"usage","subject":"s\#(s)","at":"\#(time(at))","feature":"\#(feature)","quantity":\#(quantity)\#(recorded)}"#)
+    }
+  }
+  return lines.joined(separator: "\n")
+}
+
+@Suite("Usage index")
+struct UsageIndexTests {
+  @Test(
+    "indexed usage answers equal the fold over every use for every policy scenario",
+    arguments: [
+      "policy/decide-daily", "policy/intelligence-trial", "policy/late-refund", "policy/local-week",
+      "policy/offline-budget", "policy/premium-leak", "policy/saved-trips", "policy/store-grace",
+      "policy-east/month-window", "policy-examples/policy-examples", "policy-nograce/trial-no-grace",
+    ])
+  func scenarios(name: String) throws {
+    let directory = repoPath("Events/" + name.split(separator: "/")[0])
+    let catalog = try LedgerLoader.loadCatalog(path: directory + "/catalog.json")
+    let ledger = try LedgerLoader.load(logPath: repoPath("Events/\(name).jsonl"), catalog: catalog).ledger
+    var queries = Array(try Data(contentsOf: URL(fileURLWithPath: repoPath("Events/\(name).queries.jsonl"))))
+    queries += edgeQueries(ledger, knowledgeTimes: 12)
+    try expectIndexedAgrees(ledger, queries: queries, name: name)
+  }
+
+  @Test("indexed usage answers equal the fold over every use for hostile usage logs", arguments: testSeeds([1, 2, 3]))
+  func hostile(seed: UInt64) throws {
+    let catalogText = try String(contentsOfFile: repoPath("Events/policy/catalog.json"), encoding: .utf8)
+    let ledger = try ledger(hostileUsageLog(seed: seed, subjects: 4), catalogText: catalogText)
+    #expect(ledger.events.contains { $0.kind == .usage && $0.recorded < $0.at })
+    #expect(ledger.events.contains { $0.kind == .usage && $0.recorded > $0.at })
+    try expectIndexedAgrees(ledger, queries: edgeQueries(ledger, knowledgeTimes: 25), name: "hostile-\(seed)")
+  }
+
+  @Test("indexed usage answers equal the fold over every use for a generated log with heavy usage")
+  func generated() throws {
+    let bytes = generatedLog(GeneratorOptions(subjects: 3, seed: 4, usage: .heavy)).bytes
+    let ledger = try ledger(String(decoding: bytes, as: UTF8.self), catalogText: LogGenerator.policyCatalogJSON)
+    try expectIndexedAgrees(ledger, queries: edgeQueries(ledger, knowledgeTimes: 3), name: "generated")
+  }
+
+  @Test("the index skips no event that is not a use, and sizes items to the last of them")
+  func layout() throws {
+    let catalogText = try String(contentsOfFile: repoPath("Events/policy/catalog.json"), encoding: .utf8)
+    let ledger = try ledger(hostileUsageLog(seed: 9, subjects: 3), catalogText: catalogText)
+    let index = try #require(
+      ledger.events.withUnsafeBufferPointer {
+        UsageIndex(events: $0, subjectStarts: ledger.subjectStarts, policy: ledger.catalog.policy!)
+      })
+    for s in 0..<ledger.subjectCount {
+      let events = ledger.events(of: Symbol(rawValue: UInt32(s)))
+      #expect(Array(index.others[index.others(of: s)]) == events.filter { $0.kind != .usage })
+      let last = events.lastIndex { $0.kind != .usage }.map { $0 - events.startIndex + 1 } ?? 0
+      #expect(Int(index.itemCounts[s]) == last)
+      let uses = events.filter { $0.kind == .usage }.count
+      #expect(Int(index.runs[(s + 1) * index.featureCount].start - index.runs[s * index.featureCount].start) == uses)
+    }
+  }
+}
