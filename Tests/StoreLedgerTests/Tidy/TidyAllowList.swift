@@ -18,7 +18,6 @@ enum TidyAllowList {
     "Sources/StoreLedger/Log/EventLineParser.swift: func hashValue": 77,
     "Sources/StoreLedger/Log/EventLineParser.swift: func readValue": 83,
     "Sources/StoreLedger/Log/FieldValidator.swift: func pending": 222,
-    "Sources/StoreLedger/Log/LogAppender.swift: func admit": 89,
     "Sources/StoreLedger/Log/LogSplitter.swift: func split": 83,
     "Sources/StoreLedger/Log/PipelinedLogReader.swift: func feed": 127,
     "Sources/StoreLedger/Query/Answer+JSON.swift: var jsonValue": 106,
