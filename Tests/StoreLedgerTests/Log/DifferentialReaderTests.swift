@@ -56,7 +56,7 @@ struct FastLineReader {
   static func field(of problem: Problem) -> String {
     switch problem {
     case .invalidJSON: return "json"
-    case .unknownField(let name), .duplicateField(let name): return name
+    case .unknownField(let name, _), .duplicateField(let name): return name
     case .missingField(let field, _), .fieldNotAllowed(let field, _, _), .invalidValue(let field, _, _),
       .unknownProduct(let field, _, _):
       return field

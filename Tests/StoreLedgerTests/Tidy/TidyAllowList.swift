@@ -28,7 +28,6 @@ enum TidyAllowList {
     "Sources/StoreLedger/Report/SVGChart.swift: func svg": 88,
     "Sources/StoreLedger/Snapshot/SnapshotReader.swift: func record": 80,
     "Sources/StoreLedger/Snapshot/SnapshotRestore.swift: func restore": 78,
-    "Sources/StoreLedger/Support/Diagnostic.swift: var message": 157,
     "Sources/StoreLedger/Support/JSONValue.swift: func readValue": 79,
     "Sources/StoreLedger/Support/Timestamp+Parsing.swift: func parseRFC3339": 73,
     "Sources/StoreLedgerBench/AppendRate.swift: func run": 71,
