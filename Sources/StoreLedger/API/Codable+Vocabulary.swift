@@ -1,3 +1,8 @@
+import StoreLedgerCore
+import StoreLedgerImport
+import StoreLedgerQuery
+import StoreLedgerStorage
+
 // Codable forms of the ledger's vocabulary: the names the log and answers use, so a
 // `Holdings` encoded with JSONEncoder reads like the CLI's answer.
 

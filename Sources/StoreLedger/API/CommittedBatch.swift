@@ -1,3 +1,7 @@
+import StoreLedgerCore
+import StoreLedgerImport
+import StoreLedgerQuery
+import StoreLedgerStorage
 import Dispatch
 
 /// Lines that became part of the log together: one append of this process, or what other

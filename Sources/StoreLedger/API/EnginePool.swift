@@ -1,3 +1,7 @@
+import StoreLedgerCore
+import StoreLedgerImport
+import StoreLedgerQuery
+import StoreLedgerStorage
 import Dispatch
 
 /// Idle query engines, at most `limit` (one per thread that answered at once, bounded).

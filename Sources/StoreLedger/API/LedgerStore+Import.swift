@@ -1,3 +1,7 @@
+import StoreLedgerCore
+import StoreLedgerImport
+import StoreLedgerQuery
+import StoreLedgerStorage
 import Dispatch
 
 // Store payloads into the ledger: the importers `storeledger import appstore|googleplay

@@ -1,3 +1,8 @@
+import StoreLedgerCore
+import StoreLedgerImport
+import StoreLedgerQuery
+import StoreLedgerStorage
+
 // One constructor per event type, taking the fields Docs/log-format.md requires of it as
 // parameters and the ones it allows as defaulted parameters: a purchase without a
 // transaction does not compile. `recorded` and `meta` may be set on the result.

@@ -1,3 +1,8 @@
+import StoreLedgerCore
+import StoreLedgerImport
+import StoreLedgerQuery
+import StoreLedgerStorage
+
 /// An event to append: the typed form of one log line (Docs/log-format.md lists which
 /// fields each type requires; the ledger checks them exactly as it checks a line).
 ///

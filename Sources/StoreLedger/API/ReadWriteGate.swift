@@ -1,3 +1,7 @@
+import StoreLedgerCore
+import StoreLedgerImport
+import StoreLedgerQuery
+import StoreLedgerStorage
 import Dispatch
 
 /// Many readers or one writer, writers not starved (the turnstile lets a waiting writer in first).

@@ -1,7 +1,7 @@
 /// A policy's usage windows (`Catalog/`) on the calendar windows of an instant (`Support/`).
 extension CalendarWindows {
   /// Where `window` begins (`distantPast` for `ever`).
-  func start(_ window: UsageWindow) -> Timestamp {
+  package func start(_ window: UsageWindow) -> Timestamp {
     switch window {
     case .day: return dayStart
     case .week: return weekStart

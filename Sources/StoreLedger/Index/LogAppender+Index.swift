@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 extension LogAppender {
   /// Appends the JSON lines in `input` (named `inputName` in messages) to the log at `logPath`,
   /// keeping the index beside it: the batch is checked against the subjects it involves (read

@@ -21,15 +21,15 @@ public struct AppendReport: Sendable, Equatable {
 /// Re-appending the same events is a no-op.
 package enum LogAppender {
   /// What an append leaves behind for an open `LedgerStore`.
-  struct Outcome {
+  package struct Outcome {
     /// What was appended.
-    var report: AppendReport
+    package var report: AppendReport
     /// The builder's result: every subject `prepare` fed, with the batch.
-    var ledger: Ledger
+    package var ledger: Ledger
     /// The log's length and line count afterwards.
-    var logBytes: Int64
+    package var logBytes: Int64
     /// Complete lines in the log afterwards.
-    var logLines: Int
+    package var logLines: Int
   }
 
   /// Opens the log for writing under its exclusive lock, with any unfinished batch rolled back.
@@ -58,7 +58,7 @@ package enum LogAppender {
   /// `Index/` builds on the log, never the other way round).
   /// - Parameter now: the knowledge time stamped on events without `recorded`; nil stamps
   ///   nothing (importers whose events carry their own knowledge time).
-  static func append(
+  package static func append(
     input: [UInt8], inputName: String, logPath: String, catalog: Catalog, now: Timestamp?,
     wait: LogLock.Wait = .standard, waitNotice: ((String) -> Void)? = nil,
     prepare: (_ log: borrowing PlatformFile, _ size: Int64) throws(DiagnosticList) -> (LedgerBuilder, Int),
@@ -103,7 +103,7 @@ package enum LogAppender {
   /// stamps `recorded` with `now` where absent, admits each line, and returns the lines to
   /// write (duplicates left out) and what the append will leave behind. No file is touched.
   /// - Complexity: O(input + the builder's finish).
-  static func admit(
+  package static func admit(
     input: [UInt8], inputName: String, logPath: String, catalog: Catalog, now: Timestamp?,
     into builder: consuming LedgerBuilder, existingLines: Int, logBytes: Int64
   ) throws(DiagnosticList) -> (batch: [UInt8], outcome: Outcome) {
@@ -240,7 +240,7 @@ package enum LogAppender {
   }
 
   /// Splits input on `\n`; a last line without `\n` counts (input is not a log).
-  static func forEachInputLine(_ input: [UInt8], _ body: (ArraySlice<UInt8>) -> Void) {
+  package static func forEachInputLine(_ input: [UInt8], _ body: (ArraySlice<UInt8>) -> Void) {
     var start = 0
     for index in input.indices where input[index] == 10 {
       body(input[start..<index])

@@ -344,6 +344,12 @@ package struct FileIdentity: Sendable, Equatable {
   package var device: UInt64
   /// `st_ino`.
   package var inode: UInt64
+
+  /// Creates a value from all its stored properties (the memberwise initializer, for other targets).
+  package init(device: UInt64, inode: UInt64) {
+    self.device = device
+    self.inode = inode
+  }
 }
 
 /// A planned I/O failure for tests, applied to files whose path begins with `pathPrefix`.

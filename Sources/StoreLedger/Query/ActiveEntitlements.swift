@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// How many subjects hold each entitlement at an instant (for `replay`).
 package enum ActiveEntitlements {
   /// Per entitlement id (sorted), the number of subjects holding it at T with full knowledge.

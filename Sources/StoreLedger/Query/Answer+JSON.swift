@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 extension Answer {
   /// The answer as the JSON object of Docs/semantics.md ("Answers") (with `explain` when explained).
   package var jsonValue: JSONValue {

@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// A cached answer asked for: what an offline app that last verified at V may show at T
 /// (Docs/semantics.md, "Cached answers").
 package struct CacheRequest: Sendable, Hashable {

@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// Names the events an answer's explanation cites (`--explain`), from what the fold touched.
 enum ExplainLog {
   /// Builds the explanation of an answer from what was noted.

@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 extension Permission {
   /// The `can` answer line: the decision, its numbers, and a sentence saying why
   /// (Docs/commands.md, `can`); `FeaturePermission` encodes the same object.

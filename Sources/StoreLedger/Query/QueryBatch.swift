@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// Parsed `audit` query lines: subjects in one byte arena, instants in flat arrays.
 package struct QueryBatch: Sendable {
   private var arena: [UInt8] = []

@@ -1,3 +1,4 @@
+import StoreLedgerCore
 internal import CStoreLedgerSupport
 
 /// Answers "what did this subject hold at T, as known at R" by folding the subject's events.

@@ -1,3 +1,6 @@
+import StoreLedgerCore
+import StoreLedgerQuery
+
 /// A policy answer in sentences for people (`query --format text`): the tier, the trial and
 /// each feature's usage; the grant and plan wording is `Support/AnswerWords.swift`.
 extension AnswerWords {

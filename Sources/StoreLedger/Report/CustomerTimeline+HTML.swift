@@ -1,3 +1,6 @@
+import StoreLedgerCore
+import StoreLedgerQuery
+
 extension CustomerTimeline {
   /// One self-contained HTML page: the lanes as an inline SVG picture, then the tables.
   /// - Complexity: O(events + segments).

@@ -1,3 +1,6 @@
+import StoreLedgerCore
+import StoreLedgerQuery
+
 extension CustomerTimeline {
   /// A plain table for terminals and support tickets: events, then lanes, then balances.
   /// - Complexity: O(events + segments).

@@ -1,3 +1,6 @@
+import StoreLedgerCore
+import StoreLedgerQuery
+
 /// A self-contained HTML page: inline CSS and SVG, no scripts, nothing fetched.
 struct HTMLPage {
   private(set) var body = ""

@@ -1,3 +1,6 @@
+import StoreLedgerCore
+import StoreLedgerQuery
+
 extension Limits {
   /// Most buckets one report may have; a longer span is a usage error asking for longer buckets.
   ///

@@ -1,3 +1,6 @@
+import StoreLedgerCore
+import StoreLedgerQuery
+
 extension Report {
   /// One row per bucket: `start,end`, then one column per metric and key (`revenue.USD`).
   ///

@@ -1,3 +1,6 @@
+import StoreLedgerCore
+import StoreLedgerQuery
+
 /// A group of related metrics: its charts and one table in the HTML report.
 struct ReportSection {
   /// One chart of a section.

@@ -1,3 +1,6 @@
+import StoreLedgerCore
+import StoreLedgerQuery
+
 /// The value of one metric in one bucket.
 package enum MetricValue: Sendable, Equatable {
   /// A count or an amount.

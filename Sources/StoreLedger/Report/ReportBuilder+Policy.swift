@@ -1,3 +1,6 @@
+import StoreLedgerCore
+import StoreLedgerQuery
+
 extension ReportBuilder {
   /// Tallies limit hits, their conversion and leaks (Docs/reports.md, "Usage policy").
   ///

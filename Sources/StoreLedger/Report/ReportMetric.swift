@@ -1,3 +1,6 @@
+import StoreLedgerCore
+import StoreLedgerQuery
+
 /// Every metric of a report, in output order; Docs/reports.md defines each one.
 package enum ReportMetric: String, Sendable, CaseIterable {
   case active

@@ -1,3 +1,6 @@
+import StoreLedgerCore
+import StoreLedgerQuery
+
 /// A bar or line chart drawn as inline SVG: one x slot per bucket, one colour per series.
 struct SVGChart {
   /// How series are drawn.

@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// The compact encoding of a subject's event records in a snapshot's `state` section.
 ///
 /// Per event, LEB128 varints: zigzag deltas for the line and `at` (events are in

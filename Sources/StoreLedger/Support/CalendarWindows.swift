@@ -2,7 +2,7 @@
 ///
 /// Local time is UTC plus a fixed offset (a policy's `utc_offset`): windows begin at local
 /// midnight, weeks on Monday. Starts are inclusive and ends exclusive, as UTC instants.
-struct CalendarWindows: Sendable, Equatable {
+package struct CalendarWindows: Sendable, Equatable {
   /// Milliseconds in a day.
   static let dayMs: Int64 = 86_400_000
   private(set) var dayStart: Timestamp

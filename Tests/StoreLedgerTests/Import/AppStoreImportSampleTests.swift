@@ -1,6 +1,11 @@
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerImport
+@testable import StoreLedgerQuery
+@testable import StoreLedgerReport
+@testable import StoreLedgerStorage
 
 /// What importing one of Apple's sample files must give.
 struct SampleCase: Sendable, CustomTestStringConvertible {

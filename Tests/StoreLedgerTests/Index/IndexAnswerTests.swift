@@ -2,6 +2,11 @@ import Foundation
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerImport
+@testable import StoreLedgerQuery
+@testable import StoreLedgerReport
+@testable import StoreLedgerStorage
 @testable import StoreLedgerGenerate
 
 @Suite("The index answers as a full read does")

@@ -1,6 +1,11 @@
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerImport
+@testable import StoreLedgerQuery
+@testable import StoreLedgerReport
+@testable import StoreLedgerStorage
 
 @Suite("Log-wide rules: idempotency, conflicts, charges, overdraw")
 struct LedgerBuilderTests {

@@ -1,6 +1,11 @@
 import Foundation
 
 @testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerImport
+@testable import StoreLedgerQuery
+@testable import StoreLedgerReport
+@testable import StoreLedgerStorage
 
 // A reference reader for one log line, kept in the tests only.
 //

@@ -2,6 +2,11 @@ import Foundation
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerImport
+@testable import StoreLedgerQuery
+@testable import StoreLedgerReport
+@testable import StoreLedgerStorage
 
 /// Every scenario log in Events/ that has a query file and expected answers.
 let scenarioNames: [String] = {

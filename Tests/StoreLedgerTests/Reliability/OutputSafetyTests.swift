@@ -2,6 +2,11 @@ import Foundation
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerImport
+@testable import StoreLedgerQuery
+@testable import StoreLedgerReport
+@testable import StoreLedgerStorage
 
 /// Runs the real binary with stdout sent to `stdoutPath`; returns the exit status and stderr.
 private func runBinary(_ arguments: [String], stdoutPath: String) throws -> (Int32, String) {

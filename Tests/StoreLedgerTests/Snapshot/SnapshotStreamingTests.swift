@@ -2,6 +2,11 @@ import Foundation
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerImport
+@testable import StoreLedgerQuery
+@testable import StoreLedgerReport
+@testable import StoreLedgerStorage
 
 @Suite("Snapshots written in batches and streamed, restored and extended in place")
 struct SnapshotStreamingTests {
