@@ -4,7 +4,7 @@
 /// audit's policy keys are written through it, each into room its caller reserved.
 package struct ByteCursor {
   /// The next byte to write.
-  @usableFromInline package internal(set) var pointer: UnsafeMutablePointer<UInt8>
+  package private(set) var pointer: UnsafeMutablePointer<UInt8>
 
   /// A cursor at `start`.
   package init(_ start: UnsafeMutablePointer<UInt8>) {
@@ -12,7 +12,7 @@ package struct ByteCursor {
   }
 
   /// Copies a static ASCII string.
-  @inlinable @inline(__always)
+  @inline(__always)
   package mutating func put(_ text: StaticString) {
     text.withUTF8Buffer { bytes in
       pointer.update(from: bytes.baseAddress!, count: bytes.count)
@@ -21,7 +21,7 @@ package struct ByteCursor {
   }
 
   /// Copies bytes, such as a name encoded once as a JSON literal.
-  @inlinable @inline(__always)
+  @inline(__always)
   package mutating func put(_ bytes: [UInt8]) {
     bytes.withUnsafeBufferPointer { source in
       pointer.update(from: source.baseAddress!, count: source.count)
@@ -31,14 +31,14 @@ package struct ByteCursor {
 
   /// Writes a signed integer in decimal.
   /// - Complexity: O(digits).
-  @inlinable @inline(__always)
+  @inline(__always)
   package mutating func integer(_ value: Int64) {
     if value < 0 { put(byte: 45) }
     decimal(value.magnitude)
   }
 
   /// Writes one byte.
-  @inlinable @inline(__always)
+  @inline(__always)
   package mutating func put(byte: UInt8) {
     pointer.pointee = byte
     pointer += 1
@@ -46,7 +46,7 @@ package struct ByteCursor {
 
   /// Writes a non-negative integer in decimal.
   /// - Complexity: O(digits).
-  @inlinable @inline(__always)
+  @inline(__always)
   package mutating func decimal(_ value: UInt64) {
     var digits = 1
     var rest = value
@@ -65,7 +65,7 @@ package struct ByteCursor {
   }
 
   /// Writes the low 48 bits as 12 lowercase hex digits.
-  @inlinable @inline(__always)
+  @inline(__always)
   package mutating func hex12(_ value: UInt64) {
     for index in 0..<12 {
       let nibble = UInt8(truncatingIfNeeded: (value >> UInt64(44 - 4 * index)) & 15)
@@ -75,8 +75,8 @@ package struct ByteCursor {
   }
 
   /// Writes exactly `width` decimal digits of `value` (0 ≤ value < 10^width).
-  @inlinable @inline(__always)
-  mutating func fixed(_ value: Int64, width: Int) {
+  @inline(__always)
+  private mutating func fixed(_ value: Int64, width: Int) {
     var rest = value
     var index = width
     while index > 0 {
@@ -96,7 +96,6 @@ package struct ByteCursor {
   /// three times per generated line and up to eight times per audit answer, and
   /// going through an intermediate array would cost more than the rest of the line.
   /// Years outside 0–9999 (not RFC 3339) take `appendRFC3339`'s own slow path.
-  @inlinable
   package mutating func timestamp(_ milliseconds: Int64) {
     let days = floorDivide(milliseconds, 86_400_000)
     let millisecondOfDay = milliseconds - days * 86_400_000

@@ -26,8 +26,8 @@ package struct Symbol: Hashable, Comparable, Sendable {
 /// its hash, so a probe touches the arena only on a likely match: interning a new
 /// string costs about one cache miss, and nothing is allocated per lookup.
 package struct SymbolTable: Sendable {
-  @usableFromInline var arena: [UInt8] = []
-  @usableFromInline var starts: [UInt32] = [0]
+  private var arena: [UInt8] = []
+  private var starts: [UInt32] = [0]
   /// 0 = empty; otherwise `fingerprint << 32 | (symbol + 1)`.
   private var slots: [UInt64]
   private var mask: Int
@@ -228,7 +228,6 @@ package struct SymbolTable: Sendable {
   }
 
   /// Calls `body` with the bytes of a symbol.
-  @inlinable
   package func withBytes<R>(_ symbol: Symbol, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
     let start = Int(starts[Int(symbol.rawValue)])
     let end = Int(starts[Int(symbol.rawValue) + 1])

@@ -135,7 +135,6 @@ package struct CivilDate: Equatable {
   }
 
   /// Converts days since 1970-01-01 (Howard Hinnant's civil_from_days).
-  @inlinable
   package init(daysSinceEpoch: Int64) {
     let z = daysSinceEpoch + 719_468
     let era = floorDivide(z, 146_097)
