@@ -6,6 +6,19 @@ let strictSettings: [SwiftSetting] = [
   .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+/// The folders of Sources/StoreLedger, each compiled by one library target.
+let libraryFolders = [
+  "Support", "Crypto", "Catalog", "Events", "Fold", "Log", "Snapshot", "Index", "Query", "Import", "Report", "API",
+  "StoreLedger.docc",
+]
+
+/// A library target compiling `folders` of Sources/StoreLedger.
+func libraryTarget(_ name: String, folders: [String], dependencies: [Target.Dependency]) -> Target {
+  .target(
+    name: name, dependencies: dependencies, path: "Sources/StoreLedger",
+    exclude: libraryFolders.filter { !folders.contains($0) }, sources: folders, swiftSettings: strictSettings)
+}
+
 let package = Package(
   name: "StoreLedger",
   products: [
@@ -14,9 +27,18 @@ let package = Package(
     .executable(name: "storeledger-bench", targets: ["StoreLedgerBench"]),
   ],
   targets: [
-    .target(
-      name: "StoreLedger", dependencies: ["CStoreLedgerSHA", "CStoreLedgerSupport"],
-      swiftSettings: strictSettings),
+    // The library in layers (Docs/architecture.md, "Targets"): each target compiles some folders
+    // of Sources/StoreLedger and may use only the targets it depends on, so the compiler keeps
+    // the layers. Only `StoreLedger` (API/) is a product; it re-exports the targets below it.
+    libraryTarget(
+      "StoreLedgerCore", folders: ["Support", "Crypto", "Catalog", "Events", "Fold", "Log", "Query"],
+      dependencies: ["CStoreLedgerSHA", "CStoreLedgerSupport"]),
+    libraryTarget("StoreLedgerStorage", folders: ["Snapshot", "Index"], dependencies: ["StoreLedgerCore"]),
+    libraryTarget("StoreLedgerImport", folders: ["Import"], dependencies: ["StoreLedgerCore"]),
+    libraryTarget("StoreLedgerReport", folders: ["Report"], dependencies: ["StoreLedgerCore"]),
+    libraryTarget(
+      "StoreLedger", folders: ["API"],
+      dependencies: ["StoreLedgerCore", "StoreLedgerStorage", "StoreLedgerImport"]),
     // SHA-256 block compression through the CPU's SHA instructions (SHA-NI on x86_64, the
     // ARMv8 SHA2 instructions on arm64), which Swift cannot reach directly; chosen at run time.
     .target(name: "CStoreLedgerSHA"),
@@ -26,7 +48,7 @@ let package = Package(
     .target(
       name: "StoreLedgerGenerate", dependencies: ["StoreLedger"], swiftSettings: strictSettings),
     .executableTarget(
-      name: "StoreLedgerCLI", dependencies: ["StoreLedger", "StoreLedgerGenerate"],
+      name: "StoreLedgerCLI", dependencies: ["StoreLedger", "StoreLedgerReport", "StoreLedgerGenerate"],
       swiftSettings: strictSettings),
     .executableTarget(
       name: "StoreLedgerBench", dependencies: ["StoreLedger", "StoreLedgerGenerate"],
@@ -52,6 +74,7 @@ let package = Package(
     .testTarget(
       name: "StoreLedgerTests",
       dependencies: [
+        "StoreLedgerCore", "StoreLedgerStorage", "StoreLedgerImport", "StoreLedgerReport",
         "StoreLedger", "StoreLedgerGenerate", "StoreLedgerCLI", "StoreLedgerExample", "StoreLedgerExampleQuestions",
         "StoreLedgerExampleWebhook", "StoreLedgerExampleTesting",
       ],

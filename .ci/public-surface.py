@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The library's public surface: list it, or reduce it to the API of Docs/library.md.
 
-  .ci/public-surface.py list    # public types of Sources/StoreLedger, one per line
+  .ci/public-surface.py list    # public types of the product's targets (Sources/StoreLedger but Report/)
   .ci/public-surface.py apply   # every other `public` declaration becomes `package`
 
 `apply` is idempotent and mechanical, so it can be re-run after merging branches that add
@@ -45,12 +45,18 @@ DECLARATION = re.compile(r"^(\s*(?:@\w+(?:\([^)]*\))?\s+)*)public\b")
 TYPE = re.compile(r"^(\s*)public (?:final |indirect )?(struct|enum|class|protocol|typealias|actor) (\w+)")
 
 
+# Folders of Sources/StoreLedger whose targets are not in the product (Docs/architecture.md, "Targets").
+OUTSIDE_PRODUCT = ("Report/",)
+
+
 def swift_files():
     for directory, _, names in sorted(os.walk(ROOT)):
         for name in sorted(names):
             if name.endswith(".swift"):
                 path = os.path.join(directory, name)
-                yield os.path.relpath(path, ROOT), path
+                relative = os.path.relpath(path, ROOT)
+                if not relative.startswith(OUTSIDE_PRODUCT):
+                    yield relative, path
 
 
 def list_types():

@@ -1,3 +1,7 @@
+import StoreLedgerCore
+import StoreLedgerImport
+import StoreLedgerStorage
+
 // Codable forms of the ledger's vocabulary: the names the log and answers use, so a
 // `Holdings` encoded with JSONEncoder reads like the CLI's answer.
 

@@ -1,3 +1,6 @@
+import StoreLedgerCore
+import StoreLedgerImport
+import StoreLedgerStorage
 import Dispatch
 
 /// Lines that became part of the log together: one append of this process, or what other

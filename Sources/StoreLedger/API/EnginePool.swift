@@ -1,3 +1,6 @@
+import StoreLedgerCore
+import StoreLedgerImport
+import StoreLedgerStorage
 import Dispatch
 
 /// Idle query engines, at most `limit` (one per thread that answered at once, bounded).

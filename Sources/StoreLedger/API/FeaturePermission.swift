@@ -1,3 +1,7 @@
+import StoreLedgerCore
+import StoreLedgerImport
+import StoreLedgerStorage
+
 /// The answer to "may this subject use this feature once more at T?" (`storeledger can`).
 /// `Codable` as exactly the JSON line `can` prints (one writer for both).
 public struct FeaturePermission: Hashable, Codable, Sendable {

@@ -1,3 +1,6 @@
+import StoreLedgerCore
+import StoreLedgerImport
+
 /// The Google Play documents `import googleplay --append LOG` and `LedgerStore.importGooglePlay`
 /// keep beside the log, in
 /// `LOG.googleplay-documents.jsonl` (Docs/import-googleplay.md, "Importing as data arrives";

@@ -1,3 +1,7 @@
+import StoreLedgerCore
+import StoreLedgerImport
+import StoreLedgerStorage
+
 // `Holdings` is coded as the JSON object `storeledger query` prints (Docs/semantics.md,
 // "Answers"): snake_case names, nulls kept, the policy's `tier`, `trial` and `usage` at the
 // top level, `cache` and `explain` when present. Encoding goes through the CLI's own writer

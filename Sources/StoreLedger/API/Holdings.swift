@@ -1,3 +1,7 @@
+import StoreLedgerCore
+import StoreLedgerImport
+import StoreLedgerStorage
+
 /// What a subject held at an instant, as known at another: the typed form of an answer
 /// (Docs/semantics.md, "Answers"). `Codable` as exactly the JSON object `storeledger query`
 /// prints (`Holdings+Codable.swift`: both come from one writer).

@@ -1,3 +1,7 @@
+import StoreLedgerCore
+import StoreLedgerImport
+import StoreLedgerStorage
+
 /// Bridges `JSONValue`, the package's own JSON tree, to `Encoder` and `Decoder`, so a type
 /// whose JSON the CLI writes through `JSONWriter` encodes the same object through `JSONEncoder`.
 struct JSONCodingKey: CodingKey {

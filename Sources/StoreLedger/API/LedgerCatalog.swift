@@ -1,3 +1,7 @@
+import StoreLedgerCore
+import StoreLedgerImport
+import StoreLedgerStorage
+
 /// The products (and usage policy) a ledger checks events against: read from a file, from
 /// JSON text, or built in code. Every form goes through the same parser and rules
 /// (Docs/log-format.md, "Catalog").

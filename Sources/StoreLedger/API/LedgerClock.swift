@@ -1,3 +1,7 @@
+import StoreLedgerCore
+import StoreLedgerImport
+import StoreLedgerStorage
+
 /// Where appends get the time they stamp as `recorded` on events without one: the wall
 /// clock by default, a fixed or stepping clock in tests. Answers never read it.
 public struct LedgerClock: Sendable {

@@ -1,3 +1,6 @@
+import StoreLedgerCore
+import StoreLedgerImport
+import StoreLedgerStorage
 import Dispatch
 
 extension LedgerStore {
@@ -28,10 +31,13 @@ extension LedgerStore {
       outcome = committed
     } else {
       outcome = try LogAppender.append(
-        input: input, inputName: inputName, logPath: logPath, catalog: catalog, now: now
-      ) { (log, size) throws(DiagnosticList) in
-        try state.builder(forAppending: input, log: log, size: size, catalog: catalog, logPath: logPath)
-      }
+        input: input, inputName: inputName, logPath: logPath, catalog: catalog, now: now,
+        prepare: { (log, size) throws(DiagnosticList) in
+          try state.builder(forAppending: input, log: log, size: size, catalog: catalog, logPath: logPath)
+        },
+        afterCommit: { log, committed in
+          IndexBuild.afterAppend(log: log, logPath: logPath, committed: committed, catalog: catalog)
+        })
     }
     take(outcome)
     if outcome.logLines > linesBefore && !commits.isEmpty {

@@ -1,3 +1,6 @@
+import StoreLedgerCore
+import StoreLedgerImport
+import StoreLedgerStorage
 import Dispatch
 
 // Store payloads into the ledger: the importers `storeledger import appstore|googleplay

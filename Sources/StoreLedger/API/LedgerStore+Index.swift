@@ -1,3 +1,7 @@
+import StoreLedgerCore
+import StoreLedgerImport
+import StoreLedgerStorage
+
 extension LedgerStore {
   /// What `subject` held at `at` (as known at `asOf`), without opening a ledger: through the
   /// index beside the log (`storeledger index`, Docs/index.md) only the subject's lines and the

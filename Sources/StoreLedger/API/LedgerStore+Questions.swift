@@ -1,3 +1,7 @@
+import StoreLedgerCore
+import StoreLedgerImport
+import StoreLedgerStorage
+
 // Everything `storeledger query` and `storeledger can` answer, typed: explained answers,
 // cached answers and the feature check. Each reads the ledger as `answer` does.
 

@@ -1,3 +1,6 @@
+@_exported import StoreLedgerCore
+@_exported import StoreLedgerImport
+@_exported import StoreLedgerStorage
 import Dispatch
 
 /// An open ledger: answers from memory, appends durably, safe to share between threads.

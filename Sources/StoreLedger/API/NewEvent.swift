@@ -1,3 +1,7 @@
+import StoreLedgerCore
+import StoreLedgerImport
+import StoreLedgerStorage
+
 /// An event to append: the typed form of one log line (Docs/log-format.md lists which
 /// fields each type requires; the ledger checks them exactly as it checks a line).
 ///

@@ -1,3 +1,6 @@
+import StoreLedgerCore
+import StoreLedgerImport
+import StoreLedgerStorage
 import Dispatch
 
 /// Many readers or one writer, writers not starved (the turnstile lets a waiting writer in first).

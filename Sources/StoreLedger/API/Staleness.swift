@@ -1,3 +1,7 @@
+import StoreLedgerCore
+import StoreLedgerImport
+import StoreLedgerStorage
+
 /// How long after its verification a cached answer may still show access (an ISO 8601
 /// duration such as `PT24H` or `P3D`; Docs/semantics.md, "Cached answers").
 public struct Staleness: Hashable, Sendable, CustomStringConvertible {

@@ -106,10 +106,10 @@ public enum EventKind: UInt8, Sendable, CaseIterable {
   var mayGrantAccess: Bool { !facts.scope.isDisjoint(with: [.charge, .subscription, .refund]) }
 
   /// Required fields beyond `id`, `type`, `subject`, `at`.
-  var required: FieldSet { facts.required }
+  package var required: FieldSet { facts.required }
 
   /// Optional fields beyond `recorded` and `meta`.
-  var optional: FieldSet { facts.optional }
+  package var optional: FieldSet { facts.optional }
 }
 
 /// `ownership`: bought by the subject or shared by a family organiser.

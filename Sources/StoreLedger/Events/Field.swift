@@ -47,24 +47,24 @@ package enum Field: Int, Sendable, CaseIterable {
 }
 
 /// A set of fields as a bit mask (no allocation on the hot path).
-struct FieldSet: OptionSet, Sendable {
-  let rawValue: UInt32
-  init(rawValue: UInt32) { self.rawValue = rawValue }
-  @inline(__always) init(_ field: Field) { rawValue = 1 << UInt32(field.rawValue) }
+package struct FieldSet: OptionSet, Sendable {
+  package let rawValue: UInt32
+  package init(rawValue: UInt32) { self.rawValue = rawValue }
+  @inline(__always) package init(_ field: Field) { rawValue = 1 << UInt32(field.rawValue) }
 
-  static let product = FieldSet(.product)
-  static let transaction = FieldSet(.transaction)
-  static let originalTransaction = FieldSet(.originalTransaction)
-  static let expires = FieldSet(.expires)
-  static let graceExpires = FieldSet(.graceExpires)
-  static let quantity = FieldSet(.quantity)
-  static let ownership = FieldSet(.ownership)
-  static let offer = FieldSet(.offer)
-  static let price = FieldSet(.price)
-  static let currency = FieldSet(.currency)
-  static let reason = FieldSet(.reason)
-  static let autoRenew = FieldSet(.autoRenew)
-  static let feature = FieldSet(.feature)
+  package static let product = FieldSet(.product)
+  package static let transaction = FieldSet(.transaction)
+  package static let originalTransaction = FieldSet(.originalTransaction)
+  package static let expires = FieldSet(.expires)
+  package static let graceExpires = FieldSet(.graceExpires)
+  package static let quantity = FieldSet(.quantity)
+  package static let ownership = FieldSet(.ownership)
+  package static let offer = FieldSet(.offer)
+  package static let price = FieldSet(.price)
+  package static let currency = FieldSet(.currency)
+  package static let reason = FieldSet(.reason)
+  package static let autoRenew = FieldSet(.autoRenew)
+  package static let feature = FieldSet(.feature)
 
-  @inline(__always) func contains(_ field: Field) -> Bool { rawValue & (1 << UInt32(field.rawValue)) != 0 }
+  @inline(__always) package func contains(_ field: Field) -> Bool { rawValue & (1 << UInt32(field.rawValue)) != 0 }
 }

@@ -3,23 +3,26 @@
 ///
 /// Events apply in effective order, skipping those recorded after R and stopping at the first
 /// after T, so every (T, R) pair is exact. Buffers are reused across subjects.
-struct PointInTimeFold {
+package struct PointInTimeFold {
   /// The state after the counted events.
-  private(set) var state = SubjectState()
+  package private(set) var state = SubjectState()
   /// What is reported at T (empty for a stale cached answer).
-  private(set) var selection = Selection()
+  package private(set) var selection = Selection()
   /// What the policy needs from the counted events.
-  private(set) var usage = UsageFold()
+  package private(set) var usage = UsageFold()
   /// Tier, trial and features at T, when the catalog has a policy.
-  private(set) var outcome = PolicyOutcome()
+  package private(set) var outcome = PolicyOutcome()
   /// What each applied event touched, kept only while explaining.
-  var touches: TouchLog? = nil
+  package var touches: TouchLog? = nil
   /// The usage facts read from a `UsageIndex` (the fast path of `evaluate`).
   private var indexed = IndexedUsage()
 
+  /// Nothing folded yet.
+  package init() {}
+
   /// Sets the index (of the ledger whose subjects `evaluate` will be given) that
   /// `evaluate(_:…indexedSubject:)` reads uses from; nil: visit every use.
-  mutating func useIndex(_ index: UsageIndex?) { indexed.index = index }
+  package mutating func useIndex(_ index: UsageIndex?) { indexed.index = index }
 
   /// Folds `events` (one subject's, in effective order; empty for a subject never seen) to T
   /// as known at `knownBy`, selects at T, hides everything active when `isStale`, then decides
@@ -30,7 +33,7 @@ struct PointInTimeFold {
   /// from the index; the answer is the same.
   /// - Complexity: O(events up to T + subscriptions + grants + tiers × features); with an
   ///   index, O(other events up to T + features × log uses + uses recorded after R).
-  mutating func evaluate(
+  package mutating func evaluate(
     _ events: UnsafeBufferPointer<Event>, subscriptionCount: Int, at time: Timestamp, knownBy: Timestamp?,
     isStale: Bool, context: FoldContext, indexedSubject: Int? = nil
   ) {

@@ -21,7 +21,7 @@ public enum TrialState: String, Sendable, Hashable, Codable, CaseIterable {
 }
 
 /// What ended (or, before maturity, will end) the trial.
-enum TrialEnd: Equatable {
+package enum TrialEnd: Equatable {
   /// The trial's duration ran out.
   case duration
   /// The subject subscribed before maturity.
@@ -31,41 +31,44 @@ enum TrialEnd: Equatable {
 }
 
 /// The trial at T, in indices and instants (presentation turns it into names).
-struct TrialOutcome: Equatable {
-  var state: TrialState
-  var started: Timestamp
-  var ends: Timestamp
-  var endsBy: TrialEnd
+package struct TrialOutcome: Equatable {
+  package var state: TrialState
+  package var started: Timestamp
+  package var ends: Timestamp
+  package var endsBy: TrialEnd
   /// nil when the trial ended by subscription.
-  var graceEnds: Timestamp?
+  package var graceEnds: Timestamp?
 }
 
 /// One feature at T: whether a use is allowed, and by which tier.
-struct FeatureOutcome: Equatable {
-  var allowed = false
+package struct FeatureOutcome: Equatable {
+  package var allowed = false
   /// The reported tier's index, or -1 when no matching tier lists the feature.
-  var tier = -1
+  package var tier = -1
   /// Uses in the reported window before T (may be negative: releases are not clamped).
-  var used: Int64 = 0
+  package var used: Int64 = 0
   /// The reported tier's limit; nil for unlimited (0 when no tier lists the feature).
-  var limit: Int64? = 0
+  package var limit: Int64? = 0
   /// The window `used` counts over.
-  var window = UsageWindow.ever
+  package var window = UsageWindow.ever
   /// Where that window ends; nil for `ever`.
-  var windowEnds: Timestamp? = nil
+  package var windowEnds: Timestamp? = nil
+
+  /// Not allowed, no tier.
+  package init() {}
 }
 
 /// The policy's answer at T: tier, trial and every feature, decided from a `UsageFold` and
 /// which entitlements are active (Docs/semantics.md, "Usage").
 ///
 /// Buffers are reused across queries, so deciding allocates nothing once warm.
-struct PolicyOutcome: Equatable {
+package struct PolicyOutcome: Equatable {
   /// The first matching tier's index, or -1 when none matches.
-  var tier = -1
+  package var tier = -1
   /// The trial, or nil without a trial section or when no event counts.
-  var trial: TrialOutcome? = nil
+  package var trial: TrialOutcome? = nil
   /// Per feature, in the policy's (name) order.
-  var features: [FeatureOutcome] = []
+  package var features: [FeatureOutcome] = []
   /// Per tier: whether it matches at T (a reused buffer).
   private var matching: [Bool] = []
 

@@ -2,13 +2,16 @@
 /// entitlement the grant that decides it, per subscription group the plan.
 ///
 /// Pure and reusable: buffers are kept across calls, so selecting allocates nothing once warm.
-struct Selection {
+package struct Selection {
+  /// Nothing selected yet.
+  package init() {}
+
   /// A subscription or grant competing to be reported.
-  struct Candidate {
-    var isSet = false
-    var isSubscription = false
+  package struct Candidate {
+    package var isSet = false
+    package var isSubscription = false
     /// The subscription number or the grant's position in `SubjectState.items`.
-    var index = 0
+    package var index = 0
     var expires = Timestamp.distantPast
     var start = Timestamp.distantPast
     var line: UInt32 = 0
@@ -23,13 +26,13 @@ struct Selection {
   }
 
   /// Per entitlement (index into the catalog's entitlement names): the grant reported, if any.
-  private(set) var bestByEntitlement: [Candidate] = []
+  package private(set) var bestByEntitlement: [Candidate] = []
   /// Per subscription group: the plan reported, if any.
-  private(set) var bestByGroup: [Candidate] = []
+  package private(set) var bestByGroup: [Candidate] = []
 
   /// Picks, per entitlement and per group, what is reported at T.
   /// - Complexity: O(subscriptions + grants + entitlements + groups).
-  mutating func select(_ state: SubjectState, at time: Timestamp, catalog: Catalog) {
+  package mutating func select(_ state: SubjectState, at time: Timestamp, catalog: Catalog) {
     bestByEntitlement.removeAll(keepingCapacity: true)
     bestByEntitlement.append(contentsOf: repeatElement(Candidate(), count: catalog.entitlementNames.count))
     bestByGroup.removeAll(keepingCapacity: true)

@@ -1,5 +1,5 @@
 /// What the log-wide rules found about one event.
-enum RuleFinding: Equatable {
+package enum RuleFinding: Equatable {
   /// A consumption larger than the balance just before it (an error).
   case overdraw(currency: Symbol, balance: Int64, quantity: Int64)
   /// An event naming a subscription or transaction the subject has no charge for at that
@@ -28,7 +28,7 @@ struct SubjectRules {
     var currency: Symbol
     var delta: Int64
     /// When the ledger learned of it; a reversal inherits a later `recorded` of its refund.
-    var recorded: Timestamp
+    package var recorded: Timestamp
     var transaction: Symbol
   }
 

@@ -6,13 +6,13 @@ import Dispatch
 /// Pure and per subject, so subjects settle on every core at once (`settleAll`); what the rules
 /// find comes back in subject order, so the words and order of diagnostics never depend on
 /// how the work was split.
-struct SubjectSettler {
+package struct SubjectSettler {
   private let context: FoldContext
   private var resolver: Resolver
   private var rules = SubjectRules()
 
   /// A settler for a log folded with `context`.
-  init(context: FoldContext) {
+  package init(context: FoldContext) {
     self.context = context
     resolver = Resolver(catalog: context.catalog)
   }
@@ -20,7 +20,7 @@ struct SubjectSettler {
   /// Settles one subject's events in place; returns its subscription count and adds what its
   /// rules find to `findings`.
   /// - Complexity: O(k log k) for its k events.
-  mutating func settle(_ subjectEvents: UnsafeMutableBufferPointer<Event>, findings: inout [(Event, RuleFinding)])
+  package mutating func settle(_ subjectEvents: UnsafeMutableBufferPointer<Event>, findings: inout [(Event, RuleFinding)])
     -> UInt32
   {
     var subjectEvents = subjectEvents
@@ -33,13 +33,13 @@ struct SubjectSettler {
   }
 
   /// What settling every subject of a grouped log gave.
-  struct Settled {
+  package struct Settled {
     /// Subscriptions per subject.
-    var subscriptionCounts: [UInt32]
+    package var subscriptionCounts: [UInt32]
     /// The latest effective time of any event.
-    var latest: Timestamp
+    package var latest: Timestamp
     /// What the rules found, in subject order and, within a subject, in effective order.
-    var findings: [(Event, RuleFinding)]
+    package var findings: [(Event, RuleFinding)]
   }
 
   /// Subjects per unit of work handed to a core: enough to pay for the hand-over.
@@ -48,7 +48,7 @@ struct SubjectSettler {
   /// Settles every subject of `events`, grouped so that subject `s` owns
   /// `events[starts[s]..<starts[s + 1]]`, on every core.
   /// - Complexity: O(n log k) for n events and at most k per subject; wall time divided by the cores.
-  static func settleAll(_ events: UnsafeMutableBufferPointer<Event>, starts: [Int], context: FoldContext) -> Settled {
+  package static func settleAll(_ events: UnsafeMutableBufferPointer<Event>, starts: [Int], context: FoldContext) -> Settled {
     let subjectCount = starts.count - 1
     let chunkCount = max(1, (subjectCount + subjectsPerChunk - 1) / subjectsPerChunk)
     var counts = [UInt32](repeating: 0, count: subjectCount)

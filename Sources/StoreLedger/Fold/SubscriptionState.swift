@@ -1,5 +1,8 @@
 /// One auto-renewable subscription, identified by (subject, original transaction).
 package struct SubscriptionState: Sendable, Equatable {
+  /// Nothing known yet: a subscription no event has started.
+  package init() {}
+
   /// Whether a `purchase` or `renewal` has started tracking it.
   package var isKnown = false
   /// The original transaction that identifies it.

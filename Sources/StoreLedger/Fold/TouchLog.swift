@@ -2,10 +2,13 @@
 /// explanation can name the events that decided an answer.
 ///
 /// Only built when an explanation is asked for; the plain query path never allocates it.
-struct TouchLog {
+package struct TouchLog {
   private(set) var bySubscription: [Int: [Int]] = [:]
   private(set) var byItem: [Int: [Int]] = [:]
-  private(set) var byCurrency: [Symbol: [Int]] = [:]
+  package private(set) var byCurrency: [Symbol: [Int]] = [:]
+
+  /// Nothing folded yet.
+  package init() {}
 
   /// Notes what an applied event at `position` within its subject touched.
   mutating func note(_ touch: FoldTouch, position: Int) {
@@ -21,7 +24,7 @@ struct TouchLog {
   }
 
   /// The positions of the events that decided a selected subscription or grant.
-  func positions(_ candidate: Selection.Candidate) -> [Int] {
+  package func positions(_ candidate: Selection.Candidate) -> [Int] {
     candidate.isSubscription ? bySubscription[candidate.index] ?? [] : byItem[candidate.index] ?? []
   }
 }

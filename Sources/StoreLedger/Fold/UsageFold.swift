@@ -4,9 +4,9 @@
 /// Pure and reusable: `reset` keeps buffers, so a query allocates nothing here.
 /// The caller calls `willApply` before and `didApply` after applying each counted event
 /// (at ≤ T, recorded ≤ R) in effective order, then `finish`.
-struct UsageFold {
+package struct UsageFold {
   /// The windows that contain T.
-  private(set) var windows = CalendarWindows(containing: Timestamp(millisecondsSinceEpoch: 0), offsetMs: 0)
+  package private(set) var windows = CalendarWindows(containing: Timestamp(millisecondsSinceEpoch: 0), offsetMs: 0)
   /// T.
   private(set) var time = Timestamp(millisecondsSinceEpoch: 0)
   /// The earliest `at` of a counted event (the trial's start); nil when none counts.
@@ -19,7 +19,7 @@ struct UsageFold {
   /// The trial's conversion C: the first counted instant at which its entitlement is active.
   private(set) var conversion: Timestamp? = nil
   /// Positions (within the subject) of counted uses, kept only when explaining.
-  private(set) var usePositions: [Int] = []
+  package private(set) var usePositions: [Int] = []
   private var explains = false
   private var pendingInstant: Timestamp? = nil
   private var trialEntitlement = -1
@@ -84,7 +84,7 @@ struct UsageFold {
   }
 
   /// The sum of uses of `feature` in the `window` that contains T, before T.
-  func used(_ feature: Int, in window: UsageWindow) -> Int64 {
+  package func used(_ feature: Int, in window: UsageWindow) -> Int64 {
     used[feature * 4 + Int(window.rawValue)]
   }
 

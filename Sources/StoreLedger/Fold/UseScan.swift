@@ -7,11 +7,14 @@
 /// whenever every event effective up to that instant was recorded by then, the usual case;
 /// the scan says when it is. Leaks and the report's policy metrics are built on it, and a property
 /// test pins the leaks it finds to judging every use by its own fold.
-struct UseScan {
+package struct UseScan {
   private var state = SubjectState()
   private var selection = Selection()
   private var outcome = PolicyOutcome()
   private var facts = Facts()
+
+  /// Nothing folded yet.
+  package init() {}
 
   /// What the policy needs at the instant being judged, kept incrementally.
   struct Facts: UsageFacts {
@@ -51,7 +54,7 @@ struct UseScan {
   /// order, with its position, its feature's outcome at full knowledge of the events so far, and
   /// whether that outcome is also the one as known at the use's own `recorded`.
   /// - Complexity: O(events × (subscriptions + grants) + uses × tiers × features × log uses).
-  mutating func scan(
+  package mutating func scan(
     _ events: UnsafeBufferPointer<Event>, subscriptionCount: Int, context: FoldContext, policy: Policy,
     use body: (_ position: Int, _ outcome: FeatureOutcome, _ isKnownAtRecorded: Bool) -> Void
   ) {

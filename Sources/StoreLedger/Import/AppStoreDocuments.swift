@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// Recognizes what each input document is and decodes the JWS values it carries.
 ///
 /// Recognized shapes: a notification (decoded, or `{"signedPayload": JWS}`), a transaction,

@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 extension AppStoreImporter {
   /// The prefix that marks every value `emitCatalog` had to invent.
   package static let catalogPlaceholderPrefix = "TODO:"

@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// How an App Store import assigns subjects and which environments it accepts.
 package struct AppStoreImportOptions: Sendable {
   /// Subject per `originalTransactionId`, used when a transaction has no `appAccountToken`.

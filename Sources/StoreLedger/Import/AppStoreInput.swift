@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// One JSON document of an import input and the 1-based line it starts on.
 struct InputDocument {
   /// The line of the document's first character (an array element's own line).

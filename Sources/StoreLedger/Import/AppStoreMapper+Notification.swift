@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// What every event of one notification shares.
 struct NotificationContext {
   /// `notificationUUID`: the same for every retry, so it keys the notification's own events.

@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 extension AppStoreMapper {
   /// Emits the events of one Get All Subscription Statuses entry.
   ///

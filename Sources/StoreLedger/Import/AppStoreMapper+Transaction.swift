@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 extension AppStoreMapper {
   /// Emits the events a transaction implies on its own: its `purchase` or `renewal`, and a
   /// `revocation` when `revocationDate` is set. Returns the charge's kind, nil on error.

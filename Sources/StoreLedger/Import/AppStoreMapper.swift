@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// Turns App Store payloads into ledger events (the mapping table of Docs/import-appstore.md).
 ///
 /// Pure: the result depends only on the payloads, the catalog and the options. Each payload is

@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// The fields of a `JWSTransactionDecodedPayload` (also StoreKit 2's `jsonRepresentation`)
 /// that the importer uses.
 ///

@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// Verifies App Store signed data (JWS, ES256, an `x5c` chain to a configured root) with the
 /// checks of Apple's `SignedDataVerifier`, in the order Docs/verification.md lists them.
 ///

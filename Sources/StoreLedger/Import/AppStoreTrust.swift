@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// What App Store signed data is verified against: the trusted roots and the optional app
 /// checks of Apple's `SignedDataVerifier` (Docs/verification.md).
 package struct AppStoreTrust: Sendable {

@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// `notificationType` values of App Store Server Notifications V2 known to this importer.
 ///
 /// A value Apple adds later is not an error: it is kept raw, counted and reported as a warning.

@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// The Google Play documents an `import --append` keeps beside the log
 /// (`LOG.googleplay-documents.jsonl`, Docs/import-googleplay.md, "Importing as data arrives").
 ///

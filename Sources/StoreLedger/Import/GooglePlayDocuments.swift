@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// Recognizes what each Google Play input document is and decodes Pub/Sub message data.
 ///
 /// Recognized shapes: a Pub/Sub push envelope (`{"message": {"data": base64, "messageId"}}`),

@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// Google's JSON conventions on top of `PayloadObject`: 64-bit integers are JSON strings
 /// (`"eventTimeMillis": "1503349566168"`), and API resources write times as RFC 3339 strings
 /// with up to nine fraction digits.

@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// How a Google Play import assigns subjects and whether it accepts test purchases.
 package struct GooglePlayImportOptions: Sendable {
   /// Subject per purchase token (any token of a subscription's chain, or a one-time

@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// What every event of one purchase token shares, through its chain of linked tokens.
 struct GooglePlayChain {
   /// The first token of the chain: the ledger's `original_transaction`, so that upgrades,

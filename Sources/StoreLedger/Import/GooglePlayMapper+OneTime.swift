@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 extension GooglePlayMapper {
   /// Emits the events of one one-time product token: its `purchase` (consumables with their
   /// quantity), or `purchase_pending` while the payment is pending. A canceled purchase

@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 extension GooglePlayMapper {
   /// Emits the state changes of one order, from the notifications about it and the states
   /// its resource copies were fetched in (the mapping table of Docs/import-googleplay.md).

@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// One order of a subscription token, as everything in the import tells it.
 struct GooglePlayOrder {
   /// The transaction: the order id (`GPA.1234-5678-9012-34567`, renewals `…..0`, `…..1`,

@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// Turns Google Play payloads into ledger events (the mapping table of
 /// Docs/import-googleplay.md).
 ///

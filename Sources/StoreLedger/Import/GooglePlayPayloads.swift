@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// A decoded `DeveloperNotification` (a real-time developer notification), from a Pub/Sub push
 /// envelope, a Pub/Sub pull response or as written by a backend.
 struct GooglePlayNotificationPayload {

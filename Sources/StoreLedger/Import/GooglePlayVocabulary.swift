@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// `subscriptionNotification.notificationType` values of Google Play's real-time developer
 /// notifications known to this importer (Docs/import-googleplay.md has the mapping of each).
 ///

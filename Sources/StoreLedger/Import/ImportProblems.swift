@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// The errors and warnings an import collects, so that every problem is reported at once.
 ///
 /// Errors abort the import (nothing is returned partially); warnings are returned with the

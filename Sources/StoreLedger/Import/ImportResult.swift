@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// The outcome of an import (App Store or Google Play): ledger event lines and a summary.
 package struct ImportResult: Sendable, Equatable {
   /// Event lines per Docs/log-format.md (compact JSON, sorted keys, no trailing newline), ordered by

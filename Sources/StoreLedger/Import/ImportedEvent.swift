@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// A ledger event produced by an importer, before it is written as a log line.
 ///
 /// Holds exactly the fields Docs/log-format.md allows for its type, plus `meta`. Two events with the

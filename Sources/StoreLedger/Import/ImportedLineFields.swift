@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// The fields `LedgerKnowledge` needs from one imported log line, read without building a
 /// JSON value: importers write compact lines with sorted keys and flat string values, so a
 /// byte scan finds each member; a line it cannot read that way (escapes, another layout) is

@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// Reads JWS compact serializations (`header.payload.signature`).
 ///
 /// Decoding does not verify: `AppStoreSignatureVerifier` checks the signature and its chain

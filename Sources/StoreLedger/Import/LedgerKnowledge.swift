@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// What a ledger already knows, as far as an importer needs it: the events earlier imports
 /// wrote (by id, without `recorded`), the transactions already charged, and the Google Play
 /// subscription tokens with the identity they got.

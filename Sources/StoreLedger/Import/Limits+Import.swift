@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 extension Limits {
   /// Longest JWS the App Store importer decodes, in bytes; a longer one is an import error.
   ///

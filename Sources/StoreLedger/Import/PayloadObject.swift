@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// A JSON object of a store payload (Apple or Google) with typed, error-collecting field access.
 ///
 /// `null` counts as absent: the stores omit absent fields, but re-exported data often writes null.

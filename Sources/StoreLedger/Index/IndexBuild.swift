@@ -1,3 +1,4 @@
+import StoreLedgerCore
 import Dispatch
 
 /// What `storeledger index` did.
@@ -183,7 +184,7 @@ package enum IndexBuild {
   /// does not cover (the batch, and lines appended behind its back). Never fails the append:
   /// whatever goes wrong is a warning, and the lines stay the unindexed tail.
   /// The caller holds the log's exclusive lock.
-  static func afterAppend(log: borrowing PlatformFile, logPath: String, committed: Int64, catalog: Catalog) -> [Diagnostic] {
+  package static func afterAppend(log: borrowing PlatformFile, logPath: String, committed: Int64, catalog: Catalog) -> [Diagnostic] {
     func warning(_ issue: IndexIssue) -> [Diagnostic] { [Diagnostic(file: logPath, .indexNotUpdated(issue), severity: .warning)] }
     switch LogIndex.open(logPath: logPath, log: log, length: committed, catalog: nil) {
     case .absent: return []

@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// The 64-bit hash the index stores: fingerprints of subjects, event ids and transactions, and
 /// the checksum of every page of a segment.
 ///

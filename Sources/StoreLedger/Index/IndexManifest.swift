@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// The index's manifest: which log and which prefix of it the index covers, and its segments.
 ///
 /// A small text file, `LOG.index/manifest`, replaced atomically (temporary, fsync, rename) and

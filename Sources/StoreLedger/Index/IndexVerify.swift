@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 extension LogIndex {
   /// What only `check` verifies: the whole covered prefix against the chained digest, and every
   /// page of every segment; plus the checks of every open. Returns a warning for an index that

@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// A ledger of a few subjects, read through the index: their covered lines, then the log's
 /// unindexed tail (every line of it, and every subject those lines involve).
 ///

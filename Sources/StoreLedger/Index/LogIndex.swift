@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// The per-subject index beside a log, `LOG.index/` (Docs/index.md).
 ///
 /// A manifest names the log it was written for (device and inode), the prefix it covers

@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// The digests that tie an index to the bytes it covers.
 ///
 /// The chained digest runs over whole blocks: `chain(0) = 32 zero bytes`,

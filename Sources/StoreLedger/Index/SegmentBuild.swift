@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// Turns events (with where their lines are) into a segment file, and merges two segments.
 enum SegmentBuild {
   /// Writes a segment for the events of one log range.

@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// An index segment opened for reading: pages are read with `pread` as needed and each is
 /// checked against its checksum before use; nothing is read whole.
 ///

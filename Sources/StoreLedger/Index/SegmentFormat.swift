@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// The layout of one index segment file (Docs/index.md, "Segment files").
 ///
 /// ```

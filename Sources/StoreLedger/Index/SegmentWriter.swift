@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// Writes one segment file: a temporary beside the target, renamed over it when complete
 /// (`PendingFile`), so a crash leaves no segment or a whole one.
 ///

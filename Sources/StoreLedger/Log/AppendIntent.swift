@@ -15,7 +15,7 @@
 /// truncated or rewritten, or the record was copied from elsewhere) never shortens what a reader
 /// sees: readers ignore it with a warning; writers refuse (65) until `repair --discard-intent`.
 /// Docs/durability.md states the guarantee.
-enum AppendIntent {
+package enum AppendIntent {
   /// The format tag at the start of the record.
   static let format = "storeledger-append-intent/2"
   /// Largest record read (a valid one is under 300 bytes).
@@ -201,7 +201,7 @@ enum AppendIntent {
   /// looked makes it look again, so the length returned is always the end of a committed batch,
   /// never inside one. After `attemptsMax` unsettled looks (a log growing without pause) the
   /// last size with no record around it is used.
-  static func visibleLength(of log: borrowing PlatformFile, logPath: String) throws(Diagnostic) -> (
+  package static func visibleLength(of log: borrowing PlatformFile, logPath: String) throws(Diagnostic) -> (
     length: Int64, warning: Diagnostic?
   ) {
     var size: Int64 = 0

@@ -1,8 +1,8 @@
 /// The checks every log line passes before it is parsed, shared by `LedgerBuilder.add(line:)`
 /// and the pipelined reader so the two can never disagree.
-enum LineIntake {
+package enum LineIntake {
   /// What to do with a line.
-  enum Verdict: Equatable {
+  package enum Verdict: Equatable {
     /// Only spaces, tabs and carriage returns: ignored.
     case empty
     /// Refused before parsing (too long, too many lines); the diagnostic has no file name.
@@ -14,7 +14,7 @@ enum LineIntake {
   /// The verdict on one line (without its newline). Length comes first, so a line of
   /// whitespace longer than the limit is an error on every path.
   /// - Complexity: O(line length) for lines within the limit.
-  static func check(
+  package static func check(
     _ line: UnsafeBufferPointer<UInt8>, lineNumber: Int, lineBytesMax: Int = Limits.lineBytesMax,
     linesMax: Int = Limits.linesMax
   ) -> Verdict {
@@ -34,9 +34,9 @@ enum LineIntake {
 /// Eight bytes, because a pending event carries five of these from a parse worker to the
 /// builder: the two flags live in the top bits of the count (a count is at most a line's
 /// length, far below 2^30).
-struct StringRef {
+package struct StringRef {
   /// Offset of the first byte, in the line or in the scratch buffer.
-  var start: Int32 = 0
+  package var start: Int32 = 0
   private var countAndFlags: UInt32 = 0
   private static let scratchFlag: UInt32 = 1 << 31
   private static let presentFlag: UInt32 = 1 << 30
@@ -53,9 +53,9 @@ struct StringRef {
   }
 
   /// The string's length in bytes.
-  var count: Int32 { Int32(bitPattern: countAndFlags & (StringRef.presentFlag - 1)) }
+  package var count: Int32 { Int32(bitPattern: countAndFlags & (StringRef.presentFlag - 1)) }
   /// Whether the bytes are in the parser's scratch buffer (the value had escapes).
-  var inScratch: Bool { countAndFlags & StringRef.scratchFlag != 0 }
+  package var inScratch: Bool { countAndFlags & StringRef.scratchFlag != 0 }
   /// Whether the field was present on the line.
   var isPresent: Bool { countAndFlags & StringRef.presentFlag != 0 }
 }
@@ -129,30 +129,6 @@ package struct EventLineParser {
   }
 }
 
-/// The interned strings of a ledger: one table per namespace.
-package struct LedgerSymbols: Sendable {
-  /// Event ids.
-  package var ids: SymbolTable
-  /// Subjects.
-  package var subjects: SymbolTable
-  /// Transaction and original transaction ids (one namespace).
-  package var transactions: SymbolTable
-  /// Currencies (consumable and price currencies).
-  package var currencies = SymbolTable(capacity: 64)
-
-  /// Empty tables sized for a log.
-  package init() { self.init(expectedStrings: 1 << 16) }
-
-  /// Empty tables with room for about `expectedStrings` ids and transactions before they grow:
-  /// small for the few subjects an open ledger's append involves, whose tables would otherwise
-  /// be allocated and zeroed (4 MiB) on every append.
-  package init(expectedStrings: Int) {
-    ids = SymbolTable(capacity: expectedStrings)
-    subjects = SymbolTable(capacity: max(64, expectedStrings >> 4))
-    transactions = SymbolTable(capacity: expectedStrings)
-  }
-}
-
 /// Field values of one line as found, before type-specific validation.
 struct RawFields {
   var present = FieldSet()
@@ -219,31 +195,31 @@ struct FieldStrings {
 }
 
 /// Walks the bytes of one line.
-struct Cursor {
+package struct Cursor {
   let p: UnsafeBufferPointer<UInt8>
   let end: Int
   let lineNumber: Int
-  var i = 0
+  package var i = 0
   /// The date of the last timestamp read, carried from line to line by the parser.
   var dayCache: RFC3339DayCache
 
-  init(line: UnsafeBufferPointer<UInt8>, lineNumber: Int, dayCache: RFC3339DayCache = RFC3339DayCache()) {
+  package init(line: UnsafeBufferPointer<UInt8>, lineNumber: Int, dayCache: RFC3339DayCache = RFC3339DayCache()) {
     p = line
     end = line.count
     self.lineNumber = lineNumber
     self.dayCache = dayCache
   }
 
-  func jsonError(_ detail: String, at offset: Int? = nil) -> Diagnostic {
+  package func jsonError(_ detail: String, at offset: Int? = nil) -> Diagnostic {
     Diagnostic(line: lineNumber, column: (offset ?? i) + 1, .invalidJSON(detail))
   }
 
-  func fieldError(_ problem: Problem) -> Diagnostic {
+  package func fieldError(_ problem: Problem) -> Diagnostic {
     Diagnostic(line: lineNumber, problem)
   }
 
   @inline(__always)
-  mutating func skipWhitespace() {
+  package mutating func skipWhitespace() {
     while i < end {
       let c = p[i]
       guard c == 32 || c == 9 || c == 13 || c == 10 else { return }
@@ -252,7 +228,7 @@ struct Cursor {
   }
 
   /// Describes the value at the cursor for "found …" in messages.
-  func foundDescription(from start: Int) -> String {
+  package func foundDescription(from start: Int) -> String {
     guard start < end else { return "the end of the line" }
     var stop = start
     var depth = 0
@@ -326,7 +302,7 @@ struct Cursor {
 
   /// Reads a string at the cursor (which is on the opening quote).
   @inline(__always)
-  mutating func readString(scratch: inout [UInt8]) throws(Diagnostic) -> StringRef {
+  package mutating func readString(scratch: inout [UInt8]) throws(Diagnostic) -> StringRef {
     i += 1
     let start = i
     i = ByteScan.firstStringStop(in: p, from: i, end: end)
@@ -454,7 +430,7 @@ struct Cursor {
   }
 
   /// After a member or element: true after a ',' (more follow), false after `closing`.
-  mutating func nextMember(closing: UInt8) throws(Diagnostic) -> Bool {
+  package mutating func nextMember(closing: UInt8) throws(Diagnostic) -> Bool {
     skipWhitespace()
     if i < end && p[i] == 44 {
       i += 1
@@ -467,7 +443,7 @@ struct Cursor {
     return false
   }
 
-  mutating func matchLiteral(_ literal: StaticString) -> Bool {
+  package mutating func matchLiteral(_ literal: StaticString) -> Bool {
     let count = literal.utf8CodeUnitCount
     guard end - i >= count else { return false }
     let bytes = literal.utf8Start
@@ -476,7 +452,7 @@ struct Cursor {
     return true
   }
 
-  func wrongType(_ field: Field, _ expected: String, _ start: Int) -> Diagnostic {
+  package func wrongType(_ field: Field, _ expected: String, _ start: Int) -> Diagnostic {
     fieldError(.invalidValue(field: field.name, expected: expected, found: foundDescription(from: start)))
   }
 

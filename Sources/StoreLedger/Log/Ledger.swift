@@ -6,31 +6,49 @@ package struct Ledger: Sendable {
   /// Catalog and consumable currencies.
   package let context: FoldContext
   /// Interned strings.
-  package internal(set) var symbols: LedgerSymbols
+  package var symbols: LedgerSymbols
   /// All events; subject `s` owns `events[subjectStarts[s]..<subjectStarts[s+1]]`, in effective order.
-  package internal(set) var events: [Event]
+  package var events: [Event]
   /// Where each subject's events start (one extra entry at the end).
-  package internal(set) var subjectStarts: [UInt32]
+  package var subjectStarts: [UInt32]
   /// Number of subscriptions per subject.
-  package internal(set) var subscriptionCounts: [UInt32]
+  package var subscriptionCounts: [UInt32]
   /// Lines read, including empty and duplicate lines.
-  package internal(set) var linesRead: Int
+  package var linesRead: Int
   /// Redeliveries skipped.
-  package internal(set) var duplicatesSkipped: Int
+  package var duplicatesSkipped: Int
   /// The latest effective time of any event.
-  package internal(set) var latestEffective: Timestamp
+  package var latestEffective: Timestamp
   /// Warnings from loading (torn line, events that change nothing).
   package let warnings: [Diagnostic]
   /// Subjects an open `LedgerStore` re-folded after an append: their current events were
   /// moved to the end of `events` (the old range is dead until compaction). Empty for a
   /// ledger loaded in one go, so `subjectStarts` alone describes it.
-  var relocated: [UInt32: RelocatedSubject] = [:]
+  package var relocated: [UInt32: RelocatedSubject] = [:]
+
+  /// Creates a value from all its stored properties (the memberwise initializer, for other targets).
+  package init(
+    context: FoldContext, symbols: LedgerSymbols, events: [Event], subjectStarts: [UInt32],
+    subscriptionCounts: [UInt32], linesRead: Int, duplicatesSkipped: Int, latestEffective: Timestamp,
+    warnings: [Diagnostic], relocated: [UInt32: RelocatedSubject] = [:]
+  ) {
+    self.context = context
+    self.symbols = symbols
+    self.events = events
+    self.subjectStarts = subjectStarts
+    self.subscriptionCounts = subscriptionCounts
+    self.linesRead = linesRead
+    self.duplicatesSkipped = duplicatesSkipped
+    self.latestEffective = latestEffective
+    self.warnings = warnings
+    self.relocated = relocated
+  }
 
   /// The catalog.
   package var catalog: Catalog { context.catalog }
 
   /// A placeholder with no events and no catalog.
-  static var empty: Ledger {
+  package static var empty: Ledger {
     var symbols = LedgerSymbols()
     return Ledger(
       context: FoldContext(catalog: Catalog(products: []), symbols: &symbols), symbols: symbols, events: [],
@@ -52,7 +70,7 @@ package struct Ledger: Sendable {
 
   /// Where a subject's events lie in `events`, and how many subscriptions it has.
   @inline(__always)
-  func extent(of subject: Symbol) -> (lower: Int, upper: Int, subscriptions: Int) {
+  package func extent(of subject: Symbol) -> (lower: Int, upper: Int, subscriptions: Int) {
     if !relocated.isEmpty, let moved = relocated[subject.rawValue] {
       return (Int(moved.start), Int(moved.end), Int(moved.subscriptions))
     }
@@ -62,11 +80,18 @@ package struct Ledger: Sendable {
 }
 
 /// Where a re-folded subject's events now lie (see `Ledger.relocated`).
-struct RelocatedSubject: Sendable {
+package struct RelocatedSubject: Sendable {
   /// First event.
   var start: UInt32
   /// One past the last event.
   var end: UInt32
   /// Subscriptions of the subject.
   var subscriptions: UInt32
+
+  /// Creates a value from all its stored properties (the memberwise initializer, for other targets).
+  package init(start: UInt32, end: UInt32, subscriptions: UInt32) {
+    self.start = start
+    self.end = end
+    self.subscriptions = subscriptions
+  }
 }

@@ -20,37 +20,16 @@ public struct AppendReport: Sendable, Equatable {
 /// crash the intent record has the next appender, `repair` and readers roll it back.
 /// Re-appending the same events is a no-op.
 package enum LogAppender {
-  /// Appends the JSON lines in `input` (named `inputName` in messages) to the log at `logPath`.
-  /// - Parameter now: the knowledge time stamped on events without `recorded`; nil stamps
-  ///   nothing (importers whose events carry their own knowledge time).
-  package static func append(
-    input: [UInt8], inputName: String, logPath: String, catalog: Catalog, now: Timestamp?,
-    wait: LogLock.Wait = .standard, waitNotice: ((String) -> Void)? = nil
-  ) throws(DiagnosticList) -> AppendReport {
-    try append(
-      input: input, inputName: inputName, logPath: logPath, catalog: catalog, now: now, wait: wait, waitNotice: waitNotice
-    ) { (log, size) throws(DiagnosticList) in
-      if let indexed = try IndexedLedger.appendBuilder(input: input, log: log, size: size, catalog: catalog, logPath: logPath) {
-        return indexed
-      }
-      var builder = LedgerBuilder(catalog: catalog, file: logPath)
-      let extent = try DiagnosticList.collecting(path: logPath) {
-        try LedgerLoader.feed(&builder, path: logPath, endingAt: size)
-      }
-      return (builder, extent.lineCount)
-    }.report
-  }
-
   /// What an append leaves behind for an open `LedgerStore`.
-  struct Outcome {
+  package struct Outcome {
     /// What was appended.
-    var report: AppendReport
+    package var report: AppendReport
     /// The builder's result: every subject `prepare` fed, with the batch.
-    var ledger: Ledger
+    package var ledger: Ledger
     /// The log's length and line count afterwards.
-    var logBytes: Int64
+    package var logBytes: Int64
     /// Complete lines in the log afterwards.
-    var logLines: Int
+    package var logLines: Int
   }
 
   /// Opens the log for writing under its exclusive lock, with any unfinished batch rolled back.
@@ -69,14 +48,21 @@ package enum LogAppender {
     return try body(log)
   }
 
-  /// Appends like `append(input:...)`, validating the batch against the builder `prepare` returns.
+  /// Appends the JSON lines in `input` (named `inputName` in messages) to the log at `logPath`,
+  /// validating the batch against the builder `prepare` returns.
   ///
   /// `prepare` runs under the lock with the log's current size and returns a builder holding
   /// whatever the batch must be checked against, and the number of lines already in the log.
-  static func append(
+  /// `afterCommit` runs under the lock once a batch is committed, with the log's new length, and
+  /// returns warnings for the report (the index beside the log is brought up to date there:
+  /// `Index/` builds on the log, never the other way round).
+  /// - Parameter now: the knowledge time stamped on events without `recorded`; nil stamps
+  ///   nothing (importers whose events carry their own knowledge time).
+  package static func append(
     input: [UInt8], inputName: String, logPath: String, catalog: Catalog, now: Timestamp?,
     wait: LogLock.Wait = .standard, waitNotice: ((String) -> Void)? = nil,
-    prepare: (_ log: borrowing PlatformFile, _ size: Int64) throws(DiagnosticList) -> (LedgerBuilder, Int)
+    prepare: (_ log: borrowing PlatformFile, _ size: Int64) throws(DiagnosticList) -> (LedgerBuilder, Int),
+    afterCommit: (_ log: borrowing PlatformFile, _ committed: Int64) -> [Diagnostic]
   ) throws(DiagnosticList) -> Outcome {
     try DiagnosticList.collecting(path: logPath, writing: true) {
       try withLockedLog(logPath: logPath, command: "append", wait: wait, waitNotice: waitNotice) { log in
@@ -86,16 +72,18 @@ package enum LogAppender {
         if case .torn = ending { throw DiagnosticList([Diagnostic(file: logPath, .tornLineBlocksAppend)]) }
         return try appendLocked(
           input: input, inputName: inputName, log: log, logPath: logPath, size: size,
-          missingNewline: ending == .missingNewline, catalog: catalog, now: now, prepare: prepare)
+          missingNewline: ending == .missingNewline, catalog: catalog, now: now, prepare: prepare, afterCommit: afterCommit)
       }
     }
   }
 
-  /// The append under the lock: validate the batch against what `prepare` returns, then write it.
+  /// The append under the lock: validate the batch against what `prepare` returns, write it,
+  /// then run `afterCommit`.
   private static func appendLocked(
     input: [UInt8], inputName: String, log: borrowing PlatformFile, logPath: String, size: Int64,
     missingNewline: Bool, catalog: Catalog, now: Timestamp?,
-    prepare: (_ log: borrowing PlatformFile, _ size: Int64) throws(DiagnosticList) -> (LedgerBuilder, Int)
+    prepare: (_ log: borrowing PlatformFile, _ size: Int64) throws(DiagnosticList) -> (LedgerBuilder, Int),
+    afterCommit: (_ log: borrowing PlatformFile, _ committed: Int64) -> [Diagnostic]
   ) throws -> Outcome {
     let (builder, existingLines) = try prepare(log, size)
     var (output, outcome) = try admit(
@@ -107,7 +95,7 @@ package enum LogAppender {
     try write(output, to: log, logPath: logPath, committed: size)
     outcome.logBytes = size + Int64(output.count)
     outcome.logLines = existingLines + outcome.report.appended
-    outcome.report.warnings += IndexBuild.afterAppend(log: log, logPath: logPath, committed: outcome.logBytes, catalog: catalog)
+    outcome.report.warnings += afterCommit(log, outcome.logBytes)
     return outcome
   }
 
@@ -115,7 +103,7 @@ package enum LogAppender {
   /// stamps `recorded` with `now` where absent, admits each line, and returns the lines to
   /// write (duplicates left out) and what the append will leave behind. No file is touched.
   /// - Complexity: O(input + the builder's finish).
-  static func admit(
+  package static func admit(
     input: [UInt8], inputName: String, logPath: String, catalog: Catalog, now: Timestamp?,
     into builder: consuming LedgerBuilder, existingLines: Int, logBytes: Int64
   ) throws(DiagnosticList) -> (batch: [UInt8], outcome: Outcome) {
@@ -126,7 +114,7 @@ package enum LogAppender {
     var scratchSymbols = LedgerSymbols(expectedStrings: min(1 << 16, max(64, input.count / 64)))
     var output: [UInt8] = []
     var report = AppendReport(appended: 0, duplicates: 0, stamped: 0)
-    var inputLineOf: [Int: Int] = [:]
+    var places = BatchPlaces(inputName: inputName, logPath: logPath, existingLines: existingLines)
     var inputLine = 0
     var logLine = existingLines
     var inputErrors: [Diagnostic] = []
@@ -141,11 +129,7 @@ package enum LogAppender {
       }
       var wasStamped = false
       if let now, case .success(let event) = parsed, !event.hasRecorded, text.last == 125 {
-        text.removeLast()
-        var stamp: [UInt8] = Array(#","recorded":""#.utf8)
-        now.appendRFC3339(to: &stamp)
-        stamp.append(contentsOf: #""}"#.utf8)
-        text.append(contentsOf: stamp)
+        stamp(&text, recorded: now)
         wasStamped = true
       }
       if case .failure(var diagnostic) = parsed {
@@ -154,7 +138,7 @@ package enum LogAppender {
         return
       }
       logLine += 1
-      inputLineOf[logLine] = inputLine
+      places.inputLineOf[logLine] = inputLine
       let outcome = text.withUnsafeBufferPointer { builder.add(line: $0, lineNumber: logLine) }
       switch outcome {
       case .added:
@@ -168,12 +152,46 @@ package enum LogAppender {
         break
       }
     }
-    // Batch lines are numbered in the input, log lines in the log; a message that points at
-    // another line says which file it is in.
+    if !inputErrors.isEmpty || builder.errorCount > 0 {
+      throw DiagnosticList(inputErrors + builder.errors.map(places.relocate))
+    }
+    let ledger: Ledger
+    switch builder.finish() {
+    case .failure(let list):
+      throw DiagnosticList(list.diagnostics.filter { $0.severity == .error }.map(places.relocate))
+    case .success(let finished):
+      ledger = finished
+      report.warnings = finished.warnings.filter { ($0.line ?? 0) > existingLines }.map(places.relocate)
+    }
+    return (output, Outcome(report: report, ledger: ledger, logBytes: logBytes, logLines: existingLines))
+  }
+
+  /// Adds `"recorded":"<now>"` before the closing brace of a line that has no `recorded`.
+  private static func stamp(_ text: inout [UInt8], recorded now: Timestamp) {
+    text.removeLast()
+    var stamp: [UInt8] = Array(#","recorded":""#.utf8)
+    now.appendRFC3339(to: &stamp)
+    stamp.append(contentsOf: #""}"#.utf8)
+    text.append(contentsOf: stamp)
+  }
+
+  /// Where a batch's lines are: batch lines are numbered in the input, log lines in the log; a
+  /// message that points at another line says which file it is in.
+  private struct BatchPlaces {
+    let inputName: String
+    let logPath: String
+    /// Lines the log held before the batch.
+    let existingLines: Int
+    /// The input line of each batch line, by its line number in the log.
+    var inputLineOf: [Int: Int] = [:]
+
+    /// The file and line a log line number stands for.
     func place(_ line: Int) -> (file: String, line: Int) {
       if line > existingLines, let original = inputLineOf[line] { return (inputName, original) }
       return (logPath, line)
     }
+
+    /// `diagnostic` pointing at its input line (and naming the file of a first line it refers to).
     func relocate(_ diagnostic: Diagnostic) -> Diagnostic {
       var moved = diagnostic
       if let line = diagnostic.line, line > existingLines, let original = inputLineOf[line] {
@@ -191,18 +209,6 @@ package enum LogAppender {
       }
       return moved
     }
-    if !inputErrors.isEmpty || builder.errorCount > 0 {
-      throw DiagnosticList(inputErrors + builder.errors.map(relocate))
-    }
-    let ledger: Ledger
-    switch builder.finish() {
-    case .failure(let list):
-      throw DiagnosticList(list.diagnostics.filter { $0.severity == .error }.map(relocate))
-    case .success(let finished):
-      ledger = finished
-      report.warnings = finished.warnings.filter { ($0.line ?? 0) > existingLines }.map(relocate)
-    }
-    return (output, Outcome(report: report, ledger: ledger, logBytes: logBytes, logLines: existingLines))
   }
 
   /// Writes a validated batch all or nothing: intent record, batch, fsync, intent removed.
@@ -234,7 +240,7 @@ package enum LogAppender {
   }
 
   /// Splits input on `\n`; a last line without `\n` counts (input is not a log).
-  static func forEachInputLine(_ input: [UInt8], _ body: (ArraySlice<UInt8>) -> Void) {
+  package static func forEachInputLine(_ input: [UInt8], _ body: (ArraySlice<UInt8>) -> Void) {
     var start = 0
     for index in input.indices where input[index] == 10 {
       body(input[start..<index])

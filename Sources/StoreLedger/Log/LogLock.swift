@@ -31,7 +31,7 @@ package enum LogLock {
   ///
   /// `notice` is called once, after a second of waiting, with a description of the holder.
   /// - Throws: `lockBusy` (exit 75) when the limit passes.
-  static func acquire(
+  package static func acquire(
     _ log: borrowing PlatformFile, logPath: String, command: String, wait: Wait, notice: ((String) -> Void)?
   ) throws(Diagnostic) {
     let started = PlatformFile.monotonicMilliseconds()
@@ -55,7 +55,7 @@ package enum LogLock {
   }
 
   /// Removes the holder record and lets go of the lock.
-  static func release(_ log: borrowing PlatformFile, logPath: String) {
+  package static func release(_ log: borrowing PlatformFile, logPath: String) {
     PlatformFile.removeAdvisory(holderPath(forLog: logPath))
     log.unlock()
   }

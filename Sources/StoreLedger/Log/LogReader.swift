@@ -21,7 +21,7 @@ package enum LogReader {
   /// The offset of the first newline in `bytes[from..<to]`, or nil (a `ByteScan` of 16 bytes a step).
   /// - Complexity: O(to - from).
   @inline(__always)
-  static func findNewline(_ bytes: UnsafeMutableBufferPointer<UInt8>, from: Int, to: Int) -> Int? {
+  package static func findNewline(_ bytes: UnsafeMutableBufferPointer<UInt8>, from: Int, to: Int) -> Int? {
     let newline = ByteScan.first(10, in: UnsafeBufferPointer(bytes), from: from, end: to)
     return newline < to ? newline : nil
   }

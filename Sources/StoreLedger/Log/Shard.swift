@@ -107,7 +107,7 @@ extension Shard {
   /// Refuses (exit 65) a restored snapshot holding a subject of another shard: it was made
   /// without `--shard` or with another one, and its tail would be folded with the wrong subjects.
   /// - Complexity: O(subjects).
-  static func checkRestored(_ ledger: Ledger, shard: Shard, snapshotPath: String) throws(Diagnostic) {
+  package static func checkRestored(_ ledger: Ledger, shard: Shard, snapshotPath: String) throws(Diagnostic) {
     for raw in 0..<ledger.symbols.subjects.count {
       let symbol = Symbol(rawValue: UInt32(raw))
       guard ledger.symbols.subjects.withBytes(symbol, { shard.contains(subject: $0) }) else {

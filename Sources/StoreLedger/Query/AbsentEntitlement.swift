@@ -6,6 +6,13 @@ package struct AbsentEntitlement: Sendable, Equatable {
   package var reason: String
   /// The events behind it (the plan's deciding events, or what ended the grant), possibly none.
   package var evidence: [Evidence]
+
+  /// Creates a value from all its stored properties (the memberwise initializer, for other targets).
+  package init(entitlement: String, reason: String, evidence: [Evidence]) {
+    self.entitlement = entitlement
+    self.reason = reason
+    self.evidence = evidence
+  }
 }
 
 extension AbsentEntitlement {

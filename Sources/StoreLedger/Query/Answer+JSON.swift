@@ -3,7 +3,7 @@ private func time(_ t: Timestamp?) -> JSONValue { t.map { .string($0.rfc3339) } 
 
 extension JSONValue {
   /// An object whose member names come from the answer's key table (`AnswerKey`).
-  static func answerObject(_ members: [(AnswerKey, JSONValue)]) -> JSONValue {
+  package static func answerObject(_ members: [(AnswerKey, JSONValue)]) -> JSONValue {
     .object(members.map { ($0.0.name, $0.1) })
   }
 }

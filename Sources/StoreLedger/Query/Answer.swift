@@ -12,6 +12,18 @@ package struct EntitlementAnswer: Sendable, Equatable {
   package var ownership: Ownership
   /// The offer of the granting transaction, or `normal`.
   package var period: Offer
+
+  /// Creates a value from all its stored properties (the memberwise initializer, for other targets).
+  package init(
+    entitlement: String, product: String, state: SubscriptionStatus, expires: Timestamp? = nil, ownership: Ownership, period: Offer
+  ) {
+    self.entitlement = entitlement
+    self.product = product
+    self.state = state
+    self.expires = expires
+    self.ownership = ownership
+    self.period = period
+  }
 }
 
 /// The plan in one subscription group at T (Docs/semantics.md, "Answers").
@@ -36,6 +48,23 @@ package struct PlanAnswer: Sendable, Equatable {
   package var originalTransaction: String
   /// The current transaction.
   package var transaction: String
+
+  /// Creates a value from all its stored properties (the memberwise initializer, for other targets).
+  package init(
+    group: String, product: String, state: SubscriptionStatus, expires: Timestamp, willRenew: Bool,
+    renewsTo: String? = nil, period: Offer, ownership: Ownership, originalTransaction: String, transaction: String
+  ) {
+    self.group = group
+    self.product = product
+    self.state = state
+    self.expires = expires
+    self.willRenew = willRenew
+    self.renewsTo = renewsTo
+    self.period = period
+    self.ownership = ownership
+    self.originalTransaction = originalTransaction
+    self.transaction = transaction
+  }
 }
 
 /// An event that decided part of an answer (for `--explain`).
@@ -44,6 +73,12 @@ package struct Evidence: Sendable, Equatable {
   package var id: String
   /// Its line in the log.
   package var line: Int
+
+  /// Creates a value from all its stored properties (the memberwise initializer, for other targets).
+  package init(id: String, line: Int) {
+    self.id = id
+    self.line = line
+  }
 }
 
 /// What a subject held at (at, as_of).
@@ -67,6 +102,23 @@ package struct Answer: Sendable, Equatable {
   /// Deciding events per entitlement, plan and balance (when explained).
   package var explanation: Explanation?
 
+  /// Creates a value from all its stored properties (the memberwise initializer, for other targets).
+  package init(
+    subject: String, at: Timestamp, asOf: Timestamp? = nil, entitlements: [EntitlementAnswer], plans: [PlanAnswer],
+    balances: [(currency: String, amount: Int64)], policy: PolicyAnswer? = nil, cache: CacheAnswer? = nil,
+    explanation: Explanation? = nil
+  ) {
+    self.subject = subject
+    self.at = at
+    self.asOf = asOf
+    self.entitlements = entitlements
+    self.plans = plans
+    self.balances = balances
+    self.policy = policy
+    self.cache = cache
+    self.explanation = explanation
+  }
+
   package static func == (a: Answer, b: Answer) -> Bool {
     a.subject == b.subject && a.at == b.at && a.asOf == b.asOf && a.entitlements == b.entitlements
       && a.plans == b.plans && a.balances.elementsEqual(b.balances, by: { $0 == $1 })
@@ -86,6 +138,18 @@ package struct Explanation: Sendable, Equatable {
   package var usage: [UsageEvidence] = []
   /// Why each entitlement the subject holds at other times is not held (`query --explain`).
   package var absent: [AbsentEntitlement]? = nil
+
+  /// Creates a value from all its stored properties (the memberwise initializer, for other targets).
+  package init(
+    entitlements: [(String, [Evidence])], plans: [(String, [Evidence])], balances: [(String, [Evidence])],
+    usage: [UsageEvidence] = [], absent: [AbsentEntitlement]? = nil
+  ) {
+    self.entitlements = entitlements
+    self.plans = plans
+    self.balances = balances
+    self.usage = usage
+    self.absent = absent
+  }
 
   package static func == (a: Explanation, b: Explanation) -> Bool {
     func same(_ x: [(String, [Evidence])], _ y: [(String, [Evidence])]) -> Bool {
@@ -108,6 +172,15 @@ package struct TrialAnswer: Sendable, Hashable {
   package var endsBy: String
   /// The end of the grace after maturity; nil when it ended by subscription.
   package var graceEnds: Timestamp?
+
+  /// Creates a value from all its stored properties (the memberwise initializer, for other targets).
+  package init(state: TrialState, started: Timestamp, ends: Timestamp, endsBy: String, graceEnds: Timestamp? = nil) {
+    self.state = state
+    self.started = started
+    self.ends = ends
+    self.endsBy = endsBy
+    self.graceEnds = graceEnds
+  }
 }
 
 /// One metered feature in an answer.
@@ -124,6 +197,19 @@ package struct FeatureUsageAnswer: Sendable, Hashable {
   package var limit: Int64?
   /// Where the reported window ends; nil for `ever`.
   package var windowEnds: Timestamp?
+
+  /// Creates a value from all its stored properties (the memberwise initializer, for other targets).
+  package init(
+    feature: String, allowed: Bool, tier: String? = nil, used: Int64, limit: Int64? = nil,
+    windowEnds: Timestamp? = nil
+  ) {
+    self.feature = feature
+    self.allowed = allowed
+    self.tier = tier
+    self.used = used
+    self.limit = limit
+    self.windowEnds = windowEnds
+  }
 }
 
 /// The policy part of an answer: present exactly when the catalog has a policy.
@@ -134,6 +220,13 @@ package struct PolicyAnswer: Sendable, Hashable {
   package var trial: TrialAnswer?
   /// Every feature of the policy, sorted by name.
   package var usage: [FeatureUsageAnswer]
+
+  /// Creates a value from all its stored properties (the memberwise initializer, for other targets).
+  package init(tier: String? = nil, trial: TrialAnswer? = nil, usage: [FeatureUsageAnswer]) {
+    self.tier = tier
+    self.trial = trial
+    self.usage = usage
+  }
 }
 
 /// How a cached answer relates to its last verification (present only for cached answers).
@@ -142,6 +235,12 @@ package struct CacheAnswer: Sendable, Hashable {
   package var verifiedAt: Timestamp
   /// Whether T is past the staleness budget, so nothing is shown as active.
   package var isStale: Bool
+
+  /// Creates a value from all its stored properties (the memberwise initializer, for other targets).
+  package init(verifiedAt: Timestamp, isStale: Bool) {
+    self.verifiedAt = verifiedAt
+    self.isStale = isStale
+  }
 }
 
 /// Usage evidence for `--explain`: the tier that decided a feature and the uses counted.
@@ -152,6 +251,13 @@ package struct UsageEvidence: Sendable, Equatable {
   package var tier: String?
   /// The `usage` events counted in `used`.
   package var events: [Evidence]
+
+  /// Creates a value from all its stored properties (the memberwise initializer, for other targets).
+  package init(feature: String, tier: String? = nil, events: [Evidence]) {
+    self.feature = feature
+    self.tier = tier
+    self.events = events
+  }
 }
 
 /// The answer to "may this subject use this feature once more at T?".
@@ -168,6 +274,19 @@ package struct Permission: Sendable, Hashable {
   package var usage: FeatureUsageAnswer
   /// When not allowed: the first tier the subject is not in that would allow it.
   package var wouldAllow: String?
+
+  /// Creates a value from all its stored properties (the memberwise initializer, for other targets).
+  package init(
+    subject: String, at: Timestamp, asOf: Timestamp? = nil, tier: String? = nil, usage: FeatureUsageAnswer,
+    wouldAllow: String? = nil
+  ) {
+    self.subject = subject
+    self.at = at
+    self.asOf = asOf
+    self.tier = tier
+    self.usage = usage
+    self.wouldAllow = wouldAllow
+  }
 }
 
 /// A use the policy did not allow when it happened, as known then (premium access below the paywall).

@@ -2,7 +2,7 @@ extension UseScan {
   /// Scans one subject of a loaded ledger, as `scan(_:subscriptionCount:context:policy:use:)`
   /// does, handing each use's event instead of its position.
   /// - Complexity: that of the scan over the subject's events.
-  mutating func scan(
+  package mutating func scan(
     subject: Symbol, of ledger: Ledger, policy: Policy,
     use body: (_ event: Event, _ outcome: FeatureOutcome, _ isKnownAtRecorded: Bool) -> Void
   ) {

@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// Counts for one bucket while a report is built, in arrays indexed by catalog or symbol number.
 ///
 /// Arrays are sized once per bucket so tallying an event never allocates (the trial-day

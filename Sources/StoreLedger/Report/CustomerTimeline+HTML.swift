@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 extension CustomerTimeline {
   /// One self-contained HTML page: the lanes as an inline SVG picture, then the tables.
   /// - Complexity: O(events + segments).

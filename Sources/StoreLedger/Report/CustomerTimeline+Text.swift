@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 extension CustomerTimeline {
   /// A plain table for terminals and support tickets: events, then lanes, then balances.
   /// - Complexity: O(events + segments).

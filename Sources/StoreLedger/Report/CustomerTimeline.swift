@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// One customer's history for people: lanes of states over time and every event as a marker.
 ///
 /// Built from the ledger's own timeline (`Ledger.timeline(subject:asOf:)`, what snapshots store), so

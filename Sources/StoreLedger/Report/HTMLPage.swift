@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// A self-contained HTML page: inline CSS and SVG, no scripts, nothing fetched.
 struct HTMLPage {
   private(set) var body = ""

@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 extension Limits {
   /// Most buckets one report may have; a longer span is a usage error asking for longer buckets.
   ///

@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// The policy description as plain text, Markdown, a self-contained HTML page or JSON.
 extension PolicyDescription {
   /// Plain text for a terminal: one paragraph per tier, one line per feature.

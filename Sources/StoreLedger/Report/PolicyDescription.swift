@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// The catalog's usage policy described for people (`storeledger policy`): what each tier
 /// includes of each feature, when windows reset, the trial's terms and what an offline app may
 /// show, from the same `Policy` value the gate (`can`, answers) decides with, so the paywall's

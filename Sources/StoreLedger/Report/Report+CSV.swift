@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 extension Report {
   /// One row per bucket: `start,end`, then one column per metric and key (`revenue.USD`).
   ///

@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// A group of related metrics: its charts and one table in the HTML report.
 struct ReportSection {
   /// One chart of a section.

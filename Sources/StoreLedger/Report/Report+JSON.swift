@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 extension MetricValue {
   /// The value as JSON: a number, an object of numbers, or a rate (null when undefined).
   package var jsonValue: JSONValue {

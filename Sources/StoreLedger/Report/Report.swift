@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// The value of one metric in one bucket.
 package enum MetricValue: Sendable, Equatable {
   /// A count or an amount.

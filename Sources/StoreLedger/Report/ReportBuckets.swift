@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// How long each bucket of a report is: calendar spans in UTC.
 package enum ReportInterval: String, Sendable, CaseIterable {
   /// Calendar days, from 00:00 UTC.

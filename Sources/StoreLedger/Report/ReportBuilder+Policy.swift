@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 extension ReportBuilder {
   /// One use the policy metrics count: where it is, its bucket, its outcome at full knowledge,
   /// and which of the knowledge-time outcomes it needs (indices into the judged requests; -1: none).

@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// Computes a report in one pass over the subjects, folding each subject's events once.
 ///
 /// Each subject's events (known at R) are applied in effective order with the query

@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// What late events changed in a report: the same buckets as known at two knowledge times.
 package struct ReportComparison: Sendable, Equatable {
   /// One count or amount that differs between the two reports.

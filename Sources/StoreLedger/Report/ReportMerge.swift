@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// Reports of shards, written as partials and summed back into the whole log's report.
 ///
 /// Every metric of a bucket is a sum over subjects (a count of subjects, of events or of money,

@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// Every metric of a report, in output order; Docs/reports.md defines each one.
 package enum ReportMetric: String, Sendable, CaseIterable {
   case active

@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// A bar or line chart drawn as inline SVG: one x slot per bucket, one colour per series.
 struct SVGChart {
   /// How series are drawn.

@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// Text boxes already drawn on a picture, so that no label is drawn over another.
 ///
 /// Widths are estimated from the character count at the picture's 11 px font (`charWidth` is a

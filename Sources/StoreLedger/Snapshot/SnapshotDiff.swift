@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// A readable comparison of two snapshots: which customers' history changed, and how.
 ///
 /// Lists differences in the header, then per subject the first differing

@@ -1,3 +1,5 @@
+import StoreLedgerCore
+
 /// Where a snapshot stands in its log, and what it was folded with.
 package struct SnapshotHeader: Sendable, Equatable {
   /// The format tag written in every snapshot.

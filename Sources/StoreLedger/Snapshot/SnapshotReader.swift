@@ -1,3 +1,4 @@
+import StoreLedgerCore
 import Dispatch
 
 /// Restores a `Ledger` from snapshot bytes written by `SnapshotWriter`.

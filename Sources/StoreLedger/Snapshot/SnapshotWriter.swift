@@ -1,3 +1,4 @@
+import StoreLedgerCore
 import Dispatch
 
 /// Writes the complete folded state of a ledger as a deterministic snapshot.

@@ -130,14 +130,14 @@ package struct ByteCursor {
 /// A class so that a writer (a value type such as `QueryEngine`) reaches it without copying
 /// itself into a closure; each write fills it from the start and copies out what it wrote
 /// before the next, so engines copied from one another may share it on one thread.
-final class ByteScratch {
+package final class ByteScratch {
   /// The first byte.
-  let base: UnsafeMutablePointer<UInt8>
+  package let base: UnsafeMutablePointer<UInt8>
   /// Its size in bytes.
-  let capacity: Int
+  package let capacity: Int
 
   /// A buffer of `capacity` bytes.
-  init(capacity: Int) {
+  package init(capacity: Int) {
     base = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
     self.capacity = capacity
   }

@@ -3,14 +3,14 @@
 ///
 /// Every function reads only inside `[from, end)`: a 16-byte load is made only where 16 bytes
 /// remain, so the caller's bounds are the memory-safety bounds too.
-enum ByteScan {
+package enum ByteScan {
   /// Bytes per SIMD step.
   static let width = 16
 
   /// The offset of the first `target` byte in `bytes[from..<end]`, or `end` when there is none.
   /// - Complexity: O(end - from).
   @inline(__always)
-  static func first(_ target: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from: Int, end: Int) -> Int {
+  package static func first(_ target: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from: Int, end: Int) -> Int {
     precondition(from >= 0 && end <= bytes.count, "scan outside the buffer")
     guard let base = bytes.baseAddress else { return end }
     let raw = UnsafeRawPointer(base)
@@ -29,7 +29,7 @@ enum ByteScan {
   /// The number of `target` bytes in `bytes[from..<end]`.
   /// - Complexity: O(end - from).
   @inline(__always)
-  static func count(_ target: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from: Int, end: Int) -> Int {
+  package static func count(_ target: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from: Int, end: Int) -> Int {
     precondition(from >= 0 && end <= bytes.count, "scan outside the buffer")
     guard let base = bytes.baseAddress else { return 0 }
     let raw = UnsafeRawPointer(base)
@@ -62,7 +62,7 @@ enum ByteScan {
   /// Returns `end` when there is none.
   /// - Complexity: O(end - from).
   @inline(__always)
-  static func firstStringStop(in bytes: UnsafeBufferPointer<UInt8>, from: Int, end: Int) -> Int {
+  package static func firstStringStop(in bytes: UnsafeBufferPointer<UInt8>, from: Int, end: Int) -> Int {
     precondition(from >= 0 && end <= bytes.count, "scan outside the buffer")
     guard let base = bytes.baseAddress else { return end }
     let raw = UnsafeRawPointer(base)

@@ -1,6 +1,6 @@
 /// Appends the decimal digits of `value` without creating a `String`.
 @inline(__always)
-func appendInteger(_ value: Int64, to out: inout [UInt8]) {
+package func appendInteger(_ value: Int64, to out: inout [UInt8]) {
   if value < 0 {
     out.append(45)
     if value == Int64.min {
@@ -25,12 +25,12 @@ func appendInteger(_ value: Int64, to out: inout [UInt8]) {
 
 /// Appends the bytes of a static string.
 @inline(__always)
-func appendStatic(_ text: StaticString, to out: inout [UInt8]) {
+package func appendStatic(_ text: StaticString, to out: inout [UInt8]) {
   out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
 }
 
 /// A string encoded once as a JSON string literal (quotes and escapes included).
-func jsonLiteral(_ text: String) -> [UInt8] {
+package func jsonLiteral(_ text: String) -> [UInt8] {
   var out: [UInt8] = []
   JSONWriter.writeString(text, into: &out)
   return out

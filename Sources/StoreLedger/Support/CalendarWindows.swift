@@ -2,8 +2,9 @@
 ///
 /// Local time is UTC plus a fixed offset (a policy's `utc_offset`): windows begin at local
 /// midnight, weeks on Monday. Starts are inclusive and ends exclusive, as UTC instants.
-struct CalendarWindows: Sendable, Equatable {
-  private static let dayMs: Int64 = 86_400_000
+package struct CalendarWindows: Sendable, Equatable {
+  /// Milliseconds in a day.
+  static let dayMs: Int64 = 86_400_000
   private(set) var dayStart: Timestamp
   private(set) var weekStart: Timestamp
   private(set) var monthStart: Timestamp
@@ -27,25 +28,5 @@ struct CalendarWindows: Sendable, Equatable {
     weekStart = instant(localDay - weekday)
     monthStart = instant(firstOfMonth)
     monthEnd = instant(nextMonth.daysSinceEpoch)
-  }
-
-  /// Where `window` begins (`distantPast` for `ever`).
-  func start(_ window: UsageWindow) -> Timestamp {
-    switch window {
-    case .day: return dayStart
-    case .week: return weekStart
-    case .month: return monthStart
-    case .ever: return .distantPast
-    }
-  }
-
-  /// Where `window` ends (exclusive); nil for `ever`.
-  func end(_ window: UsageWindow) -> Timestamp? {
-    switch window {
-    case .day: return dayStart.adding(milliseconds: Self.dayMs)
-    case .week: return weekStart.adding(milliseconds: 7 * Self.dayMs)
-    case .month: return monthEnd
-    case .ever: return nil
-    }
   }
 }

@@ -2,13 +2,16 @@
 package enum Problem: Sendable, Equatable {
   // Invalid JSON and fields of a log line.
   case invalidJSON(String)
-  case unknownField(String)
+  /// A field the format does not have, and the known field nearest to it (`Problem.unknownField(_:)`
+  /// finds it among the fields of `Events/`).
+  case unknownField(String, nearest: String?)
   case duplicateField(String)
   case missingField(field: String, type: String)
   case fieldNotAllowed(field: String, type: String, why: String)
   case invalidValue(field: String, expected: String, found: String)
   case missingUTCOffset(field: String, found: String)
-  case unknownEventType(String)
+  /// A `type` the format does not have (as found, quoted), and the names it has (`Problem.unknownEventType(_:)`).
+  case unknownEventType(String, known: [String])
   case unknownProduct(field: String, product: String, suggestions: [String] = [])
   case lineTooLong(bytes: Int, limit: Int)
   case unknownCurrency(currency: String, suggestions: [String])
@@ -436,17 +439,40 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
     return prefix + severity.rawValue + ": " + TerminalText.clipped(message, bytesMax: Diagnostic.messageBytesMax)
   }
 
-  /// The wording of the problem.
+  /// The wording of the problem (one function per family of problems below).
   public var message: String {
+    switch problem {
+    case .invalidJSON, .unknownField, .duplicateField, .missingField, .fieldNotAllowed, .invalidValue,
+      .missingUTCOffset, .unknownEventType, .unknownProduct, .unknownCurrency, .lineTooLong:
+      return lineMessage
+    case .idConflict, .transactionReused, .overdraw, .balanceMovementLimit, .tooManyEvents, .tornLastLine,
+      .unknownReference, .ignoredInState, .subjectWithoutEvents, .subjectsWithoutEvents, .leak:
+      return ruleMessage
+    case .tornLineBlocksAppend, .logShrank, .foreignIntentRecord, .logHasSeveralNames, .lockBusy,
+      .tooManyLines:
+      return logFileMessage
+    case .badCatalog, .fileNotFound, .defaultCatalogNotFound, .goldenNotFound, .cannotRead, .cannotWrite,
+      .usage, .unknownSubject, .snapshotMismatch, .reportValueOutOfRange, .importFailed:
+      return commandMessage
+    case .signatureRejected, .unsignedPayload, .noTrustedRoot, .badRootCertificate, .rootNotApple:
+      return signatureMessage
+    case .indexNotUsed, .indexNotUpdated, .indexBuilt, .indexMismatch:
+      return indexMessage
+    case .unknownFeature, .noPolicy, .cacheAfterAnswer, .commitsDropped, .external:
+      return libraryMessage
+    }
+  }
+
+  /// A problem with one log line's JSON or fields.
+  private var lineMessage: String {
     switch problem {
     case .invalidJSON(let detail):
       return "invalid JSON: \(detail)"
-    case .unknownField(let name):
+    case .unknownField(let name, let suggestion):
       if Diagnostic.appStoreKeys.contains(name) {
         return "unknown field '\(Self.shown(name))': this looks like an App Store payload, not a ledger event; "
           + "use 'storeledger import appstore' to turn it into events"
       }
-      let suggestion = NearMatch.closest(name, among: Field.allCases.map(\.name) + ["as_of"])
       return "unknown field '\(Self.shown(name))' (fields are checked strictly; "
         + (suggestion.map { "did you mean '\($0)'?)" } ?? "is it a typo?)")
     case .duplicateField(let name):
@@ -462,15 +488,15 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
       return "field '\(Self.shown(field))': expected \(expected), found \(Self.shown(found))" + thousandths
     case .missingUTCOffset(let field, let found):
       return "field '\(Self.shown(field))': missing UTC offset in \(Self.shown(found)): add Z or +02:00, or pass --tz +02:00"
-    case .unknownEventType(let found):
+    case .unknownEventType(let found, let known):
       let name = found.trimmingCharacters(of: "\"")
       if ["refund", "refunded", "refunds"].contains(name.trimmingWhitespace().lowercased()) {
         return "field 'type': unknown event type \(Self.shown(found)); a refund is a 'revocation' with \"reason\": \"refund\""
       }
       return
         "field 'type': unknown event type \(Self.shown(found))"
-        + Diagnostic.didYouMean(NearMatch.suggestions(for: name, among: EventKind.allNames), separator: " (", closing: ")")
-        + "; expected one of \(EventKind.allNames.joined(separator: ", "))"
+        + Diagnostic.didYouMean(NearMatch.suggestions(for: name, among: known), separator: " (", closing: ")")
+        + "; expected one of \(known.joined(separator: ", "))"
     case .unknownProduct(let field, let product, let suggestions):
       return "field '\(Self.shown(field))': unknown product '\(Self.shown(product))' (not in the catalog"
         + Diagnostic.didYouMean(suggestions, separator: "; ") + ")"
@@ -479,6 +505,13 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
         + Diagnostic.didYouMean(suggestions, separator: "; ") + ")"
     case .lineTooLong(let bytes, let limit):
       return "line is \(bytes) bytes, more than the limit of \(limit)"
+    default: preconditionFailure("\(problem) is not worded by lineMessage")
+    }
+  }
+
+  /// A log-wide rule an event breaks, or a warning about what an event or a question means.
+  private var ruleMessage: String {
+    switch problem {
     case .idConflict(let id, let firstLine, let firstFile, let differing):
       let fields = differing.isEmpty ? "" : " (it differs in " + differing.joined(separator: ", ") + ")"
       return
@@ -514,6 +547,13 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
       let why = tier.map { "tier '\($0)' had used \(used) of \(limit.map(String.init) ?? "unlimited")" }
         ?? "no tier the subject was in offers it"
       return "field 'feature': leak: usage '\(Self.shown(id))' of '\(Self.shown(feature))' at \(at) was not allowed (\(why))"
+    default: preconditionFailure("\(problem) is not worded by ruleMessage")
+    }
+  }
+
+  /// A log that cannot be written to (or read) as it stands.
+  private var logFileMessage: String {
+    switch problem {
     case .tornLineBlocksAppend:
       return "the log ends in a torn line; run 'storeledger repair' before appending"
     case .logShrank(let bytes, let known):
@@ -531,6 +571,13 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
         + "(--wait sets the limit)"
     case .tooManyLines(let limit):
       return "the log has more than \(limit) lines"
+    default: preconditionFailure("\(problem) is not worded by logFileMessage")
+    }
+  }
+
+  /// Files, catalogs, command lines, snapshots, reports and imports.
+  private var commandMessage: String {
+    switch problem {
     case .badCatalog(let detail):
       return "bad catalog: \(detail)"
     case .fileNotFound(let path):
@@ -555,6 +602,13 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
         + "the most a report's count or sum may hold; report smaller buckets (--every day) or fewer subjects"
     case .importFailed(let detail):
       return detail
+    default: preconditionFailure("\(problem) is not worded by commandMessage")
+    }
+  }
+
+  /// App Store signature verification (Docs/verification.md).
+  private var signatureMessage: String {
+    switch problem {
     case .signatureRejected(let place, let check):
       return "\(place): signature check '\(check.name)' failed: \(check.detail)"
     case .unsignedPayload(let place):
@@ -570,6 +624,13 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
     case .rootNotApple(let path, let sha256, let apple):
       return "--root \(path) is not Apple Root CA - G3 (SHA-256 \(sha256), Apple's is \(apple)): "
         + "only payloads signed under this root will verify; fine for a test CA, wrong for real App Store data"
+    default: preconditionFailure("\(problem) is not worded by signatureMessage")
+    }
+  }
+
+  /// The index beside a log (Docs/index.md).
+  private var indexMessage: String {
+    switch problem {
     case .indexNotUsed(let issue):
       return "the index beside this log was not used (\(issue.wording)); the whole log was read. "
         + "'storeledger index' rebuilds it"
@@ -581,6 +642,13 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
     case .indexMismatch(let issue):
       return "the index beside this log does not describe it (\(issue.wording)); "
         + "'storeledger index --rebuild' writes a new one"
+    default: preconditionFailure("\(problem) is not worded by indexMessage")
+    }
+  }
+
+  /// Questions and streams of the library API, and diagnostics made by its users.
+  private var libraryMessage: String {
+    switch problem {
     case .unknownFeature(let feature, let features):
       return "'\(feature)' is not a feature of the catalog's policy (\(features.joined(separator: ", ")))"
         + Diagnostic.didYouMean(NearMatch.suggestions(for: feature, among: features), separator: "; ")
@@ -592,6 +660,7 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
       return "the change stream's reader fell more than \(limit) batches behind; read the ledger again and start a new stream"
     case .external(_, let message):
       return message
+    default: preconditionFailure("\(problem) is not worded by libraryMessage")
     }
   }
 }

@@ -1,20 +1,20 @@
 /// Byte-level JSON scanning shared by the strict log parser and `JSONValue`.
-enum JSONScan {
+package enum JSONScan {
   /// A scanning failure at a byte offset.
-  struct Failure: Error {
-    var offset: Int
-    var detail: String
+  package struct Failure: Error {
+    package var offset: Int
+    package var detail: String
   }
 
   /// The end of a number and whether it is written as an integer.
-  struct NumberScan {
-    var end: Int
-    var isInteger: Bool
+  package struct NumberScan {
+    package var end: Int
+    package var isInteger: Bool
   }
 
   /// Scans an RFC 8259 number starting at `start`; nil if malformed.
   @inline(__always)
-  static func number(_ p: UnsafeBufferPointer<UInt8>, from start: Int, end: Int) -> NumberScan? {
+  package static func number(_ p: UnsafeBufferPointer<UInt8>, from start: Int, end: Int) -> NumberScan? {
     var i = start
     @inline(__always) func isDigit(_ k: Int) -> Bool { k < end && p[k] &- 48 < 10 }
     if i < end && p[i] == 45 { i += 1 }
@@ -45,7 +45,7 @@ enum JSONScan {
   ///
   /// Validates escapes (including surrogate pairs) and UTF-8, and rejects raw
   /// control characters. Returns the offset just past the closing quote.
-  static func string(
+  package static func string(
     _ p: UnsafeBufferPointer<UInt8>, from start: Int, end: Int, into out: inout [UInt8]
   ) -> Result<Int, Failure> {
     var i = start

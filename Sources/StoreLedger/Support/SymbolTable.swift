@@ -166,7 +166,7 @@ package struct SymbolTable: Sendable {
 
   /// Starts loading the slot `hash` probes first, ahead of an `intern` of it.
   @inline(__always)
-  func prefetch(hash: UInt64) {
+  package func prefetch(hash: UInt64) {
     guard !slots.isEmpty else { return }
     slots.withUnsafeBufferPointer { table in
       storeledger_prefetch(table.baseAddress! + (Int(truncatingIfNeeded: hash) & mask))

@@ -123,10 +123,10 @@ package func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
 }
 
 /// A proleptic Gregorian calendar date in UTC.
-struct CivilDate: Equatable {
-  var year: Int64
-  var month: Int64
-  var day: Int64
+package struct CivilDate: Equatable {
+  package var year: Int64
+  package var month: Int64
+  package var day: Int64
 
   init(year: Int64, month: Int64, day: Int64) {
     self.year = year
@@ -135,7 +135,7 @@ struct CivilDate: Equatable {
   }
 
   /// Converts days since 1970-01-01 (Howard Hinnant's civil_from_days).
-  init(daysSinceEpoch: Int64) {
+  package init(daysSinceEpoch: Int64) {
     let z = daysSinceEpoch + 719_468
     let era = floorDivide(z, 146_097)
     let dayOfEra = z - era * 146_097
@@ -148,7 +148,7 @@ struct CivilDate: Equatable {
   }
 
   /// Days since 1970-01-01 (Howard Hinnant's days_from_civil).
-  var daysSinceEpoch: Int64 {
+  package var daysSinceEpoch: Int64 {
     let y = month <= 2 ? year - 1 : year
     let era = floorDivide(y, 400)
     let yearOfEra = y - era * 400

@@ -1,4 +1,5 @@
 import StoreLedger
+import StoreLedgerReport
 
 /// `storeledger policy CATALOG [--format text|markdown|html|json]`: the usage policy in words.
 enum PolicyCommand: LedgerCommand {

@@ -1,4 +1,5 @@
 import StoreLedger
+import StoreLedgerReport
 
 /// Readable renderings of query answers: why an entitlement is absent, `--format text`, `--during`.
 enum QueryText {

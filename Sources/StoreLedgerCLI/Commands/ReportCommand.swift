@@ -1,4 +1,5 @@
 import StoreLedger
+import StoreLedgerReport
 
 /// `storeledger report LOG --from D1 --to D2 [--every day|week|month] [--as-of R] [--format json|csv|html]`.
 enum ReportCommand: LedgerCommand {

@@ -1,4 +1,5 @@
 import StoreLedger
+import StoreLedgerReport
 
 /// `storeledger timeline LOG --subject S [--as-of R] [--format text|html]`.
 enum TimelineCommand: LedgerCommand {

@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerImport
+@testable import StoreLedgerReport
+@testable import StoreLedgerStorage
 
 /// A value encoded with Foundation's `JSONEncoder`, read back as a JSON tree.
 func encodedJSON(_ value: some Encodable) throws -> JSONValue {

@@ -3,6 +3,10 @@ import Foundation
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerImport
+@testable import StoreLedgerReport
+@testable import StoreLedgerStorage
 
 /// The engine's answer for the same question, from a ledger loaded in one go.
 private func freshHoldings(_ ledger: Ledger, _ subject: String, _ at: Timestamp, _ asOf: Timestamp?) -> Holdings {

@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerImport
+@testable import StoreLedgerReport
+@testable import StoreLedgerStorage
 
 /// `query --format text`: tier, trial and usage from the policy, and plans that say only what the store will do.
 @Suite("query --format text tells the truth: tier, trial, usage and plans")

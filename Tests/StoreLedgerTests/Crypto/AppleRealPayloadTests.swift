@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerImport
+@testable import StoreLedgerReport
+@testable import StoreLedgerStorage
 
 /// The five real Apple-signed Sandbox payloads of the shared vectors, under Apple Root CA - G3.
 @Suite("Real App Store payloads verify under Apple's root", .enabled(if: SharedVectors.present, SharedVectors.absentMessage))

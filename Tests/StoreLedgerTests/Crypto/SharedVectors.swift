@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerImport
+@testable import StoreLedgerReport
+@testable import StoreLedgerStorage
 
 /// The shared test vectors (Wycheproof, SHA-384 answers, Apple's certificates and real
 /// payloads), read at test time from `../shared/vectors` beside the package; never copied in.

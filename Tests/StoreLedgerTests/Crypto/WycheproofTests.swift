@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerImport
+@testable import StoreLedgerReport
+@testable import StoreLedgerStorage
 
 /// Every Wycheproof ECDSA vector for P-256/SHA-256 and P-384/SHA-384, in DER and P1363
 /// (raw r‖s) form, gives its expected result.

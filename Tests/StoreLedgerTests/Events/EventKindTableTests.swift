@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerImport
+@testable import StoreLedgerReport
+@testable import StoreLedgerStorage
 
 /// The kind table (`EventKind.facts`) against the docs, and every table derived from it against
 /// `EventKind.allCases`: adding a kind fails here, naming what is missing, instead of breaking

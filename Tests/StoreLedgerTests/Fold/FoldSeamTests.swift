@@ -1,6 +1,10 @@
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerImport
+@testable import StoreLedgerReport
+@testable import StoreLedgerStorage
 
 /// The domain at its seam: `Resolver`, `SubjectState.apply` and `PointInTimeFold` called
 /// directly with typed events (`TypedEvents`) and checked against typed expectations, no JSON

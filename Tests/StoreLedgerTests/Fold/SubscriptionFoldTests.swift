@@ -1,6 +1,10 @@
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerImport
+@testable import StoreLedgerReport
+@testable import StoreLedgerStorage
 
 /// A purchase of pro.monthly t1 on 1 Jan 2026, expiring 1 Feb 2026 10:00.
 private let bought =

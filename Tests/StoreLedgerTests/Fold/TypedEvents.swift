@@ -1,4 +1,8 @@
 @testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerImport
+@testable import StoreLedgerReport
+@testable import StoreLedgerStorage
 
 /// One subject's events as typed values over the example catalog (Events/catalog.json), built
 /// without JSON, then resolved as the loader resolves them: the seam where `Resolver`,

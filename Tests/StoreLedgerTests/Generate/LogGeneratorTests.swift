@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerImport
+@testable import StoreLedgerReport
+@testable import StoreLedgerStorage
 @testable import StoreLedgerGenerate
 
 /// Generates a whole log into memory (tests only: the generator itself never holds a log).

@@ -1,6 +1,10 @@
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerImport
+@testable import StoreLedgerReport
+@testable import StoreLedgerStorage
 
 /// `emitCatalog`: a starting catalog from payloads, with placeholders where payloads are silent.
 @Suite("App Store import: starting catalog")

@@ -1,6 +1,10 @@
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerImport
+@testable import StoreLedgerReport
+@testable import StoreLedgerStorage
 
 /// Bad input: every error names the input line and the field, and nothing is returned.
 @Suite("App Store import: errors name the line and the field")

@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerImport
+@testable import StoreLedgerReport
+@testable import StoreLedgerStorage
 @testable import StoreLedgerGenerate
 
 /// Subscription lifecycles written in Apple's notification format, imported and compared with

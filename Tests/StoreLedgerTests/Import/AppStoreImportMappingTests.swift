@@ -1,6 +1,10 @@
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerImport
+@testable import StoreLedgerReport
+@testable import StoreLedgerStorage
 
 /// The mapping table row by row: each notification type, subtype and enum value.
 @Suite("App Store import: mapping of types, subtypes and enum values")

@@ -1,4 +1,8 @@
 @testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerImport
+@testable import StoreLedgerReport
+@testable import StoreLedgerStorage
 
 /// A transaction written the way Apple writes `JWSTransactionDecodedPayload` (dates in epoch
 /// milliseconds, ids as strings), for the lifecycle tests.

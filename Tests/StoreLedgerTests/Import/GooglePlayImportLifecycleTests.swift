@@ -1,6 +1,10 @@
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerImport
+@testable import StoreLedgerReport
+@testable import StoreLedgerStorage
 @testable import StoreLedgerGenerate
 
 /// Whole lifecycles: token chains, order independence, idempotency and the answers after folding.

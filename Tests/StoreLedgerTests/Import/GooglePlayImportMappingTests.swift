@@ -1,6 +1,10 @@
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerImport
+@testable import StoreLedgerReport
+@testable import StoreLedgerStorage
 
 /// One test per row of the mapping table in Docs/import-googleplay.md.
 @Suite("Google Play import: the mapping table")

@@ -1,6 +1,10 @@
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerImport
+@testable import StoreLedgerReport
+@testable import StoreLedgerStorage
 
 /// Google Play payloads for the tests, written from the field names of Google's reference
 /// (real-time developer notifications, purchases.subscriptionsv2, purchases.products,

@@ -1,6 +1,10 @@
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerImport
+@testable import StoreLedgerReport
+@testable import StoreLedgerStorage
 
 /// `LedgerKnowledge` reads imported lines with a byte scan; it must read what the JSON parser reads.
 @Suite("LedgerKnowledge: what a log already knows")

@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerImport
+@testable import StoreLedgerReport
+@testable import StoreLedgerStorage
 @testable import StoreLedgerGenerate
 
 // The differential test of issue 4: the fast byte-level reader (`EventLineParser`, as
@@ -56,7 +60,7 @@ struct FastLineReader {
   static func field(of problem: Problem) -> String {
     switch problem {
     case .invalidJSON: return "json"
-    case .unknownField(let name), .duplicateField(let name): return name
+    case .unknownField(let name, _), .duplicateField(let name): return name
     case .missingField(let field, _), .fieldNotAllowed(let field, _, _), .invalidValue(let field, _, _),
       .unknownProduct(let field, _, _):
       return field

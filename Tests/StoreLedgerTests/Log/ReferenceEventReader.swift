@@ -1,6 +1,10 @@
 import Foundation
 
 @testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerImport
+@testable import StoreLedgerReport
+@testable import StoreLedgerStorage
 
 // A reference reader for one log line, kept in the tests only.
 //

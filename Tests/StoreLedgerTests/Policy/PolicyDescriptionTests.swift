@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerImport
+@testable import StoreLedgerReport
+@testable import StoreLedgerStorage
 
 /// A customer of `Events/policy/catalog.json` in one tier, with no other conditional tier applying.
 struct TierCustomer: CustomTestStringConvertible {

@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerImport
+@testable import StoreLedgerReport
+@testable import StoreLedgerStorage
 
 @Suite("Bad policies, bad usage lines and bad flags are refused with a clear message")
 struct PolicyInputErrorTests {

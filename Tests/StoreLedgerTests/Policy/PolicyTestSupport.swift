@@ -1,6 +1,10 @@
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerImport
+@testable import StoreLedgerReport
+@testable import StoreLedgerStorage
 
 /// A catalog with the seed apps' policy (Docs/semantics.md, "Usage"), local time at `offset`.
 func policyCatalogText(offset: String = "+00:00", trialGrace: String? = "PT48H") -> String {

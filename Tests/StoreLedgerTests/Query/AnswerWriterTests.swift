@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerImport
+@testable import StoreLedgerReport
+@testable import StoreLedgerStorage
 
 /// Questions at every event's instant and one millisecond either side (the edges where
 /// answers change), at full knowledge and as known at a spread of knowledge times; for

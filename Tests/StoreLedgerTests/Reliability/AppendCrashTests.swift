@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerImport
+@testable import StoreLedgerReport
+@testable import StoreLedgerStorage
 
 /// An append scenario: a valid old log and a batch that is valid only as a whole (a spend,
 /// then the purchase that funds it), so any part of it alone makes the log invalid.

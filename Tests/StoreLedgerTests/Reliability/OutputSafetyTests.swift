@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerImport
+@testable import StoreLedgerReport
+@testable import StoreLedgerStorage
 
 @Suite("Outputs: snapshot --out and generate never replace what they must not, stdout errors exit 74")
 struct OutputSafetyTests {

@@ -1,6 +1,10 @@
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerImport
+@testable import StoreLedgerReport
+@testable import StoreLedgerStorage
 
 @Suite("Timestamps stay within the years 0000–9999 the tool prints and reads back")
 struct TimestampRangeTests {

@@ -1,6 +1,10 @@
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerImport
+@testable import StoreLedgerReport
+@testable import StoreLedgerStorage
 
 /// `mrr`, `mrr_unpriced_subscriptions`, `reactivations`, `new_subscriptions` and the paid cohort
 /// triangle on a log worked out by hand from Docs/reports.md (monthly buckets, January to March 2026).

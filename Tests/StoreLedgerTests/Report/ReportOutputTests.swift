@@ -6,6 +6,10 @@ import Testing
 #endif
 
 @testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerImport
+@testable import StoreLedgerReport
+@testable import StoreLedgerStorage
 
 /// Parses markup as XML; nil when it is not well-formed.
 func xmlError(_ markup: String) -> String? {

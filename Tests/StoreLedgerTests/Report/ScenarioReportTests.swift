@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerImport
+@testable import StoreLedgerReport
+@testable import StoreLedgerStorage
 
 /// Every scenario with a hand-checked report, `Events/NAME.report.json` or `Events/FOLDER/NAME.report.json`
 /// (a folder's scenarios use the folder's own catalog).

@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerImport
+@testable import StoreLedgerReport
+@testable import StoreLedgerStorage
 
 /// The usage-based trial's funnel on a log worked out by hand from Docs/semantics.md ("The
 /// usage-based trial": P21D, 50 interactions or 3 patterns, then PT48H of grace) and Docs/reports.md.

@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerImport
+@testable import StoreLedgerReport
+@testable import StoreLedgerStorage
 
 /// Loads `lines` as a log file in a fresh directory with the Events catalog.
 private func logFile(_ lines: [String], in directory: URL, name: String = "log.jsonl") throws -> String {

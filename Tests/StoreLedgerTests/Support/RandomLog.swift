@@ -1,4 +1,8 @@
 @testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerImport
+@testable import StoreLedgerReport
+@testable import StoreLedgerStorage
 @testable import StoreLedgerGenerate
 
 /// SplitMix64: a tiny seeded generator so randomized tests replay exactly.

@@ -1,6 +1,10 @@
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerImport
+@testable import StoreLedgerReport
+@testable import StoreLedgerStorage
 
 @Suite("Timestamps and durations")
 struct TimestampTests {

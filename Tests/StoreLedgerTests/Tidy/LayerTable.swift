@@ -11,10 +11,23 @@ struct LayerTable {
     let mayUse: [String]
   }
 
+  /// One library target: its module, the folders of Sources/StoreLedger it compiles and the
+  /// targets (and C modules) it depends on.
+  struct Target: Equatable {
+    /// The module name (`StoreLedgerCore`).
+    let name: String
+    /// Its folders, with their trailing slashes.
+    let folders: [String]
+    /// The modules it depends on.
+    let dependencies: [String]
+  }
+
   /// The rows in order: a row may use only folders of rows above it.
   let rows: [Row]
   /// Uses the rows forbid that the code still has: (folder, used folder).
   let knownBreaks: [(folder: String, uses: String)]
+  /// The library targets ("Targets"), bottom up.
+  let targets: [Target]
 
   /// The tables of `Docs/architecture.md`.
   static func read() throws -> LayerTable {
@@ -26,7 +39,27 @@ struct LayerTable {
     let breaks = table(in: lines, header: "| folder | uses | through |").map { cells in
       (names(in: cells[0]).first ?? "", names(in: cells[1]).first ?? "")
     }
-    return LayerTable(rows: rows, knownBreaks: breaks)
+    let targets = table(in: lines, header: "| target | folders | depends on |").map { cells in
+      Target(name: names(in: cells[0]).first ?? "", folders: names(in: cells[1]), dependencies: names(in: cells[2]))
+    }
+    return LayerTable(rows: rows, knownBreaks: breaks, targets: targets)
+  }
+
+  /// The library targets Package.swift declares with `libraryTarget(_:folders:dependencies:)`,
+  /// in its order (folders given a trailing slash, as the table writes them).
+  static func packageTargets() throws -> [Target] {
+    let text = try String(contentsOfFile: repoPath("Package.swift"), encoding: .utf8)
+    let call = try Regex(#"libraryTarget\(\s*"(\w+)",\s*folders:\s*\[([^\]]*)\],\s*dependencies:\s*\[([^\]]*)\]\s*\)"#)
+    return text.matches(of: call).map { match in
+      func strings(_ index: Int) -> [String] {
+        let list = match.output[index].substring.map(String.init) ?? ""
+        return list.split(separator: "\"", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }
+          .map { String($0.element) }
+      }
+      return Target(
+        name: match.output[1].substring.map(String.init) ?? "", folders: strings(2).map { $0 + "/" },
+        dependencies: strings(3))
+    }
   }
 
   /// The cells of each row of the table under `header`.

@@ -4,10 +4,7 @@
 enum TidyAllowList {
   /// Functions over 70 lines, by `path: name`, with the most lines each may have (issue 22:
   /// at most five over 70 and none over 100).
-  static let longFunctions: [String: Int] = [
-    "Sources/StoreLedger/Log/LogAppender.swift: func admit": 89,
-    "Sources/StoreLedger/Support/Diagnostic.swift: var message": 157,
-  ]
+  static let longFunctions: [String: Int] = [:]
 
   /// Files named after no type they declare or extend.
   static let filesNamedAfterNoType: Set<String> = [
@@ -23,9 +20,9 @@ enum TidyAllowList {
     "Sources/StoreLedger/Import/GooglePlayPayloads.swift",
     "Sources/StoreLedger/Import/GooglePlayVocabulary.swift",
     "Sources/StoreLedger/Index/IndexVerify.swift",
-    "Sources/StoreLedger/Log/SnapshotRestore.swift",
     "Sources/StoreLedger/Report/ReportMerge.swift",
     "Sources/StoreLedger/Report/TimelinePicture.swift",
+    "Sources/StoreLedger/Snapshot/SnapshotRestore.swift",
     "Sources/StoreLedger/Support/ByteWriting.swift",
     "Sources/StoreLedgerBench/Baseline.swift",
     "Sources/StoreLedgerBench/Options.swift",

@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerImport
+@testable import StoreLedgerReport
+@testable import StoreLedgerStorage
 
 /// Rules the code keeps, checked on Sources/ with no tool but this target (TigerBeetle's
 /// `tidy`): function length, the layer table of Docs/architecture.md, file names. Each
@@ -59,9 +63,13 @@ struct TidyTests {
       problems.append("table: \(row.folder) has no Swift file in Sources/: remove its row")
     }
     let allowed = Dictionary(table.rows.map { ($0.folder, Set($0.mayUse)) }, uniquingKeysWith: { a, _ in a })
+    // A library folder imports the targets its own target depends on (the target table).
+    let targetOf = Dictionary(table.targets.flatMap { target in target.folders.map { ($0, target) } }, uniquingKeysWith: { a, _ in a })
     for source in Self.sources {
       let folder = Self.folder(source)
-      for (module, line) in source.imports where !(allowed[folder]?.contains(module) ?? false) {
+      let dependencies = Set(targetOf[folder]?.dependencies ?? [])
+      for (module, line) in source.imports
+      where !(allowed[folder]?.contains(module) ?? false) && !dependencies.contains(module) {
         problems.append("\(source.path):\(line): \(folder) imports \(module), which its row does not list")
       }
     }
@@ -78,6 +86,51 @@ struct TidyTests {
       problems.append(
         "table: \(known.folder) no longer breaks the layers through \(known.uses) (or its row allows it): remove that known break"
       )
+    }
+    #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+  }
+
+  @Test("Package.swift's library targets are Docs/architecture.md's target table, and each folder's row fits its target")
+  func targets() throws {
+    let table = try LayerTable.read()
+    try #require(!table.targets.isEmpty, "Docs/architecture.md has no target table")
+    var problems: [String] = []
+    let declared = try LayerTable.packageTargets()
+    for target in table.targets where !declared.contains(where: { $0.name == target.name }) {
+      problems.append("table: target \(target.name) is not a libraryTarget of Package.swift")
+    }
+    for target in declared {
+      guard let row = table.targets.first(where: { $0.name == target.name }) else {
+        problems.append("Package.swift: target \(target.name) has no row in the target table")
+        continue
+      }
+      if Set(row.folders) != Set(target.folders) {
+        problems.append("Package.swift: \(target.name) compiles \(target.folders), the table says \(row.folders)")
+      }
+      if Set(row.dependencies) != Set(target.dependencies) {
+        problems.append("Package.swift: \(target.name) depends on \(target.dependencies), the table says \(row.dependencies)")
+      }
+    }
+    let library = Set(Self.sources.filter { $0.path.hasPrefix("Sources/StoreLedger/") }.map(Self.folder))
+    var targetOf: [String: LayerTable.Target] = [:]
+    for target in table.targets {
+      for folder in target.folders {
+        if let other = targetOf[folder] { problems.append("table: \(folder) is in \(other.name) and \(target.name)") }
+        targetOf[folder] = target
+      }
+    }
+    for folder in library.sorted() where targetOf[folder] == nil {
+      problems.append("table: \(folder) is in no target: add it to one")
+    }
+    // A folder may use folders of its own target and of the targets its target depends on.
+    for row in table.rows {
+      guard let target = targetOf[row.folder] else { continue }
+      for used in row.mayUse where used.hasSuffix("/") {
+        guard let usedTarget = targetOf[used] else { continue }
+        if usedTarget.name != target.name && !target.dependencies.contains(usedTarget.name) {
+          problems.append("table: \(row.folder) may use \(used), but \(target.name) does not depend on \(usedTarget.name)")
+        }
+      }
     }
     #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
   }

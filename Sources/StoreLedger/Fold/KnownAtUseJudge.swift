@@ -9,12 +9,21 @@
 /// after the other while each one's R counts and skips the same events the previous one did
 /// (the usual case: a few late events, every other one known at once). A property test pins
 /// the outcomes to the point-in-time fold's.
-struct KnownAtUseJudge {
+package struct KnownAtUseJudge {
   /// One use to judge: its position within the subject's events and the knowledge time R.
-  struct Request {
-    var position: Int
-    var knownBy: Timestamp
+  package struct Request {
+    package var position: Int
+    package var knownBy: Timestamp
+
+    /// A use at `position`, judged as known at `knownBy`.
+    package init(position: Int, knownBy: Timestamp) {
+      self.position = position
+      self.knownBy = knownBy
+    }
   }
+
+  /// Nothing judged yet; buffers grow with the first subject.
+  package init() {}
 
   /// The full-knowledge fold of the events before the sweep's position.
   private var base = SubjectState()
@@ -43,7 +52,7 @@ struct KnownAtUseJudge {
   /// Calls `body` with every request's index and the outcome of its use's feature, in an unspecified order.
   /// - Complexity: O(events × (subscriptions + grants) + requests × (events from the first one
   ///   recorded after R to the use + tiers × features × log uses)).
-  mutating func judge(
+  package mutating func judge(
     _ events: UnsafeBufferPointer<Event>, subscriptionCount: Int, context: FoldContext, policy: Policy,
     requests: [Request], body: (_ request: Int, _ outcome: FeatureOutcome) -> Void
   ) {

@@ -295,7 +295,7 @@ package struct SHA256Digest: Hashable, Sendable, CustomStringConvertible {
   package let bytes: [UInt8]
 
   /// Wraps 32 bytes produced by the hasher or read back from storage.
-  init(bytes: [UInt8]) {
+  package init(bytes: [UInt8]) {
     precondition(bytes.count == 32, "a SHA-256 digest is 32 bytes")
     self.bytes = bytes
   }

@@ -1,3 +1,4 @@
+import StoreLedgerCore
 import Dispatch
 
 /// Snapshot files on disk: digests of log prefixes, writing, and restore + tail.

@@ -1,0 +1,32 @@
+import StoreLedgerCore
+
+extension LogAppender {
+  /// Appends the JSON lines in `input` (named `inputName` in messages) to the log at `logPath`,
+  /// keeping the index beside it: the batch is checked against the subjects it involves (read
+  /// through the index, else the whole log), and a usable index is extended after the commit.
+  /// - Parameter now: the knowledge time stamped on events without `recorded`; nil stamps
+  ///   nothing (importers whose events carry their own knowledge time).
+  /// - Complexity: O(batch + events of the subjects involved + unindexed tail) with a usable
+  ///   index, else O(log).
+  package static func append(
+    input: [UInt8], inputName: String, logPath: String, catalog: Catalog, now: Timestamp?,
+    wait: LogLock.Wait = .standard, waitNotice: ((String) -> Void)? = nil
+  ) throws(DiagnosticList) -> AppendReport {
+    try append(
+      input: input, inputName: inputName, logPath: logPath, catalog: catalog, now: now, wait: wait, waitNotice: waitNotice,
+      prepare: { (log, size) throws(DiagnosticList) in
+        if let indexed = try IndexedLedger.appendBuilder(input: input, log: log, size: size, catalog: catalog, logPath: logPath) {
+          return indexed
+        }
+        var builder = LedgerBuilder(catalog: catalog, file: logPath)
+        let extent = try DiagnosticList.collecting(path: logPath) {
+          try LedgerLoader.feed(&builder, path: logPath, endingAt: size)
+        }
+        return (builder, extent.lineCount)
+      },
+      afterCommit: { log, committed in
+        IndexBuild.afterAppend(log: log, logPath: logPath, committed: committed, catalog: catalog)
+      }
+    ).report
+  }
+}
