@@ -31,8 +31,16 @@ package enum IndexedLedger {
     let prepared: Prepared
     do {
       let log = try PlatformFile(path: logPath, mode: .read)
-      let length = try AppendIntent.visibleLength(of: log, logPath: logPath).length
-      switch LogIndex.open(logPath: logPath, log: log, length: length, catalog: catalog) {
+      var length = try AppendIntent.visibleLength(of: log, logPath: logPath).length
+      var index = LogIndex.open(logPath: logPath, log: log, length: length, catalog: catalog)
+      // An append may have committed, and extended the index, after the length was read:
+      // measure again (a few times at most); a log that stays shorter was truncated.
+      for _ in 0..<3 {
+        guard case .unusable(.logShorter) = index else { break }
+        length = try AppendIntent.visibleLength(of: log, logPath: logPath).length
+        index = LogIndex.open(logPath: logPath, log: log, length: length, catalog: catalog)
+      }
+      switch index {
       case .absent: return .notUsed(nil)
       case .unusable(let issue): return warning(issue)
       case .usable(let opened):
