@@ -18,19 +18,25 @@ package struct GooglePlayImportOptions: Sendable {
   /// `voidedPurchaseNotification` without the `voidedpurchases.list` entry): notifications
   /// carry no signature of their own, so by default only fetched resources change access.
   package var trustsNotifications: Bool
+  /// Whether a renewal without its `SUBSCRIPTION_RENEWED`/`RECOVERED` notification begins where
+  /// the previous period ended (`--renewals-from-resources`, for a backend that polls resources
+  /// and receives no notifications) instead of waiting for it: a recovery after an account hold
+  /// then begins too early, and the answers depend on the order documents arrive in.
+  package var startsRenewalsAtPreviousEnd: Bool
 
   /// Creates options; by default test purchases are refused, subjects default to
   /// `googleplay:<first purchase token>` and notifications alone revoke nothing.
   package init(
     subjects: [String: String] = [:], allowsTestPurchases: Bool = false,
     knownTokens: [String: GooglePlayKnownToken] = [:], importedAt: Timestamp? = nil,
-    trustsNotifications: Bool = false
+    trustsNotifications: Bool = false, startsRenewalsAtPreviousEnd: Bool = false
   ) {
     self.subjects = subjects
     self.allowsTestPurchases = allowsTestPurchases
     self.knownTokens = knownTokens
     self.importedAt = importedAt
     self.trustsNotifications = trustsNotifications
+    self.startsRenewalsAtPreviousEnd = startsRenewalsAtPreviousEnd
   }
 }
 

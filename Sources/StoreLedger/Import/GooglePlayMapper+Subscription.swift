@@ -285,7 +285,15 @@ extension GooglePlayMapper {
     }
     // Without it, nothing tells when the period began: where the previous period ended is a
     // guess that the notification, arriving later, may contradict (a recovery after a hold
-    // begins later), and a charge cannot move. The renewal waits for its notification.
+    // begins later), and a charge cannot move. The renewal waits for its notification, unless
+    // the importer was told that none will come.
+    if options.startsRenewalsAtPreviousEnd, let previous {
+      problems.warning(
+        order.resource.line,
+        "renewal order '\(order.id)': no SUBSCRIPTION_RENEWED/RECOVERED notification; its period begins where the previous one ended (--renewals-from-resources)"
+      )
+      return previous.end
+    }
     if tokenStart != nil || previous != nil {
       deferredLines.formUnion(order.resource.isFromLedger ? [] : [order.resource.line])
       problems.warning(

@@ -4,7 +4,7 @@ import StoreLedger
 enum ImportCommand: LedgerCommand {
   static let spec = CommandSpec(
     name: "import", abstract: "Turn App Store or Google Play purchase data into ledger events.",
-    usage: "import appstore|googleplay [<file|->] [--catalog <file>] [--append <log> | --out <file>] [--subjects <file>] [--allow-sandbox | --allow-test] [--root <file>]... [--bundle-id <id>] [--app-apple-id <number>] [--no-verify] [--recorded-at <time> | --recorded-as-at] [--trust-notifications] [--emit-catalog]",
+    usage: "import appstore|googleplay [<file|->] [--catalog <file>] [--append <log> | --out <file>] [--subjects <file>] [--allow-sandbox | --allow-test] [--root <file>]... [--bundle-id <id>] [--app-apple-id <number>] [--no-verify] [--recorded-at <time> | --recorded-as-at] [--trust-notifications] [--renewals-from-resources] [--emit-catalog]",
     positionals: [("appstore|googleplay", "The source format."), ("<file|->", "Input; '-' or absent reads stdin.")],
     requiredPositionals: 1,
     options: [
@@ -21,6 +21,7 @@ enum ImportCommand: LedgerCommand {
       .value("recorded-at", "time", "Google Play: the knowledge time of documents without publishTime or fetchTime (default: now)."),
       .flag("recorded-as-at", "Google Play: documents without publishTime or fetchTime are known from each event's 'at' (a backfill)."),
       .flag("trust-notifications", "Google Play: let SUBSCRIPTION_REVOKED and voidedPurchaseNotification revoke without the voided purchases list."),
+      .flag("renewals-from-resources", "Google Play, for a backend without notifications: a renewal begins where the previous period ended instead of waiting for SUBSCRIPTION_RENEWED/RECOVERED."),
       CommandSpec.tzOption,
       CommandSpec.catalogOption,
       CommandSpec.waitOption,
@@ -141,7 +142,8 @@ enum ImportCommand: LedgerCommand {
         options: GooglePlayImportOptions(
           subjects: subjects, allowsTestPurchases: arguments.has("allow-test"),
           importedAt: try importClock(arguments),
-          trustsNotifications: arguments.has("trust-notifications")),
+          trustsNotifications: arguments.has("trust-notifications"),
+          startsRenewalsAtPreviousEnd: arguments.has("renewals-from-resources")),
         knowledge: knowledge,
         documentStore: try appendLog.map(GooglePlayDocumentFile.read(log:)) ?? [])
       : try AppStoreImporter.importEvents(
@@ -156,6 +158,7 @@ enum ImportCommand: LedgerCommand {
     for (flag, owner) in [
       ("allow-sandbox", "appstore"), ("emit-catalog", "appstore"), ("allow-test", "googleplay"), ("no-verify", "appstore"),
       ("recorded-at", "googleplay"), ("recorded-as-at", "googleplay"), ("trust-notifications", "googleplay"),
+      ("renewals-from-resources", "googleplay"),
     ]
     where arguments.has(flag) && owner != source {
       throw UsageError(message: "'--\(flag)' is for 'import \(owner)' only.")

@@ -121,6 +121,42 @@ struct GooglePlaySampleExportTests {
   }
 
   @Test(
+    "resources without notifications: renewals wait by default, and begin where the previous period ended with --renewals-from-resources"
+  )
+  func renewalsFromResources() throws {
+    let space = try Workspace()
+    let catalogPath = repoPath("Events/googleplay/catalog.json")
+    // The sample export as a backend that only polls resources would have it.
+    let resources = try String(contentsOfFile: repoPath("Events/googleplay/export.jsonl"), encoding: .utf8)
+      .split(separator: "\n").filter { !$0.contains("\"message\"") && !$0.contains("subscriptionNotification") }
+      .joined(separator: "\n")
+    try space.write("resources.jsonl", resources + "\n")
+    func importResources(into log: String, _ extra: [String]) -> RunResult {
+      runCLI(
+        ["import", "googleplay", space.path("resources.jsonl"), "--catalog", catalogPath, "--append", log,
+         "--recorded-at", "2026-12-01"] + extra)
+    }
+    func renewals(_ log: String) throws -> [JSONValue] {
+      try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        .map { try JSONValue.parse(String($0)) }.filter { $0["type"] == .string("renewal") }
+    }
+    let waiting = importResources(into: space.path("waits.jsonl"), [])
+    #expect(waiting.status == 0, "\(waiting.stderr)")
+    #expect(waiting.stderr.contains("no SUBSCRIPTION_RENEWED/RECOVERED notification after the order before it"))
+    #expect(try renewals(space.path("waits.jsonl")).isEmpty)
+    let guessed = importResources(into: space.path("guessed.jsonl"), ["--renewals-from-resources"])
+    #expect(guessed.status == 0, "\(guessed.stderr)")
+    #expect(guessed.stderr.contains("its period begins where the previous one ended (--renewals-from-resources)"))
+    let started = try renewals(space.path("guessed.jsonl")).map { $0["at"] }
+    // The purchase's period ends 2026-02-05T10:00:00Z; the first renewal's at 2026-03-05T10:00:04Z.
+    #expect(started == [.string("2026-02-05T10:00:00Z"), .string("2026-03-05T10:00:04Z")])
+    #expect(runCLI(["check", space.path("guessed.jsonl"), "--catalog", catalogPath]).status == 0)
+    let appStore = runCLI(["import", "appstore", "-", "--renewals-from-resources"], stdin: "")
+    #expect(appStore.status == 64)
+    #expect(appStore.stderr.contains("'--renewals-from-resources' is for 'import googleplay' only."))
+  }
+
+  @Test(
     "one hand-written scenario per mapping row imports to the reviewed lines in mapping-rows.expected.jsonl"
   )
   func mappingRows() throws {
