@@ -57,18 +57,23 @@ public struct StoreImportOptions: Sendable {
   /// Google Play: let a revocation notification revoke without the voided purchases list
   /// (`--trust-notifications`; Docs/import-googleplay.md says what each input is trusted for).
   public var trustsGooglePlayNotifications: Bool
+  /// Google Play, for a backend that receives no notifications: a renewal without its
+  /// `SUBSCRIPTION_RENEWED`/`RECOVERED` begins where the previous period ended instead of
+  /// waiting for it (`--renewals-from-resources`; wrong after an account hold).
+  public var startsGooglePlayRenewalsAtPreviousEnd: Bool
 
   /// Options refusing sandbox and test data, subjects from the payloads.
   public init(
     subjects: [String: String] = [:], allowsSandbox: Bool = false, allowsTestPurchases: Bool = false,
     appStoreVerification: AppStoreVerificationOptions = .verify(rootCertificates: []),
-    trustsGooglePlayNotifications: Bool = false
+    trustsGooglePlayNotifications: Bool = false, startsGooglePlayRenewalsAtPreviousEnd: Bool = false
   ) {
     self.subjects = subjects
     self.allowsSandbox = allowsSandbox
     self.allowsTestPurchases = allowsTestPurchases
     self.appStoreVerification = appStoreVerification
     self.trustsGooglePlayNotifications = trustsGooglePlayNotifications
+    self.startsGooglePlayRenewalsAtPreviousEnd = startsGooglePlayRenewalsAtPreviousEnd
   }
 
   /// The App Store importer's options.
@@ -80,7 +85,8 @@ public struct StoreImportOptions: Sendable {
   func googlePlay(importedAt: Timestamp) -> GooglePlayImportOptions {
     GooglePlayImportOptions(
       subjects: subjects, allowsTestPurchases: allowsTestPurchases, importedAt: importedAt,
-      trustsNotifications: trustsGooglePlayNotifications)
+      trustsNotifications: trustsGooglePlayNotifications,
+      startsRenewalsAtPreviousEnd: startsGooglePlayRenewalsAtPreviousEnd)
   }
 }
 

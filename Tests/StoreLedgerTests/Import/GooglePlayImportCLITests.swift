@@ -151,6 +151,12 @@ struct GooglePlaySampleExportTests {
     // The purchase's period ends 2026-02-05T10:00:00Z; the first renewal's at 2026-03-05T10:00:04Z.
     #expect(started == [.string("2026-02-05T10:00:00Z"), .string("2026-03-05T10:00:04Z")])
     #expect(runCLI(["check", space.path("guessed.jsonl"), "--catalog", catalogPath]).status == 0)
+    // The library's option writes the same log.
+    let store = try LedgerStore(
+      logPath: space.path("library.jsonl"), catalog: try LedgerCatalog(contentsOfFile: catalogPath),
+      createIfMissing: true, clock: .fixed(ts("2026-12-01T00:00:00Z")))
+    _ = try store.importGooglePlay(resources, options: StoreImportOptions(startsGooglePlayRenewalsAtPreviousEnd: true))
+    #expect(try space.read("library.jsonl") == space.read("guessed.jsonl"))
     let appStore = runCLI(["import", "appstore", "-", "--renewals-from-resources"], stdin: "")
     #expect(appStore.status == 64)
     #expect(appStore.stderr.contains("'--renewals-from-resources' is for 'import googleplay' only."))
