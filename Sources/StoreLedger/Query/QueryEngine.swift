@@ -172,19 +172,26 @@ package struct QueryEngine {
   /// Calls `body` with every leak: a `usage` event using its feature (quantity > 0) that the
   /// answer at its own `at`, as known at its own `recorded`, does not allow (Docs/semantics.md, "Leaks").
   ///
-  /// Subjects in symbol order, uses in effective order. One pass per subject (`UseScan`); a use
-  /// whose verdict depends on knowledge time, or every use when `exact`, is judged by folding
-  /// its subject up to it as known at its `recorded`.
+  /// Subjects in symbol order, uses in effective order. One pass per subject (`UseScan`); the
+  /// uses whose verdict depends on knowledge time go to `KnownAtUseJudge`, which folds each
+  /// from the last fully known prefix. With `exact`, every use is judged by folding its subject
+  /// up to it as known at its `recorded` (the slow twin the tests compare with).
   /// - Complexity: O(events × (subscriptions + grants) + uses × tiers × features × log uses),
-  ///   plus O(events of the subject) per use judged exactly.
+  ///   plus O(events from the first one recorded after the use's `recorded` to the use) per use
+  ///   that knowledge time affects; with `exact`, O(events of the subject) per use.
   package mutating func forEachLeak(exact: Bool = false, _ body: (Leak) -> Void) {
     guard let policy else { return }
     subjectFold.touches = nil
     var scan = UseScan()
+    var judge = KnownAtUseJudge()
+    // Per subject: the uses not allowed at full knowledge or judged later (request ≥ 0), in effective order.
+    var uses: [(position: Int, outcome: FeatureOutcome, request: Int)] = []
+    var requests: [KnownAtUseJudge.Request] = []
+    var judged: [FeatureOutcome] = []
     for s in 0..<ledger.subjectCount {
       let subject = Symbol(rawValue: UInt32(s))
-      let events = ledger.events(of: subject)
-      guard events.contains(where: { $0.kind == .usage }) else { continue }
+      let extent = ledger.extent(of: subject)
+      guard ledger.events[extent.lower..<extent.upper].contains(where: { $0.kind == .usage }) else { continue }
       func report(_ event: Event, _ decided: FeatureOutcome) {
         guard !decided.allowed else { return }
         body(
@@ -193,17 +200,33 @@ package struct QueryEngine {
             line: Int(event.line), at: event.at, feature: policy.features[Int(event.feature)].name,
             tier: decided.tier >= 0 ? policy.tiers[decided.tier].name : nil, used: decided.used, limit: decided.limit))
       }
-      func judgeExactly(_ event: Event) {
-        evaluate(subject: subject, at: event.at, asOf: event.recorded, cache: nil)
-        report(event, subjectFold.outcome.features[Int(event.feature)])
-      }
       if exact {
         // A release (negative quantity) hands nothing out: it is never a leak.
-        for event in events where event.kind == .usage && event.quantity > 0 { judgeExactly(event) }
+        for event in ledger.events[extent.lower..<extent.upper] where event.kind == .usage && event.quantity > 0 {
+          evaluate(subject: subject, at: event.at, asOf: event.recorded, cache: nil)
+          report(event, subjectFold.outcome.features[Int(event.feature)])
+        }
         continue
       }
-      scan.scan(subject: subject, of: ledger, policy: policy) { event, outcome, isKnownAtRecorded in
-        if isKnownAtRecorded { report(event, outcome) } else { judgeExactly(event) }
+      uses.removeAll(keepingCapacity: true)
+      requests.removeAll(keepingCapacity: true)
+      ledger.events.withUnsafeBufferPointer { all in
+        let events = UnsafeBufferPointer(rebasing: all[extent.lower..<extent.upper])
+        scan.scan(events, subscriptionCount: extent.subscriptions, context: ledger.context, policy: policy) {
+          position, outcome, isKnownAtRecorded in
+          if isKnownAtRecorded {
+            if !outcome.allowed { uses.append((position, outcome, -1)) }
+          } else {
+            uses.append((position, outcome, requests.count))
+            requests.append(KnownAtUseJudge.Request(position: position, knownBy: events[position].recorded))
+          }
+        }
+        judged.removeAll(keepingCapacity: true)
+        judged.append(contentsOf: repeatElement(FeatureOutcome(), count: requests.count))
+        judge.judge(
+          events, subscriptionCount: extent.subscriptions, context: ledger.context, policy: policy, requests: requests
+        ) { request, outcome in judged[request] = outcome }
+        for use in uses { report(events[use.position], use.request >= 0 ? judged[use.request] : use.outcome) }
       }
     }
   }
