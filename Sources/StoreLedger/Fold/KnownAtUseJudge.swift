@@ -62,14 +62,7 @@ package struct KnownAtUseJudge {
     base.reset(subscriptionCount: subscriptionCount, itemCount: events.count)
     baseProgress = FoldProgress()
     baseProgress.thresholds.reset(featureCount: featureCount)
-    if facts.useTimes.count != featureCount {
-      facts.useTimes = Array(repeating: [], count: featureCount)
-      facts.useSums = Array(repeating: [], count: featureCount)
-    }
-    for feature in 0..<featureCount {
-      facts.useTimes[feature].removeAll(keepingCapacity: true)
-      facts.useSums[feature].removeAll(keepingCapacity: true)
-    }
+    facts.removeUses(featureCount: featureCount)
     var next = 0
     for position in 0...events.count {
       if next < order.count && order[next].checkpoint == position {

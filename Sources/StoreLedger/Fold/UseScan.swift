@@ -28,6 +28,19 @@ package struct UseScan {
     var windows = CalendarWindows(containing: Timestamp(millisecondsSinceEpoch: 0), offsetMs: 0)
     var time = Timestamp(millisecondsSinceEpoch: 0)
 
+    /// Forgets every use, keeping the buffers, for `featureCount` features.
+    /// - Complexity: O(features).
+    mutating func removeUses(featureCount: Int) {
+      if useTimes.count != featureCount {
+        useTimes = Array(repeating: [], count: featureCount)
+        useSums = Array(repeating: [], count: featureCount)
+      }
+      for feature in 0..<featureCount {
+        useTimes[feature].removeAll(keepingCapacity: true)
+        useSums[feature].removeAll(keepingCapacity: true)
+      }
+    }
+
     func thresholdReachedAt(_ feature: Int) -> Timestamp { thresholds.reachedAt(feature) }
 
     func windowEnd(_ window: UsageWindow) -> Timestamp? { windows.end(window) }
@@ -65,14 +78,7 @@ package struct UseScan {
     facts.first = events.first?.at
     facts.conversion = nil
     facts.thresholds.reset(featureCount: featureCount)
-    if facts.useTimes.count != featureCount {
-      facts.useTimes = Array(repeating: [], count: featureCount)
-      facts.useSums = Array(repeating: [], count: featureCount)
-    }
-    for feature in 0..<featureCount {
-      facts.useTimes[feature].removeAll(keepingCapacity: true)
-      facts.useSums[feature].removeAll(keepingCapacity: true)
-    }
+    facts.removeUses(featureCount: featureCount)
     var latestRecorded = Timestamp.distantPast
     var start = 0
     while start < events.count {

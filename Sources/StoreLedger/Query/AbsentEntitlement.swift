@@ -42,23 +42,23 @@ extension AbsentEntitlement {
         result.append(
           AbsentEntitlement(
             entitlement: entitlement,
-            reason: "held then as known now (\(current.product) from \(ReadableTime.instant(current.from))), "
-              + "but not yet known at \(answer.asOf.map(ReadableTime.instant) ?? "then")",
+            reason: "held then as known now (\(current.product) from \(AnswerWords.instant(current.from))), "
+              + "but not yet known at \(answer.asOf.map(AnswerWords.instant) ?? "then")",
             evidence: []))
       } else if let next = intervals.first(where: { $0.from > t }) {
         let before = intervals.last(where: { ($0.to ?? .distantFuture) <= t })
         result.append(
           AbsentEntitlement(
             entitlement: entitlement,
-            reason: (before.map { "it ended at \(ReadableTime.instant($0.to!)) (\($0.product)); " } ?? "")
-              + "it starts at \(ReadableTime.instant(next.from)) (\(next.product))"
+            reason: (before.map { "it ended at \(AnswerWords.instant($0.to!)) (\($0.product)); " } ?? "")
+              + "it starts at \(AnswerWords.instant(next.from)) (\(next.product))"
               + describe(ending(before?.to, subject: symbol, ledger: ledger), subject: symbol, ledger: ledger),
             evidence: ending(before?.to, subject: symbol, ledger: ledger)))
       } else if let last = intervals.last, let end = last.to {
         result.append(
           AbsentEntitlement(
             entitlement: entitlement,
-            reason: "it ended at \(ReadableTime.instant(end)) (\(last.product), \(last.state))"
+            reason: "it ended at \(AnswerWords.instant(end)) (\(last.product), \(last.state))"
               + describe(ending(end, subject: symbol, ledger: ledger), subject: symbol, ledger: ledger),
             evidence: ending(end, subject: symbol, ledger: ledger)))
       }
@@ -82,32 +82,11 @@ extension AbsentEntitlement {
       guard let event = events.first(where: { Int($0.line) == item.line }) else { return "\(item.id) (line \(item.line))" }
       var text = "\(item.id) (line \(item.line): \(event.kind.name)"
       if event.kind == .revocation, let reason = RevocationReason(rawValue: event.reasonRaw) { text += ", \(reason.name)" }
-      text += ", effective \(ReadableTime.instant(event.at))"
-      if event.recorded != event.at { text += ", learned \(ReadableTime.instant(event.recorded))" }
+      text += ", effective \(AnswerWords.instant(event.at))"
+      if event.recorded != event.at { text += ", learned \(AnswerWords.instant(event.recorded))" }
       return text + ")"
     }
     return "; events " + texts.joined(separator: ", ")
   }
 
-}
-
-/// Instants for people: `5 Mar 2026 16:00 UTC`.
-package enum ReadableTime {
-  /// `5 Mar 2026 16:00 UTC`, or `5 Mar 2026` at midnight.
-  package static func instant(_ time: Timestamp) -> String {
-    let text = time.rfc3339  // 2026-03-05T16:00:00Z or with .mmm
-    let date = day(time)
-    let clock = text.dropFirst(11).prefix(8)
-    if clock == "00:00:00" && !text.contains(".") { return date }
-    return date + " " + (clock.hasSuffix(":00") ? String(clock.prefix(5)) : String(clock)) + " UTC"
-  }
-
-  /// `5 Mar 2026`.
-  package static func day(_ time: Timestamp) -> String {
-    let text = time.rfc3339
-    let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-    let parts = text.prefix(10).split(separator: "-")
-    guard parts.count == 3, let month = Int(parts[1]), let dayOfMonth = Int(parts[2]) else { return text }
-    return "\(dayOfMonth) \(months[month - 1]) \(parts[0])"
-  }
 }

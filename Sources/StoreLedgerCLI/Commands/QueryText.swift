@@ -50,7 +50,7 @@ enum QueryText {
   }
 
   /// `5 Mar 2026 16:00 UTC`, or `5 Mar 2026` at midnight.
-  static func instant(_ time: Timestamp) -> String { ReadableTime.instant(time) }
+  static func instant(_ time: Timestamp) -> String { AnswerWords.instant(time) }
 }
 
 extension QueryText {
