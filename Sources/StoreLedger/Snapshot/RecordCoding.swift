@@ -1,96 +1,87 @@
 import StoreLedgerCore
 
-/// The compact encoding of a subject's event records in a snapshot's `state` section.
+/// One event as a fixed-width record of a snapshot's restore section.
 ///
-/// Per event, LEB128 varints: zigzag deltas for the line and `at` (events are in
-/// effective order, so deltas are small), `recorded − at`, `expires − at`, and
-/// symbol / product indices plus one (0 = none), and for `usage` the feature's index. Then base64, so it stays a JSON
-/// string. About 30 bytes per event, against ~180 for the log line.
+/// `recordBytes` bytes, every field little-endian at a fixed offset (never a raw struct dump, so
+/// the bytes are the same on every platform): `at`, `recorded`, `expires`, `quantity`, `price` and
+/// the meta hash as 64-bit integers (milliseconds for instants); the id, transaction, original
+/// transaction and currency as 32-bit indices into the section's string tables, then the line,
+/// the slot, the product and the target product (all ones: none); `EventFlags` in 32 bits; the
+/// usage feature in 16 bits; 16 bits that must be zero. The subject is not stored: records come
+/// grouped by subject, in effective order.
 enum RecordCoding {
-  /// Flag bit set when the event has a `meta` hash (8 raw bytes follow).
-  static let hasMetaFlag: Int64 = 1 << 18
+  /// Bytes per record.
+  static let recordBytes = 88
 
-  static func encode(_ events: ArraySlice<Event>, into out: inout [UInt8]) {
-    var previousLine: Int64 = 0
-    var previousAt: Int64 = 0
-    for e in events {
-      var flags = EventFlags.pack(e)
-      if e.metaHash != 0 { flags |= hasMetaFlag }
-      signed(Int64(e.line) - previousLine, &out)
-      previousLine = Int64(e.line)
-      unsigned(UInt64(flags), &out)
-      signed(e.at.millisecondsSinceEpoch &- previousAt, &out)
-      previousAt = e.at.millisecondsSinceEpoch
-      signed(e.recorded.millisecondsSinceEpoch &- e.at.millisecondsSinceEpoch, &out)
-      if e.hasExpires { signed(e.expires.millisecondsSinceEpoch &- e.at.millisecondsSinceEpoch, &out) }
-      signed(e.quantity, &out)
-      if e.hasPrice { signed(e.price, &out) }
-      if e.metaHash != 0 {
-        for shift in stride(from: 0, to: 64, by: 8) { out.append(UInt8(truncatingIfNeeded: e.metaHash >> UInt64(shift))) }
-      }
-      unsigned(UInt64(e.id.rawValue), &out)
-      for symbol in [e.transaction, e.originalTransaction, e.currency] {
-        unsigned(symbol.isSome ? UInt64(symbol.rawValue) + 1 : 0, &out)
-      }
-      for product in [e.product, e.targetProduct] {
-        unsigned(product.isSome ? UInt64(product.rawValue) + 1 : 0, &out)
-      }
-      unsigned(e.slot == UInt32.max ? 0 : UInt64(e.slot) + 1, &out)
-      if e.kind == .usage { unsigned(UInt64(e.feature), &out) }
+  private static let atOffset = 0
+  private static let recordedOffset = 8
+  private static let expiresOffset = 16
+  private static let quantityOffset = 24
+  private static let priceOffset = 32
+  private static let metaOffset = 40
+  private static let idOffset = 48
+  private static let transactionOffset = 52
+  private static let originalOffset = 56
+  private static let currencyOffset = 60
+  private static let lineOffset = 64
+  private static let slotOffset = 68
+  private static let productOffset = 72
+  private static let targetOffset = 76
+  private static let flagsOffset = 80
+  private static let featureOffset = 84
+  private static let reservedOffset = 86
+
+  /// Writes `e` as one record at `offset` of `out`, which has room for it.
+  static func encode(_ e: Event, into out: UnsafeMutableRawBufferPointer, at offset: Int) {
+    precondition(offset >= 0 && offset + recordBytes <= out.count, "record outside the buffer")
+    func put<T: FixedWidthInteger>(_ value: T, _ field: Int) {
+      out.storeBytes(of: value.littleEndian, toByteOffset: offset + field, as: T.self)
     }
+    put(e.at.millisecondsSinceEpoch, atOffset)
+    put(e.recorded.millisecondsSinceEpoch, recordedOffset)
+    put(e.expires.millisecondsSinceEpoch, expiresOffset)
+    put(e.quantity, quantityOffset)
+    put(e.price, priceOffset)
+    put(e.metaHash, metaOffset)
+    put(e.id.rawValue, idOffset)
+    put(e.transaction.rawValue, transactionOffset)
+    put(e.originalTransaction.rawValue, originalOffset)
+    put(e.currency.rawValue, currencyOffset)
+    put(e.line, lineOffset)
+    put(e.slot, slotOffset)
+    put(e.product.rawValue, productOffset)
+    put(e.targetProduct.rawValue, targetOffset)
+    put(UInt32(EventFlags.pack(e)), flagsOffset)
+    put(e.feature, featureOffset)
+    put(UInt16(0), reservedOffset)
   }
 
+  /// Reads the record at `offset` of `bytes` (which holds it whole) into an event of `subject`;
+  /// nil when its flags are not a valid encoding. Indices are not checked here.
   @inline(__always)
-  static func unsigned(_ value: UInt64, _ out: inout [UInt8]) {
-    var v = value
-    while v >= 0x80 {
-      out.append(UInt8(truncatingIfNeeded: v) | 0x80)
-      v >>= 7
+  static func decode(_ bytes: UnsafeRawBufferPointer, at offset: Int, subject: Symbol) -> Event? {
+    func get<T: FixedWidthInteger>(_ field: Int, _: T.Type) -> T {
+      T(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + field, as: T.self))
     }
-    out.append(UInt8(v))
-  }
-
-  @inline(__always)
-  static func signed(_ value: Int64, _ out: inout [UInt8]) {
-    unsigned(UInt64(bitPattern: (value << 1) ^ (value >> 63)), &out)
-  }
-
-  /// Reads records back; nil when the bytes are not a valid encoding.
-  struct Decoder {
-    let p: UnsafeBufferPointer<UInt8>
-    var i = 0
-
-    init(_ p: UnsafeBufferPointer<UInt8>) { self.p = p }
-
-    var isAtEnd: Bool { i >= p.count }
-
-    @inline(__always)
-    mutating func unsigned() -> UInt64? {
-      var result: UInt64 = 0
-      var shift: UInt64 = 0
-      while i < p.count {
-        let byte = p[i]
-        i += 1
-        guard shift < 64 else { return nil }
-        result |= UInt64(byte & 0x7F) << shift
-        if byte < 0x80 { return result }
-        shift += 7
-      }
-      return nil
-    }
-
-    @inline(__always)
-    mutating func signed() -> Int64? {
-      guard let raw = unsigned() else { return nil }
-      return Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1)
-    }
-
-    mutating func raw64() -> UInt64? {
-      guard i + 8 <= p.count else { return nil }
-      var value: UInt64 = 0
-      for k in 0..<8 { value |= UInt64(p[i + k]) << UInt64(8 * k) }
-      i += 8
-      return value
-    }
+    var e = Event(kind: .purchase)
+    guard get(reservedOffset, UInt16.self) == 0, EventFlags.unpack(Int64(get(flagsOffset, UInt32.self)), into: &e)
+    else { return nil }
+    e.at = Timestamp(millisecondsSinceEpoch: get(atOffset, Int64.self))
+    e.recorded = Timestamp(millisecondsSinceEpoch: get(recordedOffset, Int64.self))
+    e.expires = Timestamp(millisecondsSinceEpoch: get(expiresOffset, Int64.self))
+    e.quantity = get(quantityOffset, Int64.self)
+    e.price = get(priceOffset, Int64.self)
+    e.metaHash = get(metaOffset, UInt64.self)
+    e.id = Symbol(rawValue: get(idOffset, UInt32.self))
+    e.subject = subject
+    e.transaction = Symbol(rawValue: get(transactionOffset, UInt32.self))
+    e.originalTransaction = Symbol(rawValue: get(originalOffset, UInt32.self))
+    e.currency = Symbol(rawValue: get(currencyOffset, UInt32.self))
+    e.line = get(lineOffset, UInt32.self)
+    e.slot = get(slotOffset, UInt32.self)
+    e.product = ProductIndex(rawValue: get(productOffset, UInt32.self))
+    e.targetProduct = ProductIndex(rawValue: get(targetOffset, UInt32.self))
+    e.feature = get(featureOffset, UInt16.self)
+    return e
   }
 }

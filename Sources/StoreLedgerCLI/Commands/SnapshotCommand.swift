@@ -99,7 +99,8 @@ enum DiffCommand: LedgerCommand {
   static func differences(_ a: [UInt8], _ b: [UInt8], nameA: String, nameB: String) throws -> [String] {
     func parse(_ bytes: [UInt8], _ name: String) throws -> JSONValue {
       do {
-        return try JSONValue.parse(bytes: bytes)
+        // The readable document only: the binary restore section after it is not JSON.
+        return try JSONValue.parse(bytes: Array(SnapshotReader.readablePart(bytes)))
       } catch {
         throw Diagnostic(file: name, line: error.line, column: error.column, .snapshotMismatch("not a snapshot: invalid JSON: \(error.detail)"))
       }

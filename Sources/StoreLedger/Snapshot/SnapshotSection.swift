@@ -1,0 +1,80 @@
+import StoreLedgerCore
+
+/// The binary restore section of a snapshot: what restoring reads, laid out to be read in place.
+///
+/// Little-endian throughout, explicitly encoded:
+///
+/// | offset | bytes | what |
+/// | --- | --- | --- |
+/// | 0 | 8 | `magic` |
+/// | 8 | 8 | events |
+/// | 16 | 4 × 4 | subjects, ids, transactions, currencies (string counts) |
+/// | 32 | events × `RecordCoding.recordBytes` | the event records, subject after subject in byte order of the subjects' names, each subject's in effective order |
+/// | … | subjects × 4 | where each subject's records end (a record count) |
+/// | … | per table | the string tables of subjects, ids, transactions, currencies: each string's end (4 bytes each), then the strings back to back |
+///
+/// Records name strings by their index in the tables, so a restore builds the tables in bulk
+/// and never interns, and allocates nothing per event.
+enum SnapshotSection {
+  /// The section's first eight bytes.
+  static let magic: [UInt8] = Array("SLRS\u{0}\u{0}\u{0}4".utf8)
+  /// Bytes before the first record.
+  static let headerBytes = 32
+
+  /// The section of `ledger` with its subjects in the order `order` (symbols of `ledger`).
+  /// - Complexity: O(events + string bytes).
+  static func encode(_ ledger: Ledger, subjectOrder order: [Int]) -> [UInt8] {
+    let symbols = ledger.symbols
+    let tables = [symbols.subjects, symbols.ids, symbols.transactions, symbols.currencies]
+    let eventCount = order.reduce(0) { $0 + ledger.events(of: Symbol(rawValue: UInt32($1))).count }
+    var size = headerBytes + eventCount * RecordCoding.recordBytes + order.count * 4
+    for table in tables { size += table.count * 4 + table.arenaBytes }
+    var out = [UInt8](repeating: 0, count: size)
+    out.withUnsafeMutableBytes { raw in
+      var at = 0
+      func put<T: FixedWidthInteger>(_ value: T) {
+        raw.storeBytes(of: value.littleEndian, toByteOffset: at, as: T.self)
+        at += MemoryLayout<T>.size
+      }
+      for byte in magic { put(byte) }
+      put(UInt64(eventCount))
+      put(UInt32(order.count))
+      for table in tables.dropFirst() { put(UInt32(table.count)) }
+      for subject in order {
+        for event in ledger.events(of: Symbol(rawValue: UInt32(subject))) {
+          RecordCoding.encode(event, into: raw, at: at)
+          at += RecordCoding.recordBytes
+        }
+      }
+      var end: UInt32 = 0
+      for subject in order {
+        end += UInt32(ledger.events(of: Symbol(rawValue: UInt32(subject))).count)
+        put(end)
+      }
+      writeTable(symbols.subjects, order: order.map { Symbol(rawValue: UInt32($0)) }, into: raw, at: &at)
+      for table in tables.dropFirst() {
+        writeTable(table, order: (0..<table.count).map { Symbol(rawValue: UInt32($0)) }, into: raw, at: &at)
+      }
+      precondition(at == raw.count, "snapshot section size miscounted")
+    }
+    return out
+  }
+
+  /// One string table: the end of each string, then the strings.
+  private static func writeTable(
+    _ table: SymbolTable, order: [Symbol], into raw: UnsafeMutableRawBufferPointer, at: inout Int
+  ) {
+    var end: UInt32 = 0
+    for symbol in order {
+      end += UInt32(table.withBytes(symbol) { $0.count })
+      raw.storeBytes(of: end.littleEndian, toByteOffset: at, as: UInt32.self)
+      at += 4
+    }
+    for symbol in order {
+      table.withBytes(symbol) { bytes in
+        UnsafeMutableRawBufferPointer(rebasing: raw[at..<(at + bytes.count)]).copyMemory(from: UnsafeRawBufferPointer(bytes))
+        at += bytes.count
+      }
+    }
+  }
+}
