@@ -28,19 +28,25 @@ struct RecordChecks {
   /// Appends `subject`'s records (up to record `end`) to `restored`, with its subscription count.
   /// - Complexity: O(records).
   mutating func subject(
-    _ subject: Symbol, recordsAt: Int, end: Int, into restored: inout RestoredSection
+    _ subject: Symbol, recordsAt: Int, end: Int, extras: inout Int, extrasEnd: Int, into restored: inout RestoredSection
   ) throws(Diagnostic) {
     let first = restored.events.count
     var subscriptions: UInt32 = 0
     for index in first..<end {
       let position = index - first
-      guard let e = RecordCoding.decode(decoder.bytes, at: recordsAt + index * RecordCoding.recordBytes, subject: subject),
+      guard
+        let e = RecordCoding.decode(
+          decoder.bytes, at: recordsAt + index * RecordCoding.recordBytes, extras: &extras, extrasEnd: extrasEnd,
+          subject: subject),
         check(e, position: position)
       else { throw decoder.fail("record \(index) (subject \(subject.rawValue), event \(position + 1)) is damaged") }
       seenIDs[Int(e.id.rawValue)] = true
       if e.at > restored.latest { restored.latest = e.at }
       if isSubscriptionEvent(e) { subscriptions = max(subscriptions, e.slot &+ 1) }
       restored.events.append(e)
+    }
+    guard extras == extrasEnd else {
+      throw decoder.fail("subject \(subject.rawValue): its records use \(extrasEnd - extras) bytes of extras fewer than it says")
     }
     let count = end - first
     guard count <= Limits.eventsPerSubjectMax, subscriptions <= UInt32(count) else {

@@ -1,87 +1,110 @@
 import StoreLedgerCore
 
-/// One event as a fixed-width record of a snapshot's restore section.
+/// One event as a fixed-width record of a snapshot's restore section, plus the values it has
+/// beyond the common ones in the section's extras stream.
 ///
-/// `recordBytes` bytes, every field little-endian at a fixed offset (never a raw struct dump, so
-/// the bytes are the same on every platform): `at`, `recorded`, `expires`, `quantity`, `price` and
-/// the meta hash as 64-bit integers (milliseconds for instants); the id, transaction, original
-/// transaction and currency as 32-bit indices into the section's string tables, then the line,
-/// the slot, the product and the target product (all ones: none); `EventFlags` in 32 bits; the
-/// usage feature in 16 bits; 16 bits that must be zero. The subject is not stored: records come
-/// grouped by subject, in effective order.
+/// A record is `recordBytes` bytes, every field little-endian at a fixed offset (never a raw
+/// struct dump, so the bytes are the same on every platform): `at` (milliseconds, 64 bits), then
+/// 32-bit indices of the id, transaction and original transaction into the section's string
+/// tables (all ones: none), the line, the slot, and 32 bits of `EventFlags` with one bit per
+/// extra value present. Extras follow, in this order, only when their bit is set: `recorded`,
+/// `expires`, `quantity`, `price`, the meta hash (64 bits each), the currency, product and target
+/// product (32 bits each), the usage feature (16 bits). A value at its default (`recorded == at`,
+/// zero, none) is not written. The subject is not stored: records come grouped by subject.
 enum RecordCoding {
   /// Bytes per record.
-  static let recordBytes = 88
+  static let recordBytes = 32
 
   private static let atOffset = 0
-  private static let recordedOffset = 8
-  private static let expiresOffset = 16
-  private static let quantityOffset = 24
-  private static let priceOffset = 32
-  private static let metaOffset = 40
-  private static let idOffset = 48
-  private static let transactionOffset = 52
-  private static let originalOffset = 56
-  private static let currencyOffset = 60
-  private static let lineOffset = 64
-  private static let slotOffset = 68
-  private static let productOffset = 72
-  private static let targetOffset = 76
-  private static let flagsOffset = 80
-  private static let featureOffset = 84
-  private static let reservedOffset = 86
+  private static let idOffset = 8
+  private static let transactionOffset = 12
+  private static let originalOffset = 16
+  private static let lineOffset = 20
+  private static let slotOffset = 24
+  private static let flagsOffset = 28
 
-  /// Writes `e` as one record at `offset` of `out`, which has room for it.
-  static func encode(_ e: Event, into out: UnsafeMutableRawBufferPointer, at offset: Int) {
-    precondition(offset >= 0 && offset + recordBytes <= out.count, "record outside the buffer")
+  /// The first bit above `EventFlags`' bits: one bit per extra value, in stream order.
+  private static let firstExtraBit: UInt32 = 18
+  /// Extra values a record can have, in the order they follow in the extras stream.
+  private enum Extra: UInt32, CaseIterable {
+    case recorded, expires, quantity, price, meta, currency, product, target, feature
+    var bit: UInt32 { 1 << (RecordCoding.firstExtraBit + rawValue) }
+  }
+  /// Bits of the flags word that must be zero.
+  private static let unusedBits: UInt32 = ~0 << (firstExtraBit + UInt32(Extra.allCases.count))
+
+  /// Writes `e` as one record at `offset` of `records`, which has room for it, and appends its extras.
+  static func encode(_ e: Event, into records: UnsafeMutableRawBufferPointer, at offset: Int, extras: inout [UInt8]) {
+    precondition(offset >= 0 && offset + recordBytes <= records.count, "record outside the buffer")
     func put<T: FixedWidthInteger>(_ value: T, _ field: Int) {
-      out.storeBytes(of: value.littleEndian, toByteOffset: offset + field, as: T.self)
+      records.storeBytes(of: value.littleEndian, toByteOffset: offset + field, as: T.self)
     }
+    var flags = UInt32(EventFlags.pack(e))
+    func extra<T: FixedWidthInteger>(_ present: Bool, _ which: Extra, _ value: T) {
+      guard present else { return }
+      flags |= which.bit
+      withUnsafeBytes(of: value.littleEndian) { extras.append(contentsOf: $0) }
+    }
+    extra(e.recorded != e.at, .recorded, e.recorded.millisecondsSinceEpoch)
+    extra(e.expires.millisecondsSinceEpoch != 0, .expires, e.expires.millisecondsSinceEpoch)
+    extra(e.quantity != 0, .quantity, e.quantity)
+    extra(e.price != 0, .price, e.price)
+    extra(e.metaHash != 0, .meta, e.metaHash)
+    extra(e.currency.isSome, .currency, e.currency.rawValue)
+    extra(e.product.isSome, .product, e.product.rawValue)
+    extra(e.targetProduct.isSome, .target, e.targetProduct.rawValue)
+    extra(e.feature != Event.noFeature, .feature, e.feature)
     put(e.at.millisecondsSinceEpoch, atOffset)
-    put(e.recorded.millisecondsSinceEpoch, recordedOffset)
-    put(e.expires.millisecondsSinceEpoch, expiresOffset)
-    put(e.quantity, quantityOffset)
-    put(e.price, priceOffset)
-    put(e.metaHash, metaOffset)
     put(e.id.rawValue, idOffset)
     put(e.transaction.rawValue, transactionOffset)
     put(e.originalTransaction.rawValue, originalOffset)
-    put(e.currency.rawValue, currencyOffset)
     put(e.line, lineOffset)
     put(e.slot, slotOffset)
-    put(e.product.rawValue, productOffset)
-    put(e.targetProduct.rawValue, targetOffset)
-    put(UInt32(EventFlags.pack(e)), flagsOffset)
-    put(e.feature, featureOffset)
-    put(UInt16(0), reservedOffset)
+    put(flags, flagsOffset)
   }
 
-  /// Reads the record at `offset` of `bytes` (which holds it whole) into an event of `subject`;
-  /// nil when its flags are not a valid encoding. Indices are not checked here.
+  /// Reads the record at `offset` of `bytes` (which holds it whole) into an event of `subject`,
+  /// taking its extras from `extras` up to `extrasEnd`; nil when its flags are not a valid
+  /// encoding or its extras run past `extrasEnd`. Indices are not checked here.
   @inline(__always)
-  static func decode(_ bytes: UnsafeRawBufferPointer, at offset: Int, subject: Symbol) -> Event? {
-    func get<T: FixedWidthInteger>(_ field: Int, _: T.Type) -> T {
-      T(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + field, as: T.self))
+  static func decode(
+    _ bytes: UnsafeRawBufferPointer, at offset: Int, extras: inout Int, extrasEnd: Int, subject: Symbol
+  ) -> Event? {
+    func get<T: FixedWidthInteger>(_ at: Int, _: T.Type) -> T {
+      T(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: T.self))
     }
+    let flags = get(offset + flagsOffset, UInt32.self)
     var e = Event(kind: .purchase)
-    guard get(reservedOffset, UInt16.self) == 0, EventFlags.unpack(Int64(get(flagsOffset, UInt32.self)), into: &e)
+    guard flags & unusedBits == 0,
+      EventFlags.unpack(Int64(flags & ((1 << firstExtraBit) - 1)), into: &e)
     else { return nil }
-    e.at = Timestamp(millisecondsSinceEpoch: get(atOffset, Int64.self))
-    e.recorded = Timestamp(millisecondsSinceEpoch: get(recordedOffset, Int64.self))
-    e.expires = Timestamp(millisecondsSinceEpoch: get(expiresOffset, Int64.self))
-    e.quantity = get(quantityOffset, Int64.self)
-    e.price = get(priceOffset, Int64.self)
-    e.metaHash = get(metaOffset, UInt64.self)
-    e.id = Symbol(rawValue: get(idOffset, UInt32.self))
+    var ok = true
+    func extra<T: FixedWidthInteger>(_ which: Extra, _ absent: T) -> T {
+      guard flags & which.bit != 0 else { return absent }
+      guard extras + MemoryLayout<T>.size <= extrasEnd else {
+        ok = false
+        return absent
+      }
+      defer { extras += MemoryLayout<T>.size }
+      return get(extras, T.self)
+    }
+    let at = get(offset + atOffset, Int64.self)
+    e.at = Timestamp(millisecondsSinceEpoch: at)
+    e.recorded = Timestamp(millisecondsSinceEpoch: extra(.recorded, at))
+    e.expires = Timestamp(millisecondsSinceEpoch: extra(.expires, Int64(0)))
+    e.quantity = extra(.quantity, Int64(0))
+    e.price = extra(.price, Int64(0))
+    e.metaHash = extra(.meta, UInt64(0))
+    e.currency = Symbol(rawValue: extra(.currency, UInt32.max))
+    e.product = ProductIndex(rawValue: extra(.product, UInt32.max))
+    e.targetProduct = ProductIndex(rawValue: extra(.target, UInt32.max))
+    e.feature = extra(.feature, Event.noFeature)
+    e.id = Symbol(rawValue: get(offset + idOffset, UInt32.self))
     e.subject = subject
-    e.transaction = Symbol(rawValue: get(transactionOffset, UInt32.self))
-    e.originalTransaction = Symbol(rawValue: get(originalOffset, UInt32.self))
-    e.currency = Symbol(rawValue: get(currencyOffset, UInt32.self))
-    e.line = get(lineOffset, UInt32.self)
-    e.slot = get(slotOffset, UInt32.self)
-    e.product = ProductIndex(rawValue: get(productOffset, UInt32.self))
-    e.targetProduct = ProductIndex(rawValue: get(targetOffset, UInt32.self))
-    e.feature = get(featureOffset, UInt16.self)
-    return e
+    e.transaction = Symbol(rawValue: get(offset + transactionOffset, UInt32.self))
+    e.originalTransaction = Symbol(rawValue: get(offset + originalOffset, UInt32.self))
+    e.line = get(offset + lineOffset, UInt32.self)
+    e.slot = get(offset + slotOffset, UInt32.self)
+    return ok ? e : nil
   }
 }

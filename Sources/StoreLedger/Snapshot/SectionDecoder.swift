@@ -38,10 +38,14 @@ struct SectionDecoder {
       throw fail("\(eventCount) events for \(counts[0]) subjects, expected at most \(Limits.linesMax) events and no subject without events")
     }
     let events = Int(eventCount)
+    let extrasBytes = load(32, as: UInt64.self)
     let recordsAt = SnapshotSection.headerBytes
     let endsAt = recordsAt + events * RecordCoding.recordBytes
-    guard endsAt + counts[0] * 4 <= bytes.count else { throw fail("shorter than its \(events) records need") }
-    var at = endsAt + counts[0] * 4
+    let extrasAt = endsAt + counts[0] * SnapshotSection.subjectEndBytes
+    guard extrasAt <= bytes.count, extrasBytes <= UInt64(bytes.count - extrasAt) else {
+      throw fail("shorter than its \(events) records and \(extrasBytes) bytes of extras need")
+    }
+    var at = extrasAt + Int(extrasBytes)
     var restored = RestoredSection()
     let lengthLimits = [Limits.subjectLengthMax, Limits.idLengthMax, Limits.referenceBytesMax, Limits.referenceBytesMax]
     var tables: [SymbolTable] = []
@@ -57,20 +61,26 @@ struct SectionDecoder {
     restored.subjectStarts.reserveCapacity(counts[0] + 1)
     restored.subscriptionCounts.reserveCapacity(counts[0])
     var records = RecordChecks(decoder: self, counts: counts, policyFeatures: catalog.policy?.features.count ?? 0)
+    var extras = extrasAt
     var releasedUpTo = 0
     for subject in 0..<counts[0] {
-      let end = Int(load(endsAt + 4 * subject, as: UInt32.self))
-      guard end > restored.events.count, end <= events else {
-        throw fail("subject \(subject) ends at record \(end), expected after \(restored.events.count) and at most \(events)")
+      let end = Int(load(endsAt + SnapshotSection.subjectEndBytes * subject, as: UInt32.self))
+      let extrasEnd = load(endsAt + SnapshotSection.subjectEndBytes * subject + 4, as: UInt64.self)
+      guard end > restored.events.count, end <= events, extrasEnd <= extrasBytes, Int(extrasEnd) + extrasAt >= extras else {
+        throw fail("subject \(subject) ends at record \(end) and extra byte \(extrasEnd), expected after \(restored.events.count) and at most \(events), and after \(extras - extrasAt) and at most \(extrasBytes)")
       }
-      try records.subject(Symbol(rawValue: UInt32(subject)), recordsAt: recordsAt, end: end, into: &restored)
+      try records.subject(
+        Symbol(rawValue: UInt32(subject)), recordsAt: recordsAt, end: end, extras: &extras,
+        extrasEnd: extrasAt + Int(extrasEnd), into: &restored)
       let done = recordsAt + end * RecordCoding.recordBytes
       if let release, done - releasedUpTo >= SnapshotTrailer.digestStepBytes {
         release(releasedUpTo..<done)
         releasedUpTo = done
       }
     }
-    guard restored.events.count == events else { throw fail("\(events - restored.events.count) records belong to no subject") }
+    guard restored.events.count == events, extras == extrasAt + Int(extrasBytes) else {
+      throw fail("\(events - restored.events.count) records or \(extrasAt + Int(extrasBytes) - extras) bytes of extras belong to no subject")
+    }
     return restored
   }
 

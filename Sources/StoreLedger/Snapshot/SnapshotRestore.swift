@@ -57,16 +57,16 @@ package enum SnapshotFiles {
 
   /// Writes the snapshot of `ledger` to `path` as `write(_:to:force:inUse:)` does, streaming:
   /// the readable timeline goes to the file in chunks (`SnapshotWriter.chunkBytes`) as it is
-  /// made, so memory holds the restore prefix at most, never the whole snapshot.
+  /// made, so memory holds the restore section at most, never the whole snapshot.
   /// `chunkBytes` is injectable so tests can cut the output into many chunks with a small ledger.
-  /// - Complexity: O(snapshot size); memory O(restore prefix).
+  /// - Complexity: O(snapshot size); memory O(restore section).
   package static func write(
     _ ledger: Ledger, header: SnapshotHeader, to path: String, force: Bool = true, inUse: [String] = [],
     chunkBytes: Int = SnapshotWriter.chunkBytes
   ) throws(Diagnostic) -> Int {
     let pending = try PendingFile(replacing: path, force: force, inUse: inUse)
     var out: [UInt8] = []
-    // Address space for the prefix (records are about 80 bytes per event); untouched pages cost nothing.
+    // Address space for the restore section (88 bytes per event and the strings); untouched pages cost nothing.
     out.reserveCapacity(ledger.events.count * 128 + chunkBytes)
     var written = 0
     try SnapshotWriter.write(ledger, header: header, into: &out, flushingAt: chunkBytes) {

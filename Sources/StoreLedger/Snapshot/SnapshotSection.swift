@@ -9,8 +9,10 @@ import StoreLedgerCore
 /// | 0 | 8 | `magic` |
 /// | 8 | 8 | events |
 /// | 16 | 4 × 4 | subjects, ids, transactions, currencies (string counts) |
-/// | 32 | events × `RecordCoding.recordBytes` | the event records, subject after subject in byte order of the subjects' names, each subject's in effective order |
-/// | … | subjects × 4 | where each subject's records end (a record count) |
+/// | 32 | 8 | bytes of the extras stream |
+/// | 40 | events × `RecordCoding.recordBytes` | the event records, subject after subject in byte order of the subjects' names, each subject's in effective order |
+/// | … | subjects × 12 | where each subject's records end (a record count, 4 bytes) and its extras end (8 bytes) |
+/// | … | extras | the records' extra values (`RecordCoding`), in record order |
 /// | … | per table | the string tables of subjects, ids, transactions, currencies: each string's end (4 bytes each), then the strings back to back |
 ///
 /// Records name strings by their index in the tables, so a restore builds the tables in bulk
@@ -19,7 +21,9 @@ enum SnapshotSection {
   /// The section's first eight bytes.
   static let magic: [UInt8] = Array("SLRS\u{0}\u{0}\u{0}4".utf8)
   /// Bytes before the first record.
-  static let headerBytes = 32
+  static let headerBytes = 40
+  /// Bytes per subject in the table of where subjects end.
+  static let subjectEndBytes = 12
 
   /// The section of `ledger` with its subjects in the order `order` (symbols of `ledger`).
   /// - Complexity: O(events + string bytes).
@@ -27,7 +31,22 @@ enum SnapshotSection {
     let symbols = ledger.symbols
     let tables = [symbols.subjects, symbols.ids, symbols.transactions, symbols.currencies]
     let eventCount = order.reduce(0) { $0 + ledger.events(of: Symbol(rawValue: UInt32($1))).count }
-    var size = headerBytes + eventCount * RecordCoding.recordBytes + order.count * 4
+    var records = [UInt8](repeating: 0, count: eventCount * RecordCoding.recordBytes)
+    var extras: [UInt8] = []
+    extras.reserveCapacity(eventCount * 16)
+    var ends: [(records: UInt32, extras: UInt64)] = []
+    ends.reserveCapacity(order.count)
+    records.withUnsafeMutableBytes { raw in
+      var at = 0
+      for subject in order {
+        for event in ledger.events(of: Symbol(rawValue: UInt32(subject))) {
+          RecordCoding.encode(event, into: raw, at: at, extras: &extras)
+          at += RecordCoding.recordBytes
+        }
+        ends.append((UInt32(at / RecordCoding.recordBytes), UInt64(extras.count)))
+      }
+    }
+    var size = headerBytes + records.count + order.count * subjectEndBytes + extras.count
     for table in tables { size += table.count * 4 + table.arenaBytes }
     var out = [UInt8](repeating: 0, count: size)
     out.withUnsafeMutableBytes { raw in
@@ -36,21 +55,21 @@ enum SnapshotSection {
         raw.storeBytes(of: value.littleEndian, toByteOffset: at, as: T.self)
         at += MemoryLayout<T>.size
       }
-      for byte in magic { put(byte) }
+      func copy(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: raw[at..<(at + $0.count)]).copyMemory(from: $0) }
+        at += bytes.count
+      }
+      copy(magic)
       put(UInt64(eventCount))
       put(UInt32(order.count))
       for table in tables.dropFirst() { put(UInt32(table.count)) }
-      for subject in order {
-        for event in ledger.events(of: Symbol(rawValue: UInt32(subject))) {
-          RecordCoding.encode(event, into: raw, at: at)
-          at += RecordCoding.recordBytes
-        }
+      put(UInt64(extras.count))
+      copy(records)
+      for end in ends {
+        put(end.records)
+        put(end.extras)
       }
-      var end: UInt32 = 0
-      for subject in order {
-        end += UInt32(ledger.events(of: Symbol(rawValue: UInt32(subject))).count)
-        put(end)
-      }
+      copy(extras)
       writeTable(symbols.subjects, order: order.map { Symbol(rawValue: UInt32($0)) }, into: raw, at: &at)
       for table in tables.dropFirst() {
         writeTable(table, order: (0..<table.count).map { Symbol(rawValue: UInt32($0)) }, into: raw, at: &at)

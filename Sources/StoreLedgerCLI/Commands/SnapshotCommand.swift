@@ -105,6 +105,9 @@ enum DiffCommand: LedgerCommand {
         throw Diagnostic(file: name, line: error.line, column: error.column, .snapshotMismatch("not a snapshot: invalid JSON: \(error.detail)"))
       }
     }
-    return SnapshotDiff.compare(try parse(a, nameA), try parse(b, nameB), nameA: nameA, nameB: nameB)
+    let (readableA, readableB) = (try parse(a, nameA), try parse(b, nameB))
+    let lines = SnapshotDiff.compare(readableA, readableB, nameA: nameA, nameB: nameB)
+    let note = SnapshotDiff.restoreSectionNote(a, b, readableA: readableA, readableB: readableB)
+    return lines.filter { $0 != "the snapshots differ outside subjects and the header" || note == nil } + (note.map { [$0] } ?? [])
   }
 }

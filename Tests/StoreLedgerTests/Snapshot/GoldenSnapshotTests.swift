@@ -117,4 +117,29 @@ struct GoldenSnapshotTests {
     #expect(lines.last == "1 subject differs")
     #expect(SnapshotDiff.compare(try snapshot(base), try snapshot(base)).isEmpty)
   }
+
+  @Test("snapshots whose timelines are equal but whose event records differ are told apart")
+  func recordsOnlyDiffer() throws {
+    let catalogPath = repoPath("Events/catalog.json")
+    let catalog = try LedgerLoader.loadCatalog(path: catalogPath)
+    func snapshot(_ line: String) throws -> [UInt8] {
+      let directory = try temporaryDirectory()
+      defer { try? FileManager.default.removeItem(at: directory) }
+      let logPath = directory.appendingPathComponent("log.jsonl").path
+      try (line + "\n").write(toFile: logPath, atomically: true, encoding: .utf8)
+      let (ledger, extent) = try LedgerLoader.load(logPath: logPath, catalog: catalog)
+      return SnapshotWriter.write(ledger, header: try SnapshotFiles.header(for: ledger, extent: extent, logPath: logPath, catalogPath: catalogPath))
+    }
+    let line = #"{"id":"p1","type":"purchase","subject":"u1","at":"2026-01-01T00:00:00Z","product":"pro.lifetime","transaction":"t1"}"#
+    let a = try snapshot(line)
+    let b = try snapshot(line.replacingOccurrences(of: "\"p1\"", with: "\"q1\""))
+    let readable = { (bytes: [UInt8]) in try JSONValue.parse(bytes: Array(SnapshotReader.readablePart(bytes))) }
+    // Only the log's digest differs in the readable part; the note says what else does.
+    let (readableA, readableB) = (try readable(a), try readable(b))
+    let lines = SnapshotDiff.compare(readableA, readableB)
+    #expect(!lines.isEmpty && lines.allSatisfy { $0.hasPrefix("log.sha256") }, "\(lines)")
+    let note = SnapshotDiff.restoreSectionNote(a, b, readableA: readableA, readableB: readableB)
+    #expect(note?.contains("event records differ") == true)
+    #expect(SnapshotDiff.restoreSectionNote(a, a, readableA: readableA, readableB: readableA) == nil)
+  }
 }

@@ -167,6 +167,7 @@ struct SnapshotRestoreTests {
     ("an id index out of range, resealed", "record 0 (subject 0, event 1) is damaged"),
     ("an unknown kind code, resealed", "record 0 (subject 0, event 1) is damaged"),
     ("an event count over the limit, resealed", "expected at most"),
+    ("extras running past their subject, resealed", "subject 0 ends at record"),
     ("a subject ending past the records, resealed", "subject 0 ends at record"),
     ("a string longer than the limit, resealed", "expected 1 to"),
     ("an unknown section version, resealed", "magic bytes"),
@@ -215,18 +216,23 @@ enum SnapshotDamage {
       let digit = try #require(bytes.indices.first { bytes[$0...].starts(with: Array("\"bytes\": ".utf8)) }) + 9
       bytes[digit] = bytes[digit] == UInt8(ascii: "1") ? UInt8(ascii: "2") : UInt8(ascii: "1")
     case "a flipped byte in the string tables": bytes[section + trailer.sectionBytes - 2] ^= 0x01
-    case "an id index out of range, resealed": put(UInt32.max - 1, at: record + 48)
-    case "an unknown kind code, resealed": put(15, at: record + 80)
+    case "an id index out of range, resealed": put(UInt32.max - 1, at: record + 8)
+    case "an unknown kind code, resealed": put(15, at: record + 28)
     case "an event count over the limit, resealed":
       for k in 0..<8 { bytes[section + 8 + k] = 0xFF }
     case "a subject ending past the records, resealed":
       let events = Int(bytes[section + 8]) | Int(bytes[section + 9]) << 8
       put(UInt32(events + 1), at: record + events * RecordCoding.recordBytes)
     case "a string longer than the limit, resealed":
-      // The first string of the subjects table, after the records and the subjects' ends.
+      // The first string of the subjects table, after the records, the subjects' ends and the extras.
       let events = Int(bytes[section + 8]) | Int(bytes[section + 9]) << 8
       let subjects = Int(bytes[section + 16])
-      put(UInt32(Limits.subjectLengthMax + 1), at: record + events * RecordCoding.recordBytes + subjects * 4)
+      let extras = Int(bytes[section + 32]) | Int(bytes[section + 33]) << 8
+      let tables = record + events * RecordCoding.recordBytes + subjects * SnapshotSection.subjectEndBytes + extras
+      put(UInt32(Limits.subjectLengthMax + 1), at: tables)
+    case "extras running past their subject, resealed":
+      let events = Int(bytes[section + 8]) | Int(bytes[section + 9]) << 8
+      for k in 0..<8 { bytes[record + events * RecordCoding.recordBytes + 4 + k] = 0xEE }
     case "an unknown section version, resealed": bytes[section + 7] = UInt8(ascii: "9")
     case "a trailer pointing outside the file":
       let at = bytes.count - SnapshotTrailer.byteCount + 17 + 20 + 9
