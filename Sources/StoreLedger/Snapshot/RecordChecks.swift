@@ -1,7 +1,7 @@
 import StoreLedgerCore
 
 /// Decodes a subject's records and checks what the fold relies on, so a damaged (but digested)
-/// record is an error, never a crash: indices inside their tables, each id once, instants a log
+/// record is an error, never a crash: indices inside their tables, instants a log
 /// can hold, slots and kinds as the loader leaves them.
 struct RecordChecks {
   let decoder: SectionDecoder
@@ -12,9 +12,6 @@ struct RecordChecks {
   let productCount: UInt32
   /// Features of the catalog's policy (0 without one).
   let policyFeatures: Int
-  /// Whether each id was seen: restoring indexes events by id.
-  var seenIDs: [Bool]
-
   init(decoder: SectionDecoder, counts: [Int], policyFeatures: Int) {
     self.decoder = decoder
     idCount = counts[1]
@@ -22,44 +19,68 @@ struct RecordChecks {
     currencyCount = counts[3]
     productCount = UInt32(decoder.catalog.products.count)
     self.policyFeatures = policyFeatures
-    seenIDs = [Bool](repeating: false, count: counts[1])
   }
 
-  /// Appends `subject`'s records (up to record `end`) to `restored`, with its subscription count.
+  /// What a run of subjects decodes to besides its events.
+  struct Part {
+    /// Each subject's subscription count.
+    var subscriptions: [UInt32] = []
+    /// The latest `at` of the run.
+    var latest = Timestamp.distantPast
+  }
+
+  /// Decodes the records of `subjects` into their places in `out`.
   /// - Complexity: O(records).
-  mutating func subject(
-    _ subject: Symbol, recordsAt: Int, end: Int, extras: inout Int, extrasEnd: Int, into restored: inout RestoredSection
-  ) throws(Diagnostic) {
-    let first = restored.events.count
+  func decode(
+    subjects: Range<Int>, ends: [(records: Int, extras: Int)], layout: SectionDecoder.Layout,
+    into out: UnsafeMutableBufferPointer<Event>
+  ) throws(Diagnostic) -> Part {
+    var part = Part()
+    part.subscriptions.reserveCapacity(subjects.count)
+    for subject in subjects {
+      let start = subject == 0 ? (records: 0, extras: 0) : ends[subject - 1]
+      var extras = layout.extrasAt + start.extras
+      part.subscriptions.append(
+        try self.subject(
+          Symbol(rawValue: UInt32(subject)), records: start.records..<ends[subject].records, recordsAt: layout.recordsAt,
+          extras: &extras, extrasEnd: layout.extrasAt + ends[subject].extras, latest: &part.latest, into: out))
+    }
+    return part
+  }
+
+  /// Decodes `subject`'s `records` into `out` and returns its subscription count.
+  /// - Complexity: O(records).
+  func subject(
+    _ subject: Symbol, records: Range<Int>, recordsAt: Int, extras: inout Int, extrasEnd: Int,
+    latest: inout Timestamp, into out: UnsafeMutableBufferPointer<Event>
+  ) throws(Diagnostic) -> UInt32 {
     var subscriptions: UInt32 = 0
-    for index in first..<end {
-      let position = index - first
+    for index in records {
+      let position = index - records.lowerBound
       guard
         let e = RecordCoding.decode(
           decoder.bytes, at: recordsAt + index * RecordCoding.recordBytes, extras: &extras, extrasEnd: extrasEnd,
           subject: subject),
         check(e, position: position)
       else { throw decoder.fail("record \(index) (subject \(subject.rawValue), event \(position + 1)) is damaged") }
-      seenIDs[Int(e.id.rawValue)] = true
-      if e.at > restored.latest { restored.latest = e.at }
+      if e.at > latest { latest = e.at }
       if isSubscriptionEvent(e) { subscriptions = max(subscriptions, e.slot &+ 1) }
-      restored.events.append(e)
+      out[index] = e
     }
     guard extras == extrasEnd else {
       throw decoder.fail("subject \(subject.rawValue): its records use \(extrasEnd - extras) bytes of extras fewer than it says")
     }
-    let count = end - first
+    let count = records.count
     guard count <= Limits.eventsPerSubjectMax, subscriptions <= UInt32(count) else {
       throw decoder.fail("subject \(subject.rawValue): \(count) events and \(subscriptions) subscriptions, expected at most \(Limits.eventsPerSubjectMax) events and no more subscriptions than events")
     }
-    for position in first..<end where restored.events[position].kind.isRefund {
-      let e = restored.events[position]
+    for index in records where out[index].kind.isRefund {
+      let e = out[index]
       guard e.targetProduct.isSome else { continue }
       let bound = decoder.catalog.kind(e.targetProduct) == .autoRenewable ? Int(subscriptions) : count
       guard Int(e.slot) < bound else { throw decoder.fail("subject \(subject.rawValue): a refund targets a purchase it does not have") }
     }
-    restored.subjectStarts.append(UInt32(end))
-    restored.subscriptionCounts.append(subscriptions)
+    return subscriptions
   }
 
   func isSubscriptionEvent(_ e: Event) -> Bool {
@@ -71,7 +92,7 @@ struct RecordChecks {
   func check(_ e: Event, position: Int) -> Bool {
     func inside(_ symbol: Symbol, _ count: Int) -> Bool { !symbol.isSome || Int(symbol.rawValue) < count }
     func inside(_ product: ProductIndex) -> Bool { !product.isSome || product.rawValue < productCount }
-    guard e.id.isSome, Int(e.id.rawValue) < idCount, !seenIDs[Int(e.id.rawValue)],
+    guard e.id.isSome, Int(e.id.rawValue) < idCount,
       inside(e.transaction, transactionCount), inside(e.originalTransaction, transactionCount),
       inside(e.currency, currencyCount), inside(e.product), inside(e.targetProduct),
       e.line >= 1, Int(e.line) <= Limits.linesMax,

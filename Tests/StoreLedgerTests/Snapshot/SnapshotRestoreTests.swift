@@ -166,6 +166,7 @@ struct SnapshotRestoreTests {
     ("a flipped byte in the string tables", "does not match the digest"),
     ("an id index out of range, resealed", "record 0 (subject 0, event 1) is damaged"),
     ("an unknown kind code, resealed", "record 0 (subject 0, event 1) is damaged"),
+    ("an id repeated, resealed", "record 1 repeats the id of an earlier record"),
     ("an event count over the limit, resealed", "expected at most"),
     ("extras running past their subject, resealed", "subject 0 ends at record"),
     ("a subject ending past the records, resealed", "subject 0 ends at record"),
@@ -218,6 +219,9 @@ enum SnapshotDamage {
     case "a flipped byte in the string tables": bytes[section + trailer.sectionBytes - 2] ^= 0x01
     case "an id index out of range, resealed": put(UInt32.max - 1, at: record + 8)
     case "an unknown kind code, resealed": put(15, at: record + 28)
+    case "an id repeated, resealed":
+      let next = record + RecordCoding.recordBytes
+      bytes.replaceSubrange((next + 8)..<(next + 12), with: bytes[(record + 8)..<(record + 12)])
     case "an event count over the limit, resealed":
       for k in 0..<8 { bytes[section + 8 + k] = 0xFF }
     case "a subject ending past the records, resealed":
