@@ -33,17 +33,35 @@ enum RecordCoding {
   /// Bits of the flags word that must be zero.
   private static let unusedBits: UInt32 = ~0 << (firstExtraBit + UInt32(Extra.allCases.count))
 
-  /// Writes `e` as one record at `offset` of `records`, which has room for it, and appends its extras.
-  static func encode(_ e: Event, into records: UnsafeMutableRawBufferPointer, at offset: Int, extras: inout [UInt8]) {
-    precondition(offset >= 0 && offset + recordBytes <= records.count, "record outside the buffer")
-    func put<T: FixedWidthInteger>(_ value: T, _ field: Int) {
-      records.storeBytes(of: value.littleEndian, toByteOffset: offset + field, as: T.self)
+  /// Bytes of the extras stream `e` writes.
+  static func extrasBytes(_ e: Event) -> Int {
+    var bytes = 0
+    if e.recorded != e.at { bytes += 8 }
+    if e.expires.millisecondsSinceEpoch != 0 { bytes += 8 }
+    if e.quantity != 0 { bytes += 8 }
+    if e.price != 0 { bytes += 8 }
+    if e.metaHash != 0 { bytes += 8 }
+    if e.currency.isSome { bytes += 4 }
+    if e.product.isSome { bytes += 4 }
+    if e.targetProduct.isSome { bytes += 4 }
+    if e.feature != Event.noFeature { bytes += 2 }
+    return bytes
+  }
+
+  /// Writes `e` as one record at `offset` of `out`, and its extras at `extras` (moved past them);
+  /// `out` has room for both (`recordBytes`, `extrasBytes(e)`).
+  static func encode(_ e: Event, into out: UnsafeMutableRawBufferPointer, at offset: Int, extras: inout Int) {
+    precondition(offset >= 0 && offset + recordBytes <= out.count, "record outside the buffer")
+    func put<T: FixedWidthInteger>(_ value: T, _ at: Int) {
+      out.storeBytes(of: value.littleEndian, toByteOffset: at, as: T.self)
     }
     var flags = UInt32(EventFlags.pack(e))
     func extra<T: FixedWidthInteger>(_ present: Bool, _ which: Extra, _ value: T) {
       guard present else { return }
       flags |= which.bit
-      withUnsafeBytes(of: value.littleEndian) { extras.append(contentsOf: $0) }
+      precondition(extras + MemoryLayout<T>.size <= out.count, "extras outside the buffer")
+      put(value, extras)
+      extras += MemoryLayout<T>.size
     }
     extra(e.recorded != e.at, .recorded, e.recorded.millisecondsSinceEpoch)
     extra(e.expires.millisecondsSinceEpoch != 0, .expires, e.expires.millisecondsSinceEpoch)
@@ -54,13 +72,13 @@ enum RecordCoding {
     extra(e.product.isSome, .product, e.product.rawValue)
     extra(e.targetProduct.isSome, .target, e.targetProduct.rawValue)
     extra(e.feature != Event.noFeature, .feature, e.feature)
-    put(e.at.millisecondsSinceEpoch, atOffset)
-    put(e.id.rawValue, idOffset)
-    put(e.transaction.rawValue, transactionOffset)
-    put(e.originalTransaction.rawValue, originalOffset)
-    put(e.line, lineOffset)
-    put(e.slot, slotOffset)
-    put(flags, flagsOffset)
+    put(e.at.millisecondsSinceEpoch, offset + atOffset)
+    put(e.id.rawValue, offset + idOffset)
+    put(e.transaction.rawValue, offset + transactionOffset)
+    put(e.originalTransaction.rawValue, offset + originalOffset)
+    put(e.line, offset + lineOffset)
+    put(e.slot, offset + slotOffset)
+    put(flags, offset + flagsOffset)
   }
 
   /// Reads the record at `offset` of `bytes` (which holds it whole) into an event of `subject`,

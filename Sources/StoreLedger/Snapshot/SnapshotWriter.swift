@@ -64,16 +64,16 @@ package enum SnapshotWriter {
       }
     }
     json.raw(order.isEmpty ? "}\n}\n" : "\n  }\n}\n")
-    let section = SnapshotSection.encode(ledger, subjectOrder: order)
+    let sectionAt = written + json.out.count
+    let section = SnapshotSection.encode(ledger, subjectOrder: order, into: &json.out)
     var trailer = SnapshotTrailer(
-      headerBytes: headerText.count, sectionAt: written + json.out.count, sectionBytes: section.count,
+      headerBytes: headerText.count, sectionAt: sectionAt, sectionBytes: section.count,
       digest: SHA256Digest(bytes: [UInt8](repeating: 0, count: 32)))
     var hasher = SHA256()
     headerText.withUnsafeBytes { hasher.update($0) }
-    section.withUnsafeBytes { hasher.update($0) }
+    json.out.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[section])) }
     trailer.bytes().withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[0..<SnapshotTrailer.digestOffset])) }
     trailer.digest = hasher.finalize()
-    json.out.append(contentsOf: section)
     json.out.append(contentsOf: trailer.bytes())
   }
 
