@@ -24,6 +24,8 @@ extension SectionDecoder {
     nonisolated(unsafe) let decoder = self
     var restored = RestoredSection()
     restored.events = [Event](unsafeUninitializedCapacity: layout.events + spareEvents) { buffer, initialized in
+      // Written once from start to end: huge pages spare most of its page faults where the kernel allows.
+      PageAdvice.preferHugePages(UnsafeMutableRawBufferPointer(buffer))
       nonisolated(unsafe) let out = buffer
       DispatchQueue.concurrentPerform(iterations: 1 + parts.count) { task in
         if task == 0 {
