@@ -1,96 +1,128 @@
 import StoreLedgerCore
 
-/// The compact encoding of a subject's event records in a snapshot's `state` section.
+/// One event as a fixed-width record of a snapshot's restore section, plus the values it has
+/// beyond the common ones in the section's extras stream.
 ///
-/// Per event, LEB128 varints: zigzag deltas for the line and `at` (events are in
-/// effective order, so deltas are small), `recorded − at`, `expires − at`, and
-/// symbol / product indices plus one (0 = none), and for `usage` the feature's index. Then base64, so it stays a JSON
-/// string. About 30 bytes per event, against ~180 for the log line.
+/// A record is `recordBytes` bytes, every field little-endian at a fixed offset (never a raw
+/// struct dump, so the bytes are the same on every platform): `at` (milliseconds, 64 bits), then
+/// 32-bit indices of the id, transaction and original transaction into the section's string
+/// tables (all ones: none), the line, the slot, and 32 bits of `EventFlags` with one bit per
+/// extra value present. Extras follow, in this order, only when their bit is set: `recorded`,
+/// `expires`, `quantity`, `price`, the meta hash (64 bits each), the currency, product and target
+/// product (32 bits each), the usage feature (16 bits). A value at its default (`recorded == at`,
+/// zero, none) is not written. The subject is not stored: records come grouped by subject.
 enum RecordCoding {
-  /// Flag bit set when the event has a `meta` hash (8 raw bytes follow).
-  static let hasMetaFlag: Int64 = 1 << 18
+  /// Bytes per record.
+  static let recordBytes = 32
 
-  static func encode(_ events: ArraySlice<Event>, into out: inout [UInt8]) {
-    var previousLine: Int64 = 0
-    var previousAt: Int64 = 0
-    for e in events {
-      var flags = EventFlags.pack(e)
-      if e.metaHash != 0 { flags |= hasMetaFlag }
-      signed(Int64(e.line) - previousLine, &out)
-      previousLine = Int64(e.line)
-      unsigned(UInt64(flags), &out)
-      signed(e.at.millisecondsSinceEpoch &- previousAt, &out)
-      previousAt = e.at.millisecondsSinceEpoch
-      signed(e.recorded.millisecondsSinceEpoch &- e.at.millisecondsSinceEpoch, &out)
-      if e.hasExpires { signed(e.expires.millisecondsSinceEpoch &- e.at.millisecondsSinceEpoch, &out) }
-      signed(e.quantity, &out)
-      if e.hasPrice { signed(e.price, &out) }
-      if e.metaHash != 0 {
-        for shift in stride(from: 0, to: 64, by: 8) { out.append(UInt8(truncatingIfNeeded: e.metaHash >> UInt64(shift))) }
-      }
-      unsigned(UInt64(e.id.rawValue), &out)
-      for symbol in [e.transaction, e.originalTransaction, e.currency] {
-        unsigned(symbol.isSome ? UInt64(symbol.rawValue) + 1 : 0, &out)
-      }
-      for product in [e.product, e.targetProduct] {
-        unsigned(product.isSome ? UInt64(product.rawValue) + 1 : 0, &out)
-      }
-      unsigned(e.slot == UInt32.max ? 0 : UInt64(e.slot) + 1, &out)
-      if e.kind == .usage { unsigned(UInt64(e.feature), &out) }
-    }
+  private static let atOffset = 0
+  private static let idOffset = 8
+  private static let transactionOffset = 12
+  private static let originalOffset = 16
+  private static let lineOffset = 20
+  private static let slotOffset = 24
+  private static let flagsOffset = 28
+
+  /// The first bit above `EventFlags`' bits: one bit per extra value, in stream order.
+  private static let firstExtraBit: UInt32 = 18
+  /// Extra values a record can have, in the order they follow in the extras stream.
+  private enum Extra: UInt32, CaseIterable {
+    case recorded, expires, quantity, price, meta, currency, product, target, feature
+    var bit: UInt32 { 1 << (RecordCoding.firstExtraBit + rawValue) }
+  }
+  /// Bits of the flags word that must be zero.
+  private static let unusedBits: UInt32 = ~0 << (firstExtraBit + UInt32(Extra.allCases.count))
+
+  /// Bytes of the extras stream `e` writes.
+  static func extrasBytes(_ e: Event) -> Int {
+    var bytes = 0
+    if e.recorded != e.at { bytes += 8 }
+    if e.expires.millisecondsSinceEpoch != 0 { bytes += 8 }
+    if e.quantity != 0 { bytes += 8 }
+    if e.price != 0 { bytes += 8 }
+    if e.metaHash != 0 { bytes += 8 }
+    if e.currency.isSome { bytes += 4 }
+    if e.product.isSome { bytes += 4 }
+    if e.targetProduct.isSome { bytes += 4 }
+    if e.feature != Event.noFeature { bytes += 2 }
+    return bytes
   }
 
+  /// Writes `e` as one record at `offset` of `out`, and its extras at `extras` (moved past them);
+  /// `out` has room for both (`recordBytes`, `extrasBytes(e)`).
+  static func encode(_ e: Event, into out: UnsafeMutableRawBufferPointer, at offset: Int, extras: inout Int) {
+    precondition(offset >= 0 && offset + recordBytes <= out.count, "record outside the buffer")
+    func put<T: FixedWidthInteger>(_ value: T, _ at: Int) {
+      out.storeBytes(of: value.littleEndian, toByteOffset: at, as: T.self)
+    }
+    var flags = UInt32(EventFlags.pack(e))
+    func extra<T: FixedWidthInteger>(_ present: Bool, _ which: Extra, _ value: T) {
+      guard present else { return }
+      flags |= which.bit
+      precondition(extras + MemoryLayout<T>.size <= out.count, "extras outside the buffer")
+      put(value, extras)
+      extras += MemoryLayout<T>.size
+    }
+    extra(e.recorded != e.at, .recorded, e.recorded.millisecondsSinceEpoch)
+    extra(e.expires.millisecondsSinceEpoch != 0, .expires, e.expires.millisecondsSinceEpoch)
+    extra(e.quantity != 0, .quantity, e.quantity)
+    extra(e.price != 0, .price, e.price)
+    extra(e.metaHash != 0, .meta, e.metaHash)
+    extra(e.currency.isSome, .currency, e.currency.rawValue)
+    extra(e.product.isSome, .product, e.product.rawValue)
+    extra(e.targetProduct.isSome, .target, e.targetProduct.rawValue)
+    extra(e.feature != Event.noFeature, .feature, e.feature)
+    put(e.at.millisecondsSinceEpoch, offset + atOffset)
+    put(e.id.rawValue, offset + idOffset)
+    put(e.transaction.rawValue, offset + transactionOffset)
+    put(e.originalTransaction.rawValue, offset + originalOffset)
+    put(e.line, offset + lineOffset)
+    put(e.slot, offset + slotOffset)
+    put(flags, offset + flagsOffset)
+  }
+
+  /// Reads the record at `offset` of `bytes` (which holds it whole) into an event of `subject`,
+  /// taking its extras from `extras` up to `extrasEnd`; nil when its flags are not a valid
+  /// encoding or its extras run past `extrasEnd`. Indices are not checked here.
   @inline(__always)
-  static func unsigned(_ value: UInt64, _ out: inout [UInt8]) {
-    var v = value
-    while v >= 0x80 {
-      out.append(UInt8(truncatingIfNeeded: v) | 0x80)
-      v >>= 7
+  static func decode(
+    _ bytes: UnsafeRawBufferPointer, at offset: Int, extras: inout Int, extrasEnd: Int, subject: Symbol
+  ) -> Event? {
+    func get<T: FixedWidthInteger>(_ at: Int, _: T.Type) -> T {
+      T(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: T.self))
     }
-    out.append(UInt8(v))
-  }
-
-  @inline(__always)
-  static func signed(_ value: Int64, _ out: inout [UInt8]) {
-    unsigned(UInt64(bitPattern: (value << 1) ^ (value >> 63)), &out)
-  }
-
-  /// Reads records back; nil when the bytes are not a valid encoding.
-  struct Decoder {
-    let p: UnsafeBufferPointer<UInt8>
-    var i = 0
-
-    init(_ p: UnsafeBufferPointer<UInt8>) { self.p = p }
-
-    var isAtEnd: Bool { i >= p.count }
-
-    @inline(__always)
-    mutating func unsigned() -> UInt64? {
-      var result: UInt64 = 0
-      var shift: UInt64 = 0
-      while i < p.count {
-        let byte = p[i]
-        i += 1
-        guard shift < 64 else { return nil }
-        result |= UInt64(byte & 0x7F) << shift
-        if byte < 0x80 { return result }
-        shift += 7
+    let flags = get(offset + flagsOffset, UInt32.self)
+    var e = Event(kind: .purchase)
+    guard flags & unusedBits == 0,
+      EventFlags.unpack(Int64(flags & ((1 << firstExtraBit) - 1)), into: &e)
+    else { return nil }
+    var ok = true
+    func extra<T: FixedWidthInteger>(_ which: Extra, _ absent: T) -> T {
+      guard flags & which.bit != 0 else { return absent }
+      guard extras + MemoryLayout<T>.size <= extrasEnd else {
+        ok = false
+        return absent
       }
-      return nil
+      defer { extras += MemoryLayout<T>.size }
+      return get(extras, T.self)
     }
-
-    @inline(__always)
-    mutating func signed() -> Int64? {
-      guard let raw = unsigned() else { return nil }
-      return Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1)
-    }
-
-    mutating func raw64() -> UInt64? {
-      guard i + 8 <= p.count else { return nil }
-      var value: UInt64 = 0
-      for k in 0..<8 { value |= UInt64(p[i + k]) << UInt64(8 * k) }
-      i += 8
-      return value
-    }
+    let at = get(offset + atOffset, Int64.self)
+    e.at = Timestamp(millisecondsSinceEpoch: at)
+    e.recorded = Timestamp(millisecondsSinceEpoch: extra(.recorded, at))
+    e.expires = Timestamp(millisecondsSinceEpoch: extra(.expires, Int64(0)))
+    e.quantity = extra(.quantity, Int64(0))
+    e.price = extra(.price, Int64(0))
+    e.metaHash = extra(.meta, UInt64(0))
+    e.currency = Symbol(rawValue: extra(.currency, UInt32.max))
+    e.product = ProductIndex(rawValue: extra(.product, UInt32.max))
+    e.targetProduct = ProductIndex(rawValue: extra(.target, UInt32.max))
+    e.feature = extra(.feature, Event.noFeature)
+    e.id = Symbol(rawValue: get(offset + idOffset, UInt32.self))
+    e.subject = subject
+    e.transaction = Symbol(rawValue: get(offset + transactionOffset, UInt32.self))
+    e.originalTransaction = Symbol(rawValue: get(offset + originalOffset, UInt32.self))
+    e.line = get(offset + lineOffset, UInt32.self)
+    e.slot = get(offset + slotOffset, UInt32.self)
+    return ok ? e : nil
   }
 }

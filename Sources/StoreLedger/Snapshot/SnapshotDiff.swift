@@ -33,7 +33,7 @@ package enum SnapshotDiff {
     for name in names {
       let left = subjectsA[name]
       let right = subjectsB[name]
-      if left == right && a["state"]?[name] == b["state"]?[name] { continue }
+      if left == right { continue }
       let show = shown < subjectsShownMax
       if show { shown += 1 }
       switch (left, right) {
@@ -54,7 +54,7 @@ package enum SnapshotDiff {
             changedLines.append("  … and \(sectionLines.count - changesPerSectionMax) more changes in \(section)")
           }
         }
-        if left["events"] != right["events"] || a["state"]?[name] != b["state"]?[name] {
+        if left["events"] != right["events"] {
           let countA = eventCount(left)
           let countB = eventCount(right)
           changedLines.append(
@@ -76,11 +76,19 @@ package enum SnapshotDiff {
       lines.append("… and \(changed - subjectsShownMax) more \(changed - subjectsShownMax == 1 ? "subject differs" : "subjects differ")")
     }
     if changed > 0 { lines.append(changed == 1 ? "1 subject differs" : "\(changed) subjects differ") }
-    if lines.isEmpty && a != b {
-      flatten(a["strings"], b["strings"], path: "strings", into: &lines)
-      if lines.isEmpty { lines.append("the snapshots differ outside subjects and the header") }
-    }
+    if lines.isEmpty && a != b { lines.append("the snapshots differ outside subjects and the header") }
     return lines
+  }
+
+  /// The line to print when two snapshots' timelines (`subjects` of their readable parts
+  /// `readableA`, `readableB`) are equal but their restore sections (the event records, with ids
+  /// and knowledge times the timeline does not show) are not; nil otherwise.
+  package static func restoreSectionNote(_ a: [UInt8], _ b: [UInt8], readableA: JSONValue, readableB: JSONValue) -> String? {
+    guard readableA["subjects"] == readableB["subjects"] else { return nil }
+    let sectionA = a[SnapshotReader.readablePart(a).endIndex...]
+    let sectionB = b[SnapshotReader.readablePart(b).endIndex...]
+    guard sectionA.dropLast(SnapshotTrailer.byteCount) != sectionB.dropLast(SnapshotTrailer.byteCount) else { return nil }
+    return "the timelines are equal, the event records differ (ids, knowledge times or other fields the timeline does not show)"
   }
 
   /// What a subject holds over time, in one line, worded as `query --format text` words it:

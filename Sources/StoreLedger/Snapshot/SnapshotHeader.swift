@@ -3,7 +3,7 @@ import StoreLedgerCore
 /// Where a snapshot stands in its log, and what it was folded with.
 package struct SnapshotHeader: Sendable, Equatable {
   /// The format tag written in every snapshot.
-  package static let format = "storeledger-snapshot/3"
+  package static let format = "storeledger-snapshot/4"
   /// Complete lines covered (empty and duplicate lines included).
   package var lines: Int
   /// Bytes of the log covered: the prefix up to and including the last covered `\n`.
@@ -85,31 +85,45 @@ enum EventFlags {
   }
 }
 
-/// The snapshot's digest of its own restore prefix, so a damaged or edited snapshot is refused
+/// The snapshot's digest of everything restoring reads, so a damaged or edited snapshot is refused
 /// before anything it says is trusted.
 ///
-/// `restore_sha256` is the SHA-256 of the first `restore_bytes` bytes of the file with the 64 hex
-/// digits of `restore_sha256` itself left out. The readable timeline after the prefix is not
-/// covered: restoring never reads it (Docs/snapshots.md).
+/// The digest is the SHA-256 of the readable header (the file's first `headerBytes` bytes: catalog,
+/// format, log), then the binary restore section, then the trailer up to its own 64 hex digits
+/// (`SnapshotTrailer`). The readable timeline between header and section is not covered:
+/// restoring never reads it (Docs/snapshots.md).
 enum SnapshotSeal {
   /// Hex digits of the digest.
   static let hexDigits = 64
 
-  /// The digest of `prefix` without the `hexDigits` bytes at `digestAt`.
-  /// - Complexity: O(prefix.count).
-  static func digest(_ prefix: UnsafeRawBufferPointer, digestAt: Int) -> SHA256Digest {
-    precondition(digestAt >= 0 && digestAt + hexDigits <= prefix.count, "digest outside the prefix")
+  /// The digest of `file` as laid out by `trailer`; `release` is told of section ranges hashed.
+  /// - Complexity: O(header + section bytes).
+  static func digest(
+    _ file: UnsafeRawBufferPointer, trailer: SnapshotTrailer, release: ((Range<Int>) -> Void)? = nil
+  ) -> SHA256Digest {
+    precondition(trailer.isInside(fileBytes: file.count), "snapshot trailer outside the file")
     var hasher = SHA256()
-    hasher.update(UnsafeRawBufferPointer(rebasing: prefix[0..<digestAt]))
-    hasher.update(UnsafeRawBufferPointer(rebasing: prefix[(digestAt + hexDigits)...]))
+    hasher.update(UnsafeRawBufferPointer(rebasing: file[0..<trailer.headerBytes]))
+    var from = trailer.sectionAt
+    let end = trailer.sectionAt + trailer.sectionBytes
+    while from < end {
+      let to = min(end, from + SnapshotTrailer.digestStepBytes)
+      hasher.update(UnsafeRawBufferPointer(rebasing: file[from..<to]))
+      release?(from..<to)
+      from = to
+    }
+    hasher.update(UnsafeRawBufferPointer(rebasing: file[end..<(end + SnapshotTrailer.digestOffset)]))
     return hasher.finalize()
   }
 
-  /// Fills in the digest of `bytes[0..<restoreBytes]` at `digestAt` (the writer's last step).
-  static func seal(_ bytes: inout [UInt8], restoreBytes: Int, digestAt: Int) {
-    let hex = bytes.withUnsafeBytes { raw in
-      digest(UnsafeRawBufferPointer(rebasing: raw[0..<restoreBytes]), digestAt: digestAt).hex
+  /// Writes the digest of the whole snapshot `bytes` into its trailer (the writer's last step, and
+  /// tests that damage a snapshot on purpose and seal it again).
+  static func seal(_ bytes: inout [UInt8]) {
+    guard let trailer = bytes.withUnsafeBytes({ SnapshotTrailer.parse($0) }) else {
+      preconditionFailure("sealing bytes without a snapshot trailer")
     }
-    for (k, byte) in hex.utf8.enumerated() { bytes[digestAt + k] = byte }
+    let hex = bytes.withUnsafeBytes { digest($0, trailer: trailer).hex }
+    let at = trailer.sectionAt + trailer.sectionBytes + SnapshotTrailer.digestOffset
+    for (k, byte) in hex.utf8.enumerated() { bytes[at + k] = byte }
   }
 }

@@ -57,16 +57,16 @@ package enum SnapshotFiles {
 
   /// Writes the snapshot of `ledger` to `path` as `write(_:to:force:inUse:)` does, streaming:
   /// the readable timeline goes to the file in chunks (`SnapshotWriter.chunkBytes`) as it is
-  /// made, so memory holds the restore prefix at most, never the whole snapshot.
+  /// made, so memory holds the restore section at most, never the whole snapshot.
   /// `chunkBytes` is injectable so tests can cut the output into many chunks with a small ledger.
-  /// - Complexity: O(snapshot size); memory O(restore prefix).
+  /// - Complexity: O(snapshot size); memory O(restore section).
   package static func write(
     _ ledger: Ledger, header: SnapshotHeader, to path: String, force: Bool = true, inUse: [String] = [],
     chunkBytes: Int = SnapshotWriter.chunkBytes
   ) throws(Diagnostic) -> Int {
     let pending = try PendingFile(replacing: path, force: force, inUse: inUse)
     var out: [UInt8] = []
-    // Address space for the prefix (records are about 80 bytes per event); untouched pages cost nothing.
+    // Address space for the restore section (88 bytes per event and the strings); untouched pages cost nothing.
     out.reserveCapacity(ledger.events.count * 128 + chunkBytes)
     var written = 0
     try SnapshotWriter.write(ledger, header: header, into: &out, flushingAt: chunkBytes) {
@@ -110,18 +110,18 @@ package enum SnapshotFiles {
     }
   }
 
-  /// Reads the snapshot's restore prefix (mapped, pages dropped as they are parsed) while the
+  /// Reads the snapshot's restore section (mapped, pages dropped as they are decoded) while the
   /// log's prefix is digested on a second thread, then checks both digests and the catalog's.
   private static func readVerified(
     snapshotPath: String, logPath: String, catalogPath: String, catalog: Catalog
   ) throws(Diagnostic) -> (ledger: Ledger, header: SnapshotHeader) {
-    // The header names how much of the file restoring needs; the readable timeline after it is skipped.
+    // The readable header names the log prefix to digest; nothing in it is trusted until `read` checks the seal.
     let snapshotFile = try PlatformFile(path: snapshotPath, mode: .read)
     let snapshotSize = try snapshotFile.size()
     let headerBytes = try snapshotFile.readBytes(count: Int(min(snapshotSize, 1 << 16)), at: 0)
-    let (peek, restoreBytes) = try SnapshotReader.header(headerBytes, file: snapshotPath)
-    guard restoreBytes <= snapshotSize else {
-      throw Diagnostic(file: snapshotPath, .snapshotMismatch("not a valid snapshot: shorter than its header says"))
+    let peek = try SnapshotReader.header(headerBytes, file: snapshotPath)
+    guard snapshotSize <= Int64(Limits.snapshotBytesMax) else {
+      throw Diagnostic(file: snapshotPath, .snapshotMismatch("not a valid snapshot: larger than \(Limits.snapshotBytesMax) bytes"))
     }
 
     final class DigestBox: @unchecked Sendable {
@@ -138,8 +138,9 @@ package enum SnapshotFiles {
     }
     // Room for the tail's events (the log reader's estimate), so extending in place does not regrow.
     let tailBytes = max(0, try PlatformFile(path: logPath, mode: .read).size() - peek.bytes)
-    let restored = try snapshotFile.withMappedBytes(count: Int(restoreBytes)) { (bytes) throws(Diagnostic) in
-      // Pages already parsed are dropped as reading goes on: the prefix never counts whole as resident.
+    let restored = try snapshotFile.withMappedBytes(count: Int(snapshotSize)) { (bytes) throws(Diagnostic) in
+      // Only the header, the section and the trailer are touched; section pages already decoded
+      // are dropped as reading goes on, so the section never counts whole as resident.
       nonisolated(unsafe) let base = UnsafeRawPointer(bytes.baseAddress)
       return try SnapshotReader.read(
         bytes, file: snapshotPath, catalog: catalog, spareEvents: Int(tailBytes / 100)

@@ -5,23 +5,20 @@ import Dispatch
 ///
 /// Pretty-printed JSON with sorted keys, so `git diff` of two snapshots reads as
 /// a list of customers whose history changed: per subject, a readable timeline
-/// (entitlement intervals, subscription changes, balance changes) and the compact
-/// event records that make restore exact for any (at, as_of). The same ledger
-/// always gives the same bytes.
+/// (entitlement intervals, subscription changes, balance changes). After it, a binary
+/// section of fixed-width event records that make restore exact for any (at, as_of),
+/// and a one-line trailer. The same ledger always gives the same bytes.
 package enum SnapshotWriter {
-  /// Width reserved for the `restore_bytes` number, so it can be filled in after the fact.
-  static let restoreBytesWidth = 20
-
   /// The snapshot bytes of `ledger` covering the log as described by `header`, in memory.
   ///
-  /// Layout (keys sorted): `catalog`, `format`, `log`, `restore_bytes`, `restore_sha256` (the digest of
-  /// everything restoring reads, `SnapshotSeal`), `restore_strings_at`, `state` (per subject,
-  /// the event records as base64), `strings`, then `subjects` (per subject, the readable
-  /// timeline). `restore_bytes` is where `subjects` begins: restoring reads only that prefix.
+  /// Layout: the readable JSON document (keys sorted: `catalog`, `format`, `log`, then `subjects`,
+  /// per subject the readable timeline), then the binary restore section (`SnapshotSection`), then
+  /// the one-line trailer that locates the section and seals the header, the section and itself
+  /// (`SnapshotTrailer`, `SnapshotSeal`).
   /// - Complexity: O(events + timeline size · log(subjects)).
   package static func write(_ ledger: Ledger, header: SnapshotHeader) -> [UInt8] {
     var out: [UInt8] = []
-    out.reserveCapacity(ledger.events.count * 200 + 4096)
+    out.reserveCapacity(ledger.events.count * 250 + 4096)
     write(ledger, header: header, into: &out, flushingAt: Int.max) { (_: [UInt8]) throws(Never) in }
     return out
   }
@@ -32,10 +29,9 @@ package enum SnapshotWriter {
   /// Writes the snapshot of `ledger` into `out`, handing full runs of bytes to `flush`; the caller
   /// writes what is left in `out` at the end.
   ///
-  /// The restore prefix (header, `state`, `strings`) is built whole in `out`, because its digest and
-  /// sizes are filled in when it is complete; the readable `subjects` timeline after it, the larger
-  /// part, goes to `flush` whenever `out` holds `flushingAt` bytes, so a file write holds one chunk
-  /// of it, not the whole snapshot. `out` is emptied after each `flush`.
+  /// The readable timeline goes to `flush` whenever `out` holds `flushingAt` bytes, so a file
+  /// write holds one chunk of it, not the whole snapshot; the restore section and the trailer are
+  /// left in `out`. `out` is emptied after each `flush`.
   /// - Complexity: O(events + timeline size · log(subjects)).
   package static func write<E: Error>(
     _ ledger: Ledger, header: SnapshotHeader, into out: inout [UInt8], flushingAt: Int,
@@ -46,52 +42,13 @@ package enum SnapshotWriter {
     defer { out = json.out }
     let names = (0..<ledger.subjectCount).map { ledger.symbols.subjects.string(Symbol(rawValue: UInt32($0))) }
     let order = names.indices.sorted { names[$0].utf8.lexicographicallyPrecedes(names[$1].utf8) }
-
     json.raw("{\n  \"catalog\": {\n    \"sha256\": \"\(header.catalogDigest.hex)\"\n  },\n")
     json.raw("  \"format\": \"\(SnapshotHeader.format)\",\n")
     json.raw("  \"log\": {\n    \"bytes\": \(header.bytes),\n    \"duplicates_skipped\": \(header.duplicatesSkipped),\n")
-    json.raw("    \"events\": \(header.events),\n    \"lines\": \(header.lines),\n    \"sha256\": \"\(header.logDigest.hex)\"\n  },\n")
-    json.raw("  \"restore_bytes\": ")
-    let restoreBytesAt = json.out.count
-    json.raw(String(repeating: " ", count: restoreBytesWidth) + ",\n")
-    json.raw("  \"restore_sha256\": \"")
-    let digestAt = json.out.count
-    json.raw(String(repeating: "0", count: SnapshotSeal.hexDigits) + "\",\n")
-    json.raw("  \"restore_strings_at\": ")
-    let stringsAtAt = json.out.count
-    json.raw(String(repeating: " ", count: restoreBytesWidth) + ",\n")
-    json.raw("  \"state\": {")
-    inBatches(of: order) { range, batch in
-      var records: [UInt8] = []
-      for n in range {
-        batch.raw(n == 0 ? "\n    " : ",\n    ")
-        batch.string(names[order[n]])
-        batch.raw(": \"")
-        records.removeAll(keepingCapacity: true)
-        RecordCoding.encode(ledger.events(of: Symbol(rawValue: UInt32(order[n]))), into: &records)
-        Base64.encode(records, into: &batch.out)
-        batch.raw("\"")
-      }
-    } consume: { (bytes) throws(Never) in
-      json.out.append(contentsOf: bytes)
-    }
-    json.raw(order.isEmpty ? "},\n" : "\n  },\n")
-    // Where `strings` begins, so a restore can parse it on another thread without searching.
-    json.fill(stringsAtAt, with: json.out.count)
-    json.raw("  \"strings\": {\n    \"currencies\": ")
-    json.strings(ledger.symbols.currencies, indent: "    ")
-    json.raw(",\n    \"ids\": ")
-    json.strings(ledger.symbols.ids, indent: "    ")
-    json.raw(",\n    \"transactions\": ")
-    json.strings(ledger.symbols.transactions, indent: "    ")
-    json.raw("\n  },\n  ")
-    json.fill(restoreBytesAt, with: json.out.count)
-    SnapshotSeal.seal(&json.out, restoreBytes: json.out.count, digestAt: digestAt)
-    if json.out.count >= flushingAt {
-      try flush(json.out)
-      // Not `removeAll(keepingCapacity:)`: the prefix made the buffer much larger than a chunk.
-      json.out = []
-    }
+    json.raw("    \"events\": \(header.events),\n    \"lines\": \(header.lines),\n    \"sha256\": \"\(header.logDigest.hex)\"\n  },\n  ")
+    // The readable header the seal covers ends where `subjects` begins.
+    let headerText = json.out
+    var written = 0
     json.raw("\"subjects\": {")
     try inBatches(of: order) { range, batch in
       for n in range {
@@ -102,10 +59,22 @@ package enum SnapshotWriter {
       json.out.append(contentsOf: bytes)
       if json.out.count >= flushingAt {
         try flush(json.out)
+        written += json.out.count
         json.out.removeAll(keepingCapacity: true)
       }
     }
     json.raw(order.isEmpty ? "}\n}\n" : "\n  }\n}\n")
+    let sectionAt = written + json.out.count
+    let section = SnapshotSection.encode(ledger, subjectOrder: order, into: &json.out)
+    var trailer = SnapshotTrailer(
+      headerBytes: headerText.count, sectionAt: sectionAt, sectionBytes: section.count,
+      digest: SHA256Digest(bytes: [UInt8](repeating: 0, count: 32)))
+    var hasher = SHA256()
+    headerText.withUnsafeBytes { hasher.update($0) }
+    json.out.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[section])) }
+    trailer.bytes().withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[0..<SnapshotTrailer.digestOffset])) }
+    trailer.digest = hasher.finalize()
+    json.out.append(contentsOf: trailer.bytes())
   }
 
   /// Subjects written per batch: enough work to be worth a thread hop, a megabyte or so of output.
@@ -160,36 +129,6 @@ struct SnapshotJSON {
     } else {
       raw("null")
     }
-  }
-
-  /// Writes `value` over the blank placeholder at `position` (sizes known only at the end).
-  mutating func fill(_ position: Int, with value: Int) {
-    let digits = Array(String(value).utf8)
-    precondition(digits.count <= SnapshotWriter.restoreBytesWidth, "snapshot prefix too large")
-    for (k, byte) in digits.enumerated() { out[position + k] = byte }
-  }
-
-  /// A string table as a JSON array, one string per line, in symbol order.
-  mutating func strings(_ table: SymbolTable, indent: String) {
-    if table.count == 0 {
-      raw("[]")
-      return
-    }
-    raw("[")
-    for index in 0..<table.count {
-      raw(index == 0 ? "\n" : ",\n")
-      raw(indent + "  ")
-      table.withBytes(Symbol(rawValue: UInt32(index))) { bytes in
-        if bytes.allSatisfy({ $0 >= 0x20 && $0 != 34 && $0 != 92 }) {
-          out.append(34)
-          out.append(contentsOf: bytes)
-          out.append(34)
-        } else {
-          string(String(decoding: bytes, as: UTF8.self))
-        }
-      }
-    }
-    raw("\n" + indent + "]")
   }
 
   /// `"name": {"key": [item, …], …}` with one item per line.

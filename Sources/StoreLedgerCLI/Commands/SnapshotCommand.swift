@@ -14,10 +14,11 @@ enum SnapshotCommand: LedgerCommand {
       CommandSpec.shardOption, CommandSpec.catalogOption,
     ],
     discussion: """
-      A snapshot is deterministic, pretty-printed JSON with sorted keys: per subject the timeline
-      of entitlement intervals, subscription state changes and balance changes, plus the compact
-      event records that make restoring exact. It records the lines and bytes of the log it
-      covers and their SHA-256. replay, query and audit accept --snapshot FILE to start from it.
+      A snapshot is deterministic: pretty-printed JSON with sorted keys, per subject the timeline
+      of entitlement intervals, subscription state changes and balance changes, then a binary
+      section of event records that make restoring exact. It records the lines and bytes of the
+      log it covers and their SHA-256. replay, query and audit accept --snapshot FILE to start
+      from it.
       Golden files in CI: storeledger snapshot LOG --check golden.json (exit 1 and a diff on change).
       --out writes a temporary file beside FILE and renames it over FILE when complete, so FILE
       is the old snapshot or the whole new one; it refuses an existing FILE without --force and
@@ -99,11 +100,15 @@ enum DiffCommand: LedgerCommand {
   static func differences(_ a: [UInt8], _ b: [UInt8], nameA: String, nameB: String) throws -> [String] {
     func parse(_ bytes: [UInt8], _ name: String) throws -> JSONValue {
       do {
-        return try JSONValue.parse(bytes: bytes)
+        // The readable document only: the binary restore section after it is not JSON.
+        return try JSONValue.parse(bytes: Array(SnapshotReader.readablePart(bytes)))
       } catch {
         throw Diagnostic(file: name, line: error.line, column: error.column, .snapshotMismatch("not a snapshot: invalid JSON: \(error.detail)"))
       }
     }
-    return SnapshotDiff.compare(try parse(a, nameA), try parse(b, nameB), nameA: nameA, nameB: nameB)
+    let (readableA, readableB) = (try parse(a, nameA), try parse(b, nameB))
+    let lines = SnapshotDiff.compare(readableA, readableB, nameA: nameA, nameB: nameB)
+    let note = SnapshotDiff.restoreSectionNote(a, b, readableA: readableA, readableB: readableB)
+    return lines.filter { $0 != "the snapshots differ outside subjects and the header" || note == nil } + (note.map { [$0] } ?? [])
   }
 }

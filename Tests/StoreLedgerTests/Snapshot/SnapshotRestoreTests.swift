@@ -157,40 +157,95 @@ struct SnapshotRestoreTests {
     }
   }
 
-  @Test(
-    "a damaged snapshot is an error, never a crash",
-    arguments: ["not base64!", "garbage records", "truncated records", "restore_bytes too large"])
-  func damaged(damage: String) throws {
+  /// Damage to a snapshot's restore section or trailer, and the phrase its refusal must contain.
+  /// "resealed" damage has its digest written again, so the section's own checks must catch it.
+  static let damages: [(String, String)] = [
+    ("a truncated file", "last line is not a restore trailer"),
+    ("a flipped byte in a record", "does not match the digest"),
+    ("a flipped byte in the header", "does not match the digest"),
+    ("a flipped byte in the string tables", "does not match the digest"),
+    ("an id index out of range, resealed", "record 0 (subject 0, event 1) is damaged"),
+    ("an unknown kind code, resealed", "record 0 (subject 0, event 1) is damaged"),
+    ("an id repeated, resealed", "record 1 repeats the id of an earlier record"),
+    ("an event count over the limit, resealed", "expected at most"),
+    ("extras running past their subject, resealed", "subject 0 ends at record"),
+    ("a subject ending past the records, resealed", "subject 0 ends at record"),
+    ("a string longer than the limit, resealed", "expected 1 to"),
+    ("an unknown section version, resealed", "magic bytes"),
+    ("a trailer pointing outside the file", "last line is not a restore trailer"),
+    ("the previous format", "expected 'storeledger-snapshot/4': make a new snapshot"),
+  ]
+
+  @Test("a damaged snapshot is refused with exit 65 and a message naming the file and what was expected", arguments: damages)
+  func damaged(damage: String, phrase: String) throws {
     let catalog = try LedgerLoader.loadCatalog(path: Self.catalogPath)
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let logPath = repoPath("Events/consumables.jsonl")
-    var text = String(decoding: try makeSnapshot(of: logPath, catalogPath: Self.catalogPath, catalog: catalog), as: UTF8.self)
-    let stateStart = try #require(text.range(of: "\"state\": {\n    \""))
-    let valueStart = try #require(text.range(of: "\": \"", range: stateStart.upperBound..<text.endIndex))
-    let valueEnd = try #require(text[valueStart.upperBound...].firstIndex(of: "\""))
-    let original = String(text[valueStart.upperBound..<valueEnd])
-    let replacement: String
-    switch damage {
-    case "not base64!": replacement = "!!!!" + original.dropFirst(4)
-    case "garbage records": replacement = String(repeating: "/", count: original.count)
-    case "truncated records": replacement = String(original.prefix(original.count / 2 / 4 * 4))
-    default: replacement = original
-    }
-    text.replaceSubrange(valueStart.upperBound..<valueEnd, with: replacement)
-    if damage == "restore_bytes too large" {
-      let marker = try #require(text.range(of: "\"restore_bytes\": "))
-      let digitsEnd = try #require(text[marker.upperBound...].firstIndex(of: " "))
-      text.replaceSubrange(marker.upperBound..<digitsEnd, with: "99999999")
-    }
+    let bytes = try makeSnapshot(of: logPath, catalogPath: Self.catalogPath, catalog: catalog)
+    let damaged = try SnapshotDamage.apply(damage, to: bytes)
+    #expect(damaged != bytes)
     let snapshotPath = directory.appendingPathComponent("s.json").path
-    try text.write(toFile: snapshotPath, atomically: true, encoding: .utf8)
+    try SnapshotFiles.write(damaged, to: snapshotPath)
     do {
       _ = try SnapshotFiles.restore(snapshotPath: snapshotPath, logPath: logPath, catalogPath: Self.catalogPath, catalog: catalog)
       Issue.record("expected an error for \(damage)")
     } catch {
       #expect(error.exitCode == 65)
-      #expect(error.diagnostics.first?.message.contains("not a valid snapshot") == true, "\(error.diagnostics)")
+      let message = error.diagnostics.first?.description ?? ""
+      #expect(message.contains(snapshotPath), "\(message)")
+      #expect(message.contains(phrase), "\(damage): \(message)")
     }
+  }
+}
+
+/// Ways to damage a snapshot's bytes on purpose, by where its trailer says things are.
+enum SnapshotDamage {
+  static func apply(_ damage: String, to original: [UInt8]) throws -> [UInt8] {
+    var bytes = original
+    let trailer = try #require(bytes.withUnsafeBytes { SnapshotTrailer.parse($0) })
+    let section = trailer.sectionAt
+    let record = section + SnapshotSection.headerBytes
+    func put(_ value: UInt32, at offset: Int) {
+      for k in 0..<4 { bytes[offset + k] = UInt8(truncatingIfNeeded: value >> (8 * k)) }
+    }
+    switch damage {
+    case "a truncated file": bytes.removeLast(100)
+    case "a flipped byte in a record": bytes[record + 3] ^= 0x10
+    case "a flipped byte in the header":
+      // A digit of the log's byte count: still a number, so only the digest can tell.
+      let digit = try #require(bytes.indices.first { bytes[$0...].starts(with: Array("\"bytes\": ".utf8)) }) + 9
+      bytes[digit] = bytes[digit] == UInt8(ascii: "1") ? UInt8(ascii: "2") : UInt8(ascii: "1")
+    case "a flipped byte in the string tables": bytes[section + trailer.sectionBytes - 2] ^= 0x01
+    case "an id index out of range, resealed": put(UInt32.max - 1, at: record + 8)
+    case "an unknown kind code, resealed": put(15, at: record + 28)
+    case "an id repeated, resealed":
+      let next = record + RecordCoding.recordBytes
+      bytes.replaceSubrange((next + 8)..<(next + 12), with: bytes[(record + 8)..<(record + 12)])
+    case "an event count over the limit, resealed":
+      for k in 0..<8 { bytes[section + 8 + k] = 0xFF }
+    case "a subject ending past the records, resealed":
+      let events = Int(bytes[section + 8]) | Int(bytes[section + 9]) << 8
+      put(UInt32(events + 1), at: record + events * RecordCoding.recordBytes)
+    case "a string longer than the limit, resealed":
+      // The first string of the subjects table, after the records, the subjects' ends and the extras.
+      let events = Int(bytes[section + 8]) | Int(bytes[section + 9]) << 8
+      let subjects = Int(bytes[section + 16])
+      let extras = Int(bytes[section + 32]) | Int(bytes[section + 33]) << 8
+      let tables = record + events * RecordCoding.recordBytes + subjects * SnapshotSection.subjectEndBytes + extras
+      put(UInt32(Limits.subjectLengthMax + 1), at: tables)
+    case "extras running past their subject, resealed":
+      let events = Int(bytes[section + 8]) | Int(bytes[section + 9]) << 8
+      for k in 0..<8 { bytes[record + events * RecordCoding.recordBytes + 4 + k] = 0xEE }
+    case "an unknown section version, resealed": bytes[section + 7] = UInt8(ascii: "9")
+    case "a trailer pointing outside the file":
+      let at = bytes.count - SnapshotTrailer.byteCount + 17 + 20 + 9
+      bytes.replaceSubrange(at..<(at + 20), with: Array("99999999999999999999".utf8))
+    default:
+      let text = String(decoding: bytes, as: UTF8.self)
+      return Array(text.replacingOccurrences(of: SnapshotHeader.format, with: "storeledger-snapshot/3").utf8)
+    }
+    if damage.hasSuffix("resealed") { SnapshotSeal.seal(&bytes) }
+    return bytes
   }
 }

@@ -1,0 +1,142 @@
+import StoreLedgerCore
+
+/// Decodes a subject's records and checks what the fold relies on, so a damaged (but digested)
+/// record is an error, never a crash: indices inside their tables, instants a log
+/// can hold, slots and kinds as the loader leaves them.
+struct RecordChecks {
+  let decoder: SectionDecoder
+  /// Strings in the ids, transactions and currencies tables.
+  let idCount: Int
+  let transactionCount: Int
+  let currencyCount: Int
+  let productCount: UInt32
+  /// Features of the catalog's policy (0 without one).
+  let policyFeatures: Int
+  init(decoder: SectionDecoder, counts: [Int], policyFeatures: Int) {
+    self.decoder = decoder
+    idCount = counts[1]
+    transactionCount = counts[2]
+    currencyCount = counts[3]
+    productCount = UInt32(decoder.catalog.products.count)
+    self.policyFeatures = policyFeatures
+  }
+
+  /// What a run of subjects decodes to besides its events.
+  struct Part {
+    /// Each subject's subscription count.
+    var subscriptions: [UInt32] = []
+    /// The latest `at` of the run.
+    var latest = Timestamp.distantPast
+  }
+
+  /// Decodes the records of `subjects` into their places in `out`.
+  /// - Complexity: O(records).
+  func decode(
+    subjects: Range<Int>, ends: [(records: Int, extras: Int)], layout: SectionDecoder.Layout,
+    into out: UnsafeMutableBufferPointer<Event>
+  ) throws(Diagnostic) -> Part {
+    var part = Part()
+    part.subscriptions.reserveCapacity(subjects.count)
+    for subject in subjects {
+      let start = subject == 0 ? (records: 0, extras: 0) : ends[subject - 1]
+      var extras = layout.extrasAt + start.extras
+      part.subscriptions.append(
+        try self.subject(
+          Symbol(rawValue: UInt32(subject)), records: start.records..<ends[subject].records, recordsAt: layout.recordsAt,
+          extras: &extras, extrasEnd: layout.extrasAt + ends[subject].extras, latest: &part.latest, into: out))
+    }
+    return part
+  }
+
+  /// Decodes `subject`'s `records` into `out` and returns its subscription count.
+  /// - Complexity: O(records).
+  func subject(
+    _ subject: Symbol, records: Range<Int>, recordsAt: Int, extras: inout Int, extrasEnd: Int,
+    latest: inout Timestamp, into out: UnsafeMutableBufferPointer<Event>
+  ) throws(Diagnostic) -> UInt32 {
+    var subscriptions: UInt32 = 0
+    for index in records {
+      let position = index - records.lowerBound
+      guard
+        let e = RecordCoding.decode(
+          decoder.bytes, at: recordsAt + index * RecordCoding.recordBytes, extras: &extras, extrasEnd: extrasEnd,
+          subject: subject),
+        check(e, position: position)
+      else { throw decoder.fail("record \(index) (subject \(subject.rawValue), event \(position + 1)) is damaged") }
+      if e.at > latest { latest = e.at }
+      if isSubscriptionEvent(e) { subscriptions = max(subscriptions, e.slot &+ 1) }
+      out[index] = e
+    }
+    guard extras == extrasEnd else {
+      throw decoder.fail("subject \(subject.rawValue): its records use \(extrasEnd - extras) bytes of extras fewer than it says")
+    }
+    let count = records.count
+    guard count <= Limits.eventsPerSubjectMax, subscriptions <= UInt32(count) else {
+      throw decoder.fail("subject \(subject.rawValue): \(count) events and \(subscriptions) subscriptions, expected at most \(Limits.eventsPerSubjectMax) events and no more subscriptions than events")
+    }
+    for index in records where out[index].kind.isRefund {
+      let e = out[index]
+      guard e.targetProduct.isSome else { continue }
+      let bound = decoder.catalog.kind(e.targetProduct) == .autoRenewable ? Int(subscriptions) : count
+      guard Int(e.slot) < bound else { throw decoder.fail("subject \(subject.rawValue): a refund targets a purchase it does not have") }
+    }
+    return subscriptions
+  }
+
+  func isSubscriptionEvent(_ e: Event) -> Bool {
+    if e.kind.scope.contains(.subscription) { return true }
+    return e.kind.isCharge && decoder.catalog.kind(e.product) == .autoRenewable
+  }
+
+  /// Whether the record's indices, instants and numbers are ones the loader could have made.
+  func check(_ e: Event, position: Int) -> Bool {
+    func inside(_ symbol: Symbol, _ count: Int) -> Bool { !symbol.isSome || Int(symbol.rawValue) < count }
+    func inside(_ product: ProductIndex) -> Bool { !product.isSome || product.rawValue < productCount }
+    guard e.id.isSome, Int(e.id.rawValue) < idCount,
+      inside(e.transaction, transactionCount), inside(e.originalTransaction, transactionCount),
+      inside(e.currency, currencyCount), inside(e.product), inside(e.targetProduct),
+      e.line >= 1, Int(e.line) <= Limits.linesMax,
+      e.slot == UInt32.max || e.slot <= UInt32(Limits.eventsPerSubjectMax),
+      e.at.isReadable, e.recorded.isReadable, e.expires.isReadable,
+      e.hasRequiredValues
+    else { return false }
+    return checkKind(e, position: position)
+  }
+
+  /// Checks what the fold of `e`'s kind relies on.
+  private func checkKind(_ e: Event, position: Int) -> Bool {
+    let catalog = decoder.catalog
+    guard e.kind == .usage || e.feature == Event.noFeature else { return false }
+    switch e.kind {
+    case .purchase:
+      guard e.product.isSome, e.transaction.isSome else { return false }
+      if catalog.kind(e.product) != .autoRenewable {
+        guard Int(e.slot) == position else { return false }
+      } else {
+        guard e.slot != UInt32.max, e.hasExpires else { return false }
+      }
+      if catalog.kind(e.product) == .consumable && e.quantity < 1 { return false }
+    case .renewal:
+      guard e.product.isSome, catalog.kind(e.product) == .autoRenewable, e.slot != UInt32.max, e.transaction.isSome,
+        e.originalTransaction.isSome, e.hasExpires
+      else { return false }
+    case .planChanged:
+      guard e.product.isSome, catalog.kind(e.product) == .autoRenewable, e.slot != UInt32.max,
+        e.originalTransaction.isSome
+      else { return false }
+    case .graceEntered, .renewalExtended:
+      guard e.slot != UInt32.max, e.originalTransaction.isSome, e.hasExpires else { return false }
+    case .billingRetry, .expiration, .autoRenewChanged:
+      guard e.slot != UInt32.max, e.originalTransaction.isSome else { return false }
+    case .revocation, .refundReversed:
+      guard e.transaction.isSome else { return false }
+    case .consumption:
+      guard e.currency.isSome, e.quantity >= 1 else { return false }
+    case .purchasePending:
+      guard e.product.isSome else { return false }
+    case .usage:
+      guard Int(e.feature) < policyFeatures, e.quantity != 0 else { return false }
+    }
+    return true
+  }
+}

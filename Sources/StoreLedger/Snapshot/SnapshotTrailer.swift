@@ -1,0 +1,80 @@
+import StoreLedgerCore
+
+/// The last line of a snapshot: where its readable header ends, where its binary restore section
+/// lies, and the digest of everything restoring reads (`SnapshotSeal`).
+///
+/// Fixed width text, so a reader finds it at the end of the file without searching:
+/// `\nrestore: header=<20 digits> section=<20 digits> bytes=<20 digits> sha256=<64 hex digits>\n`.
+struct SnapshotTrailer: Equatable {
+  /// Bytes of the readable header (catalog, format, log) at the start of the file.
+  var headerBytes: Int
+  /// Where the binary restore section begins.
+  var sectionAt: Int
+  /// Length of the binary restore section.
+  var sectionBytes: Int
+  /// `SnapshotSeal`'s digest, as written.
+  var digest: SHA256Digest
+
+  private static let headerLabel = Array("\nrestore: header=".utf8)
+  private static let sectionLabel = Array(" section=".utf8)
+  private static let bytesLabel = Array(" bytes=".utf8)
+  private static let digestLabel = Array(" sha256=".utf8)
+  private static let numberDigits = 20
+
+  /// Where the digest's hex digits begin inside the trailer.
+  static let digestOffset =
+    headerLabel.count + sectionLabel.count + bytesLabel.count + digestLabel.count + 3 * numberDigits
+  /// The trailer's length in bytes.
+  static let byteCount = digestOffset + SnapshotSeal.hexDigits + 1
+  /// Bytes hashed between two calls of a reader's `release`.
+  static let digestStepBytes = 8 << 20
+
+  /// Whether the ranges it names lie inside a file of `fileBytes` bytes, in order, ending with itself.
+  func isInside(fileBytes: Int) -> Bool {
+    headerBytes >= 0 && headerBytes <= sectionAt && sectionBytes >= 0
+      && sectionAt <= fileBytes - Self.byteCount - sectionBytes
+      && sectionAt + sectionBytes + Self.byteCount == fileBytes
+  }
+
+  /// The trailer's bytes, with the digest written as zeros when `digest` is nil (to be sealed).
+  func bytes() -> [UInt8] {
+    func number(_ value: Int) -> [UInt8] {
+      let digits = Array(String(value).utf8)
+      precondition(digits.count <= Self.numberDigits, "snapshot too large")
+      return [UInt8](repeating: 0x30, count: Self.numberDigits - digits.count) + digits
+    }
+    var out = Self.headerLabel + number(headerBytes)
+    out += Self.sectionLabel + number(sectionAt)
+    out += Self.bytesLabel + number(sectionBytes)
+    out += Self.digestLabel + Array(digest.hex.utf8) + [10]
+    return out
+  }
+
+  /// Reads the trailer at the end of `file`; nil when there is none or it is malformed.
+  static func parse(_ file: UnsafeRawBufferPointer) -> SnapshotTrailer? {
+    guard file.count >= byteCount else { return nil }
+    var at = file.count - byteCount
+    func label(_ text: [UInt8]) -> Bool {
+      defer { at += text.count }
+      return file[at..<(at + text.count)].elementsEqual(text)
+    }
+    func number() -> Int? {
+      var value = 0
+      for k in 0..<numberDigits {
+        let digit = file[at + k] &- 0x30
+        let (tens, overflowed) = value.multipliedReportingOverflow(by: 10)
+        guard digit < 10, !overflowed, tens <= Int.max - Int(digit) else { return nil }
+        value = tens + Int(digit)
+      }
+      at += numberDigits
+      return value
+    }
+    guard label(headerLabel), let header = number(), label(sectionLabel), let section = number(),
+      label(bytesLabel), let bytes = number(), label(digestLabel)
+    else { return nil }
+    let hex = String(decoding: file[at..<(at + SnapshotSeal.hexDigits)], as: UTF8.self)
+    guard let digest = SHA256Digest(hex: hex), file[file.count - 1] == 10 else { return nil }
+    let trailer = SnapshotTrailer(headerBytes: header, sectionAt: section, sectionBytes: bytes, digest: digest)
+    return trailer.isInside(fileBytes: file.count) ? trailer : nil
+  }
+}

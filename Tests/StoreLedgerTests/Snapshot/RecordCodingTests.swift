@@ -1,0 +1,72 @@
+import Testing
+
+@testable import StoreLedgerCore
+@testable import StoreLedgerStorage
+
+@Suite("Snapshot records: fixed-width records and their extras round-trip every field")
+struct RecordCodingTests {
+  /// Events with each extra value present or at its default, and extreme values.
+  static let events: [(String, Event)] = {
+    var plain = Event(kind: .purchase)
+    plain.at = Timestamp(millisecondsSinceEpoch: 1_767_225_600_000)
+    plain.recorded = plain.at
+    plain.id = Symbol(rawValue: 0)
+    plain.line = 1
+    var full = plain
+    full.kind = .renewal
+    full.recorded = full.at.adding(milliseconds: 1)
+    full.expires = Timestamp(millisecondsSinceEpoch: Timestamp.latestMilliseconds)
+    full.hasExpires = true
+    full.quantity = Int64.min
+    full.price = Int64.max
+    full.hasPrice = true
+    full.metaHash = UInt64.max
+    full.currency = Symbol(rawValue: 7)
+    full.product = ProductIndex(rawValue: 3)
+    full.targetProduct = ProductIndex(rawValue: 2)
+    full.transaction = Symbol(rawValue: UInt32.max - 1)
+    full.originalTransaction = Symbol(rawValue: 5)
+    full.slot = 9
+    full.line = UInt32.max - 1
+    full.ownership = .familyShared
+    full.hasOwnership = true
+    full.offer = .intro
+    full.hasOffer = true
+    full.reasonRaw = 2
+    full.autoRenew = true
+    full.hasRecorded = true
+    var usage = plain
+    usage.kind = .usage
+    usage.quantity = -3
+    usage.feature = 0
+    usage.at = Timestamp(millisecondsSinceEpoch: Timestamp.earliestMilliseconds)
+    usage.recorded = usage.at
+    var expiresWithoutFlag = plain
+    expiresWithoutFlag.expires = Timestamp(millisecondsSinceEpoch: -1)
+    return [("no extras", plain), ("every extra, extreme values", full), ("a use", usage),
+            ("an expiry the line did not flag", expiresWithoutFlag)]
+  }()
+
+  @Test("encoding then decoding gives the same event, and the extras take exactly the counted bytes", arguments: events)
+  func roundTrip(name: String, event: Event) throws {
+    let extrasBytes = RecordCoding.extrasBytes(event)
+    var bytes = [UInt8](repeating: 0xAA, count: RecordCoding.recordBytes + extrasBytes)
+    var written = RecordCoding.recordBytes
+    bytes.withUnsafeMutableBytes { RecordCoding.encode(event, into: $0, at: 0, extras: &written) }
+    #expect(written == bytes.count, "\(name)")
+    var read = RecordCoding.recordBytes
+    let decoded = bytes.withUnsafeBytes {
+      RecordCoding.decode($0, at: 0, extras: &read, extrasEnd: bytes.count, subject: event.subject)
+    }
+    #expect(decoded == event, "\(name)")
+    #expect(read == bytes.count, "\(name)")
+    // One byte of extras short: refused, never read past the end.
+    var short = RecordCoding.recordBytes
+    if extrasBytes > 0 {
+      let refused = bytes.withUnsafeBytes {
+        RecordCoding.decode($0, at: 0, extras: &short, extrasEnd: bytes.count - 1, subject: event.subject)
+      }
+      #expect(refused == nil, "\(name)")
+    }
+  }
+}
