@@ -44,7 +44,7 @@ package struct PointInTimeFold {
     let isIndexed = policy != nil && indexedSubject != nil && indexed.index != nil && touches == nil
     if isIndexed, let policy, let subject = indexedSubject {
       // Items are indexed by position: the uses after the last other event need none.
-      let itemCount = indexed.index.unsafelyUnwrapped.itemCount(of: subject)
+      let itemCount = indexed.view.itemCount(of: subject)
       state.reset(subscriptionCount: subscriptionCount, itemCount: itemCount)
       foldOthers(subject: subject, at: time, knownBy: knownBy, policy: policy, context: context)
     } else if let policy {
@@ -89,7 +89,7 @@ package struct PointInTimeFold {
     context: FoldContext
   ) {
     let catalog = context.catalog
-    let index = indexed.index!
+    let index = indexed.view
     usage.reset(policy: policy, at: time, explain: false)
     for event in index.others(of: subject) {
       if event.at > time { break }

@@ -49,6 +49,8 @@ package final class UsageIndex: @unchecked Sendable {
   private let otherBuffer: UnsafeMutableBufferPointer<Event>
   /// Every use, subject by subject and feature by feature.
   private let useBuffer: UnsafeMutableBufferPointer<Use>
+  /// `thresholdCount` for `View`: per feature its count, then per feature 1 when it has one.
+  private let thresholdWords: UnsafeMutableBufferPointer<Int64>
 
   /// Indexes `events`, subject `s` owning `events[subjectStarts[s]..<subjectStarts[s + 1]]`;
   /// nil when every 31st event from the first is not a use (then uses are rare or absent), or
@@ -83,12 +85,26 @@ package final class UsageIndex: @unchecked Sendable {
     headers = builder.headers
     otherBuffer = builder.others.storage
     useBuffer = builder.uses.storage
+    thresholdWords = .allocate(capacity: max(1, 2 * featureCount))
+    for (feature, count) in thresholdCount.enumerated() {
+      thresholdWords[feature] = count ?? 0
+      thresholdWords[featureCount + feature] = count == nil ? 0 : 1
+    }
   }
 
   deinit {
     headers.deallocate()
     otherBuffer.deallocate()
     useBuffer.deallocate()
+    thresholdWords.deallocate()
+  }
+
+  /// The index's buffers, read with no reference counting per query.
+  var view: View {
+    View(
+      featureCount: featureCount, headerStride: headerStride, headers: UnsafePointer(headers.baseAddress),
+      otherBase: UnsafePointer(otherBuffer.baseAddress), useBase: UnsafePointer(useBuffer.baseAddress),
+      thresholdWords: UnsafePointer(thresholdWords.baseAddress))
   }
 
   /// A buffer that grows by doubling, on huge pages where the kernel allows (the index is
@@ -218,47 +234,17 @@ package final class UsageIndex: @unchecked Sendable {
     }
   }
 
-  /// Every use, subject by subject and feature by feature.
-  var uses: UnsafeBufferPointer<Use> { UnsafeBufferPointer(useBuffer) }
-
-  /// The header words of `subject`.
-  @inline(__always)
-  private func header(_ subject: Int) -> UnsafeMutablePointer<UInt32> { headers.baseAddress! + subject * headerStride }
-
-  /// Subject `subject`'s events that are not uses, in effective order.
-  @inline(__always)
-  func others(of subject: Int) -> UnsafeBufferPointer<Event> {
-    let words = header(subject)
-    return UnsafeBufferPointer(rebasing: otherBuffer[Int(words[0])..<Int(words[1])])
-  }
-
-  /// One past the position (within the subject) of its last event that is not a use: the
-  /// items a fold of those events needs (`SubjectState.items` is indexed by position).
-  @inline(__always)
-  func itemCount(of subject: Int) -> Int { Int(header(subject)[2]) }
-
-  /// Subject `subject`'s run of `feature`.
-  @inline(__always)
-  func run(of subject: Int, feature: Int) -> Run {
-    let words = header(subject)
-    let start = Int(words[3 + feature])
-    let reachWord = words[4 + featureCount + feature]
-    let reach = Int(reachWord & ~(1 << 31))
-    return Run(
-      uses: start..<Int(words[4 + feature]), reach: reach == 0 ? nil : start + reach - 1,
-      isRecordedFromAt: reachWord & (1 << 31) != 0)
-  }
-
   /// The address of `subject`'s header (to prefetch it well ahead of its query).
-  package func headerAddress(of subject: Int) -> UnsafeRawPointer { UnsafeRawPointer(header(subject)) }
+  package func headerAddress(of subject: Int) -> UnsafeRawPointer { UnsafeRawPointer(view.header(subject)) }
 
   /// Calls `body` with the addresses a query of `subject` reads first (to prefetch them once its
   /// header is in cache): the first lines of its other events, and per feature the first and
   /// last use of the run and the use reaching the trial's threshold, where the searches start.
   package func forEachAddress(of subject: Int, _ body: (UnsafeRawPointer) -> Void) {
-    let words = header(subject)
-    var address = UnsafeRawPointer(otherBuffer.baseAddress! + Int(words[0]))
-    let last = UnsafeRawPointer(otherBuffer.baseAddress! + Int(words[1]))
+    let view = self.view
+    let others = view.others(of: subject)
+    var address = UnsafeRawPointer(others.baseAddress!)
+    let last = UnsafeRawPointer(others.baseAddress! + others.count)
     var count = 0
     while address < last && count < 8 {
       body(address)
@@ -267,7 +253,7 @@ package final class UsageIndex: @unchecked Sendable {
     }
     let uses = UnsafeRawPointer(useBuffer.baseAddress!)
     for feature in 0..<featureCount {
-      let run = self.run(of: subject, feature: feature)
+      let run = view.run(of: subject, feature: feature)
       guard !run.uses.isEmpty else { continue }
       body(uses + run.uses.lowerBound * MemoryLayout<Use>.stride)
       body(uses + (run.uses.upperBound - 1) * MemoryLayout<Use>.stride)
@@ -275,32 +261,89 @@ package final class UsageIndex: @unchecked Sendable {
     }
   }
 
-  /// The first position of `range` whose use fails `isBefore` (which holds for a prefix of the run).
-  ///
-  /// A query's instant is often before or after all of a subject's uses, so both ends are
-  /// tried first; between them the search has no data-dependent branch (a conditional move
-  /// per step), as a mispredicted step costs more than the step.
-  /// - Complexity: O(log range).
-  @inline(__always)
-  func partition(_ range: Range<Int>, isBefore: (Use) -> Bool) -> Int {
-    guard !range.isEmpty, isBefore(useBuffer[range.lowerBound]) else { return range.lowerBound }
-    if isBefore(useBuffer[range.upperBound - 1]) { return range.upperBound }
-    // The answer is in (lower, upper - 1]: the last use before it is at `base` or later.
-    var base = range.lowerBound
-    var count = range.count - 1
-    while count > 1 {
-      let half = count / 2
-      base = isBefore(useBuffer[base + half]) ? base + half : base
-      count -= half
-    }
-    return base + 1
-  }
+  /// A `UsageIndex`'s buffers as plain pointers, so that a query reads them without
+  /// retaining the index (three retains and releases per query otherwise); valid while the
+  /// index lives (`IndexedUsage` holds both).
+  struct View {
+    /// The policy's feature count.
+    let featureCount: Int
+    let headerStride: Int
+    let headers: UnsafePointer<UInt32>?
+    let otherBase: UnsafePointer<Event>?
+    let useBase: UnsafePointer<Use>?
+    let thresholdWords: UnsafePointer<Int64>?
 
-  /// The wrapping sum of the uses in `lower..<upper` of the run starting at `runStart`.
-  @inline(__always)
-  func sum(_ lower: Int, _ upper: Int, runStart: Int) -> Int64 {
-    guard lower < upper else { return 0 }
-    return useBuffer[upper - 1].sum &- (lower > runStart ? useBuffer[lower - 1].sum : 0)
+    /// A view of no index (`IndexedUsage` before one is set).
+    static var empty: View {
+      View(featureCount: 0, headerStride: 0, headers: nil, otherBase: nil, useBase: nil, thresholdWords: nil)
+    }
+
+    /// Every use, subject by subject and feature by feature (index it with a run's positions).
+    @inline(__always)
+    var uses: UnsafePointer<Use> { useBase.unsafelyUnwrapped }
+
+    /// The header words of `subject`.
+    @inline(__always)
+    func header(_ subject: Int) -> UnsafePointer<UInt32> { headers.unsafelyUnwrapped + subject * headerStride }
+
+    /// Feature `feature`'s smallest trial threshold count, or nil when the trial has none for it.
+    @inline(__always)
+    func thresholdCount(_ feature: Int) -> Int64? {
+      let words = thresholdWords.unsafelyUnwrapped
+      return words[featureCount + feature] != 0 ? words[feature] : nil
+    }
+
+    /// Subject `subject`'s events that are not uses, in effective order.
+    @inline(__always)
+    func others(of subject: Int) -> UnsafeBufferPointer<Event> {
+      let words = header(subject)
+      return UnsafeBufferPointer(start: otherBase.unsafelyUnwrapped + Int(words[0]), count: Int(words[1] - words[0]))
+    }
+
+    /// One past the position (within the subject) of its last event that is not a use: the
+    /// items a fold of those events needs (`SubjectState.items` is indexed by position).
+    @inline(__always)
+    func itemCount(of subject: Int) -> Int { Int(header(subject)[2]) }
+
+    /// Subject `subject`'s run of `feature`.
+    @inline(__always)
+    func run(of subject: Int, feature: Int) -> Run {
+      let words = header(subject)
+      let start = Int(words[3 + feature])
+      let reachWord = words[4 + featureCount + feature]
+      let reach = Int(reachWord & ~(1 << 31))
+      return Run(
+        uses: start..<Int(words[4 + feature]), reach: reach == 0 ? nil : start + reach - 1,
+        isRecordedFromAt: reachWord & (1 << 31) != 0)
+    }
+
+    /// The first position of `range` whose use fails `isBefore` (which holds for a prefix of the run).
+    ///
+    /// A query's instant is often before or after all of a subject's uses, so both ends are
+    /// tried first; between them the search has no data-dependent branch (a conditional move
+    /// per step), as a mispredicted step costs more than the step.
+    /// - Complexity: O(log range).
+    @inline(__always)
+    func partition(_ range: Range<Int>, isBefore: (Use) -> Bool) -> Int {
+      guard !range.isEmpty, isBefore(uses[range.lowerBound]) else { return range.lowerBound }
+      if isBefore(uses[range.upperBound - 1]) { return range.upperBound }
+      // The answer is in (lower, upper - 1]: the last use before it is at `base` or later.
+      var base = range.lowerBound
+      var count = range.count - 1
+      while count > 1 {
+        let half = count / 2
+        base = isBefore(uses[base + half]) ? base + half : base
+        count -= half
+      }
+      return base + 1
+    }
+
+    /// The wrapping sum of the uses in `lower..<upper` of the run starting at `runStart`.
+    @inline(__always)
+    func sum(_ lower: Int, _ upper: Int, runStart: Int) -> Int64 {
+      guard lower < upper else { return 0 }
+      return uses[upper - 1].sum &- (lower > runStart ? uses[lower - 1].sum : 0)
+    }
   }
 }
 
@@ -318,14 +361,18 @@ struct IndexedUsage: UsageFacts {
   /// Per feature: the run, its first index whose running `recorded` maximum is after R, the
   /// end of the uses that may be known by R, and its first index at T or later.
   private var runs: [(run: Range<Int>, late: Int, lateEnd: Int, atTime: Int)] = []
-  /// The index read (set once per engine: resetting does not copy it).
-  var index: UsageIndex? = nil
+  /// The index read (set once per engine: resetting does not copy it); it keeps `view` valid.
+  var index: UsageIndex? = nil {
+    didSet { view = index?.view ?? .empty }
+  }
+  /// `index`'s buffers, read without retaining it.
+  private(set) var view = UsageIndex.View.empty
 
   /// Reads `subject`'s uses from `index` at T as known at `knownBy`; `fold` holds what the fold
   /// of its other events found.
   /// - Complexity: O(features × log uses), plus the uses recorded after `knownBy`.
   mutating func reset(subject: Int, at time: Timestamp, knownBy: Timestamp, windows: CalendarWindows, fold: UsageFold) {
-    let index = self.index.unsafelyUnwrapped
+    let index = view
     self.time = time
     self.knownBy = knownBy
     self.windows = windows
@@ -349,16 +396,16 @@ struct IndexedUsage: UsageFacts {
         first = earliest
       }
       reached[feature] = reachedAt(
-        index, run, late: late, lateEnd: lateEnd, reach: header.reach, count: index.thresholdCount[feature])
+        index, run, late: late, lateEnd: lateEnd, reach: header.reach, count: index.thresholdCount(feature))
     }
   }
 
   /// Whether use `u` (at or after the run's first late use) was known by R.
   @inline(__always)
-  private func isKnown(_ index: UsageIndex, _ u: Int) -> Bool { index.uses[u].recorded <= knownBy }
+  private func isKnown(_ index: UsageIndex.View, _ u: Int) -> Bool { index.uses[u].recorded <= knownBy }
 
   /// The `at` of the run's first use counted at T as known at R.
-  private func firstCounted(_ index: UsageIndex, _ run: Range<Int>, late: Int, lateEnd: Int) -> Timestamp? {
+  private func firstCounted(_ index: UsageIndex.View, _ run: Range<Int>, late: Int, lateEnd: Int) -> Timestamp? {
     for u in run.lowerBound..<max(late, lateEnd) where u < late || isKnown(index, u) {
       return index.uses[u].at <= time ? index.uses[u].at : nil
     }
@@ -367,7 +414,7 @@ struct IndexedUsage: UsageFacts {
 
   /// When the run's counted uses (at ≤ T) first reach `count`, as `TrialThresholds` finds it.
   private func reachedAt(
-    _ index: UsageIndex, _ run: Range<Int>, late: Int, lateEnd: Int, reach: Int?, count: Int64?
+    _ index: UsageIndex.View, _ run: Range<Int>, late: Int, lateEnd: Int, reach: Int?, count: Int64?
   ) -> Timestamp {
     guard let count else { return .distantFuture }
     // Every use before `late` counts: the index found where their sum first reaches the count.
@@ -390,7 +437,7 @@ struct IndexedUsage: UsageFacts {
   /// The sum of uses of `feature` in the `window` that contains T, before T, known by R.
   /// - Complexity: O(log uses), plus the run's uses recorded after R.
   func used(_ feature: Int, in window: UsageWindow) -> Int64 {
-    let index = self.index.unsafelyUnwrapped
+    let index = view
     let (run, late, lateEnd, atTime) = runs[feature]
     let startInstant = windows.start(window)
     let start = index.partition(run.lowerBound..<atTime) { $0.at < startInstant }

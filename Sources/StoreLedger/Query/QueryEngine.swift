@@ -339,13 +339,21 @@ package struct QueryEngine {
     var out: [UInt8] = []
     out.reserveCapacity(flushBytes + 4096)
     var index = 0
+    // Read once: each `if let` of the stored property retains the index.
+    let usageIndex = self.usageIndex
     ledger.events.withUnsafeBufferPointer { events in
       batch.forEach { subject, at, asOf, cache in
         if index + startsDistance < symbols.count, let further = symbols[index + startsDistance],
           Int(further.rawValue) < ledger.subjectStarts.count
         {
           ledger.subjectStarts.withUnsafeBufferPointer { storeledger_prefetch($0.baseAddress! + Int(further.rawValue)) }
-          if let usageIndex { storeledger_prefetch(usageIndex.headerAddress(of: Int(further.rawValue))) }
+          if let usageIndex {
+            // Without the events' prefetch below, the subscription counts would miss at the query.
+            ledger.subscriptionCounts.withUnsafeBufferPointer {
+              storeledger_prefetch($0.baseAddress! + Int(further.rawValue))
+            }
+            storeledger_prefetch(usageIndex.headerAddress(of: Int(further.rawValue)))
+          }
         }
         if index + distance < symbols.count, let ahead = symbols[index + distance] {
           if let usageIndex {

@@ -140,14 +140,15 @@ struct UsageIndexTests {
       ledger.events.withUnsafeBufferPointer {
         UsageIndex(events: $0, subjectStarts: ledger.subjectStarts, policy: policy, capacityGuess: capacityGuess)
       })
+    let view = index.view
     for s in 0..<ledger.subjectCount {
       let events = Array(ledger.events(of: Symbol(rawValue: UInt32(s))))
-      #expect(Array(index.others(of: s)) == events.filter { $0.kind != .usage })
+      #expect(Array(view.others(of: s)) == events.filter { $0.kind != .usage })
       let last = events.lastIndex { $0.kind != .usage }.map { $0 + 1 } ?? 0
-      #expect(index.itemCount(of: s) == last)
+      #expect(view.itemCount(of: s) == last)
       for feature in 0..<index.featureCount {
         let uses = events.filter { $0.kind == .usage && Int($0.feature) == feature }
-        let run = index.run(of: s, feature: feature)
+        let run = view.run(of: s, feature: feature)
         #expect(run.uses.count == uses.count)
         #expect(run.isRecordedFromAt == uses.allSatisfy { $0.recorded >= $0.at })
         var sum: Int64 = 0
@@ -156,8 +157,8 @@ struct UsageIndexTests {
         for (n, use) in uses.enumerated() {
           sum &+= use.quantity
           recordedMax = max(recordedMax, use.recorded)
-          if reach == nil, let count = index.thresholdCount[feature], sum >= count { reach = run.uses.lowerBound + n }
-          let indexed = index.uses[run.uses.lowerBound + n]
+          if reach == nil, let count = view.thresholdCount(feature), sum >= count { reach = run.uses.lowerBound + n }
+          let indexed = view.uses[run.uses.lowerBound + n]
           #expect(
             [indexed.at, indexed.recordedMax, indexed.recorded] == [use.at, recordedMax, use.recorded]
               && indexed.sum == sum)
@@ -185,14 +186,15 @@ struct UsageIndexTests {
       ledger.events.withUnsafeBufferPointer {
         UsageIndex(events: $0, subjectStarts: ledger.subjectStarts, policy: policy)
       })
-    let run = index.run(of: 0, feature: try #require(policy.featureIndex(of: "pattern")))
+    let view = index.view
+    let run = view.run(of: 0, feature: try #require(policy.featureIndex(of: "pattern")))
     // Every bound from before the first use to after the last, each instant and ±1 ms.
     for offset in stride(from: Int64(0), through: Int64(10 * length + 11), by: 1) {
       let bound = Timestamp(millisecondsSinceEpoch: start + offset)
       let empty = run.uses.lowerBound..<run.uses.lowerBound
       for range in [run.uses, run.uses.dropFirst(length / 3), run.uses.dropLast(length / 4), empty] {
-        let scanned = range.first { !(index.uses[$0].at < bound) } ?? range.upperBound
-        #expect(index.partition(range) { $0.at < bound } == scanned, "length \(length), bound +\(offset), \(range)")
+        let scanned = range.first { !(view.uses[$0].at < bound) } ?? range.upperBound
+        #expect(view.partition(range) { $0.at < bound } == scanned, "length \(length), bound +\(offset), \(range)")
       }
     }
   }
