@@ -2,10 +2,10 @@
 /// window with binary searches instead of visiting every use (issue 25: audit with usage).
 ///
 /// Built once over a loaded ledger's events (grouped by subject, in effective order) for a
-/// batch of queries. Per subject it keeps the positions of the events that are not uses (what
-/// the fold still applies one by one) and, per (subject, feature), a run of that feature's uses
-/// in effective order with their `at`, the running sum of quantities and the running maximum
-/// of `recorded`. Uses recorded after R are excluded exactly: the running maximum says up to
+/// batch of queries. Per subject it keeps a copy of the events that are not uses (what the
+/// fold still applies one by one) and, per (subject, feature), a run of that feature's uses
+/// in effective order with their `at` and `recorded`, the running sum of quantities and the
+/// running maximum of `recorded`. Uses recorded after R are excluded exactly: the running maximum says up to
 /// where every use counts, and only the uses after that point are looked at one by one.
 /// `PointInTimeFold` answers the same as without it; a differential test pins the two.
 package final class UsageIndex: @unchecked Sendable {
@@ -320,8 +320,8 @@ package final class UsageIndex: @unchecked Sendable {
     /// The first position of `range` whose use fails `isBefore` (which holds for a prefix of the run).
     ///
     /// A query's instant is often before or after all of a subject's uses, so both ends are
-    /// tried first; between them the search has no data-dependent branch (a conditional move
-    /// per step), as a mispredicted step costs more than the step.
+    /// tried first; between them the number of steps depends only on the length (the compiler
+    /// still branches on each comparison).
     /// - Complexity: O(log range).
     @inline(__always)
     func partition(_ range: Range<Int>, isBefore: (Use) -> Bool) -> Int {
