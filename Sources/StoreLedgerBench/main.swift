@@ -30,6 +30,14 @@ if arguments.first == "--appends" {
   exit(AppendRate.run(logPath: arguments[1], count: count))
 }
 
+if arguments.first == "--answering" {
+  guard arguments.count == 4 || arguments.count == 5, let runs = Int(arguments.count == 5 ? arguments[4] : "3"), runs > 0 else {
+    say("usage: storeledger-bench --answering LOG CATALOG QUERIES [RUNS]")
+    exit(64)
+  }
+  exit(AnsweringRun.run(logPath: arguments[1], catalogPath: arguments[2], queriesPath: arguments[3], runs: runs))
+}
+
 if arguments.contains("--help") || arguments.contains("-h") {
   say(BenchOptions.usage)
   exit(0)

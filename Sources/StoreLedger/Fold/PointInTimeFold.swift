@@ -44,9 +44,9 @@ package struct PointInTimeFold {
     let isIndexed = policy != nil && indexedSubject != nil && indexed.index != nil && touches == nil
     if isIndexed, let policy, let subject = indexedSubject {
       // Items are indexed by position: the uses after the last other event need none.
-      let itemCount = Int(indexed.index.unsafelyUnwrapped.itemCounts[subject])
+      let itemCount = indexed.view.itemCount(of: subject)
       state.reset(subscriptionCount: subscriptionCount, itemCount: itemCount)
-      foldOthers(events, subject: subject, at: time, knownBy: knownBy, policy: policy, context: context)
+      foldOthers(subject: subject, at: time, knownBy: knownBy, policy: policy, context: context)
     } else if let policy {
       state.reset(subscriptionCount: subscriptionCount, itemCount: events.count)
       usage.reset(policy: policy, at: time, explain: touches != nil)
@@ -85,23 +85,21 @@ package struct PointInTimeFold {
 
   /// The indexed fold: the subject's events that are not uses, then its uses from the index.
   private mutating func foldOthers(
-    _ events: UnsafeBufferPointer<Event>, subject: Int, at time: Timestamp, knownBy: Timestamp, policy: Policy,
+    subject: Int, at time: Timestamp, knownBy: Timestamp, policy: Policy,
     context: FoldContext
   ) {
     let catalog = context.catalog
-    let index = indexed.index!
+    let index = indexed.view
     usage.reset(policy: policy, at: time, explain: false)
-    index.others.withUnsafeBufferPointer { others in
-      for event in others[index.others(of: subject)] {
-        if event.at > time { break }
-        if event.recorded > knownBy { continue }
-        usage.willApply(event, state: state, catalog: catalog)
-        _ = state.apply(event, context: context)
-        // Positions are kept only when explaining, which does not come here.
-        usage.didApply(event, position: 0, policy: policy)
-      }
+    for event in index.others(of: subject) {
+      if event.at > time { break }
+      if event.recorded > knownBy { continue }
+      usage.willApply(event, state: state, catalog: catalog)
+      _ = state.apply(event, context: context)
+      // Positions are kept only when explaining, which does not come here.
+      usage.didApply(event, position: 0, policy: policy)
     }
     usage.finish(state: state, catalog: catalog)
-    indexed.reset(subject: subject, events: events, at: time, knownBy: knownBy, windows: usage.windows, fold: usage)
+    indexed.reset(subject: subject, at: time, knownBy: knownBy, windows: usage.windows, fold: usage)
   }
 }

@@ -2,14 +2,15 @@
 /// window with binary searches instead of visiting every use (issue 25: audit with usage).
 ///
 /// Built once over a loaded ledger's events (grouped by subject, in effective order) for a
-/// batch of queries. Per subject it keeps the positions of the events that are not uses (what
-/// the fold still applies one by one) and, per (subject, feature), a run of that feature's uses
-/// in effective order with their `at`, the running sum of quantities and the running maximum
-/// of `recorded`. Uses recorded after R are excluded exactly: the running maximum says up to
+/// batch of queries. Per subject it keeps a copy of the events that are not uses (what the
+/// fold still applies one by one) and, per (subject, feature), a run of that feature's uses
+/// in effective order with their `at` and `recorded`, the running sum of quantities and the
+/// running maximum of `recorded`. Uses recorded after R are excluded exactly: the running maximum says up to
 /// where every use counts, and only the uses after that point are looked at one by one.
 /// `PointInTimeFold` answers the same as without it; a differential test pins the two.
-package final class UsageIndex: Sendable {
-  /// One use: what the sums and the knowledge cut need, 24 bytes, a subject's uses contiguous.
+package final class UsageIndex: @unchecked Sendable {
+  /// One use: what the sums and the knowledge cut need, 32 bytes (two per cache line), a
+  /// subject's uses contiguous.
   struct Use {
     /// Its `at`.
     var at: Timestamp
@@ -17,92 +18,171 @@ package final class UsageIndex: Sendable {
     var sum: Int64
     /// The latest `recorded` of its run up to and including it.
     var recordedMax: Timestamp
+    /// Its own `recorded` (for the uses after the running maximum passes R).
+    var recorded: Timestamp
   }
 
-  /// One (subject, feature) run of uses.
+  /// One (subject, feature) run of uses, as a query reads it from the subject's header.
   struct Run {
-    /// Its first use in `uses` (it ends where the next run starts).
-    var start: UInt32
-    /// The index within it of the first use whose running sum reaches the feature's trial
-    /// threshold when every use counts (-1: none, or no threshold).
-    var reach: Int32
+    /// Its uses, positions in `uses`.
+    var uses: Range<Int>
+    /// The position in `uses` of the first use whose running sum reaches the feature's trial
+    /// threshold when every use counts; nil: none, or no threshold.
+    var reach: Int?
     /// Whether every use in it has `recorded` ≥ `at` (then none after R is known by R).
     var isRecordedFromAt: Bool
   }
 
   /// The policy's feature count.
   let featureCount: Int
-  /// Subject `s`'s events that are not uses are `others[otherStarts[s]..<otherStarts[s + 1]]`,
-  /// in effective order: a copy, so the fold reads them contiguously (reading them in place
-  /// among the uses costs a cache miss each).
-  let otherStarts: [UInt32]
-  let others: [Event]
-  /// Per subject: one past the position of its last event that is not a use, the items a
-  /// fold of those events needs (`SubjectState.items` is indexed by position).
-  let itemCounts: [UInt32]
-  /// Run `s * featureCount + f` is subject `s`'s uses of feature `f`, in effective order; one
-  /// extra run at the end marks where the last ends.
-  let runs: [Run]
-  /// Every use, subject by subject and feature by feature.
-  let uses: [Use]
-  /// Per use: its position within the subject (for `recorded` of uses after the running maximum passes R).
-  let usePosition: [UInt32]
   /// Per feature: the smallest trial threshold count, or nil when the trial has none for it.
   let thresholdCount: [Int64?]
+  /// 32-bit words per subject header, a multiple of 16 so that a header is one 64-byte line:
+  /// `[0]` first other event, `[1]` one past the last, `[2]` item count, `[3 + f]` feature f's
+  /// first use, `[3 + featureCount]` one past the subject's last use, `[4 + featureCount + f]`
+  /// feature f's reach (+1, 0: none) with bit 31 set when its run is recorded from `at`.
+  let headerStride: Int
+  /// Every subject's header, one after the other, 64-byte aligned.
+  private let headers: UnsafeMutableBufferPointer<UInt32>
+  /// Every subject's events that are not uses, subject by subject, in effective order: a copy,
+  /// so the fold reads them contiguously (reading them in place among the uses costs a cache miss each).
+  private let otherBuffer: UnsafeMutableBufferPointer<Event>
+  /// Every use, subject by subject and feature by feature.
+  private let useBuffer: UnsafeMutableBufferPointer<Use>
+  /// `thresholdCount` for `View`: per feature its count, then per feature 1 when it has one.
+  private let thresholdWords: UnsafeMutableBufferPointer<Int64>
 
   /// Indexes `events`, subject `s` owning `events[subjectStarts[s]..<subjectStarts[s + 1]]`;
   /// nil when every 31st event from the first is not a use (then uses are rare or absent), or
   /// when a use names no feature of `policy`; the fold then visits every event.
+  /// `capacityGuess` replaces the sizes guessed for the copies (tests force regrowth with it).
   /// - Complexity: O(events + subjects × features).
-  package init?(events: UnsafeBufferPointer<Event>, subjectStarts: [UInt32], policy: Policy) {
+  package init?(
+    events: UnsafeBufferPointer<Event>, subjectStarts: [UInt32], policy: Policy, capacityGuess: Int? = nil
+  ) {
     // Without (many) uses there is little to skip: the plain fold is as fast and needs no copy.
     // A sample decides, so a log without usage is not read whole for nothing.
-    guard stride(from: 0, to: events.count, by: 31).contains(where: { events[$0].kind == .usage }) else { return nil }
-    var builder = Builder(policy: policy, subjectCount: subjectStarts.count - 1)
-    for s in 0..<(subjectStarts.count - 1) {
+    let sampled = stride(from: 0, to: events.count, by: 31).lazy.filter { events[$0].kind == .usage }.count
+    guard sampled > 0 else { return nil }
+    let subjectCount = subjectStarts.count - 1
+    // The sample's share of uses sizes the copies; a wrong guess only costs a regrowth.
+    let sampleCount = (events.count + 30) / 31
+    let usesGuess = min(events.count, events.count / sampleCount * sampled + events.count / 16 + 4096)
+    let othersGuess = min(events.count, events.count - usesGuess + events.count / 8 + 4096)
+    var builder = Builder(
+      policy: policy, subjectCount: subjectCount, usesGuess: capacityGuess ?? usesGuess,
+      othersGuess: capacityGuess ?? othersGuess)
+    for s in 0..<subjectCount {
       let subjectEvents = UnsafeBufferPointer(rebasing: events[Int(subjectStarts[s])..<Int(subjectStarts[s + 1])])
-      guard builder.add(subjectEvents) else { return nil }
+      guard builder.add(subjectEvents, header: s) else {
+        builder.deallocate()
+        return nil
+      }
     }
-    builder.runs.append(Run(start: UInt32(builder.uses.count), reach: -1, isRecordedFromAt: true))
     featureCount = builder.featureCount
     thresholdCount = builder.thresholdCount
-    otherStarts = builder.otherStarts
-    others = builder.others
-    itemCounts = builder.itemCounts
-    runs = builder.runs
-    uses = builder.uses
-    usePosition = builder.usePosition
+    headerStride = builder.headerStride
+    headers = builder.headers
+    otherBuffer = builder.others.storage
+    useBuffer = builder.uses.storage
+    thresholdWords = .allocate(capacity: max(1, 2 * featureCount))
+    for (feature, count) in thresholdCount.enumerated() {
+      thresholdWords[feature] = count ?? 0
+      thresholdWords[featureCount + feature] = count == nil ? 0 : 1
+    }
   }
 
-  /// The arrays of a `UsageIndex`, filled one subject at a time.
+  deinit {
+    headers.deallocate()
+    otherBuffer.deallocate()
+    useBuffer.deallocate()
+    thresholdWords.deallocate()
+  }
+
+  /// The index's buffers, read with no reference counting per query.
+  var view: View {
+    View(
+      featureCount: featureCount, headerStride: headerStride, headers: UnsafePointer(headers.baseAddress),
+      otherBase: UnsafePointer(otherBuffer.baseAddress), useBase: UnsafePointer(useBuffer.baseAddress),
+      thresholdWords: UnsafePointer(thresholdWords.baseAddress))
+  }
+
+  /// A buffer that grows by doubling, on huge pages where the kernel allows (the index is
+  /// read at random, one subject per query).
+  private struct Growing<Element> {
+    var storage: UnsafeMutableBufferPointer<Element>
+    var count = 0
+
+    init(capacity: Int) { storage = Self.allocate(max(capacity, 1)) }
+
+    static func allocate(_ capacity: Int) -> UnsafeMutableBufferPointer<Element> {
+      let buffer = UnsafeMutableBufferPointer<Element>.allocate(capacity: capacity)
+      PageAdvice.preferHugePages(UnsafeMutableRawBufferPointer(buffer))
+      return buffer
+    }
+
+    /// Room for `more` elements after `count`.
+    mutating func reserve(_ more: Int) {
+      guard count + more > storage.count else { return }
+      let larger = Self.allocate(max(storage.count * 2, count + more))
+      larger.baseAddress!.moveInitialize(from: storage.baseAddress!, count: count)
+      storage.deallocate()
+      storage = larger
+    }
+
+    mutating func append(_ element: Element) {
+      reserve(1)
+      (storage.baseAddress! + count).initialize(to: element)
+      count += 1
+    }
+  }
+
+  /// The buffers of a `UsageIndex`, filled one subject at a time.
   private struct Builder {
     let featureCount: Int
-    var thresholdCount: [Int64?]
-    var otherStarts: [UInt32] = [0]
-    var others: [Event] = []
-    var itemCounts: [UInt32] = []
-    var runs: [Run] = []
-    var uses: [Use] = []
-    var usePosition: [UInt32] = []
-    /// Per feature, the positions of the current subject's uses (reused).
-    var positions: [[UInt32]]
+    let thresholdCount: [Int64?]
+    let headerStride: Int
+    let headers: UnsafeMutableBufferPointer<UInt32>
+    var others: Growing<Event>
+    var uses: Growing<Use>
+    /// Per feature, the current subject's next use position, then its running sums (reused).
+    var next: [Int]
+    var sums: [Int64]
+    var recordedMax: [Timestamp]
 
-    init(policy: Policy, subjectCount: Int) {
+    init(policy: Policy, subjectCount: Int, usesGuess: Int, othersGuess: Int) {
       featureCount = policy.features.count
       var counts = [Int64?](repeating: nil, count: featureCount)
       for threshold in policy.trial?.thresholds ?? [] where threshold.feature < featureCount {
         counts[threshold.feature] = min(counts[threshold.feature] ?? Int64.max, threshold.count)
       }
       thresholdCount = counts
-      positions = [[UInt32]](repeating: [], count: featureCount)
-      otherStarts.reserveCapacity(subjectCount + 1)
-      itemCounts.reserveCapacity(subjectCount)
-      runs.reserveCapacity(subjectCount * featureCount + 1)
+      headerStride = (4 + 2 * featureCount + 15) / 16 * 16
+      let words = UnsafeMutableRawBufferPointer.allocate(
+        byteCount: max(1, subjectCount * headerStride) * 4, alignment: 64)
+      PageAdvice.preferHugePages(words)
+      headers = words.bindMemory(to: UInt32.self)
+      headers.initialize(repeating: 0)
+      others = Growing(capacity: othersGuess)
+      uses = Growing(capacity: usesGuess)
+      next = [Int](repeating: 0, count: featureCount)
+      sums = [Int64](repeating: 0, count: featureCount)
+      recordedMax = [Timestamp](repeating: .distantPast, count: featureCount)
     }
 
-    /// Adds the next subject's events; false when a use names no feature.
-    mutating func add(_ events: UnsafeBufferPointer<Event>) -> Bool {
+    func deallocate() {
+      headers.deallocate()
+      others.storage.deallocate()
+      uses.storage.deallocate()
+    }
+
+    /// Adds subject `header`'s events; false when a use names no feature.
+    mutating func add(_ events: UnsafeBufferPointer<Event>, header: Int) -> Bool {
+      let words = headers.baseAddress! + header * headerStride
+      words[0] = UInt32(others.count)
+      for feature in 0..<featureCount { next[feature] = 0 }
       var itemCount = 0
+      // First pass: the other events copied, the uses counted per feature.
       for position in events.indices {
         let event = events[position]
         guard event.kind == .usage else {
@@ -111,77 +191,159 @@ package final class UsageIndex: Sendable {
           continue
         }
         guard Int(event.feature) < featureCount else { return false }
-        positions[Int(event.feature)].append(UInt32(position))
+        next[Int(event.feature)] += 1
       }
-      otherStarts.append(UInt32(others.count))
-      itemCounts.append(UInt32(itemCount))
+      words[1] = UInt32(others.count)
+      words[2] = UInt32(itemCount)
+      let useCount = events.count - (others.count - Int(words[0]))
+      uses.reserve(useCount)
+      var start = uses.count
       for feature in 0..<featureCount {
-        appendRun(positions[feature], events: events, threshold: thresholdCount[feature])
-        positions[feature].removeAll(keepingCapacity: true)
+        words[3 + feature] = UInt32(start)
+        let count = next[feature]
+        next[feature] = start
+        start += count
+        sums[feature] = 0
+        recordedMax[feature] = .distantPast
+        words[4 + featureCount + feature] = 1 << 31
       }
+      words[3 + featureCount] = UInt32(start)
+      // Second pass (the events are in cache): each use into its feature's run.
+      for event in events where event.kind == .usage {
+        append(event, words: words)
+      }
+      uses.count = start
       return true
     }
 
-    private mutating func appendRun(_ positions: [UInt32], events: UnsafeBufferPointer<Event>, threshold: Int64?) {
-      var sum: Int64 = 0
-      var recordedMax = Timestamp.distantPast
-      var run = Run(start: UInt32(uses.count), reach: -1, isRecordedFromAt: true)
-      for position in positions {
-        let event = events[Int(position)]
-        sum &+= event.quantity
-        recordedMax = max(recordedMax, event.recorded)
-        run.isRecordedFromAt = run.isRecordedFromAt && event.recorded >= event.at
-        // As `TrialThresholds.add` sums: wrapping, the first use at or over the count.
-        if run.reach < 0, let threshold, sum >= threshold { run.reach = Int32(uses.count - Int(run.start)) }
-        uses.append(Use(at: event.at, sum: sum, recordedMax: recordedMax))
-        usePosition.append(position)
+    /// Writes one use at its feature's next position, with the running sum and `recorded` maximum.
+    private mutating func append(_ event: Event, words: UnsafeMutablePointer<UInt32>) {
+      let feature = Int(event.feature)
+      let position = next[feature]
+      next[feature] = position + 1
+      sums[feature] &+= event.quantity
+      recordedMax[feature] = max(recordedMax[feature], event.recorded)
+      let reachWord = 4 + featureCount + feature
+      if event.recorded < event.at { words[reachWord] &= ~(1 << 31) }
+      // As `TrialThresholds.add` sums: wrapping, the first use at or over the count.
+      if words[reachWord] & ~(1 << 31) == 0, let threshold = thresholdCount[feature], sums[feature] >= threshold {
+        words[reachWord] |= UInt32(position - Int(words[3 + feature]) + 1)
       }
-      runs.append(run)
+      (uses.storage.baseAddress! + position).initialize(
+        to: Use(at: event.at, sum: sums[feature], recordedMax: recordedMax[feature], recorded: event.recorded))
     }
   }
 
-  /// Where subject `s`'s events that are not uses lie in `others`.
-  @inline(__always)
-  func others(of subject: Int) -> Range<Int> { Int(otherStarts[subject])..<Int(otherStarts[subject + 1]) }
+  /// The address of `subject`'s header (to prefetch it well ahead of its query).
+  package func headerAddress(of subject: Int) -> UnsafeRawPointer { UnsafeRawPointer(view.header(subject)) }
 
-  /// Calls `body` with the addresses a query of `subject` reads first (to prefetch them).
+  /// Calls `body` with the addresses a query of `subject` reads first (to prefetch them once its
+  /// header is in cache): the first lines of its other events, and per feature the first and
+  /// last use of the run and the use reaching the trial's threshold, where the searches start.
   package func forEachAddress(of subject: Int, _ body: (UnsafeRawPointer) -> Void) {
-    func lines<Element>(_ array: [Element], _ range: Range<Int>, max: Int) {
-      array.withUnsafeBufferPointer { buffer in
-        var address = UnsafeRawPointer(buffer.baseAddress! + range.lowerBound)
-        let last = UnsafeRawPointer(buffer.baseAddress! + range.upperBound)
-        var count = 0
-        while address < last && count < max {
-          body(address)
-          address += 64
-          count += 1
-        }
+    let view = self.view
+    let others = view.others(of: subject)
+    var address = UnsafeRawPointer(others.baseAddress!)
+    let last = UnsafeRawPointer(others.baseAddress! + others.count)
+    var count = 0
+    while address < last && count < 8 {
+      body(address)
+      address += 64
+      count += 1
+    }
+    let uses = UnsafeRawPointer(useBuffer.baseAddress!)
+    for feature in 0..<featureCount {
+      let run = view.run(of: subject, feature: feature)
+      guard !run.uses.isEmpty else { continue }
+      body(uses + run.uses.lowerBound * MemoryLayout<Use>.stride)
+      body(uses + (run.uses.upperBound - 1) * MemoryLayout<Use>.stride)
+      if let reach = run.reach { body(uses + reach * MemoryLayout<Use>.stride) }
+    }
+  }
+
+  /// A `UsageIndex`'s buffers as plain pointers, so that a query reads them without
+  /// retaining the index (three retains and releases per query otherwise); valid while the
+  /// index lives (`IndexedUsage` holds both).
+  struct View {
+    /// The policy's feature count.
+    let featureCount: Int
+    let headerStride: Int
+    let headers: UnsafePointer<UInt32>?
+    let otherBase: UnsafePointer<Event>?
+    let useBase: UnsafePointer<Use>?
+    let thresholdWords: UnsafePointer<Int64>?
+
+    /// A view of no index (`IndexedUsage` before one is set).
+    static var empty: View {
+      View(featureCount: 0, headerStride: 0, headers: nil, otherBase: nil, useBase: nil, thresholdWords: nil)
+    }
+
+    /// Every use, subject by subject and feature by feature (index it with a run's positions).
+    @inline(__always)
+    var uses: UnsafePointer<Use> { useBase.unsafelyUnwrapped }
+
+    /// The header words of `subject`.
+    @inline(__always)
+    func header(_ subject: Int) -> UnsafePointer<UInt32> { headers.unsafelyUnwrapped + subject * headerStride }
+
+    /// Feature `feature`'s smallest trial threshold count, or nil when the trial has none for it.
+    @inline(__always)
+    func thresholdCount(_ feature: Int) -> Int64? {
+      let words = thresholdWords.unsafelyUnwrapped
+      return words[featureCount + feature] != 0 ? words[feature] : nil
+    }
+
+    /// Subject `subject`'s events that are not uses, in effective order.
+    @inline(__always)
+    func others(of subject: Int) -> UnsafeBufferPointer<Event> {
+      let words = header(subject)
+      return UnsafeBufferPointer(start: otherBase.unsafelyUnwrapped + Int(words[0]), count: Int(words[1] - words[0]))
+    }
+
+    /// One past the position (within the subject) of its last event that is not a use: the
+    /// items a fold of those events needs (`SubjectState.items` is indexed by position).
+    @inline(__always)
+    func itemCount(of subject: Int) -> Int { Int(header(subject)[2]) }
+
+    /// Subject `subject`'s run of `feature`.
+    @inline(__always)
+    func run(of subject: Int, feature: Int) -> Run {
+      let words = header(subject)
+      let start = Int(words[3 + feature])
+      let reachWord = words[4 + featureCount + feature]
+      let reach = Int(reachWord & ~(1 << 31))
+      return Run(
+        uses: start..<Int(words[4 + feature]), reach: reach == 0 ? nil : start + reach - 1,
+        isRecordedFromAt: reachWord & (1 << 31) != 0)
+    }
+
+    /// The first position of `range` whose use fails `isBefore` (which holds for a prefix of the run).
+    ///
+    /// A query's instant is often before or after all of a subject's uses, so both ends are
+    /// tried first; between them the number of steps depends only on the length (the compiler
+    /// still branches on each comparison).
+    /// - Complexity: O(log range).
+    @inline(__always)
+    func partition(_ range: Range<Int>, isBefore: (Use) -> Bool) -> Int {
+      guard !range.isEmpty, isBefore(uses[range.lowerBound]) else { return range.lowerBound }
+      if isBefore(uses[range.upperBound - 1]) { return range.upperBound }
+      // The answer is in (lower, upper - 1]: the last use before it is at `base` or later.
+      var base = range.lowerBound
+      var count = range.count - 1
+      while count > 1 {
+        let half = count / 2
+        base = isBefore(uses[base + half]) ? base + half : base
+        count -= half
       }
+      return base + 1
     }
-    let r = subject * featureCount
-    lines(others, others(of: subject), max: 8)
-    lines(runs, r..<(r + featureCount + 1), max: 2)
-    lines(uses, Int(runs[r].start)..<Int(runs[r + featureCount].start), max: 24)
-  }
 
-  /// The first index of `range` whose use fails `isBefore` (which holds for a prefix of the run).
-  /// - Complexity: O(log range).
-  @inline(__always)
-  func partition(_ range: Range<Int>, isBefore: (Use) -> Bool) -> Int {
-    var low = range.lowerBound
-    var high = range.upperBound
-    while low < high {
-      let middle = (low + high) / 2
-      if isBefore(uses[middle]) { low = middle + 1 } else { high = middle }
+    /// The wrapping sum of the uses in `lower..<upper` of the run starting at `runStart`.
+    @inline(__always)
+    func sum(_ lower: Int, _ upper: Int, runStart: Int) -> Int64 {
+      guard lower < upper else { return 0 }
+      return uses[upper - 1].sum &- (lower > runStart ? uses[lower - 1].sum : 0)
     }
-    return low
-  }
-
-  /// The wrapping sum of the uses in `lower..<upper` of the run starting at `runStart`.
-  @inline(__always)
-  func sum(_ lower: Int, _ upper: Int, runStart: Int) -> Int64 {
-    guard lower < upper else { return 0 }
-    return uses[upper - 1].sum &- (lower > runStart ? uses[lower - 1].sum : 0)
   }
 }
 
@@ -199,51 +361,51 @@ struct IndexedUsage: UsageFacts {
   /// Per feature: the run, its first index whose running `recorded` maximum is after R, the
   /// end of the uses that may be known by R, and its first index at T or later.
   private var runs: [(run: Range<Int>, late: Int, lateEnd: Int, atTime: Int)] = []
-  /// The index read (set once per engine: resetting does not copy it).
-  var index: UsageIndex? = nil
-  private var events: UnsafeBufferPointer<Event> = UnsafeBufferPointer(start: nil, count: 0)
+  /// The index read (set once per engine: resetting does not copy it); it keeps `view` valid.
+  var index: UsageIndex? = nil {
+    didSet { view = index?.view ?? .empty }
+  }
+  /// `index`'s buffers, read without retaining it.
+  private(set) var view = UsageIndex.View.empty
 
-  /// Reads `subject`'s uses (`events` are its events) from `index` at T as known at `knownBy`; `fold` holds
-  /// what the fold of its other events found.
+  /// Reads `subject`'s uses from `index` at T as known at `knownBy`; `fold` holds what the fold
+  /// of its other events found.
   /// - Complexity: O(features × log uses), plus the uses recorded after `knownBy`.
-  mutating func reset(
-    subject: Int, events: UnsafeBufferPointer<Event>, at time: Timestamp, knownBy: Timestamp,
-    windows: CalendarWindows, fold: UsageFold
-  ) {
-    let index = self.index.unsafelyUnwrapped
-    self.events = events
+  mutating func reset(subject: Int, at time: Timestamp, knownBy: Timestamp, windows: CalendarWindows, fold: UsageFold) {
+    let index = view
     self.time = time
     self.knownBy = knownBy
     self.windows = windows
     conversion = fold.conversion
     first = fold.first
-    runs.removeAll(keepingCapacity: true)
-    reached.removeAll(keepingCapacity: true)
-    let firstRun = subject * index.featureCount
+    if runs.count != index.featureCount {
+      runs = Array(repeating: (0..<0, 0, 0, 0), count: index.featureCount)
+      reached = Array(repeating: .distantFuture, count: index.featureCount)
+    }
     for feature in 0..<index.featureCount {
-      let header = index.runs[firstRun + feature]
-      let run = Int(header.start)..<Int(index.runs[firstRun + feature + 1].start)
+      let header = index.run(of: subject, feature: feature)
+      let run = header.uses
       let late = knownBy == .distantFuture ? run.upperBound : index.partition(run) { $0.recordedMax <= knownBy }
       // A use recorded no earlier than its `at` and after R has `at` after R too.
       let lateEnd = header.isRecordedFromAt ? index.partition(late..<run.upperBound) { $0.at <= knownBy } : run.upperBound
       let atTime = index.partition(run) { $0.at < time }
-      runs.append((run, late, lateEnd, atTime))
+      runs[feature] = (run, late, lateEnd, atTime)
       if !run.isEmpty, let earliest = firstCounted(index, run, late: late, lateEnd: lateEnd),
         first.map({ earliest < $0 }) ?? true
       {
         first = earliest
       }
-      let reach = header.reach < 0 ? nil : run.lowerBound + Int(header.reach)
-      reached.append(reachedAt(index, run, late: late, lateEnd: lateEnd, reach: reach, count: index.thresholdCount[feature]))
+      reached[feature] = reachedAt(
+        index, run, late: late, lateEnd: lateEnd, reach: header.reach, count: index.thresholdCount(feature))
     }
   }
 
   /// Whether use `u` (at or after the run's first late use) was known by R.
   @inline(__always)
-  private func isKnown(_ index: UsageIndex, _ u: Int) -> Bool { events[Int(index.usePosition[u])].recorded <= knownBy }
+  private func isKnown(_ index: UsageIndex.View, _ u: Int) -> Bool { index.uses[u].recorded <= knownBy }
 
   /// The `at` of the run's first use counted at T as known at R.
-  private func firstCounted(_ index: UsageIndex, _ run: Range<Int>, late: Int, lateEnd: Int) -> Timestamp? {
+  private func firstCounted(_ index: UsageIndex.View, _ run: Range<Int>, late: Int, lateEnd: Int) -> Timestamp? {
     for u in run.lowerBound..<max(late, lateEnd) where u < late || isKnown(index, u) {
       return index.uses[u].at <= time ? index.uses[u].at : nil
     }
@@ -252,7 +414,7 @@ struct IndexedUsage: UsageFacts {
 
   /// When the run's counted uses (at ≤ T) first reach `count`, as `TrialThresholds` finds it.
   private func reachedAt(
-    _ index: UsageIndex, _ run: Range<Int>, late: Int, lateEnd: Int, reach: Int?, count: Int64?
+    _ index: UsageIndex.View, _ run: Range<Int>, late: Int, lateEnd: Int, reach: Int?, count: Int64?
   ) -> Timestamp {
     guard let count else { return .distantFuture }
     // Every use before `late` counts: the index found where their sum first reaches the count.
@@ -275,7 +437,7 @@ struct IndexedUsage: UsageFacts {
   /// The sum of uses of `feature` in the `window` that contains T, before T, known by R.
   /// - Complexity: O(log uses), plus the run's uses recorded after R.
   func used(_ feature: Int, in window: UsageWindow) -> Int64 {
-    let index = self.index.unsafelyUnwrapped
+    let index = view
     let (run, late, lateEnd, atTime) = runs[feature]
     let startInstant = windows.start(window)
     let start = index.partition(run.lowerBound..<atTime) { $0.at < startInstant }

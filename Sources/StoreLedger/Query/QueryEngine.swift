@@ -20,8 +20,14 @@ package struct QueryEngine {
   private let groupLiterals: [[UInt8]]
   private let currencyLiterals: [[UInt8]]
   private let policy: Policy?
-  private let tierLiterals: [[UInt8]]
-  private let featureLiterals: [[UInt8]]
+  /// Whether the catalog has a policy (`policy != nil` copies the value: a retain per array in it).
+  private let hasPolicy: Bool
+  /// Tier names, then feature names, as JSON literals one after the other, so that writing
+  /// one retains nothing; `tierLiteralSpans[i]` and `featureLiteralSpans[i]` are each one's
+  /// start (high 32 bits) and length (low 32 bits) in it.
+  private let policyLiterals: ByteScratch
+  private let tierLiteralSpans: [UInt64]
+  private let featureLiteralSpans: [UInt64]
   /// Room for one answer's policy keys, reused: `writePolicy` fills it and appends it once.
   private let policyScratch: ByteScratch
   /// The uses indexed for a batch (`prepareUsageIndex`), nil until then.
@@ -45,8 +51,20 @@ package struct QueryEngine {
     groupLiterals = ledger.catalog.groupNames.map(jsonLiteral)
     currencyLiterals = names.map(jsonLiteral)
     policy = ledger.catalog.policy
-    tierLiterals = policy?.tiers.map { jsonLiteral($0.name) } ?? []
-    featureLiterals = policy?.features.map { jsonLiteral($0.name) } ?? []
+    hasPolicy = policy != nil
+    let tierLiterals = policy?.tiers.map { jsonLiteral($0.name) } ?? []
+    let featureLiterals = policy?.features.map { jsonLiteral($0.name) } ?? []
+    let literals = tierLiterals + featureLiterals
+    policyLiterals = ByteScratch(capacity: max(1, literals.map(\.count).reduce(0, +)))
+    var spans: [UInt64] = []
+    var start = 0
+    for literal in literals {
+      (policyLiterals.base + start).initialize(from: literal, count: literal.count)
+      spans.append(UInt64(start) << 32 | UInt64(literal.count))
+      start += literal.count
+    }
+    tierLiteralSpans = Array(spans[..<tierLiterals.count])
+    featureLiteralSpans = Array(spans[tierLiterals.count...])
     // A bound on the policy keys' bytes: fixed keys, names, and per feature its keys,
     // two 20-digit integers and an instant (`ByteCursor.timestampBytesMax`).
     let featureMax = featureLiterals.map(\.count).max() ?? 0
@@ -321,23 +339,36 @@ package struct QueryEngine {
     var out: [UInt8] = []
     out.reserveCapacity(flushBytes + 4096)
     var index = 0
+    // Read once: each `if let` of the stored property retains the index.
+    let usageIndex = self.usageIndex
     ledger.events.withUnsafeBufferPointer { events in
       batch.forEach { subject, at, asOf, cache in
         if index + startsDistance < symbols.count, let further = symbols[index + startsDistance],
           Int(further.rawValue) < ledger.subjectStarts.count
         {
           ledger.subjectStarts.withUnsafeBufferPointer { storeledger_prefetch($0.baseAddress! + Int(further.rawValue)) }
+          if let usageIndex {
+            // Without the events' prefetch below, the subscription counts would miss at the query.
+            ledger.subscriptionCounts.withUnsafeBufferPointer {
+              storeledger_prefetch($0.baseAddress! + Int(further.rawValue))
+            }
+            storeledger_prefetch(usageIndex.headerAddress(of: Int(further.rawValue)))
+          }
         }
         if index + distance < symbols.count, let ahead = symbols[index + distance] {
-          let (start, end, _) = ledger.extent(of: ahead)
-          // A few cache lines of the subject's events; the hardware streams the rest.
-          var address = UnsafeRawPointer(events.baseAddress! + start)
-          let last = UnsafeRawPointer(events.baseAddress! + min(end, start + 4))
-          while address < last {
-            storeledger_prefetch(address)
-            address += 64
+          if let usageIndex {
+            // The fold reads the index's copy of the events that are not uses, never the events.
+            usageIndex.forEachAddress(of: Int(ahead.rawValue)) { storeledger_prefetch($0) }
+          } else {
+            let (start, end, _) = ledger.extent(of: ahead)
+            // A few cache lines of the subject's events; the hardware streams the rest.
+            var address = UnsafeRawPointer(events.baseAddress! + start)
+            let last = UnsafeRawPointer(events.baseAddress! + min(end, start + 4))
+            while address < last {
+              storeledger_prefetch(address)
+              address += 64
+            }
           }
-          usageIndex?.forEachAddress(of: Int(ahead.rawValue)) { storeledger_prefetch($0) }
         }
         writeAnswer(subject: subject, symbol: symbols[index], at: at, asOf: asOf, cache: cache, into: &out)
         out.append(10)
@@ -383,7 +414,7 @@ package struct QueryEngine {
     writePlans(at: at, into: &out)
     appendStatic(#"},"subject":"#, to: &out)
     appendEscaped(subject, &out)
-    if policy != nil { writePolicy(into: &out) }
+    if hasPolicy { writePolicy(into: &out) }
     out.append(125)
   }
 
@@ -484,7 +515,7 @@ package struct QueryEngine {
       switch trial.endsBy {
       case .duration: out.put(#""duration""#)
       case .subscription: out.put(#""subscription""#)
-      case .feature(let index): out.put(featureLiterals[index])
+      case .feature(let index): putLiteral(featureLiteralSpans[index], &out)
       }
       out.put(#","grace_ends":"#)
       if let graceEnds = trial.graceEnds { putTimestamp(graceEnds, &out) } else { out.put("null") }
@@ -499,7 +530,7 @@ package struct QueryEngine {
     out.put(#","usage":{"#)
     for (index, feature) in subjectFold.outcome.features.enumerated() {
       if index > 0 { out.put(byte: 44) }
-      out.put(featureLiterals[index])
+      putLiteral(featureLiteralSpans[index], &out)
       out.put(feature.allowed ? #":{"allowed":true,"limit":"# : #":{"allowed":false,"limit":"#)
       if let limit = feature.limit { out.integer(limit) } else { out.put("null") }
       out.put(#","tier":"#)
@@ -514,7 +545,13 @@ package struct QueryEngine {
   }
 
   private func putTier(_ index: Int, _ out: inout ByteCursor) {
-    if index >= 0 { out.put(tierLiterals[index]) } else { out.put("null") }
+    if index >= 0 { putLiteral(tierLiteralSpans[index], &out) } else { out.put("null") }
+  }
+
+  /// Writes the name literal at `span` of `policyLiterals`.
+  @inline(__always)
+  private func putLiteral(_ span: UInt64, _ out: inout ByteCursor) {
+    out.put(UnsafeBufferPointer(start: policyLiterals.base + Int(span >> 32), count: Int(span & 0xffff_ffff)))
   }
 
   private func putTimestamp(_ time: Timestamp, _ out: inout ByteCursor) {

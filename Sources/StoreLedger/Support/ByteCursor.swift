@@ -29,6 +29,14 @@ package struct ByteCursor {
     }
   }
 
+  /// Copies bytes from memory the caller keeps alive (no reference counting).
+  @inline(__always)
+  package mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+    guard let source = bytes.baseAddress else { return }
+    pointer.update(from: source, count: bytes.count)
+    pointer += bytes.count
+  }
+
   /// Writes a signed integer in decimal.
   /// - Complexity: O(digits).
   @inline(__always)

@@ -131,21 +131,71 @@ struct UsageIndexTests {
     try expectIndexedAgrees(ledger, queries: edgeQueries(ledger, knowledgeTimes: 3), name: "generated")
   }
 
-  @Test("the index skips no event that is not a use, and sizes items to the last of them")
-  func layout() throws {
+  @Test("the index copies every event that is not a use and every use with its running sums", arguments: [nil, 1])
+  func layout(capacityGuess: Int?) throws {
     let catalogText = try String(contentsOfFile: repoPath("Events/policy/catalog.json"), encoding: .utf8)
     let ledger = try ledger(hostileUsageLog(seed: 9, subjects: 3), catalogText: catalogText)
+    let policy = ledger.catalog.policy!
     let index = try #require(
       ledger.events.withUnsafeBufferPointer {
-        UsageIndex(events: $0, subjectStarts: ledger.subjectStarts, policy: ledger.catalog.policy!)
+        UsageIndex(events: $0, subjectStarts: ledger.subjectStarts, policy: policy, capacityGuess: capacityGuess)
       })
+    let view = index.view
     for s in 0..<ledger.subjectCount {
-      let events = ledger.events(of: Symbol(rawValue: UInt32(s)))
-      #expect(Array(index.others[index.others(of: s)]) == events.filter { $0.kind != .usage })
-      let last = events.lastIndex { $0.kind != .usage }.map { $0 - events.startIndex + 1 } ?? 0
-      #expect(Int(index.itemCounts[s]) == last)
-      let uses = events.filter { $0.kind == .usage }.count
-      #expect(Int(index.runs[(s + 1) * index.featureCount].start - index.runs[s * index.featureCount].start) == uses)
+      let events = Array(ledger.events(of: Symbol(rawValue: UInt32(s))))
+      #expect(Array(view.others(of: s)) == events.filter { $0.kind != .usage })
+      let last = events.lastIndex { $0.kind != .usage }.map { $0 + 1 } ?? 0
+      #expect(view.itemCount(of: s) == last)
+      for feature in 0..<index.featureCount {
+        let uses = events.filter { $0.kind == .usage && Int($0.feature) == feature }
+        let run = view.run(of: s, feature: feature)
+        #expect(run.uses.count == uses.count)
+        #expect(run.isRecordedFromAt == uses.allSatisfy { $0.recorded >= $0.at })
+        var sum: Int64 = 0
+        var recordedMax = Timestamp.distantPast
+        var reach: Int? = nil
+        for (n, use) in uses.enumerated() {
+          sum &+= use.quantity
+          recordedMax = max(recordedMax, use.recorded)
+          if reach == nil, let count = view.thresholdCount(feature), sum >= count { reach = run.uses.lowerBound + n }
+          let indexed = view.uses[run.uses.lowerBound + n]
+          #expect(
+            [indexed.at, indexed.recordedMax, indexed.recorded] == [use.at, recordedMax, use.recorded]
+              && indexed.sum == sum)
+        }
+        #expect(run.reach == reach)
+      }
+    }
+  }
+
+  @Test(
+    "the index's search finds the first use failing a condition, as a scan does",
+    arguments: [0, 1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 31, 64, 100])
+  func partition(length: Int) throws {
+    // One subject whose only feature's run is `length` uses at instants 10, 20, 30...
+    var lines: [String] = []
+    let start = Timestamp.parseRFC3339("2026-04-01T00:00:00Z")!.millisecondsSinceEpoch
+    for n in 0..<max(length, 1) {
+      let at = Timestamp(millisecondsSinceEpoch: start + Int64(10 * (n + 1))).rfc3339
+      lines.append(#"{"id":"u\#(n)","type":"usage","subject":"s","at":"\#(at)","feature":"pattern","quantity":1}"#)
+    }
+    let catalogText = try String(contentsOfFile: repoPath("Events/policy/catalog.json"), encoding: .utf8)
+    let ledger = try ledger(lines.joined(separator: "\n"), catalogText: catalogText)
+    let policy = ledger.catalog.policy!
+    let index = try #require(
+      ledger.events.withUnsafeBufferPointer {
+        UsageIndex(events: $0, subjectStarts: ledger.subjectStarts, policy: policy)
+      })
+    let view = index.view
+    let run = view.run(of: 0, feature: try #require(policy.featureIndex(of: "pattern")))
+    // Every bound from before the first use to after the last, each instant and ±1 ms.
+    for offset in stride(from: Int64(0), through: Int64(10 * length + 11), by: 1) {
+      let bound = Timestamp(millisecondsSinceEpoch: start + offset)
+      let empty = run.uses.lowerBound..<run.uses.lowerBound
+      for range in [run.uses, run.uses.dropFirst(length / 3), run.uses.dropLast(length / 4), empty] {
+        let scanned = range.first { !(view.uses[$0].at < bound) } ?? range.upperBound
+        #expect(view.partition(range) { $0.at < bound } == scanned, "length \(length), bound +\(offset), \(range)")
+      }
     }
   }
 }
