@@ -92,20 +92,31 @@ enum PipelinedLogReader {
     guard file.entryKind() == .regular else {
       throw Diagnostic(file: path, .cannotRead(path: path, reason: "not a regular file (a log is read at offsets)"))
     }
-    let end: Int64
-    if let requestedEnd {
-      end = requestedEnd
-    } else {
+    var end = requestedEnd ?? 0
+    var warning: Diagnostic? = nil
+    if requestedEnd == nil {
       let visible = try AppendIntent.visibleLength(of: file, logPath: path)
       end = visible.length
-      if let warning = visible.warning { builder.record(warning) }
+      warning = visible.warning
     }
-    // A shard keeps about 1/n of the events.
-    builder.reserve(events: Int(max(0, end - offset) / 100) / (builder.shard?.count ?? 1))
-    return try feed(
-      &builder, name: path, catalog: catalog, startingAt: offset, firstLineNumber: firstLineNumber, end: end,
-      blockBytes: blockBytes, progress: progress
-    ) { (buffer, position) throws(Diagnostic) in try file.read(into: buffer, at: position) }
+    let fresh = builder
+    let partitionCount = builder.partitionsWanted
+    if partitionCount > 1 { builder.startPartitions(count: partitionCount) }
+    func run(_ builder: inout LedgerBuilder) throws(Diagnostic) -> LogExtent {
+      if let warning { builder.record(warning) }
+      // A shard keeps about 1/n of the events.
+      builder.reserve(events: Int(max(0, end - offset) / 100) / (builder.shard?.count ?? 1))
+      return try feed(
+        &builder, name: path, catalog: catalog, startingAt: offset, firstLineNumber: firstLineNumber, end: end,
+        blockBytes: blockBytes, progress: progress
+      ) { (buffer, position) throws(Diagnostic) in try file.read(into: buffer, at: position) }
+    }
+    let extent = try run(&builder)
+    guard builder.isPartitioned && !builder.concludePartitions() else { return extent }
+    // Two partitions share an event id or a charged transaction: an invalid log, whose errors
+    // the single path finds and orders, reading the same bytes again (LedgerBuilder+Partitions.swift).
+    builder = fresh
+    return try run(&builder)
   }
 
   /// Feeds every complete line of a stream (stdin, a pipe) into `builder`, reading it once in

@@ -272,6 +272,9 @@ package struct PlatformFile: ~Copyable {
   /// This process's id (unique names for temporary files).
   package static func processID() -> Int { Int(getpid()) }
 
+  /// The processors online (at least 1): how many partitions a load uses by default.
+  package static var processorsOnline: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+
   /// The directory holding `path` ("." for a bare name).
   package static func directory(of path: String) -> String {
     guard let slash = path.lastIndex(of: "/") else { return "." }
