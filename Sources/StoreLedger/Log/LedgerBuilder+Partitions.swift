@@ -40,7 +40,8 @@ extension LedgerBuilder {
 
   /// Adds a parsed block: its failures here, its events by the partitions of their subjects, in parallel.
   mutating func add(
-    partitioning lines: [ParsedLine], buffer: UnsafeBufferPointer<UInt8>, scratch: UnsafeBufferPointer<UInt8>
+    partitioning lines: [ParsedLine], owners: [LineOwner], buffer: UnsafeBufferPointer<UInt8>,
+    scratch: UnsafeBufferPointer<UInt8>
   ) {
     linesRead += lines.count
     for line in lines {
@@ -56,18 +57,38 @@ extension LedgerBuilder {
       // Each worker touches only its own partition.
       nonisolated(unsafe) let all = all
       DispatchQueue.concurrentPerform(iterations: count) { p in
-        all[p].admit(lines, partition: p, of: count, buffer: buffer, scratch: scratch)
+        all[p].admit(lines, owners: owners, partition: p, of: count, buffer: buffer, scratch: scratch)
       }
     }
   }
 
-  /// In a partition: interns and admits the events of its subjects, in line order.
+  /// In a partition: interns and admits the events of its subjects, in line order, prefetching
+  /// the table slots of its own lines 6 of them ahead.
   private mutating func admit(
-    _ lines: [ParsedLine], partition: Int, of count: Int, buffer: UnsafeBufferPointer<UInt8>,
+    _ lines: [ParsedLine], owners: [LineOwner], partition: Int, of count: Int, buffer: UnsafeBufferPointer<UInt8>,
     scratch: UnsafeBufferPointer<UInt8>
   ) {
-    for line in lines {
-      guard case .event(let pending) = line, pending.partition(of: count) == partition else { continue }
+    let mine = UInt8(partition)
+    // The next line the look-ahead inspects, and how many of this partition's lines it prefetched
+    // that are still ahead.
+    var ahead = 0
+    var prefetched = 0
+    for index in owners.indices where owners[index].partition == mine {
+      if ahead <= index {
+        ahead = index + 1
+        prefetched = 0
+      } else if prefetched > 0 {
+        prefetched -= 1
+      }
+      while prefetched < 6 && ahead < owners.count {
+        if owners[ahead].partition == mine {
+          symbols.ids.prefetch(hash: owners[ahead].idHash)
+          if owners[ahead].transactionHash != 0 { symbols.transactions.prefetch(hash: owners[ahead].transactionHash) }
+          prefetched += 1
+        }
+        ahead += 1
+      }
+      guard case .event(let pending) = lines[index] else { continue }
       let event = pending.interned(into: &symbols, buffer: buffer, scratch: scratch)
       firstLines.note(symbols, line: event.line)
       _ = admit(event)
@@ -118,10 +139,31 @@ struct SymbolFirstLines {
   }
 }
 
-extension PendingEvent {
-  /// The partition (of `count`) of the event's subject.
-  @inline(__always)
-  func partition(of count: Int) -> Int { LedgerBuilder.partition(ofSubjectHash: subject.hash, count: count) }
+/// Where a parsed line goes when a load is partitioned, and the slots its partition prefetches.
+struct LineOwner {
+  /// The partition of its subject; `UInt8.max` for a line without an event.
+  var partition: UInt8
+  /// `SymbolTable.hash` of its id.
+  var idHash: UInt64
+  /// `SymbolTable.hash` of its transaction (0: none).
+  var transactionHash: UInt64
+
+  /// The owner of `line` among `partitionCount` partitions.
+  init(_ line: ParsedLine, partitionCount: Int) {
+    guard case .event(let pending) = line else {
+      self.init(partition: .max, idHash: 0, transactionHash: 0)
+      return
+    }
+    self.init(
+      partition: UInt8(LedgerBuilder.partition(ofSubjectHash: pending.subject.hash, count: partitionCount)),
+      idHash: pending.id.hash, transactionHash: pending.transaction.ref.isPresent ? pending.transaction.hash : 0)
+  }
+
+  private init(partition: UInt8, idHash: UInt64, transactionHash: UInt64) {
+    self.partition = partition
+    self.idHash = idHash
+    self.transactionHash = transactionHash
+  }
 }
 
 extension LedgerBuilder {

@@ -115,6 +115,8 @@ package struct LedgerBuilder {
     guard estimate > 0 else { return }
     if !partitions.isEmpty {
       for p in partitions.indices { partitions[p].reserve(events: estimate / partitions.count) }
+      // The first partition's array takes every event at the end (`PartitionMerge.combined`).
+      partitions[0].events.reserveCapacity(estimate)
       return
     }
     events.reserveCapacity(estimate)
@@ -165,10 +167,11 @@ package struct LedgerBuilder {
 
   /// Adds a block of lines the reader thread parsed, prefetching table slots a few lines ahead.
   mutating func add(
-    parsed lines: [ParsedLine], buffer: UnsafeBufferPointer<UInt8>, scratch: UnsafeBufferPointer<UInt8>
+    parsed lines: [ParsedLine], owners: [LineOwner], buffer: UnsafeBufferPointer<UInt8>,
+    scratch: UnsafeBufferPointer<UInt8>
   ) {
     if !partitions.isEmpty {
-      add(partitioning: lines, buffer: buffer, scratch: scratch)
+      add(partitioning: lines, owners: owners, buffer: buffer, scratch: scratch)
       return
     }
     let distance = 6
@@ -379,14 +382,22 @@ package struct LedgerBuilder {
   }
 
   /// Every event, each subject's contiguous from `starts[s]` in line order: the partitions'
-  /// events placed there by their workers, or this builder's own reordered in place.
+  /// events (in the merged symbols) or this builder's own, reordered in place.
   private mutating func groupedBySubject(_ merge: PartitionMerge?, starts: [Int]) -> [Event] {
+    var grouped: [Event]
     if let merge {
-      defer { partitions = [] }
-      return merge.scatter(&partitions, starts: starts)
+      for p in partitions.indices {
+        // Only the events are read from now on.
+        partitions[p].symbols = LedgerSymbols(expectedStrings: 16)
+        partitions[p].eventIndexByID = []
+        partitions[p].chargeLineByTransaction = []
+      }
+      grouped = merge.combined(&partitions)
+      partitions = []
+    } else {
+      grouped = events
+      events = []
     }
-    var grouped = events
-    events = []
     Self.groupBySubject(&grouped, starts: starts)
     return grouped
   }

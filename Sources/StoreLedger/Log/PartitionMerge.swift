@@ -67,28 +67,29 @@ enum PartitionKeys {
     return aliases
   }
 
-  /// The fingerprints of a table's strings, sorted by fingerprint (buckets on the top bits, then
-  /// each small bucket sorted).
+  /// The fingerprints of a table's strings, sorted by fingerprint: placed in buckets of their
+  /// top bits (hashing each string twice rather than holding a second array), then each small
+  /// bucket sorted.
   /// - Complexity: O(n) expected, O(n log n) at worst.
   static func sortedPrints(_ table: SymbolTable, charged: [UInt32]) -> [Print] {
     let n = table.count
     var bits = 1
     while bits < 16 && (1 << bits) < n { bits += 1 }
+    let shift = UInt64(64 - bits)
+    func hash(_ local: Int) -> UInt64 { table.withBytes(Symbol(rawValue: UInt32(local))) { SymbolTable.hash($0) } }
     var bucketEnds = [Int](repeating: 0, count: (1 << bits) + 1)
-    var prints = [Print]()
-    prints.reserveCapacity(n)
-    for local in 0..<n {
-      let hash = table.withBytes(Symbol(rawValue: UInt32(local))) { SymbolTable.hash($0) }
-      prints.append(Print(hash: hash, local: UInt32(local), charged: local < charged.count && charged[local] != 0))
-      bucketEnds[Int(hash >> UInt64(64 - bits)) + 1] += 1
-    }
+    for local in 0..<n { bucketEnds[Int(hash(local) >> shift) + 1] += 1 }
     for b in 0..<(1 << bits) { bucketEnds[b + 1] += bucketEnds[b] }
-    var sorted = [Print](repeating: Print(hash: 0, local: 0, charged: false), count: n)
     var next = bucketEnds
-    for print in prints {
-      let b = Int(print.hash >> UInt64(64 - bits))
-      sorted[next[b]] = print
-      next[b] += 1
+    var sorted = [Print](unsafeUninitializedCapacity: n) { prints, initialized in
+      for local in 0..<n {
+        let h = hash(local)
+        let b = Int(h >> shift)
+        let print = Print(hash: h, local: UInt32(local), charged: local < charged.count && charged[local] != 0)
+        (prints.baseAddress! + next[b]).initialize(to: print)
+        next[b] += 1
+      }
+      initialized = n
     }
     for b in 0..<(1 << bits) where bucketEnds[b + 1] - bucketEnds[b] > 1 {
       sorted[bucketEnds[b]..<bucketEnds[b + 1]].sort { $0.hash < $1.hash }
@@ -172,7 +173,8 @@ struct PartitionMerge {
       partitions.map(\.symbols.transactions), partitions.map(\.firstLines.transactions), aliases: byPartition)
     symbols.transactions = SymbolTable.unindexed(arena: transactions.arena, starts: transactions.starts)
     var currencyRemaps = partitions.map { [UInt32](repeating: 0, count: $0.symbols.currencies.count) }
-    Self.forEachInLogOrder(partitions.map(\.firstLines.currencies)) { p, local in
+    for packed in Self.logOrder(partitions.map(\.firstLines.currencies)) {
+      let (p, local) = (Int(packed >> 32), UInt32(truncatingIfNeeded: packed))
       let symbol = partitions[p].symbols.currencies.withBytes(Symbol(rawValue: local)) { symbols.currencies.intern($0) }
       currencyRemaps[p][Int(local)] = symbol.rawValue
     }
@@ -200,41 +202,39 @@ struct PartitionMerge {
     return counts
   }
 
-  /// Every partition's events in one array, subject `s`'s from `starts[s]` in line order, each
-  /// partition placing its own (and letting go of them) on its own core.
+  /// Every partition's events in one array, in the merged symbols, each partition's in line
+  /// order: rewritten in place on every core, then appended to the first partition's array
+  /// (reserved for all), each other array let go of once appended.
   /// - Complexity: O(events).
-  func scatter(_ partitions: inout [LedgerBuilder], starts: [Int]) -> [Event] {
-    let total = starts.last ?? 0
-    var next = starts
+  func combined(_ partitions: inout [LedgerBuilder]) -> [Event] {
     let remaps = remaps
-    return [Event](unsafeUninitializedCapacity: total) { out, initialized in
-      next.withUnsafeMutableBufferPointer { next in
-        partitions.withUnsafeMutableBufferPointer { all in
-          nonisolated(unsafe) let out = out
-          nonisolated(unsafe) let next = next
-          nonisolated(unsafe) let all = all
-          DispatchQueue.concurrentPerform(iterations: all.count) { p in
-            let remap = remaps[p]
-            for var event in all[p].events {
-              remap.apply(&event)
-              let s = Int(event.subject.rawValue)
-              (out.baseAddress! + next[s]).initialize(to: event)
-              next[s] += 1
-            }
-            all[p].events = []
-          }
+    partitions.withUnsafeMutableBufferPointer { all in
+      nonisolated(unsafe) let all = all
+      DispatchQueue.concurrentPerform(iterations: all.count) { p in
+        let remap = remaps[p]
+        all[p].events.withUnsafeMutableBufferPointer { events in
+          for index in events.indices { remap.apply(&events[index]) }
         }
       }
-      initialized = total
     }
+    var events: [Event] = []
+    swap(&events, &partitions[0].events)
+    events.reserveCapacity(partitions.reduce(0) { $0 + $1.events.count })
+    for p in partitions.indices.dropFirst() {
+      events.append(contentsOf: partitions[p].events)
+      partitions[p].events = []
+    }
+    return events
   }
 
-  /// Visits every partition's strings in log order: by first line, then partition, then symbol.
+  /// Every partition's strings in log order (by first line, then partition, then symbol), each
+  /// as `partition << 32 | symbol`.
   /// - Complexity: O(strings × partitions).
-  static func forEachInLogOrder(_ firstLines: [[UInt32]], _ body: (_ partition: Int, _ local: UInt32) -> Void) {
+  static func logOrder(_ firstLines: [[UInt32]]) -> [UInt64] {
     var heads = [Int](repeating: 0, count: firstLines.count)
-    let total = firstLines.reduce(0) { $0 + $1.count }
-    for _ in 0..<total {
+    var order: [UInt64] = []
+    order.reserveCapacity(firstLines.reduce(0) { $0 + $1.count })
+    for _ in 0..<order.capacity {
       var best = -1
       var bestLine = UInt32.max
       for p in firstLines.indices where heads[p] < firstLines[p].count {
@@ -244,9 +244,11 @@ struct PartitionMerge {
           bestLine = line
         }
       }
-      body(best, UInt32(heads[best]))
+      guard best >= 0 else { break }
+      order.append(UInt64(best) << 32 | UInt64(heads[best]))
       heads[best] += 1
     }
+    return order
   }
 
   /// The strings of `tables` back to back in log order (an aliased string only once, at its
@@ -260,10 +262,12 @@ struct PartitionMerge {
     var starts: [UInt32] = [0]
     starts.reserveCapacity(tables.reduce(1) { $0 + $1.count })
     var remaps = tables.map { [UInt32](repeating: 0, count: $0.count) }
-    forEachInLogOrder(firstLines) { p, local in
-      if !aliases.isEmpty, let (target, targetLocal) = aliases[p][local] {
+    for packed in logOrder(firstLines) {
+      let p = Int(packed >> 32)
+      let local = UInt32(truncatingIfNeeded: packed)
+      if !aliases.isEmpty && !aliases[p].isEmpty, let (target, targetLocal) = aliases[p][local] {
         remaps[p][Int(local)] = remaps[target][Int(targetLocal)]
-        return
+        continue
       }
       remaps[p][Int(local)] = UInt32(starts.count - 1)
       tables[p].withBytes(Symbol(rawValue: local)) { arena.append(contentsOf: $0) }

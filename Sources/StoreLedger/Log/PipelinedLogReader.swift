@@ -21,6 +21,10 @@ final class ParsedBlock: @unchecked Sendable {
   var scratch: [UInt8] = []
   /// Lines in order.
   var lines: [ParsedLine] = []
+  /// The partitions lines go to (1: none).
+  var partitionCount = 1
+  /// With partitions: per line, its partition and what that partition prefetches (`LineOwner`).
+  var owners: [LineOwner] = []
   /// Signalled when a worker has parsed the block.
   let parsed = DispatchSemaphore(value: 0)
   /// The catalog lines are parsed against.
@@ -42,6 +46,9 @@ final class ParsedBlock: @unchecked Sendable {
     var parser = EventLineParser(catalog: catalog)
     var lines: [ParsedLine] = []
     swap(&lines, &self.lines)
+    var owners: [LineOwner] = []
+    swap(&owners, &self.owners)
+    let partitionCount = partitionCount
     var lineStart = 0
     var lineNumber = firstLineNumber
     while lineStart < length {
@@ -57,11 +64,13 @@ final class ParsedBlock: @unchecked Sendable {
         case .failure(let diagnostic): lines.append(.failure(diagnostic))
         }
       }
+      if partitionCount > 1 { owners.append(LineOwner(lines[lines.count - 1], partitionCount: partitionCount)) }
       lineNumber += 1
       lineStart = newline + 1
     }
     // Hand the results back before signalling: the builder reads them as soon as it wakes.
     swap(&lines, &self.lines)
+    swap(&owners, &self.owners)
     scratch = parser.takeScratch()
     parsed.signal()
   }
@@ -144,7 +153,11 @@ enum PipelinedLogReader {
     let capacity = blockBytes + Limits.lineBytesMax + 1
     var loop = FeedLoop(
       path: path, end: end, blockBytes: blockBytes, startingAt: offset, firstLineNumber: firstLineNumber,
-      free: (0..<blocksInFlight).map { _ in ParsedBlock(capacity: capacity, catalog: catalog) })
+      free: (0..<blocksInFlight).map { _ in
+        let block = ParsedBlock(capacity: capacity, catalog: catalog)
+        block.partitionCount = max(1, builder.partitions.count)
+        return block
+      })
     while !loop.atEnd || !loop.inFlight.isEmpty {
       if loop.atEnd || loop.free.isEmpty {
         loop.admitOldest(&builder)
@@ -209,11 +222,12 @@ enum PipelinedLogReader {
       let bytes = UnsafeBufferPointer(block.buffer.bindMemory(to: UInt8.self))
       block.scratch.withUnsafeBufferPointer { scratch in
         if let failure = block.leadingFailure {
-          builder.add(parsed: [.failure(failure)], buffer: bytes, scratch: scratch)
+          builder.add(parsed: [.failure(failure)], owners: [], buffer: bytes, scratch: scratch)
         }
-        builder.add(parsed: block.lines, buffer: bytes, scratch: scratch)
+        builder.add(parsed: block.lines, owners: block.owners, buffer: bytes, scratch: scratch)
       }
       block.lines.removeAll(keepingCapacity: true)
+      block.owners.removeAll(keepingCapacity: true)
       block.leadingFailure = nil
       free.append(block)
     }
