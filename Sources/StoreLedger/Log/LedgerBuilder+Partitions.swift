@@ -13,15 +13,27 @@ import Dispatch
 extension LedgerBuilder {
   /// The most partitions a load uses.
   package static let partitionsMax = 8
+  /// The fewest processors on which a load is partitioned by default: on 2 processors the
+  /// partitioned load measured 1.28× the single path's CPU and wall time (Docs/performance.md,
+  /// "The partitioned builder"), as the parse workers already keep most of both busy.
+  package static let partitionedProcessorsMin = 4
 
-  /// The partitions a file load uses: `partitionCount`, or one per processor; 1 when this builder
+  /// Partitions when `partitionCount` is nil: `STORELEDGER_PARTITIONS` if set (benchmarks), else
+  /// one per processor from `partitionedProcessorsMin` processors, else 1 (the single path).
+  static var defaultPartitionCount: Int {
+    if let text = PlatformFile.environment("STORELEDGER_PARTITIONS"), let count = Int(text) { return count }
+    let processors = PlatformFile.processorsOnline
+    return processors >= partitionedProcessorsMin ? processors : 1
+  }
+
+  /// The partitions a file load uses: `partitionCount`, or `defaultPartitionCount`; 1 when this builder
   /// already holds anything (a restored base, a shard, lines or strings), which only the single path extends.
   var partitionsWanted: Int {
     let fresh =
       base == nil && shard == nil && linesRead == 0 && events.isEmpty && errorCount == 0
       && symbols.ids.count == 0 && symbols.subjects.count == 0 && symbols.transactions.count == 0
     guard fresh else { return 1 }
-    return min(Self.partitionsMax, max(1, partitionCount ?? PlatformFile.processorsOnline))
+    return min(Self.partitionsMax, max(1, partitionCount ?? Self.defaultPartitionCount))
   }
 
   /// Whether lines go to partitions.
@@ -148,16 +160,15 @@ struct LineOwner {
   /// `SymbolTable.hash` of its transaction (0: none).
   var transactionHash: UInt64
 
-  /// The owner of `line` among `partitionCount` partitions.
-  init(_ line: ParsedLine, partitionCount: Int) {
-    guard case .event(let pending) = line else {
-      self.init(partition: .max, idHash: 0, transactionHash: 0)
-      return
-    }
+  /// The owner of an event line among `partitionCount` partitions.
+  init(_ pending: PendingEvent, partitionCount: Int) {
     self.init(
       partition: UInt8(LedgerBuilder.partition(ofSubjectHash: pending.subject.hash, count: partitionCount)),
       idHash: pending.id.hash, transactionHash: pending.transaction.ref.isPresent ? pending.transaction.hash : 0)
   }
+
+  /// The owner of a line without an event (empty or refused): none.
+  static let none = LineOwner(partition: .max, idHash: 0, transactionHash: 0)
 
   private init(partition: UInt8, idHash: UInt64, transactionHash: UInt64) {
     self.partition = partition

@@ -392,18 +392,18 @@ package struct LedgerBuilder {
         partitions[p].eventIndexByID = []
         partitions[p].chargeLineByTransaction = []
       }
-      grouped = merge.combined(&partitions)
+      grouped = merge.grouped(&partitions, starts: starts)
       partitions = []
-    } else {
-      grouped = events
-      events = []
+      return grouped
     }
+    grouped = events
+    events = []
     Self.groupBySubject(&grouped, starts: starts)
     return grouped
   }
 
   /// Reorders `events` in place so each subject's events are contiguous (counting sort).
-  private static func groupBySubject(_ events: inout [Event], starts: [Int]) {
+  static func groupBySubject(_ events: inout [Event], starts: [Int]) {
     var next = starts
     var destination = [UInt32](repeating: 0, count: events.count)
     for (index, event) in events.enumerated() {

@@ -202,16 +202,24 @@ struct PartitionMerge {
     return counts
   }
 
-  /// Every partition's events in one array, in the merged symbols, each partition's in line
-  /// order: rewritten in place on every core, then appended to the first partition's array
-  /// (reserved for all), each other array let go of once appended.
+  /// Every partition's events in one array, subject `s`'s from `starts[s]` in line order, in
+  /// the merged symbols. Each partition groups its own events in place on its own core (its
+  /// subjects' order is their merged order: both are first appearance); then, subject by subject
+  /// from the last, each run moves to its place in the first partition's array (reserved for
+  /// all), which never overwrites a run not yet moved, as its runs only move right.
   /// - Complexity: O(events).
-  func combined(_ partitions: inout [LedgerBuilder]) -> [Event] {
+  func grouped(_ partitions: inout [LedgerBuilder], starts: [Int]) -> [Event] {
     let remaps = remaps
+    var owner = [UInt8](repeating: 0, count: starts.count - 1)
+    for (p, remap) in remaps.enumerated() { for global in remap.subjects { owner[Int(global)] = UInt8(p) } }
     partitions.withUnsafeMutableBufferPointer { all in
       nonisolated(unsafe) let all = all
       DispatchQueue.concurrentPerform(iterations: all.count) { p in
         let remap = remaps[p]
+        var localStarts = [Int](repeating: 0, count: remap.subjects.count + 1)
+        for event in all[p].events { localStarts[Int(event.subject.rawValue) + 1] += 1 }
+        for s in 0..<remap.subjects.count { localStarts[s + 1] += localStarts[s] }
+        LedgerBuilder.groupBySubject(&all[p].events, starts: localStarts)
         all[p].events.withUnsafeMutableBufferPointer { events in
           for index in events.indices { remap.apply(&events[index]) }
         }
@@ -219,10 +227,23 @@ struct PartitionMerge {
     }
     var events: [Event] = []
     swap(&events, &partitions[0].events)
-    events.reserveCapacity(partitions.reduce(0) { $0 + $1.events.count })
-    for p in partitions.indices.dropFirst() {
-      events.append(contentsOf: partitions[p].events)
-      partitions[p].events = []
+    var ends = partitions.map(\.events.count)
+    ends[0] = events.count
+    events.append(contentsOf: repeatElement(Event(kind: .purchase), count: (starts.last ?? 0) - events.count))
+    events.withUnsafeMutableBufferPointer { all in
+      for s in stride(from: starts.count - 2, through: 0, by: -1) {
+        let p = Int(owner[s])
+        let count = starts[s + 1] - starts[s]
+        ends[p] -= count
+        if p == 0 {
+          // Right to left: the run's new place is never left of its old one.
+          for k in stride(from: count - 1, through: 0, by: -1) { all[starts[s] + k] = all[ends[0] + k] }
+        } else {
+          partitions[p].events.withUnsafeBufferPointer { from in
+            for k in 0..<count { all[starts[s] + k] = from[ends[p] + k] }
+          }
+        }
+      }
     }
     return events
   }

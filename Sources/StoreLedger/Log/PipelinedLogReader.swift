@@ -60,11 +60,13 @@ final class ParsedBlock: @unchecked Sendable {
       case .refused(let diagnostic): lines.append(.failure(diagnostic))
       case .parse:
         switch parser.parsePending(line, lineNumber: lineNumber, lineStart: lineStart) {
-        case .success(let pending): lines.append(.event(pending))
+        case .success(let pending):
+          if partitionCount > 1 { owners.append(LineOwner(pending, partitionCount: partitionCount)) }
+          lines.append(.event(pending))
         case .failure(let diagnostic): lines.append(.failure(diagnostic))
         }
       }
-      if partitionCount > 1 { owners.append(LineOwner(lines[lines.count - 1], partitionCount: partitionCount)) }
+      if owners.count < lines.count && partitionCount > 1 { owners.append(.none) }
       lineNumber += 1
       lineStart = newline + 1
     }

@@ -272,8 +272,11 @@ package struct PlatformFile: ~Copyable {
   /// This process's id (unique names for temporary files).
   package static func processID() -> Int { Int(getpid()) }
 
-  /// The processors online (at least 1): how many partitions a load uses by default.
+  /// The processors online (at least 1).
   package static var processorsOnline: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+
+  /// The value of an environment variable, if set.
+  package static func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
 
   /// The directory holding `path` ("." for a bare name).
   package static func directory(of path: String) -> String {
