@@ -129,6 +129,29 @@ extension LedgerBuilder {
   }
 }
 
+extension LedgerBuilder {
+  /// Takes a partitioned load's results back into this builder, so lines added next (an append
+  /// after its log was loaded) are admitted here: the merged tables (with look-up slots), every
+  /// event, and which event holds each id and which line charged each transaction.
+  /// - Complexity: O(strings × partitions + events); nothing when not partitioned.
+  mutating func unpartition() {
+    guard !partitions.isEmpty else { return }
+    precondition(partitions.allSatisfy { $0.errors.isEmpty }, "partitions are merged once concluded")
+    let merge = PartitionMerge(partitions, aliases: transactionAliases)
+    symbols = merge.symbols
+    symbols.ids.rebuildIndex()
+    symbols.transactions.rebuildIndex()
+    events = merge.combined(&partitions)
+    partitions = []
+    eventIndexByID = [UInt32](repeating: UInt32.max, count: symbols.ids.count)
+    chargeLineByTransaction = [UInt32](repeating: 0, count: symbols.transactions.count)
+    for (index, event) in events.enumerated() {
+      eventIndexByID[Int(event.id.rawValue)] = UInt32(index)
+      if event.kind.isCharge { chargeLineByTransaction[Int(event.transaction.rawValue)] = event.line }
+    }
+  }
+}
+
 /// Where each interned string of a partition first appeared, so the merge puts strings in log order.
 struct SymbolFirstLines {
   var ids: [UInt32] = []

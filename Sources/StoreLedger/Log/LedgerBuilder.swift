@@ -145,7 +145,7 @@ package struct LedgerBuilder {
   @discardableResult
   package mutating func add(line: UnsafeBufferPointer<UInt8>, lineNumber: Int) -> LineOutcome {
     precondition(shard == nil, "a shard is read through PipelinedLogReader")
-    precondition(partitions.isEmpty, "a partitioned builder is fed by PipelinedLogReader")
+    unpartition()
     linesRead += 1
     switch LineIntake.check(line, lineNumber: lineNumber) {
     case .empty: return .empty
@@ -206,14 +206,15 @@ package struct LedgerBuilder {
 
   /// Interns strings for events built outside the line parser (benchmark baselines, tests).
   package mutating func withSymbols<R>(_ body: (inout LedgerSymbols) -> R) -> R {
-    body(&symbols)
+    unpartition()
+    return body(&symbols)
   }
 
   /// Adds an event decoded by other means; it gets the same log-wide checks as a parsed line.
   ///
   /// The caller has validated the fields; its symbols must come from `withSymbols`.
   package mutating func add(event: Event) -> LineOutcome {
-    precondition(partitions.isEmpty, "a partitioned builder is fed by PipelinedLogReader")
+    unpartition()
     linesRead += 1
     return admit(event)
   }

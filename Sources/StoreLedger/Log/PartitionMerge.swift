@@ -248,6 +248,22 @@ struct PartitionMerge {
     return events
   }
 
+  /// Every partition's events in one array in the merged symbols, partition after partition
+  /// (each in line order), each array let go of once appended.
+  /// - Complexity: O(events).
+  func combined(_ partitions: inout [LedgerBuilder]) -> [Event] {
+    var events: [Event] = []
+    events.reserveCapacity(partitions.reduce(0) { $0 + $1.events.count })
+    for p in partitions.indices {
+      for var event in partitions[p].events {
+        remaps[p].apply(&event)
+        events.append(event)
+      }
+      partitions[p].events = []
+    }
+    return events
+  }
+
   /// Every partition's strings in log order (by first line, then partition, then symbol), each
   /// as `partition << 32 | symbol`.
   /// - Complexity: O(strings × partitions).

@@ -281,4 +281,36 @@ struct PartitionedBuilderTests {
     #expect(Set(names).count == names.count)
     #expect(text.contains("[warning"), "\(text.suffix(300))")
   }
+
+  /// The head of a generated log loaded on `partitions`, then `tail` added line by line (an append).
+  static func extended(head path: String, tail: [String], partitions: Int) throws -> String {
+    var builder = LedgerBuilder(catalog: LogGenerator.catalog, file: path)
+    builder.partitionCount = partitions
+    let extent = try LedgerLoader.feed(&builder, path: path)
+    #expect(builder.isPartitioned == (partitions > 1))
+    for (offset, line) in tail.enumerated() {
+      Array(line.utf8).withUnsafeBufferPointer { _ = builder.add(line: $0, lineNumber: extent.lineCount + 1 + offset) }
+    }
+    switch builder.finish() {
+    case .success(let ledger): return ledgerText(ledger)
+    case .failure(let list): return list.diagnostics.map { "\($0) [\($0.code)]" }.joined(separator: "\n")
+    }
+  }
+
+  @Test("lines added after a partitioned load (an append) are admitted as after the single path's, redeliveries and reused charges included")
+  func linesAfterPartitionedLoad() throws {
+    let lines = Self.generatedLines(subjects: 60, seed: 6)
+    let head = Array(lines.dropLast(40))
+    let path = try writeLog(head, name: "head.jsonl")
+    let purchase = try #require(head.first { $0.contains("\"type\":\"purchase\"") && $0.contains("\"transaction\"") })
+    var recharged = try #require(LogDamage.object(purchase))
+    recharged["id"] = "recharged"
+    let data = try JSONSerialization.data(withJSONObject: recharged, options: [.sortedKeys])
+    let tails = [Array(lines.suffix(40)) + [head[5]], Array(lines.suffix(40)) + [String(decoding: data, as: UTF8.self)]]
+    for tail in tails {
+      let reference = try Self.extended(head: path, tail: tail, partitions: 1)
+      for count in [2, 3] { #expect(try Self.extended(head: path, tail: tail, partitions: count) == reference) }
+    }
+    #expect(try Self.extended(head: path, tail: tails[1], partitions: 2).contains("[\(DiagnosticCode.transactionReused)]"))
+  }
 }
