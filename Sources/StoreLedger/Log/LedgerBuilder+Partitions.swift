@@ -139,6 +139,7 @@ extension LedgerBuilder {
     precondition(partitions.allSatisfy { $0.errors.isEmpty }, "partitions are merged once concluded")
     let merge = PartitionMerge(partitions, aliases: transactionAliases)
     symbols = merge.symbols
+    learnedEarlier = merge.learnedEarlier(partitions)
     symbols.ids.rebuildIndex()
     symbols.transactions.rebuildIndex()
     events = merge.combined(&partitions)

@@ -248,6 +248,19 @@ struct PartitionMerge {
     return events
   }
 
+  /// The partitions' redeliveries that made an event known earlier, in the merged symbols, in line order.
+  /// - Complexity: O(k log k) for k such lines.
+  func learnedEarlier(_ partitions: [LedgerBuilder]) -> [Event] {
+    var lines: [Event] = []
+    for p in partitions.indices {
+      for var event in partitions[p].learnedEarlier {
+        remaps[p].apply(&event)
+        lines.append(event)
+      }
+    }
+    return lines.sorted { $0.line < $1.line }
+  }
+
   /// Every partition's events in one array in the merged symbols, partition after partition
   /// (each in line order), each array let go of once appended.
   /// - Complexity: O(events).

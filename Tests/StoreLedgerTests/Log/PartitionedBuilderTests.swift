@@ -46,6 +46,7 @@ func ledgerText(_ ledger: Ledger) -> String {
     lines.append(name + ": " + (0..<table.count).map { table.string(Symbol(rawValue: UInt32($0))) }.joined(separator: " "))
   }
   lines += ledger.events.map { "\($0)" }
+  lines += ledger.learnedEarlier.map { "learned earlier: \($0)" }
   lines += ledger.warnings.map { "\($0) [\($0.severity)]" }
   return lines.joined(separator: "\n")
 }
@@ -171,6 +172,8 @@ struct PartitionedBuilderTests {
         let path = try writeLog(lines, name: "\(name)-\(seed).jsonl".replacingOccurrences(of: " ", with: "-"))
         let text = Self.expectSameAsSinglePath(path, catalog: LogGenerator.catalog, label: "\(name), seed \(seed)")
         #expect(try Self.loadOnTwo(path).partitioned == staysPartitioned, "\(name)")
+        // Some redeliveries were recorded earlier than their event (its knowledge time moves back).
+        if name == "redeliveries" { #expect(text.contains("learned earlier: ")) }
         // The clean and redelivered logs load; the damaged ones fail with errors of every kind.
         #expect(text.contains("\nstarts ") == !name.hasPrefix("damaged"), "\(name): \(text.prefix(300))")
         if name.hasPrefix("damaged") {
