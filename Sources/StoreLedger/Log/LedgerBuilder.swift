@@ -25,33 +25,44 @@ package struct LedgerBuilder {
   package let file: String
   private var parser: EventLineParser
   private var context: FoldContext
-  private var symbols: LedgerSymbols
-  private var events: [Event] = []
+  var symbols: LedgerSymbols
+  var events: [Event] = []
   /// Per id symbol: the event's index (`baseFlag` set: in `base`), or `UInt32.max` if none.
-  private var eventIndexByID: [UInt32] = []
+  var eventIndexByID: [UInt32] = []
   /// A restored ledger this builder extends with a log's tail (snapshot restore).
-  private var base: Ledger? = nil
+  var base: Ledger? = nil
   private static let baseFlag: UInt32 = 1 << 31
-  private var chargeLineByTransaction: [UInt32] = []
+  var chargeLineByTransaction: [UInt32] = []
   /// Redeliveries that lowered an event's knowledge time (`Ledger.learnedEarlier`).
-  private var learnedEarlier: [Event] = []
+  var learnedEarlier: [Event] = []
   /// Restored subjects whose events a tail redelivery made known earlier: settled again.
   private var baseSubjectsLearnedEarlier: Set<UInt32> = []
   /// Ordering, resolution and the decide step for the subjects a restored log's tail touches,
   /// with buffers reused across subjects (a whole log settles on every core instead).
   private var settler: SubjectSettler
   /// Errors found so far, in line order (at most `Limits.diagnosticsShownMax` kept).
-  package private(set) var errors: [Diagnostic] = []
+  package internal(set) var errors: [Diagnostic] = []
   /// How many errors were found, including those not kept.
-  package private(set) var errorCount = 0
+  package internal(set) var errorCount = 0
   /// Warnings (torn line, events that change nothing).
-  package private(set) var warnings: [Diagnostic] = []
+  package internal(set) var warnings: [Diagnostic] = []
   /// Lines read, including empty and duplicate lines.
-  package private(set) var linesRead = 0
+  package internal(set) var linesRead = 0
   /// Redeliveries skipped.
-  package private(set) var duplicatesSkipped = 0
+  package internal(set) var duplicatesSkipped = 0
   /// Only this shard's subjects are kept (Log/Shard.swift); lines of others are parsed and dropped.
   package var shard: Shard? = nil
+  /// Partitions for a file's lines: nil gives one per processor (at most
+  /// `LedgerBuilder.partitionsMax`); 1 keeps the single path, the reference the partitioned
+  /// load is tested against (Log/LedgerBuilder+Partitions.swift).
+  package var partitionCount: Int? = nil
+  /// The partitions a file's lines go to by subject hash, each interning and admitting its own
+  /// subjects' lines (empty: this builder does it all).
+  var partitions: [LedgerBuilder] = []
+  /// In a partition: the line where each of its strings first appeared (the merge's log order).
+  var firstLines = SymbolFirstLines()
+  /// Transactions interned by two partitions: the later one's symbol stands for the earlier's.
+  var transactionAliases: [TransactionAlias] = []
 
   /// Starts an empty ledger for a catalog; `expectedStrings` sizes its string tables (they grow).
   package init(catalog: Catalog, file: String, expectedStrings: Int = 1 << 16) {
@@ -95,7 +106,9 @@ package struct LedgerBuilder {
   package var catalog: Catalog { context.catalog }
 
   /// The number of distinct events so far.
-  package var eventCount: Int { events.count + (base?.events.count ?? 0) }
+  package var eventCount: Int {
+    events.count + (base?.events.count ?? 0) + partitions.reduce(0) { $0 + $1.events.count }
+  }
 
   private func event(at index: UInt32) -> Event {
     index & Self.baseFlag != 0 ? base!.events[Int(index & ~Self.baseFlag)] : events[Int(index)]
@@ -122,6 +135,12 @@ package struct LedgerBuilder {
   /// hash tables, whose slots are touched when created, more tightly.
   package mutating func reserve(events estimate: Int) {
     guard estimate > 0 else { return }
+    if !partitions.isEmpty {
+      for p in partitions.indices { partitions[p].reserve(events: estimate / partitions.count) }
+      // The first partition's array takes every event at the end (`PartitionMerge.combined`).
+      partitions[0].events.reserveCapacity(estimate)
+      return
+    }
     events.reserveCapacity(estimate)
     eventIndexByID.reserveCapacity(estimate)
     chargeLineByTransaction.reserveCapacity(estimate)
@@ -148,6 +167,7 @@ package struct LedgerBuilder {
   @discardableResult
   package mutating func add(line: UnsafeBufferPointer<UInt8>, lineNumber: Int) -> LineOutcome {
     precondition(shard == nil, "a shard is read through PipelinedLogReader")
+    unpartition()
     linesRead += 1
     switch LineIntake.check(line, lineNumber: lineNumber) {
     case .empty: return .empty
@@ -169,8 +189,13 @@ package struct LedgerBuilder {
 
   /// Adds a block of lines the reader thread parsed, prefetching table slots a few lines ahead.
   mutating func add(
-    parsed lines: [ParsedLine], buffer: UnsafeBufferPointer<UInt8>, scratch: UnsafeBufferPointer<UInt8>
+    parsed lines: [ParsedLine], owners: [LineOwner], buffer: UnsafeBufferPointer<UInt8>,
+    scratch: UnsafeBufferPointer<UInt8>
   ) {
+    if !partitions.isEmpty {
+      add(partitioning: lines, owners: owners, buffer: buffer, scratch: scratch)
+      return
+    }
     let distance = 6
     for index in lines.indices {
       if index + distance < lines.count, case .event(let ahead) = lines[index + distance] {
@@ -203,18 +228,20 @@ package struct LedgerBuilder {
 
   /// Interns strings for events built outside the line parser (benchmark baselines, tests).
   package mutating func withSymbols<R>(_ body: (inout LedgerSymbols) -> R) -> R {
-    body(&symbols)
+    unpartition()
+    return body(&symbols)
   }
 
   /// Adds an event decoded by other means; it gets the same log-wide checks as a parsed line.
   ///
   /// The caller has validated the fields; its symbols must come from `withSymbols`.
   package mutating func add(event: Event) -> LineOutcome {
+    unpartition()
     linesRead += 1
     return admit(event)
   }
 
-  private mutating func admit(_ event: Event) -> LineOutcome {
+  mutating func admit(_ event: Event) -> LineOutcome {
     let idIndex = Int(event.id.rawValue)
     if idIndex < eventIndexByID.count, eventIndexByID[idIndex] != UInt32.max {
       let first = self.event(at: eventIndexByID[idIndex])
@@ -274,9 +301,15 @@ package struct LedgerBuilder {
       self.base = nil
       return finish(extending: &base)
     }
+    // Partitions' strings join this builder's tables in log order (the single path's symbols).
+    let merge = partitions.isEmpty ? nil : PartitionMerge(partitions, aliases: transactionAliases)
+    if let merge {
+      symbols = merge.symbols
+      learnedEarlier = merge.learnedEarlier(partitions)
+    }
     let subjectCount = symbols.subjects.count
-    var starts = [Int](repeating: 0, count: subjectCount + 1)
-    for event in events { starts[Int(event.subject.rawValue) + 1] += 1 }
+    var starts = merge?.subjectCounts ?? [Int](repeating: 0, count: subjectCount + 1)
+    if merge == nil { for event in events { starts[Int(event.subject.rawValue) + 1] += 1 } }
     let errorsBeforeSizes = errorCount
     for s in 0..<subjectCount {
       checkSize(starts[s + 1], subject: s)
@@ -286,9 +319,7 @@ package struct LedgerBuilder {
     if errorCount > errorsBeforeSizes { return .failure(DiagnosticList(errorsInLineOrder() + warnings)) }
     eventIndexByID = []
     chargeLineByTransaction = []
-    var grouped = events
-    events = []
-    Self.groupBySubject(&grouped, starts: starts)
+    var grouped = groupedBySubject(merge, starts: starts)
     let context = context
     let settled = grouped.withUnsafeMutableBufferPointer { all in
       SubjectSettler.settleAll(all, starts: starts, context: context)
@@ -380,8 +411,29 @@ package struct LedgerBuilder {
     return .success(ledger)
   }
 
+  /// Every event, each subject's contiguous from `starts[s]` in line order: the partitions'
+  /// events (in the merged symbols) or this builder's own, reordered in place.
+  private mutating func groupedBySubject(_ merge: PartitionMerge?, starts: [Int]) -> [Event] {
+    var grouped: [Event]
+    if let merge {
+      for p in partitions.indices {
+        // Only the events are read from now on.
+        partitions[p].symbols = LedgerSymbols(expectedStrings: 16)
+        partitions[p].eventIndexByID = []
+        partitions[p].chargeLineByTransaction = []
+      }
+      grouped = merge.grouped(&partitions, starts: starts)
+      partitions = []
+      return grouped
+    }
+    grouped = events
+    events = []
+    Self.groupBySubject(&grouped, starts: starts)
+    return grouped
+  }
+
   /// Reorders `events` in place so each subject's events are contiguous (counting sort).
-  private static func groupBySubject(_ events: inout [Event], starts: [Int]) {
+  static func groupBySubject(_ events: inout [Event], starts: [Int]) {
     var next = starts
     var destination = [UInt32](repeating: 0, count: events.count)
     for (index, event) in events.enumerated() {

@@ -21,6 +21,10 @@ final class ParsedBlock: @unchecked Sendable {
   var scratch: [UInt8] = []
   /// Lines in order.
   var lines: [ParsedLine] = []
+  /// The partitions lines go to (1: none).
+  var partitionCount = 1
+  /// With partitions: per line, its partition and what that partition prefetches (`LineOwner`).
+  var owners: [LineOwner] = []
   /// Signalled when a worker has parsed the block.
   let parsed = DispatchSemaphore(value: 0)
   /// The catalog lines are parsed against.
@@ -42,6 +46,9 @@ final class ParsedBlock: @unchecked Sendable {
     var parser = EventLineParser(catalog: catalog)
     var lines: [ParsedLine] = []
     swap(&lines, &self.lines)
+    var owners: [LineOwner] = []
+    swap(&owners, &self.owners)
+    let partitionCount = partitionCount
     var lineStart = 0
     var lineNumber = firstLineNumber
     while lineStart < length {
@@ -53,15 +60,19 @@ final class ParsedBlock: @unchecked Sendable {
       case .refused(let diagnostic): lines.append(.failure(diagnostic))
       case .parse:
         switch parser.parsePending(line, lineNumber: lineNumber, lineStart: lineStart) {
-        case .success(let pending): lines.append(.event(pending))
+        case .success(let pending):
+          if partitionCount > 1 { owners.append(LineOwner(pending, partitionCount: partitionCount)) }
+          lines.append(.event(pending))
         case .failure(let diagnostic): lines.append(.failure(diagnostic))
         }
       }
+      if owners.count < lines.count && partitionCount > 1 { owners.append(.none) }
       lineNumber += 1
       lineStart = newline + 1
     }
     // Hand the results back before signalling: the builder reads them as soon as it wakes.
     swap(&lines, &self.lines)
+    swap(&owners, &self.owners)
     scratch = parser.takeScratch()
     parsed.signal()
   }
@@ -92,20 +103,31 @@ enum PipelinedLogReader {
     guard file.entryKind() == .regular else {
       throw Diagnostic(file: path, .cannotRead(path: path, reason: "not a regular file (a log is read at offsets)"))
     }
-    let end: Int64
-    if let requestedEnd {
-      end = requestedEnd
-    } else {
+    var end = requestedEnd ?? 0
+    var warning: Diagnostic? = nil
+    if requestedEnd == nil {
       let visible = try AppendIntent.visibleLength(of: file, logPath: path)
       end = visible.length
-      if let warning = visible.warning { builder.record(warning) }
+      warning = visible.warning
     }
-    // A shard keeps about 1/n of the events.
-    builder.reserve(events: Int(max(0, end - offset) / 100) / (builder.shard?.count ?? 1))
-    return try feed(
-      &builder, name: path, catalog: catalog, startingAt: offset, firstLineNumber: firstLineNumber, end: end,
-      blockBytes: blockBytes, progress: progress
-    ) { (buffer, position) throws(Diagnostic) in try file.read(into: buffer, at: position) }
+    let fresh = builder
+    let partitionCount = builder.partitionsWanted
+    if partitionCount > 1 { builder.startPartitions(count: partitionCount) }
+    func run(_ builder: inout LedgerBuilder) throws(Diagnostic) -> LogExtent {
+      if let warning { builder.record(warning) }
+      // A shard keeps about 1/n of the events.
+      builder.reserve(events: Int(max(0, end - offset) / 100) / (builder.shard?.count ?? 1))
+      return try feed(
+        &builder, name: path, catalog: catalog, startingAt: offset, firstLineNumber: firstLineNumber, end: end,
+        blockBytes: blockBytes, progress: progress
+      ) { (buffer, position) throws(Diagnostic) in try file.read(into: buffer, at: position) }
+    }
+    let extent = try run(&builder)
+    guard builder.isPartitioned && !builder.concludePartitions() else { return extent }
+    // Two partitions share an event id or a charged transaction: an invalid log, whose errors
+    // the single path finds and orders, reading the same bytes again (LedgerBuilder+Partitions.swift).
+    builder = fresh
+    return try run(&builder)
   }
 
   /// Feeds every complete line of a stream (stdin, a pipe) into `builder`, reading it once in
@@ -133,7 +155,11 @@ enum PipelinedLogReader {
     let capacity = blockBytes + Limits.lineBytesMax + 1
     var loop = FeedLoop(
       path: path, end: end, blockBytes: blockBytes, startingAt: offset, firstLineNumber: firstLineNumber,
-      free: (0..<blocksInFlight).map { _ in ParsedBlock(capacity: capacity, catalog: catalog) })
+      free: (0..<blocksInFlight).map { _ in
+        let block = ParsedBlock(capacity: capacity, catalog: catalog)
+        block.partitionCount = max(1, builder.partitions.count)
+        return block
+      })
     while !loop.atEnd || !loop.inFlight.isEmpty {
       if loop.atEnd || loop.free.isEmpty {
         loop.admitOldest(&builder)
@@ -198,11 +224,12 @@ enum PipelinedLogReader {
       let bytes = UnsafeBufferPointer(block.buffer.bindMemory(to: UInt8.self))
       block.scratch.withUnsafeBufferPointer { scratch in
         if let failure = block.leadingFailure {
-          builder.add(parsed: [.failure(failure)], buffer: bytes, scratch: scratch)
+          builder.add(parsed: [.failure(failure)], owners: [], buffer: bytes, scratch: scratch)
         }
-        builder.add(parsed: block.lines, buffer: bytes, scratch: scratch)
+        builder.add(parsed: block.lines, owners: block.owners, buffer: bytes, scratch: scratch)
       }
       block.lines.removeAll(keepingCapacity: true)
+      block.owners.removeAll(keepingCapacity: true)
       block.leadingFailure = nil
       free.append(block)
     }

@@ -272,6 +272,9 @@ package struct PlatformFile: ~Copyable {
   /// This process's id (unique names for temporary files).
   package static func processID() -> Int { Int(getpid()) }
 
+  /// The value of an environment variable, if set.
+  package static func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+
   /// The directory holding `path` ("." for a bare name).
   package static func directory(of path: String) -> String {
     guard let slash = path.lastIndex(of: "/") else { return "." }

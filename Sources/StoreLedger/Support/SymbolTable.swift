@@ -87,6 +87,18 @@ package struct SymbolTable: Sendable {
     return table
   }
 
+  /// A table of strings known to be distinct, in symbol order, without look-up slots (as after
+  /// `dropIndex()`): `string` and `withBytes` work at once, `intern` and `rebuildIndex()` index it.
+  /// - Complexity: O(1) beyond taking the arrays.
+  package static func unindexed(arena: [UInt8], starts: [UInt32]) -> SymbolTable {
+    var table = SymbolTable(capacity: 0)
+    table.dropIndex()
+    table.arena = arena
+    table.starts = starts
+    table.used = starts.count - 1
+    return table
+  }
+
   /// Reserves room for `count` more strings totalling about `bytes` bytes.
   package mutating func reserve(count: Int, bytes: Int) {
     if slots.isEmpty { rebuildIndex() }
