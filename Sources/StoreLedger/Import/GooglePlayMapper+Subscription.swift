@@ -32,6 +32,14 @@ struct GooglePlayOrder {
     return Int(parts[parts.count - 1])
   }
 
+  /// Whether the order's period end is settled: a copy in the state it was charged in
+  /// (active, canceled or paused) is known, or the ledger holds it. Known only in grace, on
+  /// hold or expired, its end is a guess a later copy corrects, so nothing placed at its end
+  /// is written yet (a webhook fetches the resource after every charge, so the copy comes).
+  var isSettled: Bool {
+    resource.isFromLedger || !expiries([.active, .canceled, .paused]).isEmpty
+  }
+
   /// Expiries of the copies in `states`, leaving out copies cut short by a replacement.
   func expiries(_ states: Set<GooglePlaySubscriptionState>) -> [Timestamp] {
     copies.filter { !$0.isReplaced && ($0.state.map(states.contains) ?? false) }.map(\.expiry)
@@ -101,7 +109,7 @@ extension GooglePlayMapper {
         resourcesByOrder[orderID + resource.transactionSuffix, default: []].append(resource)
       }
     }
-    for order in orders {
+    for order in orders where order.isSettled {
       stateEvents(
         order, isLast: !isWaiting && order.id == orders.last?.id,
         context: GooglePlayStateContext(order: order, chain: chain, resource: order.resource),
@@ -193,9 +201,11 @@ extension GooglePlayMapper {
     for var order in sorted {
       order.end = periodEnd(of: order, notifications: notifications, tokenStart: tokenStart)
       let index = order.renewalIndex ?? -1
+      // The order right before it: a renewal's start is looked for after that order began,
+      // and a gap (an order not known yet) leaves it, and the orders after it, waiting.
       let previous =
         (orders.map { ($0.renewalIndex ?? -1, $0.start, $0.end) } + ledgerPeriods)
-        .filter { $0.0 < index }.max { $0.0 < $1.0 }
+        .first { $0.0 == index - 1 }
       guard let start = periodStart(
         of: order, previous: previous.map { ($0.1, $0.2) }, notifications: notifications,
         tokenStart: tokenStart)
@@ -275,7 +285,9 @@ extension GooglePlayMapper {
     // A renewal begins when Google charged it (SUBSCRIPTION_RENEWED, a recovery at
     // SUBSCRIPTION_RECOVERED): the first such notification after the order before it began.
     // Both must be known; a later document cannot then tell another start.
-    if let previous,
+    // Its end must be settled too: an end taken from a grace copy reaches past the next
+    // charge, whose notification would then be taken for this one's.
+    if let previous, order.isSettled,
       let charge = notifications.first(where: { notification in
         (notification.kind == .renewed || notification.kind == .recovered)
           && notification.eventTime > previous.start && notification.eventTime < order.end

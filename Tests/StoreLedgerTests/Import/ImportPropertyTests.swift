@@ -171,22 +171,17 @@ struct ImportPropertyTests {
   }
 
   @Test(
-    "Google Play, every document on its own (a notification before the resource fetched after it), shuffled: answers still differ from one import",
+    "Google Play, every document on its own (a notification apart from the resource fetched after it), shuffled, redelivered and split: the same answers at every instant",
     arguments: scenarios.filter { $0.store.name == "googleplay" })
   func googlePlayDocumentsShuffled(scenario: Scenario) throws {
     let reference = try referenceEngine(scenario)
     let documents = scenario.deliveries.joined().map { [$0] }
-    // Known gap (Docs/import-googleplay.md, "What the property does not cover"): which order a
-    // notification is about is known only from a resource fetched after it. This test fails
-    // once every seed gives one import's answers.
-    withKnownIssue {
-      for seed in 1...6 as ClosedRange<UInt64> {
-        var random = SplitMix64(state: seed &* 15_485_863)
-        let deliveries = (documents + documents.filter { _ in Bool.random(using: &random) })
-          .shuffled(using: &random)
-        let imported = try incremental(scenario, batches: split(deliveries, &random), seed: seed)
-        try compare(reference, imported, scenario: scenario, seed: seed, asOf: false)
-      }
+    for seed in 1...Self.shuffleSeeds {
+      var random = SplitMix64(state: seed &* 15_485_863)
+      let deliveries = (documents + documents.filter { _ in Bool.random(using: &random) })
+        .shuffled(using: &random)
+      let imported = try incremental(scenario, batches: split(deliveries, &random), seed: seed)
+      try compare(reference, imported, scenario: scenario, seed: seed, asOf: false)
     }
   }
 
