@@ -16,8 +16,8 @@ extension GooglePlayMapper {
       order: order, context: context, notifications: notifications, copies: copyResources)
     renewalSwitchEvents(facts)
     let isOnHold = retryEvents(facts)
-    let extended = deferralEvent(facts)
-    expirationEvent(facts, isOnHold: isOnHold, extended: extended)
+    deferralEvent(facts)
+    expirationEvent(facts, isOnHold: isOnHold)
     revocationEvent(facts)
     // A charge notification after the last known order: the resource that shows it is missing.
     if isLast,
@@ -127,8 +127,7 @@ extension GooglePlayMapper {
   }
 
   /// Deferred: the developer moved the end of the current period (`renewal_extended`).
-  /// Returns the latest expiry of the order's live copies.
-  private mutating func deferralEvent(_ facts: GooglePlayOrderFacts) -> Timestamp? {
+  private mutating func deferralEvent(_ facts: GooglePlayOrderFacts) {
     let order = facts.order
     let extended = order.expiries([.active, .canceled, .paused]).max()
     var extendedSource = facts.context
@@ -154,13 +153,10 @@ extension GooglePlayMapper {
         "SUBSCRIPTION_DEFERRED for order '\(order.id)', but no resource shows the new expiryTime; import a resource fetched after the deferral"
       )
     }
-    return extended
   }
 
   /// Expired: the subscription ended (a replaced token's expiry is not the subscription's).
-  private mutating func expirationEvent(
-    _ facts: GooglePlayOrderFacts, isOnHold: Bool, extended: Timestamp?
-  ) {
+  private mutating func expirationEvent(_ facts: GooglePlayOrderFacts, isOnHold: Bool) {
     let order = facts.order
     guard !facts.isReplacement, facts.has(.expired, or: .expired) else { return }
     // The expired copy tells where access ended and why (canceledStateContext); a billing

@@ -310,7 +310,7 @@ extension GooglePlayMapper {
       deferredLines.formUnion(order.resource.isFromLedger ? [] : [order.resource.line])
       problems.warning(
         order.resource.line,
-        "renewal order '\(order.id)': no SUBSCRIPTION_RENEWED/RECOVERED notification after the order before it tells when its period began; the subscription's documents are kept (with --append) until both are imported"
+        "renewal order '\(order.id)': no SUBSCRIPTION_RENEWED/RECOVERED notification after the order before it tells when its period began (or no copy of it in the state it was charged in tells where it ends); the subscription's documents are kept (with --append) until all are imported"
       )
       return nil
     }
