@@ -137,6 +137,11 @@ enum StoreLedgerCLI {
 
 /// Loading shared by the commands that read a log.
 enum CommandSupport {
+  /// ", N learned earlier" when an append wrote redeliveries with an earlier `recorded`, else "".
+  static func learnedEarlierClause(_ report: AppendReport) -> String {
+    report.learnedEarlier == 0 ? "" : ", \(report.learnedEarlier) learned earlier than the log had them"
+  }
+
   static func logPath(_ arguments: ParsedArguments) -> String { arguments.positionals[0] }
 
   static func catalogPath(_ arguments: ParsedArguments, log: String) -> String {

@@ -26,7 +26,7 @@ extension LedgerStore {
         existingLines: lines, logBytes: state.logBytes)
       var committed = admitted
       committed.logBytes += Int64(batch.count)
-      committed.logLines += admitted.report.appended
+      committed.logLines += admitted.report.linesWritten
       memoryLog.append(contentsOf: batch)
       outcome = committed
     } else {

@@ -106,7 +106,9 @@ package enum IndexBuild {
     let generation = previous + 1
     let name = LogIndex.segmentName(generation: generation, start: 0, end: scan.covered)
     // Normally every event is on a covered line; a copy only when a last unterminated line is not.
-    let events = ledger.events.allSatisfy { Int64($0.line) <= lineCount } ? ledger.events : ledger.events.filter { Int64($0.line) <= lineCount }
+    // Redeliveries that made an event known earlier are kept too: a subject's lines must tell the same.
+    let lines = ledger.learnedEarlier.isEmpty ? ledger.events : ledger.events + ledger.learnedEarlier
+    let events = lines.allSatisfy { Int64($0.line) <= lineCount } ? lines : lines.filter { Int64($0.line) <= lineCount }
     let header = try SegmentBuild.write(
       path: directory + "/" + name, range: 0..<scan.covered, firstLine: 1, lineCount: lineCount,
       events: events, symbols: ledger.symbols

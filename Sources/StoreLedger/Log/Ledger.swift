@@ -25,6 +25,10 @@ package struct Ledger: Sendable {
   /// moved to the end of `events` (the old range is dead until compaction). Empty for a
   /// ledger loaded in one go, so `subjectStarts` alone describes it.
   package var relocated: [UInt32: RelocatedSubject] = [:]
+  /// Redelivery lines that made an event known earlier (each with its own `line`): skipped as
+  /// events, but the index keeps them under their subject so a subject's lines tell the same.
+  /// Empty unless a log redelivers an event with an earlier `recorded`.
+  package var learnedEarlier: [Event] = []
 
   /// Creates a value from all its stored properties (the memberwise initializer, for other targets).
   package init(

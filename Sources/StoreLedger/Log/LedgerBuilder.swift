@@ -4,6 +4,9 @@ package enum LineOutcome: Sendable, Equatable {
   case added
   /// A redelivery of an event already seen (same id, equal ignoring `recorded`): skipped.
   case duplicate(firstLine: Int)
+  /// A redelivery whose `recorded` is earlier than the event's: skipped as an event, but the
+  /// event is now known from that earlier time (Docs/log-format.md, "Redeliveries").
+  case learnedEarlier(firstLine: Int)
   /// An empty line: ignored.
   case empty
   /// The line was rejected; the diagnostic is in `errors`.
@@ -30,6 +33,10 @@ package struct LedgerBuilder {
   private var base: Ledger? = nil
   private static let baseFlag: UInt32 = 1 << 31
   private var chargeLineByTransaction: [UInt32] = []
+  /// Redeliveries that lowered an event's knowledge time (`Ledger.learnedEarlier`).
+  private var learnedEarlier: [Event] = []
+  /// Restored subjects whose events a tail redelivery made known earlier: settled again.
+  private var baseSubjectsLearnedEarlier: Set<UInt32> = []
   /// Ordering, resolution and the decide step for the subjects a restored log's tail touches,
   /// with buffers reused across subjects (a whole log settles on every core instead).
   private var settler: SubjectSettler
@@ -92,6 +99,21 @@ package struct LedgerBuilder {
 
   private func event(at index: UInt32) -> Event {
     index & Self.baseFlag != 0 ? base!.events[Int(index & ~Self.baseFlag)] : events[Int(index)]
+  }
+
+  /// An event's knowledge time is the earliest `recorded` of its lines, so the order in which
+  /// redeliveries arrive never changes an as-of answer.
+  private mutating func learnEarlier(_ index: UInt32, from redelivery: Event) {
+    learnedEarlier.append(redelivery)
+    if index & Self.baseFlag != 0 {
+      baseSubjectsLearnedEarlier.insert(redelivery.subject.rawValue)
+      let position = Int(index & ~Self.baseFlag)
+      base!.events[position].recorded = redelivery.recorded
+      base!.events[position].hasRecorded = redelivery.hasRecorded
+    } else {
+      events[Int(index)].recorded = redelivery.recorded
+      events[Int(index)].hasRecorded = redelivery.hasRecorded
+    }
   }
 
   /// Reserves room for about `events` events, so loading a large log grows nothing by copying.
@@ -198,7 +220,9 @@ package struct LedgerBuilder {
       let first = self.event(at: eventIndexByID[idIndex])
       if event.isRedelivery(of: first) {
         duplicatesSkipped += 1
-        return .duplicate(firstLine: Int(first.line))
+        guard event.recorded < first.recorded else { return .duplicate(firstLine: Int(first.line)) }
+        learnEarlier(eventIndexByID[idIndex], from: event)
+        return .learnedEarlier(firstLine: Int(first.line))
       }
       record(
         Diagnostic(
@@ -278,11 +302,12 @@ package struct LedgerBuilder {
       return .failure(DiagnosticList((errorsBeforeSizes > 0 ? errorsInLineOrder() : errors) + warnings))
     }
     warnings.sort { ($0.line ?? 0) < ($1.line ?? 0) }
-    return .success(
-      Ledger(
-        context: context, symbols: symbols, events: grouped, subjectStarts: starts.map { UInt32($0) },
-        subscriptionCounts: subscriptionCounts, linesRead: linesRead,
-        duplicatesSkipped: duplicatesSkipped, latestEffective: latest, warnings: warnings))
+    var ledger = Ledger(
+      context: context, symbols: symbols, events: grouped, subjectStarts: starts.map { UInt32($0) },
+      subscriptionCounts: subscriptionCounts, linesRead: linesRead,
+      duplicatesSkipped: duplicatesSkipped, latestEffective: latest, warnings: warnings)
+    ledger.learnedEarlier = learnedEarlier
+    return .success(ledger)
   }
 
   /// Merges the tail into a restored ledger: only subjects the tail touches are re-folded.
@@ -292,7 +317,7 @@ package struct LedgerBuilder {
   /// - Complexity: O(events + k log k per subject the tail touches, for its k events).
   private mutating func finish(extending base: inout Ledger) -> Result<Ledger, DiagnosticList> {
     let baseWarnings = base.warnings
-    guard !events.isEmpty else {
+    guard !events.isEmpty || !baseSubjectsLearnedEarlier.isEmpty else {
       return .success(
         Ledger(
           context: context, symbols: symbols, events: base.events, subjectStarts: base.subjectStarts,
@@ -336,7 +361,7 @@ package struct LedgerBuilder {
     var latest = base.latestEffective
     for s in 0..<subjectCount {
       let range = Int(starts[s])..<Int(starts[s + 1])
-      if tailStarts[s] == tailStarts[s + 1] {
+      if tailStarts[s] == tailStarts[s + 1] && !baseSubjectsLearnedEarlier.contains(UInt32(s)) {
         subscriptionCounts[s] = s < baseSubjects ? base.subscriptionCounts[s] : 0
         continue
       }
@@ -347,11 +372,12 @@ package struct LedgerBuilder {
     }
     if errorCount > 0 { return .failure(DiagnosticList(errors + warnings)) }
     warnings.sort { ($0.line ?? 0) < ($1.line ?? 0) }
-    return .success(
-      Ledger(
-        context: context, symbols: symbols, events: merged, subjectStarts: starts,
-        subscriptionCounts: subscriptionCounts, linesRead: linesRead,
-        duplicatesSkipped: duplicatesSkipped, latestEffective: latest, warnings: baseWarnings + warnings))
+    var ledger = Ledger(
+      context: context, symbols: symbols, events: merged, subjectStarts: starts,
+      subscriptionCounts: subscriptionCounts, linesRead: linesRead,
+      duplicatesSkipped: duplicatesSkipped, latestEffective: latest, warnings: baseWarnings + warnings)
+    ledger.learnedEarlier = base.learnedEarlier + learnedEarlier
+    return .success(ledger)
   }
 
   /// Reorders `events` in place so each subject's events are contiguous (counting sort).

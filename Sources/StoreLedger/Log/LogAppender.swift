@@ -6,6 +6,11 @@ public struct AppendReport: Sendable, Equatable {
   public var duplicates: Int
   /// Events stamped with `recorded` because they had none.
   public var stamped: Int
+  /// Redeliveries written because they tell of a known event earlier than the log had it
+  /// (an earlier `recorded`): the event now counts from that time in as-of answers.
+  public var learnedEarlier: Int = 0
+  /// Lines the append wrote: new events and redeliveries that tell of an event earlier.
+  public var linesWritten: Int { appended + learnedEarlier }
   /// Warnings about the new events (a revocation of a transaction the log does not hold...).
   public var warnings: [Diagnostic] = []
 }
@@ -94,7 +99,7 @@ package enum LogAppender {
     if missingNewline { output.insert(10, at: 0) }
     try write(output, to: log, logPath: logPath, committed: size)
     outcome.logBytes = size + Int64(output.count)
-    outcome.logLines = existingLines + outcome.report.appended
+    outcome.logLines = existingLines + outcome.report.linesWritten
     outcome.report.warnings += afterCommit(log, outcome.logBytes)
     return outcome
   }
@@ -148,6 +153,10 @@ package enum LogAppender {
         if wasStamped { report.stamped += 1 }
       case .duplicate:
         report.duplicates += 1
+      case .learnedEarlier:
+        output.append(contentsOf: text)
+        output.append(10)
+        report.learnedEarlier += 1
       case .empty, .rejected:
         break
       }

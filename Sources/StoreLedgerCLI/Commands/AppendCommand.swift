@@ -46,11 +46,12 @@ enum AppendCommand: LedgerCommand {
       input: input, inputName: inputName == "-" ? "<stdin>" : inputName, logPath: log,
       catalog: catalog, now: stamp, wait: try CommandSupport.lockWait(arguments),
       waitNotice: CommandSupport.waitNotice(console, log: log))
-    if report.appended > 0 { console.noteCommitted(to: log) }
+    if report.linesWritten > 0 { console.noteCommitted(to: log) }
     CommandSupport.warn(report.warnings, console)
     console.out(
       "appended \(report.appended) event\(report.appended == 1 ? "" : "s") to \(log) "
-        + "(\(report.duplicates) already present, \(report.stamped) stamped with recorded)\n")
+        + "(\(report.duplicates) already present, \(report.stamped) stamped with recorded"
+        + "\(CommandSupport.learnedEarlierClause(report)))\n")
     return 0
   }
 }

@@ -113,8 +113,8 @@ enum ImportCommand: LedgerCommand {
         try kept?.undo()
         throw error
       }
-      if report.appended > 0 { console.noteCommitted(to: appendLog) }
-      console.outText(summary + "appended \(Plural.counted(report.appended, "event")) to \(appendLog) (\(report.duplicates) already present)\n")
+      if report.linesWritten > 0 { console.noteCommitted(to: appendLog) }
+      console.outText(summary + "appended \(Plural.counted(report.appended, "event")) to \(appendLog) (\(report.duplicates) already present\(CommandSupport.learnedEarlierClause(report)))\n")
     } else if out != nil {
       try emit(lines, to: out, console: console)
       console.outText(summary)

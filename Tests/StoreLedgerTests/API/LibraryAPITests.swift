@@ -67,6 +67,27 @@ struct LibraryAPITests {
     }
   }
 
+  @Test("an open store, in memory or on file, learns an event earlier from a redelivery recorded earlier", arguments: [true, false])
+  func learnsEarlier(inMemory: Bool) throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    try exampleCatalogText.write(to: directory.appendingPathComponent("catalog.json"), atomically: true, encoding: .utf8)
+    let store = inMemory
+      ? LedgerStore(inMemory: eventsCatalogInCode)
+      : try LedgerStore(logPath: directory.appendingPathComponent("log.jsonl").path, createIfMissing: true)
+    var purchase = NewEvent.purchase(id: "e1", subject: "u1", at: ts("2026-03-01T00:00:00Z"), product: "pro.lifetime", transaction: "t1")
+    purchase.recorded = ts("2026-03-09T00:00:00Z")
+    #expect(try store.append([purchase]).appended == 1)
+    let between = ts("2026-03-05T00:00:00Z")
+    #expect(!store.answer(for: "u1", at: between, asOf: between).has("pro"))
+    purchase.recorded = ts("2026-03-02T00:00:00Z")
+    let report = try store.append([purchase])
+    #expect(report.appended == 0 && report.learnedEarlier == 1 && report.duplicates == 0)
+    #expect(store.answer(for: "u1", at: between, asOf: between).has("pro"))
+    #expect(store.eventCount == 1)
+    #expect(try store.append([purchase]).duplicates == 1)
+  }
+
   @Test("a fixed clock stamps recorded on events without one, and only on those")
   func injectedClock() throws {
     let stamp = ts("2026-05-01T12:00:00Z")

@@ -139,6 +139,23 @@ struct FirstHourTests {
     #expect(answer.stdout.contains("pro.lifetime") == knownOn6March)
   }
 
+  @Test("append of a redelivery recorded earlier writes it, says so, and the as-of answer follows; the same again writes nothing")
+  func redeliveryLearnedEarlier() throws {
+    let event = #"{"id":"b1","type":"purchase","subject":"u9","at":"2026-03-01T09:00:00Z","product":"pro.lifetime","transaction":"b1""#
+    let space = try Workspace(log: event + #","recorded":"2026-03-10T00:00:00Z"}"# + "\n")
+    let knownOn6March = { runCLI(["query", space.log, "--subject", "u9", "--at", "2026-03-05", "--as-of", "2026-03-06"]).stdout.contains("pro.lifetime") }
+    #expect(!knownOn6March())
+    let earlier = event + #","recorded":"2026-03-02T00:00:00Z"}"# + "\n"
+    let first = runCLI(["append", space.log, "-"], stdin: earlier)
+    #expect(first.status == 0, "\(first.stderr)")
+    #expect(first.stdout == "appended 0 events to \(space.log) (0 already present, 0 stamped with recorded, 1 learned earlier than the log had them)\n")
+    #expect(knownOn6March())
+    let before = try space.read()
+    let again = runCLI(["append", space.log, "-"], stdin: earlier)
+    #expect(again.stdout == "appended 0 events to \(space.log) (1 already present, 0 stamped with recorded)\n")
+    #expect(try space.read() == before)
+  }
+
   @Test("append refuses --recorded-at together with --recorded-as-at")
   func backfillOptionsExclusive() throws {
     let space = try Workspace()

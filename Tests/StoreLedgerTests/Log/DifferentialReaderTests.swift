@@ -44,7 +44,7 @@ struct FastLineReader {
       case .rejected:
         guard let diagnostic = builder.errors.first else { return .rejected(field: "?", why: "no diagnostic") }
         return .rejected(field: Self.field(of: diagnostic.problem), why: diagnostic.message)
-      case .added, .duplicate: break  // fall through to the parser for the values
+      case .added, .duplicate, .learnedEarlier: break  // fall through to the parser for the values
       }
     }
     let result = line.withUnsafeBufferPointer { parser.parse($0, lineNumber: 1, symbols: &symbols) }

@@ -21,6 +21,58 @@ struct LedgerBuilderTests {
   }
 
   @Test(
+    "a redelivery recorded earlier makes the event known from that earlier time; one recorded later changes nothing",
+    arguments: [
+      (#","recorded":"2026-03-05T00:00:00Z""#, "2026-03-05T00:00:00.000Z", true),
+      (#","recorded":"2026-03-12T00:00:00Z""#, "2026-03-09T00:00:00.000Z", false),
+      ("", "2026-03-01T12:00:00.000Z", true),
+    ])
+  func redeliveryRecordedEarlier(recorded: String, knownFrom: String, lowered: Bool) throws {
+    let first = #"{"id":"e1","type":"purchase","subject":"u1","at":"2026-03-01T12:00:00Z","product":"pro.lifetime","transaction":"t1","recorded":"2026-03-09T00:00:00Z"}"#
+    let again = #"{"id":"e1","type":"purchase","subject":"u1","at":"2026-03-01T12:00:00Z","product":"pro.lifetime","transaction":"t1"\#(recorded)}"#
+    var builder = LedgerBuilder(catalog: try catalog(exampleCatalogText), file: "log.jsonl")
+    let outcomes = [first, again].enumerated().map { index, line in
+      Array(line.utf8).withUnsafeBufferPointer { builder.add(line: $0, lineNumber: index + 1) }
+    }
+    #expect(outcomes[1] == (lowered ? .learnedEarlier(firstLine: 1) : .duplicate(firstLine: 1)))
+    guard case .success(let ledger) = builder.finish() else { Issue.record("the log was refused"); return }
+    #expect(ledger.duplicatesSkipped == 1)
+    #expect(ledger.events.map(\.recorded) == [ts(knownFrom)])
+    var engine = QueryEngine(ledger: ledger)
+    let justBefore = Timestamp(millisecondsSinceEpoch: ts(knownFrom).millisecondsSinceEpoch - 1)
+    #expect(engine.checkedAnswer("u1", at: "2026-03-20T00:00:00Z", asOf: knownFrom).entitlements.map(\.entitlement) == ["pro"])
+    #expect(engine.checkedAnswer("u1", at: "2026-03-20T00:00:00Z", asOf: justBefore.rfc3339).entitlements.isEmpty)
+  }
+
+  @Test("a log's tail after a snapshot can tell of a restored event earlier, as the whole log would")
+  func redeliveryRecordedEarlierAfterRestore() throws {
+    let first = #"{"id":"e1","type":"purchase","subject":"u1","at":"2026-03-01T12:00:00Z","product":"pro.lifetime","transaction":"t1","recorded":"2026-03-09T00:00:00Z"}"#
+    let again = #"{"id":"e1","type":"purchase","subject":"u1","at":"2026-03-01T12:00:00Z","product":"pro.lifetime","transaction":"t1","recorded":"2026-03-02T00:00:00Z"}"#
+    var builder = LedgerBuilder(restoring: try ledger(first), file: "log.jsonl")
+    #expect(Array(again.utf8).withUnsafeBufferPointer { builder.add(line: $0, lineNumber: 2) } == .learnedEarlier(firstLine: 1))
+    guard case .success(let restored) = builder.finish() else { Issue.record("the tail was refused"); return }
+    let whole = try ledger(first + "\n" + again)
+    #expect(restored.events.map(\.recorded) == [ts("2026-03-02T00:00:00Z")])
+    #expect(whole.events.map(\.recorded) == restored.events.map(\.recorded))
+  }
+
+  @Test("a refund made known before a spend by a redelivery in a snapshot's tail makes that spend an overdraw, as in the whole log")
+  func refundLearnedEarlierAfterRestore() throws {
+    let log = #"""
+      {"id":"p1","type":"purchase","subject":"coins","at":"2026-01-01T00:00:00Z","product":"coins.100","transaction":"c1"}
+      {"id":"s1","type":"consumption","subject":"coins","at":"2026-01-03T00:00:00Z","currency":"coins","quantity":100}
+      {"id":"r1","type":"revocation","subject":"coins","at":"2026-01-02T00:00:00Z","transaction":"c1","reason":"refund","recorded":"2026-01-05T00:00:00Z"}
+      """#
+    let again = #"{"id":"r1","type":"revocation","subject":"coins","at":"2026-01-02T00:00:00Z","transaction":"c1","reason":"refund","recorded":"2026-01-02T00:00:00Z"}"#
+    let whole = try errors(log + "\n" + again)
+    #expect(whole.map(\.code) == [.overdraw])
+    var builder = LedgerBuilder(restoring: try ledger(log), file: "log.jsonl")
+    #expect(Array(again.utf8).withUnsafeBufferPointer { builder.add(line: $0, lineNumber: 4) } == .learnedEarlier(firstLine: 3))
+    guard case .failure(let list) = builder.finish() else { Issue.record("the tail was accepted"); return }
+    #expect(list.diagnostics.filter { $0.severity == .error }.map(\.description) == whole.map(\.description))
+  }
+
+  @Test(
     "the same id with different content is a conflict naming both lines",
     arguments: [
       #"{"id":"e1","type":"purchase","subject":"u1","at":"2026-03-01T12:00:00Z","product":"pro.lifetime","transaction":"t9"}"#,

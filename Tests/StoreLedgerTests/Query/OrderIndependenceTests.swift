@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import StoreLedger
@@ -26,6 +27,32 @@ struct OrderIndependenceTests {
         #expect(actual == expected, "seed \(seed) round \(round): \(subject) at \(at) as of \(String(describing: asOf))")
         if actual != expected { return }
       }
+    }
+  }
+
+  @Test(
+    "every line redelivered later, everything shuffled: the same answers as known at every instant (earliest recorded wins)",
+    arguments: testSeeds([21, 22, 23]))
+  func lateRedeliveriesShuffled(seed: UInt64) throws {
+    let log = RandomLog(seed: seed)
+    let reference = try ledger(log.lines.joined(separator: "\n"))
+    var referenceEngine = QueryEngine(ledger: reference)
+    let late = #""recorded":"2031-01-01T00:00:00Z""#
+    let redelivered = log.lines.map { line in
+      guard let range = line.range(of: #""recorded":"[^"]*""#, options: .regularExpression) else {
+        return "{" + late + "," + line.dropFirst()
+      }
+      return line.replacingCharacters(in: range, with: late)
+    }
+    var random = SeededGenerator(seed: seed &* 37)
+    let shuffled = try ledger((log.lines + redelivered).shuffled(using: &random).joined(separator: "\n"))
+    #expect(shuffled.duplicatesSkipped == log.lines.count)
+    var engine = QueryEngine(ledger: shuffled)
+    for (subject, at, asOf) in log.queries(count: 300, seed: seed) {
+      let expected = referenceEngine.answer(subject: subject, at: at, asOf: asOf)
+      let actual = engine.answer(subject: subject, at: at, asOf: asOf)
+      #expect(actual == expected, "seed \(seed): \(subject) at \(at) as of \(String(describing: asOf))")
+      if actual != expected { return }
     }
   }
 
