@@ -220,8 +220,9 @@ extension GooglePlayMapper {
       candidates.append(
         (recorded(notification.knownAt), notification.line, context.learned(from: notification)))
     }
-    let far = Timestamp(millisecondsSinceEpoch: .max)
-    return candidates.min { ($0.0 ?? far, $0.1) < ($1.0 ?? far, $1.1) }?.2 ?? context
+    // No knowledge time of its own: known from `at`, before any other.
+    let first = Timestamp(millisecondsSinceEpoch: .min)
+    return candidates.min { ($0.0 ?? first, $0.1) < ($1.0 ?? first, $1.1) }?.2 ?? context
   }
 
   /// Emits one state event of an order, unless the token was replaced by then. Its id is

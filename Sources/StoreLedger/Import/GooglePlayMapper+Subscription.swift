@@ -24,6 +24,11 @@ struct GooglePlayOrder {
   /// When the period ends as the ledger holds it: the charge's `expires`, or the last period
   /// correction of it (`LedgerKnowledge.periodEnd(of:)`).
   var knownEnd: Timestamp?
+  /// The knowledge time of each copy (nil: known from `at`, see `GooglePlayMapper.recorded`).
+  var copyKnownAts: [Timestamp?] = []
+
+  /// When the order was first known: the earliest of its copies (nil: from `at`).
+  var firstKnownAt: Timestamp? { GooglePlayMapper.earliest(copyKnownAts) }
 
   /// `N` of `BASE..N`, or nil when the id has no renewal suffix.
   static func renewalIndex(of orderID: String) -> Int? {
@@ -180,6 +185,7 @@ extension GooglePlayMapper {
         let isKnownReplaced =
           known.resource.cancellation == GooglePlayCancellation.replacement.rawValue
         known.copies.append((state, item.expiryTime, isReplaced))
+        known.copyKnownAts.append(recorded(resource.knownAt))
         if !isReplaced && (isKnownReplaced || item.expiryTime < known.item.expiryTime) {
           known.item = item
           known.resource = resource
@@ -189,7 +195,8 @@ extension GooglePlayMapper {
         byID[transaction] = GooglePlayOrder(
           id: transaction, renewalIndex: GooglePlayOrder.renewalIndex(of: orderID), item: item,
           resource: resource, copies: [(state, item.expiryTime, isReplaced)],
-          start: item.expiryTime, end: item.expiryTime)
+          start: item.expiryTime, end: item.expiryTime,
+          copyKnownAts: [recorded(resource.knownAt)])
       }
     }
     let ledgerPeriods = ledgerPeriods(of: key, orders: &byID)
@@ -381,7 +388,7 @@ extension GooglePlayMapper {
     emit(
       ImportedEvent(
         id: "googleplay:\(order.id):\(kind.name)", kind: kind, subject: chain.subject,
-        at: order.start, recorded: recorded(order.resource.knownAt), fields: fields, meta: meta,
+        at: order.start, recorded: order.firstKnownAt, fields: fields, meta: meta,
         line: line,
         identity: "charge:" + order.id))
     revocationForKnownVoid(
