@@ -114,6 +114,9 @@ extension GooglePlayMapper {
         resourcesByOrder[orderID + resource.transactionSuffix, default: []].append(resource)
       }
     }
+    for order in orders where !order.isSettled {
+      deferredLines.formUnion((notificationsByOrder[order.id] ?? []).map(\.line))
+    }
     for order in orders where order.isSettled {
       stateEvents(
         order, isLast: !isWaiting && order.id == orders.last?.id,
@@ -331,23 +334,47 @@ extension GooglePlayMapper {
   /// The `purchase` or `renewal` of one order; for an order the ledger already charged, a
   /// correction of its period end when the documents now tell another one.
   private mutating func chargeEvent(_ order: GooglePlayOrder, chain: GooglePlayChain) {
+    if let knownEnd = order.knownEnd {
+      knownChargeEvents(order, chain: chain, knownEnd: knownEnd)
+      // Learned earlier than the log knew it (a copy that came late): the same line again,
+      // with this `recorded`, so the log knows the charge from then.
+      if let event = charge(order, chain: chain),
+        knowledge.events[event.id] == JSONWriter.compact(event.json(includesRecorded: false)),
+        let since = knowledge.knownAt[event.id], event.knownAt < since
+      {
+        emit(event)
+      }
+      return
+    }
+    // Known only in grace, on hold or expired, the end is a guess: a charge written with it
+    // would be known (as of) before the copy that tells its end. It waits for that copy.
+    guard order.isSettled else {
+      deferredLines.insert(order.resource.line)
+      return
+    }
+    guard let event = charge(order, chain: chain) else { return }
+    emit(event)
+    revocationForKnownVoid(
+      transaction: order.id, subject: chain.subject,
+      meta: Self.baseMeta(isTest: chain.isTest, resource: order.resource), line: event.line,
+      recorded: recorded(order.resource.knownAt))
+  }
+
+  /// The `purchase` or `renewal` of one order; nil (with an error) when it cannot be one.
+  private mutating func charge(_ order: GooglePlayOrder, chain: GooglePlayChain) -> ImportedEvent? {
     let item = order.item
     let line = order.resource.line
     let itemPath = "subscriptionPurchaseV2.lineItems[0]"
-    if let knownEnd = order.knownEnd {
-      knownChargeEvents(order, chain: chain, knownEnd: knownEnd)
-      return
-    }
     guard
       let product = product(
         item.productID, basePlanID: item.basePlanID, line: line, field: itemPath + ".productId")
-    else { return }
+    else { return nil }
     guard order.start < order.end else {
       problems.error(
         line,
         "field '\(itemPath).expiryTime': order '\(order.id)' ends at \(order.end.rfc3339), not after it began (\(order.start.rfc3339))"
       )
-      return
+      return nil
     }
     var meta = Self.baseMeta(isTest: chain.isTest, resource: order.resource)
     if let basePlan = item.basePlanID { meta.append(("basePlanId", .string(basePlan))) }
@@ -367,7 +394,7 @@ extension GooglePlayMapper {
         line,
         "field '\(itemPath).productId': Google sells '\(item.productID)' as a subscription, but the catalog has '\(product.id)' as \(product.kind.rawValue)"
       )
-      return
+      return nil
     }
     fields.append(("expires", .string(order.end.rfc3339)))
     switch item.offerPhase {
@@ -385,16 +412,10 @@ extension GooglePlayMapper {
         consequence: "no offer recorded; kept raw in meta")
       meta.append(("offerPhase", .string(other)))
     }
-    emit(
-      ImportedEvent(
-        id: "googleplay:\(order.id):\(kind.name)", kind: kind, subject: chain.subject,
-        at: order.start, recorded: order.firstKnownAt, fields: fields, meta: meta,
-        line: line,
-        identity: "charge:" + order.id))
-    revocationForKnownVoid(
-      transaction: order.id, subject: chain.subject,
-      meta: Self.baseMeta(isTest: chain.isTest, resource: order.resource), line: line,
-      recorded: recorded(order.resource.knownAt))
+    return ImportedEvent(
+      id: "googleplay:\(order.id):\(kind.name)", kind: kind, subject: chain.subject,
+      at: order.start, recorded: order.firstKnownAt, fields: fields, meta: meta, line: line,
+      identity: "charge:" + order.id)
   }
 }
 

@@ -71,6 +71,17 @@ struct ImportPropertyTests {
       return Scenario(name: name, store: store, deliveries: lines.map { [$0] })
     }
 
+    /// One delivery per file of a folder, in the order of the file names (the order the
+    /// documents were produced, as a server stores them: one file per document).
+    static func files(_ name: String, _ store: Store, _ folder: String) -> Scenario {
+      let names = ((try? FileManager.default.contentsOfDirectory(atPath: repoPath(folder))) ?? [])
+        .filter { $0.hasSuffix(".json") }.sorted()
+      let documents = names.map {
+        Store.file(folder + "/" + $0).trimmingCharacters(in: .whitespacesAndNewlines)
+      }
+      return Scenario(name: name, store: store, deliveries: documents.map { [$0] })
+    }
+
     /// Google Play documents grouped as a webhook stores them: each notification with the
     /// resources and lists that follow it.
     static func googlePlay(_ name: String, _ store: Store, _ lines: [String]) -> Scenario {
@@ -96,6 +107,9 @@ struct ImportPropertyTests {
       "Events/googleplay/mapping-rows.jsonl", .googlePlaySamples,
       Store.file("Events/googleplay/mapping-rows.jsonl").split(separator: "\n").map(String.init)),
     .googlePlay("the lifecycle story", .googlePlay, GooglePlayImportLifecycleTests.story),
+    .files(
+      "Events/googleplay/lifecycles (one file per document)", .googlePlaySamples,
+      "Events/googleplay/lifecycles"),
     .lines("Events/appstore/notifications.jsonl", .appStoreSamples, "Events/appstore/notifications.jsonl"),
     Scenario(
       name: "renewals and grace", store: .appStore,
