@@ -15,6 +15,23 @@ package struct GooglePlayDocumentFile {
   /// Where the documents of `log` are kept.
   package static func path(log: String) -> String { log + ".googleplay-documents.jsonl" }
 
+  /// Runs `body` holding the exclusive lock on `log`'s kept documents. An import holds it from
+  /// reading what the log and its documents know until its events are appended, so two imports
+  /// into one log never decide from the same stale set; the log's own lock, which the append
+  /// takes inside, always comes second. Creates the (empty) documents file when missing.
+  /// - Throws: `lockBusy` (exit 75) when `wait` passes, and whatever `body` throws.
+  package static func whileLocked<R>(
+    log: String, wait: LogLock.Wait, notice: ((String) -> Void)?, _ body: () throws -> R
+  ) throws -> R {
+    let path = path(log: log)
+    let isNew = !PlatformFile.exists(path)
+    let file = try PlatformFile(path: path, mode: .readWriteCreate)
+    if isNew { try PlatformFile.syncDirectory(of: path) }
+    try LogLock.acquire(file, logPath: path, command: "import", wait: wait, notice: notice)
+    defer { LogLock.release(file, logPath: path) }
+    return try body()
+  }
+
   /// The kept documents of `log`; empty when there are none yet.
   package static func read(log: String) throws(Diagnostic) -> [UInt8] {
     let path = path(log: log)

@@ -16,8 +16,8 @@ extension GooglePlayMapper {
       order: order, context: context, notifications: notifications, copies: copyResources)
     renewalSwitchEvents(facts)
     let isOnHold = retryEvents(facts)
-    let extended = deferralEvent(facts)
-    expirationEvent(facts, isOnHold: isOnHold, extended: extended)
+    deferralEvent(facts)
+    expirationEvent(facts, isOnHold: isOnHold)
     revocationEvent(facts)
     // A charge notification after the last known order: the resource that shows it is missing.
     if isLast,
@@ -45,14 +45,25 @@ extension GooglePlayMapper {
   /// (the user undid the cancellation before the period ended).
   private mutating func renewalSwitchEvents(_ facts: GooglePlayOrderFacts) {
     let copies = facts.copies
-    if !facts.isReplacement,
-      facts.has(.canceled, or: .canceled) || copies.contains(where: { $0.cancelTime != nil })
-    {
-      if let at = copies.compactMap(\.cancelTime).min() ?? facts.latest(.canceled)?.eventTime {
+    if !facts.isReplacement {
+      // Each source is a fact of its own (a copy's cancelTime, a notification's time), so
+      // what is written does not depend on which of them came first.
+      for cancelTime in Set(copies.compactMap(\.cancelTime)).sorted() {
+        var context = source(facts, .canceled, nil)
+        if let copy = copies.first(where: { $0.cancelTime == cancelTime }) {
+          context.knownAt = copy.knownAt
+          context.line = copy.line
+        }
+        emit(.autoRenewChanged, at: cancelTime, [("auto_renew", .bool(false))], context)
+      }
+      for cancel in facts.notifications where cancel.kind == .canceled {
         emit(
-          .autoRenewChanged, at: at, [("auto_renew", .bool(false))],
-          source(facts, .canceled, .canceled))
-      } else {
+          .autoRenewChanged, at: cancel.eventTime, [("auto_renew", .bool(false))],
+          facts.context.learned(from: cancel))
+      }
+      if facts.order.copies.contains(where: { $0.state == .canceled }),
+        !copies.contains(where: { $0.cancelTime != nil }), facts.latest(.canceled) == nil
+      {
         problems.warning(
           facts.order.resource.line,
           "order '\(facts.order.id)' is canceled but neither a cancelTime nor a SUBSCRIPTION_CANCELED notification tells when; no auto_renew_changed is imported for it"
@@ -78,29 +89,45 @@ extension GooglePlayMapper {
           .graceEntered, at: order.end, [("grace_expires", .string(graceEnd.rfc3339))],
           source(facts, .inGracePeriod, .inGracePeriod))
       } else {
+        // Without a copy fetched in grace nothing tells when grace ends; a guess (no grace)
+        // could not be taken back when that copy comes, so the grace waits for it.
         problems.warning(
           facts.latest(.inGracePeriod)?.line ?? order.resource.line,
-          "order '\(order.id)' entered grace, but no resource fetched in grace tells when grace ends; imported as billing_retry (no access after the period end)"
+          "order '\(order.id)' entered grace, but no resource fetched in grace tells when grace ends; nothing is imported for the grace until one is (with --append the notification is kept)"
         )
-        emit(.billingRetry, at: order.end, [], source(facts, .inGracePeriod, .inGracePeriod))
+        deferredLines.formUnion(
+          facts.notifications.filter { $0.kind == .inGracePeriod }.map(\.line))
       }
     }
-    let isOnHold = facts.has(.onHold, or: .onHold)
-    if isOnHold {
-      let at = facts.latest(.onHold)?.eventTime ?? graceEnd ?? order.end
-      emit(.billingRetry, at: max(at, order.end), [], source(facts, .onHold, .onHold))
-    }
+    holdEvents(facts)
     if facts.has(.paused, or: .paused) {
       emit(
         .expiration, at: order.end, [("reason", .string(ExpirationReason.voluntary.name))],
         name: "paused", extraMeta: [("paused", .bool(true))], source(facts, .paused, .paused))
     }
-    return isOnHold
+    return facts.has(.onHold, or: .onHold)
+  }
+
+  /// On hold: a `billing_retry` from each source that tells when the hold began (a copy
+  /// fetched on hold, at its `expiryTime`, the moment access ended; a notification, at its
+  /// time), never before the period end. Each is a fact of its own, so what is written does
+  /// not depend on which came first; a later one changes nothing the first did not.
+  private mutating func holdEvents(_ facts: GooglePlayOrderFacts) {
+    let order = facts.order
+    for copy in facts.copies where copy.knownState == .onHold {
+      guard let expiry = copy.lineItems.first?.expiryTime else { continue }
+      var context = facts.context
+      context.knownAt = copy.knownAt
+      context.line = copy.line
+      emit(.billingRetry, at: max(expiry, order.end), [], context)
+    }
+    for hold in facts.notifications where hold.kind == .onHold {
+      emit(.billingRetry, at: max(hold.eventTime, order.end), [], facts.context.learned(from: hold))
+    }
   }
 
   /// Deferred: the developer moved the end of the current period (`renewal_extended`).
-  /// Returns the latest expiry of the order's live copies.
-  private mutating func deferralEvent(_ facts: GooglePlayOrderFacts) -> Timestamp? {
+  private mutating func deferralEvent(_ facts: GooglePlayOrderFacts) {
     let order = facts.order
     let extended = order.expiries([.active, .canceled, .paused]).max()
     var extendedSource = facts.context
@@ -111,40 +138,49 @@ extension GooglePlayMapper {
       extendedSource.line = copy.line
     }
     if let extended, extended > order.end {
-      let deferral = facts.notifications.last(where: {
-        $0.kind == .deferred && $0.eventTime < extended
-      })
-      emit(
-        .renewalExtended, at: deferral?.eventTime ?? order.end,
-        [("expires", .string(extended.rfc3339))], extendedSource)
+      // The copy tells the new end (in effect at the old end at the latest); the
+      // notification tells since when. Each is a fact of its own, whichever came first.
+      emit(.renewalExtended, at: order.end, [("expires", .string(extended.rfc3339))], extendedSource)
+      for deferral in facts.notifications
+      where deferral.kind == .deferred && deferral.eventTime < extended {
+        emit(
+          .renewalExtended, at: deferral.eventTime, [("expires", .string(extended.rfc3339))],
+          facts.context.learned(from: deferral))
+      }
     } else if let deferral = facts.latest(.deferred) {
       problems.warning(
         deferral.line,
         "SUBSCRIPTION_DEFERRED for order '\(order.id)', but no resource shows the new expiryTime; import a resource fetched after the deferral"
       )
     }
-    return extended
   }
 
   /// Expired: the subscription ended (a replaced token's expiry is not the subscription's).
-  private mutating func expirationEvent(
-    _ facts: GooglePlayOrderFacts, isOnHold: Bool, extended: Timestamp?
-  ) {
+  private mutating func expirationEvent(_ facts: GooglePlayOrderFacts, isOnHold: Bool) {
     let order = facts.order
     guard !facts.isReplacement, facts.has(.expired, or: .expired) else { return }
+    // The expired copy tells where access ended and why (canceledStateContext); a billing
+    // expiry takes its time from the notification (when Google gave up). Until both are in,
+    // the expiry waits: a guess could not be taken back.
     let cancellation = facts.copies.compactMap {
       $0.cancellation.flatMap(GooglePlayCancellation.init)
     }.first
     let reason = cancellation?.expirationReason ?? (isOnHold ? .billing : .other)
-    let expiredEnd = order.expiries([.expired]).max()
-    let at =
-      reason == .billing
-      ? (facts.latest(.expired)?.eventTime ?? expiredEnd ?? order.end)
-      : (expiredEnd ?? max(extended ?? order.end, order.end))
+    let gaveUp = facts.latest(.expired)?.eventTime
+    guard let expiredEnd = order.expiries([.expired]).max(), reason != .billing || gaveUp != nil
+    else {
+      deferredLines.formUnion(facts.notifications.filter { $0.kind == .expired }.map(\.line))
+      return
+    }
+    // Ended before its period did: revoked (the voided purchase revokes it, at the same
+    // instant, and two events at one instant fold in the order their documents came).
+    if expiredEnd < order.end && reason != .billing { return }
+    let at = reason == .billing ? (gaveUp ?? expiredEnd) : expiredEnd
     emit(
       .expiration, at: max(at, order.start), [("reason", .string(reason.name))],
       source(facts, .expired, .expired))
   }
+
 
   /// Revoked: refunded and access removed at once. The voided purchases list is the trusted
   /// source (exact time and reason); SUBSCRIPTION_REVOKED alone revokes only when
@@ -184,8 +220,9 @@ extension GooglePlayMapper {
       candidates.append(
         (recorded(notification.knownAt), notification.line, context.learned(from: notification)))
     }
-    let far = Timestamp(millisecondsSinceEpoch: .max)
-    return candidates.min { ($0.0 ?? far, $0.1) < ($1.0 ?? far, $1.1) }?.2 ?? context
+    // No knowledge time of its own: known from `at`, before any other.
+    let first = Timestamp(millisecondsSinceEpoch: .min)
+    return candidates.min { ($0.0 ?? first, $0.1) < ($1.0 ?? first, $1.1) }?.2 ?? context
   }
 
   /// Emits one state event of an order, unless the token was replaced by then. Its id is

@@ -24,12 +24,25 @@ struct GooglePlayOrder {
   /// When the period ends as the ledger holds it: the charge's `expires`, or the last period
   /// correction of it (`LedgerKnowledge.periodEnd(of:)`).
   var knownEnd: Timestamp?
+  /// The knowledge time of each copy (nil: known from `at`, see `GooglePlayMapper.recorded`).
+  var copyKnownAts: [Timestamp?] = []
+
+  /// When the order was first known: the earliest of its copies (nil: from `at`).
+  var firstKnownAt: Timestamp? { GooglePlayMapper.earliest(copyKnownAts) }
 
   /// `N` of `BASE..N`, or nil when the id has no renewal suffix.
   static func renewalIndex(of orderID: String) -> Int? {
     let parts = orderID.split(separator: ".", omittingEmptySubsequences: false)
     guard parts.count >= 3, parts[parts.count - 2].isEmpty else { return nil }
     return Int(parts[parts.count - 1])
+  }
+
+  /// Whether the order's period end is settled: a copy in the state it was charged in
+  /// (active, canceled or paused) is known, or the ledger holds it. Known only in grace, on
+  /// hold or expired, its end is a guess a later copy corrects, so nothing placed at its end
+  /// is written yet (a webhook fetches the resource after every charge, so the copy comes).
+  var isSettled: Bool {
+    resource.isFromLedger || !expiries([.active, .canceled, .paused]).isEmpty
   }
 
   /// Expiries of the copies in `states`, leaving out copies cut short by a replacement.
@@ -101,7 +114,10 @@ extension GooglePlayMapper {
         resourcesByOrder[orderID + resource.transactionSuffix, default: []].append(resource)
       }
     }
-    for order in orders {
+    for order in orders where !order.isSettled {
+      deferredLines.formUnion((notificationsByOrder[order.id] ?? []).map(\.line))
+    }
+    for order in orders where order.isSettled {
       stateEvents(
         order, isLast: !isWaiting && order.id == orders.last?.id,
         context: GooglePlayStateContext(order: order, chain: chain, resource: order.resource),
@@ -172,6 +188,7 @@ extension GooglePlayMapper {
         let isKnownReplaced =
           known.resource.cancellation == GooglePlayCancellation.replacement.rawValue
         known.copies.append((state, item.expiryTime, isReplaced))
+        known.copyKnownAts.append(recorded(resource.knownAt))
         if !isReplaced && (isKnownReplaced || item.expiryTime < known.item.expiryTime) {
           known.item = item
           known.resource = resource
@@ -181,7 +198,8 @@ extension GooglePlayMapper {
         byID[transaction] = GooglePlayOrder(
           id: transaction, renewalIndex: GooglePlayOrder.renewalIndex(of: orderID), item: item,
           resource: resource, copies: [(state, item.expiryTime, isReplaced)],
-          start: item.expiryTime, end: item.expiryTime)
+          start: item.expiryTime, end: item.expiryTime,
+          copyKnownAts: [recorded(resource.knownAt)])
       }
     }
     let ledgerPeriods = ledgerPeriods(of: key, orders: &byID)
@@ -193,9 +211,11 @@ extension GooglePlayMapper {
     for var order in sorted {
       order.end = periodEnd(of: order, notifications: notifications, tokenStart: tokenStart)
       let index = order.renewalIndex ?? -1
+      // The order right before it: a renewal's start is looked for after that order began,
+      // and a gap (an order not known yet) leaves it, and the orders after it, waiting.
       let previous =
         (orders.map { ($0.renewalIndex ?? -1, $0.start, $0.end) } + ledgerPeriods)
-        .filter { $0.0 < index }.max { $0.0 < $1.0 }
+        .first { $0.0 == index - 1 }
       guard let start = periodStart(
         of: order, previous: previous.map { ($0.1, $0.2) }, notifications: notifications,
         tokenStart: tokenStart)
@@ -275,7 +295,9 @@ extension GooglePlayMapper {
     // A renewal begins when Google charged it (SUBSCRIPTION_RENEWED, a recovery at
     // SUBSCRIPTION_RECOVERED): the first such notification after the order before it began.
     // Both must be known; a later document cannot then tell another start.
-    if let previous,
+    // Its end must be settled too: an end taken from a grace copy reaches past the next
+    // charge, whose notification would then be taken for this one's.
+    if let previous, order.isSettled,
       let charge = notifications.first(where: { notification in
         (notification.kind == .renewed || notification.kind == .recovered)
           && notification.eventTime > previous.start && notification.eventTime < order.end
@@ -298,7 +320,7 @@ extension GooglePlayMapper {
       deferredLines.formUnion(order.resource.isFromLedger ? [] : [order.resource.line])
       problems.warning(
         order.resource.line,
-        "renewal order '\(order.id)': no SUBSCRIPTION_RENEWED/RECOVERED notification after the order before it tells when its period began; the subscription's documents are kept (with --append) until both are imported"
+        "renewal order '\(order.id)': no SUBSCRIPTION_RENEWED/RECOVERED notification after the order before it tells when its period began (or no copy of it in the state it was charged in tells where it ends); the subscription's documents are kept (with --append) until all are imported"
       )
       return nil
     }
@@ -312,23 +334,47 @@ extension GooglePlayMapper {
   /// The `purchase` or `renewal` of one order; for an order the ledger already charged, a
   /// correction of its period end when the documents now tell another one.
   private mutating func chargeEvent(_ order: GooglePlayOrder, chain: GooglePlayChain) {
+    if let knownEnd = order.knownEnd {
+      knownChargeEvents(order, chain: chain, knownEnd: knownEnd)
+      // Learned earlier than the log knew it (a copy that came late): the same line again,
+      // with this `recorded`, so the log knows the charge from then.
+      if let event = charge(order, chain: chain),
+        knowledge.events[event.id] == JSONWriter.compact(event.json(includesRecorded: false)),
+        let since = knowledge.knownAt[event.id], event.knownAt < since
+      {
+        emit(event)
+      }
+      return
+    }
+    // Known only in grace, on hold or expired, the end is a guess: a charge written with it
+    // would be known (as of) before the copy that tells its end. It waits for that copy.
+    guard order.isSettled else {
+      deferredLines.insert(order.resource.line)
+      return
+    }
+    guard let event = charge(order, chain: chain) else { return }
+    emit(event)
+    revocationForKnownVoid(
+      transaction: order.id, subject: chain.subject,
+      meta: Self.baseMeta(isTest: chain.isTest, resource: order.resource), line: event.line,
+      recorded: recorded(order.resource.knownAt))
+  }
+
+  /// The `purchase` or `renewal` of one order; nil (with an error) when it cannot be one.
+  private mutating func charge(_ order: GooglePlayOrder, chain: GooglePlayChain) -> ImportedEvent? {
     let item = order.item
     let line = order.resource.line
     let itemPath = "subscriptionPurchaseV2.lineItems[0]"
-    if let knownEnd = order.knownEnd {
-      knownChargeEvents(order, chain: chain, knownEnd: knownEnd)
-      return
-    }
     guard
       let product = product(
         item.productID, basePlanID: item.basePlanID, line: line, field: itemPath + ".productId")
-    else { return }
+    else { return nil }
     guard order.start < order.end else {
       problems.error(
         line,
         "field '\(itemPath).expiryTime': order '\(order.id)' ends at \(order.end.rfc3339), not after it began (\(order.start.rfc3339))"
       )
-      return
+      return nil
     }
     var meta = Self.baseMeta(isTest: chain.isTest, resource: order.resource)
     if let basePlan = item.basePlanID { meta.append(("basePlanId", .string(basePlan))) }
@@ -348,7 +394,7 @@ extension GooglePlayMapper {
         line,
         "field '\(itemPath).productId': Google sells '\(item.productID)' as a subscription, but the catalog has '\(product.id)' as \(product.kind.rawValue)"
       )
-      return
+      return nil
     }
     fields.append(("expires", .string(order.end.rfc3339)))
     switch item.offerPhase {
@@ -366,16 +412,10 @@ extension GooglePlayMapper {
         consequence: "no offer recorded; kept raw in meta")
       meta.append(("offerPhase", .string(other)))
     }
-    emit(
-      ImportedEvent(
-        id: "googleplay:\(order.id):\(kind.name)", kind: kind, subject: chain.subject,
-        at: order.start, recorded: recorded(order.resource.knownAt), fields: fields, meta: meta,
-        line: line,
-        identity: "charge:" + order.id))
-    revocationForKnownVoid(
-      transaction: order.id, subject: chain.subject,
-      meta: Self.baseMeta(isTest: chain.isTest, resource: order.resource), line: line,
-      recorded: recorded(order.resource.knownAt))
+    return ImportedEvent(
+      id: "googleplay:\(order.id):\(kind.name)", kind: kind, subject: chain.subject,
+      at: order.start, recorded: order.firstKnownAt, fields: fields, meta: meta, line: line,
+      identity: "charge:" + order.id)
   }
 }
 

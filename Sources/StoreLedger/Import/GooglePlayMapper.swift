@@ -69,6 +69,11 @@ struct GooglePlayMapper: EventMapping {
   /// the import's clock.
   func recorded(_ knownAt: Timestamp?) -> Timestamp? { knownAt ?? options.importedAt }
 
+  /// The earliest of knowledge times, nil (known from `at`) before any; nil for none.
+  static func earliest(_ times: [Timestamp?]) -> Timestamp? {
+    times.contains(where: { $0 == nil }) ? nil : times.compactMap { $0 }.min()
+  }
+
   /// Maps every payload of one import.
   /// - Complexity: O(n log n) in the number of payloads.
   mutating func map(_ payloads: [GooglePlayPayload]) {

@@ -85,8 +85,15 @@ package struct ImportResult: Sendable, Equatable {
     var alreadyKnown = 0
     for event in events {
       if let known = knowledge.events[event.id] {
+        let isSame = JSONWriter.compact(event.json(includesRecorded: false)) == known
+        // Learned earlier than the log knew it (a document that came late): the same line
+        // with this `recorded` makes the append count it known from then.
+        if isSame, let since = knowledge.knownAt[event.id], event.knownAt < since {
+          kept.append(event)
+          continue
+        }
         alreadyKnown += 1
-        if JSONWriter.compact(event.json(includesRecorded: false)) != known {
+        if !isSame {
           problems.warning(
             event.line,
             "the ledger already holds event '\(event.id)' with other values; what it learned first is kept, this copy is not imported"

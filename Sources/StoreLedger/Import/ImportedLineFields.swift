@@ -27,6 +27,8 @@ struct ImportedLineFields: Equatable {
   var addOnProduct: String?
   /// The line as compact JSON with sorted keys, without `recorded`.
   var content: String
+  /// `recorded`, when the line has one.
+  var recorded: String? = nil
 
   /// The fields of `line` (no trailing newline); nil when it is not a JSON object with an id.
   /// - Complexity: O(n) in the line's length.
@@ -89,7 +91,7 @@ struct ImportedLineFields: Equatable {
       at: value("at", inMeta: false), expires: value("expires", inMeta: false),
       source: value("source", inMeta: true), purchaseToken: value("purchaseToken", inMeta: true),
       addOnProduct: value("addOnProduct", inMeta: true),
-      content: String(decoding: content, as: UTF8.self))
+      content: String(decoding: content, as: UTF8.self), recorded: value("recorded", inMeta: false))
   }
 
   /// The JSON parser's reading of a line the scan does not take.
@@ -106,7 +108,8 @@ struct ImportedLineFields: Equatable {
       at: event["at"]?.stringValue, expires: event["expires"]?.stringValue,
       source: meta?["source"]?.stringValue, purchaseToken: meta?["purchaseToken"]?.stringValue,
       addOnProduct: meta?["addOnProduct"]?.stringValue,
-      content: JSONWriter.compact(.object(members.filter { $0.0 != "recorded" })))
+      content: JSONWriter.compact(.object(members.filter { $0.0 != "recorded" })),
+      recorded: event["recorded"]?.stringValue)
   }
 
   /// The first offset of `pattern` in `bytes[from..<to]`.

@@ -28,6 +28,9 @@ package struct LedgerKnowledge: Sendable {
 
   /// Compact JSON (sorted keys, no `recorded`) of every imported event, by id.
   package var events: [String: String] = [:]
+  /// When the ledger first knew each imported event: the earliest `recorded` (absent: `at`)
+  /// over its identical lines, as the log counts it (Docs/log-format.md, "Redeliveries").
+  package var knownAt: [String: Timestamp] = [:]
   /// Charges by transaction.
   package var charges: [String: Charge] = [:]
   /// Transactions of the charges of each original transaction.
@@ -74,6 +77,11 @@ package struct LedgerKnowledge: Sendable {
     }
     let id = event.id
     if events[id] == nil { events[id] = event.content }
+    if events[id] == event.content,
+      let time = (event.recorded ?? event.at).flatMap(Timestamp.parseRFC3339)
+    {
+      knownAt[id] = min(knownAt[id] ?? time, time)
+    }
     let token = event.purchaseToken
     // An add-on line item is a subscription of its own, keyed like the importer keys it.
     let key = token.map { token in event.addOnProduct.map { token + "#" + $0 } ?? token }

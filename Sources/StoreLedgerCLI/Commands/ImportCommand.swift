@@ -88,6 +88,26 @@ enum ImportCommand: LedgerCommand {
       throw UsageError(message: "Missing '--catalog <file>' (needed to know each product's type).")
     }
     let catalog = try LedgerLoader.loadCatalog(path: catalogPath)
+    let write = { () throws -> Int32 in
+      try importAndWrite(
+        text, displayName: displayName, catalog: catalog, arguments: arguments,
+        isGooglePlay: isGooglePlay, verification: verification, appendLog: appendLog, out: out,
+        console: console)
+    }
+    // One Google Play import into a log at a time, from reading what the log and its kept
+    // documents know until its events are appended (Docs/import-googleplay.md).
+    guard isGooglePlay, let appendLog else { return try write() }
+    return try GooglePlayDocumentFile.whileLocked(
+      log: appendLog, wait: try CommandSupport.lockWait(arguments),
+      notice: CommandSupport.waitNotice(console, log: GooglePlayDocumentFile.path(log: appendLog)), write)
+  }
+
+  /// Imports `text` and writes the events: appended to `appendLog`, to `out`, or to stdout.
+  private static func importAndWrite(
+    _ text: String, displayName: String, catalog: Catalog, arguments: ParsedArguments,
+    isGooglePlay: Bool, verification: AppStoreVerification, appendLog: String?, out: String?,
+    console: Console
+  ) throws -> Int32 {
     let result = try importResult(
       text, displayName: displayName, catalog: catalog, arguments: arguments,
       isGooglePlay: isGooglePlay, verification: verification, appendLog: appendLog)

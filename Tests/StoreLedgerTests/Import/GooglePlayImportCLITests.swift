@@ -94,7 +94,7 @@ struct GooglePlaySampleExportTests {
     ]
     let result = runCLI(arguments)
     #expect(result.status == 0, "\(result.stderr)")
-    #expect(result.stdout.contains("imported 10 events"))
+    #expect(result.stdout.contains("imported 11 events"))
     #expect(result.stdout.contains("  skipped 1 payload that carries no purchase, by type: testNotification (1)\n"))
     #expect(result.stderr.isEmpty, "no warnings expected: \(result.stderr)")
     #expect(runCLI(["check", space.log, "--catalog", catalogPath]).status == 0)
