@@ -155,6 +155,20 @@ extension LedgerStore {
   private func importPayloads(_ payloads: String, from source: StoreSource, options: StoreImportOptions)
     throws(DiagnosticList) -> ImportReport
   {
+    guard source == .googlePlay && !isInMemory else { return try importUnlocked(payloads, from: source, options: options) }
+    // One Google Play import into a log at a time, from reading what the log and its kept
+    // documents know until its events are appended, as `import googleplay --append` does.
+    let documents = GooglePlayDocumentFile.path(log: logPath)
+    return try DiagnosticList.collecting(path: documents, writing: true) {
+      try GooglePlayDocumentFile.whileLocked(log: logPath, wait: .standard, notice: nil) {
+        try self.importUnlocked(payloads, from: source, options: options)
+      }
+    }
+  }
+
+  private func importUnlocked(_ payloads: String, from source: StoreSource, options: StoreImportOptions)
+    throws(DiagnosticList) -> ImportReport
+  {
     let name = "<payload>"
     // What the ledger already knows, so a payload adds only new facts (Docs/import-googleplay.md).
     let log: [UInt8]

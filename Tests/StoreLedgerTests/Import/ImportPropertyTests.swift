@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import StoreLedger
@@ -300,6 +301,37 @@ struct ImportPropertyTests {
         engine: QueryEngine(ledger: try ledger(text, catalogText: scenario.store.catalogText)),
         lines: text.split(separator: "\n").map(String.init))
       try compare(reference, imported, scenario: scenario, seed: round, asOf: true)
+    }
+  }
+
+  @Test(
+    "two open stores importing overlapping documents into one log at once leave the answers of one import (the library takes the import lock too)",
+    .timeLimit(.minutes(2)))
+  func concurrentStores() throws {
+    let scenario = try #require(Self.scenarios.first { $0.name.hasPrefix("Events/googleplay/lifecycles") })
+    let reference = try referenceEngine(scenario)
+    let documents = scenario.deliveries.joined().map { $0 }
+    let catalog = try LedgerCatalog(contentsOfFile: repoPath("Events/googleplay/catalog.json"))
+    for round in 1...3 as ClosedRange<UInt64> {
+      let space = try Workspace()
+      var random = SplitMix64(state: round &* 7)
+      let shuffled = documents.shuffled(using: &random)
+      let halves = [shuffled[0..<14].joined(separator: "\n"), shuffled[6...].joined(separator: "\n")]
+      let stores = try halves.map { _ in
+        try LedgerStore(logPath: space.log, catalog: catalog, createIfMissing: true, clock: .fixed(ts("2027-01-01T00:00:00Z")))
+      }
+      let failures = Mutex<[String]>([])
+      DispatchQueue.concurrentPerform(iterations: 2) { index in
+        do { _ = try stores[index].importGooglePlay(halves[index]) } catch {
+          failures.withLock { $0.append("\(error)") }
+        }
+      }
+      #expect(failures.withLock { $0 }.isEmpty)
+      let text = try String(contentsOfFile: space.log, encoding: .utf8)
+      let imported = Imported(
+        engine: QueryEngine(ledger: try ledger(text, catalogText: scenario.store.catalogText)),
+        lines: text.split(separator: "\n").map(String.init))
+      try compare(reference, imported, scenario: scenario, seed: round, asOf: false)
     }
   }
 
