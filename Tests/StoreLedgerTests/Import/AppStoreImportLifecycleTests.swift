@@ -291,6 +291,76 @@ struct AppStoreImportLifecycleTests {
     #expect(result.skipped == ["CONSUMPTION_REQUEST": 1])
   }
 
+  // MARK: - Billing retry, expiry, then a refund and its reversal
+
+  static let u6 = "a1b2c3d4-0000-4000-8000-000000000006"
+  static func t600(_ n: Int, _ from: String, _ to: String) -> AppleTransaction {
+    AppleTransaction(
+      transactionId: "600\(n)", originalTransactionId: "6001", productId: "pro.monthly",
+      purchaseDate: from, expiresDate: to, signedDate: from,
+      transactionReason: n == 1 ? "PURCHASE" : "RENEWAL", appAccountToken: u6)
+  }
+  static let retryExpiryRefundReversed: [AppleNotification] = {
+    let renewed = t600(2, "2026-07-01T00:00:00Z", "2026-08-01T00:00:00Z")
+    var refunded = renewed.signed(at: "2026-08-25T12:00:00Z")
+    refunded.revocationDate = "2026-08-25T11:59:00Z"
+    refunded.revocationReason = 0
+    refunded.revocationType = "REFUND_FULL"
+    let failing = AppleRenewalInfo(
+      originalTransactionId: "6001", productId: "pro.monthly", autoRenewProductId: "pro.monthly",
+      signedDate: "2026-08-01T00:00:07Z")
+    return [
+      AppleNotification(
+        notificationType: "SUBSCRIBED", subtype: "INITIAL_BUY",
+        notificationUUID: "c0ffee00-0000-4000-8000-000000000601",
+        signedDate: "2026-06-01T00:00:01Z", transaction: t600(1, "2026-06-01T00:00:00Z", "2026-07-01T00:00:00Z")),
+      AppleNotification(
+        notificationType: "DID_RENEW", notificationUUID: "c0ffee00-0000-4000-8000-000000000602",
+        signedDate: "2026-07-01T00:00:02Z", transaction: renewed),
+      AppleNotification(
+        notificationType: "DID_FAIL_TO_RENEW", notificationUUID: "c0ffee00-0000-4000-8000-000000000603",
+        signedDate: "2026-08-01T00:00:07Z", transaction: renewed.signed(at: "2026-08-01T00:00:07Z"),
+        renewalInfo: failing, status: 3),
+      AppleNotification(
+        notificationType: "EXPIRED", subtype: "BILLING_RETRY",
+        notificationUUID: "c0ffee00-0000-4000-8000-000000000604",
+        signedDate: "2026-08-20T00:00:00Z", transaction: renewed.signed(at: "2026-08-20T00:00:00Z"),
+        renewalInfo: failing, status: 2),
+      AppleNotification(
+        notificationType: "REFUND", notificationUUID: "c0ffee00-0000-4000-8000-000000000605",
+        signedDate: "2026-08-25T12:00:00Z", transaction: refunded, status: 2),
+      AppleNotification(
+        notificationType: "REFUND_REVERSED", notificationUUID: "c0ffee00-0000-4000-8000-000000000606",
+        signedDate: "2026-09-02T08:00:00Z", transaction: renewed.signed(at: "2026-09-02T08:00:00Z"), status: 2),
+    ]
+  }()
+
+  static let retryExpiryRefundReversedLines = [
+    #"{"at":"2026-06-01T00:00:00Z","currency":"USD","expires":"2026-07-01T00:00:00Z","id":"appstore:6001:purchase","meta":{"environment":"Production","source":"appstore"},"original_transaction":"6001","ownership":"purchased","price":9990,"product":"pro.monthly","subject":"a1b2c3d4-0000-4000-8000-000000000006","transaction":"6001","type":"purchase"}"#,
+    #"{"at":"2026-07-01T00:00:00Z","currency":"USD","expires":"2026-08-01T00:00:00Z","id":"appstore:6002:renewal","meta":{"environment":"Production","source":"appstore"},"original_transaction":"6001","price":9990,"product":"pro.monthly","subject":"a1b2c3d4-0000-4000-8000-000000000006","transaction":"6002","type":"renewal"}"#,
+    #"{"at":"2026-08-01T00:00:00Z","id":"appstore:c0ffee00-0000-4000-8000-000000000603:billing_retry","meta":{"environment":"Production","notificationType":"DID_FAIL_TO_RENEW","source":"appstore"},"original_transaction":"6001","recorded":"2026-08-01T00:00:07Z","subject":"a1b2c3d4-0000-4000-8000-000000000006","type":"billing_retry"}"#,
+    #"{"at":"2026-08-20T00:00:00Z","id":"appstore:c0ffee00-0000-4000-8000-000000000604:expiration","meta":{"environment":"Production","notificationType":"EXPIRED","source":"appstore","subtype":"BILLING_RETRY"},"original_transaction":"6001","reason":"billing","subject":"a1b2c3d4-0000-4000-8000-000000000006","type":"expiration"}"#,
+    #"{"at":"2026-08-25T11:59:00Z","id":"appstore:6002:revocation","meta":{"environment":"Production","revocationReason":0,"revocationType":"REFUND_FULL","source":"appstore"},"reason":"refund","recorded":"2026-08-25T12:00:00Z","subject":"a1b2c3d4-0000-4000-8000-000000000006","transaction":"6002","type":"revocation"}"#,
+    #"{"at":"2026-09-02T08:00:00Z","id":"appstore:c0ffee00-0000-4000-8000-000000000606:refund_reversed","meta":{"environment":"Production","notificationType":"REFUND_REVERSED","source":"appstore"},"subject":"a1b2c3d4-0000-4000-8000-000000000006","transaction":"6002","type":"refund_reversed"}"#,
+  ]
+
+  @Test("billing retry at the period end, expiry when Apple gives up, a refund and its reversal: each at its own instant")
+  func retryExpiryRefundReversed() throws {
+    let input = Self.retryExpiryRefundReversed.map(\.signedBody).joined(separator: "\n")
+    let result = try #require(ImportFixtures.importEvents(input))
+    #expect(result.eventLines == Self.retryExpiryRefundReversedLines)
+    var engine = QueryEngine(ledger: try ledger(result.eventLines.joined(separator: "\n"), catalogText: ImportFixtures.catalogText))
+    let pro = { (at: String, asOf: String?) in engine.checkedAnswer(Self.u6, at: at, asOf: asOf).entitlements.map(\.entitlement) }
+    #expect(pro("2026-07-31T23:59:59.999Z", nil) == ["pro"])
+    // In billing retry without grace, access stops at the period end; as known just before the
+    // failure was signed, the period was still expected to renew.
+    #expect(pro("2026-08-01T00:00:00Z", nil) == [])
+    #expect(engine.checkedAnswer(Self.u6, at: "2026-08-10T00:00:00Z").plans.first?.state == .billingRetry)
+    #expect(engine.checkedAnswer(Self.u6, at: "2026-08-21T00:00:00Z").plans.first?.state == .expired)
+    // The refund of the expired period and its reversal change no access after the expiry.
+    #expect(pro("2026-09-03T00:00:00Z", nil) == [])
+  }
+
   // MARK: - Family sharing
 
   static let familySharing: [AppleNotification] = {
@@ -355,7 +425,7 @@ struct AppStoreImportLifecycleTests {
   /// Every lifecycle above, with its expected lines and subjects.
   static var allNotifications: [AppleNotification] {
     renewalsAndGrace + resubscribeAndExpire + upgradeDowngrade + refundOfOlderPeriod
-      + familySharing
+      + familySharing + retryExpiryRefundReversed
   }
   static let allSubjects = ["2001": "user-42", "5101": "member-7"]
 
@@ -399,7 +469,7 @@ struct AppStoreImportLifecycleTests {
     #expect(shuffled.environments == reference.environments, "seed \(seed)")
     let expectedLines =
       Self.renewalsAndGraceLines + Self.resubscribeAndExpireLines + Self.upgradeDowngradeLines
-      + Self.refundOfOlderPeriodLines + Self.familySharingLines
+      + Self.refundOfOlderPeriodLines + Self.familySharingLines + Self.retryExpiryRefundReversedLines
     #expect(Set(reference.eventLines) == Set(expectedLines))
     #expect(reference.eventLines.count == expectedLines.count)
   }

@@ -127,6 +127,9 @@ struct ImportPropertyTests {
     Scenario(
       name: "family sharing", store: .appStore,
       deliveries: AppStoreImportLifecycleTests.familySharing.map { [$0.decoded] }),
+    Scenario(
+      name: "billing retry, expiry, refund and reversal", store: .appStore,
+      deliveries: AppStoreImportLifecycleTests.retryExpiryRefundReversed.map { [$0.decoded] }),
   ]
 
   /// Seeds of the shuffled Google Play runs (`STORELEDGER_SHUFFLE_SEEDS` runs more).
