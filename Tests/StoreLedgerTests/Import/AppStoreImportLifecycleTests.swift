@@ -239,17 +239,19 @@ struct AppStoreImportLifecycleTests {
 
   static let u4 = "a1b2c3d4-0000-4000-8000-000000000004"
   static func t400(_ n: Int, _ from: String, _ to: String) -> AppleTransaction {
+    period(n, of: "400", from, to, account: u4)
+  }
+
+  /// Period `n` of a monthly subscription whose transactions are `prefix` + n (the first is the original).
+  static func period(_ n: Int, of prefix: String, _ from: String, _ to: String, account: String) -> AppleTransaction {
     AppleTransaction(
-      transactionId: "400\(n)", originalTransactionId: "4001", productId: "pro.monthly",
+      transactionId: "\(prefix)\(n)", originalTransactionId: "\(prefix)1", productId: "pro.monthly",
       purchaseDate: from, expiresDate: to, signedDate: from,
-      transactionReason: n == 1 ? "PURCHASE" : "RENEWAL", appAccountToken: u4)
+      transactionReason: n == 1 ? "PURCHASE" : "RENEWAL", appAccountToken: account)
   }
   static let refundOfOlderPeriod: [AppleNotification] = {
     let first = t400(1, "2026-01-01T00:00:00Z", "2026-02-01T00:00:00Z")
-    var refunded = first.signed(at: "2026-03-15T09:30:00Z")
-    refunded.revocationDate = "2026-03-15T09:29:00Z"
-    refunded.revocationReason = 1
-    refunded.revocationType = "REFUND_FULL"
+    let refunded = first.refunded(signedAt: "2026-03-15T09:30:00Z", revokedAt: "2026-03-15T09:29:00Z", reason: 1)
     let current = AppleRenewalInfo(
       originalTransactionId: "4001", productId: "pro.monthly", autoRenewProductId: "pro.monthly",
       signedDate: "2026-03-12T00:00:00Z")
@@ -295,17 +297,11 @@ struct AppStoreImportLifecycleTests {
 
   static let u6 = "a1b2c3d4-0000-4000-8000-000000000006"
   static func t600(_ n: Int, _ from: String, _ to: String) -> AppleTransaction {
-    AppleTransaction(
-      transactionId: "600\(n)", originalTransactionId: "6001", productId: "pro.monthly",
-      purchaseDate: from, expiresDate: to, signedDate: from,
-      transactionReason: n == 1 ? "PURCHASE" : "RENEWAL", appAccountToken: u6)
+    period(n, of: "600", from, to, account: u6)
   }
   static let retryExpiryRefundReversed: [AppleNotification] = {
     let renewed = t600(2, "2026-07-01T00:00:00Z", "2026-08-01T00:00:00Z")
-    var refunded = renewed.signed(at: "2026-08-25T12:00:00Z")
-    refunded.revocationDate = "2026-08-25T11:59:00Z"
-    refunded.revocationReason = 0
-    refunded.revocationType = "REFUND_FULL"
+    let refunded = renewed.refunded(signedAt: "2026-08-25T12:00:00Z", revokedAt: "2026-08-25T11:59:00Z", reason: 0)
     let failing = AppleRenewalInfo(
       originalTransactionId: "6001", productId: "pro.monthly", autoRenewProductId: "pro.monthly",
       signedDate: "2026-08-01T00:00:07Z")
@@ -483,5 +479,16 @@ struct AppStoreImportLifecycleTests {
     #expect(first.eventLines == second.eventLines)
     // Every event now has twice as many copies: k copies became 2k, so k more duplicates.
     #expect(second.duplicateCount == 2 * first.duplicateCount + first.eventLines.count)
+  }
+}
+
+extension AppleTransaction {
+  /// This transaction as a REFUND notification carries it: signed at `signed`, fully refunded at `revoked`.
+  func refunded(signedAt signed: String, revokedAt revoked: String, reason: Int64) -> AppleTransaction {
+    var copy = self.signed(at: signed)
+    copy.revocationDate = revoked
+    copy.revocationReason = reason
+    copy.revocationType = "REFUND_FULL"
+    return copy
   }
 }
