@@ -27,16 +27,21 @@ extension SectionDecoder {
       // Written once from start to end: huge pages spare most of its page faults where the kernel allows.
       PageAdvice.preferHugePages(UnsafeMutableRawBufferPointer(buffer))
       nonisolated(unsafe) let out = buffer
-      DispatchQueue.concurrentPerform(iterations: 1 + parts.count) { task in
-        if task == 0 {
-          outcome.tables = layout.tables.enumerated().map { k, table in
-            Result { () throws(Diagnostic) in
-              try decoder.table(table.name, count: layout.counts[k], endsAt: table.endsAt, arena: table.arena)
+      // Each part's task writes its own element through a pointer: assigning into the array from
+      // several threads would be a race on the array itself (TSan reports it).
+      outcome.parts.withUnsafeMutableBufferPointer { results in
+        nonisolated(unsafe) let results = results
+        DispatchQueue.concurrentPerform(iterations: 1 + parts.count) { task in
+          if task == 0 {
+            outcome.tables = layout.tables.enumerated().map { k, table in
+              Result { () throws(Diagnostic) in
+                try decoder.table(table.name, count: layout.counts[k], endsAt: table.endsAt, arena: table.arena)
+              }
             }
-          }
-        } else {
-          outcome.parts[task - 1] = Result { () throws(Diagnostic) in
-            try checks.decode(subjects: parts[task - 1], ends: ends, layout: layout, into: out)
+          } else {
+            results[task - 1] = Result { () throws(Diagnostic) in
+              try checks.decode(subjects: parts[task - 1], ends: ends, layout: layout, into: out)
+            }
           }
         }
       }
