@@ -73,6 +73,9 @@ enum PartitionKeys {
   /// - Complexity: O(n) expected, O(n log n) at worst.
   static func sortedPrints(_ table: SymbolTable, charged: [UInt32]) -> [Print] {
     let n = table.count
+    // An empty `unsafeUninitializedCapacity` array writes its count into the one shared empty
+    // storage: harmless, but a race to TSan when partitions without strings run at once.
+    guard n > 0 else { return [] }
     var bits = 1
     while bits < 16 && (1 << bits) < n { bits += 1 }
     let shift = UInt64(64 - bits)

@@ -31,7 +31,9 @@ package enum PageAdvice {
   /// A zero-filled array of `count` words, on huge pages where the kernel allows.
   /// - Complexity: O(count).
   package static func zeroedWords(count: Int) -> [UInt64] {
-    [UInt64](unsafeUninitializedCapacity: count) { buffer, initialized in
+    // Not through `unsafeUninitializedCapacity` when empty: it would write the shared empty storage.
+    guard count > 0 else { return [] }
+    return [UInt64](unsafeUninitializedCapacity: count) { buffer, initialized in
       preferHugePages(UnsafeMutableRawBufferPointer(buffer))
       buffer.initialize(repeating: 0)
       initialized = count
