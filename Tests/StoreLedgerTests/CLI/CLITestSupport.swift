@@ -70,6 +70,25 @@ func storeledgerBinary() throws -> URL {
   throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "storeledger binary (build it first)"])
 }
 
+/// Runs the `storeledger` binary once per argument list, all started before any is waited
+/// for (so they race), with output discarded; their exit statuses in order.
+func runCLIConcurrently(_ argumentLists: [[String]]) throws -> [Int32] {
+  let binary = try storeledgerBinary()
+  let processes = argumentLists.map { arguments in
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = arguments
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    return process
+  }
+  for process in processes { try process.run() }
+  return processes.map { process in
+    process.waitUntilExit()
+    return process.terminationStatus
+  }
+}
+
 /// Runs a program to its end, with `stdin` as input; stdout to a file when given.
 func runProcess(_ path: String, _ arguments: [String], stdin: String? = nil, stdoutPath: String? = nil) throws
   -> RunResult

@@ -11,11 +11,10 @@ import Testing
 struct ConcurrentAppendTests {
   @Test("concurrent append processes never interleave or lose lines")
   func concurrentAppends() throws {
-    let binary = try storeledgerBinary()
     let space = try Workspace(log: "")
     let processes = 6
     let batchLines = 40
-    var running: [Process] = []
+    var appends: [[String]] = []
     for p in 0..<processes {
       // Long lines make a torn or interleaved write visible.
       let padding = String(repeating: "p\(p)", count: 200)
@@ -23,17 +22,9 @@ struct ConcurrentAppendTests {
         #"{"id":"p\#(p)-\#(i)","type":"purchase","subject":"u\#(p)","at":"2026-03-01T00:00:00Z","product":"coins.100","transaction":"t\#(p)-\#(i)","meta":{"pad":"\#(padding)"}}"#
       }.joined(separator: "\n") + "\n"
       try space.write("batch\(p).jsonl", batch)
-      let process = Process()
-      process.executableURL = binary
-      process.arguments = ["append", space.log, space.path("batch\(p).jsonl")]
-      process.standardOutput = FileHandle.nullDevice
-      running.append(process)
+      appends.append(["append", space.log, space.path("batch\(p).jsonl")])
     }
-    for process in running { try process.run() }
-    for process in running {
-      process.waitUntilExit()
-      #expect(process.terminationStatus == 0)
-    }
+    #expect(try runCLIConcurrently(appends) == Array(repeating: 0, count: processes))
     let text = String(decoding: try space.read(), as: UTF8.self)
     let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
     #expect(text.hasSuffix("\n"))

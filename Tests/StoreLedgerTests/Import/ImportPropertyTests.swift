@@ -274,31 +274,21 @@ struct ImportPropertyTests {
     let scenario = try #require(Self.scenarios.first { $0.name.hasPrefix("Events/googleplay/lifecycles") })
     let reference = try referenceEngine(scenario)
     let documents = scenario.deliveries.joined().map { $0 }
-    let binary = try storeledgerBinary()
     for round in 1...3 as ClosedRange<UInt64> {
       let space = try Workspace()
       var random = SplitMix64(state: round)
       let shuffled = documents.shuffled(using: &random)
       let halves = [Array(shuffled[0..<14]), Array(shuffled[6...])]
-      var processes: [Process] = []
+      var imports: [[String]] = []
       for (index, half) in halves.enumerated() {
         let input = space.path("half-\(index).jsonl")
         try (half.joined(separator: "\n") + "\n").write(toFile: input, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = [
+        imports.append([
           "import", "googleplay", input, "--catalog", repoPath("Events/googleplay/catalog.json"),
           "--append", space.log, "--recorded-as-at",
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        processes.append(process)
+        ])
       }
-      for process in processes { try process.run() }
-      for process in processes {
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-      }
+      #expect(try runCLIConcurrently(imports) == [0, 0])
       let text = try String(contentsOfFile: space.log, encoding: .utf8)
       let imported = Imported(
         engine: QueryEngine(ledger: try ledger(text, catalogText: scenario.store.catalogText)),
