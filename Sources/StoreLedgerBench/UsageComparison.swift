@@ -15,6 +15,8 @@ struct UsageSubject {
   var answering = 0.0
   /// CPU time of that run (the machine may be shared: CPU time is steadier than wall time).
   var answeringCPU = 0.0
+  /// The part of `answering` spent indexing the uses before the first answer (wall, same run).
+  var indexing = 0.0
   var answerBytes = 0
 }
 
@@ -127,9 +129,11 @@ extension Bench {
       var engine = QueryEngine(ledger: ledger)
       var total = 0
       let cpuBefore = ownCPUSeconds()
-      let (_, seconds) = timed { engine.writeAnswers(batch) { total += $0.count } }
-      if seconds < best {
-        best = seconds
+      let (_, indexing) = timed { engine.prepareUsageIndex() }
+      let (_, answering) = timed { engine.writeAnswers(batch) { total += $0.count } }
+      if indexing + answering < best {
+        best = indexing + answering
+        subject.indexing = indexing
         subject.answeringCPU = ownCPUSeconds() - cpuBefore
       }
       subject.answerBytes = total
@@ -137,7 +141,8 @@ extension Bench {
     subject.answering = best
     say(
       "      answering, \(subject.title): \(Format.seconds(best)), \(Format.rate(batch.count, best)) queries/s; "
-        + "\(Format.fixed(Double(ledger.events.count) / Double(max(1, ledger.subjectCount)), 1)) events per subject")
+        + "\(Format.fixed(Double(ledger.events.count) / Double(max(1, ledger.subjectCount)), 1)) events per subject; "
+        + "indexing the uses first: \(Format.seconds(subject.indexing))")
   }
 
   /// Prints the comparison as text and Markdown: figures and ratios, nothing judged.

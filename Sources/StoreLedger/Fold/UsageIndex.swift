@@ -187,7 +187,9 @@ package final class UsageIndex: @unchecked Sendable {
         let event = events[position]
         guard event.kind == .usage else {
           others.append(event)
-          itemCount = position + 1
+          // Only a one-time purchase fills an item, at its own position (`Resolver`); a
+          // subscription purchase numbered like its position only makes the count safely larger.
+          if event.kind == .purchase && Int(event.slot) == position { itemCount = position + 1 }
           continue
         }
         guard Int(event.feature) < featureCount else { return false }
@@ -300,8 +302,8 @@ package final class UsageIndex: @unchecked Sendable {
       return UnsafeBufferPointer(start: otherBase.unsafelyUnwrapped + Int(words[0]), count: Int(words[1] - words[0]))
     }
 
-    /// One past the position (within the subject) of its last event that is not a use: the
-    /// items a fold of those events needs (`SubjectState.items` is indexed by position).
+    /// One past the position (within the subject) of its last one-time purchase: the items a
+    /// fold of its other events needs (`SubjectState.items` is indexed by position).
     @inline(__always)
     func itemCount(of subject: Int) -> Int { Int(header(subject)[2]) }
 

@@ -61,7 +61,7 @@ private func edgeQueries(_ ledger: Ledger, knowledgeTimes: Int) -> [UInt8] {
   return out
 }
 
-/// A log of a few subjects with purchases, expirations and many uses of every feature of the
+/// A log of a few subjects with purchases, consumables and their refunds, and many uses of every feature of the
 /// policy scenarios' catalog: quantities up to a release below zero, uses recorded before
 /// their `at`, on time and long after, several at one instant, and trial thresholds crossed.
 private func hostileUsageLog(seed: UInt64, subjects: Int) -> String {
@@ -86,6 +86,17 @@ private func hostileUsageLog(seed: UInt64, subjects: Int) -> String {
       if n % 17 == 5 {
         lines.append(
           #"{"id":"\#(id)","type":"purchase","subject":"s\#(s)","at":"\#(time(at))","product":"plus.monthly","transaction":"t\#(s)-\#(n)","expires":"\#(time(at + 240 * hour))"\#(recorded)}"#)
+        continue
+      }
+      // A one-time purchase among the uses, and a refund of it (items are kept by position).
+      if n % 17 == 9 {
+        lines.append(
+          #"{"id":"\#(id)","type":"purchase","subject":"s\#(s)","at":"\#(time(at))","product":"coins.100","transaction":"c\#(s)-\#(n)"\#(recorded)}"#)
+        continue
+      }
+      if n % 17 == 13 {
+        lines.append(
+          #"{"id":"\#(id)","type":"revocation","subject":"s\#(s)","at":"\#(time(at))","transaction":"c\#(s)-\#(n - 4)","reason":"refund"\#(recorded)}"#)
         continue
       }
       let feature = features[Int.random(in: 0..<features.count, using: &random)]
@@ -144,8 +155,15 @@ struct UsageIndexTests {
     for s in 0..<ledger.subjectCount {
       let events = Array(ledger.events(of: Symbol(rawValue: UInt32(s))))
       #expect(Array(view.others(of: s)) == events.filter { $0.kind != .usage })
-      let last = events.lastIndex { $0.kind != .usage }.map { $0 + 1 } ?? 0
-      #expect(view.itemCount(of: s) == last)
+      // Items are filled by one-time purchases at their own position, and read by refunds of them.
+      let itemSlots = events.filter { event in
+        let product = event.kind.isRefund ? event.targetProduct : event.product
+        guard event.kind == .purchase || event.kind.isRefund, product.isSome else { return false }
+        return ledger.catalog.kind(product) != .autoRenewable
+      }.map { Int($0.slot) }
+      #expect(itemSlots.allSatisfy { $0 < view.itemCount(of: s) })
+      let lastPurchase = events.indices.last { events[$0].kind == .purchase && Int(events[$0].slot) == $0 }
+      #expect(view.itemCount(of: s) == lastPurchase.map { $0 + 1 } ?? 0)
       for feature in 0..<index.featureCount {
         let uses = events.filter { $0.kind == .usage && Int($0.feature) == feature }
         let run = view.run(of: s, feature: feature)
