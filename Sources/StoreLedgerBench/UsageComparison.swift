@@ -57,9 +57,7 @@ extension Bench {
     // The answering alone, in this process: what usage costs once the log is loaded.
     let input = try LedgerLoader.readFile(queries)
     let batch = try QueryBatch.parse(input, file: queries)
-    for index in subjects.indices {
-      try measureUsageAnswering(&subjects[index], batch: batch)
-    }
+    try measureUsageAnswering(&subjects, batch: batch)
     summarizeUsage(subjects)
   }
 
@@ -121,28 +119,36 @@ extension Bench {
     say("      audit, \(subject.title): \(describe(best)); \(Format.rate(options.queries, best.seconds)) queries/s end to end")
   }
 
-  private func measureUsageAnswering(_ subject: inout UsageSubject, batch: QueryBatch) throws {
-    let catalog = try LedgerLoader.loadCatalog(path: subject.catalogPath)
-    let ledger = try LedgerLoader.load(logPath: subject.log.logPath, catalog: catalog).ledger
-    var best = Double.infinity
-    for _ in 1...options.runs {
-      var engine = QueryEngine(ledger: ledger)
-      var total = 0
-      let cpuBefore = ownCPUSeconds()
-      let (_, indexing) = timed { engine.prepareUsageIndex() }
-      let (_, answering) = timed { engine.writeAnswers(batch) { total += $0.count } }
-      if indexing + answering < best {
-        best = indexing + answering
-        subject.indexing = indexing
-        subject.answeringCPU = ownCPUSeconds() - cpuBefore
-      }
-      subject.answerBytes = total
+  /// Times the answering of `batch` on every subject's ledger, the subjects taking turns run
+  /// after run (so a busy moment of the machine falls on all of them alike); the best run counts.
+  private func measureUsageAnswering(_ subjects: inout [UsageSubject], batch: QueryBatch) throws {
+    let ledgers = try subjects.map { subject in
+      let catalog = try LedgerLoader.loadCatalog(path: subject.catalogPath)
+      return try LedgerLoader.load(logPath: subject.log.logPath, catalog: catalog).ledger
     }
-    subject.answering = best
-    say(
-      "      answering, \(subject.title): \(Format.seconds(best)), \(Format.rate(batch.count, best)) queries/s; "
-        + "\(Format.fixed(Double(ledger.events.count) / Double(max(1, ledger.subjectCount)), 1)) events per subject; "
-        + "indexing the uses first: \(Format.seconds(subject.indexing))")
+    var best = [Double](repeating: .infinity, count: subjects.count)
+    for _ in 1...options.runs {
+      for index in subjects.indices {
+        var engine = QueryEngine(ledger: ledgers[index])
+        var total = 0
+        let cpuBefore = ownCPUSeconds()
+        let (_, indexing) = timed { engine.prepareUsageIndex() }
+        let (_, answering) = timed { engine.writeAnswers(batch) { total += $0.count } }
+        if indexing + answering < best[index] {
+          best[index] = indexing + answering
+          subjects[index].indexing = indexing
+          subjects[index].answeringCPU = ownCPUSeconds() - cpuBefore
+        }
+        subjects[index].answerBytes = total
+      }
+    }
+    for (index, ledger) in ledgers.enumerated() {
+      subjects[index].answering = best[index]
+      say(
+        "      answering, \(subjects[index].title): \(Format.seconds(best[index])), \(Format.rate(batch.count, best[index])) queries/s; "
+          + "\(Format.fixed(Double(ledger.events.count) / Double(max(1, ledger.subjectCount)), 1)) events per subject; "
+          + "indexing the uses first: \(Format.seconds(subjects[index].indexing))")
+    }
   }
 
   /// Prints the comparison as text and Markdown: figures and ratios, nothing judged.
