@@ -3,13 +3,15 @@ import StoreLedgerCore
 /// Where a snapshot stands in its log, and what it was folded with.
 package struct SnapshotHeader: Sendable, Equatable {
   /// The format tag written in every snapshot.
-  package static let format = "storeledger-snapshot/4"
+  package static let format = "storeledger-snapshot/5"
   /// Complete lines covered (empty and duplicate lines included).
   package var lines: Int
   /// Bytes of the log covered: the prefix up to and including the last covered `\n`.
   package var bytes: Int64
-  /// SHA-256 of those bytes.
+  /// `PrefixTreeDigest` of those bytes, in blocks of `logBlockBytes`.
   package var logDigest: SHA256Digest
+  /// Block size of `logDigest`'s tree.
+  package var logBlockBytes: Int
   /// SHA-256 of the catalog file the state was folded with.
   package var catalogDigest: SHA256Digest
   /// Distinct events.
@@ -19,9 +21,10 @@ package struct SnapshotHeader: Sendable, Equatable {
 
   /// Creates a header.
   package init(
-    lines: Int, bytes: Int64, logDigest: SHA256Digest, catalogDigest: SHA256Digest, events: Int,
+    lines: Int, bytes: Int64, logDigest: SHA256Digest, logBlockBytes: Int, catalogDigest: SHA256Digest, events: Int,
     duplicatesSkipped: Int
   ) {
+    self.logBlockBytes = logBlockBytes
     self.lines = lines
     self.bytes = bytes
     self.logDigest = logDigest

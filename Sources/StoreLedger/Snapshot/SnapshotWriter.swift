@@ -44,8 +44,9 @@ package enum SnapshotWriter {
     let order = names.indices.sorted { names[$0].utf8.lexicographicallyPrecedes(names[$1].utf8) }
     json.raw("{\n  \"catalog\": {\n    \"sha256\": \"\(header.catalogDigest.hex)\"\n  },\n")
     json.raw("  \"format\": \"\(SnapshotHeader.format)\",\n")
-    json.raw("  \"log\": {\n    \"bytes\": \(header.bytes),\n    \"duplicates_skipped\": \(header.duplicatesSkipped),\n")
-    json.raw("    \"events\": \(header.events),\n    \"lines\": \(header.lines),\n    \"sha256\": \"\(header.logDigest.hex)\"\n  },\n  ")
+    json.raw("  \"log\": {\n    \"block_bytes\": \(header.logBlockBytes),\n    \"bytes\": \(header.bytes),\n")
+    json.raw("    \"duplicates_skipped\": \(header.duplicatesSkipped),\n    \"events\": \(header.events),\n")
+    json.raw("    \"lines\": \(header.lines),\n    \"tree_sha256\": \"\(header.logDigest.hex)\"\n  },\n  ")
     // The readable header the seal covers ends where `subjects` begins.
     let headerText = json.out
     var written = 0
