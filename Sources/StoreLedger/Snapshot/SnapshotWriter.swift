@@ -132,17 +132,37 @@ struct SnapshotJSON {
     }
   }
 
-  /// `"name": {"key": [item, …], …}` with one item per line.
-  mutating func section<T>(_ name: String, _ lists: [(String, [T])], last: Bool = false, _ item: (inout SnapshotJSON, T) -> Void) {
+  /// `"name": {"key": [item, …], …}` with one item per line. Each item's fields come from
+  /// `fields` in key order, the same keys for every item; an item after the first of its list
+  /// writes only the fields in `always` and those whose value differs from the item before it
+  /// (`SnapshotDiff.expanded` fills the others back in). With `keyField`, the first item leaves
+  /// that field out when its value is the list's key (a subscription's original transaction).
+  mutating func section<T>(
+    _ name: String, _ lists: [(String, [T])], always: Set<String>, keyField: String? = nil, last: Bool = false,
+    _ fields: (T) -> [(key: String, value: [UInt8])]
+  ) {
     raw("      \"\(name)\": {")
     for (c, (key, items)) in lists.enumerated() {
       raw(c == 0 ? "\n        " : ",\n        ")
       string(key)
       raw(": [")
+      var previous: [(key: String, value: [UInt8])] = []
+      let keyValue = Self.string(key)
       for (k, value) in items.enumerated() {
         raw(k == 0 ? "\n          {" : ",\n          {")
-        item(&self, value)
+        let current = fields(value)
+        var first = true
+        for (n, field) in current.enumerated()
+        where previous.isEmpty
+          ? !(field.key == keyField && field.value == keyValue)
+          : always.contains(field.key) || previous[n].value != field.value
+        {
+          raw(first ? "\"\(field.key)\": " : ", \"\(field.key)\": ")
+          out.append(contentsOf: field.value)
+          first = false
+        }
         raw("}")
+        previous = current
       }
       raw("\n        ]")
     }
@@ -150,45 +170,43 @@ struct SnapshotJSON {
     raw(last ? "\n" : ",\n")
   }
 
-  /// One subject's readable timeline: balances, entitlement intervals, event count, subscription changes.
+  /// An instant as its JSON value (RFC 3339 in quotes, or null).
+  static func time(_ t: Timestamp?) -> [UInt8] {
+    var json = SnapshotJSON(out: [])
+    json.time(t)
+    return json.out
+  }
+
+  /// A string as its JSON value.
+  static func string(_ text: String) -> [UInt8] {
+    var out: [UInt8] = []
+    JSONWriter.writeString(text, into: &out)
+    return out
+  }
+
+  /// One subject's readable timeline: balances, entitlement intervals, event count, subscription
+  /// changes; interval and change entries after the first of their list hold only what changed.
   mutating func subject(_ subject: Symbol, named name: String, of ledger: Ledger) {
     let timeline = ledger.timeline(subject: subject)
     string(name)
     raw(": {\n")
-    section("balances", timeline.balances) { json, change in
-      json.raw("\"at\": ")
-      json.time(change.at)
-      json.raw(", \"balance\": \(change.balance)")
+    section("balances", timeline.balances, always: ["at", "balance"]) { change in
+      [("at", Self.time(change.at)), ("balance", Array(String(change.balance).utf8))]
     }
-    section("entitlements", timeline.entitlements) { json, interval in
-      json.raw("\"from\": ")
-      json.time(interval.from)
-      json.raw(", \"ownership\": ")
-      json.string(interval.ownership)
-      json.raw(", \"period\": ")
-      json.string(interval.period)
-      json.raw(", \"product\": ")
-      json.string(interval.product)
-      json.raw(", \"state\": ")
-      json.string(interval.state)
-      json.raw(", \"to\": ")
-      json.time(interval.to)
+    section("entitlements", timeline.entitlements, always: ["from", "to"]) { interval in
+      [
+        ("from", Self.time(interval.from)), ("ownership", Self.string(interval.ownership)),
+        ("period", Self.string(interval.period)), ("product", Self.string(interval.product)),
+        ("state", Self.string(interval.state)), ("to", Self.time(interval.to)),
+      ]
     }
     raw("      \"events\": \(ledger.events(of: subject).count),\n")
-    section("subscriptions", timeline.subscriptions, last: true) { json, change in
-      json.raw("\"at\": ")
-      json.time(change.at)
-      json.raw(", \"expires\": ")
-      json.time(change.expires)
-      json.raw(", \"product\": ")
-      json.string(change.product)
-      json.raw(", \"renews_to\": ")
-      if let renewsTo = change.renewsTo { json.string(renewsTo) } else { json.raw("null") }
-      json.raw(", \"state\": ")
-      json.string(change.state)
-      json.raw(", \"transaction\": ")
-      json.string(change.transaction)
-      json.raw(", \"will_renew\": \(change.willRenew)")
+    section("subscriptions", timeline.subscriptions, always: ["at"], keyField: "transaction", last: true) { change in
+      [
+        ("at", Self.time(change.at)), ("expires", Self.time(change.expires)), ("product", Self.string(change.product)),
+        ("renews_to", change.renewsTo.map(Self.string) ?? Array("null".utf8)), ("state", Self.string(change.state)),
+        ("transaction", Self.string(change.transaction)), ("will_renew", Array(String(change.willRenew).utf8)),
+      ]
     }
     raw("    }")
   }
