@@ -70,11 +70,14 @@ package enum SnapshotWriter {
     var trailer = SnapshotTrailer(
       headerBytes: headerText.count, sectionAt: sectionAt, sectionBytes: section.count,
       digest: SHA256Digest(bytes: [UInt8](repeating: 0, count: 32)))
-    var hasher = SHA256()
-    headerText.withUnsafeBytes { hasher.update($0) }
-    json.out.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[section])) }
-    trailer.bytes().withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[0..<SnapshotTrailer.digestOffset])) }
-    trailer.digest = hasher.finalize()
+    let leaves = json.out.withUnsafeBytes { SnapshotSeal.leaves(of: UnsafeRawBufferPointer(rebasing: $0[section])) }
+    trailer.digest = headerText.withUnsafeBytes { header in
+      trailer.bytes().withUnsafeBytes { bytes in
+        SnapshotSeal.combine(
+          header: header, leaves: leaves,
+          trailerPrefix: UnsafeRawBufferPointer(rebasing: bytes[0..<SnapshotTrailer.digestOffset]))
+      }
+    }
     json.out.append(contentsOf: trailer.bytes())
   }
 
