@@ -111,3 +111,43 @@ extension SHA256Digest {
     stride(from: 0, to: bytes.count, by: blockBytes).map { SHA256.hash(bytes[$0..<min(bytes.count, $0 + blockBytes)]) }
   }
 }
+
+@Suite("Snapshots: the seal over the restore section's blocks")
+struct SnapshotSealTests {
+  @Test(
+    "the seal is the SHA-256 of the header, each 8 MiB section block's SHA-256 and the trailer's first bytes",
+    arguments: [0, 1, SnapshotSeal.blockBytes, SnapshotSeal.blockBytes + 1, 2 * SnapshotSeal.blockBytes + 77])
+  func sealByHand(sectionBytes: Int) throws {
+    let header = Array("{\"format\": \"x\",\n  ".utf8)
+    let timeline = Array("\"subjects\": {}\n}\n".utf8)
+    let section = (0..<sectionBytes).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ $0 >> 9) }
+    let trailer = SnapshotTrailer(
+      headerBytes: header.count, sectionAt: header.count + timeline.count, sectionBytes: section.count,
+      digest: SHA256Digest(bytes: [UInt8](repeating: 0, count: 32)))
+    var file = header + timeline + section + trailer.bytes()
+    let parsed = try #require(file.withUnsafeBytes { SnapshotTrailer.parse($0) })
+    #expect(parsed == trailer)
+    // The slow twin: every block hashed one after another, then the whole.
+    var expected = header
+    for start in stride(from: 0, to: section.count, by: SnapshotSeal.blockBytes) {
+      expected += SHA256.hash(section[start..<min(section.count, start + SnapshotSeal.blockBytes)]).bytes
+    }
+    expected += Array(trailer.bytes()[0..<SnapshotTrailer.digestOffset])
+    let reader = file.withUnsafeBytes { SnapshotSeal.digest($0, trailer: trailer) }
+    #expect(reader == SHA256.hash(expected))
+    // The writer's path (leaves on every core, then combine) gives the same digest.
+    let leaves = section.withUnsafeBytes { SnapshotSeal.leaves(of: $0) }
+    #expect(leaves.count == (section.count + SnapshotSeal.blockBytes - 1) / SnapshotSeal.blockBytes)
+    let writer = header.withUnsafeBytes { h in
+      trailer.bytes().withUnsafeBytes { t in
+        SnapshotSeal.combine(header: h, leaves: leaves, trailerPrefix: UnsafeRawBufferPointer(rebasing: t[0..<SnapshotTrailer.digestOffset]))
+      }
+    }
+    #expect(writer == reader)
+    // Sealing writes that digest into the trailer; the timeline is not covered.
+    SnapshotSeal.seal(&file)
+    #expect(file.withUnsafeBytes { SnapshotTrailer.parse($0) }?.digest == reader)
+    file[header.count + 2] ^= 0x01
+    #expect(file.withUnsafeBytes { SnapshotSeal.digest($0, trailer: trailer) } == reader)
+  }
+}
