@@ -48,7 +48,6 @@ extension SectionDecoder {
       // Events hold no references: a failed decode leaves nothing to deinitialize.
       initialized = outcome.parts.allSatisfy { (try? $0.get()) != nil } ? layout.events : 0
     }
-    release?(0..<bytes.count)
     let tables = try outcome.tables.map { (result) throws(Diagnostic) in try result.get() }
     restored.symbols.subjects = tables[0]
     restored.symbols.ids = tables[1]

@@ -6,8 +6,6 @@ struct SectionDecoder {
   let bytes: UnsafeRawBufferPointer
   let file: String
   let catalog: Catalog
-  /// Told of section ranges this decoder is done with (see `SnapshotReader.read`).
-  var release: ((Range<Int>) -> Void)? = nil
 
   init(bytes: UnsafeRawBufferPointer, file: String, catalog: Catalog) {
     self.bytes = bytes

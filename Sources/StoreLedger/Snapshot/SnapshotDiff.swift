@@ -22,8 +22,8 @@ package enum SnapshotDiff {
     for section in ["format", "catalog", "log"] {
       flatten(a[section], b[section], path: section, into: &lines)
     }
-    let subjectsA = Dictionary(uniqueKeysWithValues: a["subjects"]?.objectMembers ?? [])
-    let subjectsB = Dictionary(uniqueKeysWithValues: b["subjects"]?.objectMembers ?? [])
+    let subjectsA = Dictionary(uniqueKeysWithValues: (a["subjects"]?.objectMembers ?? []).map { ($0.0, expanded($0.1)) })
+    let subjectsB = Dictionary(uniqueKeysWithValues: (b["subjects"]?.objectMembers ?? []).map { ($0.0, expanded($0.1)) })
     let names = Set(subjectsA.keys).union(subjectsB.keys).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     var changedLines: [String] = []
     var addedLines: [String] = []
@@ -78,6 +78,41 @@ package enum SnapshotDiff {
     if changed > 0 { lines.append(changed == 1 ? "1 subject differs" : "\(changed) subjects differ") }
     if lines.isEmpty && a != b { lines.append("the snapshots differ outside subjects and the header") }
     return lines
+  }
+
+  /// A subject's timeline with every entitlement interval and subscription change whole: the
+  /// writer leaves out of an entry the fields equal to the entry before it in its list, and
+  /// this carries them forward (entries already whole, as format 4 wrote them, stay as they are).
+  /// A subscription's first change without a `transaction` has the list's key, its original
+  /// transaction.
+  /// - Complexity: O(size of the subject's timeline).
+  package static func expanded(_ subject: JSONValue) -> JSONValue {
+    guard case .object(let members) = subject else { return subject }
+    return .object(
+      members.map { name, value in
+        guard name == "entitlements" || name == "subscriptions", case .object(let lists) = value else { return (name, value) }
+        return (
+          name,
+          .object(
+            lists.map { key, list in
+              (key, expandedList(list, start: name == "subscriptions" ? [("transaction", .string(key))] : []))
+            })
+        )
+      })
+  }
+
+  /// One list's entries, each with the fields it leaves out taken from the entry before it.
+  private static func expandedList(_ list: JSONValue, start: [(String, JSONValue)]) -> JSONValue {
+    guard case .array(let entries) = list else { return list }
+    var previous = start
+    return .array(
+      entries.map { entry in
+        guard case .object(let fields) = entry else { return entry }
+        var merged = Dictionary(previous, uniquingKeysWith: { first, _ in first })
+        for (key, value) in fields { merged[key] = value }
+        previous = merged.sorted { $0.key < $1.key }
+        return .object(previous)
+      })
   }
 
   /// The line to print when two snapshots' timelines (`subjects` of their readable parts

@@ -1,15 +1,18 @@
 import StoreLedgerCore
+import Dispatch
 
 /// Where a snapshot stands in its log, and what it was folded with.
 package struct SnapshotHeader: Sendable, Equatable {
   /// The format tag written in every snapshot.
-  package static let format = "storeledger-snapshot/4"
+  package static let format = "storeledger-snapshot/5"
   /// Complete lines covered (empty and duplicate lines included).
   package var lines: Int
   /// Bytes of the log covered: the prefix up to and including the last covered `\n`.
   package var bytes: Int64
-  /// SHA-256 of those bytes.
+  /// `PrefixTreeDigest` of those bytes, in blocks of `logBlockBytes`.
   package var logDigest: SHA256Digest
+  /// Block size of `logDigest`'s tree.
+  package var logBlockBytes: Int
   /// SHA-256 of the catalog file the state was folded with.
   package var catalogDigest: SHA256Digest
   /// Distinct events.
@@ -19,9 +22,10 @@ package struct SnapshotHeader: Sendable, Equatable {
 
   /// Creates a header.
   package init(
-    lines: Int, bytes: Int64, logDigest: SHA256Digest, catalogDigest: SHA256Digest, events: Int,
+    lines: Int, bytes: Int64, logDigest: SHA256Digest, logBlockBytes: Int, catalogDigest: SHA256Digest, events: Int,
     duplicatesSkipped: Int
   ) {
+    self.logBlockBytes = logBlockBytes
     self.lines = lines
     self.bytes = bytes
     self.logDigest = logDigest
@@ -89,30 +93,92 @@ enum EventFlags {
 /// before anything it says is trusted.
 ///
 /// The digest is the SHA-256 of the readable header (the file's first `headerBytes` bytes: catalog,
-/// format, log), then the binary restore section, then the trailer up to its own 64 hex digits
-/// (`SnapshotTrailer`). The readable timeline between header and section is not covered:
-/// restoring never reads it (Docs/snapshots.md).
+/// format, log), then the SHA-256 of each `blockBytes` block of the binary restore section (the
+/// last one shorter), then the trailer up to its own 64 hex digits (`SnapshotTrailer`). The
+/// section's blocks are hashed on every core. The readable timeline between header and section is
+/// not covered: restoring never reads it (Docs/snapshots.md).
 enum SnapshotSeal {
   /// Hex digits of the digest.
   static let hexDigits = 64
+  /// Bytes of the section hashed as one block.
+  static let blockBytes = 8 << 20
 
-  /// The digest of `file` as laid out by `trailer`; `release` is told of section ranges hashed.
-  /// - Complexity: O(header + section bytes).
-  static func digest(
-    _ file: UnsafeRawBufferPointer, trailer: SnapshotTrailer, release: ((Range<Int>) -> Void)? = nil
-  ) -> SHA256Digest {
-    precondition(trailer.isInside(fileBytes: file.count), "snapshot trailer outside the file")
-    var hasher = SHA256()
-    hasher.update(UnsafeRawBufferPointer(rebasing: file[0..<trailer.headerBytes]))
-    var from = trailer.sectionAt
-    let end = trailer.sectionAt + trailer.sectionBytes
-    while from < end {
-      let to = min(end, from + SnapshotTrailer.digestStepBytes)
-      hasher.update(UnsafeRawBufferPointer(rebasing: file[from..<to]))
-      release?(from..<to)
-      from = to
+  /// The digest of `file` as laid out by `trailer`.
+  /// - Complexity: O(header + section bytes) work, the section's divided by the cores.
+  static func digest(_ file: UnsafeRawBufferPointer, trailer: SnapshotTrailer) -> SHA256Digest {
+    Pending(file, trailer: trailer).wait()
+  }
+
+  /// A seal being computed: the section's blocks are tasks on the global queue, so the caller can
+  /// decode the section meanwhile and `wait` before trusting what it decoded.
+  final class Pending: @unchecked Sendable {
+    private let group = DispatchGroup()
+    private let file: UnsafeRawBufferPointer
+    private let trailer: SnapshotTrailer
+    /// Per block of the section, its SHA-256; written by that block's task only.
+    private let leaves: UnsafeMutableBufferPointer<SHA256Digest>
+
+    /// Starts hashing the section's blocks of `file` (which must outlive `wait`).
+    init(_ file: UnsafeRawBufferPointer, trailer: SnapshotTrailer) {
+      precondition(trailer.isInside(fileBytes: file.count), "snapshot trailer outside the file")
+      self.file = file
+      self.trailer = trailer
+      let count = (trailer.sectionBytes + SnapshotSeal.blockBytes - 1) / SnapshotSeal.blockBytes
+      leaves = .allocate(capacity: count)
+      leaves.initialize(repeating: SHA256Digest(bytes: [UInt8](repeating: 0, count: 32)))
+      for block in 0..<count {
+        DispatchQueue.global().async(group: group) { [self] in
+          let file = self.file
+          let from = trailer.sectionAt + block * SnapshotSeal.blockBytes
+          let to = min(trailer.sectionAt + trailer.sectionBytes, from + SnapshotSeal.blockBytes)
+          var hasher = SHA256()
+          hasher.update(UnsafeRawBufferPointer(rebasing: file[from..<to]))
+          leaves[block] = hasher.finalize()
+        }
+      }
     }
-    hasher.update(UnsafeRawBufferPointer(rebasing: file[end..<(end + SnapshotTrailer.digestOffset)]))
+
+    deinit {
+      group.wait()
+      leaves.deinitialize()
+      leaves.deallocate()
+    }
+
+    /// Waits for the section's blocks; the digest.
+    func wait() -> SHA256Digest {
+      group.wait()
+      let end = trailer.sectionAt + trailer.sectionBytes
+      return combine(
+        header: UnsafeRawBufferPointer(rebasing: file[0..<trailer.headerBytes]), leaves: leaves,
+        trailerPrefix: UnsafeRawBufferPointer(rebasing: file[end..<(end + SnapshotTrailer.digestOffset)]))
+    }
+  }
+
+  /// The SHA-256s of `section`'s blocks, hashed on every core (the writer's side).
+  /// - Complexity: O(section bytes) work, divided by the cores.
+  static func leaves(of section: UnsafeRawBufferPointer) -> [SHA256Digest] {
+    let count = (section.count + blockBytes - 1) / blockBytes
+    var leaves = [SHA256Digest](repeating: SHA256Digest(bytes: [UInt8](repeating: 0, count: 32)), count: count)
+    leaves.withUnsafeMutableBufferPointer { out in
+      // Each task writes only its own leaf.
+      nonisolated(unsafe) let (out, section) = (out, section)
+      DispatchQueue.concurrentPerform(iterations: count) { block in
+        var hasher = SHA256()
+        hasher.update(UnsafeRawBufferPointer(rebasing: section[(block * blockBytes)..<min(section.count, (block + 1) * blockBytes)]))
+        out[block] = hasher.finalize()
+      }
+    }
+    return leaves
+  }
+
+  /// The digest of a readable header, the section's block digests and the trailer's first bytes.
+  static func combine(
+    header: UnsafeRawBufferPointer, leaves: some Sequence<SHA256Digest>, trailerPrefix: UnsafeRawBufferPointer
+  ) -> SHA256Digest {
+    var hasher = SHA256()
+    hasher.update(header)
+    for leaf in leaves { leaf.bytes.withUnsafeBytes { hasher.update($0) } }
+    hasher.update(trailerPrefix)
     return hasher.finalize()
   }
 

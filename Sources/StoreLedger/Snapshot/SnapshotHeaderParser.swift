@@ -27,10 +27,13 @@ struct SnapshotHeaderParser {
       if key == "subjects" {
         guard fields.format == SnapshotHeader.format, let catalogDigest = fields.catalogDigest,
           let logDigest = fields.logDigest, fields.lines >= 0, fields.bytes >= 0, fields.events >= 0,
-          fields.duplicates >= 0, fields.lines <= Int64(Limits.linesMax), fields.events <= fields.lines
+          fields.duplicates >= 0, fields.lines <= Int64(Limits.linesMax), fields.events <= fields.lines,
+          fields.blockBytes <= Int64(PrefixTreeDigest.blockBytesMax),
+          PrefixTreeDigest.isValid(blockBytes: Int(fields.blockBytes), prefixBytes: fields.bytes)
         else { throw fail("missing or impossible 'catalog', 'format' or 'log' before 'subjects'") }
         let header = SnapshotHeader(
-          lines: Int(fields.lines), bytes: fields.bytes, logDigest: logDigest, catalogDigest: catalogDigest,
+          lines: Int(fields.lines), bytes: fields.bytes, logDigest: logDigest, logBlockBytes: Int(fields.blockBytes),
+          catalogDigest: catalogDigest,
           events: Int(fields.events), duplicatesSkipped: Int(fields.duplicates))
         return (header, keyAt)
       }
@@ -49,6 +52,7 @@ struct SnapshotHeaderParser {
     var logDigest: SHA256Digest? = nil
     var lines: Int64 = -1
     var bytes: Int64 = -1
+    var blockBytes: Int64 = -1
     var events: Int64 = -1
     var duplicates: Int64 = -1
   }
@@ -64,7 +68,8 @@ struct SnapshotHeaderParser {
     case "log":
       try members { (this, key) throws(Diagnostic) in
         switch key {
-        case "sha256": fields.logDigest = SHA256Digest(hex: try this.text())
+        case "tree_sha256": fields.logDigest = SHA256Digest(hex: try this.text())
+        case "block_bytes": fields.blockBytes = try this.integer()
         case "lines": fields.lines = try this.integer()
         case "bytes": fields.bytes = try this.integer()
         case "events": fields.events = try this.integer()

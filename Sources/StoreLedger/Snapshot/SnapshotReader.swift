@@ -26,9 +26,11 @@ package enum SnapshotReader {
 
   /// Reads a whole snapshot file's bytes (for example mapped).
   ///
-  /// `release` (given for a mapped file) is told of byte ranges the reader is done with, about
-  /// every `SnapshotTrailer.digestStepBytes`, so a mapped snapshot never counts whole as resident
-  /// memory. `spareEvents` reserves room for that many events after the restored ones (a log's
+  /// The section is decoded while its seal is computed on the other cores; what was decoded is
+  /// used only once the seal matches (a damaged section decodes to an error or to values that are
+  /// then thrown away, never to a crash: every index and count is checked as it is read).
+  /// `release` (given for a mapped file) is told of the section's bytes once they are read, so a
+  /// mapped snapshot does not stay resident. `spareEvents` reserves room for that many events after the restored ones (a log's
   /// tail), so extending the ledger does not regrow its event array.
   /// - Complexity: O(header + restore section); the readable timeline is not read.
   package static func read(
@@ -41,19 +43,19 @@ package enum SnapshotReader {
     guard let trailer = SnapshotTrailer.parse(raw) else {
       throw Diagnostic(file: file, .snapshotMismatch("not a valid snapshot: its last line is not a restore trailer (the file was truncated or damaged); make a new snapshot"))
     }
-    // Nothing the header or the section says is trusted before the digest matches.
-    guard trailer.headerBytes == headerEnd, SnapshotSeal.digest(raw, trailer: trailer) == trailer.digest else {
-      throw Diagnostic(
-        file: file,
-        .snapshotMismatch(
-          "not a valid snapshot: its content does not match the digest in its last line (the file was damaged or edited); make a new snapshot"))
-    }
+    let damaged = Diagnostic(
+      file: file,
+      .snapshotMismatch(
+        "not a valid snapshot: its content does not match the digest in its last line (the file was damaged or edited); make a new snapshot"))
+    guard trailer.headerBytes == headerEnd else { throw damaged }
+    let seal = SnapshotSeal.Pending(raw, trailer: trailer)
     let section = UnsafeRawBufferPointer(rebasing: raw[trailer.sectionAt..<(trailer.sectionAt + trailer.sectionBytes)])
-    var decoder = SectionDecoder(bytes: section, file: file, catalog: catalog)
-    if let release {
-      decoder.release = { range in release((range.lowerBound + trailer.sectionAt)..<(range.upperBound + trailer.sectionAt)) }
-    }
-    let restored = try decoder.decode(spareEvents: max(0, spareEvents))
+    let decoder = SectionDecoder(bytes: section, file: file, catalog: catalog)
+    let decoded = Result { () throws(Diagnostic) in try decoder.decode(spareEvents: max(0, spareEvents)) }
+    // Nothing the header or the section says is trusted before the digest matches.
+    guard seal.wait() == trailer.digest else { throw damaged }
+    release?(trailer.sectionAt..<(trailer.sectionAt + trailer.sectionBytes))
+    let restored = try decoded.get()
     guard restored.events.count == header.events else {
       throw decoder.fail("the header says \(Plural.counted(header.events, "event")), the section holds \(restored.events.count)")
     }

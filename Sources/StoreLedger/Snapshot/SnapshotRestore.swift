@@ -5,41 +5,24 @@ import Dispatch
 ///
 /// The file side of `Snapshot/`: the format code is pure, this is where bytes are read.
 package enum SnapshotFiles {
-  /// SHA-256 of the first `bytes` bytes of the file at `path`; nil when the file is shorter.
-  /// - Complexity: O(bytes).
-  package static func digest(of path: String, bytes: Int64) throws(Diagnostic) -> SHA256Digest? {
-    let file = try PlatformFile(path: path, mode: .read)
-    guard try file.size() >= bytes else { return nil }
-    // Streamed through a small buffer: mapping the whole prefix would count it all as resident.
-    var hasher = SHA256()
-    let block = 4 << 20
-    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: block, alignment: 64)
-    defer { buffer.deallocate() }
-    var offset: Int64 = 0
-    while offset < bytes {
-      let want = Int(min(Int64(block), bytes - offset))
-      let n = try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want]), at: offset)
-      guard n == want else { return nil }
-      hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
-      offset += Int64(n)
-    }
-    return hasher.finalize()
-  }
-
   /// SHA-256 of a whole (small) file, e.g. the catalog.
   package static func digest(ofFile path: String) throws(Diagnostic) -> SHA256Digest {
     SHA256.hash(try LedgerLoader.readFile(path))
   }
 
-  /// The header describing a ledger loaded from the whole log at `logPath`.
+  /// The header describing a ledger loaded from the whole log at `logPath`; its prefix digest
+  /// in blocks of `blockBytes` (`PrefixTreeDigest`; tests pass small blocks).
   package static func header(
-    for ledger: Ledger, extent: LogExtent, logPath: String, catalogPath: String
+    for ledger: Ledger, extent: LogExtent, logPath: String, catalogPath: String,
+    blockBytes: Int = PrefixTreeDigest.defaultBlockBytes
   ) throws(Diagnostic) -> SnapshotHeader {
-    guard let logDigest = try digest(of: logPath, bytes: extent.completeBytes) else {
+    guard PrefixTreeDigest.isValid(blockBytes: blockBytes, prefixBytes: extent.completeBytes),
+      let logDigest = try PrefixTreeDigest.digest(of: logPath, bytes: extent.completeBytes, blockBytes: blockBytes)
+    else {
       throw Diagnostic(.cannotRead(path: logPath, reason: "the log shrank while it was being read"))
     }
     return SnapshotHeader(
-      lines: extent.lineCount, bytes: extent.completeBytes, logDigest: logDigest,
+      lines: extent.lineCount, bytes: extent.completeBytes, logDigest: logDigest, logBlockBytes: blockBytes,
       catalogDigest: try digest(ofFile: catalogPath), events: ledger.events.count,
       duplicatesSkipped: ledger.duplicatesSkipped)
   }
@@ -83,8 +66,8 @@ package enum SnapshotFiles {
   ///
   /// Refuses (exit 65) a log that no longer begins with exactly the bytes the
   /// snapshot covers (an edited, reordered or truncated prefix) and a snapshot
-  /// folded with another catalog. The prefix is digested on a second thread while
-  /// the snapshot is parsed.
+  /// folded with another catalog. The prefix's blocks are digested on every core while
+  /// the snapshot is decoded (`PrefixTreeDigest`).
   /// With `shard`, the snapshot must hold only that shard's subjects (one made with the same
   /// `--shard`), and the tail's lines of other shards are dropped.
   package static func restore(
@@ -111,7 +94,7 @@ package enum SnapshotFiles {
   }
 
   /// Reads the snapshot's restore section (mapped, pages dropped as they are decoded) while the
-  /// log's prefix is digested on a second thread, then checks both digests and the catalog's.
+  /// log's prefix blocks are digested on every core, then checks both digests and the catalog's.
   private static func readVerified(
     snapshotPath: String, logPath: String, catalogPath: String, catalog: Catalog
   ) throws(Diagnostic) -> (ledger: Ledger, header: SnapshotHeader) {
@@ -124,18 +107,9 @@ package enum SnapshotFiles {
       throw Diagnostic(file: snapshotPath, .snapshotMismatch("not a valid snapshot: larger than \(Limits.snapshotBytesMax) bytes"))
     }
 
-    final class DigestBox: @unchecked Sendable {
-      var result: Result<SHA256Digest?, Diagnostic> = .success(nil)
-    }
-    let box = DigestBox()
-    let group = DispatchGroup()
-    DispatchQueue.global().async(group: group) {
-      do throws(Diagnostic) {
-        box.result = .success(try digest(of: logPath, bytes: peek.bytes))
-      } catch {
-        box.result = .failure(error)
-      }
-    }
+    // Blocks hashed by the global queue's threads while this one decodes; the section's own
+    // decode tasks share the same cores, so the prefix costs its CPU divided by the cores.
+    let prefix = try PrefixTreeDigest.Pending(path: logPath, bytes: peek.bytes, blockBytes: peek.logBlockBytes)
     // Room for the tail's events (the log reader's estimate), so extending in place does not regrow.
     let tailBytes = max(0, try PlatformFile(path: logPath, mode: .read).size() - peek.bytes)
     let restored = try snapshotFile.withMappedBytes(count: Int(snapshotSize)) { (bytes) throws(Diagnostic) in
@@ -150,11 +124,10 @@ package enum SnapshotFiles {
       }
     }
     let catalogDigest = try digest(ofFile: catalogPath)
-    group.wait()
-    let prefixDigest = try box.result.get()
+    let prefixDigest = try prefix.wait()
     let header = restored.header
     // The prefix was digested as the unverified first read said; it must be what the verified content says.
-    guard header.bytes == peek.bytes, header.lines == peek.lines else {
+    guard header.bytes == peek.bytes, header.lines == peek.lines, header.logBlockBytes == peek.logBlockBytes else {
       throw Diagnostic(file: snapshotPath, .snapshotMismatch("the snapshot changed while it was being read"))
     }
     try verify(

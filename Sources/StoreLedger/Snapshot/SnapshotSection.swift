@@ -20,7 +20,7 @@ import Dispatch
 /// and never interns, and allocates nothing per event.
 enum SnapshotSection {
   /// The section's first eight bytes.
-  static let magic: [UInt8] = Array("SLRS\u{0}\u{0}\u{0}4".utf8)
+  static let magic: [UInt8] = Array("SLRS\u{0}\u{0}\u{0}5".utf8)
   /// Bytes before the first record.
   static let headerBytes = 40
   /// Bytes per subject in the table of where subjects end.

@@ -26,8 +26,6 @@ struct SnapshotTrailer: Equatable {
     headerLabel.count + sectionLabel.count + bytesLabel.count + digestLabel.count + 3 * numberDigits
   /// The trailer's length in bytes.
   static let byteCount = digestOffset + SnapshotSeal.hexDigits + 1
-  /// Bytes hashed between two calls of a reader's `release`.
-  static let digestStepBytes = 8 << 20
 
   /// Whether the ranges it names lie inside a file of `fileBytes` bytes, in order, ending with itself.
   func isInside(fileBytes: Int) -> Bool {

@@ -44,8 +44,9 @@ package enum SnapshotWriter {
     let order = names.indices.sorted { names[$0].utf8.lexicographicallyPrecedes(names[$1].utf8) }
     json.raw("{\n  \"catalog\": {\n    \"sha256\": \"\(header.catalogDigest.hex)\"\n  },\n")
     json.raw("  \"format\": \"\(SnapshotHeader.format)\",\n")
-    json.raw("  \"log\": {\n    \"bytes\": \(header.bytes),\n    \"duplicates_skipped\": \(header.duplicatesSkipped),\n")
-    json.raw("    \"events\": \(header.events),\n    \"lines\": \(header.lines),\n    \"sha256\": \"\(header.logDigest.hex)\"\n  },\n  ")
+    json.raw("  \"log\": {\n    \"block_bytes\": \(header.logBlockBytes),\n    \"bytes\": \(header.bytes),\n")
+    json.raw("    \"duplicates_skipped\": \(header.duplicatesSkipped),\n    \"events\": \(header.events),\n")
+    json.raw("    \"lines\": \(header.lines),\n    \"tree_sha256\": \"\(header.logDigest.hex)\"\n  },\n  ")
     // The readable header the seal covers ends where `subjects` begins.
     let headerText = json.out
     var written = 0
@@ -69,11 +70,14 @@ package enum SnapshotWriter {
     var trailer = SnapshotTrailer(
       headerBytes: headerText.count, sectionAt: sectionAt, sectionBytes: section.count,
       digest: SHA256Digest(bytes: [UInt8](repeating: 0, count: 32)))
-    var hasher = SHA256()
-    headerText.withUnsafeBytes { hasher.update($0) }
-    json.out.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[section])) }
-    trailer.bytes().withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[0..<SnapshotTrailer.digestOffset])) }
-    trailer.digest = hasher.finalize()
+    let leaves = json.out.withUnsafeBytes { SnapshotSeal.leaves(of: UnsafeRawBufferPointer(rebasing: $0[section])) }
+    trailer.digest = headerText.withUnsafeBytes { header in
+      trailer.bytes().withUnsafeBytes { bytes in
+        SnapshotSeal.combine(
+          header: header, leaves: leaves,
+          trailerPrefix: UnsafeRawBufferPointer(rebasing: bytes[0..<SnapshotTrailer.digestOffset]))
+      }
+    }
     json.out.append(contentsOf: trailer.bytes())
   }
 
@@ -131,17 +135,44 @@ struct SnapshotJSON {
     }
   }
 
-  /// `"name": {"key": [item, …], …}` with one item per line.
-  mutating func section<T>(_ name: String, _ lists: [(String, [T])], last: Bool = false, _ item: (inout SnapshotJSON, T) -> Void) {
-    raw("      \"\(name)\": {")
+  /// Field values of the entry being written and of the one before it, reused entry to entry.
+  var entries = (current: EntryFields(), previous: EntryFields())
+
+  /// `"name": {"key": [item, …], …}` with one item per line. Each item's fields are the layout's
+  /// keys, in that order, their values written by `fill`; an item after the first of its list
+  /// writes only the layout's `always` fields and those whose value differs from the item before
+  /// it (`SnapshotDiff.expanded` fills the others back in). The first item leaves out the
+  /// layout's `keyField` when its value is the list's key (a subscription's original transaction).
+  /// - Complexity: O(bytes written); no allocation per item.
+  mutating func section<T>(
+    _ layout: TimelineLayout, _ lists: [(String, [T])], last: Bool = false, _ fill: (T, inout EntryFields) -> Void
+  ) {
+    raw("      \"\(layout.name)\": {")
     for (c, (key, items)) in lists.enumerated() {
       raw(c == 0 ? "\n        " : ",\n        ")
+      let keyStart = out.count
       string(key)
+      let keyValue = Array(out[keyStart...])
       raw(": [")
       for (k, value) in items.enumerated() {
         raw(k == 0 ? "\n          {" : ",\n          {")
-        item(&self, value)
+        entries.current.reset()
+        fill(value, &entries.current)
+        precondition(entries.current.count == layout.labels.count, "timeline entry with a field missing or extra")
+        var first = true
+        for n in layout.labels.indices {
+          let written =
+            k == 0
+            ? !(n == layout.keyField && entries.current[n].elementsEqual(keyValue))
+            : layout.always[n] || !entries.current[n].elementsEqual(entries.previous[n])
+          guard written else { continue }
+          if !first { raw(", ") }
+          out.append(contentsOf: layout.labels[n])
+          out.append(contentsOf: entries.current[n])
+          first = false
+        }
         raw("}")
+        swap(&entries.current, &entries.previous)
       }
       raw("\n        ]")
     }
@@ -149,46 +180,106 @@ struct SnapshotJSON {
     raw(last ? "\n" : ",\n")
   }
 
-  /// One subject's readable timeline: balances, entitlement intervals, event count, subscription changes.
+  /// One subject's readable timeline: balances, entitlement intervals, event count, subscription
+  /// changes; interval and change entries after the first of their list hold only what changed.
   mutating func subject(_ subject: Symbol, named name: String, of ledger: Ledger) {
     let timeline = ledger.timeline(subject: subject)
     string(name)
     raw(": {\n")
-    section("balances", timeline.balances) { json, change in
-      json.raw("\"at\": ")
-      json.time(change.at)
-      json.raw(", \"balance\": \(change.balance)")
+    section(.balances, timeline.balances) { change, fields in
+      fields.time(change.at)
+      fields.raw(String(change.balance))
     }
-    section("entitlements", timeline.entitlements) { json, interval in
-      json.raw("\"from\": ")
-      json.time(interval.from)
-      json.raw(", \"ownership\": ")
-      json.string(interval.ownership)
-      json.raw(", \"period\": ")
-      json.string(interval.period)
-      json.raw(", \"product\": ")
-      json.string(interval.product)
-      json.raw(", \"state\": ")
-      json.string(interval.state)
-      json.raw(", \"to\": ")
-      json.time(interval.to)
+    section(.entitlements, timeline.entitlements) { interval, fields in
+      fields.time(interval.from)
+      fields.string(interval.ownership)
+      fields.string(interval.period)
+      fields.string(interval.product)
+      fields.string(interval.state)
+      fields.time(interval.to)
     }
     raw("      \"events\": \(ledger.events(of: subject).count),\n")
-    section("subscriptions", timeline.subscriptions, last: true) { json, change in
-      json.raw("\"at\": ")
-      json.time(change.at)
-      json.raw(", \"expires\": ")
-      json.time(change.expires)
-      json.raw(", \"product\": ")
-      json.string(change.product)
-      json.raw(", \"renews_to\": ")
-      if let renewsTo = change.renewsTo { json.string(renewsTo) } else { json.raw("null") }
-      json.raw(", \"state\": ")
-      json.string(change.state)
-      json.raw(", \"transaction\": ")
-      json.string(change.transaction)
-      json.raw(", \"will_renew\": \(change.willRenew)")
+    section(.subscriptions, timeline.subscriptions, last: true) { change, fields in
+      fields.time(change.at)
+      fields.time(change.expires)
+      fields.string(change.product)
+      if let renewsTo = change.renewsTo { fields.string(renewsTo) } else { fields.raw("null") }
+      fields.string(change.state)
+      fields.string(change.transaction)
+      fields.raw(change.willRenew ? "true" : "false")
     }
     raw("    }")
+  }
+}
+
+/// The shape of a timeline section's entries: their keys in order, which are written in every
+/// entry, and which the first entry leaves out when it equals the list's key.
+struct TimelineLayout: Sendable {
+  /// The section's name in a subject.
+  let name: String
+  /// `"key": ` for each field, in key order.
+  let labels: [[UInt8]]
+  /// Per field: written in every entry, changed or not.
+  let always: [Bool]
+  /// The field the first entry leaves out when its value is the list's key.
+  let keyField: Int?
+
+  init(_ name: String, keys: [String], always: Set<String>, keyField: String? = nil) {
+    self.name = name
+    labels = keys.map { Array("\"\($0)\": ".utf8) }
+    self.always = keys.map { always.contains($0) }
+    self.keyField = keyField.flatMap { keys.firstIndex(of: $0) }
+  }
+
+  /// A currency's balance after each change.
+  static let balances = TimelineLayout("balances", keys: ["at", "balance"], always: ["at", "balance"])
+  /// An entitlement's intervals.
+  static let entitlements = TimelineLayout(
+    "entitlements", keys: ["from", "ownership", "period", "product", "state", "to"], always: ["from", "to"])
+  /// A subscription's changes, listed under its original transaction.
+  static let subscriptions = TimelineLayout(
+    "subscriptions", keys: ["at", "expires", "product", "renews_to", "state", "transaction", "will_renew"],
+    always: ["at"], keyField: "transaction")
+}
+
+/// The JSON values of one timeline entry's fields, back to back, reused from entry to entry.
+struct EntryFields {
+  private var bytes: [UInt8] = []
+  private var ends: [Int] = []
+
+  /// Fields written so far.
+  var count: Int { ends.count }
+
+  /// The JSON value of field `n`.
+  subscript(n: Int) -> ArraySlice<UInt8> { bytes[(n == 0 ? 0 : ends[n - 1])..<ends[n]] }
+
+  /// Forgets the fields, keeping the storage.
+  mutating func reset() {
+    bytes.removeAll(keepingCapacity: true)
+    ends.removeAll(keepingCapacity: true)
+  }
+
+  /// An instant (RFC 3339 in quotes) or null.
+  mutating func time(_ t: Timestamp?) {
+    if let t {
+      bytes.append(34)
+      t.appendRFC3339(to: &bytes)
+      bytes.append(34)
+    } else {
+      bytes.append(contentsOf: "null".utf8)
+    }
+    ends.append(bytes.count)
+  }
+
+  /// A string, quoted and escaped.
+  mutating func string(_ text: String) {
+    JSONWriter.writeString(text, into: &bytes)
+    ends.append(bytes.count)
+  }
+
+  /// A value written as is (a number, true, false, null).
+  mutating func raw(_ text: String) {
+    bytes.append(contentsOf: text.utf8)
+    ends.append(bytes.count)
   }
 }

@@ -173,7 +173,8 @@ struct SnapshotRestoreTests {
     ("a string longer than the limit, resealed", "expected 1 to"),
     ("an unknown section version, resealed", "magic bytes"),
     ("a trailer pointing outside the file", "last line is not a restore trailer"),
-    ("the previous format", "expected 'storeledger-snapshot/4': make a new snapshot"),
+    ("the previous format", "expected 'storeledger-snapshot/5': make a new snapshot"),
+    ("a prefix block size under the minimum, resealed", "missing or impossible 'catalog', 'format' or 'log'"),
   ]
 
   @Test("a damaged snapshot is refused with exit 65 and a message naming the file and what was expected", arguments: damages)
@@ -238,12 +239,18 @@ enum SnapshotDamage {
       let events = Int(bytes[section + 8]) | Int(bytes[section + 9]) << 8
       for k in 0..<8 { bytes[record + events * RecordCoding.recordBytes + 4 + k] = 0xEE }
     case "an unknown section version, resealed": bytes[section + 7] = UInt8(ascii: "9")
+    case "a prefix block size under the minimum, resealed":
+      // Same width, so the trailer's offsets still hold: 63 bytes, one under the minimum.
+      let digits = String(PrefixTreeDigest.defaultBlockBytes)
+      let key = Array("\"block_bytes\": \(digits)".utf8)
+      let at = try #require(bytes.indices.first { bytes[$0...].starts(with: key) }) + key.count - digits.count
+      bytes.replaceSubrange(at..<(at + digits.count), with: Array((String(repeating: "0", count: digits.count - 2) + "63").utf8))
     case "a trailer pointing outside the file":
       let at = bytes.count - SnapshotTrailer.byteCount + 17 + 20 + 9
       bytes.replaceSubrange(at..<(at + 20), with: Array("99999999999999999999".utf8))
     default:
       let text = String(decoding: bytes, as: UTF8.self)
-      return Array(text.replacingOccurrences(of: SnapshotHeader.format, with: "storeledger-snapshot/3").utf8)
+      return Array(text.replacingOccurrences(of: SnapshotHeader.format, with: "storeledger-snapshot/4").utf8)
     }
     if damage.hasSuffix("resealed") { SnapshotSeal.seal(&bytes) }
     return bytes
