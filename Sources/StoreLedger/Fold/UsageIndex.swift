@@ -9,17 +9,13 @@
 /// where every use counts, and only the uses after that point are looked at one by one.
 /// `PointInTimeFold` answers the same as without it; a differential test pins the two.
 package final class UsageIndex: @unchecked Sendable {
-  /// One use on the time line: what the searches by instant and the sums read, 16 bytes (four
-  /// per cache line, so a search touches half the lines it would with the knowledge beside it).
-  struct UseTime {
+  /// One use: what the sums and the knowledge cut need, 32 bytes (two per cache line), a
+  /// subject's uses contiguous.
+  struct Use {
     /// Its `at`.
     var at: Timestamp
     /// The wrapping sum of its run's quantities up to and including it.
     var sum: Int64
-  }
-
-  /// One use's knowledge, at the same position as its `UseTime`: read only as of an R.
-  struct UseKnowledge {
     /// The latest `recorded` of its run up to and including it.
     var recordedMax: Timestamp
     /// Its own `recorded` (for the uses after the running maximum passes R).
@@ -52,9 +48,7 @@ package final class UsageIndex: @unchecked Sendable {
   /// so the fold reads them contiguously (reading them in place among the uses costs a cache miss each).
   private let otherBuffer: UnsafeMutableBufferPointer<Event>
   /// Every use, subject by subject and feature by feature.
-  private let timeBuffer: UnsafeMutableBufferPointer<UseTime>
-  /// Every use's knowledge, at the positions of `timeBuffer`.
-  private let knowledgeBuffer: UnsafeMutableBufferPointer<UseKnowledge>
+  private let useBuffer: UnsafeMutableBufferPointer<Use>
   /// `thresholdCount` for `View`: per feature its count, then per feature 1 when it has one.
   private let thresholdWords: UnsafeMutableBufferPointer<Int64>
 
@@ -90,8 +84,7 @@ package final class UsageIndex: @unchecked Sendable {
     headerStride = builder.headerStride
     headers = builder.headers
     otherBuffer = builder.others.storage
-    timeBuffer = builder.times.storage
-    knowledgeBuffer = builder.knowledge.storage
+    useBuffer = builder.uses.storage
     thresholdWords = .allocate(capacity: max(1, 2 * featureCount))
     for (feature, count) in thresholdCount.enumerated() {
       thresholdWords[feature] = count ?? 0
@@ -102,8 +95,7 @@ package final class UsageIndex: @unchecked Sendable {
   deinit {
     headers.deallocate()
     otherBuffer.deallocate()
-    timeBuffer.deallocate()
-    knowledgeBuffer.deallocate()
+    useBuffer.deallocate()
     thresholdWords.deallocate()
   }
 
@@ -111,8 +103,7 @@ package final class UsageIndex: @unchecked Sendable {
   var view: View {
     View(
       featureCount: featureCount, headerStride: headerStride, headers: UnsafePointer(headers.baseAddress),
-      otherBase: UnsafePointer(otherBuffer.baseAddress), timeBase: UnsafePointer(timeBuffer.baseAddress),
-      knowledgeBase: UnsafePointer(knowledgeBuffer.baseAddress),
+      otherBase: UnsafePointer(otherBuffer.baseAddress), useBase: UnsafePointer(useBuffer.baseAddress),
       thresholdWords: UnsafePointer(thresholdWords.baseAddress))
   }
 
@@ -153,8 +144,7 @@ package final class UsageIndex: @unchecked Sendable {
     let headerStride: Int
     let headers: UnsafeMutableBufferPointer<UInt32>
     var others: Growing<Event>
-    var times: Growing<UseTime>
-    var knowledge: Growing<UseKnowledge>
+    var uses: Growing<Use>
     /// Per feature, the current subject's next use position, then its running sums (reused).
     var next: [Int]
     var sums: [Int64]
@@ -174,8 +164,7 @@ package final class UsageIndex: @unchecked Sendable {
       headers = words.bindMemory(to: UInt32.self)
       headers.initialize(repeating: 0)
       others = Growing(capacity: othersGuess)
-      times = Growing(capacity: usesGuess)
-      knowledge = Growing(capacity: usesGuess)
+      uses = Growing(capacity: usesGuess)
       next = [Int](repeating: 0, count: featureCount)
       sums = [Int64](repeating: 0, count: featureCount)
       recordedMax = [Timestamp](repeating: .distantPast, count: featureCount)
@@ -184,8 +173,7 @@ package final class UsageIndex: @unchecked Sendable {
     func deallocate() {
       headers.deallocate()
       others.storage.deallocate()
-      times.storage.deallocate()
-      knowledge.storage.deallocate()
+      uses.storage.deallocate()
     }
 
     /// Adds subject `header`'s events; false when a use names no feature.
@@ -210,9 +198,8 @@ package final class UsageIndex: @unchecked Sendable {
       words[1] = UInt32(others.count)
       words[2] = UInt32(itemCount)
       let useCount = events.count - (others.count - Int(words[0]))
-      times.reserve(useCount)
-      knowledge.reserve(useCount)
-      var start = times.count
+      uses.reserve(useCount)
+      var start = uses.count
       for feature in 0..<featureCount {
         words[3 + feature] = UInt32(start)
         let count = next[feature]
@@ -227,8 +214,7 @@ package final class UsageIndex: @unchecked Sendable {
       for event in events where event.kind == .usage {
         append(event, words: words)
       }
-      times.count = start
-      knowledge.count = start
+      uses.count = start
       return true
     }
 
@@ -245,9 +231,8 @@ package final class UsageIndex: @unchecked Sendable {
       if words[reachWord] & ~(1 << 31) == 0, let threshold = thresholdCount[feature], sums[feature] >= threshold {
         words[reachWord] |= UInt32(position - Int(words[3 + feature]) + 1)
       }
-      (times.storage.baseAddress! + position).initialize(to: UseTime(at: event.at, sum: sums[feature]))
-      (knowledge.storage.baseAddress! + position).initialize(
-        to: UseKnowledge(recordedMax: recordedMax[feature], recorded: event.recorded))
+      (uses.storage.baseAddress! + position).initialize(
+        to: Use(at: event.at, sum: sums[feature], recordedMax: recordedMax[feature], recorded: event.recorded))
     }
   }
 
@@ -268,13 +253,13 @@ package final class UsageIndex: @unchecked Sendable {
       address += 64
       count += 1
     }
-    let times = UnsafeRawPointer(timeBuffer.baseAddress!)
+    let uses = UnsafeRawPointer(useBuffer.baseAddress!)
     for feature in 0..<featureCount {
       let run = view.run(of: subject, feature: feature)
       guard !run.uses.isEmpty else { continue }
-      body(times + run.uses.lowerBound * MemoryLayout<UseTime>.stride)
-      body(times + (run.uses.upperBound - 1) * MemoryLayout<UseTime>.stride)
-      if let reach = run.reach { body(times + reach * MemoryLayout<UseTime>.stride) }
+      body(uses + run.uses.lowerBound * MemoryLayout<Use>.stride)
+      body(uses + (run.uses.upperBound - 1) * MemoryLayout<Use>.stride)
+      if let reach = run.reach { body(uses + reach * MemoryLayout<Use>.stride) }
     }
   }
 
@@ -287,24 +272,17 @@ package final class UsageIndex: @unchecked Sendable {
     let headerStride: Int
     let headers: UnsafePointer<UInt32>?
     let otherBase: UnsafePointer<Event>?
-    let timeBase: UnsafePointer<UseTime>?
-    let knowledgeBase: UnsafePointer<UseKnowledge>?
+    let useBase: UnsafePointer<Use>?
     let thresholdWords: UnsafePointer<Int64>?
 
     /// A view of no index (`IndexedUsage` before one is set).
     static var empty: View {
-      View(
-        featureCount: 0, headerStride: 0, headers: nil, otherBase: nil, timeBase: nil, knowledgeBase: nil,
-        thresholdWords: nil)
+      View(featureCount: 0, headerStride: 0, headers: nil, otherBase: nil, useBase: nil, thresholdWords: nil)
     }
 
     /// Every use, subject by subject and feature by feature (index it with a run's positions).
     @inline(__always)
-    var times: UnsafePointer<UseTime> { timeBase.unsafelyUnwrapped }
-
-    /// Every use's knowledge, at the positions of `times`.
-    @inline(__always)
-    var knowledge: UnsafePointer<UseKnowledge> { knowledgeBase.unsafelyUnwrapped }
+    var uses: UnsafePointer<Use> { useBase.unsafelyUnwrapped }
 
     /// The header words of `subject`.
     @inline(__always)
@@ -348,15 +326,15 @@ package final class UsageIndex: @unchecked Sendable {
     /// still branches on each comparison).
     /// - Complexity: O(log range).
     @inline(__always)
-    func partition(_ range: Range<Int>, isBefore: (Int) -> Bool) -> Int {
-      guard !range.isEmpty, isBefore(range.lowerBound) else { return range.lowerBound }
-      if isBefore(range.upperBound - 1) { return range.upperBound }
+    func partition(_ range: Range<Int>, isBefore: (Use) -> Bool) -> Int {
+      guard !range.isEmpty, isBefore(uses[range.lowerBound]) else { return range.lowerBound }
+      if isBefore(uses[range.upperBound - 1]) { return range.upperBound }
       // The answer is in (lower, upper - 1]: the last use before it is at `base` or later.
       var base = range.lowerBound
       var count = range.count - 1
       while count > 1 {
         let half = count / 2
-        base = isBefore(base + half) ? base + half : base
+        base = isBefore(uses[base + half]) ? base + half : base
         count -= half
       }
       return base + 1
@@ -366,7 +344,7 @@ package final class UsageIndex: @unchecked Sendable {
     @inline(__always)
     func sum(_ lower: Int, _ upper: Int, runStart: Int) -> Int64 {
       guard lower < upper else { return 0 }
-      return times[upper - 1].sum &- (lower > runStart ? times[lower - 1].sum : 0)
+      return uses[upper - 1].sum &- (lower > runStart ? uses[lower - 1].sum : 0)
     }
   }
 }
@@ -409,12 +387,10 @@ struct IndexedUsage: UsageFacts {
     for feature in 0..<index.featureCount {
       let header = index.run(of: subject, feature: feature)
       let run = header.uses
-      let late =
-        knownBy == .distantFuture ? run.upperBound : index.partition(run) { index.knowledge[$0].recordedMax <= knownBy }
+      let late = knownBy == .distantFuture ? run.upperBound : index.partition(run) { $0.recordedMax <= knownBy }
       // A use recorded no earlier than its `at` and after R has `at` after R too.
-      let lateEnd =
-        header.isRecordedFromAt ? index.partition(late..<run.upperBound) { index.times[$0].at <= knownBy } : run.upperBound
-      let atTime = index.partition(run) { index.times[$0].at < time }
+      let lateEnd = header.isRecordedFromAt ? index.partition(late..<run.upperBound) { $0.at <= knownBy } : run.upperBound
+      let atTime = index.partition(run) { $0.at < time }
       runs[feature] = (run, late, lateEnd, atTime)
       if !run.isEmpty, let earliest = firstCounted(index, run, late: late, lateEnd: lateEnd),
         first.map({ earliest < $0 }) ?? true
@@ -428,12 +404,12 @@ struct IndexedUsage: UsageFacts {
 
   /// Whether use `u` (at or after the run's first late use) was known by R.
   @inline(__always)
-  private func isKnown(_ index: UsageIndex.View, _ u: Int) -> Bool { index.knowledge[u].recorded <= knownBy }
+  private func isKnown(_ index: UsageIndex.View, _ u: Int) -> Bool { index.uses[u].recorded <= knownBy }
 
   /// The `at` of the run's first use counted at T as known at R.
   private func firstCounted(_ index: UsageIndex.View, _ run: Range<Int>, late: Int, lateEnd: Int) -> Timestamp? {
     for u in run.lowerBound..<max(late, lateEnd) where u < late || isKnown(index, u) {
-      return index.times[u].at <= time ? index.times[u].at : nil
+      return index.uses[u].at <= time ? index.uses[u].at : nil
     }
     return nil
   }
@@ -444,13 +420,13 @@ struct IndexedUsage: UsageFacts {
   ) -> Timestamp {
     guard let count else { return .distantFuture }
     // Every use before `late` counts: the index found where their sum first reaches the count.
-    if let reach, reach < late { return index.times[reach].at <= time ? index.times[reach].at : .distantFuture }
+    if let reach, reach < late { return index.uses[reach].at <= time ? index.uses[reach].at : .distantFuture }
     var sum = index.sum(run.lowerBound, late, runStart: run.lowerBound)
     for u in late..<lateEnd {
-      if index.times[u].at > time { break }
+      if index.uses[u].at > time { break }
       if isKnown(index, u) {
         sum &+= index.sum(u, u + 1, runStart: run.lowerBound)
-        if sum >= count { return index.times[u].at }
+        if sum >= count { return index.uses[u].at }
       }
     }
     return .distantFuture
@@ -466,7 +442,7 @@ struct IndexedUsage: UsageFacts {
     let index = view
     let (run, late, lateEnd, atTime) = runs[feature]
     let startInstant = windows.start(window)
-    let start = index.partition(run.lowerBound..<atTime) { index.times[$0].at < startInstant }
+    let start = index.partition(run.lowerBound..<atTime) { $0.at < startInstant }
     var total = index.sum(start, min(atTime, late), runStart: run.lowerBound)
     var u = max(start, late)
     while u < min(atTime, lateEnd) {

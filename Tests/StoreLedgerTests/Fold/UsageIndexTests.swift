@@ -176,10 +176,10 @@ struct UsageIndexTests {
           sum &+= use.quantity
           recordedMax = max(recordedMax, use.recorded)
           if reach == nil, let count = view.thresholdCount(feature), sum >= count { reach = run.uses.lowerBound + n }
-          let (time, knowledge) = (view.times[run.uses.lowerBound + n], view.knowledge[run.uses.lowerBound + n])
+          let indexed = view.uses[run.uses.lowerBound + n]
           #expect(
-            [time.at, knowledge.recordedMax, knowledge.recorded] == [use.at, recordedMax, use.recorded]
-              && time.sum == sum)
+            [indexed.at, indexed.recordedMax, indexed.recorded] == [use.at, recordedMax, use.recorded]
+              && indexed.sum == sum)
         }
         #expect(run.reach == reach)
       }
@@ -211,8 +211,8 @@ struct UsageIndexTests {
       let bound = Timestamp(millisecondsSinceEpoch: start + offset)
       let empty = run.uses.lowerBound..<run.uses.lowerBound
       for range in [run.uses, run.uses.dropFirst(length / 3), run.uses.dropLast(length / 4), empty] {
-        let scanned = range.first { !(view.times[$0].at < bound) } ?? range.upperBound
-        #expect(view.partition(range) { view.times[$0].at < bound } == scanned, "length \(length), bound +\(offset), \(range)")
+        let scanned = range.first { !(view.uses[$0].at < bound) } ?? range.upperBound
+        #expect(view.partition(range) { $0.at < bound } == scanned, "length \(length), bound +\(offset), \(range)")
       }
     }
   }
