@@ -1,0 +1,134 @@
+/// The `EventDetails` of a ledger's events, by line: only lines that have a price or a meta
+/// hash take room (a charge's price in one column, meta hashes in another), so the `Event`
+/// array stays 64 bytes per event. Keyed by line, the table never follows events when they are
+/// grouped, sorted or moved: a line is one event for the whole life of a ledger.
+package struct EventDetailTable: Sendable {
+  /// A price and its currency.
+  private struct Price: Sendable {
+    var amount: Int64
+    var currency: Symbol
+  }
+
+  private var prices = LineColumn<Price>()
+  private var metaHashes = LineColumn<UInt64>()
+
+  /// An empty table.
+  package init() {}
+
+  /// The details of the event on `line` (empty when it has none).
+  /// - Complexity: O(log n).
+  package func details(line: UInt32) -> EventDetails {
+    var details = EventDetails()
+    if let price = prices.value(line: line) {
+      details.price = price.amount
+      details.priceCurrency = price.currency
+    }
+    if let hash = metaHashes.value(line: line) { details.metaHash = hash }
+    return details
+  }
+
+  /// Keeps the details of the event on `line`; lines given in increasing order append, others
+  /// wait for `sortByLine()` (a restored snapshot gives them subject by subject).
+  /// - Complexity: O(1) amortized.
+  package mutating func set(_ details: EventDetails, line: UInt32) {
+    if details.hasPrice || details.price != 0 {
+      prices.append(Price(amount: details.price, currency: details.priceCurrency), line: line)
+    }
+    if details.metaHash != 0 { metaHashes.append(details.metaHash, line: line) }
+  }
+
+  /// Orders entries given out of line order; a line given twice keeps its last details.
+  /// - Complexity: O(n log n) when out of order, O(1) otherwise.
+  package mutating func sortByLine() {
+    prices.sortByLine()
+    metaHashes.sortByLine()
+  }
+
+  /// Lines with a price or a meta hash kept (a line with both counts twice).
+  package var entryCount: Int { prices.count + metaHashes.count }
+
+  /// Bytes held, for sizing reports.
+  package var bytes: Int { prices.count * 20 + metaHashes.count * 12 }
+
+  /// Rewrites price currencies through `map` (old symbol → new), as when tables merge.
+  /// - Complexity: O(priced lines).
+  package mutating func remapCurrencies(_ map: (Symbol) -> Symbol) {
+    prices.mapValues { Price(amount: $0.amount, currency: $0.currency.isSome ? map($0.currency) : .none) }
+  }
+
+  /// The tables' entries in one table (each table's lines its own; a line in two keeps the last).
+  /// - Complexity: O(n log n) for n entries at worst, O(n) when the tables follow each other.
+  package static func merged(_ tables: [EventDetailTable]) -> EventDetailTable {
+    var result = EventDetailTable()
+    for table in tables {
+      result.prices.append(contentsOf: table.prices)
+      result.metaHashes.append(contentsOf: table.metaHashes)
+    }
+    result.sortByLine()
+    return result
+  }
+}
+
+/// Values by line, in line order once sorted (binary search).
+private struct LineColumn<Value: Sendable>: Sendable {
+  private(set) var lines: [UInt32] = []
+  private(set) var values: [Value] = []
+  private var sorted = true
+
+  var count: Int { lines.count }
+
+  func value(line: UInt32) -> Value? {
+    precondition(sorted, "an event detail table read before sortByLine()")
+    var low = 0
+    var high = lines.count
+    while low < high {
+      let mid = (low + high) >> 1
+      if lines[mid] < line { low = mid + 1 } else { high = mid }
+    }
+    return low < lines.count && lines[low] == line ? values[low] : nil
+  }
+
+  mutating func append(_ value: Value, line: UInt32) {
+    if let last = lines.last {
+      if last == line {
+        values[values.count - 1] = value
+        return
+      }
+      if last > line { sorted = false }
+    }
+    lines.append(line)
+    values.append(value)
+  }
+
+  mutating func append(contentsOf other: LineColumn<Value>) {
+    if !other.sorted { sorted = false }
+    if let last = lines.last, let first = other.lines.first, first <= last { sorted = false }
+    lines.append(contentsOf: other.lines)
+    values.append(contentsOf: other.values)
+  }
+
+  mutating func mapValues(_ transform: (Value) -> Value) {
+    for index in values.indices { values[index] = transform(values[index]) }
+  }
+
+  mutating func sortByLine() {
+    guard !sorted else { return }
+    // Stable, so a line given twice keeps the later value (kept last among equals below).
+    let order = lines.indices.sorted { lines[$0] != lines[$1] ? lines[$0] < lines[$1] : $0 < $1 }
+    var newLines: [UInt32] = []
+    var newValues: [Value] = []
+    newLines.reserveCapacity(order.count)
+    newValues.reserveCapacity(order.count)
+    for index in order {
+      if let last = newLines.last, last == lines[index] {
+        newValues[newValues.count - 1] = values[index]
+      } else {
+        newLines.append(lines[index])
+        newValues.append(values[index])
+      }
+    }
+    lines = newLines
+    values = newValues
+    sorted = true
+  }
+}
