@@ -33,7 +33,7 @@ package struct Event: Sendable, Equatable {
   /// The one value only some kinds have, which no two kinds share: the `feature` of a `usage`,
   /// the `targetProduct` of a refund, the `balanceCurrency` of a `consumption` (all ones: none).
   /// Each accessor reads it only for its kinds (none otherwise) and writes it only for them.
-  private var kindValue: UInt32
+  @usableFromInline var kindValue: UInt32
   /// The event type.
   package var kind: EventKind
   /// `offer` (default `normal`).
@@ -41,10 +41,10 @@ package struct Event: Sendable, Equatable {
   /// `expiration.reason` or `revocation.reason` raw value; 255 when absent.
   package var reasonRaw: UInt8
   /// `ownership` and the flags below, one bit each (`FlagBit`).
-  private var flags: UInt8
+  @usableFromInline var flags: UInt8
 
   /// The bits of `flags`.
-  private enum FlagBit: UInt8 {
+  @usableFromInline enum FlagBit: UInt8 {
     case familyShared = 1
     case autoRenew = 2
     case hasExpires = 4
@@ -72,48 +72,55 @@ package struct Event: Sendable, Equatable {
     flags = 0
   }
 
-  @inline(__always)
-  private func flag(_ bit: FlagBit) -> Bool { flags & bit.rawValue != 0 }
+  @inlinable
+  func flag(_ bit: FlagBit) -> Bool { flags & bit.rawValue != 0 }
 
-  @inline(__always)
-  private mutating func setFlag(_ bit: FlagBit, _ on: Bool) {
+  @inlinable
+  mutating func setFlag(_ bit: FlagBit, _ on: Bool) {
     flags = on ? flags | bit.rawValue : flags & ~bit.rawValue
   }
 
   /// `ownership` (default `purchased`).
+  @inlinable
   package var ownership: Ownership {
-    @inline(__always) get { flag(.familyShared) ? .familyShared : .purchased }
+    get { flag(.familyShared) ? .familyShared : .purchased }
     set { setFlag(.familyShared, newValue == .familyShared) }
   }
   /// `auto_renew`.
+  @inlinable
   package var autoRenew: Bool {
-    @inline(__always) get { flag(.autoRenew) }
+    get { flag(.autoRenew) }
     set { setFlag(.autoRenew, newValue) }
   }
   /// Whether `expires` holds a value.
+  @inlinable
   package var hasExpires: Bool {
-    @inline(__always) get { flag(.hasExpires) }
+    get { flag(.hasExpires) }
     set { setFlag(.hasExpires, newValue) }
   }
   /// Whether `recorded` was written in the log (otherwise it equals `at`).
+  @inlinable
   package var hasRecorded: Bool {
-    @inline(__always) get { flag(.hasRecorded) }
+    get { flag(.hasRecorded) }
     set { setFlag(.hasRecorded, newValue) }
   }
   /// Whether `ownership` was written in the log.
+  @inlinable
   package var hasOwnership: Bool {
-    @inline(__always) get { flag(.hasOwnership) }
+    get { flag(.hasOwnership) }
     set { setFlag(.hasOwnership, newValue) }
   }
   /// Whether `offer` was written in the log.
+  @inlinable
   package var hasOffer: Bool {
-    @inline(__always) get { flag(.hasOffer) }
+    get { flag(.hasOffer) }
     set { setFlag(.hasOffer, newValue) }
   }
 
   /// `feature` of a `usage` event: its index in the catalog policy's features (`noFeature` otherwise).
+  @inlinable
   package var feature: UInt16 {
-    @inline(__always) get { kind == .usage ? UInt16(truncatingIfNeeded: kindValue) : Event.noFeature }
+    get { kind == .usage ? UInt16(truncatingIfNeeded: kindValue) : Event.noFeature }
     set {
       // Another kind's value is never overwritten by this one's absence.
       guard kind == .usage else { return precondition(newValue == Event.noFeature, "a feature on a \(kind.name)") }
@@ -121,8 +128,9 @@ package struct Event: Sendable, Equatable {
     }
   }
   /// Resolved when the log is loaded: the product a `revocation` / `refund_reversed` targets.
+  @inlinable
   package var targetProduct: ProductIndex {
-    @inline(__always) get { Event.isRefundKind(kind) ? ProductIndex(rawValue: kindValue) : .none }
+    get { Event.isRefundKind(kind) ? ProductIndex(rawValue: kindValue) : .none }
     set {
       guard Event.isRefundKind(kind) else { return precondition(!newValue.isSome, "a target product on a \(kind.name)") }
       kindValue = newValue.rawValue
@@ -130,8 +138,9 @@ package struct Event: Sendable, Equatable {
   }
   /// `currency` of a `consumption` (the balance it spends), or `.none`; a charge's price
   /// currency is `EventDetails.priceCurrency`.
+  @inlinable
   package var balanceCurrency: Symbol {
-    @inline(__always) get { kind == .consumption ? Symbol(rawValue: kindValue) : .none }
+    get { kind == .consumption ? Symbol(rawValue: kindValue) : .none }
     set {
       guard kind == .consumption else { return precondition(!newValue.isSome, "a balance currency on a \(kind.name)") }
       kindValue = newValue.rawValue
@@ -140,13 +149,14 @@ package struct Event: Sendable, Equatable {
 
   /// While a builder loads (before grouping by subject), and in `Ledger.learnedEarlier`: the
   /// subject, kept in `slot` until the grouping implies it.
+  @inlinable
   package var loadingSubject: Symbol {
-    @inline(__always) get { Symbol(rawValue: slot) }
+    get { Symbol(rawValue: slot) }
     set { slot = newValue.rawValue }
   }
 
-  @inline(__always)
-  private static func isRefundKind(_ kind: EventKind) -> Bool { kind == .revocation || kind == .refundReversed }
+  @inlinable
+  static func isRefundKind(_ kind: EventKind) -> Bool { kind == .revocation || kind == .refundReversed }
 
   /// The `feature` of events that are not `usage`.
   package static let noFeature = UInt16.max
@@ -217,20 +227,20 @@ package struct EventDetails: Sendable, Equatable {
   package var metaHash: UInt64 = 0
 
   /// No price, no meta.
-  package init() {}
+  @inlinable package init() {}
 
   /// Details with these values.
-  package init(price: Int64, priceCurrency: Symbol, metaHash: UInt64) {
+  @inlinable package init(price: Int64, priceCurrency: Symbol, metaHash: UInt64) {
     self.price = price
     self.priceCurrency = priceCurrency
     self.metaHash = metaHash
   }
 
   /// Whether `price` (and its currency) are present.
-  @inline(__always)
+  @inlinable
   package var hasPrice: Bool { priceCurrency.isSome }
 
   /// Whether there is nothing to keep (no price, no meta).
-  @inline(__always)
+  @inlinable
   package var isEmpty: Bool { !priceCurrency.isSome && metaHash == 0 && price == 0 }
 }

@@ -107,24 +107,50 @@ private struct LineColumn<Value: Sendable>: Sendable {
     values.append(contentsOf: other.values)
   }
 
+  /// Orders `keys` by their high 32 bits, stably. - Complexity: O(n).
+  private static func radixSortByHighHalf(_ keys: inout [UInt64]) {
+    var other = [UInt64](repeating: 0, count: keys.count)
+    for shift in [UInt64(32), 48] {
+      var starts = [Int](repeating: 0, count: (1 << 16) + 1)
+      for key in keys { starts[Int(truncatingIfNeeded: (key >> shift) & 0xFFFF) + 1] += 1 }
+      // One bucket holding every key: this digit orders nothing.
+      if starts.contains(keys.count) { continue }
+      for digit in 0..<(1 << 16) { starts[digit + 1] += starts[digit] }
+      for key in keys {
+        let digit = Int(truncatingIfNeeded: (key >> shift) & 0xFFFF)
+        other[starts[digit]] = key
+        starts[digit] += 1
+      }
+      swap(&keys, &other)
+    }
+  }
+
   mutating func mapValues(_ transform: (Value) -> Value) {
     for index in values.indices { values[index] = transform(values[index]) }
   }
 
   mutating func sortByLine() {
     guard !sorted else { return }
-    // Stable, so a line given twice keeps the later value (kept last among equals below).
-    let order = lines.indices.sorted { lines[$0] != lines[$1] ? lines[$0] < lines[$1] : $0 < $1 }
+    // Line and position packed in one word, ordered by line with a stable radix sort (two
+    // passes of 16 bits: a restore orders half a million of these), equal lines in the order
+    // they were given, the last of them kept.
+    var keys = [UInt64](unsafeUninitializedCapacity: lines.count) { keys, initialized in
+      for index in lines.indices { keys[index] = UInt64(lines[index]) << 32 | UInt64(index) }
+      initialized = lines.count
+    }
+    Self.radixSortByHighHalf(&keys)
     var newLines: [UInt32] = []
     var newValues: [Value] = []
-    newLines.reserveCapacity(order.count)
-    newValues.reserveCapacity(order.count)
-    for index in order {
-      if let last = newLines.last, last == lines[index] {
-        newValues[newValues.count - 1] = values[index]
+    newLines.reserveCapacity(keys.count)
+    newValues.reserveCapacity(keys.count)
+    for key in keys {
+      let line = UInt32(truncatingIfNeeded: key >> 32)
+      let value = values[Int(truncatingIfNeeded: key & 0xFFFF_FFFF)]
+      if let last = newLines.last, last == line {
+        newValues[newValues.count - 1] = value
       } else {
-        newLines.append(lines[index])
-        newValues.append(values[index])
+        newLines.append(line)
+        newValues.append(value)
       }
     }
     lines = newLines
