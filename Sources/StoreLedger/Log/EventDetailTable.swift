@@ -44,6 +44,9 @@ package struct EventDetailTable: Sendable {
     metaHashes.sortByLine()
   }
 
+  /// Whether look-ups work: false after lines given out of order, until `sortByLine()`.
+  package var isSorted: Bool { prices.isSorted && metaHashes.isSorted }
+
   /// Lines with a price or a meta hash kept (a line with both counts twice).
   package var entryCount: Int { prices.count + metaHashes.count }
 
@@ -76,6 +79,7 @@ private struct LineColumn<Value: Sendable>: Sendable {
   private var sorted = true
 
   var count: Int { lines.count }
+  var isSorted: Bool { sorted }
 
   func value(line: UInt32) -> Value? {
     precondition(sorted, "an event detail table read before sortByLine()")

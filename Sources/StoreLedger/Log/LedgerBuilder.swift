@@ -124,9 +124,13 @@ package struct LedgerBuilder {
     index & Self.baseFlag != 0 ? base!.subject(ofEventAt: Int(index & ~Self.baseFlag)) : events[Int(index)].loadingSubject
   }
 
-  /// The details of the event at `index` (`eventIndexByID`'s encoding).
-  private func details(ofEventAt index: UInt32, line: UInt32) -> EventDetails {
-    index & Self.baseFlag != 0 ? base!.details.details(line: line) : eventDetails.details(line: line)
+  /// The details of the event at `index` (`eventIndexByID`'s encoding). Events added by
+  /// `add(event:)` (an open store's moved subjects) come in effective order, not line order:
+  /// the table is ordered first when they did.
+  private mutating func details(ofEventAt index: UInt32, line: UInt32) -> EventDetails {
+    if index & Self.baseFlag != 0 { return base!.details.details(line: line) }
+    eventDetails.sortByLine()
+    return eventDetails.details(line: line)
   }
 
   /// An event's knowledge time is the earliest `recorded` of its lines, so the order in which
@@ -345,6 +349,7 @@ package struct LedgerBuilder {
     if errorCount > errorsBeforeSizes { return .failure(DiagnosticList(errorsInLineOrder() + warnings)) }
     eventIndexByID = []
     chargeLineByTransaction = []
+    eventDetails.sortByLine()
     let details = merge?.details(partitions) ?? eventDetails
     eventDetails = EventDetailTable()
     var grouped = groupedBySubject(merge, starts: starts)
