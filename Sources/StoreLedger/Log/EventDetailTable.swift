@@ -51,7 +51,7 @@ package struct EventDetailTable: Sendable {
   package var entryCount: Int { prices.count + metaHashes.count }
 
   /// Bytes held, for sizing reports.
-  package var bytes: Int { prices.count * 20 + metaHashes.count * 12 }
+  package var bytes: Int { prices.count * 20 + metaHashes.count * 12 + prices.indexBytes + metaHashes.indexBytes }
 
   /// Rewrites price currencies through `map` (old symbol → new), as when tables merge.
   /// - Complexity: O(priced lines).
@@ -72,17 +72,39 @@ package struct EventDetailTable: Sendable {
   }
 }
 
-/// Values by line, in line order once sorted (binary search).
+/// Values by line, in line order once sorted. Look-ups go through a rank index (a bit per line
+/// from the first, and the number of lines before each 64) while the lines are dense enough
+/// for it to be small (at most about one word per line kept), otherwise a binary search.
 private struct LineColumn<Value: Sendable>: Sendable {
   private(set) var lines: [UInt32] = []
   private(set) var values: [Value] = []
   private var sorted = true
+  /// Bit `line - indexBase` set for each line kept, while `indexed`.
+  private var words: [UInt64] = []
+  /// The lines kept before each word of `words`.
+  private var ranks: [UInt32] = []
+  /// The first line `words` covers (a multiple of 64).
+  private var indexBase: UInt32 = 0
+  private var indexed = true
+  /// Whether the index was dropped by lines out of order and is to be built again when sorted.
+  private var indexStale = false
 
   var count: Int { lines.count }
   var isSorted: Bool { sorted }
+  var indexBytes: Int { words.count * 8 + ranks.count * 4 }
 
   func value(line: UInt32) -> Value? {
     precondition(sorted, "an event detail table read before sortByLine()")
+    if indexed {
+      guard line >= indexBase else { return nil }
+      let offset = line - indexBase
+      let w = Int(offset >> 6)
+      guard w < words.count else { return nil }
+      let bit = UInt64(1) << UInt64(offset & 63)
+      let word = words[w]
+      guard word & bit != 0 else { return nil }
+      return values[Int(ranks[w]) + (word & (bit &- 1)).nonzeroBitCount]
+    }
     var low = 0
     var high = lines.count
     while low < high {
@@ -98,10 +120,55 @@ private struct LineColumn<Value: Sendable>: Sendable {
         values[values.count - 1] = value
         return
       }
-      if last > line { sorted = false }
+      if last > line {
+        sorted = false
+        dropIndex(stale: true)
+      }
     }
     lines.append(line)
     values.append(value)
+    if indexed { extendIndex(line) }
+  }
+
+  /// Adds the line just appended (the last, in order) to the index; drops the index when it
+  /// would be larger than the lines themselves.
+  private mutating func extendIndex(_ line: UInt32) {
+    if words.isEmpty { indexBase = line & ~63 }
+    let w = Int((line - indexBase) >> 6)
+    while words.count <= w {
+      ranks.append(UInt32(lines.count - 1))
+      words.append(0)
+    }
+    words[w] |= UInt64(1) << UInt64((line - indexBase) & 63)
+    if words.count > lines.count + 64 { dropIndex(stale: false) }
+  }
+
+  private mutating func dropIndex(stale: Bool) {
+    indexed = false
+    indexStale = stale
+    words = []
+    ranks = []
+  }
+
+  /// Builds the index of sorted, distinct lines again, if they are dense enough.
+  private mutating func rebuildIndex() {
+    dropIndex(stale: false)
+    guard let first = lines.first, let last = lines.last else {
+      indexed = true
+      return
+    }
+    let base = first & ~63
+    let wordCount = Int((last - base) >> 6) + 1
+    guard wordCount <= lines.count + 64 else { return }
+    var words = [UInt64](repeating: 0, count: wordCount)
+    var ranks = [UInt32](repeating: 0, count: wordCount)
+    for line in lines { words[Int((line - base) >> 6)] |= UInt64(1) << UInt64((line - base) & 63) }
+    var before: UInt32 = 0
+    for w in 0..<wordCount {
+      ranks[w] = before
+      before += UInt32(words[w].nonzeroBitCount)
+    }
+    (self.words, self.ranks, indexBase, indexed) = (words, ranks, base, true)
   }
 
   mutating func append(contentsOf other: LineColumn<Value>) {
@@ -109,6 +176,7 @@ private struct LineColumn<Value: Sendable>: Sendable {
     if let last = lines.last, let first = other.lines.first, first <= last { sorted = false }
     lines.append(contentsOf: other.lines)
     values.append(contentsOf: other.values)
+    dropIndex(stale: true)
   }
 
   /// Orders `keys` by their high 32 bits, stably. - Complexity: O(n).
@@ -134,7 +202,10 @@ private struct LineColumn<Value: Sendable>: Sendable {
   }
 
   mutating func sortByLine() {
-    guard !sorted else { return }
+    guard !sorted else {
+      if indexStale { rebuildIndex() }
+      return
+    }
     // Line and position packed in one word, ordered by line with a stable radix sort (two
     // passes of 16 bits: a restore orders half a million of these), equal lines in the order
     // they were given, the last of them kept.
@@ -160,5 +231,6 @@ private struct LineColumn<Value: Sendable>: Sendable {
     lines = newLines
     values = newValues
     sorted = true
+    rebuildIndex()
   }
 }

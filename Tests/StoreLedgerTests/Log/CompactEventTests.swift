@@ -116,6 +116,30 @@ struct CompactEventTests {
     #expect(merged.details(line: 10).priceCurrency == .none)
   }
 
+  @Test(
+    "the detail table's look-ups agree with the lines given, dense (rank index) or sparse (binary search), in order or not",
+    arguments: [[UInt32](stride(from: 1, to: 3000, by: 3)), [5, 70, 64_000_000, 64_000_001], [9, 4_000_000_000, 2, 130, 129]])
+  func detailLookups(lines: [UInt32]) {
+    var table = EventDetailTable()
+    for line in lines { table.set(EventDetails(price: Int64(line), priceCurrency: Symbol(rawValue: 1), metaHash: UInt64(line) | 1), line: line) }
+    table.sortByLine()
+    let kept = Set(lines)
+    let probes = kept.union(lines.flatMap { [$0 &- 1, $0 &+ 1, $0 / 2] }).union([0, 1, 63, 64, UInt32.max])
+    for line in probes {
+      let found = table.details(line: line)
+      if kept.contains(line) {
+        #expect(found == EventDetails(price: Int64(line), priceCurrency: Symbol(rawValue: 1), metaHash: UInt64(line) | 1), "line \(line)")
+      } else {
+        #expect(found == EventDetails(), "line \(line)")
+      }
+    }
+    // Appending in order after sorting keeps look-ups right (an open store's new lines).
+    let next = (lines.max() ?? 0) &+ 1
+    table.set(EventDetails(price: 7, priceCurrency: Symbol(rawValue: 2), metaHash: 0), line: next)
+    #expect(table.details(line: next).price == 7)
+    #expect(table.details(line: lines[0]).price == Int64(lines[0]))
+  }
+
   @Test("a loaded ledger keeps each line's price, currency and meta, and the subject its events lie under")
   func loadedDetails() throws {
     let ledger = try loaded(detailedLines)
