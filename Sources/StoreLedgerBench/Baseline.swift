@@ -186,8 +186,8 @@ enum FoundationBaseline {
       } catch {
         throw BenchError("line \(lineNumber): \(error)")
       }
-      let event = try makeEvent(line, lineNumber: lineNumber, catalog: catalog, dates: dates, builder: &builder)
-      if builder.add(event: event) == .rejected {
+      let made = try makeEvent(line, lineNumber: lineNumber, catalog: catalog, dates: dates, builder: &builder)
+      if builder.add(event: made.event, subject: made.subject, details: made.details) == .rejected {
         throw BenchError("line \(lineNumber): rejected: \(builder.errors.last.map { "\($0)" } ?? "?")")
       }
     }
@@ -211,7 +211,7 @@ enum FoundationBaseline {
 
   static func makeEvent<Dates: DateParser>(
     _ line: Line, lineNumber: Int, catalog: Catalog, dates: Dates, builder: inout LedgerBuilder
-  ) throws -> Event {
+  ) throws -> (event: Event, subject: Symbol, details: EventDetails) {
     guard let kind = EventKind(name: line.type) else {
       throw BenchError("line \(lineNumber): unknown type '\(line.type)'")
     }
@@ -224,7 +224,9 @@ enum FoundationBaseline {
     } else {
       event.recorded = event.at
     }
-    if let meta = line.meta { event.metaHash = meta.hash }
+    var details = EventDetails()
+    if let meta = line.meta { details.metaHash = meta.hash }
+    if let price = line.price { details.price = price }
     var product: Product? = nil
     if let id = line.product {
       guard let index = catalog.index(of: id) else {
@@ -251,19 +253,22 @@ enum FoundationBaseline {
     }
     try setOptionalFields(line, lineNumber: lineNumber, into: &event)
     let currency = (kind == .consumption || line.price != nil) ? line.currency : nil
-    builder.withSymbols { symbols in
+    let subject = builder.withSymbols { symbols in
       event.id = symbols.ids.intern(line.id)
-      event.subject = symbols.subjects.intern(line.subject)
       if let transaction = line.transaction { event.transaction = symbols.transactions.intern(transaction) }
       if let original = line.original_transaction {
         event.originalTransaction = symbols.transactions.intern(original)
       }
-      if let currency { event.currency = symbols.currencies.intern(currency) }
+      if let currency {
+        let symbol = symbols.currencies.intern(currency)
+        if kind == .consumption { event.balanceCurrency = symbol } else { details.priceCurrency = symbol }
+      }
+      return symbols.subjects.intern(line.subject)
     }
-    return event
+    return (event, subject, details)
   }
 
-  /// `ownership`, `offer`, `price` and the reason, as the real reader sets them.
+  /// `ownership`, `offer` and the reason, as the real reader sets them.
   static func setOptionalFields(_ line: Line, lineNumber: Int, into event: inout Event) throws {
     if let ownership = line.ownership {
       event.ownership = ownership == "family_shared" ? .familyShared : .purchased
@@ -275,10 +280,6 @@ enum FoundationBaseline {
       }
       event.offer = offer
       event.hasOffer = true
-    }
-    if let price = line.price {
-      event.price = price
-      event.hasPrice = true
     }
     if let reason = line.reason {
       if event.kind == .expiration {

@@ -36,10 +36,12 @@ public struct CommittedBatch: Hashable, Sendable {
   init(_ outcome: LogAppender.Outcome, after linesBefore: Int) {
     let ledger = outcome.ledger
     let symbols = ledger.symbols
-    events = ledger.events.filter { Int($0.line) > linesBefore }.sorted { $0.line < $1.line }.map { event in
+    var taken: [(event: StoreLedgerCore.Event, subject: Symbol)] = []
+    ledger.forEachEvent { event, subject in if Int(event.line) > linesBefore { taken.append((event, subject)) } }
+    events = taken.sorted { $0.event.line < $1.event.line }.map { event, subject in
       Event(
         id: EventID(rawValue: symbols.ids.string(event.id)), kind: event.kind,
-        subject: SubjectID(rawValue: symbols.subjects.string(event.subject)), at: event.at, recorded: event.recorded,
+        subject: SubjectID(rawValue: symbols.subjects.string(subject)), at: event.at, recorded: event.recorded,
         line: Int(event.line))
     }
     subjects = Set(events.map(\.subject)).sorted { $0.rawValue < $1.rawValue }

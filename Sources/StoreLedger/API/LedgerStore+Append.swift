@@ -120,7 +120,7 @@ struct StoreState {
     logLines = extent.lineCount
     subjectOfID = [UInt32](repeating: UInt32.max, count: ledger.symbols.ids.count)
     subjectOfCharge = [UInt32](repeating: UInt32.max, count: ledger.symbols.transactions.count)
-    for event in ledger.events { index(event, subject: event.subject) }
+    ledger.forEachEvent { event, subject in index(event, subject: subject) }
   }
 
   /// Distinct events held.
@@ -182,7 +182,7 @@ struct StoreState {
             involved.insert(owners[Int(found.rawValue)])
           }
         }
-        note(mini.subjects, event.subject, nil, in: main.subjects)
+        note(mini.subjects, event.loadingSubject, nil, in: main.subjects)
         note(mini.ids, event.id, subjectOfID, in: main.ids)
         if event.kind.isCharge {
           note(mini.transactions, event.transaction, subjectOfCharge, in: main.transactions)
@@ -195,8 +195,12 @@ struct StoreState {
       guard let (lower, upper) = extent(of: Symbol(rawValue: subject)) else { continue }
       for event in ledger.events[lower..<upper] {
         var moved = event
-        builder.withSymbols { mini in Self.move(&moved, from: main, to: &mini) }
-        _ = builder.add(event: moved)
+        var details = ledger.details.details(line: event.line)
+        let subjectInMini = builder.withSymbols { mini in
+          Self.move(&moved, &details, from: main, to: &mini)
+          return main.subjects.withBytes(Symbol(rawValue: subject)) { mini.subjects.intern($0) }
+        }
+        _ = builder.add(event: moved, subject: subjectInMini, details: details)
       }
     }
     var lineNumber = logLines
@@ -207,22 +211,27 @@ struct StoreState {
     return (builder, lineNumber)
   }
 
-  /// Re-interns an event's strings from one symbol space into another.
-  private static func move(_ event: inout Event, from: LedgerSymbols, to: inout LedgerSymbols) {
+  /// Re-interns an event's strings (and its price's currency) from one symbol space into another;
+  /// its subject is the caller's (implied by where a ledger keeps it).
+  private static func move(
+    _ event: inout Event, _ details: inout EventDetails, from: LedgerSymbols, to: inout LedgerSymbols
+  ) {
     func moved(_ symbol: Symbol, _ source: SymbolTable, _ target: inout SymbolTable) -> Symbol {
       symbol.isSome ? source.withBytes(symbol) { target.intern($0) } : .none
     }
     event.id = moved(event.id, from.ids, &to.ids)
-    event.subject = moved(event.subject, from.subjects, &to.subjects)
     event.transaction = moved(event.transaction, from.transactions, &to.transactions)
     event.originalTransaction = moved(event.originalTransaction, from.transactions, &to.transactions)
-    event.currency = moved(event.currency, from.currencies, &to.currencies)
+    event.balanceCurrency = moved(event.balanceCurrency, from.currencies, &to.currencies)
+    details.priceCurrency = moved(details.priceCurrency, from.currencies, &to.currencies)
   }
 
   /// Takes in the subjects an append re-folded; compacts when superseded events outnumber live ones.
   /// - Complexity: O(events of those subjects), amortized; a compaction is O(events).
   mutating func merge(_ outcome: LogAppender.Outcome) {
     let refolded = outcome.ledger
+    // The details of lines new to this ledger; older lines' are here already (a line's never change).
+    var newDetails: [(line: UInt32, details: EventDetails)] = []
     for s in 0..<refolded.subjectCount {
       let source = Symbol(rawValue: UInt32(s))
       let (lower, upper, subscriptions) = refolded.extent(of: source)
@@ -231,7 +240,9 @@ struct StoreState {
       if let previous = extent(of: subject) { deadEvents += previous.upper - previous.lower }
       let start = ledger.events.count
       for var event in refolded.events[lower..<upper] {
-        Self.move(&event, from: refolded.symbols, to: &ledger.symbols)
+        var details = Int(event.line) > logLines ? refolded.details.details(line: event.line) : EventDetails()
+        Self.move(&event, &details, from: refolded.symbols, to: &ledger.symbols)
+        if !details.isEmpty { newDetails.append((event.line, details)) }
         index(event, subject: subject)
         ledger.events.append(event)
         if event.at > ledger.latestEffective { ledger.latestEffective = event.at }
@@ -239,6 +250,8 @@ struct StoreState {
       ledger.relocated[subject.rawValue] = RelocatedSubject(
         start: UInt32(start), end: UInt32(ledger.events.count), subscriptions: UInt32(subscriptions))
     }
+    // New lines follow every line the table holds: in line order, they append.
+    for (line, details) in newDetails.sorted(by: { $0.line < $1.line }) { ledger.details.set(details, line: line) }
     // Lines the input repeated were not written; only the log's own redeliveries count.
     ledger.duplicatesSkipped += refolded.duplicatesSkipped - outcome.report.duplicates
     ledger.linesRead = outcome.logLines

@@ -31,7 +31,7 @@ extension Event {
     if required.contains(.product) && !product.isSome { return false }
     if required.contains(.transaction) && !transaction.isSome { return false }
     if required.contains(.originalTransaction) && !originalTransaction.isSome { return false }
-    if required.contains(.currency) && !currency.isSome { return false }
+    if required.contains(.currency) && !balanceCurrency.isSome { return false }
     if (required.contains(.expires) || required.contains(.graceExpires)) && !hasExpires { return false }
     return true
   }

@@ -43,12 +43,12 @@ struct SubjectRules {
     movements.removeAll(keepingCapacity: true)
     for event in events {
       if event.kind == .consumption {
-        var balance = state.balance(event.currency) ?? 0
-        for refund in refundEffects where refund.currency == event.currency && refund.recorded > event.recorded {
+        var balance = state.balance(event.balanceCurrency) ?? 0
+        for refund in refundEffects where refund.currency == event.balanceCurrency && refund.recorded > event.recorded {
           balance = saturatingAdd(balance, -refund.delta)
         }
         if balance < event.quantity {
-          report(event, .overdraw(currency: event.currency, balance: balance, quantity: event.quantity))
+          report(event, .overdraw(currency: event.balanceCurrency, balance: balance, quantity: event.quantity))
         }
       }
       let effect = state.apply(event, context: context)

@@ -106,9 +106,9 @@ package struct SubjectState: Sendable, Equatable {
       // Kept for reports; usage is counted by the policy, not by this state.
       return .applied(FoldTouch())
     case .consumption:
-      credit(event.currency, -event.quantity)
+      credit(event.balanceCurrency, -event.quantity)
       var touch = FoldTouch()
-      touch.currency = event.currency
+      touch.currency = event.balanceCurrency
       touch.balanceDelta = -event.quantity
       return .applied(touch)
     case .revocation, .refundReversed:

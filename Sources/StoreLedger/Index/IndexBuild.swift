@@ -107,11 +107,20 @@ package enum IndexBuild {
     let name = LogIndex.segmentName(generation: generation, start: 0, end: scan.covered)
     // Normally every event is on a covered line; a copy only when a last unterminated line is not.
     // Redeliveries that made an event known earlier are kept too: a subject's lines must tell the same.
-    let lines = ledger.learnedEarlier.isEmpty ? ledger.events : ledger.events + ledger.learnedEarlier
-    let events = lines.allSatisfy { Int64($0.line) <= lineCount } ? lines : lines.filter { Int64($0.line) <= lineCount }
+    var events: [Event] = []
+    var subjects: [Symbol] = []
+    events.reserveCapacity(ledger.events.count + ledger.learnedEarlier.count)
+    subjects.reserveCapacity(events.capacity)
+    func take(_ event: Event, _ subject: Symbol) {
+      guard Int64(event.line) <= lineCount else { return }
+      events.append(event)
+      subjects.append(subject)
+    }
+    ledger.forEachEvent(take)
+    for event in ledger.learnedEarlier { take(event, event.loadingSubject) }
     let header = try SegmentBuild.write(
       path: directory + "/" + name, range: 0..<scan.covered, firstLine: 1, lineCount: lineCount,
-      events: events, symbols: ledger.symbols
+      events: events, subjects: subjects, symbols: ledger.symbols
     ) { event in scan.record(line: Int(event.line)) }
     guard let lastBlock = try PrefixDigest.lastBlock(of: log, covered: scan.covered) else {
       throw Diagnostic(.cannotRead(path: logPath, reason: "the log shrank while it was being indexed"))
@@ -166,7 +175,8 @@ package enum IndexBuild {
     let name = LogIndex.segmentName(generation: manifest.generation, start: old.coveredBytes, end: end)
     let header = try SegmentBuild.write(
       path: opened.directory + "/" + name, range: old.coveredBytes..<end, firstLine: old.coveredLines + 1,
-      lineCount: Int64(lineNumber) - old.coveredLines, events: events, symbols: symbols
+      lineCount: Int64(lineNumber) - old.coveredLines, events: events, subjects: events.map(\.loadingSubject),
+      symbols: symbols
     ) { event in records[event.line]! }
     guard let chained = try PrefixDigest.extend(old.chain, from: old.chainBytes, to: end, of: log),
       let lastBlock = try PrefixDigest.lastBlock(of: log, covered: end)

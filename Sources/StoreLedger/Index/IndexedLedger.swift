@@ -106,7 +106,7 @@ package enum IndexedLedger {
     func note(_ line: ArraySlice<UInt8>) {
       let parsed = line.withUnsafeBufferPointer { parser.parse($0, lineNumber: 1, symbols: &scratch) }
       guard case .success(let event) = parsed else { return }  // reported when the line is fed
-      involved.insert(scratch.subjects.withBytes(event.subject) { IndexHash.fingerprint($0) })
+      involved.insert(scratch.subjects.withBytes(event.loadingSubject) { IndexHash.fingerprint($0) })
       do {
         let id = scratch.ids.withBytes(event.id) { IndexHash.fingerprint($0) }
         involved.formUnion(try opened.owners(.ids, key: id))

@@ -6,12 +6,13 @@ enum SegmentBuild {
   ///
   /// `events` may be in any order and hold several lines of one event (redeliveries): every
   /// event gets a record under its subject, an id entry, and a charge entry when it is a
-  /// purchase or renewal. `record` says where an event's line is.
+  /// purchase or renewal. `subjects` holds each event's subject; `record` says where an event's line is.
   /// - Complexity: O(n log n) for n events; memory O(n).
   static func write(
     path: String, range: Range<Int64>, firstLine: Int64, lineCount: Int64,
-    events: [Event], symbols: LedgerSymbols, record: (Event) -> LineRecord
+    events: [Event], subjects: [Symbol], symbols: LedgerSymbols, record: (Event) -> LineRecord
   ) throws(Diagnostic) -> SegmentHeader {
+    precondition(subjects.count == events.count, "a subject per event")
     let subjectCount = symbols.subjects.count
     var subjectPrints = [UInt64](repeating: 0, count: subjectCount)
     for s in 0..<subjectCount {
@@ -19,7 +20,7 @@ enum SegmentBuild {
     }
     // Events grouped by subject (counting sort of their indices).
     var starts = [Int](repeating: 0, count: subjectCount + 1)
-    for event in events { starts[Int(event.subject.rawValue) + 1] += 1 }
+    for subject in subjects { starts[Int(subject.rawValue) + 1] += 1 }
     for s in 0..<subjectCount { starts[s + 1] += starts[s] }
     var next = starts
     var grouped = [Int32](repeating: 0, count: events.count)
@@ -27,7 +28,7 @@ enum SegmentBuild {
     var charges: [KeyEntry] = []
     ids.reserveCapacity(events.count)
     for (index, event) in events.enumerated() {
-      let s = Int(event.subject.rawValue)
+      let s = Int(subjects[index].rawValue)
       grouped[next[s]] = Int32(index)
       next[s] += 1
       let subject = subjectPrints[s]

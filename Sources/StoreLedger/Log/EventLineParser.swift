@@ -88,6 +88,15 @@ package struct EventLineParser {
   package mutating func parse(
     _ line: UnsafeBufferPointer<UInt8>, lineNumber: Int, symbols: inout LedgerSymbols
   ) -> Result<Event, Diagnostic> {
+    parseDetailed(line, lineNumber: lineNumber, symbols: &symbols).map(\.event)
+  }
+
+  /// Parses, validates and interns one line: the event (its subject in `loadingSubject`) and
+  /// its details (price, meta hash), which a ledger keeps beside its events.
+  /// - Complexity: O(line length).
+  package mutating func parseDetailed(
+    _ line: UnsafeBufferPointer<UInt8>, lineNumber: Int, symbols: inout LedgerSymbols
+  ) -> Result<(event: Event, details: EventDetails), Diagnostic> {
     scratch.removeAll(keepingCapacity: true)
     switch parsePending(line, lineNumber: lineNumber, lineStart: 0) {
     case .failure(let diagnostic):

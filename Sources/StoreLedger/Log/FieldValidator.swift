@@ -166,7 +166,7 @@ struct FieldValidator {
     event.at = fields.at
     event.recorded = present.contains(.recorded) ? fields.recorded : fields.at
     event.hasRecorded = present.contains(.recorded)
-    event.metaHash = fields.metaHash
+    pending.details.metaHash = fields.metaHash
     if let problem = identityProblem(fields) { return fail(problem) }
     if let problem = sharedValueProblem(fields, kind, into: &event) { return fail(problem) }
     if let problem = kindValueProblem(fields, kind, into: &event, &pending) { return fail(problem) }
@@ -405,8 +405,7 @@ struct FieldValidator {
     guard b.count == 3, b.allSatisfy({ $0 >= 65 && $0 <= 90 }) else {
       return .invalidValue(field: "currency", expected: "an ISO 4217 code such as USD", found: quoted(ref))
     }
-    event.price = fields.price
-    event.hasPrice = true
+    pending.details.price = fields.price
     pending.currency = internRef(ref)
     return nil
   }
@@ -441,12 +440,15 @@ struct PendingEvent {
   var subject = InternRef()
   var transaction = InternRef()
   var originalTransaction = InternRef()
+  /// A consumption's balance currency or a charge's price currency (by `event.kind`).
   var currency = InternRef()
+  /// The price (its currency still to intern) and the meta hash.
+  var details = EventDetails()
 
-  /// Interns the strings and returns the finished event.
+  /// Interns the strings and returns the finished event (its subject in `loadingSubject`) and its details.
   func interned(
     into symbols: inout LedgerSymbols, buffer: UnsafeBufferPointer<UInt8>, scratch: UnsafeBufferPointer<UInt8>
-  ) -> Event {
+  ) -> (event: Event, details: EventDetails) {
     @inline(__always) func bytes(_ r: InternRef) -> UnsafeBufferPointer<UInt8> {
       let start = Int(r.ref.start)
       if r.ref.inScratch {
@@ -456,7 +458,7 @@ struct PendingEvent {
     }
     var result = event
     result.id = symbols.ids.intern(bytes(id), hash: id.hash)
-    result.subject = symbols.subjects.intern(bytes(subject), hash: subject.hash)
+    result.loadingSubject = symbols.subjects.intern(bytes(subject), hash: subject.hash)
     if transaction.ref.isPresent {
       result.transaction = symbols.transactions.intern(bytes(transaction), hash: transaction.hash)
     }
@@ -464,7 +466,11 @@ struct PendingEvent {
       result.originalTransaction = symbols.transactions.intern(
         bytes(originalTransaction), hash: originalTransaction.hash)
     }
-    if currency.ref.isPresent { result.currency = symbols.currencies.intern(bytes(currency), hash: currency.hash) }
-    return result
+    var details = details
+    if currency.ref.isPresent {
+      let symbol = symbols.currencies.intern(bytes(currency), hash: currency.hash)
+      if result.kind == .consumption { result.balanceCurrency = symbol } else { details.priceCurrency = symbol }
+    }
+    return (result, details)
   }
 }

@@ -7,6 +7,8 @@ package struct Ledger: Sendable {
   package let context: FoldContext
   /// Interned strings.
   package var symbols: LedgerSymbols
+  /// Prices and meta hashes of the events, by line.
+  package var details: EventDetailTable
   /// All events; subject `s` owns `events[subjectStarts[s]..<subjectStarts[s+1]]`, in effective order.
   package var events: [Event]
   /// Where each subject's events start (one extra entry at the end).
@@ -32,12 +34,13 @@ package struct Ledger: Sendable {
 
   /// Creates a value from all its stored properties (the memberwise initializer, for other targets).
   package init(
-    context: FoldContext, symbols: LedgerSymbols, events: [Event], subjectStarts: [UInt32],
+    context: FoldContext, symbols: LedgerSymbols, details: EventDetailTable, events: [Event], subjectStarts: [UInt32],
     subscriptionCounts: [UInt32], linesRead: Int, duplicatesSkipped: Int, latestEffective: Timestamp,
     warnings: [Diagnostic], relocated: [UInt32: RelocatedSubject] = [:]
   ) {
     self.context = context
     self.symbols = symbols
+    self.details = details
     self.events = events
     self.subjectStarts = subjectStarts
     self.subscriptionCounts = subscriptionCounts
@@ -55,7 +58,7 @@ package struct Ledger: Sendable {
   package static var empty: Ledger {
     var symbols = LedgerSymbols()
     return Ledger(
-      context: FoldContext(catalog: Catalog(products: []), symbols: &symbols), symbols: symbols, events: [],
+      context: FoldContext(catalog: Catalog(products: []), symbols: &symbols), symbols: symbols, details: EventDetailTable(), events: [],
       subjectStarts: [0], subscriptionCounts: [], linesRead: 0, duplicatesSkipped: 0,
       latestEffective: .distantPast, warnings: [])
   }
@@ -70,6 +73,33 @@ package struct Ledger: Sendable {
   package func events(of subject: Symbol) -> ArraySlice<Event> {
     let extent = extent(of: subject)
     return events[extent.lower..<extent.upper]
+  }
+
+  /// Calls `body` with every live event and its subject, subject after subject (a relocated
+  /// subject's events where they now lie; the dead ranges not at all).
+  /// - Complexity: O(events).
+  package func forEachEvent(_ body: (Event, Symbol) throws -> Void) rethrows {
+    // An open store's subjects new since loading exist only as relocated ones.
+    for s in 0..<max(subjectCount, symbols.subjects.count) {
+      let subject = Symbol(rawValue: UInt32(s))
+      guard s < subjectCount || relocated[subject.rawValue] != nil else { continue }
+      let range = extent(of: subject)
+      for index in range.lower..<range.upper { try body(events[index], subject) }
+    }
+  }
+
+  /// The subject whose events include `events[index]`, in a ledger without relocated subjects.
+  /// - Complexity: O(log subjects).
+  package func subject(ofEventAt index: Int) -> Symbol {
+    precondition(relocated.isEmpty && index < events.count, "the subject of an event by position")
+    var low = 0
+    var high = subjectCount
+    // The last subject whose start is at or before `index`: subjects without events share starts.
+    while low < high {
+      let mid = (low + high + 1) >> 1
+      if Int(subjectStarts[mid]) <= index { low = mid } else { high = mid - 1 }
+    }
+    return Symbol(rawValue: UInt32(low))
   }
 
   /// Where a subject's events lie in `events`, and how many subscriptions it has.

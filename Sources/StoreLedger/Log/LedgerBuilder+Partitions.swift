@@ -98,9 +98,9 @@ extension LedgerBuilder {
         ahead += 1
       }
       guard case .event(let pending) = lines[index] else { continue }
-      let event = pending.interned(into: &symbols, buffer: buffer, scratch: scratch)
-      firstLines.note(symbols, line: event.line)
-      _ = admit(event)
+      let interned = pending.interned(into: &symbols, buffer: buffer, scratch: scratch)
+      firstLines.note(symbols, line: interned.event.line)
+      _ = admit(interned.event, details: interned.details)
     }
   }
 
@@ -137,6 +137,7 @@ extension LedgerBuilder {
     let merge = PartitionMerge(partitions, aliases: transactionAliases)
     symbols = merge.symbols
     learnedEarlier = merge.learnedEarlier(partitions)
+    eventDetails = merge.details(partitions)
     symbols.ids.rebuildIndex()
     symbols.transactions.rebuildIndex()
     events = merge.combined(&partitions)

@@ -19,14 +19,18 @@ package enum LineOutcome: Sendable, Equatable {
 /// subject's events by effective time (line order for ties), resolves which
 /// subscription or purchase every event refers to, and replays every subject
 /// once to enforce the no-overdraw rule and collect `check` warnings.
-/// Memory: one compact `Event` per new event plus the interned strings.
+/// Memory: one compact `Event` per new event, the details of priced events and events with
+/// `meta` (`EventDetailTable`), plus the interned strings.
 package struct LedgerBuilder {
   /// The file name used in diagnostics.
   package let file: String
   private var parser: EventLineParser
   private var context: FoldContext
   var symbols: LedgerSymbols
+  /// Admitted events in line order, each with its subject in `loadingSubject` until grouped.
   var events: [Event] = []
+  /// The admitted events' prices and meta hashes, by line.
+  var eventDetails = EventDetailTable()
   /// Per id symbol: the event's index (`baseFlag` set: in `base`), or `UInt32.max` if none.
   var eventIndexByID: [UInt32] = []
   /// A restored ledger this builder extends with a log's tail (snapshot restore).
@@ -114,12 +118,27 @@ package struct LedgerBuilder {
     index & Self.baseFlag != 0 ? base!.events[Int(index & ~Self.baseFlag)] : events[Int(index)]
   }
 
+  /// The subject of the event at `index` (`eventIndexByID`'s encoding): implied by its place
+  /// in a restored base, kept in `loadingSubject` for this builder's own events.
+  private func subject(ofEventAt index: UInt32) -> Symbol {
+    index & Self.baseFlag != 0 ? base!.subject(ofEventAt: Int(index & ~Self.baseFlag)) : events[Int(index)].loadingSubject
+  }
+
+  /// The details of the event at `index` (`eventIndexByID`'s encoding). Events added by
+  /// `add(event:)` (an open store's moved subjects) come in effective order, not line order:
+  /// the table is ordered first when they did.
+  private mutating func details(ofEventAt index: UInt32, line: UInt32) -> EventDetails {
+    if index & Self.baseFlag != 0 { return base!.details.details(line: line) }
+    eventDetails.sortByLine()
+    return eventDetails.details(line: line)
+  }
+
   /// An event's knowledge time is the earliest `recorded` of its lines, so the order in which
   /// redeliveries arrive never changes an as-of answer.
   private mutating func learnEarlier(_ index: UInt32, from redelivery: Event) {
     learnedEarlier.append(redelivery)
     if index & Self.baseFlag != 0 {
-      baseSubjectsLearnedEarlier.insert(redelivery.subject.rawValue)
+      baseSubjectsLearnedEarlier.insert(redelivery.loadingSubject.rawValue)
       let position = Int(index & ~Self.baseFlag)
       base!.events[position].recorded = redelivery.recorded
       base!.events[position].hasRecorded = redelivery.hasRecorded
@@ -177,13 +196,13 @@ package struct LedgerBuilder {
       return .rejected
     case .parse: break
     }
-    switch parser.parse(line, lineNumber: lineNumber, symbols: &symbols) {
+    switch parser.parseDetailed(line, lineNumber: lineNumber, symbols: &symbols) {
     case .failure(var diagnostic):
       diagnostic.file = file
       record(diagnostic)
       return .rejected
-    case .success(let event):
-      return admit(event)
+    case .success(let parsed):
+      return admit(parsed.event, details: parsed.details)
     }
   }
 
@@ -222,7 +241,8 @@ package struct LedgerBuilder {
       record(diagnostic)
     case .event(let pending):
       if let shard, !pending.belongs(to: shard, buffer: buffer, scratch: scratch) { return }
-      _ = admit(pending.interned(into: &symbols, buffer: buffer, scratch: scratch))
+      let interned = pending.interned(into: &symbols, buffer: buffer, scratch: scratch)
+      _ = admit(interned.event, details: interned.details)
     }
   }
 
@@ -234,18 +254,25 @@ package struct LedgerBuilder {
 
   /// Adds an event decoded by other means; it gets the same log-wide checks as a parsed line.
   ///
-  /// The caller has validated the fields; its symbols must come from `withSymbols`.
-  package mutating func add(event: Event) -> LineOutcome {
+  /// The caller has validated the fields; its symbols (`subject` and the price currency of
+  /// `details` too) must come from `withSymbols`.
+  package mutating func add(event: Event, subject: Symbol, details: EventDetails = EventDetails()) -> LineOutcome {
     unpartition()
     linesRead += 1
-    return admit(event)
+    var event = event
+    event.loadingSubject = subject
+    return admit(event, details: details)
   }
 
-  mutating func admit(_ event: Event) -> LineOutcome {
+  /// Admits one event (its subject in `loadingSubject`) with its details.
+  mutating func admit(_ event: Event, details: EventDetails) -> LineOutcome {
     let idIndex = Int(event.id.rawValue)
     if idIndex < eventIndexByID.count, eventIndexByID[idIndex] != UInt32.max {
-      let first = self.event(at: eventIndexByID[idIndex])
-      if event.isRedelivery(of: first) {
+      let firstIndex = eventIndexByID[idIndex]
+      let first = self.event(at: firstIndex)
+      let sameSubject = subject(ofEventAt: firstIndex) == event.loadingSubject
+      let firstDetails = self.details(ofEventAt: firstIndex, line: first.line)
+      if event.isRedelivery(of: first, sameSubject: sameSubject, details: details, otherDetails: firstDetails) {
         duplicatesSkipped += 1
         guard event.recorded < first.recorded else { return .duplicate(firstLine: Int(first.line)) }
         learnEarlier(eventIndexByID[idIndex], from: event)
@@ -256,7 +283,9 @@ package struct LedgerBuilder {
           file: file, line: Int(event.line),
           .idConflict(
             id: symbols.ids.string(event.id), firstLine: Int(first.line),
-            differing: event.differingFields(from: first).map(\.name))))
+            differing: event.differingFields(
+              from: first, sameSubject: sameSubject, details: details, otherDetails: firstDetails
+            ).map(\.name))))
       return .rejected
     }
     if event.kind.isCharge {
@@ -283,6 +312,7 @@ package struct LedgerBuilder {
     }
     eventIndexByID[idIndex] = UInt32(events.count)
     events.append(event)
+    if !details.isEmpty { eventDetails.set(details, line: event.line) }
     return .added
   }
 
@@ -309,7 +339,7 @@ package struct LedgerBuilder {
     }
     let subjectCount = symbols.subjects.count
     var starts = merge?.subjectCounts ?? [Int](repeating: 0, count: subjectCount + 1)
-    if merge == nil { for event in events { starts[Int(event.subject.rawValue) + 1] += 1 } }
+    if merge == nil { for event in events { starts[Int(event.loadingSubject.rawValue) + 1] += 1 } }
     let errorsBeforeSizes = errorCount
     for s in 0..<subjectCount {
       checkSize(starts[s + 1], subject: s)
@@ -319,6 +349,9 @@ package struct LedgerBuilder {
     if errorCount > errorsBeforeSizes { return .failure(DiagnosticList(errorsInLineOrder() + warnings)) }
     eventIndexByID = []
     chargeLineByTransaction = []
+    eventDetails.sortByLine()
+    let details = merge?.details(partitions) ?? eventDetails
+    eventDetails = EventDetailTable()
     var grouped = groupedBySubject(merge, starts: starts)
     let context = context
     let settled = grouped.withUnsafeMutableBufferPointer { all in
@@ -334,7 +367,7 @@ package struct LedgerBuilder {
     }
     warnings.sort { ($0.line ?? 0) < ($1.line ?? 0) }
     var ledger = Ledger(
-      context: context, symbols: symbols, events: grouped, subjectStarts: starts.map { UInt32($0) },
+      context: context, symbols: symbols, details: details, events: grouped, subjectStarts: starts.map { UInt32($0) },
       subscriptionCounts: subscriptionCounts, linesRead: linesRead,
       duplicatesSkipped: duplicatesSkipped, latestEffective: latest, warnings: warnings)
     ledger.learnedEarlier = learnedEarlier
@@ -351,14 +384,14 @@ package struct LedgerBuilder {
     guard !events.isEmpty || !baseSubjectsLearnedEarlier.isEmpty else {
       return .success(
         Ledger(
-          context: context, symbols: symbols, events: base.events, subjectStarts: base.subjectStarts,
+          context: context, symbols: symbols, details: base.details, events: base.events, subjectStarts: base.subjectStarts,
           subscriptionCounts: base.subscriptionCounts, linesRead: linesRead,
           duplicatesSkipped: duplicatesSkipped, latestEffective: base.latestEffective,
           warnings: baseWarnings + warnings))
     }
     let subjectCount = symbols.subjects.count
     var tailStarts = [Int](repeating: 0, count: subjectCount + 1)
-    for event in events { tailStarts[Int(event.subject.rawValue) + 1] += 1 }
+    for event in events { tailStarts[Int(event.loadingSubject.rawValue) + 1] += 1 }
     for s in 0..<subjectCount { tailStarts[s + 1] += tailStarts[s] }
     var tail = events
     events = []
@@ -403,8 +436,11 @@ package struct LedgerBuilder {
     }
     if errorCount > 0 { return .failure(DiagnosticList(errors + warnings)) }
     warnings.sort { ($0.line ?? 0) < ($1.line ?? 0) }
+    let details = EventDetailTable.merged([base.details, eventDetails])
+    base.details = EventDetailTable()
+    eventDetails = EventDetailTable()
     var ledger = Ledger(
-      context: context, symbols: symbols, events: merged, subjectStarts: starts,
+      context: context, symbols: symbols, details: details, events: merged, subjectStarts: starts,
       subscriptionCounts: subscriptionCounts, linesRead: linesRead,
       duplicatesSkipped: duplicatesSkipped, latestEffective: latest, warnings: baseWarnings + warnings)
     ledger.learnedEarlier = base.learnedEarlier + learnedEarlier
@@ -432,17 +468,19 @@ package struct LedgerBuilder {
     return grouped
   }
 
-  /// Reorders `events` in place so each subject's events are contiguous (counting sort).
+  /// Reorders `events` in place so each subject's events are contiguous (counting sort by
+  /// `loadingSubject`); their `slot` is then free for the resolver (`UInt32.max`).
   static func groupBySubject(_ events: inout [Event], starts: [Int]) {
     var next = starts
     var destination = [UInt32](repeating: 0, count: events.count)
-    for (index, event) in events.enumerated() {
-      let s = Int(event.subject.rawValue)
-      destination[index] = UInt32(next[s])
-      next[s] += 1
-    }
-    // Follow permutation cycles so only one extra 4-byte index per event is needed.
     events.withUnsafeMutableBufferPointer { all in
+      for index in 0..<all.count {
+        let s = Int(all[index].loadingSubject.rawValue)
+        destination[index] = UInt32(next[s])
+        next[s] += 1
+        all[index].slot = UInt32.max
+      }
+      // Follow permutation cycles so only one extra 4-byte index per event is needed.
       for index in 0..<all.count {
         while Int(destination[index]) != index {
           let target = Int(destination[index])

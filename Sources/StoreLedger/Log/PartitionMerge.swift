@@ -133,16 +133,19 @@ struct SymbolRemap {
   var transactions: [UInt32] = []
   var currencies: [UInt32] = []
 
-  /// Rewrites an event's symbols into the merged tables'.
+  /// Rewrites an event's symbols into the merged tables', its `loadingSubject` too when
+  /// `loading` (not yet grouped).
   @inline(__always)
-  func apply(_ event: inout Event) {
+  func apply(_ event: inout Event, loading: Bool) {
     event.id = Symbol(rawValue: ids[Int(event.id.rawValue)])
-    event.subject = Symbol(rawValue: subjects[Int(event.subject.rawValue)])
+    if loading { event.loadingSubject = Symbol(rawValue: subjects[Int(event.loadingSubject.rawValue)]) }
     if event.transaction.isSome { event.transaction = Symbol(rawValue: transactions[Int(event.transaction.rawValue)]) }
     if event.originalTransaction.isSome {
       event.originalTransaction = Symbol(rawValue: transactions[Int(event.originalTransaction.rawValue)])
     }
-    if event.currency.isSome { event.currency = Symbol(rawValue: currencies[Int(event.currency.rawValue)]) }
+    if event.balanceCurrency.isSome {
+      event.balanceCurrency = Symbol(rawValue: currencies[Int(event.balanceCurrency.rawValue)])
+    }
   }
 }
 
@@ -199,7 +202,7 @@ struct PartitionMerge {
       nonisolated(unsafe) let counts = counts
       DispatchQueue.concurrentPerform(iterations: partitions.count) { p in
         let map = remaps[p].subjects
-        for event in partitions[p].events { counts[Int(map[Int(event.subject.rawValue)]) + 1] += 1 }
+        for event in partitions[p].events { counts[Int(map[Int(event.loadingSubject.rawValue)]) + 1] += 1 }
       }
     }
     return counts
@@ -220,11 +223,11 @@ struct PartitionMerge {
       DispatchQueue.concurrentPerform(iterations: all.count) { p in
         let remap = remaps[p]
         var localStarts = [Int](repeating: 0, count: remap.subjects.count + 1)
-        for event in all[p].events { localStarts[Int(event.subject.rawValue) + 1] += 1 }
+        for event in all[p].events { localStarts[Int(event.loadingSubject.rawValue) + 1] += 1 }
         for s in 0..<remap.subjects.count { localStarts[s + 1] += localStarts[s] }
         LedgerBuilder.groupBySubject(&all[p].events, starts: localStarts)
         all[p].events.withUnsafeMutableBufferPointer { events in
-          for index in events.indices { remap.apply(&events[index]) }
+          for index in events.indices { remap.apply(&events[index], loading: false) }
         }
       }
     }
@@ -257,11 +260,23 @@ struct PartitionMerge {
     var lines: [Event] = []
     for p in partitions.indices {
       for var event in partitions[p].learnedEarlier {
-        remaps[p].apply(&event)
+        remaps[p].apply(&event, loading: true)
         lines.append(event)
       }
     }
     return lines.sorted { $0.line < $1.line }
+  }
+
+  /// The partitions' event details in one table, price currencies in the merged symbols.
+  /// - Complexity: O(entries), O(n log n) for n entries when partitions interleave lines.
+  func details(_ partitions: [LedgerBuilder]) -> EventDetailTable {
+    EventDetailTable.merged(
+      partitions.indices.map { p in
+        var table = partitions[p].eventDetails
+        let map = remaps[p].currencies
+        table.remapCurrencies { Symbol(rawValue: map[Int($0.rawValue)]) }
+        return table
+      })
   }
 
   /// Every partition's events in one array in the merged symbols, partition after partition
@@ -272,7 +287,7 @@ struct PartitionMerge {
     events.reserveCapacity(partitions.reduce(0) { $0 + $1.events.count })
     for p in partitions.indices {
       for var event in partitions[p].events {
-        remaps[p].apply(&event)
+        remaps[p].apply(&event, loading: true)
         events.append(event)
       }
       partitions[p].events = []

@@ -157,10 +157,11 @@ package struct CustomerTimeline: Sendable {
     if event.originalTransaction.isSome && event.originalTransaction != event.transaction {
       parts.append("original " + symbols.transactions.string(event.originalTransaction))
     }
-    if event.hasPrice {
-      parts.append(ReportFormat.money(thousandths: event.price) + " " + symbols.currencies.string(event.currency))
+    let price = ledger.details.details(line: event.line)
+    if price.hasPrice {
+      parts.append(ReportFormat.money(thousandths: price.price) + " " + symbols.currencies.string(price.priceCurrency))
     } else if event.kind == .consumption {
-      parts.append("\(event.quantity) " + symbols.currencies.string(event.currency))
+      parts.append("\(event.quantity) " + symbols.currencies.string(event.balanceCurrency))
     }
     if event.kind == .purchase && event.quantity > 1 { parts.append("×\(event.quantity)") }
     if event.kind == .usage, let policy = ledger.catalog.policy {

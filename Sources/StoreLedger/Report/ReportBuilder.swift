@@ -250,15 +250,16 @@ package struct ReportBuilder {
         let charge = Self.charge(event.transaction, in: subjectEvents, knownBy: knownBy)
       else { break }
       let isRefund = revokedCharges.remove(at: index).isRefund
-      if charge.hasPrice { add(charge.price, to: \.revenue, .revenue, key: Int(charge.currency.rawValue), bucket: bucket) }
+      let price = ledger.details.details(line: charge.line)
+      if price.hasPrice { add(price.price, to: \.revenue, .revenue, key: Int(price.priceCurrency.rawValue), bucket: bucket) }
       if isRefund {
         tallies[bucket].refundReversals += 1
-        if charge.hasPrice { add(charge.price, to: \.reversed, .reversed, key: Int(charge.currency.rawValue), bucket: bucket) }
+        if price.hasPrice { add(price.price, to: \.reversed, .reversed, key: Int(price.priceCurrency.rawValue), bucket: bucket) }
       }
     case .expiration, .billingRetry, .graceEntered, .renewalExtended:
       tallyBillingState(event, bucket: bucket)
     case .consumption:
-      let currency = Int(event.currency.rawValue)
+      let currency = Int(event.balanceCurrency.rawValue)
       add(event.quantity, to: \.spends, .spends, key: currency, bucket: bucket)
     case .usage:
       // A release (negative quantity) is not a use; a subscriber is a subject with a subscription giving access.
@@ -280,11 +281,12 @@ package struct ReportBuilder {
     let before = isSubscription ? state.subscriptions[slot] : SubscriptionState()
     let isOwned =
       event.kind == .purchase ? event.ownership == .purchased : !before.isKnown || before.ownership == .purchased
-    if event.hasPrice { add(event.price, to: \.revenue, .revenue, key: Int(event.currency.rawValue), bucket: bucket) }
+    let price = ledger.details.details(line: event.line)
+    if price.hasPrice { add(price.price, to: \.revenue, .revenue, key: Int(price.priceCurrency.rawValue), bucket: bucket) }
     if isSubscription {
       charges[slot] = PeriodCharge(
-        start: event.at, expires: event.expires, hasPrice: event.hasPrice, price: event.price,
-        currency: Int(event.currency.rawValue))
+        start: event.at, expires: event.expires, hasPrice: price.hasPrice, price: price.price,
+        currency: Int(price.priceCurrency.rawValue))
     }
     guard isOwned else { return }
     tallies[bucket].charges += 1
@@ -319,10 +321,11 @@ package struct ReportBuilder {
     let slot = Int(event.slot)
     let isRefund = event.reasonRaw != RevocationReason.familyRevoked.rawValue
     revokedCharges.append((event.transaction, isRefund))
-    if charge.hasPrice { add(-charge.price, to: \.revenue, .revenue, key: Int(charge.currency.rawValue), bucket: bucket) }
+    let price = ledger.details.details(line: charge.line)
+    if price.hasPrice { add(-price.price, to: \.revenue, .revenue, key: Int(price.priceCurrency.rawValue), bucket: bucket) }
     if isRefund {
       tallies[bucket].refunds += 1
-      if charge.hasPrice { add(charge.price, to: \.refunded, .refunded, key: Int(charge.currency.rawValue), bucket: bucket) }
+      if price.hasPrice { add(price.price, to: \.refunded, .refunded, key: Int(price.priceCurrency.rawValue), bucket: bucket) }
     }
     // A refund effective before its purchase has no target (the loader leaves it unresolved).
     if event.targetProduct.isSome && ledger.catalog.kind(event.targetProduct) == .autoRenewable

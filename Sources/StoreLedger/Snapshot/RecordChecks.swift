@@ -27,6 +27,8 @@ struct RecordChecks {
     var subscriptions: [UInt32] = []
     /// The latest `at` of the run.
     var latest = Timestamp.distantPast
+    /// The run's prices and meta hashes, by line (in record order until merged).
+    var details = EventDetailTable()
   }
 
   /// Decodes the records of `subjects` into their places in `out`.
@@ -43,7 +45,8 @@ struct RecordChecks {
       part.subscriptions.append(
         try self.subject(
           Symbol(rawValue: UInt32(subject)), records: start.records..<ends[subject].records, recordsAt: layout.recordsAt,
-          extras: &extras, extrasEnd: layout.extrasAt + ends[subject].extras, latest: &part.latest, into: out))
+          extras: &extras, extrasEnd: layout.extrasAt + ends[subject].extras, latest: &part.latest,
+          details: &part.details, into: out))
     }
     return part
   }
@@ -52,20 +55,20 @@ struct RecordChecks {
   /// - Complexity: O(records).
   func subject(
     _ subject: Symbol, records: Range<Int>, recordsAt: Int, extras: inout Int, extrasEnd: Int,
-    latest: inout Timestamp, into out: UnsafeMutableBufferPointer<Event>
+    latest: inout Timestamp, details: inout EventDetailTable, into out: UnsafeMutableBufferPointer<Event>
   ) throws(Diagnostic) -> UInt32 {
     var subscriptions: UInt32 = 0
     for index in records {
       let position = index - records.lowerBound
       guard
-        let e = RecordCoding.decode(
-          decoder.bytes, at: recordsAt + index * RecordCoding.recordBytes, extras: &extras, extrasEnd: extrasEnd,
-          subject: subject),
-        check(e, position: position)
+        let (e, d) = RecordCoding.decode(
+          decoder.bytes, at: recordsAt + index * RecordCoding.recordBytes, extras: &extras, extrasEnd: extrasEnd),
+        check(e, position: position), !d.priceCurrency.isSome || Int(d.priceCurrency.rawValue) < currencyCount
       else { throw decoder.fail("record \(index) (subject \(subject.rawValue), event \(position + 1)) is damaged") }
       if e.at > latest { latest = e.at }
       if isSubscriptionEvent(e) { subscriptions = max(subscriptions, e.slot &+ 1) }
       out[index] = e
+      if !d.isEmpty { details.set(d, line: e.line) }
     }
     guard extras == extrasEnd else {
       throw decoder.fail("subject \(subject.rawValue): its records use \(extrasEnd - extras) bytes of extras fewer than it says")
@@ -94,7 +97,7 @@ struct RecordChecks {
     func inside(_ product: ProductIndex) -> Bool { !product.isSome || product.rawValue < productCount }
     guard e.id.isSome, Int(e.id.rawValue) < idCount,
       inside(e.transaction, transactionCount), inside(e.originalTransaction, transactionCount),
-      inside(e.currency, currencyCount), inside(e.product), inside(e.targetProduct),
+      inside(e.balanceCurrency, currencyCount), inside(e.product), inside(e.targetProduct),
       e.line >= 1, Int(e.line) <= Limits.linesMax,
       e.slot == UInt32.max || e.slot <= UInt32(Limits.eventsPerSubjectMax),
       e.at.isReadable, e.recorded.isReadable, e.expires.isReadable,
@@ -131,7 +134,7 @@ struct RecordChecks {
     case .revocation, .refundReversed:
       guard e.transaction.isSome else { return false }
     case .consumption:
-      guard e.currency.isSome, e.quantity >= 1 else { return false }
+      guard e.balanceCurrency.isSome, e.quantity >= 1 else { return false }
     case .purchasePending:
       guard e.product.isSome else { return false }
     case .usage:

@@ -33,29 +33,36 @@ enum RecordCoding {
   /// Bits of the flags word that must be zero.
   private static let unusedBits: UInt32 = ~0 << (firstExtraBit + UInt32(Extra.allCases.count))
 
-  /// Bytes of the extras stream `e` writes.
-  static func extrasBytes(_ e: Event) -> Int {
+  /// The currency a record stores: a consumption's balance currency or a charge's price currency.
+  private static func currency(_ e: Event, _ d: EventDetails) -> Symbol {
+    e.kind == .consumption ? e.balanceCurrency : d.priceCurrency
+  }
+
+  /// Bytes of the extras stream `e` (with its details `d`) writes.
+  static func extrasBytes(_ e: Event, _ d: EventDetails) -> Int {
     var bytes = 0
     if e.recorded != e.at { bytes += 8 }
     if e.expires.millisecondsSinceEpoch != 0 { bytes += 8 }
     if e.quantity != 0 { bytes += 8 }
-    if e.price != 0 { bytes += 8 }
-    if e.metaHash != 0 { bytes += 8 }
-    if e.currency.isSome { bytes += 4 }
+    if d.price != 0 { bytes += 8 }
+    if d.metaHash != 0 { bytes += 8 }
+    if currency(e, d).isSome { bytes += 4 }
     if e.product.isSome { bytes += 4 }
     if e.targetProduct.isSome { bytes += 4 }
     if e.feature != Event.noFeature { bytes += 2 }
     return bytes
   }
 
-  /// Writes `e` as one record at `offset` of `out`, and its extras at `extras` (moved past them);
-  /// `out` has room for both (`recordBytes`, `extrasBytes(e)`).
-  static func encode(_ e: Event, into out: UnsafeMutableRawBufferPointer, at offset: Int, extras: inout Int) {
+  /// Writes `e` (with its details `d`) as one record at `offset` of `out`, and its extras at
+  /// `extras` (moved past them); `out` has room for both (`recordBytes`, `extrasBytes(e, d)`).
+  static func encode(
+    _ e: Event, _ d: EventDetails, into out: UnsafeMutableRawBufferPointer, at offset: Int, extras: inout Int
+  ) {
     precondition(offset >= 0 && offset + recordBytes <= out.count, "record outside the buffer")
     func put<T: FixedWidthInteger>(_ value: T, _ at: Int) {
       out.storeBytes(of: value.littleEndian, toByteOffset: at, as: T.self)
     }
-    var flags = UInt32(EventFlags.pack(e))
+    var flags = UInt32(EventFlags.pack(e, hasPrice: d.hasPrice))
     func extra<T: FixedWidthInteger>(_ present: Bool, _ which: Extra, _ value: T) {
       guard present else { return }
       flags |= which.bit
@@ -66,9 +73,9 @@ enum RecordCoding {
     extra(e.recorded != e.at, .recorded, e.recorded.millisecondsSinceEpoch)
     extra(e.expires.millisecondsSinceEpoch != 0, .expires, e.expires.millisecondsSinceEpoch)
     extra(e.quantity != 0, .quantity, e.quantity)
-    extra(e.price != 0, .price, e.price)
-    extra(e.metaHash != 0, .meta, e.metaHash)
-    extra(e.currency.isSome, .currency, e.currency.rawValue)
+    extra(d.price != 0, .price, d.price)
+    extra(d.metaHash != 0, .meta, d.metaHash)
+    extra(currency(e, d).isSome, .currency, currency(e, d).rawValue)
     extra(e.product.isSome, .product, e.product.rawValue)
     extra(e.targetProduct.isSome, .target, e.targetProduct.rawValue)
     extra(e.feature != Event.noFeature, .feature, e.feature)
@@ -81,20 +88,23 @@ enum RecordCoding {
     put(flags, offset + flagsOffset)
   }
 
-  /// Reads the record at `offset` of `bytes` (which holds it whole) into an event of `subject`,
-  /// taking its extras from `extras` up to `extrasEnd`; nil when its flags are not a valid
-  /// encoding or its extras run past `extrasEnd`. Indices are not checked here.
+  /// Reads the record at `offset` of `bytes` (which holds it whole) into an event and its
+  /// details, taking its extras from `extras` up to `extrasEnd`; nil when its flags are not a
+  /// valid encoding, a value is one its kind cannot hold, or its extras run past `extrasEnd`.
+  /// Indices are not checked here.
   @inline(__always)
   static func decode(
-    _ bytes: UnsafeRawBufferPointer, at offset: Int, extras: inout Int, extrasEnd: Int, subject: Symbol
-  ) -> Event? {
+    _ bytes: UnsafeRawBufferPointer, at offset: Int, extras: inout Int, extrasEnd: Int
+  ) -> (event: Event, details: EventDetails)? {
     func get<T: FixedWidthInteger>(_ at: Int, _: T.Type) -> T {
       T(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: T.self))
     }
     let flags = get(offset + flagsOffset, UInt32.self)
     var e = Event(kind: .purchase)
+    var d = EventDetails()
+    var hasPrice = false
     guard flags & unusedBits == 0,
-      EventFlags.unpack(Int64(flags & ((1 << firstExtraBit) - 1)), into: &e)
+      EventFlags.unpack(Int64(flags & ((1 << firstExtraBit) - 1)), into: &e, hasPrice: &hasPrice)
     else { return nil }
     var ok = true
     func extra<T: FixedWidthInteger>(_ which: Extra, _ absent: T) -> T {
@@ -111,18 +121,24 @@ enum RecordCoding {
     e.recorded = Timestamp(millisecondsSinceEpoch: extra(.recorded, at))
     e.expires = Timestamp(millisecondsSinceEpoch: extra(.expires, Int64(0)))
     e.quantity = extra(.quantity, Int64(0))
-    e.price = extra(.price, Int64(0))
-    e.metaHash = extra(.meta, UInt64(0))
-    e.currency = Symbol(rawValue: extra(.currency, UInt32.max))
+    d.price = extra(.price, Int64(0))
+    d.metaHash = extra(.meta, UInt64(0))
+    let currency = Symbol(rawValue: extra(.currency, UInt32.max))
     e.product = ProductIndex(rawValue: extra(.product, UInt32.max))
-    e.targetProduct = ProductIndex(rawValue: extra(.target, UInt32.max))
-    e.feature = extra(.feature, Event.noFeature)
+    let target = ProductIndex(rawValue: extra(.target, UInt32.max))
+    let feature = extra(.feature, Event.noFeature)
+    // Values only some kinds hold (`Event` keeps them in one place): refused on any other.
+    let refund = e.kind == .revocation || e.kind == .refundReversed
+    guard e.kind == .usage || feature == Event.noFeature, refund || !target.isSome else { return nil }
+    if e.kind == .usage { e.feature = feature }
+    if refund { e.targetProduct = target }
+    if e.kind == .consumption { e.balanceCurrency = currency } else { d.priceCurrency = currency }
+    guard hasPrice == d.hasPrice, d.hasPrice || d.price == 0 else { return nil }
     e.id = Symbol(rawValue: get(offset + idOffset, UInt32.self))
-    e.subject = subject
     e.transaction = Symbol(rawValue: get(offset + transactionOffset, UInt32.self))
     e.originalTransaction = Symbol(rawValue: get(offset + originalOffset, UInt32.self))
     e.line = get(offset + lineOffset, UInt32.self)
     e.slot = get(offset + slotOffset, UInt32.self)
-    return ok ? e : nil
+    return ok ? (e, d) : nil
   }
 }

@@ -54,11 +54,14 @@ extension SectionDecoder {
     restored.symbols.transactions = tables[2]
     restored.symbols.currencies = tables[3]
     restored.subjectStarts = [0] + ends.map { UInt32($0.records) }
+    var details: [EventDetailTable] = []
     for result in outcome.parts {
       let part = try result.get()
       restored.subscriptionCounts.append(contentsOf: part.subscriptions)
       restored.latest = max(restored.latest, part.latest)
+      details.append(part.details)
     }
+    restored.details = EventDetailTable.merged(details)
     try checkDistinctIDs(restored.events, idCount: layout.counts[1])
     return restored
   }

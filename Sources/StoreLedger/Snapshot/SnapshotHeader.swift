@@ -55,21 +55,21 @@ enum EventFlags {
   private static let reasonShift = offerShift + offerBits
   private static let flagsShift = reasonShift + reasonBits
 
-  static func pack(_ e: Event) -> Int64 {
+  static func pack(_ e: Event, hasPrice: Bool) -> Int64 {
     var flags = Int64(e.kind.rawValue)
     flags |= Int64(e.ownership.rawValue) << ownershipShift
     flags |= Int64(e.offer.rawValue) << offerShift
     flags |= Int64(e.reasonRaw == 255 ? 0 : Int64(e.reasonRaw) + 1) << reasonShift
     if e.autoRenew { flags |= 1 << flagsShift }
     if e.hasExpires { flags |= 1 << (flagsShift + 1) }
-    if e.hasPrice { flags |= 1 << (flagsShift + 2) }
+    if hasPrice { flags |= 1 << (flagsShift + 2) }
     if e.hasRecorded { flags |= 1 << (flagsShift + 3) }
     if e.hasOwnership { flags |= 1 << (flagsShift + 4) }
     if e.hasOffer { flags |= 1 << (flagsShift + 5) }
     return flags
   }
 
-  static func unpack(_ flags: Int64, into e: inout Event) -> Bool {
+  static func unpack(_ flags: Int64, into e: inout Event, hasPrice: inout Bool) -> Bool {
     guard let kind = EventKind(rawValue: UInt8(flags & (1 << kindBits - 1))),
       let ownership = Ownership(rawValue: UInt8(flags >> ownershipShift & (1 << ownershipBits - 1))),
       let offer = Offer(rawValue: UInt8(flags >> offerShift & (1 << offerBits - 1)))
@@ -81,7 +81,7 @@ enum EventFlags {
     e.reasonRaw = reason == 0 ? 255 : UInt8(reason - 1)
     e.autoRenew = flags & (1 << flagsShift) != 0
     e.hasExpires = flags & (1 << (flagsShift + 1)) != 0
-    e.hasPrice = flags & (1 << (flagsShift + 2)) != 0
+    hasPrice = flags & (1 << (flagsShift + 2)) != 0
     e.hasRecorded = flags & (1 << (flagsShift + 3)) != 0
     e.hasOwnership = flags & (1 << (flagsShift + 4)) != 0
     e.hasOffer = flags & (1 << (flagsShift + 5)) != 0

@@ -73,6 +73,7 @@ package enum SnapshotReader {
 /// What a restore section decodes to, before it becomes a `Ledger`.
 struct RestoredSection {
   var symbols = LedgerSymbols()
+  var details = EventDetailTable()
   var events: [Event] = []
   var subjectStarts: [UInt32] = [0]
   var subscriptionCounts: [UInt32] = []
@@ -86,7 +87,7 @@ struct RestoredSection {
       throw Diagnostic(file: file, .snapshotMismatch("not a valid snapshot: the currencies table does not match the catalog"))
     }
     return Ledger(
-      context: fold, symbols: symbols, events: events, subjectStarts: subjectStarts,
+      context: fold, symbols: symbols, details: details, events: events, subjectStarts: subjectStarts,
       subscriptionCounts: subscriptionCounts, linesRead: header.lines, duplicatesSkipped: header.duplicatesSkipped,
       latestEffective: latest, warnings: [])
   }

@@ -43,7 +43,8 @@ enum SnapshotSection {
     for (n, subject) in order.enumerated() {
       let events = ledger.events(of: Symbol(rawValue: UInt32(subject)))
       recordStarts[n + 1] = recordStarts[n] + events.count
-      extrasStarts[n + 1] = extrasStarts[n] + events.reduce(0) { $0 + RecordCoding.extrasBytes($1) }
+      extrasStarts[n + 1] =
+        extrasStarts[n] + events.reduce(0) { $0 + RecordCoding.extrasBytes($1, ledger.details.details(line: $1.line)) }
     }
     let (eventCount, extrasBytes) = (recordStarts[order.count], extrasStarts[order.count])
     let endsAt = headerBytes + eventCount * RecordCoding.recordBytes
@@ -72,7 +73,7 @@ enum SnapshotSection {
           var record = headerBytes + recordStarts[n] * RecordCoding.recordBytes
           var extras = extrasAt + extrasStarts[n]
           for event in ledger.events(of: Symbol(rawValue: UInt32(order[n]))) {
-            RecordCoding.encode(event, into: shared, at: record, extras: &extras)
+            RecordCoding.encode(event, ledger.details.details(line: event.line), into: shared, at: record, extras: &extras)
             record += RecordCoding.recordBytes
           }
           precondition(extras == extrasAt + extrasStarts[n + 1], "snapshot extras miscounted")

@@ -113,10 +113,13 @@ struct EventKindTableTests {
             event.reasonRaw = reason
             event.hasExpires = true
             event.hasOffer = true
-            var back = Event(kind: .purchase)
-            #expect(EventFlags.unpack(EventFlags.pack(event), into: &back))
-            #expect(back.kind == kind && back.ownership == ownership && back.offer == offer)
-            #expect(back.reasonRaw == reason && back.hasExpires && back.hasOffer && !back.hasPrice)
+            for hasPrice in [false, true] {
+              var back = Event(kind: .purchase)
+              var backHasPrice = !hasPrice
+              #expect(EventFlags.unpack(EventFlags.pack(event, hasPrice: hasPrice), into: &back, hasPrice: &backHasPrice))
+              #expect(back.kind == kind && back.ownership == ownership && back.offer == offer)
+              #expect(back.reasonRaw == reason && back.hasExpires && back.hasOffer && backHasPrice == hasPrice)
+            }
           }
         }
       }
@@ -174,13 +177,14 @@ struct EventKindTableTests {
     complete.product = ProductIndex(rawValue: 0)
     complete.transaction = Symbol(rawValue: 0)
     complete.originalTransaction = Symbol(rawValue: 1)
-    complete.currency = Symbol(rawValue: 0)
+    // Only a consumption holds a currency in the event (a charge's price currency is a detail).
+    if kind == .consumption { complete.balanceCurrency = Symbol(rawValue: 0) }
     complete.hasExpires = true
     #expect(complete.hasRequiredValues)
     // `expires` and `grace_expires` share the event's one end.
     let clearings: [(FieldSet, (inout Event) -> Void)] = [
       (.product, { $0.product = .none }), (.transaction, { $0.transaction = .none }),
-      (.originalTransaction, { $0.originalTransaction = .none }), (.currency, { $0.currency = .none }),
+      (.originalTransaction, { $0.originalTransaction = .none }), (.currency, { if $0.kind == .consumption { $0.balanceCurrency = .none } }),
       ([.expires, .graceExpires], { $0.hasExpires = false }),
     ]
     for (fields, clear) in clearings {

@@ -50,7 +50,8 @@ struct TypedEvents {
     event.hasRecorded = recorded != nil
     event.line = UInt32(events.count + 1)
     event.id = symbols.ids.intern("e\(events.count + 1)")
-    event.subject = symbols.subjects.intern("u1")
+    // One subject: its events' grouping implies it (`Event` does not hold it).
+    _ = symbols.subjects.intern("u1")
     fill(&event, &self)
     events.append(event)
     return events.count - 1
@@ -111,7 +112,7 @@ struct TypedEvents {
   @discardableResult
   mutating func consumption(_ currency: String, _ quantity: Int64, at: String) -> Int {
     add(.consumption, at: at) { event, typed in
-      event.currency = typed.currency(currency)
+      event.balanceCurrency = typed.currency(currency)
       event.quantity = quantity
     }
   }

@@ -47,12 +47,12 @@ struct FastLineReader {
       case .added, .duplicate, .learnedEarlier: break  // fall through to the parser for the values
       }
     }
-    let result = line.withUnsafeBufferPointer { parser.parse($0, lineNumber: 1, symbols: &symbols) }
+    let result = line.withUnsafeBufferPointer { parser.parseDetailed($0, lineNumber: 1, symbols: &symbols) }
     switch result {
     case .failure(let diagnostic):
       return .rejected(field: Self.field(of: diagnostic.problem), why: diagnostic.message)
-    case .success(let event):
-      return .accepted(normalized(event))
+    case .success(let parsed):
+      return .accepted(normalized(parsed.event, parsed.details))
     }
   }
 
@@ -80,12 +80,12 @@ struct FastLineReader {
 
   /// The event's values mapped back to names through the symbol tables and the catalog.
   /// Defaults the event keeps in place of absent values are checked to be the contract's.
-  func normalized(_ event: Event) -> NormalizedEvent {
+  func normalized(_ event: Event, _ details: EventDetails) -> NormalizedEvent {
     var n = NormalizedEvent()
     var inconsistencies: [String] = []
     n.type = event.kind.name
     n.id = text(symbols.ids, event.id) ?? "<none>"
-    n.subject = text(symbols.subjects, event.subject) ?? "<none>"
+    n.subject = text(symbols.subjects, event.loadingSubject) ?? "<none>"
     n.at = event.at.millisecondsSinceEpoch
     if event.hasRecorded {
       n.recorded = event.recorded.millisecondsSinceEpoch
@@ -121,15 +121,15 @@ struct FastLineReader {
     } else if event.offer != .normal {
       inconsistencies.append("offer absent but \(event.offer.name)")
     }
-    if event.hasPrice { n.price = event.price }
-    n.currency = text(symbols.currencies, event.currency)
+    if details.hasPrice { n.price = details.price }
+    n.currency = text(symbols.currencies, event.kind == .consumption ? event.balanceCurrency : details.priceCurrency)
     if event.reasonRaw != 255 {
       n.reason =
         event.kind == .expiration
         ? ExpirationReason(rawValue: event.reasonRaw)?.name : RevocationReason(rawValue: event.reasonRaw)?.name
     }
     if event.kind == .autoRenewChanged { n.autoRenew = event.autoRenew }
-    n.hasMeta = event.metaHash != 0
+    n.hasMeta = details.metaHash != 0
     if !inconsistencies.isEmpty { n.type += " <" + inconsistencies.joined(separator: "; ") + ">" }
     return n
   }

@@ -20,7 +20,7 @@ struct EventLineParserTests {
     #expect(event.at == ts("2026-03-01T12:00:00Z"))
     #expect(event.expires == ts("2026-04-01T12:00:00Z"))
     #expect(event.recorded == event.at)
-    #expect(ledger.symbols.subjects.string(event.subject) == "u1")
+    #expect(ledger.symbols.subjects.string(ledger.subject(ofEventAt: 0)) == "u1")
     #expect(ledger.catalog[event.product].id == "pro.monthly")
   }
 

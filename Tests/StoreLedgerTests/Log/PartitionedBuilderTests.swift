@@ -45,10 +45,17 @@ func ledgerText(_ ledger: Ledger) -> String {
   for (name, table) in tables {
     lines.append(name + ": " + (0..<table.count).map { table.string(Symbol(rawValue: UInt32($0))) }.joined(separator: " "))
   }
-  lines += ledger.events.map { "\($0)" }
+  lines += ledger.events.map { "\($0) " + detailsText(ledger, line: $0.line) }
   lines += ledger.learnedEarlier.map { "learned earlier: \($0)" }
   lines += ledger.warnings.map { "\($0) [\($0.severity)]" }
   return lines.joined(separator: "\n")
+}
+
+/// The details (price, its currency by name, meta hash) a ledger keeps for the event on `line`.
+func detailsText(_ ledger: Ledger, line: UInt32) -> String {
+  let details = ledger.details.details(line: line)
+  let currency = details.priceCurrency.isSome ? ledger.symbols.currencies.string(details.priceCurrency) : "-"
+  return "price \(details.price) \(currency) meta \(details.metaHash)"
 }
 
 /// Writes `lines` (each followed by a newline unless `tornLast`) to a new file; returns its path.

@@ -75,8 +75,10 @@ struct ReportAgreementTests {
     var result = Array(repeating: [String: Int64](), count: buckets.count)
     let known = ledger.events.filter { asOf == nil || $0.recorded <= asOf! }
     var prices: [Symbol: (Int64, String)] = [:]
-    for event in known where (event.kind == .purchase || event.kind == .renewal) && event.hasPrice {
-      prices[event.transaction] = (event.price, ledger.symbols.currencies.string(event.currency))
+    for event in known where event.kind == .purchase || event.kind == .renewal {
+      let details = ledger.details.details(line: event.line)
+      guard details.hasPrice else { continue }
+      prices[event.transaction] = (details.price, ledger.symbols.currencies.string(details.priceCurrency))
     }
     var revoked = Set<Symbol>()
     for event in known.sorted(by: Event.effectiveOrder) {

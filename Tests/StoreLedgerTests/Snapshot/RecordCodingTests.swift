@@ -5,8 +5,8 @@ import Testing
 
 @Suite("Snapshot records: fixed-width records and their extras round-trip every field")
 struct RecordCodingTests {
-  /// Events with each extra value present or at its default, and extreme values.
-  static let events: [(String, Event)] = {
+  /// Events (with their details) with each extra value present or at its default, and extreme values.
+  static let events: [(String, Event, EventDetails)] = {
     var plain = Event(kind: .purchase)
     plain.at = Timestamp(millisecondsSinceEpoch: 1_767_225_600_000)
     plain.recorded = plain.at
@@ -18,12 +18,7 @@ struct RecordCodingTests {
     full.expires = Timestamp(millisecondsSinceEpoch: Timestamp.latestMilliseconds)
     full.hasExpires = true
     full.quantity = Int64.min
-    full.price = Int64.max
-    full.hasPrice = true
-    full.metaHash = UInt64.max
-    full.currency = Symbol(rawValue: 7)
     full.product = ProductIndex(rawValue: 3)
-    full.targetProduct = ProductIndex(rawValue: 2)
     full.transaction = Symbol(rawValue: UInt32.max - 1)
     full.originalTransaction = Symbol(rawValue: 5)
     full.slot = 9
@@ -35,6 +30,16 @@ struct RecordCodingTests {
     full.reasonRaw = 2
     full.autoRenew = true
     full.hasRecorded = true
+    let fullDetails = EventDetails(price: Int64.max, priceCurrency: Symbol(rawValue: 7), metaHash: UInt64.max)
+    var refund = plain
+    refund.kind = .revocation
+    refund.transaction = Symbol(rawValue: 4)
+    refund.targetProduct = ProductIndex(rawValue: 2)
+    refund.reasonRaw = 1
+    var spend = plain
+    spend.kind = .consumption
+    spend.quantity = 5
+    spend.balanceCurrency = Symbol(rawValue: 1)
     var usage = plain
     usage.kind = .usage
     usage.quantity = -3
@@ -43,28 +48,33 @@ struct RecordCodingTests {
     usage.recorded = usage.at
     var expiresWithoutFlag = plain
     expiresWithoutFlag.expires = Timestamp(millisecondsSinceEpoch: -1)
-    return [("no extras", plain), ("every extra, extreme values", full), ("a use", usage),
-            ("an expiry the line did not flag", expiresWithoutFlag)]
+    let free = EventDetails(price: 0, priceCurrency: Symbol(rawValue: 0), metaHash: 0)
+    return [
+      ("no extras", plain, EventDetails()), ("every extra, extreme values", full, fullDetails),
+      ("a refund's target", refund, EventDetails(price: 0, priceCurrency: .none, metaHash: 1)),
+      ("a consumption's currency", spend, EventDetails()), ("a use", usage, EventDetails()),
+      ("a free charge (price 0 with its currency)", plain, free),
+      ("an expiry the line did not flag", expiresWithoutFlag, EventDetails()),
+    ]
   }()
 
-  @Test("encoding then decoding gives the same event, and the extras take exactly the counted bytes", arguments: events)
-  func roundTrip(name: String, event: Event) throws {
-    let extrasBytes = RecordCoding.extrasBytes(event)
+  @Test("encoding then decoding gives the same event and details, and the extras take exactly the counted bytes", arguments: events)
+  func roundTrip(name: String, event: Event, details: EventDetails) throws {
+    let extrasBytes = RecordCoding.extrasBytes(event, details)
     var bytes = [UInt8](repeating: 0xAA, count: RecordCoding.recordBytes + extrasBytes)
     var written = RecordCoding.recordBytes
-    bytes.withUnsafeMutableBytes { RecordCoding.encode(event, into: $0, at: 0, extras: &written) }
+    bytes.withUnsafeMutableBytes { RecordCoding.encode(event, details, into: $0, at: 0, extras: &written) }
     #expect(written == bytes.count, "\(name)")
     var read = RecordCoding.recordBytes
-    let decoded = bytes.withUnsafeBytes {
-      RecordCoding.decode($0, at: 0, extras: &read, extrasEnd: bytes.count, subject: event.subject)
-    }
-    #expect(decoded == event, "\(name)")
+    let decoded = bytes.withUnsafeBytes { RecordCoding.decode($0, at: 0, extras: &read, extrasEnd: bytes.count) }
+    #expect(decoded?.event == event, "\(name)")
+    #expect(decoded?.details == details, "\(name)")
     #expect(read == bytes.count, "\(name)")
     // One byte of extras short: refused, never read past the end.
     var short = RecordCoding.recordBytes
     if extrasBytes > 0 {
       let refused = bytes.withUnsafeBytes {
-        RecordCoding.decode($0, at: 0, extras: &short, extrasEnd: bytes.count - 1, subject: event.subject)
+        RecordCoding.decode($0, at: 0, extras: &short, extrasEnd: bytes.count - 1)
       }
       #expect(refused == nil, "\(name)")
     }
