@@ -142,6 +142,8 @@ package enum LogAppender {
         inputErrors.append(diagnostic)
         return
       }
+      // The line this one takes in the log if it is written: a skipped redelivery takes none, so
+      // the next line gets its number (a rejected one keeps its own, for its diagnostic).
       logLine += 1
       places.inputLineOf[logLine] = inputLine
       let outcome = text.withUnsafeBufferPointer { builder.add(line: $0, lineNumber: logLine) }
@@ -153,11 +155,14 @@ package enum LogAppender {
         if wasStamped { report.stamped += 1 }
       case .duplicate:
         report.duplicates += 1
+        logLine -= 1
       case .learnedEarlier:
         output.append(contentsOf: text)
         output.append(10)
         report.learnedEarlier += 1
-      case .empty, .rejected:
+      case .empty:
+        logLine -= 1
+      case .rejected:
         break
       }
     }

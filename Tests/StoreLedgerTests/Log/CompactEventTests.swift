@@ -271,13 +271,19 @@ struct CompactEventTests {
     try lines.map { $0 + "\n" }.joined().write(toFile: log, atomically: true, encoding: .utf8)
     let store = try LedgerStore(logPath: log)
     let next = #"{"id":"a3","type":"purchase","subject":"ann","at":"2026-03-05T00:00:00Z","product":"pass.week","transaction":"x3","price":700,"currency":"USD"}"#
-    // The redelivery last: a skipped line before a new one numbers the new one in the open
-    // ledger one past its line in the log (a separate problem, seen on main too).
-    let report = try store.append(lines: Array((next + "\n" + lines[0] + "\n").utf8), named: "batch", now: nil)
+    // The redelivery first: the new line after it takes the line the skipped one did not.
+    let report = try store.append(lines: Array((lines[0] + "\n" + next + "\n").utf8), named: "batch", now: nil)
     #expect(report.appended == 1 && report.duplicates == 1)
     let fresh = try LedgerLoader.load(logPath: log, catalog: store.catalog).ledger
     #expect(detailsByLine(store.state.ledger) == detailsByLine(fresh))
     #expect(detailsByLine(fresh).count == 3)
+    let linesByID = { (ledger: Ledger) in
+      var lines: [String: UInt32] = [:]
+      ledger.forEachEvent { event, _ in lines[ledger.symbols.ids.string(event.id)] = event.line }
+      return lines
+    }
+    #expect(linesByID(fresh)["a3"] == 3)
+    #expect(linesByID(store.state.ledger)["a3"] == 3)
   }
 
 }
