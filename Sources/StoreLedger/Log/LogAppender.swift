@@ -104,6 +104,33 @@ package enum LogAppender {
     return outcome
   }
 
+  /// Adds an admitted line to the batch and the report; false when it takes no line in the log
+  /// (a skipped redelivery, an empty line).
+  private static func take(
+    _ outcome: LineOutcome, _ text: [UInt8], wasStamped: Bool, into output: inout [UInt8],
+    _ report: inout AppendReport
+  ) -> Bool {
+    switch outcome {
+    case .added:
+      output.append(contentsOf: text)
+      output.append(10)
+      report.appended += 1
+      if wasStamped { report.stamped += 1 }
+    case .duplicate:
+      report.duplicates += 1
+      return false
+    case .learnedEarlier:
+      output.append(contentsOf: text)
+      output.append(10)
+      report.learnedEarlier += 1
+    case .empty:
+      return false
+    case .rejected:
+      break
+    }
+    return true
+  }
+
   /// Checks `input` against `builder` (holding what the log holds, `existingLines` lines):
   /// stamps `recorded` with `now` where absent, admits each line, and returns the lines to
   /// write (duplicates left out) and what the append will leave behind. No file is touched.
@@ -147,24 +174,7 @@ package enum LogAppender {
       logLine += 1
       places.inputLineOf[logLine] = inputLine
       let outcome = text.withUnsafeBufferPointer { builder.add(line: $0, lineNumber: logLine) }
-      switch outcome {
-      case .added:
-        output.append(contentsOf: text)
-        output.append(10)
-        report.appended += 1
-        if wasStamped { report.stamped += 1 }
-      case .duplicate:
-        report.duplicates += 1
-        logLine -= 1
-      case .learnedEarlier:
-        output.append(contentsOf: text)
-        output.append(10)
-        report.learnedEarlier += 1
-      case .empty:
-        logLine -= 1
-      case .rejected:
-        break
-      }
+      if !take(outcome, text, wasStamped: wasStamped, into: &output, &report) { logLine -= 1 }
     }
     if !inputErrors.isEmpty || builder.errorCount > 0 {
       throw DiagnosticList(inputErrors + builder.errors.map(places.relocate))
