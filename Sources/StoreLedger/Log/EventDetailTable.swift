@@ -60,14 +60,12 @@ package struct EventDetailTable: Sendable {
   }
 
   /// The tables' entries in one table (each table's lines its own; a line in two keeps the last).
-  /// - Complexity: O(n log n) for n entries at worst, O(n) when the tables follow each other.
+  /// - Complexity: O(n + lines spanned / 64) for n entries when the rank index fits (a restore's
+  ///   parts, given subject by subject), O(n log n) otherwise.
   package static func merged(_ tables: [EventDetailTable]) -> EventDetailTable {
     var result = EventDetailTable()
-    for table in tables {
-      result.prices.append(contentsOf: table.prices)
-      result.metaHashes.append(contentsOf: table.metaHashes)
-    }
-    result.sortByLine()
+    result.prices = LineColumn.merged(tables.map(\.prices))
+    result.metaHashes = LineColumn.merged(tables.map(\.metaHashes))
     return result
   }
 }
@@ -169,6 +167,79 @@ private struct LineColumn<Value: Sendable>: Sendable {
       before += UInt32(words[w].nonzeroBitCount)
     }
     (self.words, self.ranks, indexBase, indexed) = (words, ranks, base, true)
+  }
+
+  /// The entries of `columns` in line order, a line given twice keeping its last value. Lines
+  /// out of order are placed without sorting when the rank index fits them: a bit per line
+  /// first, then each value at its line's rank (a restore's details come subject by subject).
+  /// - Complexity: O(n + lines spanned / 64) when it fits, O(n log n) otherwise.
+  static func merged(_ columns: [LineColumn<Value>]) -> LineColumn<Value> {
+    var inOrder = true
+    var (lowest, highest, total) = (UInt32.max, UInt32(0), 0)
+    for column in columns where !column.lines.isEmpty {
+      if !column.sorted || column.lines[0] <= highest && total > 0 { inOrder = false }
+      for line in column.lines {
+        lowest = min(lowest, line)
+        highest = max(highest, line)
+      }
+      total += column.count
+    }
+    let base = lowest & ~63
+    if !inOrder && Int((highest - base) >> 6) + 1 <= total + 64 {
+      return placedByRank(columns, base: base, wordCount: Int((highest - base) >> 6) + 1)
+    }
+    var result = LineColumn()
+    for column in columns { result.append(contentsOf: column) }
+    result.sortByLine()
+    return result
+  }
+
+  /// `columns`' entries placed by the rank of their line in a bitmap from `base` of `wordCount` words.
+  /// - Complexity: O(n + wordCount).
+  private static func placedByRank(_ columns: [LineColumn<Value>], base: UInt32, wordCount: Int) -> LineColumn<Value> {
+    var result = LineColumn()
+    var words = [UInt64](repeating: 0, count: wordCount)
+    for column in columns {
+      for line in column.lines { words[Int((line - base) >> 6)] |= UInt64(1) << UInt64((line - base) & 63) }
+    }
+    var ranks = [UInt32](repeating: 0, count: wordCount)
+    var distinct = 0
+    for w in 0..<wordCount {
+      ranks[w] = UInt32(distinct)
+      distinct += words[w].nonzeroBitCount
+    }
+    // Every rank gets a value: each distinct line was given at least once. A line given again
+    // overwrites in place, which only plain values allow.
+    precondition(_isPOD(Value.self), "placing by rank needs values without references")
+    result.values = [Value](unsafeUninitializedCapacity: distinct) { values, initialized in
+      for column in columns {
+        for (line, value) in zip(column.lines, column.values) {
+          let offset = line - base
+          let w = Int(offset >> 6)
+          let below = words[w] & ((UInt64(1) << UInt64(offset & 63)) &- 1)
+          (values.baseAddress! + Int(ranks[w]) + below.nonzeroBitCount).initialize(to: value)
+        }
+      }
+      initialized = distinct
+    }
+    result.lines = [UInt32](unsafeUninitializedCapacity: distinct) { lines, initialized in
+      var n = 0
+      for w in 0..<wordCount {
+        var word = words[w]
+        while word != 0 {
+          lines[n] = base + UInt32(w << 6 + word.trailingZeroBitCount)
+          n += 1
+          word &= word &- 1
+        }
+      }
+      initialized = n
+    }
+    if wordCount <= distinct + 64 {
+      (result.words, result.ranks, result.indexBase) = (words, ranks, base)
+    } else {
+      result.dropIndex(stale: false)
+    }
+    return result
   }
 
   mutating func append(contentsOf other: LineColumn<Value>) {

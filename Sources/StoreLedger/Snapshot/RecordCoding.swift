@@ -38,6 +38,9 @@ enum RecordCoding {
     e.kind == .consumption ? e.balanceCurrency : d.priceCurrency
   }
 
+  /// The most bytes of extras one record writes (every extra present).
+  static let extrasBytesMax = 5 * 8 + 3 * 4 + 2
+
   /// Bytes of the extras stream `e` (with its details `d`) writes.
   static func extrasBytes(_ e: Event, _ d: EventDetails) -> Int {
     var bytes = 0
@@ -58,6 +61,16 @@ enum RecordCoding {
   static func encode(
     _ e: Event, _ d: EventDetails, into out: UnsafeMutableRawBufferPointer, at offset: Int, extras: inout Int
   ) {
+    encode(e, d, into: out, at: offset, extrasInto: out, at: &extras)
+  }
+
+  /// Writes `e` (with its details `d`) as one record at `offset` of `out`, and its extras at
+  /// `extras` of `extrasOut` (moved past them); each buffer has room for its part.
+  @inline(__always)
+  static func encode(
+    _ e: Event, _ d: EventDetails, into out: UnsafeMutableRawBufferPointer, at offset: Int,
+    extrasInto extrasOut: UnsafeMutableRawBufferPointer, at extras: inout Int
+  ) {
     precondition(offset >= 0 && offset + recordBytes <= out.count, "record outside the buffer")
     func put<T: FixedWidthInteger>(_ value: T, _ at: Int) {
       out.storeBytes(of: value.littleEndian, toByteOffset: at, as: T.self)
@@ -66,8 +79,8 @@ enum RecordCoding {
     func extra<T: FixedWidthInteger>(_ present: Bool, _ which: Extra, _ value: T) {
       guard present else { return }
       flags |= which.bit
-      precondition(extras + MemoryLayout<T>.size <= out.count, "extras outside the buffer")
-      put(value, extras)
+      precondition(extras >= 0 && extras + MemoryLayout<T>.size <= extrasOut.count, "extras outside the buffer")
+      extrasOut.storeBytes(of: value.littleEndian, toByteOffset: extras, as: T.self)
       extras += MemoryLayout<T>.size
     }
     extra(e.recorded != e.at, .recorded, e.recorded.millisecondsSinceEpoch)

@@ -5,19 +5,23 @@ extension SectionDecoder {
   /// Parts the records are decoded in, concurrently with each other and with building the tables.
   static let recordParts = 2
 
-  /// Decodes the whole section: the string tables are built on one thread while the records are
-  /// decoded and checked in `recordParts` runs of subjects on others, straight into the events array.
+  /// Decodes the whole section: the records are decoded and checked in `recordParts` runs of
+  /// subjects, straight into the events array, while each string table is built by a task of its own.
   /// - Complexity: O(section bytes).
   func decode(spareEvents: Int) throws(Diagnostic) -> RestoredSection {
     let layout = try layout()
     let ends = try subjectEnds(layout)
     let parts = partBounds(ends, events: layout.events)
     final class Outcome: @unchecked Sendable {
-      var tables: [Result<SymbolTable, Diagnostic>] = []
+      var tables: [Result<SymbolTable, Diagnostic>]
       var parts: [Result<RecordChecks.Part, Diagnostic>]
-      init(parts: Int) { self.parts = Array(repeating: .failure(Diagnostic(.snapshotMismatch("not decoded"))), count: parts) }
+      init(tables: Int, parts: Int) {
+        let pending = Result<SymbolTable, Diagnostic>.failure(Diagnostic(.snapshotMismatch("not decoded")))
+        self.tables = Array(repeating: pending, count: tables)
+        self.parts = Array(repeating: .failure(Diagnostic(.snapshotMismatch("not decoded"))), count: parts)
+      }
     }
-    let outcome = Outcome(parts: parts.count)
+    let outcome = Outcome(tables: layout.tables.count, parts: parts.count)
     // The section's bytes are only read, and each task writes its own results and events.
     nonisolated(unsafe) let checks = RecordChecks(
       decoder: self, counts: layout.counts, policyFeatures: catalog.policy?.features.count ?? 0)
@@ -30,17 +34,20 @@ extension SectionDecoder {
       // Each part's task writes its own element through a pointer: assigning into the array from
       // several threads would be a race on the array itself (TSan reports it).
       outcome.parts.withUnsafeMutableBufferPointer { results in
-        nonisolated(unsafe) let results = results
-        DispatchQueue.concurrentPerform(iterations: 1 + parts.count) { task in
-          if task == 0 {
-            outcome.tables = layout.tables.enumerated().map { k, table in
-              Result { () throws(Diagnostic) in
+        outcome.tables.withUnsafeMutableBufferPointer { tables in
+          nonisolated(unsafe) let (results, tables) = (results, tables)
+          // The records' parts first (the longest tasks), then one task per string table.
+          DispatchQueue.concurrentPerform(iterations: parts.count + tables.count) { task in
+            if task < parts.count {
+              results[task] = Result { () throws(Diagnostic) in
+                try checks.decode(subjects: parts[task], ends: ends, layout: layout, into: out)
+              }
+            } else {
+              let k = task - parts.count
+              let table = layout.tables[k]
+              tables[k] = Result { () throws(Diagnostic) in
                 try decoder.table(table.name, count: layout.counts[k], endsAt: table.endsAt, arena: table.arena)
               }
-            }
-          } else {
-            results[task - 1] = Result { () throws(Diagnostic) in
-              try checks.decode(subjects: parts[task - 1], ends: ends, layout: layout, into: out)
             }
           }
         }

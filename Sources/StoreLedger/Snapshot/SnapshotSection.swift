@@ -30,66 +30,144 @@ enum SnapshotSection {
   static let subjectsPerBatch = 512
 
   /// Appends the section of `ledger`, its subjects in the order `order` (symbols of `ledger`), to
-  /// `out`, written in place (sizes are counted first, so nothing is built twice; records on
-  /// every core, a batch of subjects per task); returns where it lies.
+  /// `out`, written in place; returns where it lies. Records go straight to their places (a
+  /// record is fixed-width) on every core, a batch of subjects per task; each batch's extras go
+  /// to a buffer of its own and are joined in order after, so each event's details are looked
+  /// up once.
   /// - Complexity: O(events + string bytes).
   @discardableResult
   static func encode(_ ledger: Ledger, subjectOrder order: [Int], into out: inout [UInt8]) -> Range<Int> {
-    let symbols = ledger.symbols
-    let tables = [symbols.subjects, symbols.ids, symbols.transactions, symbols.currencies]
-    // Where each subject's records and extras begin, counted from the section's records and extras.
+    // Where each subject's records begin, counted from the section's first record.
     var recordStarts = [Int](repeating: 0, count: order.count + 1)
-    var extrasStarts = [Int](repeating: 0, count: order.count + 1)
     for (n, subject) in order.enumerated() {
-      let events = ledger.events(of: Symbol(rawValue: UInt32(subject)))
-      recordStarts[n + 1] = recordStarts[n] + events.count
-      extrasStarts[n + 1] =
-        extrasStarts[n] + events.reduce(0) { $0 + RecordCoding.extrasBytes($1, ledger.details.details(line: $1.line)) }
+      recordStarts[n + 1] = recordStarts[n] + ledger.events(of: Symbol(rawValue: UInt32(subject))).count
     }
-    let (eventCount, extrasBytes) = (recordStarts[order.count], extrasStarts[order.count])
+    let eventCount = recordStarts[order.count]
     let endsAt = headerBytes + eventCount * RecordCoding.recordBytes
     let extrasAt = endsAt + order.count * subjectEndBytes
-    var size = extrasAt + extrasBytes
+    let start = out.count
+    out.append(contentsOf: repeatElement(0, count: extrasAt))
+    let batches = (order.count + subjectsPerBatch - 1) / subjectsPerBatch
+    // Where each subject's extras end: in its batch's buffer, then in the section's extras.
+    var extrasEnds = [Int](repeating: 0, count: order.count)
+    var extrasBytes = 0
+    var round = 0
+    // A round of batches at a time, so memory holds one round's extras beside the section.
+    while round < batches {
+      let batchRange = round..<min(batches, round + batchesPerRound)
+      let buffers = encodeRound(
+        ledger, batches: batchRange, order: order, recordStarts: recordStarts, into: &out, at: start, extrasEnds: &extrasEnds)
+      for (batch, buffer) in zip(batchRange, buffers) {
+        for n in subjects(ofBatch: batch, count: order.count) { extrasEnds[n] += extrasBytes }
+        extrasBytes += buffer.count
+        out.append(contentsOf: buffer)
+      }
+      round = batchRange.upperBound
+    }
+    out.withUnsafeMutableBytes { raw in
+      for n in order.indices {
+        let end = start + endsAt + n * subjectEndBytes
+        raw.storeBytes(of: UInt32(recordStarts[n + 1]).littleEndian, toByteOffset: end, as: UInt32.self)
+        raw.storeBytes(of: UInt64(extrasEnds[n]).littleEndian, toByteOffset: end + 4, as: UInt64.self)
+      }
+    }
+    writeHeader(ledger.symbols, events: eventCount, subjects: order.count, extrasBytes: extrasBytes, into: &out, at: start)
+    writeTables(ledger.symbols, subjectOrder: order, into: &out)
+    return start..<out.count
+  }
+
+  /// Batches of subjects one round of `encode` writes at once.
+  static let batchesPerRound = 16
+
+  /// The subjects (positions in the order) of `batch`.
+  private static func subjects(ofBatch batch: Int, count: Int) -> Range<Int> {
+    (batch * subjectsPerBatch)..<min(count, (batch + 1) * subjectsPerBatch)
+  }
+
+  /// Writes the records of `batches` on every core into the section that begins at `start` of
+  /// `out`, and returns each batch's extras; `extrasEnds` gets where each subject's end in them.
+  /// - Complexity: O(records of the batches).
+  private static func encodeRound(
+    _ ledger: Ledger, batches: Range<Int>, order: [Int], recordStarts: [Int], into out: inout [UInt8], at start: Int,
+    extrasEnds: inout [Int]
+  ) -> [[UInt8]] {
+    var buffers = [[UInt8]](repeating: [], count: batches.count)
+    out.withUnsafeMutableBytes { whole in
+      let raw = UnsafeMutableRawBufferPointer(rebasing: whole[start...])
+      buffers.withUnsafeMutableBufferPointer { buffers in
+        extrasEnds.withUnsafeMutableBufferPointer { ends in
+          // Each task writes only its own subjects' records, its own buffer and its subjects' ends.
+          nonisolated(unsafe) let (shared, buffers, ends) = (raw, buffers, ends)
+          DispatchQueue.concurrentPerform(iterations: batches.count) { k in
+            let range = subjects(ofBatch: batches.lowerBound + k, count: order.count)
+            buffers[k] = encodeBatch(
+              ledger, subjects: range, order: order, recordStarts: recordStarts, into: shared, ends: ends)
+          }
+        }
+      }
+    }
+    return buffers
+  }
+
+  /// Writes `subjects`' records (of `order`) at their places in `records` and returns their
+  /// extras; `ends` gets where each subject's extras end in them.
+  /// - Complexity: O(records of the subjects).
+  private static func encodeBatch(
+    _ ledger: Ledger, subjects: Range<Int>, order: [Int], recordStarts: [Int],
+    into records: UnsafeMutableRawBufferPointer, ends: UnsafeMutableBufferPointer<Int>
+  ) -> [UInt8] {
+    let capacity = (recordStarts[subjects.upperBound] - recordStarts[subjects.lowerBound]) * RecordCoding.extrasBytesMax
+    return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+      let extrasOut = UnsafeMutableRawBufferPointer(buffer)
+      var extras = 0
+      for n in subjects {
+        var record = headerBytes + recordStarts[n] * RecordCoding.recordBytes
+        for event in ledger.events(of: Symbol(rawValue: UInt32(order[n]))) {
+          RecordCoding.encode(
+            event, ledger.details.details(line: event.line), into: records, at: record,
+            extrasInto: extrasOut, at: &extras)
+          record += RecordCoding.recordBytes
+        }
+        ends[n] = extras
+      }
+      initialized = extras
+    }
+  }
+
+  /// Writes the section's header at `at` of `out` (which has room for it).
+  private static func writeHeader(
+    _ symbols: LedgerSymbols, events: Int, subjects: Int, extrasBytes: Int, into out: inout [UInt8], at start: Int
+  ) {
+    var at = start
+    func put<T: FixedWidthInteger>(_ value: T) {
+      withUnsafeBytes(of: value.littleEndian) { out.replaceSubrange(at..<(at + $0.count), with: $0) }
+      at += MemoryLayout<T>.size
+    }
+    for byte in magic { put(byte) }
+    put(UInt64(events))
+    put(UInt32(subjects))
+    for table in [symbols.ids, symbols.transactions, symbols.currencies] { put(UInt32(table.count)) }
+    put(UInt64(extrasBytes))
+    precondition(at - start == headerBytes, "snapshot section header miscounted")
+  }
+
+  /// Appends the string tables: subjects in `order`, then ids, transactions and currencies.
+  /// - Complexity: O(string bytes).
+  private static func writeTables(_ symbols: LedgerSymbols, subjectOrder order: [Int], into out: inout [UInt8]) {
+    let tables = [symbols.subjects, symbols.ids, symbols.transactions, symbols.currencies]
+    var size = 0
     for table in tables { size += table.count * 4 + table.arenaBytes }
     let start = out.count
     out.append(contentsOf: repeatElement(0, count: size))
     out.withUnsafeMutableBytes { whole in
       let raw = UnsafeMutableRawBufferPointer(rebasing: whole[start...])
       var at = 0
-      func put<T: FixedWidthInteger>(_ value: T) {
-        raw.storeBytes(of: value.littleEndian, toByteOffset: at, as: T.self)
-        at += MemoryLayout<T>.size
-      }
-      for byte in magic { put(byte) }
-      put(UInt64(eventCount))
-      put(UInt32(order.count))
-      for table in tables.dropFirst() { put(UInt32(table.count)) }
-      put(UInt64(extrasBytes))
-      // Each task writes only its own subjects' records, extras and ends.
-      nonisolated(unsafe) let shared = raw
-      let (recordStarts, extrasStarts) = (recordStarts, extrasStarts)
-      DispatchQueue.concurrentPerform(iterations: (order.count + subjectsPerBatch - 1) / subjectsPerBatch) { batch in
-        for n in (batch * subjectsPerBatch)..<min(order.count, (batch + 1) * subjectsPerBatch) {
-          var record = headerBytes + recordStarts[n] * RecordCoding.recordBytes
-          var extras = extrasAt + extrasStarts[n]
-          for event in ledger.events(of: Symbol(rawValue: UInt32(order[n]))) {
-            RecordCoding.encode(event, ledger.details.details(line: event.line), into: shared, at: record, extras: &extras)
-            record += RecordCoding.recordBytes
-          }
-          precondition(extras == extrasAt + extrasStarts[n + 1], "snapshot extras miscounted")
-          let end = endsAt + n * subjectEndBytes
-          shared.storeBytes(of: UInt32(recordStarts[n + 1]).littleEndian, toByteOffset: end, as: UInt32.self)
-          shared.storeBytes(of: UInt64(extrasStarts[n + 1]).littleEndian, toByteOffset: end + 4, as: UInt64.self)
-        }
-      }
-      at = extrasAt + extrasBytes
       writeTable(symbols.subjects, order: order.map { Symbol(rawValue: UInt32($0)) }, into: raw, at: &at)
       for table in tables.dropFirst() {
         writeTable(table, order: (0..<table.count).map { Symbol(rawValue: UInt32($0)) }, into: raw, at: &at)
       }
       precondition(at == raw.count, "snapshot section size miscounted")
     }
-    return start..<out.count
   }
 
   /// One string table: the end of each string, then the strings.

@@ -52,34 +52,37 @@ package struct SymbolTable: Sendable {
     var table = SymbolTable(capacity: max(16, count))
     table.arena = arena
     table.starts = starts
-    var hashes = [UInt64](repeating: 0, count: count)
-    arena.withUnsafeBufferPointer { all in
-      for index in 0..<count {
-        hashes[index] = SymbolTable.hash(
-          UnsafeBufferPointer(rebasing: all[Int(starts[index])..<Int(starts[index + 1])]))
-      }
-    }
     let mask = table.mask
-    let distance = 8
     var filled = table.slots
     table.slots = []
-    let ok = filled.withUnsafeMutableBufferPointer { slots in
-      for index in 0..<count {
-        if index + distance < count {
-          storeledger_prefetch(slots.baseAddress! + (Int(truncatingIfNeeded: hashes[index + distance]) & mask))
-        }
-        let hash = hashes[index]
-        var slot = Int(truncatingIfNeeded: hash) & mask
-        while slots[slot] != 0 {
-          if slots[slot] >> 32 == hash >> 32 {
-            let other = Int(slots[slot] & 0xFFFF_FFFF) - 1
-            if hashes[other] == hash && equalStrings(arena, starts, other, index) { return false }
-          }
-          slot = (slot + 1) & mask
-        }
-        slots[slot] = (hash >> 32) << 32 | UInt64(index + 1)
+    // Hashes run `distance` strings ahead of the slots they fill, so each slot is prefetched
+    // before it is probed; a ring holds the hashes in flight (no array of every hash).
+    let distance = 8
+    var ring = [UInt64](repeating: 0, count: distance)
+    let ok = arena.withUnsafeBufferPointer { all in
+      func hashOf(_ index: Int) -> UInt64 {
+        SymbolTable.hash(UnsafeBufferPointer(rebasing: all[Int(starts[index])..<Int(starts[index + 1])]))
       }
-      return true
+      for index in 0..<min(distance, count) { ring[index] = hashOf(index) }
+      return filled.withUnsafeMutableBufferPointer { slots in
+        for index in 0..<count {
+          let hash = ring[index & (distance - 1)]
+          if index + distance < count {
+            let ahead = hashOf(index + distance)
+            ring[index & (distance - 1)] = ahead
+            storeledger_prefetch(slots.baseAddress! + (Int(truncatingIfNeeded: ahead) & mask))
+          }
+          var slot = Int(truncatingIfNeeded: hash) & mask
+          while slots[slot] != 0 {
+            if slots[slot] >> 32 == hash >> 32 {
+              if equalStrings(arena, starts, Int(slots[slot] & 0xFFFF_FFFF) - 1, index) { return false }
+            }
+            slot = (slot + 1) & mask
+          }
+          slots[slot] = (hash >> 32) << 32 | UInt64(index + 1)
+        }
+        return true
+      }
     }
     guard ok else { return nil }
     table.slots = filled
