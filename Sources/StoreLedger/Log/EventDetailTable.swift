@@ -51,7 +51,7 @@ package struct EventDetailTable: Sendable {
   package var entryCount: Int { prices.count + metaHashes.count }
 
   /// Bytes held, for sizing reports.
-  package var bytes: Int { prices.count * 20 + metaHashes.count * 12 + prices.indexBytes + metaHashes.indexBytes }
+  package var bytes: Int { prices.bytes + metaHashes.bytes }
 
   /// Rewrites price currencies through `map` (old symbol → new), as when tables merge.
   /// - Complexity: O(priced lines).
@@ -89,7 +89,30 @@ private struct LineColumn<Value: Sendable>: Sendable {
 
   var count: Int { lines.count }
   var isSorted: Bool { sorted }
-  var indexBytes: Int { words.count * 8 + ranks.count * 4 }
+  /// Bytes held: the lines, the values and the index.
+  var bytes: Int {
+    lines.count * (4 + MemoryLayout<Value>.stride) + words.count * 8 + ranks.count * 4
+  }
+
+  /// Whether an index of `wordCount` words is worth keeping for `lineCount` lines: at most
+  /// about one word per line kept.
+  private static func indexFits(wordCount: Int, lineCount: Int) -> Bool { wordCount <= lineCount + 64 }
+
+  /// The bitmap of `lines` (a bit per line from `base`, `wordCount` words) and the lines before
+  /// each word. - Complexity: O(lines + wordCount).
+  private static func rankIndex(
+    of lines: some Sequence<UInt32>, base: UInt32, wordCount: Int
+  ) -> (words: [UInt64], ranks: [UInt32], distinct: Int) {
+    var words = [UInt64](repeating: 0, count: wordCount)
+    for line in lines { words[Int((line - base) >> 6)] |= UInt64(1) << UInt64((line - base) & 63) }
+    var ranks = [UInt32](repeating: 0, count: wordCount)
+    var before = 0
+    for w in 0..<wordCount {
+      ranks[w] = UInt32(before)
+      before += words[w].nonzeroBitCount
+    }
+    return (words, ranks, before)
+  }
 
   func value(line: UInt32) -> Value? {
     precondition(sorted, "an event detail table read before sortByLine()")
@@ -138,7 +161,7 @@ private struct LineColumn<Value: Sendable>: Sendable {
       words.append(0)
     }
     words[w] |= UInt64(1) << UInt64((line - indexBase) & 63)
-    if words.count > lines.count + 64 { dropIndex(stale: false) }
+    if !Self.indexFits(wordCount: words.count, lineCount: lines.count) { dropIndex(stale: false) }
   }
 
   private mutating func dropIndex(stale: Bool) {
@@ -157,16 +180,9 @@ private struct LineColumn<Value: Sendable>: Sendable {
     }
     let base = first & ~63
     let wordCount = Int((last - base) >> 6) + 1
-    guard wordCount <= lines.count + 64 else { return }
-    var words = [UInt64](repeating: 0, count: wordCount)
-    var ranks = [UInt32](repeating: 0, count: wordCount)
-    for line in lines { words[Int((line - base) >> 6)] |= UInt64(1) << UInt64((line - base) & 63) }
-    var before: UInt32 = 0
-    for w in 0..<wordCount {
-      ranks[w] = before
-      before += UInt32(words[w].nonzeroBitCount)
-    }
-    (self.words, self.ranks, indexBase, indexed) = (words, ranks, base, true)
+    guard Self.indexFits(wordCount: wordCount, lineCount: lines.count) else { return }
+    let index = Self.rankIndex(of: lines, base: base, wordCount: wordCount)
+    (words, ranks, indexBase, indexed) = (index.words, index.ranks, base, true)
   }
 
   /// The entries of `columns` in line order, a line given twice keeping its last value. Lines
@@ -185,8 +201,9 @@ private struct LineColumn<Value: Sendable>: Sendable {
       total += column.count
     }
     let base = lowest & ~63
-    if !inOrder && Int((highest - base) >> 6) + 1 <= total + 64 {
-      return placedByRank(columns, base: base, wordCount: Int((highest - base) >> 6) + 1)
+    // Out of order means some lines were given, so `highest` ≥ `base`.
+    if !inOrder, case let wordCount = Int((highest - base) >> 6) + 1, indexFits(wordCount: wordCount, lineCount: total) {
+      return placedByRank(columns, base: base, wordCount: wordCount)
     }
     var result = LineColumn()
     for column in columns { result.append(contentsOf: column) }
@@ -198,16 +215,7 @@ private struct LineColumn<Value: Sendable>: Sendable {
   /// - Complexity: O(n + wordCount).
   private static func placedByRank(_ columns: [LineColumn<Value>], base: UInt32, wordCount: Int) -> LineColumn<Value> {
     var result = LineColumn()
-    var words = [UInt64](repeating: 0, count: wordCount)
-    for column in columns {
-      for line in column.lines { words[Int((line - base) >> 6)] |= UInt64(1) << UInt64((line - base) & 63) }
-    }
-    var ranks = [UInt32](repeating: 0, count: wordCount)
-    var distinct = 0
-    for w in 0..<wordCount {
-      ranks[w] = UInt32(distinct)
-      distinct += words[w].nonzeroBitCount
-    }
+    let (words, ranks, distinct) = rankIndex(of: columns.lazy.flatMap(\.lines), base: base, wordCount: wordCount)
     // Every rank gets a value: each distinct line was given at least once. A line given again
     // overwrites in place, which only plain values allow.
     precondition(_isPOD(Value.self), "placing by rank needs values without references")
@@ -234,7 +242,7 @@ private struct LineColumn<Value: Sendable>: Sendable {
       }
       initialized = n
     }
-    if wordCount <= distinct + 64 {
+    if indexFits(wordCount: wordCount, lineCount: distinct) {
       (result.words, result.ranks, result.indexBase) = (words, ranks, base)
     } else {
       result.dropIndex(stale: false)

@@ -125,13 +125,16 @@ struct SnapshotJSON {
 
   mutating func string(_ text: String) { JSONWriter.writeString(text, into: &out) }
 
-  mutating func time(_ t: Timestamp?) {
+  mutating func time(_ t: Timestamp?) { Self.appendTime(t, to: &out) }
+
+  /// An instant as a JSON value: RFC 3339 in quotes, or null.
+  static func appendTime(_ t: Timestamp?, to out: inout [UInt8]) {
     if let t {
       out.append(34)
       t.appendRFC3339(to: &out)
       out.append(34)
     } else {
-      raw("null")
+      out.append(contentsOf: "null".utf8)
     }
   }
 
@@ -261,13 +264,7 @@ struct EntryFields {
 
   /// An instant (RFC 3339 in quotes) or null.
   mutating func time(_ t: Timestamp?) {
-    if let t {
-      bytes.append(34)
-      t.appendRFC3339(to: &bytes)
-      bytes.append(34)
-    } else {
-      bytes.append(contentsOf: "null".utf8)
-    }
+    SnapshotJSON.appendTime(t, to: &bytes)
     ends.append(bytes.count)
   }
 

@@ -15,9 +15,7 @@ private func logFile(_ lines: [String], in directory: URL, name: String = "log.j
 }
 
 private func makeSnapshot(of logPath: String, catalogPath: String, catalog: Catalog) throws -> [UInt8] {
-  let (ledger, extent) = try LedgerLoader.load(logPath: logPath, catalog: catalog)
-  let header = try SnapshotFiles.header(for: ledger, extent: extent, logPath: logPath, catalogPath: catalogPath)
-  return SnapshotWriter.write(ledger, header: header)
+  try writtenSnapshot(of: logPath, catalogPath: catalogPath, catalog: catalog).bytes
 }
 
 @Suite("Snapshots: restore plus tail equals a full replay")

@@ -56,9 +56,7 @@ struct SnapshotTimelineTests {
     let catalogPath = repoPath("\(scenario.folder)/catalog.json")
     let logPath = repoPath("\(scenario.folder)/\(scenario.name).jsonl")
     let catalog = try LedgerLoader.loadCatalog(path: catalogPath)
-    let (ledger, extent) = try LedgerLoader.load(logPath: logPath, catalog: catalog)
-    let header = try SnapshotFiles.header(for: ledger, extent: extent, logPath: logPath, catalogPath: catalogPath)
-    let bytes = SnapshotWriter.write(ledger, header: header)
+    let (ledger, bytes) = try writtenSnapshot(of: logPath, catalogPath: catalogPath, catalog: catalog)
     let readable = try JSONValue.parse(bytes: Array(SnapshotReader.readablePart(bytes)))
     let subjects = try #require(readable["subjects"]?.objectMembers)
     #expect(subjects.count == ledger.subjectCount)
@@ -91,9 +89,7 @@ struct SnapshotTimelineTests {
       defer { try? FileManager.default.removeItem(at: directory) }
       let logPath = directory.appendingPathComponent("log.jsonl").path
       try text.write(toFile: logPath, atomically: true, encoding: .utf8)
-      let (ledger, extent) = try LedgerLoader.load(logPath: logPath, catalog: catalog)
-      let bytes = SnapshotWriter.write(
-        ledger, header: try SnapshotFiles.header(for: ledger, extent: extent, logPath: logPath, catalogPath: catalogPath))
+      let bytes = try writtenSnapshot(of: logPath, catalogPath: catalogPath, catalog: catalog).bytes
       return try JSONValue.parse(bytes: Array(SnapshotReader.readablePart(bytes)))
     }
     let purchase = #"{"id":"p1","type":"purchase","subject":"u1","at":"2026-01-01T00:00:00Z","product":"pro.monthly","transaction":"t1","expires":"2026-02-01T00:00:00Z"}"#

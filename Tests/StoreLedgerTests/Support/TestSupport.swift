@@ -148,3 +148,10 @@ struct EscapedCase<Value: Sendable>: Sendable, CustomTestStringConvertible {
   init(_ value: Value) { self.value = value }
   var testDescription: String { String(reflecting: value) }
 }
+
+/// The ledger of the log at `logPath` and the snapshot written of it, as `storeledger snapshot` writes it.
+func writtenSnapshot(of logPath: String, catalogPath: String, catalog: Catalog) throws -> (ledger: Ledger, bytes: [UInt8]) {
+  let (ledger, extent) = try LedgerLoader.load(logPath: logPath, catalog: catalog)
+  let header = try SnapshotFiles.header(for: ledger, extent: extent, logPath: logPath, catalogPath: catalogPath)
+  return (ledger, SnapshotWriter.write(ledger, header: header))
+}
