@@ -7,8 +7,10 @@ extension SectionDecoder {
 
   /// Decodes the whole section: the records are decoded and checked in `recordParts` runs of
   /// subjects, straight into the events array, while each string table is built by a task of its own.
+  /// Without `indexStrings` (nothing will be interned: no tail), the ids and transactions tables
+  /// get no look-up slots (`table(_:count:endsAt:arena:indexed:)`).
   /// - Complexity: O(section bytes).
-  func decode(spareEvents: Int) throws(Diagnostic) -> RestoredSection {
+  func decode(spareEvents: Int, indexStrings: Bool = true) throws(Diagnostic) -> RestoredSection {
     let layout = try layout()
     let ends = try subjectEnds(layout)
     let parts = partBounds(ends, events: layout.events)
@@ -46,7 +48,10 @@ extension SectionDecoder {
               let k = task - parts.count
               let table = layout.tables[k]
               tables[k] = Result { () throws(Diagnostic) in
-                try decoder.table(table.name, count: layout.counts[k], endsAt: table.endsAt, arena: table.arena)
+                // Subjects and currencies are few, and the fold context looks currencies up.
+                try decoder.table(
+                  table.name, count: layout.counts[k], endsAt: table.endsAt, arena: table.arena,
+                  indexed: indexStrings || k == 0 || k == 3)
               }
             }
           }
