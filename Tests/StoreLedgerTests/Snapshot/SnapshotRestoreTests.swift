@@ -265,6 +265,21 @@ struct RepeatedStringCheckTests {
     #expect((SymbolTable.distinct(arena: arena, starts: starts) == nil) == (copy != nil))
   }
 
+  @Test("strings alike in their first and last 8 bytes (one filter bit) are told apart by their middle")
+  func sameFilterKey() {
+    let strings = (0..<2_000).map { "HEADHEAD-" + String(String($0).reversed()).padding(toLength: 6, withPad: "0", startingAt: 0) + "-TAILTAIL" }
+    var arena: [UInt8] = []
+    var starts: [UInt32] = [0]
+    for string in strings {
+      arena += Array(string.utf8)
+      starts.append(UInt32(arena.count))
+    }
+    #expect(Set(strings.map { $0.utf8.withContiguousStorageIfAvailable(SectionDecoder.filterKey) }).count == 1)
+    #expect(!SectionDecoder.hasRepeated(arena: arena, starts: starts))
+    let copy = Array(strings[1_234].utf8)
+    #expect(SectionDecoder.hasRepeated(arena: arena + copy, starts: starts + [UInt32(arena.count + copy.count)]))
+  }
+
   @Test("strings that differ only in length or in their last byte are not a repeat")
   func nearTwins() {
     let strings = ["a", "aa", "aaa", "aaaaaaaa", "aaaaaaaaa", "aaaaaaab", "aaaaaaaab", "b", ""]
