@@ -25,8 +25,7 @@ extension SectionDecoder {
     }
     let outcome = Outcome(tables: layout.tables.count, parts: parts.count)
     // The section's bytes are only read, and each task writes its own results and events.
-    nonisolated(unsafe) let checks = RecordChecks(
-      decoder: self, counts: layout.counts, policyFeatures: catalog.policy?.features.count ?? 0)
+    nonisolated(unsafe) let checks = RecordChecks(section: bytes, file: file, catalog: catalog, counts: layout.counts)
     nonisolated(unsafe) let decoder = self
     var restored = RestoredSection()
     restored.events = [Event](unsafeUninitializedCapacity: layout.events + spareEvents) { buffer, initialized in
@@ -42,7 +41,8 @@ extension SectionDecoder {
           DispatchQueue.concurrentPerform(iterations: parts.count + tables.count) { task in
             if task < parts.count {
               results[task] = Result { () throws(Diagnostic) in
-                try checks.decode(subjects: parts[task], ends: ends, layout: layout, into: out)
+                try checks.decode(
+                  subjects: parts[task], ends: ends, recordsAt: layout.recordsAt, extrasAt: layout.extrasAt, into: out)
               }
             } else {
               let k = task - parts.count

@@ -15,7 +15,7 @@ struct SectionDecoder {
 
   /// A bad-snapshot error naming the file and what was expected.
   func fail(_ detail: String) -> Diagnostic {
-    Diagnostic(file: file, .snapshotMismatch("not a valid snapshot: restore section: \(detail)"))
+    RecordChecks.damaged(file: file, detail)
   }
 
   /// The little-endian integer at `offset`, which the caller has checked lies inside.
