@@ -7,8 +7,10 @@ extension SectionDecoder {
 
   /// Decodes the whole section: the records are decoded and checked in `recordParts` runs of
   /// subjects, straight into the events array, while each string table is built by a task of its own.
+  /// Without `indexStrings` (nothing will be interned: no tail), the ids and transactions tables
+  /// get no look-up slots (`table(_:count:endsAt:arena:indexed:)`).
   /// - Complexity: O(section bytes).
-  func decode(spareEvents: Int) throws(Diagnostic) -> RestoredSection {
+  func decode(spareEvents: Int, indexStrings: Bool = true) throws(Diagnostic) -> RestoredSection {
     let layout = try layout()
     let ends = try subjectEnds(layout)
     let parts = partBounds(ends, events: layout.events)
@@ -23,8 +25,7 @@ extension SectionDecoder {
     }
     let outcome = Outcome(tables: layout.tables.count, parts: parts.count)
     // The section's bytes are only read, and each task writes its own results and events.
-    nonisolated(unsafe) let checks = RecordChecks(
-      decoder: self, counts: layout.counts, policyFeatures: catalog.policy?.features.count ?? 0)
+    nonisolated(unsafe) let checks = RecordChecks(section: bytes, file: file, catalog: catalog, counts: layout.counts)
     nonisolated(unsafe) let decoder = self
     var restored = RestoredSection()
     restored.events = [Event](unsafeUninitializedCapacity: layout.events + spareEvents) { buffer, initialized in
@@ -40,13 +41,17 @@ extension SectionDecoder {
           DispatchQueue.concurrentPerform(iterations: parts.count + tables.count) { task in
             if task < parts.count {
               results[task] = Result { () throws(Diagnostic) in
-                try checks.decode(subjects: parts[task], ends: ends, layout: layout, into: out)
+                try checks.decode(
+                  subjects: parts[task], ends: ends, recordsAt: layout.recordsAt, extrasAt: layout.extrasAt, into: out)
               }
             } else {
               let k = task - parts.count
               let table = layout.tables[k]
               tables[k] = Result { () throws(Diagnostic) in
-                try decoder.table(table.name, count: layout.counts[k], endsAt: table.endsAt, arena: table.arena)
+                // Subjects and currencies are few, and the fold context looks currencies up.
+                try decoder.table(
+                  table.name, count: layout.counts[k], endsAt: table.endsAt, arena: table.arena,
+                  indexed: indexStrings || k == 0 || k == 3)
               }
             }
           }

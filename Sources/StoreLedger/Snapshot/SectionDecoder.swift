@@ -15,7 +15,7 @@ struct SectionDecoder {
 
   /// A bad-snapshot error naming the file and what was expected.
   func fail(_ detail: String) -> Diagnostic {
-    Diagnostic(file: file, .snapshotMismatch("not a valid snapshot: restore section: \(detail)"))
+    RecordChecks.damaged(file: file, detail)
   }
 
   /// The little-endian integer at `offset`, which the caller has checked lies inside.
@@ -89,13 +89,22 @@ struct SectionDecoder {
     return at..<(at + previous)
   }
 
-  /// The table whose ends start at `endsAt` and whose strings are `arena` (checked by `layout`).
+  /// The table whose ends start at `endsAt` and whose strings are `arena` (checked by `layout`),
+  /// refused when a string appears twice. With `indexed`, its look-up slots are built with the
+  /// check (`SymbolTable.distinct`); without, it is `SymbolTable.unindexed` (slots built later by
+  /// the first `intern`, if any) and the check is `hasRepeated`'s, which costs a bit per string
+  /// instead of 8 to 16 bytes of slots.
   /// - Complexity: O(string bytes).
-  func table(_ name: String, count: Int, endsAt: Int, arena: Range<Int>) throws(Diagnostic) -> SymbolTable {
+  func table(_ name: String, count: Int, endsAt: Int, arena: Range<Int>, indexed: Bool) throws(Diagnostic) -> SymbolTable {
     var starts = [UInt32](repeating: 0, count: count + 1)
     for k in 0..<count { starts[k + 1] = load(endsAt + 4 * k, as: UInt32.self) }
-    guard let table = SymbolTable.distinct(arena: [UInt8](UnsafeRawBufferPointer(rebasing: bytes[arena])), starts: starts)
-    else { throw fail("a string appears twice in table '\(name)'") }
+    let strings = [UInt8](UnsafeRawBufferPointer(rebasing: bytes[arena]))
+    let repeated = fail("a string appears twice in table '\(name)'")
+    guard indexed else {
+      guard !Self.hasRepeated(arena: strings, starts: starts) else { throw repeated }
+      return SymbolTable.unindexed(arena: strings, starts: starts)
+    }
+    guard let table = SymbolTable.distinct(arena: strings, starts: starts) else { throw repeated }
     return table
   }
 

@@ -31,11 +31,13 @@ package enum SnapshotReader {
   /// then thrown away, never to a crash: every index and count is checked as it is read).
   /// `release` (given for a mapped file) is told of the section's bytes once they are read, so a
   /// mapped snapshot does not stay resident. `spareEvents` reserves room for that many events after the restored ones (a log's
-  /// tail), so extending the ledger does not regrow its event array.
+  /// tail), so extending the ledger does not regrow its event array. Without `indexStrings` (the
+  /// caller will intern nothing: an empty tail), the ids and transactions tables come without
+  /// look-up slots; the first `intern` builds them (`SymbolTable.unindexed`).
   /// - Complexity: O(header + restore section); the readable timeline is not read.
   package static func read(
     _ buffer: UnsafeBufferPointer<UInt8>, file: String, catalog: Catalog, spareEvents: Int = 0,
-    release: (@Sendable (Range<Int>) -> Void)? = nil
+    indexStrings: Bool = true, release: (@Sendable (Range<Int>) -> Void)? = nil
   ) throws(Diagnostic) -> (ledger: Ledger, header: SnapshotHeader) {
     var parser = SnapshotHeaderParser(p: buffer, file: file)
     let (header, headerEnd) = try parser.header()
@@ -51,7 +53,7 @@ package enum SnapshotReader {
     let seal = SnapshotSeal.Pending(raw, trailer: trailer)
     let section = UnsafeRawBufferPointer(rebasing: raw[trailer.sectionAt..<(trailer.sectionAt + trailer.sectionBytes)])
     let decoder = SectionDecoder(bytes: section, file: file, catalog: catalog)
-    let decoded = Result { () throws(Diagnostic) in try decoder.decode(spareEvents: max(0, spareEvents)) }
+    let decoded = Result { () throws(Diagnostic) in try decoder.decode(spareEvents: max(0, spareEvents), indexStrings: indexStrings) }
     // Nothing the header or the section says is trusted before the digest matches.
     guard seal.wait() == trailer.digest else { throw damaged }
     release?(trailer.sectionAt..<(trailer.sectionAt + trailer.sectionBytes))

@@ -116,8 +116,10 @@ package enum SnapshotFiles {
       // Only the header, the section and the trailer are touched; section pages already decoded
       // are dropped as reading goes on, so the section never counts whole as resident.
       nonisolated(unsafe) let base = UnsafeRawPointer(bytes.baseAddress)
+      // An empty tail interns nothing: the ids' and transactions' look-up slots are not built (a
+      // log that grows meanwhile still works: the first `intern` builds them).
       return try SnapshotReader.read(
-        bytes, file: snapshotPath, catalog: catalog, spareEvents: Int(tailBytes / 100)
+        bytes, file: snapshotPath, catalog: catalog, spareEvents: Int(tailBytes / 100), indexStrings: tailBytes > 0
       ) { range in
         guard let base else { return }
         PlatformFile.releaseMapped(base + range.lowerBound, count: range.count)

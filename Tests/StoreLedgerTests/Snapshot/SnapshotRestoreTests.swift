@@ -165,6 +165,8 @@ struct SnapshotRestoreTests {
     ("an id index out of range, resealed", "record 0 (subject 0, event 1) is damaged"),
     ("an unknown kind code, resealed", "record 0 (subject 0, event 1) is damaged"),
     ("an id repeated, resealed", "record 1 repeats the id of an earlier record"),
+    ("an id string repeated, resealed", "a string appears twice in table 'ids'"),
+    ("a transaction string repeated, resealed", "a string appears twice in table 'transactions'"),
     ("an event count over the limit, resealed", "expected at most"),
     ("extras running past their subject, resealed", "subject 0 ends at record"),
     ("a subject ending past the records, resealed", "subject 0 ends at record"),
@@ -195,6 +197,100 @@ struct SnapshotRestoreTests {
       #expect(message.contains(snapshotPath), "\(message)")
       #expect(message.contains(phrase), "\(damage): \(message)")
     }
+  }
+}
+
+/// A table with one string twice is refused on both restore paths: with a tail (the look-up slots
+/// are built, `SymbolTable.distinct`) and without (no slots, `SectionDecoder.hasRepeated`).
+@Suite("Snapshots: a string repeated in a sealed table")
+struct SnapshotRepeatedStringTests {
+  static let cases: [(String, Bool)] = [
+    ("an id string repeated, resealed", false), ("an id string repeated, resealed", true),
+    ("a transaction string repeated, resealed", false), ("a transaction string repeated, resealed", true),
+  ]
+
+  @Test("a table holding one string twice is refused, with an empty tail and with a tail", arguments: cases)
+  func repeated(damage: String, withTail: Bool) throws {
+    let catalogPath = repoPath("Events/catalog.json")
+    let catalog = try LedgerLoader.loadCatalog(path: catalogPath)
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let lines = try String(contentsOfFile: repoPath("Events/consumables.jsonl"), encoding: .utf8)
+      .split(separator: "\n").map(String.init)
+    let prefixPath = try logFile(Array(lines.dropLast(withTail ? 2 : 0)), in: directory, name: "prefix.jsonl")
+    let logPath = try logFile(lines, in: directory)
+    let bytes = try makeSnapshot(of: prefixPath, catalogPath: catalogPath, catalog: catalog)
+    let snapshotPath = directory.appendingPathComponent("s.json").path
+    // Undamaged, it restores on this path.
+    try SnapshotFiles.write(bytes, to: snapshotPath)
+    let restored = try SnapshotFiles.restore(snapshotPath: snapshotPath, logPath: logPath, catalogPath: catalogPath, catalog: catalog)
+    #expect(restored.ledger.linesRead == lines.count)
+    try SnapshotFiles.write(try SnapshotDamage.apply(damage, to: bytes), to: snapshotPath)
+    let table = damage.hasPrefix("an id") ? "ids" : "transactions"
+    #expect {
+      try SnapshotFiles.restore(snapshotPath: snapshotPath, logPath: logPath, catalogPath: catalogPath, catalog: catalog)
+    } throws: { error in
+      let message = (error as? DiagnosticList)?.diagnostics.first?.description ?? ""
+      return message.contains(snapshotPath) && message.contains("a string appears twice in table '\(table)'")
+    }
+  }
+}
+
+/// `hasRepeated` (no slots) against `SymbolTable.distinct` (slots), on tables large enough that
+/// many strings share a filter bit.
+@Suite("Snapshots: the repeated-string check without look-up slots")
+struct RepeatedStringCheckTests {
+  /// Strings `s0 … s(count-1)`, with string `copy.to` replaced by string `copy.from`.
+  static func table(count: Int, copy: (from: Int, to: Int)?) -> (arena: [UInt8], starts: [UInt32]) {
+    var strings = (0..<count).map { "txn-\($0 * 7919)" }
+    if let copy { strings[copy.to] = strings[copy.from] }
+    var arena: [UInt8] = []
+    var starts: [UInt32] = [0]
+    for string in strings {
+      arena += Array(string.utf8)
+      starts.append(UInt32(arena.count))
+    }
+    return (arena, starts)
+  }
+
+  static let cases: [(Int, (from: Int, to: Int)?)] = [
+    (0, nil), (1, nil), (2, nil), (2, (0, 1)), (100, nil), (100, (99, 0)), (50_000, nil), (50_000, (0, 49_999)),
+    (50_000, (31_337, 31_338)), (50_000, (12, 40_000)),
+  ]
+
+  @Test("it finds a repeated string exactly when the slot-building check does", arguments: cases)
+  func agreesWithDistinct(count: Int, copy: (from: Int, to: Int)?) {
+    let (arena, starts) = Self.table(count: count, copy: copy)
+    #expect(SectionDecoder.hasRepeated(arena: arena, starts: starts) == (copy != nil))
+    #expect((SymbolTable.distinct(arena: arena, starts: starts) == nil) == (copy != nil))
+  }
+
+  @Test("strings alike in their first and last 8 bytes (one filter bit) are told apart by their middle")
+  func sameFilterKey() {
+    let strings = (0..<2_000).map { "HEADHEAD-" + String(String($0).reversed()).padding(toLength: 6, withPad: "0", startingAt: 0) + "-TAILTAIL" }
+    var arena: [UInt8] = []
+    var starts: [UInt32] = [0]
+    for string in strings {
+      arena += Array(string.utf8)
+      starts.append(UInt32(arena.count))
+    }
+    #expect(Set(strings.map { $0.utf8.withContiguousStorageIfAvailable(SectionDecoder.filterKey) }).count == 1)
+    #expect(!SectionDecoder.hasRepeated(arena: arena, starts: starts))
+    let copy = Array(strings[1_234].utf8)
+    #expect(SectionDecoder.hasRepeated(arena: arena + copy, starts: starts + [UInt32(arena.count + copy.count)]))
+  }
+
+  @Test("strings that differ only in length or in their last byte are not a repeat")
+  func nearTwins() {
+    let strings = ["a", "aa", "aaa", "aaaaaaaa", "aaaaaaaaa", "aaaaaaab", "aaaaaaaab", "b", ""]
+    var arena: [UInt8] = []
+    var starts: [UInt32] = [0]
+    for string in strings {
+      arena += Array(string.utf8)
+      starts.append(UInt32(arena.count))
+    }
+    #expect(!SectionDecoder.hasRepeated(arena: arena, starts: starts))
+    #expect(SectionDecoder.hasRepeated(arena: arena + Array("aaaaaaab".utf8), starts: starts + [UInt32(arena.count + 8)]))
   }
 }
 
@@ -237,6 +333,9 @@ enum SnapshotDamage {
       let events = Int(bytes[section + 8]) | Int(bytes[section + 9]) << 8
       for k in 0..<8 { bytes[record + events * RecordCoding.recordBytes + 4 + k] = 0xEE }
     case "an unknown section version, resealed": bytes[section + 7] = UInt8(ascii: "9")
+    case "an id string repeated, resealed": try repeatString(inTable: 1, of: &bytes, sectionAt: section, count: trailer.sectionBytes)
+    case "a transaction string repeated, resealed":
+      try repeatString(inTable: 2, of: &bytes, sectionAt: section, count: trailer.sectionBytes)
     case "a prefix block size under the minimum, resealed":
       // Same width, so the trailer's offsets still hold: 63 bytes, one under the minimum.
       let digits = String(PrefixTreeDigest.defaultBlockBytes)
@@ -252,5 +351,26 @@ enum SnapshotDamage {
     }
     if damage.hasSuffix("resealed") { SnapshotSeal.seal(&bytes) }
     return bytes
+  }
+
+  /// Overwrites the last string of table `table` (1: ids, 2: transactions) with an earlier one of
+  /// the same length, so the table holds one string twice (a writer bug or a forged file).
+  static func repeatString(inTable table: Int, of bytes: inout [UInt8], sectionAt: Int, count: Int) throws {
+    let catalog = try LedgerLoader.loadCatalog(path: repoPath("Events/catalog.json"))
+    let layout = try bytes.withUnsafeBytes { all in
+      try SectionDecoder(
+        bytes: UnsafeRawBufferPointer(rebasing: all[sectionAt..<(sectionAt + count)]), file: "s", catalog: catalog
+      ).layout()
+    }
+    let (_, endsAt, arena, _) = layout.tables[table]
+    func end(_ k: Int) -> Int {
+      k < 0 ? 0 : (0..<4).reduce(0) { $0 | Int(bytes[sectionAt + endsAt + 4 * k + $1]) << (8 * $1) }
+    }
+    let last = layout.counts[table] - 1
+    let lastRange = end(last - 1)..<end(last)
+    let twin = try #require((0..<last).first { end($0) - end($0 - 1) == lastRange.count }, "no two strings of one length")
+    let from = sectionAt + arena.lowerBound
+    bytes.replaceSubrange(
+      (from + lastRange.lowerBound)..<(from + lastRange.upperBound), with: bytes[(from + end(twin - 1))..<(from + end(twin))])
   }
 }

@@ -134,4 +134,53 @@ struct SnapshotTailTests {
       #expect(error.diagnostics.map(\.description) == fullErrors)
     }
   }
+
+  /// Tail lines that the log-wide rules refuse against a prefix event (the builder's id and charge
+  /// indexes over the restored events), and the phrase of the refusal.
+  static let refusedTails: [(String, String)] = [
+    (#"{"id":"p1","type":"purchase","subject":"u1","at":"2026-01-01T00:00:00Z","product":"pro.annual","transaction":"t1","expires":"2027-01-01T00:00:00Z"}"#, "p1"),
+    (#"{"id":"p1","type":"purchase","subject":"u9","at":"2026-01-01T00:00:00Z","product":"pro.monthly","transaction":"t1","expires":"2026-02-01T00:00:00Z","recorded":"2026-01-10T00:00:00Z"}"#, "p1"),
+    (#"{"id":"c2","type":"purchase","subject":"u3","at":"2026-01-05T00:00:00Z","product":"coins.100","transaction":"t9"}"#, "t9"),
+  ]
+
+  @Test("a tail line that conflicts with a prefix event's id or reuses its transaction is refused with the full load's diagnostics", arguments: refusedTails)
+  func refusedTail(line: String, names: String) throws {
+    let catalog = try LedgerLoader.loadCatalog(path: Self.catalogPath)
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let tailCase = TailCase(name: "refused", prefix: Self.cases[0].prefix, tail: [line])
+    let (logPath, snapshotPath) = try Self.files(tailCase, in: directory, catalog: catalog)
+    var fullErrors: [String] = []
+    do { _ = try LedgerLoader.load(logPath: logPath, catalog: catalog) } catch { fullErrors = error.diagnostics.map(\.description) }
+    #expect(fullErrors.count == 1 && fullErrors[0].contains(names) && fullErrors[0].contains(":3"), "\(fullErrors)")
+    do {
+      _ = try SnapshotFiles.restore(snapshotPath: snapshotPath, logPath: logPath, catalogPath: Self.catalogPath, catalog: catalog)
+      Issue.record("restored a log whose tail breaks a log-wide rule")
+    } catch {
+      #expect(error.exitCode == 65)
+      #expect(error.diagnostics.map(\.description) == fullErrors)
+    }
+  }
+
+  @Test("an exact redelivery of a prefix event in the tail is skipped, and an empty tail restores the prefix as it was", arguments: [true, false])
+  func redeliveredOrEmpty(redeliver: Bool) throws {
+    let catalog = try LedgerLoader.loadCatalog(path: Self.catalogPath)
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let prefix = Self.cases[0].prefix
+    let tailCase = TailCase(name: "redelivered", prefix: prefix, tail: redeliver ? [prefix[1], prefix[0]] : [])
+    let (logPath, snapshotPath) = try Self.files(tailCase, in: directory, catalog: catalog)
+    let full = try LedgerLoader.load(logPath: logPath, catalog: catalog).ledger
+    let restored = try SnapshotFiles.restore(
+      snapshotPath: snapshotPath, logPath: logPath, catalogPath: Self.catalogPath, catalog: catalog
+    ).ledger
+    #expect(restored.events.count == 2 && full.events.count == 2)
+    #expect(restored.duplicatesSkipped == (redeliver ? 2 : 0) && restored.duplicatesSkipped == full.duplicatesSkipped)
+    #expect(restored.linesRead == full.linesRead)
+    for id in ["p1", "c1"] {
+      let event = try #require(restored.events.first { restored.symbols.ids.string($0.id) == id })
+      let fullEvent = try #require(full.events.first { full.symbols.ids.string($0.id) == id })
+      #expect(event.line == fullEvent.line && event.recorded == fullEvent.recorded)
+    }
+  }
 }

@@ -1,10 +1,15 @@
-import StoreLedgerCore
-
-/// Decodes a subject's records and checks what the fold relies on, so a damaged (but digested)
-/// record is an error, never a crash: indices inside their tables, instants a log
-/// can hold, slots and kinds as the loader leaves them.
-struct RecordChecks {
-  let decoder: SectionDecoder
+/// Decodes a snapshot restore section's records (`RecordCoding`) subject by subject and checks
+/// what the fold relies on, so a damaged (but digested) record is an error, never a crash:
+/// indices inside their tables, instants a log can hold, slots and kinds as the loader leaves them.
+///
+/// In the core beside `Event`, not in `Snapshot/`, so `Event`'s accessors inline into this loop
+/// (`@inlinable package` ones are not inlined across targets; Docs/performance.md, "Restore, round 3").
+package struct RecordChecks {
+  /// The restore section's bytes (records, extras), read in place.
+  let bytes: UnsafeRawBufferPointer
+  /// The snapshot's name in errors.
+  let file: String
+  let catalog: Catalog
   /// Strings in the ids, transactions and currencies tables.
   let idCount: Int
   let transactionCount: Int
@@ -12,40 +17,52 @@ struct RecordChecks {
   let productCount: UInt32
   /// Features of the catalog's policy (0 without one).
   let policyFeatures: Int
-  init(decoder: SectionDecoder, counts: [Int], policyFeatures: Int) {
-    self.decoder = decoder
+
+  /// Checks against `catalog` and the section's table sizes `counts` (subjects, ids, transactions, currencies).
+  package init(section bytes: UnsafeRawBufferPointer, file: String, catalog: Catalog, counts: [Int]) {
+    self.bytes = bytes
+    self.file = file
+    self.catalog = catalog
     idCount = counts[1]
     transactionCount = counts[2]
     currencyCount = counts[3]
-    productCount = UInt32(decoder.catalog.products.count)
-    self.policyFeatures = policyFeatures
+    productCount = UInt32(catalog.products.count)
+    policyFeatures = catalog.policy?.features.count ?? 0
   }
+
+  /// The error for a restore section that is not what its writer makes, with `detail` saying what.
+  package static func damaged(file: String, _ detail: String) -> Diagnostic {
+    Diagnostic(file: file, .snapshotMismatch("not a valid snapshot: restore section: \(detail)"))
+  }
+
+  private func fail(_ detail: String) -> Diagnostic { Self.damaged(file: file, detail) }
 
   /// What a run of subjects decodes to besides its events.
-  struct Part {
+  package struct Part {
     /// Each subject's subscription count.
-    var subscriptions: [UInt32] = []
+    package var subscriptions: [UInt32] = []
     /// The latest `at` of the run.
-    var latest = Timestamp.distantPast
+    package var latest = Timestamp.distantPast
     /// The run's prices and meta hashes, by line (in record order until merged).
-    var details = EventDetailTable()
+    package var details = EventDetailTable()
   }
 
-  /// Decodes the records of `subjects` into their places in `out`.
+  /// Decodes the records of `subjects` into their places in `out`: records start at `recordsAt`
+  /// and extras at `extrasAt` of the section, each subject's ends (record, extras byte) in `ends`.
   /// - Complexity: O(records).
-  func decode(
-    subjects: Range<Int>, ends: [(records: Int, extras: Int)], layout: SectionDecoder.Layout,
+  package func decode(
+    subjects: Range<Int>, ends: [(records: Int, extras: Int)], recordsAt: Int, extrasAt: Int,
     into out: UnsafeMutableBufferPointer<Event>
   ) throws(Diagnostic) -> Part {
     var part = Part()
     part.subscriptions.reserveCapacity(subjects.count)
     for subject in subjects {
       let start = subject == 0 ? (records: 0, extras: 0) : ends[subject - 1]
-      var extras = layout.extrasAt + start.extras
+      var extras = extrasAt + start.extras
       part.subscriptions.append(
         try self.subject(
-          Symbol(rawValue: UInt32(subject)), records: start.records..<ends[subject].records, recordsAt: layout.recordsAt,
-          extras: &extras, extrasEnd: layout.extrasAt + ends[subject].extras, latest: &part.latest,
+          Symbol(rawValue: UInt32(subject)), records: start.records..<ends[subject].records, recordsAt: recordsAt,
+          extras: &extras, extrasEnd: extrasAt + ends[subject].extras, latest: &part.latest,
           details: &part.details, into: out))
     }
     return part
@@ -62,33 +79,34 @@ struct RecordChecks {
       let position = index - records.lowerBound
       guard
         let (e, d) = RecordCoding.decode(
-          decoder.bytes, at: recordsAt + index * RecordCoding.recordBytes, extras: &extras, extrasEnd: extrasEnd),
+          bytes, at: recordsAt + index * RecordCoding.recordBytes, extras: &extras, extrasEnd: extrasEnd),
         check(e, position: position), !d.priceCurrency.isSome || Int(d.priceCurrency.rawValue) < currencyCount
-      else { throw decoder.fail("record \(index) (subject \(subject.rawValue), event \(position + 1)) is damaged") }
+      else { throw fail("record \(index) (subject \(subject.rawValue), event \(position + 1)) is damaged") }
       if e.at > latest { latest = e.at }
       if isSubscriptionEvent(e) { subscriptions = max(subscriptions, e.slot &+ 1) }
       out[index] = e
       if !d.isEmpty { details.set(d, line: e.line) }
     }
     guard extras == extrasEnd else {
-      throw decoder.fail("subject \(subject.rawValue): its records use \(extrasEnd - extras) bytes of extras fewer than it says")
+      throw fail("subject \(subject.rawValue): its records use \(extrasEnd - extras) bytes of extras fewer than it says")
     }
     let count = records.count
     guard count <= Limits.eventsPerSubjectMax, subscriptions <= UInt32(count) else {
-      throw decoder.fail("subject \(subject.rawValue): \(count) events and \(subscriptions) subscriptions, expected at most \(Limits.eventsPerSubjectMax) events and no more subscriptions than events")
+      throw fail("subject \(subject.rawValue): \(count) events and \(subscriptions) subscriptions, expected at most \(Limits.eventsPerSubjectMax) events and no more subscriptions than events")
     }
     for index in records where out[index].kind.isRefund {
       let e = out[index]
       guard e.targetProduct.isSome else { continue }
-      let bound = decoder.catalog.kind(e.targetProduct) == .autoRenewable ? Int(subscriptions) : count
-      guard Int(e.slot) < bound else { throw decoder.fail("subject \(subject.rawValue): a refund targets a purchase it does not have") }
+      let bound = catalog.kind(e.targetProduct) == .autoRenewable ? Int(subscriptions) : count
+      guard Int(e.slot) < bound else { throw fail("subject \(subject.rawValue): a refund targets a purchase it does not have") }
     }
     return subscriptions
   }
 
+  /// Whether `e` counts toward its subject's subscriptions (its slot is a subscription's).
   func isSubscriptionEvent(_ e: Event) -> Bool {
     if e.kind.scope.contains(.subscription) { return true }
-    return e.kind.isCharge && decoder.catalog.kind(e.product) == .autoRenewable
+    return e.kind.isCharge && catalog.kind(e.product) == .autoRenewable
   }
 
   /// Whether the record's indices, instants and numbers are ones the loader could have made.
@@ -108,7 +126,6 @@ struct RecordChecks {
 
   /// Checks what the fold of `e`'s kind relies on.
   private func checkKind(_ e: Event, position: Int) -> Bool {
-    let catalog = decoder.catalog
     guard e.kind == .usage || e.feature == Event.noFeature else { return false }
     switch e.kind {
     case .purchase:

@@ -1,5 +1,3 @@
-import StoreLedgerCore
-
 /// One event as a fixed-width record of a snapshot's restore section, plus the values it has
 /// beyond the common ones in the section's extras stream.
 ///
@@ -11,9 +9,9 @@ import StoreLedgerCore
 /// `expires`, `quantity`, `price`, the meta hash (64 bits each), the currency, product and target
 /// product (32 bits each), the usage feature (16 bits). A value at its default (`recorded == at`,
 /// zero, none) is not written. The subject is not stored: records come grouped by subject.
-enum RecordCoding {
+package enum RecordCoding {
   /// Bytes per record.
-  static let recordBytes = 32
+  package static let recordBytes = 32
 
   private static let atOffset = 0
   private static let idOffset = 8
@@ -39,10 +37,10 @@ enum RecordCoding {
   }
 
   /// The most bytes of extras one record writes (every extra present).
-  static let extrasBytesMax = 5 * 8 + 3 * 4 + 2
+  package static let extrasBytesMax = 5 * 8 + 3 * 4 + 2
 
   /// Bytes of the extras stream `e` (with its details `d`) writes.
-  static func extrasBytes(_ e: Event, _ d: EventDetails) -> Int {
+  package static func extrasBytes(_ e: Event, _ d: EventDetails) -> Int {
     var bytes = 0
     if e.recorded != e.at { bytes += 8 }
     if e.expires.millisecondsSinceEpoch != 0 { bytes += 8 }
@@ -58,7 +56,7 @@ enum RecordCoding {
 
   /// Writes `e` (with its details `d`) as one record at `offset` of `out`, and its extras at
   /// `extras` (moved past them); `out` has room for both (`recordBytes`, `extrasBytes(e, d)`).
-  static func encode(
+  package static func encode(
     _ e: Event, _ d: EventDetails, into out: UnsafeMutableRawBufferPointer, at offset: Int, extras: inout Int
   ) {
     encode(e, d, into: out, at: offset, extrasInto: out, at: &extras)
@@ -67,7 +65,7 @@ enum RecordCoding {
   /// Writes `e` (with its details `d`) as one record at `offset` of `out`, and its extras at
   /// `extras` of `extrasOut` (moved past them); each buffer has room for its part.
   @inline(__always)
-  static func encode(
+  package static func encode(
     _ e: Event, _ d: EventDetails, into out: UnsafeMutableRawBufferPointer, at offset: Int,
     extrasInto extrasOut: UnsafeMutableRawBufferPointer, at extras: inout Int
   ) {
@@ -106,7 +104,7 @@ enum RecordCoding {
   /// valid encoding, a value is one its kind cannot hold, or its extras run past `extrasEnd`.
   /// Indices are not checked here.
   @inline(__always)
-  static func decode(
+  package static func decode(
     _ bytes: UnsafeRawBufferPointer, at offset: Int, extras: inout Int, extrasEnd: Int
   ) -> (event: Event, details: EventDetails)? {
     func get<T: FixedWidthInteger>(_ at: Int, _: T.Type) -> T {
