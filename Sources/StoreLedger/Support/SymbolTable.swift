@@ -382,13 +382,15 @@ package struct SymbolTable: Sendable {
   /// could not be read back as loaded (the walk stops there), nil when every string was seen.
   /// - Complexity: O(strings + bytes of the log the spans cover).
   @discardableResult
-  package func forEachString(_ body: (Int, UnsafeBufferPointer<UInt8>) -> Void) -> Diagnostic? {
+  package func forEachString(
+    windowBytes: Int = 1 << 20, _ body: (Int, UnsafeBufferPointer<UInt8>) -> Void
+  ) -> Diagnostic? {
     arena.withUnsafeBufferPointer { all in
       guard !spans.isEmpty else {
         for index in 0..<used { body(index, UnsafeBufferPointer(rebasing: all[Int(starts[index])..<Int(starts[index + 1])])) }
         return nil
       }
-      var window = source.map { LogWindow($0) }
+      var window = source.map { LogWindow($0, blockBytes: windowBytes) }
       for index in 0..<used {
         let span = spans[index]
         let (offset, count) = SymbolSpan.place(span)
