@@ -125,8 +125,10 @@ package struct SymbolTable: Sendable {
   package mutating func reserve(count: Int, bytes: Int) {
     if slots.isEmpty { rebuildIndex() }
     if source != nil {
-      // Only strings a log cannot hold as they are (escaped) take arena bytes.
-      spans.reserveCapacity(spans.count + count)
+      // Only strings a log cannot hold as they are (escaped) take arena bytes. Spans get twice
+      // the room: untouched capacity is address space only, while growing at the end of a load
+      // would hold the old and the new array at once, at the load's peak.
+      spans.reserveCapacity(spans.count + 2 * count)
     } else {
       arena.reserveCapacity(arena.count + bytes)
       starts.reserveCapacity(starts.count + count)
@@ -422,21 +424,28 @@ package struct SymbolTable: Sendable {
 
   /// Calls `body` with the bytes of a symbol (read from the log for a span; the bytes of
   /// `LogSource.unreadablePlaceholder` when it cannot be read as loaded).
+  ///
+  /// Always inlined: text is the answering loop's case (transactions, subjects), and a call
+  /// that is not inlined makes its caller's closure context a copy of the caller.
+  @inline(__always)
   package func withBytes<R>(_ symbol: Symbol, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-    let index = Int(symbol.rawValue)
-    guard !spans.isEmpty else {
-      let start = Int(starts[index])
-      let end = Int(starts[index + 1])
+    if spans.isEmpty {
+      let start = Int(starts[Int(symbol.rawValue)])
+      let end = Int(starts[Int(symbol.rawValue) + 1])
       return arena.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start..<end])) }
     }
-    let (offset, count) = SymbolSpan.place(spans[index])
-    guard spans[index] & SymbolSpan.inLog != 0, let source else {
-      return arena.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[offset..<(offset + count)])) }
-    }
+    // No closure goes to a call that is not inlined: its context would copy the caller.
+    return spanBytes(Int(symbol.rawValue)).withUnsafeBufferPointer { body($0) }
+  }
+
+  /// The bytes of a string of a table in span mode: from the arena, or one read of the log.
+  @inline(never)
+  private func spanBytes(_ index: Int) -> [UInt8] {
+    let span = spans[index]
+    let (offset, count) = SymbolSpan.place(span)
+    guard span & SymbolSpan.inLog != 0, let source else { return Array(arena[offset..<(offset + count)]) }
     return source.withString(at: Int64(offset), count: count) { bytes in
-      if let bytes { return body(bytes) }
-      var placeholder = LogSource.unreadablePlaceholder
-      return placeholder.withUTF8 { body($0) }
+      bytes.map { Array($0) } ?? Array(LogSource.unreadablePlaceholder.utf8)
     }
   }
 
