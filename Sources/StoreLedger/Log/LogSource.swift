@@ -8,7 +8,7 @@ import Synchronization
 /// the byte before and after it, which must be the quotes of the JSON string it was interned
 /// from: a log cut or rewritten under a loaded ledger is noticed, not misread. The first such
 /// failure is kept (`failure`) for callers that can throw.
-package final class LogSource: @unchecked Sendable {
+package final class LogSource: SpanSource, @unchecked Sendable {
   // Sendable by hand: the descriptor and path never change, and `pread` does not move the
   // file position; the one mutable state is behind a lock.
   private let file: PlatformFile
@@ -32,7 +32,7 @@ package final class LogSource: @unchecked Sendable {
 
   /// Reads up to `buffer.count` bytes at `offset` (fewer only at the end of the file); a
   /// failed read is kept as `failure` and returns nil.
-  func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) -> Int? {
+  package func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) -> Int? {
     do {
       return try file.read(into: buffer, at: offset)
     } catch {
@@ -43,21 +43,10 @@ package final class LogSource: @unchecked Sendable {
 
   /// Whether `count` bytes at `at` of `window` (read from the log) are still the string
   /// interned from there: quoted, with the quotes in the window. Records a failure otherwise.
-  func checkQuoted(_ window: UnsafeRawBufferPointer, at: Int, count: Int, fileOffset: Int64) -> Bool {
+  package func checkQuoted(_ window: UnsafeRawBufferPointer, at: Int, count: Int, fileOffset: Int64) -> Bool {
     if at >= 1 && at + count < window.count && window[at - 1] == 0x22 && window[at + count] == 0x22 { return true }
     note(LogSource.changed(path: path, offset: fileOffset))
     return false
-  }
-
-  /// Calls `body` with the `count` bytes of the string at `offset`, read from the log, or nil
-  /// when they cannot be read as they were loaded (`failure` then says why).
-  func withString<R>(at offset: Int64, count: Int, _ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R {
-    withUnsafeTemporaryAllocation(byteCount: count + 2, alignment: 8) { raw in
-      guard offset >= 1, let n = read(into: raw, at: offset - 1) else { return body(nil) }
-      let window = UnsafeRawBufferPointer(rebasing: raw[0..<n])
-      guard checkQuoted(window, at: 1, count: count, fileOffset: offset) else { return body(nil) }
-      return body(UnsafeBufferPointer(rebasing: raw.bindMemory(to: UInt8.self)[1..<(1 + count)]))
-    }
   }
 
   /// Keeps the first failure.
@@ -73,43 +62,5 @@ package final class LogSource: @unchecked Sendable {
         path: path,
         reason: "the log changed after it was loaded: the string at byte \(offset) is no longer there"
           + " (a log is only ever appended to); load it again"))
-  }
-
-  /// What a string that cannot be read back prints as: loud, never mistaken for an id.
-  static let unreadablePlaceholder = "<unreadable: the log changed after loading>"
-}
-
-/// Reads a table's log spans in symbol order through one large buffer: spans interned in log
-/// order lie at rising offsets, so the log is read once, sequentially, in big blocks.
-struct LogWindow: ~Copyable {
-  private let source: LogSource
-  private let buffer: UnsafeMutableRawBufferPointer
-  private var start: Int64 = 0
-  private var count = 0
-
-  /// A window of `blockBytes` (and room for the longest string) over `source`.
-  init(_ source: LogSource, blockBytes: Int = 1 << 20) {
-    self.source = source
-    buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: blockBytes + Int(UInt16.max) + 2, alignment: 64)
-  }
-
-  deinit { buffer.deallocate() }
-
-  /// The `length` bytes at `offset`, checked to be the string loaded from there; nil on failure
-  /// (the source keeps it). Valid until the next call.
-  mutating func bytes(at offset: Int64, count length: Int) -> UnsafeBufferPointer<UInt8>? {
-    guard offset >= 1 else { return nil }
-    if offset - 1 < start || offset + Int64(length) + 1 > start + Int64(count) {
-      start = offset - 1
-      guard let n = source.read(into: buffer, at: start) else {
-        count = 0
-        return nil
-      }
-      count = n
-    }
-    let at = Int(offset - start)
-    guard source.checkQuoted(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), at: at, count: length, fileOffset: offset)
-    else { return nil }
-    return UnsafeBufferPointer(start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self) + at, count: length)
   }
 }

@@ -33,7 +33,7 @@ package struct SymbolTable: Sendable {
   /// are (`SymbolSpan`): in the log `source` or in `arena`. `starts` is then unused.
   private var spans: [UInt64] = []
   /// The log that spans point into.
-  private var source: LogSource? = nil
+  private var source: (any SpanSource)? = nil
   /// The bytes of all strings, wherever they are.
   private var totalBytes = 0
   /// Per symbol its full `SymbolTable.hash`, when `keepHashes()` asked for it (a partition's tables).
@@ -170,12 +170,12 @@ package struct SymbolTable: Sendable {
   package var hasLogSpans: Bool { spans.contains { $0 & SymbolSpan.inLog != 0 } }
 
   /// The log this table's spans point into, if any.
-  package var logSource: LogSource? { source }
+  package var logSource: (any SpanSource)? { source }
 
   /// Strings interned next with a log offset (`intern(_:hash:logOffset:)`) are kept as spans of
   /// `log`. Spans of another log already in the table are read into the arena first.
   /// - Complexity: O(strings) when the table changes from text to spans or to another log.
-  package mutating func attach(_ log: LogSource) {
+  package mutating func attach(_ log: any SpanSource) {
     guard source !== log else { return }
     if source != nil { materialize() }
     if spans.isEmpty {
@@ -189,18 +189,18 @@ package struct SymbolTable: Sendable {
   }
 
   /// Reads every log span into the arena (a table that outlives its log, or changes log).
-  /// A span that cannot be read is kept as `LogSource.unreadablePlaceholder`.
+  /// A span that cannot be read is kept as `unreadableSpanPlaceholder`.
   private mutating func materialize() {
     guard let log = source, !spans.isEmpty else { return }
     var copied = spans
-    var window = LogWindow(log)
+    var window = SpanWindow(log)
     for index in 0..<used where copied[index] & SymbolSpan.inLog != 0 {
       let (offset, count) = SymbolSpan.place(copied[index])
       let start = arena.count
       if let bytes = window.bytes(at: Int64(offset), count: count) {
         arena.append(contentsOf: bytes)
       } else {
-        arena.append(contentsOf: LogSource.unreadablePlaceholder.utf8)
+        arena.append(contentsOf: unreadableSpanPlaceholder.utf8)
       }
       copied[index] = SymbolSpan.arena(offset: start, count: arena.count - start)
     }
@@ -380,7 +380,7 @@ package struct SymbolTable: Sendable {
   }
 
   /// Calls `body` with every string in symbol order. Log spans are read through one large window
-  /// (`LogWindow`), sequentially, not one read per string. Returns the failure of a span that
+  /// (`SpanWindow`), sequentially, not one read per string. Returns the failure of a span that
   /// could not be read back as loaded (the walk stops there), nil when every string was seen.
   /// - Complexity: O(strings + bytes of the log the spans cover).
   @discardableResult
@@ -392,7 +392,7 @@ package struct SymbolTable: Sendable {
         for index in 0..<used { body(index, UnsafeBufferPointer(rebasing: all[Int(starts[index])..<Int(starts[index + 1])])) }
         return nil
       }
-      var window = source.map { LogWindow($0, blockBytes: windowBytes) }
+      var window = source.map { SpanWindow($0, blockBytes: windowBytes) }
       for index in 0..<used {
         let span = spans[index]
         let (offset, count) = SymbolSpan.place(span)
@@ -401,7 +401,7 @@ package struct SymbolTable: Sendable {
         } else if let bytes = window?.bytes(at: Int64(offset), count: count) {
           body(index, bytes)
         } else {
-          return source?.failure ?? LogSource.changed(path: "log", offset: Int64(offset))
+          return source?.failure ?? Diagnostic(.cannotRead(path: "log", reason: "a string of the log could not be read back"))
         }
       }
       return nil
@@ -415,15 +415,15 @@ package struct SymbolTable: Sendable {
     return SymbolSpan.place(spans[index]).count
   }
 
-  /// The string for a symbol; `LogSource.unreadablePlaceholder` when it is a span of a log that
-  /// changed since loading (callers that can fail use `forEachString` or `LogSource.failure`).
+  /// The string for a symbol; `unreadableSpanPlaceholder` when it is a span of a log that
+  /// changed since loading (callers that can fail use `forEachString` or the source's `failure`).
   package func string(_ symbol: Symbol) -> String {
     precondition(symbol.isSome && Int(symbol.rawValue) < used, "unknown symbol \(symbol.rawValue)")
     return withBytes(symbol) { String(decoding: $0, as: UTF8.self) }
   }
 
   /// Calls `body` with the bytes of a symbol (read from the log for a span; the bytes of
-  /// `LogSource.unreadablePlaceholder` when it cannot be read as loaded).
+  /// `unreadableSpanPlaceholder` when it cannot be read as loaded).
   ///
   /// Always inlined: text is the answering loop's case (transactions, subjects), and a call
   /// that is not inlined makes its caller's closure context a copy of the caller.
@@ -445,7 +445,7 @@ package struct SymbolTable: Sendable {
     let (offset, count) = SymbolSpan.place(span)
     guard span & SymbolSpan.inLog != 0, let source else { return Array(arena[offset..<(offset + count)]) }
     return source.withString(at: Int64(offset), count: count) { bytes in
-      bytes.map { Array($0) } ?? Array(LogSource.unreadablePlaceholder.utf8)
+      bytes.map { Array($0) } ?? Array(unreadableSpanPlaceholder.utf8)
     }
   }
 

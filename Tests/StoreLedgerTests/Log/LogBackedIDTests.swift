@@ -221,7 +221,7 @@ struct LogBackedIDTests {
       try handle.write(contentsOf: Data(" ".utf8) + bytes)
     }
     try handle.close()
-    #expect(ledger.symbols.ids.string(last) == LogSource.unreadablePlaceholder, "was \(lastID)")
+    #expect(ledger.symbols.ids.string(last) == unreadableSpanPlaceholder, "was \(lastID)")
     #expect(ledger.symbols.readFailure?.code == .cannotRead)
     #expect("\(ledger.symbols.readFailure!)".contains("the log changed after it was loaded"))
     let snapshotPath = path + ".snapshot"
