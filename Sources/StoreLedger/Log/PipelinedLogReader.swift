@@ -109,7 +109,9 @@ enum PipelinedLogReader {
     var end = requestedEnd ?? 0
     var warning: Diagnostic? = nil
     if requestedEnd == nil {
-      let visible = try source.withFile { (file) throws(Diagnostic) in try AppendIntent.visibleLength(of: file, logPath: path) }
+      let visible = try source.withFile { (file) throws(Diagnostic) in
+        try AppendIntent.visibleLength(of: file, logPath: path)
+      }
       end = visible.length
       warning = visible.warning
     }
@@ -124,7 +126,9 @@ enum PipelinedLogReader {
       let extent = try feed(
         &builder, name: path, catalog: catalog, startingAt: offset, firstLineNumber: firstLineNumber, end: end,
         blockBytes: blockBytes, isFile: true, progress: progress
-      ) { (buffer, position) throws(Diagnostic) in try source.withFile { (file) throws(Diagnostic) in try file.read(into: buffer, at: position) } }
+      ) { (buffer, position) throws(Diagnostic) in
+        try source.withFile { (file) throws(Diagnostic) in try file.read(into: buffer, at: position) }
+      }
       // A span compared while loading could not be read back: the log changed under the load.
       if let failure = source.failure { throw failure }
       return extent

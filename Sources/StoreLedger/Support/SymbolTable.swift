@@ -166,9 +166,6 @@ package struct SymbolTable: Sendable {
   /// The bytes of all strings, in the arena or in the log.
   package var stringBytes: Int { totalBytes }
 
-  /// Whether any string is held as a span of a log rather than as text.
-  package var hasLogSpans: Bool { spans.contains { $0 & SymbolSpan.inLog != 0 } }
-
   /// The log this table's spans point into, if any.
   package var logSource: (any SpanSource)? { source }
 
@@ -214,9 +211,6 @@ package struct SymbolTable: Sendable {
     precondition(used == 0, "hashes are kept from the first string")
     hashes = []
   }
-
-  /// Frees the kept hashes.
-  package mutating func dropHashes() { hashes = nil }
 
   /// The `SymbolTable.hash` of a symbol's string (kept, or computed from its bytes).
   package func hash(of symbol: Symbol) -> UInt64 {
