@@ -304,3 +304,35 @@ struct LogSpanTableTests {
     #expect(source.failure == nil)
   }
 }
+
+@Suite("An open store over log-backed ids")
+struct LogBackedStoreTests {
+  @Test("an open store keeps the loaded ids as spans, appends new ids as text, and finds redeliveries of both")
+  func appendsOverSpans() throws {
+    let path = try LogBackedIDTests.generatedLog(name: "store.jsonl", subjects: 12)
+    let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+    let store = try LedgerStore(logPath: path)
+    #expect(store.state.ledger.symbols.ids.logSource != nil && store.state.ledger.symbols.ids.arenaBytes == 0)
+    // A redelivery of a loaded line (its id is only in the log), then a new event, then its redelivery.
+    let redelivery = lines[lines.count / 2]
+    let purchase = try #require(lines.first { $0.contains("\"type\":\"purchase\"") })
+    var fresh = try #require(LogDamage.object(purchase))
+    #expect(try store.append(lines: Array((redelivery + "\n").utf8), named: "again", now: nil).duplicates == 1)
+    fresh["id"] = "appended-after-loading"
+    fresh["subject"] = "new-subject"
+    fresh["transaction"] = "new-transaction"
+    let newLine = String(decoding: try JSONSerialization.data(withJSONObject: fresh, options: [.sortedKeys]), as: UTF8.self)
+    let added = try store.append(lines: Array((newLine + "\n").utf8), named: "new", now: nil)
+    #expect(added.appended == 1, "\(added)")
+    #expect(try store.append(lines: Array((newLine + "\n").utf8), named: "new again", now: nil).appended == 0)
+    let ids = store.state.ledger.symbols.ids
+    let loaded = try LedgerLoader.load(logPath: path, catalog: store.catalog).ledger.symbols.ids
+    func strings(_ table: SymbolTable) -> Set<String> {
+      Set((0..<table.count).map { table.string(Symbol(rawValue: UInt32($0))) })
+    }
+    #expect(strings(ids).isSuperset(of: strings(loaded)))
+    #expect(ids.arenaBytes == "appended-after-loading".utf8.count, "only the appended id is text")
+    #expect(strings(ids) == strings(loaded))
+    #expect(ids.logSource?.failure == nil)
+  }
+}
