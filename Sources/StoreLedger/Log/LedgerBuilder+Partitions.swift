@@ -50,9 +50,8 @@ extension LedgerBuilder {
     precondition(count > 1 && partitions.isEmpty && partitionsWanted > 1, "partitions start on a fresh builder")
     partitions = (0..<count).map { _ in
       var partition = LedgerBuilder(catalog: catalog, file: file)
-      // Their fingerprints are merged at the end without reading spans back from the log.
+      // Their id fingerprints are merged at the end without reading spans back from the log.
       partition.symbols.ids.keepHashes()
-      partition.symbols.transactions.keepHashes()
       // The catalog's currencies are interned before any line (line 0).
       partition.firstLines.note(partition.symbols, line: 0)
       return partition

@@ -80,7 +80,10 @@ enum PartitionKeys {
     while bits < 16 && (1 << bits) < n { bits += 1 }
     let shift = UInt64(64 - bits)
     // Kept by a partition's tables (`keepHashes`): no span is read back from the log.
-    func hash(_ local: Int) -> UInt64 { table.hash(of: Symbol(rawValue: UInt32(local))) }
+    let kept = table.keptHashes ?? []
+    func hash(_ local: Int) -> UInt64 {
+      kept.count == n ? kept[local] : table.withBytes(Symbol(rawValue: UInt32(local))) { SymbolTable.hash($0) }
+    }
     var bucketEnds = [Int](repeating: 0, count: (1 << bits) + 1)
     for local in 0..<n { bucketEnds[Int(hash(local) >> shift) + 1] += 1 }
     for b in 0..<(1 << bits) { bucketEnds[b + 1] += bucketEnds[b] }

@@ -34,10 +34,13 @@ package struct SymbolTable: Sendable {
   private var spans: [UInt64] = []
   /// The log that spans point into.
   private var source: (any SpanSource)? = nil
+  /// Whether `source` is set: tested per string interned, without touching the existential.
+  private var hasSource = false
   /// The bytes of all strings, wherever they are.
   private var totalBytes = 0
-  /// Per symbol its full `SymbolTable.hash`, when `keepHashes()` asked for it (a partition's tables).
-  private var hashes: [UInt64]? = nil
+  /// Per symbol its full `SymbolTable.hash`, when `keepsHashes` (a partition's ids).
+  private var hashes: [UInt64] = []
+  private var keepsHashes = false
   /// 0 = empty; otherwise `fingerprint << 32 | (symbol + 1)`.
   private var slots: [UInt64]
   private var mask: Int
@@ -124,7 +127,7 @@ package struct SymbolTable: Sendable {
   /// Reserves room for `count` more strings totalling about `bytes` bytes.
   package mutating func reserve(count: Int, bytes: Int) {
     if slots.isEmpty { rebuildIndex() }
-    if source != nil {
+    if hasSource {
       // Only strings a log cannot hold as they are (escaped) take arena bytes. Spans get twice
       // the room: untouched capacity is address space only, while growing at the end of a load
       // would hold the old and the new array at once, at the load's peak.
@@ -183,6 +186,7 @@ package struct SymbolTable: Sendable {
       starts = [0]
     }
     source = log
+    hasSource = true
   }
 
   /// Reads every log span into the arena (a table that outlives its log, or changes log).
@@ -203,20 +207,18 @@ package struct SymbolTable: Sendable {
     }
     spans = copied
     source = nil
+    hasSource = false
   }
 
-  /// Keeps each string's full hash from now on (8 bytes per string), so `hash(of:)` reads no log:
+  /// Keeps each string's full hash from now on (8 bytes per string), so the merge's fingerprints read no log:
   /// a partition's tables, whose fingerprints are merged at the end of a load.
   package mutating func keepHashes() {
     precondition(used == 0, "hashes are kept from the first string")
-    hashes = []
+    keepsHashes = true
   }
 
-  /// The `SymbolTable.hash` of a symbol's string (kept, or computed from its bytes).
-  package func hash(of symbol: Symbol) -> UInt64 {
-    if let hashes { return hashes[Int(symbol.rawValue)] }
-    return withBytes(symbol) { SymbolTable.hash($0) }
-  }
+  /// Every string's full hash, by symbol, when `keepHashes()` asked for them.
+  package var keptHashes: [UInt64]? { keepsHashes ? hashes : nil }
 
   /// Returns the symbol for `bytes`, interning it if new.
   /// - Complexity: O(`bytes.count`) expected.
@@ -241,7 +243,7 @@ package struct SymbolTable: Sendable {
     precondition(used < Int(UInt32.max - 1), "symbol table full")
     let symbol = UInt32(used)
     append(bytes, logOffset: logOffset)
-    hashes?.append(hash)
+    if keepsHashes { hashes.append(hash) }
     slots[slot] = (hash >> 32) << 32 | UInt64(symbol + 1)
     used += 1
     if used * 4 > slots.count * 3 { rehash(size: slots.count * 2) }
@@ -253,13 +255,13 @@ package struct SymbolTable: Sendable {
   @inline(__always)
   private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>, logOffset: Int64) {
     totalBytes += bytes.count
-    if spans.isEmpty && source == nil {
+    if spans.isEmpty && !hasSource {
       arena.append(contentsOf: bytes)
       precondition(arena.count < Int(UInt32.max), "symbol arena exceeds 4 GiB")
       starts.append(UInt32(truncatingIfNeeded: arena.count))
       return
     }
-    if logOffset >= 0 && source != nil {
+    if logOffset >= 0 && hasSource {
       spans.append(SymbolSpan.log(offset: logOffset, count: bytes.count))
       return
     }
@@ -361,7 +363,7 @@ package struct SymbolTable: Sendable {
   private mutating func rehash(size: Int) {
     var newSlots = PageAdvice.zeroedWords(count: size)
     let newMask = size - 1
-    let kept = hashes
+    let kept = keepsHashes ? hashes : nil
     // Every string is hashed again: log spans are read in one sequential pass.
     _ = forEachString { index, bytes in
       let hash = kept?[index] ?? SymbolTable.hash(bytes)
