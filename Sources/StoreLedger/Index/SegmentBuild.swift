@@ -18,6 +18,10 @@ enum SegmentBuild {
     for s in 0..<subjectCount {
       subjectPrints[s] = symbols.subjects.withBytes(Symbol(rawValue: UInt32(s))) { IndexHash.fingerprint($0) }
     }
+    // Id fingerprints by symbol, in one pass: ids may be spans of the log, read back in log order
+    // rather than one read per event in subject order.
+    var idPrints = [UInt64](repeating: 0, count: symbols.ids.count)
+    if let failure = symbols.ids.forEachString({ idPrints[$0] = IndexHash.fingerprint($1) }) { throw failure }
     // Events grouped by subject (counting sort of their indices).
     var starts = [Int](repeating: 0, count: subjectCount + 1)
     for subject in subjects { starts[Int(subject.rawValue) + 1] += 1 }
@@ -32,7 +36,7 @@ enum SegmentBuild {
       grouped[next[s]] = Int32(index)
       next[s] += 1
       let subject = subjectPrints[s]
-      ids.append(KeyEntry(key: symbols.ids.withBytes(event.id) { IndexHash.fingerprint($0) }, subject: subject))
+      ids.append(KeyEntry(key: idPrints[Int(event.id.rawValue)], subject: subject))
       if event.kind == .purchase || event.kind == .renewal {
         charges.append(KeyEntry(key: symbols.transactions.withBytes(event.transaction) { IndexHash.fingerprint($0) }, subject: subject))
       }

@@ -446,8 +446,12 @@ struct PendingEvent {
   var details = EventDetails()
 
   /// Interns the strings and returns the finished event (its subject in `loadingSubject`) and its details.
+  ///
+  /// `blockOffset` is where `buffer` starts in the log file (-1: not a file): ids and
+  /// transactions that are the log's own bytes are then interned as spans of it.
   func interned(
-    into symbols: inout LedgerSymbols, buffer: UnsafeBufferPointer<UInt8>, scratch: UnsafeBufferPointer<UInt8>
+    into symbols: inout LedgerSymbols, buffer: UnsafeBufferPointer<UInt8>, scratch: UnsafeBufferPointer<UInt8>,
+    blockOffset: Int64 = -1
   ) -> (event: Event, details: EventDetails) {
     @inline(__always) func bytes(_ r: InternRef) -> UnsafeBufferPointer<UInt8> {
       let start = Int(r.ref.start)
@@ -456,15 +460,19 @@ struct PendingEvent {
       }
       return UnsafeBufferPointer(rebasing: buffer[(Int(lineStart) + start)..<(Int(lineStart) + start + Int(r.ref.count))])
     }
+    // Escaped strings were decoded into the scratch: their log bytes differ, so they stay text.
+    @inline(__always) func offset(_ r: InternRef) -> Int64 {
+      blockOffset < 0 || r.ref.inScratch ? -1 : blockOffset + Int64(lineStart) + Int64(r.ref.start)
+    }
     var result = event
-    result.id = symbols.ids.intern(bytes(id), hash: id.hash)
+    result.id = symbols.ids.intern(bytes(id), hash: id.hash, logOffset: offset(id))
     result.loadingSubject = symbols.subjects.intern(bytes(subject), hash: subject.hash)
     if transaction.ref.isPresent {
-      result.transaction = symbols.transactions.intern(bytes(transaction), hash: transaction.hash)
+      result.transaction = symbols.transactions.intern(bytes(transaction), hash: transaction.hash, logOffset: offset(transaction))
     }
     if originalTransaction.ref.isPresent {
       result.originalTransaction = symbols.transactions.intern(
-        bytes(originalTransaction), hash: originalTransaction.hash)
+        bytes(originalTransaction), hash: originalTransaction.hash, logOffset: offset(originalTransaction))
     }
     var details = details
     if currency.ref.isPresent {

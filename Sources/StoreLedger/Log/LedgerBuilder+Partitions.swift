@@ -36,11 +36,22 @@ extension LedgerBuilder {
   /// Whether lines go to partitions.
   var isPartitioned: Bool { !partitions.isEmpty }
 
+  /// Ids of lines added next from the log `source` are kept as spans of it (`SymbolTable.attach`),
+  /// in this builder and its partitions. Transactions stay text: answers (a status's plans) and
+  /// the snapshot's readable timeline print them per subscription, in no log order, which would
+  /// cost a read each (Docs/decisions.md, "Ids as references into the log").
+  mutating func attach(_ source: LogSource) {
+    symbols.ids.attach(source)
+    for p in partitions.indices { partitions[p].attach(source) }
+  }
+
   /// Sends the lines fed next to `count` partitions by subject hash.
   mutating func startPartitions(count: Int) {
     precondition(count > 1 && partitions.isEmpty && partitionsWanted > 1, "partitions start on a fresh builder")
     partitions = (0..<count).map { _ in
       var partition = LedgerBuilder(catalog: catalog, file: file)
+      // Their id fingerprints are merged at the end without reading spans back from the log.
+      partition.symbols.ids.keepHashes()
       // The catalog's currencies are interned before any line (line 0).
       partition.firstLines.note(partition.symbols, line: 0)
       return partition
@@ -60,12 +71,14 @@ extension LedgerBuilder {
       }
     }
     let count = partitions.count
+    let blockOffset = blockOffset
     nonisolated(unsafe) let buffer = buffer
     nonisolated(unsafe) let scratch = scratch
     partitions.withUnsafeMutableBufferPointer { all in
       // Each worker touches only its own partition.
       nonisolated(unsafe) let all = all
       DispatchQueue.concurrentPerform(iterations: count) { p in
+        all[p].blockOffset = blockOffset
         all[p].admit(lines, owners: owners, partition: p, of: count, buffer: buffer, scratch: scratch)
       }
     }
@@ -98,7 +111,7 @@ extension LedgerBuilder {
         ahead += 1
       }
       guard case .event(let pending) = lines[index] else { continue }
-      let interned = pending.interned(into: &symbols, buffer: buffer, scratch: scratch)
+      let interned = pending.interned(into: &symbols, buffer: buffer, scratch: scratch, blockOffset: blockOffset)
       firstLines.note(symbols, line: interned.event.line)
       _ = admit(interned.event, details: interned.details)
     }

@@ -67,6 +67,8 @@ package struct LedgerBuilder {
   var firstLines = SymbolFirstLines()
   /// Transactions interned by two partitions: the later one's symbol stands for the earlier's.
   var transactionAliases: [TransactionAlias] = []
+  /// Where the block of lines being added starts in the log file (-1: not a file, or unknown).
+  var blockOffset: Int64 = -1
 
   /// Starts an empty ledger for a catalog; `expectedStrings` sizes its string tables (they grow).
   package init(catalog: Catalog, file: String, expectedStrings: Int = 1 << 16) {
@@ -241,7 +243,7 @@ package struct LedgerBuilder {
       record(diagnostic)
     case .event(let pending):
       if let shard, !pending.belongs(to: shard, buffer: buffer, scratch: scratch) { return }
-      let interned = pending.interned(into: &symbols, buffer: buffer, scratch: scratch)
+      let interned = pending.interned(into: &symbols, buffer: buffer, scratch: scratch, blockOffset: blockOffset)
       _ = admit(interned.event, details: interned.details)
     }
   }

@@ -79,7 +79,11 @@ enum PartitionKeys {
     var bits = 1
     while bits < 16 && (1 << bits) < n { bits += 1 }
     let shift = UInt64(64 - bits)
-    func hash(_ local: Int) -> UInt64 { table.withBytes(Symbol(rawValue: UInt32(local))) { SymbolTable.hash($0) } }
+    // Kept by a partition's tables (`keepHashes`): no span is read back from the log.
+    let kept = table.keptHashes ?? []
+    func hash(_ local: Int) -> UInt64 {
+      kept.count == n ? kept[local] : table.withBytes(Symbol(rawValue: UInt32(local))) { SymbolTable.hash($0) }
+    }
     var bucketEnds = [Int](repeating: 0, count: (1 << bits) + 1)
     for local in 0..<n { bucketEnds[Int(hash(local) >> shift) + 1] += 1 }
     for b in 0..<(1 << bits) { bucketEnds[b + 1] += bucketEnds[b] }
@@ -165,11 +169,11 @@ struct PartitionMerge {
     var remaps = [SymbolRemap](repeating: SymbolRemap(), count: partitions.count)
     var symbols = LedgerSymbols(expectedStrings: 16)
     let ids = Self.concatenated(partitions.map(\.symbols.ids), partitions.map(\.firstLines.ids), aliases: [])
-    symbols.ids = SymbolTable.unindexed(arena: ids.arena, starts: ids.starts)
+    symbols.ids = ids.table
     // Subjects are disjoint: equal strings hash alike and so go to one partition.
     let subjects = Self.concatenated(
       partitions.map(\.symbols.subjects), partitions.map(\.firstLines.subjects), aliases: [])
-    guard let subjectTable = SymbolTable.distinct(arena: subjects.arena, starts: subjects.starts) else {
+    guard let subjectTable = SymbolTable.distinct(subjects.table) else {
       preconditionFailure("a subject in two partitions")
     }
     symbols.subjects = subjectTable
@@ -177,7 +181,7 @@ struct PartitionMerge {
     for alias in aliases { byPartition[alias.partition][alias.local] = (alias.target, alias.targetLocal) }
     let transactions = Self.concatenated(
       partitions.map(\.symbols.transactions), partitions.map(\.firstLines.transactions), aliases: byPartition)
-    symbols.transactions = SymbolTable.unindexed(arena: transactions.arena, starts: transactions.starts)
+    symbols.transactions = transactions.table
     var currencyRemaps = partitions.map { [UInt32](repeating: 0, count: $0.symbols.currencies.count) }
     for packed in Self.logOrder(partitions.map(\.firstLines.currencies)) {
       let (p, local) = (Int(packed >> 32), UInt32(truncatingIfNeeded: packed))
@@ -319,16 +323,16 @@ struct PartitionMerge {
     return order
   }
 
-  /// The strings of `tables` back to back in log order (an aliased string only once, at its
-  /// target), with each partition's symbol map.
-  /// - Complexity: O(strings × partitions + bytes).
+  /// The strings of `tables` in one table without look-up slots, in log order (an aliased string
+  /// only once, at its target), with each partition's symbol map. Log spans are copied as spans
+  /// (8 bytes each), text as text.
+  /// - Complexity: O(strings × partitions + text bytes).
   private static func concatenated(
     _ tables: [SymbolTable], _ firstLines: [[UInt32]], aliases: [[UInt32: (Int, UInt32)]]
-  ) -> (arena: [UInt8], starts: [UInt32], remaps: [[UInt32]]) {
-    var arena: [UInt8] = []
-    arena.reserveCapacity(tables.reduce(0) { $0 + $1.arenaBytes })
-    var starts: [UInt32] = [0]
-    starts.reserveCapacity(tables.reduce(1) { $0 + $1.count })
+  ) -> (table: SymbolTable, remaps: [[UInt32]]) {
+    var table = SymbolTable(capacity: 0)
+    table.dropIndex()
+    if let source = tables.lazy.compactMap(\.logSource).first { table.attach(source) }
     var remaps = tables.map { [UInt32](repeating: 0, count: $0.count) }
     for packed in logOrder(firstLines) {
       let p = Int(packed >> 32)
@@ -337,11 +341,9 @@ struct PartitionMerge {
         remaps[p][Int(local)] = remaps[target][Int(targetLocal)]
         continue
       }
-      remaps[p][Int(local)] = UInt32(starts.count - 1)
-      tables[p].withBytes(Symbol(rawValue: local)) { arena.append(contentsOf: $0) }
-      precondition(arena.count < Int(UInt32.max), "symbol arena exceeds 4 GiB")
-      starts.append(UInt32(truncatingIfNeeded: arena.count))
+      remaps[p][Int(local)] = UInt32(table.count)
+      table.appendUnindexed(from: tables[p], Symbol(rawValue: local))
     }
-    return (arena, starts, remaps)
+    return (table, remaps)
   }
 }

@@ -15,6 +15,8 @@ final class ParsedBlock: @unchecked Sendable {
   var length = 0
   /// The number of the block's first line.
   var firstLineNumber = 1
+  /// Where `buffer` starts in the log file (-1: a stream).
+  var fileOffset: Int64 = -1
   /// A diagnostic to emit before the lines (a line longer than the limit ended in this block).
   var leadingFailure: Diagnostic? = nil
   /// Decoded (escaped or non-ASCII) strings of the block.
@@ -98,15 +100,18 @@ enum PipelinedLogReader {
     firstLineNumber: Int = 1, endingAt requestedEnd: Int64? = nil, blockBytes: Int = PipelinedLogReader.blockBytes,
     progress: ((_ bytesRead: Int64, _ bytesTotal: Int64) -> Void)? = nil
   ) throws(Diagnostic) -> LogExtent {
-    let file = try PlatformFile(path: path, mode: .read)
+    // Held open after loading: ids and transactions stay spans of it (`LogSource`).
+    let source = try LogSource(path: path)
     // Blocks are read at offsets: a pipe or device (`/dev/zero`) cannot be a log.
-    guard file.entryKind() == .regular else {
+    guard try source.withFile({ (file) throws(Diagnostic) in file.entryKind() }) == .regular else {
       throw Diagnostic(file: path, .cannotRead(path: path, reason: "not a regular file (a log is read at offsets)"))
     }
     var end = requestedEnd ?? 0
     var warning: Diagnostic? = nil
     if requestedEnd == nil {
-      let visible = try AppendIntent.visibleLength(of: file, logPath: path)
+      let visible = try source.withFile { (file) throws(Diagnostic) in
+        try AppendIntent.visibleLength(of: file, logPath: path)
+      }
       end = visible.length
       warning = visible.warning
     }
@@ -115,12 +120,18 @@ enum PipelinedLogReader {
     if partitionCount > 1 { builder.startPartitions(count: partitionCount) }
     func run(_ builder: inout LedgerBuilder) throws(Diagnostic) -> LogExtent {
       if let warning { builder.record(warning) }
+      builder.attach(source)
       // A shard keeps about 1/n of the events.
       builder.reserve(events: Int(max(0, end - offset) / 100) / (builder.shard?.count ?? 1))
-      return try feed(
+      let extent = try feed(
         &builder, name: path, catalog: catalog, startingAt: offset, firstLineNumber: firstLineNumber, end: end,
-        blockBytes: blockBytes, progress: progress
-      ) { (buffer, position) throws(Diagnostic) in try file.read(into: buffer, at: position) }
+        blockBytes: blockBytes, isFile: true, progress: progress
+      ) { (buffer, position) throws(Diagnostic) in
+        try source.withFile { (file) throws(Diagnostic) in try file.read(into: buffer, at: position) }
+      }
+      // A span compared while loading could not be read back: the log changed under the load.
+      if let failure = source.failure { throw failure }
+      return extent
     }
     let extent = try run(&builder)
     guard builder.isPartitioned && !builder.concludePartitions() else { return extent }
@@ -142,19 +153,20 @@ enum PipelinedLogReader {
   ) throws(Diagnostic) -> LogExtent {
     try feed(
       &builder, name: name, catalog: catalog, startingAt: 0, firstLineNumber: 1, end: Int64.max, blockBytes: blockBytes,
-      progress: nil
+      isFile: false, progress: nil
     ) { (buffer, _) throws(Diagnostic) in try read(buffer) }
   }
 
   /// The reading loop shared by files (read at offsets) and streams (read in order).
   private static func feed(
     _ builder: inout LedgerBuilder, name path: String, catalog: Catalog, startingAt offset: Int64,
-    firstLineNumber: Int, end: Int64, blockBytes: Int, progress: ((_ bytesRead: Int64, _ bytesTotal: Int64) -> Void)?,
+    firstLineNumber: Int, end: Int64, blockBytes: Int, isFile: Bool,
+    progress: ((_ bytesRead: Int64, _ bytesTotal: Int64) -> Void)?,
     read: (UnsafeMutableRawBufferPointer, _ position: Int64) throws(Diagnostic) -> Int
   ) throws(Diagnostic) -> LogExtent {
     let capacity = blockBytes + Limits.lineBytesMax + 1
     var loop = FeedLoop(
-      path: path, end: end, blockBytes: blockBytes, startingAt: offset, firstLineNumber: firstLineNumber,
+      path: path, end: end, blockBytes: blockBytes, isFile: isFile, startingAt: offset, firstLineNumber: firstLineNumber,
       free: (0..<blocksInFlight).map { _ in
         let block = ParsedBlock(capacity: capacity, catalog: catalog)
         block.partitionCount = max(1, builder.partitions.count)
@@ -174,6 +186,7 @@ enum PipelinedLogReader {
         let start = newline + 1
         block.buffer.baseAddress!.copyMemory(from: block.buffer.baseAddress! + start, byteCount: filled - start)
         filled -= start
+        if block.fileOffset >= 0 { block.fileOffset += Int64(start) }
       }
       let rest = loop.cut(block, filled: filled)
       if loop.atEnd {
@@ -195,6 +208,8 @@ enum PipelinedLogReader {
     let path: String
     let end: Int64
     let blockBytes: Int
+    /// Whether the input is a file read at offsets (blocks then know where they start in it).
+    let isFile: Bool
     var free: [ParsedBlock]
     var inFlight: [ParsedBlock] = []
     var carry: [UInt8] = []
@@ -207,10 +222,14 @@ enum PipelinedLogReader {
     var atEnd = false
     let workers = DispatchQueue.global()
 
-    init(path: String, end: Int64, blockBytes: Int, startingAt offset: Int64, firstLineNumber: Int, free: [ParsedBlock]) {
+    init(
+      path: String, end: Int64, blockBytes: Int, isFile: Bool, startingAt offset: Int64, firstLineNumber: Int,
+      free: [ParsedBlock]
+    ) {
       self.path = path
       self.end = end
       self.blockBytes = blockBytes
+      self.isFile = isFile
       self.free = free
       position = offset
       consumed = offset
@@ -222,6 +241,8 @@ enum PipelinedLogReader {
       let block = inFlight.removeFirst()
       block.parsed.wait()
       let bytes = UnsafeBufferPointer(block.buffer.bindMemory(to: UInt8.self))
+      builder.blockOffset = block.fileOffset
+      defer { builder.blockOffset = -1 }
       block.scratch.withUnsafeBufferPointer { scratch in
         if let failure = block.leadingFailure {
           builder.add(parsed: [.failure(failure)], owners: [], buffer: bytes, scratch: scratch)
@@ -240,6 +261,7 @@ enum PipelinedLogReader {
       _ block: ParsedBlock, read: (UnsafeMutableRawBufferPointer, _ position: Int64) throws(Diagnostic) -> Int
     ) throws(Diagnostic) -> Int {
       carry.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: block.buffer[0..<$0.count]).copyMemory(from: $0) }
+      block.fileOffset = isFile ? position - Int64(carry.count) : -1
       var filled = carry.count
       carry.removeAll(keepingCapacity: true)
       let want = Int(min(Int64(blockBytes), max(0, end - position)))

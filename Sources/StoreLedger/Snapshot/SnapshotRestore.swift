@@ -57,6 +57,8 @@ package enum SnapshotFiles {
       try pending.file.write(bytes)
       written += bytes.count
     }
+    // Ids read back from a log that changed since loading: the file would hold placeholders.
+    if let failure = ledger.symbols.readFailure { throw failure }
     try pending.file.write(out)
     try pending.commit()
     return written + out.count

@@ -152,20 +152,18 @@ enum SnapshotSection {
   }
 
   /// Appends the string tables: subjects in `order`, then ids, transactions and currencies.
-  /// - Complexity: O(string bytes).
+  /// - Complexity: O(string bytes); a table of log spans reads the log once, in order.
   private static func writeTables(_ symbols: LedgerSymbols, subjectOrder order: [Int], into out: inout [UInt8]) {
     let tables = [symbols.subjects, symbols.ids, symbols.transactions, symbols.currencies]
     var size = 0
-    for table in tables { size += table.count * 4 + table.arenaBytes }
+    for table in tables { size += table.count * 4 + table.stringBytes }
     let start = out.count
     out.append(contentsOf: repeatElement(0, count: size))
     out.withUnsafeMutableBytes { whole in
       let raw = UnsafeMutableRawBufferPointer(rebasing: whole[start...])
       var at = 0
       writeTable(symbols.subjects, order: order.map { Symbol(rawValue: UInt32($0)) }, into: raw, at: &at)
-      for table in tables.dropFirst() {
-        writeTable(table, order: (0..<table.count).map { Symbol(rawValue: UInt32($0)) }, into: raw, at: &at)
-      }
+      for table in tables.dropFirst() { writeTable(inSymbolOrder: table, into: raw, at: &at) }
       precondition(at == raw.count, "snapshot section size miscounted")
     }
   }
@@ -176,7 +174,7 @@ enum SnapshotSection {
   ) {
     var end: UInt32 = 0
     for symbol in order {
-      end += UInt32(table.withBytes(symbol) { $0.count })
+      end += UInt32(table.byteCount(of: symbol))
       raw.storeBytes(of: end.littleEndian, toByteOffset: at, as: UInt32.self)
       at += 4
     }
@@ -186,5 +184,24 @@ enum SnapshotSection {
         at += bytes.count
       }
     }
+  }
+
+  /// One string table in symbol order (ids, transactions: first-seen order, so log spans are
+  /// read sequentially in large blocks, not one read each). A span the log no longer holds
+  /// leaves zero bytes, and its source keeps the failure: the caller refuses to keep the file
+  /// (`LedgerSymbols.readFailure`).
+  private static func writeTable(inSymbolOrder table: SymbolTable, into raw: UnsafeMutableRawBufferPointer, at: inout Int) {
+    var end: UInt32 = 0
+    var stringAt = at + table.count * 4
+    for index in 0..<table.count {
+      end += UInt32(table.byteCount(of: Symbol(rawValue: UInt32(index))))
+      raw.storeBytes(of: end.littleEndian, toByteOffset: at + index * 4, as: UInt32.self)
+    }
+    let first = stringAt
+    table.forEachString { _, bytes in
+      UnsafeMutableRawBufferPointer(rebasing: raw[stringAt..<(stringAt + bytes.count)]).copyMemory(from: UnsafeRawBufferPointer(bytes))
+      stringAt += bytes.count
+    }
+    at = first + Int(end)
   }
 }

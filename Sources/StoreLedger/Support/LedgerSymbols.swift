@@ -20,4 +20,11 @@ package struct LedgerSymbols: Sendable {
     subjects = SymbolTable(capacity: max(64, expectedStrings >> 4))
     transactions = SymbolTable(capacity: expectedStrings)
   }
+
+  /// Why a string held as a span of the log could not be read back as it was loaded (the log
+  /// changed under the ledger), if that ever happened: a snapshot or index written since holds
+  /// placeholders and must not be kept. Nil while the log is intact.
+  package var readFailure: Diagnostic? {
+    ids.logSource?.failure ?? transactions.logSource?.failure
+  }
 }

@@ -27,7 +27,20 @@ package struct Symbol: Hashable, Comparable, Sendable {
 /// string costs about one cache miss, and nothing is allocated per lookup.
 package struct SymbolTable: Sendable {
   private var arena: [UInt8] = []
+  /// Text mode (`spans` empty): the boundaries of the strings in `arena`.
   private var starts: [UInt32] = [0]
+  /// Span mode (once a string was interned as a span of a log): per symbol, where its bytes
+  /// are (`SymbolSpan`): in the log `source` or in `arena`. `starts` is then unused.
+  private var spans: [UInt64] = []
+  /// The log that spans point into.
+  private var source: (any SpanSource)? = nil
+  /// Whether `source` is set: tested per string interned, without touching the existential.
+  private var hasSource = false
+  /// The bytes of all strings, wherever they are.
+  private var totalBytes = 0
+  /// Per symbol its full `SymbolTable.hash`, when `keepsHashes` (a partition's ids).
+  private var hashes: [UInt64] = []
+  private var keepsHashes = false
   /// 0 = empty; otherwise `fingerprint << 32 | (symbol + 1)`.
   private var slots: [UInt64]
   private var mask: Int
@@ -52,6 +65,7 @@ package struct SymbolTable: Sendable {
     var table = SymbolTable(capacity: max(16, count))
     table.arena = arena
     table.starts = starts
+    table.totalBytes = arena.count
     let mask = table.mask
     var filled = table.slots
     table.slots = []
@@ -90,6 +104,13 @@ package struct SymbolTable: Sendable {
     return table
   }
 
+  /// `table` indexed, when it holds text only and its strings are distinct (nil otherwise).
+  /// - Complexity: O(total bytes).
+  package static func distinct(_ table: SymbolTable) -> SymbolTable? {
+    guard table.spans.isEmpty && table.source == nil else { return nil }
+    return distinct(arena: table.arena, starts: table.starts)
+  }
+
   /// A table of strings known to be distinct, in symbol order, without look-up slots (as after
   /// `dropIndex()`): `string` and `withBytes` work at once, `intern` and `rebuildIndex()` index it.
   /// - Complexity: O(1) beyond taking the arrays.
@@ -98,6 +119,7 @@ package struct SymbolTable: Sendable {
     table.dropIndex()
     table.arena = arena
     table.starts = starts
+    table.totalBytes = arena.count
     table.used = starts.count - 1
     return table
   }
@@ -105,8 +127,15 @@ package struct SymbolTable: Sendable {
   /// Reserves room for `count` more strings totalling about `bytes` bytes.
   package mutating func reserve(count: Int, bytes: Int) {
     if slots.isEmpty { rebuildIndex() }
-    arena.reserveCapacity(arena.count + bytes)
-    starts.reserveCapacity(starts.count + count)
+    if hasSource {
+      // Only strings a log cannot hold as they are (escaped) take arena bytes. Spans get twice
+      // the room: untouched capacity is address space only, while growing at the end of a load
+      // would hold the old and the new array at once, at the load's peak.
+      spans.reserveCapacity(spans.count + 2 * count)
+    } else {
+      arena.reserveCapacity(arena.count + bytes)
+      starts.reserveCapacity(starts.count + count)
+    }
     while (used + count) * 4 > slots.count * 3 { rehash(size: slots.count * 2) }
   }
 
@@ -134,8 +163,62 @@ package struct SymbolTable: Sendable {
   /// The number of distinct strings interned.
   package var count: Int { used }
 
-  /// The bytes of the arena, for sizing reports.
+  /// The bytes of the arena, for sizing reports (0 for a table of log spans only).
   package var arenaBytes: Int { arena.count }
+
+  /// The bytes of all strings, in the arena or in the log.
+  package var stringBytes: Int { totalBytes }
+
+  /// The log this table's spans point into, if any.
+  package var logSource: (any SpanSource)? { source }
+
+  /// Strings interned next with a log offset (`intern(_:hash:logOffset:)`) are kept as spans of
+  /// `log`. Spans of another log already in the table are read into the arena first.
+  /// - Complexity: O(strings) when the table changes from text to spans or to another log.
+  package mutating func attach(_ log: any SpanSource) {
+    guard source !== log else { return }
+    if source != nil { materialize() }
+    if spans.isEmpty {
+      spans.reserveCapacity(used)
+      for index in 0..<used {
+        spans.append(SymbolSpan.arena(offset: Int(starts[index]), count: Int(starts[index + 1] - starts[index])))
+      }
+      starts = [0]
+    }
+    source = log
+    hasSource = true
+  }
+
+  /// Reads every log span into the arena (a table that outlives its log, or changes log).
+  /// A span that cannot be read is kept as `unreadableSpanPlaceholder`.
+  private mutating func materialize() {
+    guard let log = source, !spans.isEmpty else { return }
+    var copied = spans
+    var window = SpanWindow(log)
+    for index in 0..<used where copied[index] & SymbolSpan.inLog != 0 {
+      let (offset, count) = SymbolSpan.place(copied[index])
+      let start = arena.count
+      if let bytes = window.bytes(at: Int64(offset), count: count) {
+        arena.append(contentsOf: bytes)
+      } else {
+        arena.append(contentsOf: unreadableSpanPlaceholder.utf8)
+      }
+      copied[index] = SymbolSpan.arena(offset: start, count: arena.count - start)
+    }
+    spans = copied
+    source = nil
+    hasSource = false
+  }
+
+  /// Keeps each string's full hash from now on (8 bytes per string), so the merge's fingerprints read no log:
+  /// a partition's tables, whose fingerprints are merged at the end of a load.
+  package mutating func keepHashes() {
+    precondition(used == 0, "hashes are kept from the first string")
+    keepsHashes = true
+  }
+
+  /// Every string's full hash, by symbol, when `keepHashes()` asked for them.
+  package var keptHashes: [UInt64]? { keepsHashes ? hashes : nil }
 
   /// Returns the symbol for `bytes`, interning it if new.
   /// - Complexity: O(`bytes.count`) expected.
@@ -146,18 +229,61 @@ package struct SymbolTable: Sendable {
   /// Interns `bytes` whose `SymbolTable.hash` the caller already computed.
   /// - Complexity: O(`bytes.count`) expected.
   package mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Symbol {
+    intern(bytes, hash: hash, logOffset: -1)
+  }
+
+  /// Interns `bytes`, which are also the log's bytes at `logOffset` (between the quotes of a JSON
+  /// string without escapes) when it is 0 or more: a new string is then kept as that span of the
+  /// attached log (8 bytes), not copied.
+  /// - Complexity: O(`bytes.count`) expected; a read of the log when a stored span's hash matches.
+  package mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64, logOffset: Int64) -> Symbol {
     if slots.isEmpty { rebuildIndex() }
     let (slot, found) = find(bytes, hash: hash)
     if found.isSome { return found }
     precondition(used < Int(UInt32.max - 1), "symbol table full")
     let symbol = UInt32(used)
-    arena.append(contentsOf: bytes)
-    precondition(arena.count < Int(UInt32.max), "symbol arena exceeds 4 GiB")
-    starts.append(UInt32(truncatingIfNeeded: arena.count))
+    append(bytes, logOffset: logOffset)
+    if keepsHashes { hashes.append(hash) }
     slots[slot] = (hash >> 32) << 32 | UInt64(symbol + 1)
     used += 1
     if used * 4 > slots.count * 3 { rehash(size: slots.count * 2) }
     return Symbol(rawValue: symbol)
+  }
+
+  /// Stores a new string's bytes: a span of the log when it has a log offset and the table a log,
+  /// else in the arena.
+  @inline(__always)
+  private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>, logOffset: Int64) {
+    totalBytes += bytes.count
+    if spans.isEmpty && !hasSource {
+      arena.append(contentsOf: bytes)
+      precondition(arena.count < Int(UInt32.max), "symbol arena exceeds 4 GiB")
+      starts.append(UInt32(truncatingIfNeeded: arena.count))
+      return
+    }
+    if logOffset >= 0 && hasSource {
+      spans.append(SymbolSpan.log(offset: logOffset, count: bytes.count))
+      return
+    }
+    spans.append(SymbolSpan.arena(offset: arena.count, count: bytes.count))
+    arena.append(contentsOf: bytes)
+  }
+
+  /// Appends a string of `other` (which must be distinct from this table's) without indexing it:
+  /// a log span is copied as a span (`attach` the same log first), text as text.
+  /// - Complexity: O(1) for a span, O(bytes) for text.
+  package mutating func appendUnindexed(from other: SymbolTable, _ symbol: Symbol) {
+    precondition(slots.isEmpty, "appendUnindexed on an indexed table (dropIndex first)")
+    let index = Int(symbol.rawValue)
+    if !other.spans.isEmpty && other.spans[index] & SymbolSpan.inLog != 0 {
+      precondition(source != nil && source === other.source, "a span of another log")
+      let (offset, count) = SymbolSpan.place(other.spans[index])
+      totalBytes += count
+      spans.append(SymbolSpan.log(offset: Int64(offset), count: count))
+    } else {
+      other.withBytes(symbol) { append($0, logOffset: -1) }
+    }
+    used += 1
   }
 
   /// Returns the symbol for `bytes` if interned, without inserting.
@@ -207,7 +333,8 @@ package struct SymbolTable: Sendable {
 
   @inline(__always)
   private func equals(_ index: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    starts.withUnsafeBufferPointer { starts in
+    if !spans.isEmpty { return spanEquals(index, bytes) }
+    return starts.withUnsafeBufferPointer { starts in
       let start = Int(starts[index])
       let end = Int(starts[index + 1])
       guard end - start == bytes.count else { return false }
@@ -217,36 +344,105 @@ package struct SymbolTable: Sendable {
     }
   }
 
+  /// Compares a span-mode string with `bytes`: from the arena, or read back from the log (only
+  /// on a 32-bit hash match: a redelivery or a rare collision). A failed read is not equal, and
+  /// kept by the source for the load to report.
+  private func spanEquals(_ index: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    let span = spans[index]
+    let (offset, count) = SymbolSpan.place(span)
+    guard count == bytes.count else { return false }
+    guard count > 0 else { return true }
+    if span & SymbolSpan.inLog == 0 {
+      return arena.withUnsafeBufferPointer { memoryEquals($0.baseAddress! + offset, bytes.baseAddress!, count) }
+    }
+    return source!.withString(at: Int64(offset), count: count) { stored in
+      stored.map { memoryEquals($0.baseAddress!, bytes.baseAddress!, count) } ?? false
+    }
+  }
+
   private mutating func rehash(size: Int) {
     var newSlots = PageAdvice.zeroedWords(count: size)
     let newMask = size - 1
-    arena.withUnsafeBufferPointer { all in
-      for index in 0..<used {
-        let start = Int(starts[index])
-        let end = Int(starts[index + 1])
-        let hash = SymbolTable.hash(UnsafeBufferPointer(rebasing: all[start..<end]))
-        var slot = Int(truncatingIfNeeded: hash) & newMask
-        while newSlots[slot] != 0 { slot = (slot + 1) & newMask }
-        newSlots[slot] = (hash >> 32) << 32 | UInt64(index + 1)
-      }
+    let kept = keepsHashes ? hashes : nil
+    // Every string is hashed again: log spans are read in one sequential pass.
+    _ = forEachString { index, bytes in
+      let hash = kept?[index] ?? SymbolTable.hash(bytes)
+      var slot = Int(truncatingIfNeeded: hash) & newMask
+      while newSlots[slot] != 0 { slot = (slot + 1) & newMask }
+      newSlots[slot] = (hash >> 32) << 32 | UInt64(index + 1)
     }
     slots = newSlots
     mask = newMask
   }
 
-  /// The string for a symbol.
-  package func string(_ symbol: Symbol) -> String {
-    precondition(symbol.isSome && Int(symbol.rawValue) < used, "unknown symbol \(symbol.rawValue)")
-    let start = Int(starts[Int(symbol.rawValue)])
-    let end = Int(starts[Int(symbol.rawValue) + 1])
-    return String(decoding: arena[start..<end], as: UTF8.self)
+  /// Calls `body` with every string in symbol order. Log spans are read through one large window
+  /// (`SpanWindow`), sequentially, not one read per string. Returns the failure of a span that
+  /// could not be read back as loaded (the walk stops there), nil when every string was seen.
+  /// - Complexity: O(strings + bytes of the log the spans cover).
+  @discardableResult
+  package func forEachString(
+    windowBytes: Int = 1 << 20, _ body: (Int, UnsafeBufferPointer<UInt8>) -> Void
+  ) -> Diagnostic? {
+    arena.withUnsafeBufferPointer { all in
+      guard !spans.isEmpty else {
+        for index in 0..<used { body(index, UnsafeBufferPointer(rebasing: all[Int(starts[index])..<Int(starts[index + 1])])) }
+        return nil
+      }
+      var window = source.map { SpanWindow($0, blockBytes: windowBytes) }
+      for index in 0..<used {
+        let span = spans[index]
+        let (offset, count) = SymbolSpan.place(span)
+        if span & SymbolSpan.inLog == 0 {
+          body(index, UnsafeBufferPointer(rebasing: all[offset..<(offset + count)]))
+        } else if let bytes = window?.bytes(at: Int64(offset), count: count) {
+          body(index, bytes)
+        } else {
+          return source?.failure ?? Diagnostic(.cannotRead(path: "log", reason: "a string of the log could not be read back"))
+        }
+      }
+      return nil
+    }
   }
 
-  /// Calls `body` with the bytes of a symbol.
+  /// The length in bytes of a symbol's string (no log is read).
+  package func byteCount(of symbol: Symbol) -> Int {
+    let index = Int(symbol.rawValue)
+    if spans.isEmpty { return Int(starts[index + 1] - starts[index]) }
+    return SymbolSpan.place(spans[index]).count
+  }
+
+  /// The string for a symbol; `unreadableSpanPlaceholder` when it is a span of a log that
+  /// changed since loading (callers that can fail use `forEachString` or the source's `failure`).
+  package func string(_ symbol: Symbol) -> String {
+    precondition(symbol.isSome && Int(symbol.rawValue) < used, "unknown symbol \(symbol.rawValue)")
+    return withBytes(symbol) { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// Calls `body` with the bytes of a symbol (read from the log for a span; the bytes of
+  /// `unreadableSpanPlaceholder` when it cannot be read as loaded).
+  ///
+  /// Always inlined: text is the answering loop's case (transactions, subjects), and a call
+  /// that is not inlined makes its caller's closure context a copy of the caller.
+  @inline(__always)
   package func withBytes<R>(_ symbol: Symbol, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-    let start = Int(starts[Int(symbol.rawValue)])
-    let end = Int(starts[Int(symbol.rawValue) + 1])
-    return arena.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start..<end])) }
+    if spans.isEmpty {
+      let start = Int(starts[Int(symbol.rawValue)])
+      let end = Int(starts[Int(symbol.rawValue) + 1])
+      return arena.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start..<end])) }
+    }
+    // No closure goes to a call that is not inlined: its context would copy the caller.
+    return spanBytes(Int(symbol.rawValue)).withUnsafeBufferPointer { body($0) }
+  }
+
+  /// The bytes of a string of a table in span mode: from the arena, or one read of the log.
+  @inline(never)
+  private func spanBytes(_ index: Int) -> [UInt8] {
+    let span = spans[index]
+    let (offset, count) = SymbolSpan.place(span)
+    guard span & SymbolSpan.inLog != 0, let source else { return Array(arena[offset..<(offset + count)]) }
+    return source.withString(at: Int64(offset), count: count) { bytes in
+      bytes.map { Array($0) } ?? Array(unreadableSpanPlaceholder.utf8)
+    }
   }
 
   /// A fast 64-bit hash of bytes (word-wise multiply-xor with a final mix).
@@ -290,6 +486,35 @@ package struct SymbolTable: Sendable {
     z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
     z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
     return z ^ (z >> 31)
+  }
+}
+
+/// Where a span-mode string's bytes are, in 64 bits: the top bit says in the log (else in the
+/// arena), the next 47 bits are the byte offset, the low 16 the length (ids and references are
+/// far shorter than 64 KiB; `Limits.idLengthMax`, `Limits.referenceBytesMax`).
+enum SymbolSpan {
+  /// The flag of a span in the log.
+  static let inLog: UInt64 = 1 << 63
+  private static let offsetLimit: UInt64 = 1 << 47
+
+  /// A span of the log.
+  @inline(__always)
+  static func log(offset: Int64, count: Int) -> UInt64 {
+    precondition(offset >= 0 && UInt64(offset) < offsetLimit && count <= Int(UInt16.max), "span out of range")
+    return inLog | UInt64(offset) << 16 | UInt64(count)
+  }
+
+  /// A span of the arena.
+  @inline(__always)
+  static func arena(offset: Int, count: Int) -> UInt64 {
+    precondition(UInt64(offset) < offsetLimit && count <= Int(UInt16.max), "symbol arena exceeds 128 TiB or string too long")
+    return UInt64(offset) << 16 | UInt64(count)
+  }
+
+  /// The offset and length of a span.
+  @inline(__always)
+  static func place(_ span: UInt64) -> (offset: Int, count: Int) {
+    (Int((span & ~inLog) >> 16), Int(span & 0xFFFF))
   }
 }
 
