@@ -21,6 +21,9 @@ func libraryTarget(_ name: String, folders: [String], dependencies: [Target.Depe
 
 let package = Package(
   name: "StoreLedger",
+  // Synchronization's `Mutex` and `Atomic` (the log lock's fault plans, pending files, a loaded
+  // log held open) first shipped in these releases; Linux has no such floor.
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   products: [
     .library(name: "StoreLedger", targets: ["StoreLedger"]),
     .executable(name: "storeledger", targets: ["StoreLedgerCLI"]),
