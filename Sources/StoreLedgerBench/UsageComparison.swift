@@ -127,20 +127,25 @@ extension Bench {
       return try LedgerLoader.load(logPath: subject.log.logPath, catalog: catalog).ledger
     }
     var best = [Double](repeating: .infinity, count: subjects.count)
-    for _ in 1...options.runs {
+    for run in 1...options.runs {
+      var cpuOfRun: [String] = []
       for index in subjects.indices {
         var engine = QueryEngine(ledger: ledgers[index])
         var total = 0
         let cpuBefore = ownCPUSeconds()
         let (_, indexing) = timed { engine.prepareUsageIndex() }
         let (_, answering) = timed { engine.writeAnswers(batch) { total += $0.count } }
+        let cpu = ownCPUSeconds() - cpuBefore
+        cpuOfRun.append(Format.seconds(cpu) + (indexing > 0 ? " (indexing \(Format.seconds(indexing)) wall)" : ""))
         if indexing + answering < best[index] {
           best[index] = indexing + answering
           subjects[index].indexing = indexing
-          subjects[index].answeringCPU = ownCPUSeconds() - cpuBefore
+          subjects[index].answeringCPU = cpu
         }
         subjects[index].answerBytes = total
       }
+      // Every run's CPU times, so the spread is seen and not only the best run.
+      say("      answering run \(run), CPU: " + cpuOfRun.joined(separator: ", "))
     }
     for (index, ledger) in ledgers.enumerated() {
       subjects[index].answering = best[index]

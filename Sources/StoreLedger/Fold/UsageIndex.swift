@@ -33,15 +33,50 @@ package final class UsageIndex: @unchecked Sendable {
     var isRecordedFromAt: Bool
   }
 
+  /// A non-empty run in brief, kept in the subject's header, so that a query before, after or
+  /// beside all of a run's uses (most queries) is answered without reading a use.
+  struct RunSummary {
+    /// The `at` of its first use and of its last (uses are in effective order).
+    var firstAt: Timestamp
+    var lastAt: Timestamp
+    /// The earliest `recorded` of its uses, and the latest (its last use's `recordedMax`).
+    var recordedMin: Timestamp
+    var recordedMax: Timestamp
+    /// The wrapping sum of all its quantities (its last use's `sum`).
+    var total: Int64
+    /// The `at` of the use whose running sum first reaches the feature's trial threshold
+    /// (`Run.reach`), `distantFuture` when none does or there is no threshold.
+    var reachAt: Timestamp
+
+    /// How many of the run's uses count at T as known at R: none (every `at` is after T, or
+    /// every `recorded` after R), every one (every `at` before T and every `recorded` by R),
+    /// or some, which only the uses themselves say.
+    @inline(__always)
+    func share(at time: Timestamp, knownBy: Timestamp) -> Share {
+      if time < firstAt || knownBy < recordedMin { return .none }
+      return time > lastAt && knownBy >= recordedMax ? .every : .some
+    }
+  }
+
+  /// What `RunSummary.share` finds.
+  enum Share {
+    case none
+    case every
+    case some
+  }
+
   /// The policy's feature count.
   let featureCount: Int
   /// Per feature: the smallest trial threshold count, or nil when the trial has none for it.
   let thresholdCount: [Int64?]
-  /// 32-bit words per subject header, a multiple of 16 so that a header is one 64-byte line:
+  /// 32-bit words per subject header, a multiple of 16 so that a header is whole 64-byte lines:
   /// `[0]` first other event, `[1]` one past the last, `[2]` item count, `[3 + f]` feature f's
   /// first use, `[3 + featureCount]` one past the subject's last use, `[4 + featureCount + f]`
-  /// feature f's reach (+1, 0: none) with bit 31 set when its run is recorded from `at`.
+  /// feature f's reach (+1, 0: none) with bit 31 set when its run is recorded from `at`; then,
+  /// from byte `summaryOffset`, feature f's `RunSummary` (zeros for an empty run).
   let headerStride: Int
+  /// Where a header's run summaries start, in bytes (8-byte aligned).
+  let summaryOffset: Int
   /// Every subject's header, one after the other, 64-byte aligned.
   private let headers: UnsafeMutableBufferPointer<UInt32>
   /// Every subject's events that are not uses, subject by subject, in effective order: a copy,
@@ -82,6 +117,7 @@ package final class UsageIndex: @unchecked Sendable {
     featureCount = builder.featureCount
     thresholdCount = builder.thresholdCount
     headerStride = builder.headerStride
+    summaryOffset = builder.summaryOffset
     headers = builder.headers
     otherBuffer = builder.others.storage
     useBuffer = builder.uses.storage
@@ -100,9 +136,10 @@ package final class UsageIndex: @unchecked Sendable {
   }
 
   /// The index's buffers, read with no reference counting per query.
-  var view: View {
+  package var view: View {
     View(
-      featureCount: featureCount, headerStride: headerStride, headers: UnsafePointer(headers.baseAddress),
+      featureCount: featureCount, headerStride: headerStride, summaryOffset: summaryOffset,
+      headers: UnsafePointer(headers.baseAddress),
       otherBase: UnsafePointer(otherBuffer.baseAddress), useBase: UnsafePointer(useBuffer.baseAddress),
       thresholdWords: UnsafePointer(thresholdWords.baseAddress))
   }
@@ -142,6 +179,7 @@ package final class UsageIndex: @unchecked Sendable {
     let featureCount: Int
     let thresholdCount: [Int64?]
     let headerStride: Int
+    let summaryOffset: Int
     let headers: UnsafeMutableBufferPointer<UInt32>
     var others: Growing<Event>
     var uses: Growing<Use>
@@ -149,6 +187,7 @@ package final class UsageIndex: @unchecked Sendable {
     var next: [Int]
     var sums: [Int64]
     var recordedMax: [Timestamp]
+    var recordedMin: [Timestamp]
 
     init(policy: Policy, subjectCount: Int, usesGuess: Int, othersGuess: Int) {
       featureCount = policy.features.count
@@ -157,7 +196,8 @@ package final class UsageIndex: @unchecked Sendable {
         counts[threshold.feature] = min(counts[threshold.feature] ?? Int64.max, threshold.count)
       }
       thresholdCount = counts
-      headerStride = (4 + 2 * featureCount + 15) / 16 * 16
+      summaryOffset = (4 + 2 * featureCount + 1) / 2 * 8
+      headerStride = (summaryOffset + featureCount * MemoryLayout<RunSummary>.stride + 63) / 64 * 16
       let words = UnsafeMutableRawBufferPointer.allocate(
         byteCount: max(1, subjectCount * headerStride) * 4, alignment: 64)
       PageAdvice.preferHugePages(words)
@@ -168,6 +208,7 @@ package final class UsageIndex: @unchecked Sendable {
       next = [Int](repeating: 0, count: featureCount)
       sums = [Int64](repeating: 0, count: featureCount)
       recordedMax = [Timestamp](repeating: .distantPast, count: featureCount)
+      recordedMin = [Timestamp](repeating: .distantFuture, count: featureCount)
     }
 
     func deallocate() {
@@ -207,6 +248,7 @@ package final class UsageIndex: @unchecked Sendable {
         start += count
         sums[feature] = 0
         recordedMax[feature] = .distantPast
+        recordedMin[feature] = .distantFuture
         words[4 + featureCount + feature] = 1 << 31
       }
       words[3 + featureCount] = UInt32(start)
@@ -215,7 +257,23 @@ package final class UsageIndex: @unchecked Sendable {
         append(event, words: words)
       }
       uses.count = start
+      for feature in 0..<featureCount { summarize(feature, words: words) }
       return true
+    }
+
+    /// Writes feature `feature`'s `RunSummary` into the header at `words` (nothing for an empty run).
+    private func summarize(_ feature: Int, words: UnsafeMutablePointer<UInt32>) {
+      let start = Int(words[3 + feature])
+      let end = Int(words[4 + feature])
+      guard start < end else { return }
+      let uses = self.uses.storage.baseAddress!
+      let reach = Int(words[4 + featureCount + feature] & ~(1 << 31))
+      let summary = RunSummary(
+        firstAt: uses[start].at, lastAt: uses[end - 1].at, recordedMin: recordedMin[feature],
+        recordedMax: recordedMax[feature], total: sums[feature],
+        reachAt: reach == 0 ? .distantFuture : uses[start + reach - 1].at)
+      UnsafeMutableRawPointer(words).storeBytes(
+        of: summary, toByteOffset: summaryOffset + feature * MemoryLayout<RunSummary>.stride, as: RunSummary.self)
     }
 
     /// Writes one use at its feature's next position, with the running sum and `recorded` maximum.
@@ -225,6 +283,7 @@ package final class UsageIndex: @unchecked Sendable {
       next[feature] = position + 1
       sums[feature] &+= event.quantity
       recordedMax[feature] = max(recordedMax[feature], event.recorded)
+      recordedMin[feature] = min(recordedMin[feature], event.recorded)
       let reachWord = 4 + featureCount + feature
       if event.recorded < event.at { words[reachWord] &= ~(1 << 31) }
       // As `TrialThresholds.add` sums: wrapping, the first use at or over the count.
@@ -236,40 +295,14 @@ package final class UsageIndex: @unchecked Sendable {
     }
   }
 
-  /// The address of `subject`'s header (to prefetch it well ahead of its query).
-  package func headerAddress(of subject: Int) -> UnsafeRawPointer { UnsafeRawPointer(view.header(subject)) }
-
-  /// Calls `body` with the addresses a query of `subject` reads first (to prefetch them once its
-  /// header is in cache): the first lines of its other events, and per feature the first and
-  /// last use of the run and the use reaching the trial's threshold, where the searches start.
-  package func forEachAddress(of subject: Int, _ body: (UnsafeRawPointer) -> Void) {
-    let view = self.view
-    let others = view.others(of: subject)
-    var address = UnsafeRawPointer(others.baseAddress!)
-    let last = UnsafeRawPointer(others.baseAddress! + others.count)
-    var count = 0
-    while address < last && count < 8 {
-      body(address)
-      address += 64
-      count += 1
-    }
-    let uses = UnsafeRawPointer(useBuffer.baseAddress!)
-    for feature in 0..<featureCount {
-      let run = view.run(of: subject, feature: feature)
-      guard !run.uses.isEmpty else { continue }
-      body(uses + run.uses.lowerBound * MemoryLayout<Use>.stride)
-      body(uses + (run.uses.upperBound - 1) * MemoryLayout<Use>.stride)
-      if let reach = run.reach { body(uses + reach * MemoryLayout<Use>.stride) }
-    }
-  }
-
   /// A `UsageIndex`'s buffers as plain pointers, so that a query reads them without
   /// retaining the index (three retains and releases per query otherwise); valid while the
   /// index lives (`IndexedUsage` holds both).
-  struct View {
+  package struct View {
     /// The policy's feature count.
     let featureCount: Int
     let headerStride: Int
+    let summaryOffset: Int
     let headers: UnsafePointer<UInt32>?
     let otherBase: UnsafePointer<Event>?
     let useBase: UnsafePointer<Use>?
@@ -277,7 +310,9 @@ package final class UsageIndex: @unchecked Sendable {
 
     /// A view of no index (`IndexedUsage` before one is set).
     static var empty: View {
-      View(featureCount: 0, headerStride: 0, headers: nil, otherBase: nil, useBase: nil, thresholdWords: nil)
+      View(
+        featureCount: 0, headerStride: 0, summaryOffset: 0, headers: nil, otherBase: nil, useBase: nil,
+        thresholdWords: nil)
     }
 
     /// Every use, subject by subject and feature by feature (index it with a run's positions).
@@ -317,6 +352,48 @@ package final class UsageIndex: @unchecked Sendable {
       return Run(
         uses: start..<Int(words[4 + feature]), reach: reach == 0 ? nil : start + reach - 1,
         isRecordedFromAt: reachWord & (1 << 31) != 0)
+    }
+
+    /// Calls `body` with the address of every cache line of `subject`'s header (to prefetch it
+    /// well ahead of its query).
+    @inline(__always)
+    package func forEachHeaderLine(of subject: Int, _ body: (UnsafeRawPointer) -> Void) {
+      let header = UnsafeRawPointer(header(subject))
+      for line in stride(from: 0, to: headerStride * 4, by: 64) { body(header + line) }
+    }
+
+    /// Calls `body` with the addresses a query of `subject` at T as known at `knownBy` reads
+    /// first (to prefetch them once its header is in cache): the first lines of its other
+    /// events, and for each run whose summary does not answer the query, its first and last
+    /// use and the use reaching the trial's threshold, where the searches start.
+    @inline(__always)
+    package func forEachAddress(
+      of subject: Int, at time: Timestamp, knownBy: Timestamp, _ body: (UnsafeRawPointer) -> Void
+    ) {
+      let others = others(of: subject)
+      var address = UnsafeRawPointer(others.baseAddress!)
+      let last = UnsafeRawPointer(others.baseAddress! + others.count)
+      var count = 0
+      while address < last && count < 8 {
+        body(address)
+        address += 64
+        count += 1
+      }
+      for feature in 0..<featureCount {
+        let run = run(of: subject, feature: feature)
+        guard !run.uses.isEmpty, summary(of: subject, feature: feature).share(at: time, knownBy: knownBy) == .some
+        else { continue }
+        body(UnsafeRawPointer(uses + run.uses.lowerBound))
+        body(UnsafeRawPointer(uses + run.uses.upperBound - 1))
+        if let reach = run.reach { body(UnsafeRawPointer(uses + reach)) }
+      }
+    }
+
+    /// Subject `subject`'s summary of its run of `feature` (meaningless for an empty run).
+    @inline(__always)
+    func summary(of subject: Int, feature: Int) -> RunSummary {
+      UnsafeRawPointer(header(subject)).load(
+        fromByteOffset: summaryOffset + feature * MemoryLayout<RunSummary>.stride, as: RunSummary.self)
     }
 
     /// The first position of `range` whose use fails `isBefore` (which holds for a prefix of the run).
@@ -359,10 +436,8 @@ struct IndexedUsage: UsageFacts {
   private var windows = CalendarWindows(containing: Timestamp(millisecondsSinceEpoch: 0), offsetMs: 0)
   private var time = Timestamp(millisecondsSinceEpoch: 0)
   private var knownBy = Timestamp.distantFuture
-  private var reached: [Timestamp] = []
-  /// Per feature: the run, its first index whose running `recorded` maximum is after R, the
-  /// end of the uses that may be known by R, and its first index at T or later.
-  private var runs: [(run: Range<Int>, late: Int, lateEnd: Int, atTime: Int)] = []
+  /// Per feature, where its run is cut (written through one buffer pointer per query).
+  private var cuts: [Cut] = []
   /// The index read (set once per engine: resetting does not copy it); it keeps `view` valid.
   var index: UsageIndex? = nil {
     didSet { view = index?.view ?? .empty }
@@ -370,36 +445,82 @@ struct IndexedUsage: UsageFacts {
   /// `index`'s buffers, read without retaining it.
   private(set) var view = UsageIndex.View.empty
 
+  /// Where one feature's run is cut at T as known at R.
+  private struct Cut {
+    /// The run.
+    var run: Range<Int> = 0..<0
+    /// Its first index whose running `recorded` maximum is after R.
+    var late = 0
+    /// The end of the uses that may be known by R.
+    var lateEnd = 0
+    /// Its first index at T or later.
+    var atTime = 0
+    /// When the counted uses first reach the feature's trial threshold (`distantFuture`: not yet).
+    var reached = Timestamp.distantFuture
+    /// Whether every use of the run counts: then a window starting at or before `firstAt` sums
+    /// to `total`, and one starting after `lastAt` to nothing.
+    var isWhole = false
+    var firstAt = Timestamp.distantPast
+    var lastAt = Timestamp.distantPast
+    var total: Int64 = 0
+  }
+
   /// Reads `subject`'s uses from `index` at T as known at `knownBy`; `fold` holds what the fold
   /// of its other events found.
-  /// - Complexity: O(features × log uses), plus the uses recorded after `knownBy`.
+  /// - Complexity: O(features × log uses), plus the uses recorded after `knownBy`; O(features)
+  ///   when each run is wholly before or after T, or wholly known or unknown by R.
   mutating func reset(subject: Int, at time: Timestamp, knownBy: Timestamp, windows: CalendarWindows, fold: UsageFold) {
     let index = view
     self.time = time
     self.knownBy = knownBy
     self.windows = windows
     conversion = fold.conversion
-    first = fold.first
-    if runs.count != index.featureCount {
-      runs = Array(repeating: (0..<0, 0, 0, 0), count: index.featureCount)
-      reached = Array(repeating: .distantFuture, count: index.featureCount)
-    }
-    for feature in 0..<index.featureCount {
-      let header = index.run(of: subject, feature: feature)
-      let run = header.uses
-      let late = knownBy == .distantFuture ? run.upperBound : index.partition(run) { $0.recordedMax <= knownBy }
-      // A use recorded no earlier than its `at` and after R has `at` after R too.
-      let lateEnd = header.isRecordedFromAt ? index.partition(late..<run.upperBound) { $0.at <= knownBy } : run.upperBound
-      let atTime = index.partition(run) { $0.at < time }
-      runs[feature] = (run, late, lateEnd, atTime)
-      if !run.isEmpty, let earliest = firstCounted(index, run, late: late, lateEnd: lateEnd),
-        first.map({ earliest < $0 }) ?? true
-      {
-        first = earliest
+    var first = fold.first
+    // Moved out and back, so the buffer stays unique and `search` may read `self`.
+    var cutBuffer = self.cuts
+    self.cuts = []
+    if cutBuffer.count != index.featureCount { cutBuffer = Array(repeating: Cut(), count: index.featureCount) }
+    cutBuffer.withUnsafeMutableBufferPointer { cuts in
+      for feature in 0..<index.featureCount {
+        let header = index.run(of: subject, feature: feature)
+        let run = header.uses
+        guard !run.isEmpty else {
+          cuts[feature] = Cut(run: run, late: run.lowerBound, lateEnd: run.lowerBound, atTime: run.lowerBound)
+          continue
+        }
+        // Most queries fall before, after or beside all of a run's uses: its summary answers them.
+        let summary = index.summary(of: subject, feature: feature)
+        switch summary.share(at: time, knownBy: knownBy) {
+        case .none:
+          cuts[feature] = Cut(run: run, late: run.lowerBound, lateEnd: run.lowerBound, atTime: run.lowerBound)
+        case .every:
+          cuts[feature] = Cut(
+            run: run, late: run.upperBound, lateEnd: run.upperBound, atTime: run.upperBound, reached: summary.reachAt,
+            isWhole: true, firstAt: summary.firstAt, lastAt: summary.lastAt, total: summary.total)
+          if first.map({ summary.firstAt < $0 }) ?? true { first = summary.firstAt }
+        case .some:
+          cuts[feature] = search(index, feature: feature, header, first: &first)
+        }
       }
-      reached[feature] = reachedAt(
-        index, run, late: late, lateEnd: lateEnd, reach: header.reach, count: index.thresholdCount(feature))
     }
+    self.cuts = cutBuffer
+    self.first = first
+  }
+
+  /// Cuts a run that its summary could not, by binary searches and the uses recorded after R;
+  /// lowers `first` to its first counted use.
+  private func search(_ index: UsageIndex.View, feature: Int, _ header: UsageIndex.Run, first: inout Timestamp?) -> Cut {
+    let run = header.uses
+    let late = knownBy == .distantFuture ? run.upperBound : index.partition(run) { $0.recordedMax <= knownBy }
+    // A use recorded no earlier than its `at` and after R has `at` after R too.
+    let lateEnd = header.isRecordedFromAt ? index.partition(late..<run.upperBound) { $0.at <= knownBy } : run.upperBound
+    let atTime = index.partition(run) { $0.at < time }
+    if let earliest = firstCounted(index, run, late: late, lateEnd: lateEnd), first.map({ earliest < $0 }) ?? true {
+      first = earliest
+    }
+    let reached = reachedAt(
+      index, run, late: late, lateEnd: lateEnd, reach: header.reach, count: index.thresholdCount(feature))
+    return Cut(run: run, late: late, lateEnd: lateEnd, atTime: atTime, reached: reached)
   }
 
   /// Whether use `u` (at or after the run's first late use) was known by R.
@@ -432,16 +553,22 @@ struct IndexedUsage: UsageFacts {
     return .distantFuture
   }
 
-  func thresholdReachedAt(_ feature: Int) -> Timestamp { reached[feature] }
+  func thresholdReachedAt(_ feature: Int) -> Timestamp { cuts[feature].reached }
 
   func windowEnd(_ window: UsageWindow) -> Timestamp? { windows.end(window) }
 
   /// The sum of uses of `feature` in the `window` that contains T, before T, known by R.
-  /// - Complexity: O(log uses), plus the run's uses recorded after R.
+  /// - Complexity: O(log uses), plus the run's uses recorded after R; O(1) when every use of
+  ///   the run counts and the window starts before the first or after the last.
   func used(_ feature: Int, in window: UsageWindow) -> Int64 {
     let index = view
-    let (run, late, lateEnd, atTime) = runs[feature]
+    let cut = cuts[feature]
     let startInstant = windows.start(window)
+    if cut.isWhole {
+      if startInstant <= cut.firstAt { return cut.total }
+      if startInstant > cut.lastAt { return 0 }
+    }
+    let (run, late, lateEnd, atTime) = (cut.run, cut.late, cut.lateEnd, cut.atTime)
     let start = index.partition(run.lowerBound..<atTime) { $0.at < startInstant }
     var total = index.sum(start, min(atTime, late), runStart: run.lowerBound)
     var u = max(start, late)

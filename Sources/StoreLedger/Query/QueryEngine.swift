@@ -333,14 +333,25 @@ package struct QueryEngine {
     if batch.count >= Self.usageIndexMinimumQueries { prepareUsageIndex() }
     var symbols: [Symbol?] = []
     symbols.reserveCapacity(batch.count)
-    batch.forEach { subject, _, _ in symbols.append(ledger.symbols.subjects.lookup(subject)) }
+    // With an index, each query's T and R too: its prefetch reads the uses only of the runs
+    // whose summary does not answer the query.
+    var instants: [(at: Timestamp, knownBy: Timestamp)] = []
+    if usageIndex != nil {
+      instants.reserveCapacity(batch.count)
+      batch.forEach { subject, at, asOf, cache in
+        symbols.append(ledger.symbols.subjects.lookup(subject))
+        instants.append((at, cache?.verifiedAt ?? asOf ?? .distantFuture))
+      }
+    } else {
+      batch.forEach { subject, _, _ in symbols.append(ledger.symbols.subjects.lookup(subject)) }
+    }
     let distance = 4
     let startsDistance = 12
     var out: [UInt8] = []
     out.reserveCapacity(flushBytes + 4096)
     var index = 0
-    // Read once: each `if let` of the stored property retains the index.
-    let usageIndex = self.usageIndex
+    // Read once, as plain pointers: each use of the stored property retains the index; `self` keeps it.
+    let usageIndex = self.usageIndex?.view
     ledger.events.withUnsafeBufferPointer { events in
       batch.forEach { subject, at, asOf, cache in
         if index + startsDistance < symbols.count, let further = symbols[index + startsDistance],
@@ -352,13 +363,14 @@ package struct QueryEngine {
             ledger.subscriptionCounts.withUnsafeBufferPointer {
               storeledger_prefetch($0.baseAddress! + Int(further.rawValue))
             }
-            storeledger_prefetch(usageIndex.headerAddress(of: Int(further.rawValue)))
+            usageIndex.forEachHeaderLine(of: Int(further.rawValue)) { storeledger_prefetch($0) }
           }
         }
         if index + distance < symbols.count, let ahead = symbols[index + distance] {
           if let usageIndex {
             // The fold reads the index's copy of the events that are not uses, never the events.
-            usageIndex.forEachAddress(of: Int(ahead.rawValue)) { storeledger_prefetch($0) }
+            let (at, knownBy) = instants[index + distance]
+            usageIndex.forEachAddress(of: Int(ahead.rawValue), at: at, knownBy: knownBy) { storeledger_prefetch($0) }
           } else {
             let (start, end, _) = ledger.extent(of: ahead)
             // A few cache lines of the subject's events; the hardware streams the rest.

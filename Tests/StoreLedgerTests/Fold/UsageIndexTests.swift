@@ -108,6 +108,85 @@ private func hostileUsageLog(seed: UInt64, subjects: Int) -> String {
   return lines.joined(separator: "\n")
 }
 
+/// A log whose runs sit on the edges of their summaries: a first subject whose first event is a
+/// use (so the index's sample sees uses), a subject without uses, runs of one use (on time,
+/// recorded late, recorded before its `at`), an early use recorded after later ones, several
+/// uses at one instant, a release, and pattern uses crossing the trial's threshold.
+private func summaryEdgeLog() -> String {
+  let start = Timestamp.parseRFC3339("2026-04-01T00:00:00Z")!.millisecondsSinceEpoch
+  let hour: Int64 = 3_600_000
+  func time(_ hours: Int64) -> String { Timestamp(millisecondsSinceEpoch: start + hours * hour).rfc3339 }
+  var lines: [String] = []
+  var n = 0
+  func use(_ subject: String, _ feature: String, at: Int64, recorded: Int64? = nil, quantity: Int = 1) {
+    n += 1
+    let late = recorded.map { #","recorded":"\#(time($0))""# } ?? ""
+    lines.append(
+      #"{"id":"u\#(n)","type":"usage","subject":"\#(subject)","at":"\#(time(at))","feature":"\#(feature)","quantity":\#(quantity)\#(late)}"#)
+  }
+  use("first", "interaction", at: 1)
+  use("first", "interaction", at: 30, recorded: 31)
+  lines.append(
+    #"{"id":"p1","type":"purchase","subject":"none","at":"\#(time(2))","product":"plus.monthly","transaction":"t1","expires":"\#(time(700))"}"#)
+  use("one", "pattern", at: 10)
+  use("one-late", "saved_trip", at: 10, recorded: 200)
+  use("one-early", "deep_compare", at: 50, recorded: 20)
+  // An early use known only after the later ones, which are on time.
+  use("late-first", "interaction", at: 5, recorded: 400)
+  use("late-first", "interaction", at: 6)
+  use("late-first", "interaction", at: 8, quantity: 3)
+  use("late-first", "decision_session", at: 9, recorded: 9)
+  // Several at one instant, a release, and the trial's pattern threshold (3) crossed by the third.
+  for _ in 0..<2 { use("same-instant", "pattern", at: 12) }
+  use("same-instant", "saved_trip", at: 12, quantity: -1)
+  use("same-instant", "pattern", at: 40, recorded: 90)
+  use("same-instant", "pattern", at: 41)
+  return lines.joined(separator: "\n")
+}
+
+/// Queries at each run's first and last `at` ±1 ms (and, for a subject without uses, its events'
+/// instants ±1 ms), at full knowledge and as known at the run's earliest and latest `recorded`
+/// and every use's `recorded` ±1 ms: where a run's summary decides whether it is searched.
+/// Computed from the events, not from the index.
+private func summaryEdgeQueries(_ ledger: Ledger) -> [UInt8] {
+  var out: [UInt8] = []
+  for s in 0..<ledger.subjectCount {
+    let symbol = Symbol(rawValue: UInt32(s))
+    let subject = ledger.symbols.subjects.string(symbol)
+    let events = Array(ledger.events(of: symbol))
+    var times = Set<Int64>()
+    var knowledge = Set<Int64>()
+    func around(_ instant: Timestamp, into set: inout Set<Int64>) {
+      for delta: Int64 in [-1, 0, 1] { set.insert(instant.millisecondsSinceEpoch + delta) }
+    }
+    for feature in Set(events.filter { $0.kind == .usage }.map(\.feature)) {
+      let run = events.filter { $0.kind == .usage && $0.feature == feature }
+      around(run.first!.at, into: &times)
+      around(run.last!.at, into: &times)
+      for use in run { around(use.recorded, into: &knowledge) }
+    }
+    if times.isEmpty { for event in events { around(event.at, into: &times) } }
+    let knownBy: [Int64?] = [nil] + knowledge.sorted()
+    for at in times.sorted() {
+      for asOf in knownBy {
+        out.append(contentsOf: #"{"subject":"\#(subject)","at":"\#(Timestamp(millisecondsSinceEpoch: at).rfc3339)""#.utf8)
+        if let asOf { out.append(contentsOf: #","as_of":"\#(Timestamp(millisecondsSinceEpoch: asOf).rfc3339)""#.utf8) }
+        out.append(contentsOf: "}\n".utf8)
+      }
+    }
+  }
+  return out
+}
+
+/// The index of `ledger`'s uses under its catalog's policy (the tests' logs always have one).
+private func usageIndex(_ ledger: Ledger, capacityGuess: Int? = nil) throws -> UsageIndex {
+  let policy = try #require(ledger.catalog.policy)
+  return try #require(
+    ledger.events.withUnsafeBufferPointer {
+      UsageIndex(events: $0, subjectStarts: ledger.subjectStarts, policy: policy, capacityGuess: capacityGuess)
+    })
+}
+
 @Suite("Usage index")
 struct UsageIndexTests {
   @Test(
@@ -140,6 +219,47 @@ struct UsageIndexTests {
     let bytes = generatedLog(GeneratorOptions(subjects: 3, seed: 4, usage: .heavy)).bytes
     let ledger = try ledger(String(decoding: bytes, as: UTF8.self), catalogText: LogGenerator.policyCatalogJSON)
     try expectIndexedAgrees(ledger, queries: edgeQueries(ledger, knowledgeTimes: 3), name: "generated")
+  }
+
+  @Test("indexed usage answers equal the fold over every use at the edges of every run's summary", arguments: [0] + testSeeds([1, 2, 3]))
+  func summaryEdges(seed: UInt64) throws {
+    let catalogText = try String(contentsOfFile: repoPath("Events/policy/catalog.json"), encoding: .utf8)
+    let log = seed == 0 ? summaryEdgeLog() : hostileUsageLog(seed: seed, subjects: 3)
+    let ledger = try ledger(log, catalogText: catalogText)
+    _ = try usageIndex(ledger)
+    try expectIndexedAgrees(ledger, queries: summaryEdgeQueries(ledger), name: "summary-edges-\(seed)")
+  }
+
+  @Test("a run's summary says none or every only when no use or every use counts", arguments: [0] + testSeeds([4, 5]))
+  func share(seed: UInt64) throws {
+    let catalogText = try String(contentsOfFile: repoPath("Events/policy/catalog.json"), encoding: .utf8)
+    let ledger = try ledger(seed == 0 ? summaryEdgeLog() : hostileUsageLog(seed: seed, subjects: 3), catalogText: catalogText)
+    let index = try usageIndex(ledger)
+    let view = index.view
+    var seen: [UsageIndex.Share: Int] = [:]
+    for s in 0..<ledger.subjectCount {
+      let events = Array(ledger.events(of: Symbol(rawValue: UInt32(s))))
+      for feature in 0..<index.featureCount {
+        let uses = events.filter { $0.kind == .usage && Int($0.feature) == feature }
+        guard !uses.isEmpty else { continue }
+        let summary = view.summary(of: s, feature: feature)
+        let instants = Set(uses.flatMap { [$0.at, $0.recorded] }.flatMap { instant in
+          [-1, 0, 1].map { Timestamp(millisecondsSinceEpoch: instant.millisecondsSinceEpoch + $0) }
+        }).sorted()
+        for time in instants {
+          for knownBy in instants + [.distantFuture] {
+            let share = summary.share(at: time, knownBy: knownBy)
+            seen[share, default: 0] += 1
+            switch share {
+            case .none: #expect(!uses.contains { $0.at <= time && $0.recorded <= knownBy }, "subject \(s), feature \(feature)")
+            case .every: #expect(uses.allSatisfy { $0.at < time && $0.recorded <= knownBy }, "subject \(s), feature \(feature)")
+            case .some: break
+            }
+          }
+        }
+      }
+    }
+    #expect(seen.count == 3, "each of none, every and some occurs: \(seen)")
   }
 
   @Test("the index copies every event that is not a use and every use with its running sums", arguments: [nil, 1])
@@ -182,6 +302,14 @@ struct UsageIndexTests {
               && indexed.sum == sum)
         }
         #expect(run.reach == reach)
+        if let firstUse = uses.first, let lastUse = uses.last {
+          let summary = view.summary(of: s, feature: feature)
+          #expect(
+            [summary.firstAt, summary.lastAt, summary.recordedMin, summary.recordedMax]
+              == [firstUse.at, lastUse.at, uses.map(\.recorded).min()!, recordedMax])
+          #expect(summary.total == sum)
+          #expect(summary.reachAt == reach.map { view.uses[$0].at } ?? .distantFuture)
+        }
       }
     }
   }
