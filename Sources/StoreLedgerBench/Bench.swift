@@ -578,7 +578,8 @@ struct Bench {
   mutating func snapshots() throws {
     let log = results.log!
     let prefixPath = dir + "/prefix.jsonl"
-    let snapshotPath = dir + "/prefix.snapshot.json"
+    // One snapshot per shape, replaced when a kept --dir is measured again.
+    let snapshotPath = dir + "/prefix-\(log.shape).snapshot.json"
     let output = dir + "/restore.out"
     let prefixOutput = dir + "/prefix.out"
     results.prefixLines = log.lines * options.prefixPercent / 100
@@ -587,7 +588,7 @@ struct Bench {
       "[5/6] snapshot of the first \(options.prefixPercent)% (\(Format.grouped(results.prefixLines)) lines, "
         + "\(Format.mb(results.prefixBytes))) as PREFIX")
     let write = try storeledger(
-      ["snapshot", prefixPath, "--catalog", log.catalogPath, "--out", snapshotPath], stdout: dir + "/snapshot.out")
+      ["snapshot", prefixPath, "--catalog", log.catalogPath, "--out", snapshotPath, "--force"], stdout: dir + "/snapshot.out")
     results.snapshotWrite = write
     results.snapshotBytes = fileSize(snapshotPath) ?? 0
     say("      storeledger snapshot PREFIX --out S: \(describe(write)); S is \(Format.mb(results.snapshotBytes))")
@@ -595,7 +596,8 @@ struct Bench {
       let oldPath = dir + "/prefix.old-snapshot.json"
       do {
         let run = try storeledger(
-          ["snapshot", prefixPath, "--catalog", log.catalogPath, "--out", oldPath], stdout: dir + "/snapshot.out", cli: old)
+          ["snapshot", prefixPath, "--catalog", log.catalogPath, "--out", oldPath, "--force"], stdout: dir + "/snapshot.out",
+          cli: old)
         results.oldSnapshot = run
         say("      baseline binary's snapshot PREFIX --out S0: \(describe(run)); S0 is \(Format.mb(fileSize(oldPath) ?? 0))")
       } catch {

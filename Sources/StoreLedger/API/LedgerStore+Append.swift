@@ -152,7 +152,11 @@ struct StoreState {
     } catch {
       throw DiagnosticList([error])
     }
-    return builder(forAppending: input, appendedSince: appendedSince, catalog: catalog, logPath: logPath)
+    let prepared = builder(forAppending: input, appendedSince: appendedSince, catalog: catalog, logPath: logPath)
+    // The loaded ids were looked up (and the involved subjects' moved) by reading the log back:
+    // a log changed under the store, now or at an earlier append's re-index, refuses every append.
+    if let failure = ledger.symbols.readFailure { throw DiagnosticList([failure]) }
+    return prepared
   }
 
   /// A builder holding every subject that `appendedSince` (lines others appended) and `input`

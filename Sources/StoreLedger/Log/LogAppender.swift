@@ -94,6 +94,8 @@ package enum LogAppender {
     var (output, outcome) = try admit(
       input: input, inputName: inputName, logPath: logPath, catalog: catalog, now: now, into: builder,
       existingLines: existingLines, logBytes: size)
+    // An id compared against a span the log no longer holds was not really compared.
+    if let failure = outcome.ledger.symbols.readFailure { throw DiagnosticList([failure]) }
     guard !output.isEmpty else { return outcome }
     // A last line saved without its newline gets one first, inside the same all-or-nothing batch.
     if missingNewline { output.insert(10, at: 0) }

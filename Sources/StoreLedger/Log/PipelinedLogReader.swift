@@ -120,7 +120,8 @@ enum PipelinedLogReader {
     if partitionCount > 1 { builder.startPartitions(count: partitionCount) }
     func run(_ builder: inout LedgerBuilder) throws(Diagnostic) -> LogExtent {
       if let warning { builder.record(warning) }
-      builder.attach(source)
+      // Nothing to read (a snapshot's empty tail): the tables keep their text as it is.
+      if end > offset { builder.attach(source) }
       // A shard keeps about 1/n of the events.
       builder.reserve(events: Int(max(0, end - offset) / 100) / (builder.shard?.count ?? 1))
       let extent = try feed(

@@ -12,7 +12,7 @@ extension SectionDecoder {
   /// Each string's `filterKey` picks one bit of a filter of 8 to 16 bits per string; a string
   /// whose bit an earlier one set marks it shared. Only strings on a shared bit (a few percent)
   /// are hashed in full into a dictionary and compared byte for byte, so equal strings are always
-  /// found and unequal ones never reported. Two filters of 1 to 2 bits per string replace 8 to 16
+  /// found and unequal ones never reported. Two filters of 1 to 2 bytes per string replace 8 to 16
   /// bytes of slots.
   /// - Complexity: O(total bytes) expected.
   static func hasRepeated(arena: [UInt8], starts: [UInt32]) -> Bool {

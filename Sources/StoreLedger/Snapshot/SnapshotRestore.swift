@@ -47,6 +47,14 @@ package enum SnapshotFiles {
     _ ledger: Ledger, header: SnapshotHeader, to path: String, force: Bool = true, inUse: [String] = [],
     chunkBytes: Int = SnapshotWriter.chunkBytes
   ) throws(Diagnostic) -> Int {
+    // A table's string ends are 32-bit offsets (Docs/snapshots.md); ids as spans of the log have
+    // no such bound while loading.
+    let symbols = ledger.symbols
+    for (name, table) in [("subjects", symbols.subjects), ("ids", symbols.ids), ("transactions", symbols.transactions)]
+    where table.stringBytes > Int(UInt32.max) {
+      throw Diagnostic(
+        file: path, .cannotWrite(path: path, reason: "its \(name) table holds \(table.stringBytes) bytes of strings, more than a snapshot table's 4 GiB; shard the log (--shard)"))
+    }
     let pending = try PendingFile(replacing: path, force: force, inUse: inUse)
     var out: [UInt8] = []
     // Address space for the restore section (88 bytes per event and the strings); untouched pages cost nothing.

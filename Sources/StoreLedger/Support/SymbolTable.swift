@@ -360,16 +360,23 @@ package struct SymbolTable: Sendable {
     }
   }
 
+  /// Places every string in `size` fresh slots. A span that cannot be read back leaves its
+  /// string out of the slots; its source keeps the failure (`LedgerSymbols.readFailure`), which
+  /// every caller that commits anything checks first (a load, an append, a snapshot, an index).
   private mutating func rehash(size: Int) {
     var newSlots = PageAdvice.zeroedWords(count: size)
     let newMask = size - 1
-    let kept = keepsHashes ? hashes : nil
-    // Every string is hashed again: log spans are read in one sequential pass.
-    _ = forEachString { index, bytes in
-      let hash = kept?[index] ?? SymbolTable.hash(bytes)
+    func place(_ index: Int, _ hash: UInt64) {
       var slot = Int(truncatingIfNeeded: hash) & newMask
       while newSlots[slot] != 0 { slot = (slot + 1) & newMask }
       newSlots[slot] = (hash >> 32) << 32 | UInt64(index + 1)
+    }
+    if keepsHashes {
+      // A partition's spans lie all over the log: its kept hashes spare reading it again.
+      for index in 0..<used { place(index, hashes[index]) }
+    } else {
+      // Every string is hashed again: log spans are read in one sequential pass.
+      forEachString { index, bytes in place(index, SymbolTable.hash(bytes)) }
     }
     slots = newSlots
     mask = newMask

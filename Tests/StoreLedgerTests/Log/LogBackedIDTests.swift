@@ -193,6 +193,12 @@ struct LogBackedIDTests {
     #expect("\(list.diagnostics.first!)".contains("'abc'"), "\(list.diagnostics.first!)")
   }
 
+  /// The `"subject":"…"` member of a generated line, as it is written.
+  static func subject(of line: String) -> String {
+    let start = line.range(of: #""subject":""#)!.upperBound
+    return #""subject":""# + line[start...].prefix { $0 != "\"" } + "\""
+  }
+
   /// A clean generated log on disk with its catalog; the path.
   static func generatedLog(name: String, subjects: Int = 30) throws -> String {
     let path = try writeLog(PartitionedBuilderTests.generatedLines(subjects: subjects, seed: 7), name: name)
@@ -248,6 +254,10 @@ struct LogBackedIDTests {
     let full = try LedgerLoader.load(logPath: path, catalog: catalog).ledger
     let ids = restored.ledger.symbols.ids
     #expect(ids.arenaBytes > 0 && ids.arenaBytes < ids.stringBytes, "restored ids are text, the tail's are spans")
+    // With nothing after the prefix, the restored table stays text, without the log held open.
+    let whole = try SnapshotFiles.restore(
+      snapshotPath: snapshotPath, logPath: prefixPath, catalogPath: catalogPath, catalog: catalog)
+    #expect(whole.ledger.symbols.ids.logSource == nil && whole.ledger.symbols.ids.arenaBytes == whole.ledger.symbols.ids.stringBytes)
     // A restore numbers subjects in name order: the same strings, not the same symbols.
     func idStrings(_ ledger: Ledger) -> [String] {
       (0..<ledger.symbols.ids.count).map { ledger.symbols.ids.string(Symbol(rawValue: UInt32($0))) }.sorted()
@@ -334,5 +344,31 @@ struct LogBackedStoreTests {
     #expect(ids.arenaBytes == "appended-after-loading".utf8.count, "only the appended id is text")
     #expect(strings(ids) == strings(loaded))
     #expect(ids.logSource?.failure == nil)
+  }
+
+  @Test("an open store whose log was edited under it refuses the append that reads the edit, and every one after, leaving the log as it was")
+  func editedUnderTheStore() throws {
+    let path = try LogBackedIDTests.generatedLog(name: "store-edited.jsonl", subjects: 12)
+    let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+    let store = try LedgerStore(logPath: path)
+    // The id of a loaded line loses its opening quote in place: the file keeps its size.
+    let victim = lines.count / 2
+    var bytes = try LedgerLoader.readFile(path)
+    let lineStart = lines[..<victim].reduce(0) { $0 + $1.utf8.count + 1 }
+    let quote = lineStart + Array(lines[victim].utf8).firstRange(of: Array(#""id":""#.utf8))!.upperBound - 1
+    #expect(bytes[quote] == UInt8(ascii: "\""))
+    bytes[quote] = UInt8(ascii: "x")
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    let unrelated = lines.first { !$0.contains(LogBackedIDTests.subject(of: lines[victim])) }!
+    for (name, line) in [("the edited line's redelivery", lines[victim]), ("an unrelated redelivery", unrelated)] {
+      do {
+        _ = try store.append(lines: Array((line + "\n").utf8), named: name, now: nil)
+        Issue.record("\(name) was appended over a changed log")
+      } catch {
+        #expect(error.code == .cannotRead, "\(name): \(error.diagnostics)")
+        #expect("\(error.diagnostics[0])".contains("the log changed after it was loaded"))
+      }
+      #expect(try LedgerLoader.readFile(path) == bytes, "\(name) left the log as it was")
+    }
   }
 }
