@@ -463,6 +463,11 @@ struct IndexedUsage: UsageFacts {
     var firstAt = Timestamp.distantPast
     var lastAt = Timestamp.distantPast
     var total: Int64 = 0
+
+    /// A run none of whose uses counts at T as known at R (or an empty one).
+    static func nothing(_ run: Range<Int>) -> Cut {
+      Cut(run: run, late: run.lowerBound, lateEnd: run.lowerBound, atTime: run.lowerBound)
+    }
   }
 
   /// Reads `subject`'s uses from `index` at T as known at `knownBy`; `fold` holds what the fold
@@ -485,14 +490,14 @@ struct IndexedUsage: UsageFacts {
         let header = index.run(of: subject, feature: feature)
         let run = header.uses
         guard !run.isEmpty else {
-          cuts[feature] = Cut(run: run, late: run.lowerBound, lateEnd: run.lowerBound, atTime: run.lowerBound)
+          cuts[feature] = .nothing(run)
           continue
         }
         // Most queries fall before, after or beside all of a run's uses: its summary answers them.
         let summary = index.summary(of: subject, feature: feature)
         switch summary.share(at: time, knownBy: knownBy) {
         case .none:
-          cuts[feature] = Cut(run: run, late: run.lowerBound, lateEnd: run.lowerBound, atTime: run.lowerBound)
+          cuts[feature] = .nothing(run)
         case .every:
           cuts[feature] = Cut(
             run: run, late: run.upperBound, lateEnd: run.upperBound, atTime: run.upperBound, reached: summary.reachAt,

@@ -51,7 +51,7 @@ extension SectionDecoder {
                 // Subjects and currencies are few, and the fold context looks currencies up.
                 try decoder.table(
                   table.name, count: layout.counts[k], endsAt: table.endsAt, arena: table.arena,
-                  indexed: indexStrings || k == 0 || k == 3)
+                  indexed: indexStrings || table.name == "subjects" || table.name == "currencies")
               }
             }
           }

@@ -16,7 +16,7 @@ extension SpanSource {
   /// read as they were loaded (`failure` then says why).
   func withString<R>(at offset: Int64, count: Int, _ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R {
     withUnsafeTemporaryAllocation(byteCount: count + 2, alignment: 8) { raw in
-      guard offset >= 1, let n = read(into: raw, at: offset - 1) else { return body(nil) }
+      guard let n = read(into: raw, at: offset - 1) else { return body(nil) }
       let window = UnsafeRawBufferPointer(rebasing: raw[0..<n])
       guard checkQuoted(window, at: 1, count: count, fileOffset: offset) else { return body(nil) }
       return body(UnsafeBufferPointer(rebasing: raw.bindMemory(to: UInt8.self)[1..<(1 + count)]))
@@ -46,11 +46,6 @@ struct SpanWindow: ~Copyable {
   /// The `length` bytes at `offset`, checked to be the string loaded from there; nil on failure
   /// (the source keeps it). Valid until the next call.
   mutating func bytes(at offset: Int64, count length: Int) -> UnsafeBufferPointer<UInt8>? {
-    guard offset >= 1 else {
-      // No string starts a line: recorded as a change of the log.
-      _ = source.checkQuoted(UnsafeRawBufferPointer(start: nil, count: 0), at: 0, count: length, fileOffset: offset)
-      return nil
-    }
     if offset - 1 < start || offset + Int64(length) + 1 > start + Int64(count) {
       start = offset - 1
       guard let n = source.read(into: buffer, at: start) else {

@@ -233,8 +233,8 @@ package struct SymbolTable: Sendable {
   }
 
   /// Interns `bytes`, which are also the log's bytes at `logOffset` (between the quotes of a JSON
-  /// string without escapes) when it is 0 or more: a new string is then kept as that span of the
-  /// attached log (8 bytes), not copied.
+  /// string without escapes, so 1 or more) unless it is negative: a new string is then kept as
+  /// that span of the attached log (8 bytes), not copied.
   /// - Complexity: O(`bytes.count`) expected; a read of the log when a stored span's hash matches.
   package mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64, logOffset: Int64) -> Symbol {
     if slots.isEmpty { rebuildIndex() }
@@ -504,10 +504,11 @@ enum SymbolSpan {
   static let inLog: UInt64 = 1 << 63
   private static let offsetLimit: UInt64 = 1 << 47
 
-  /// A span of the log.
+  /// A span of the log: a string after its opening quote, so never at offset 0 (readers read
+  /// the byte before it).
   @inline(__always)
   static func log(offset: Int64, count: Int) -> UInt64 {
-    precondition(offset >= 0 && UInt64(offset) < offsetLimit && count <= Int(UInt16.max), "span out of range")
+    precondition(offset >= 1 && UInt64(offset) < offsetLimit && count <= Int(UInt16.max), "span out of range")
     return inLog | UInt64(offset) << 16 | UInt64(count)
   }
 
