@@ -537,20 +537,34 @@ package struct Cursor {
     }
   }
 
-  /// `hashValue` of the number at the cursor: numbers compare as values, so an integral
-  /// double hashes like the integer.
+  /// `hashValue` of the number at the cursor: numbers compare as exact decimal values, so `1`,
+  /// `1.0` and `10e-1` hash alike while numbers one `Double` cannot tell apart do not.
+  ///
+  /// A number a `Double` holds exactly as written (an integer of 64 bits, or the shortest text of
+  /// its `Double`) hashes as before this rule, so kept snapshots still match; any other number
+  /// (more digits than a `Double` keeps, beyond its range) hashes its `ExactDecimal` form.
   mutating func hashNumber() throws(Diagnostic) -> UInt64 {
     guard let scan = JSONScan.number(p, from: i, end: end) else {
       throw jsonError("expected a value")
     }
-    let numberText = String(decoding: UnsafeBufferPointer(rebasing: p[i..<scan.end]), as: UTF8.self)
+    let text = UnsafeBufferPointer(rebasing: p[i..<scan.end])
+    let numberText = String(decoding: text, as: UTF8.self)
     i = scan.end
-    // Numbers compare as values: hash the Double unless it is an exact integer.
     if scan.isInteger, let integer = Int64(numberText) {
       return SymbolTable.mix(UInt64(bitPattern: integer) ^ 0x6e75_6d)
     }
+    guard let exact = ExactDecimal(jsonNumber: text) else {
+      return SymbolTable.mix(SymbolTable.hash(text) ^ 0x7465_7874)
+    }
     let value = Double(numberText) ?? .nan
-    if value.isFinite, abs(value) < 9.0e18, value == Double(Int64(value)) {
+    var shortest = value.description
+    let held = value.isFinite && shortest.withUTF8 { ExactDecimal(jsonNumber: $0) } == exact
+    guard held else {
+      let digits = exact.digits.withUnsafeBufferPointer { SymbolTable.hash($0) }
+      let sign: UInt64 = exact.isNegative ? 0x2d : 0x2b
+      return SymbolTable.mix(digits ^ SymbolTable.mix(UInt64(bitPattern: exact.exponent) ^ sign) ^ 0x6578_6163_74)
+    }
+    if abs(value) < 9.0e18, value == Double(Int64(value)) {
       return SymbolTable.mix(UInt64(bitPattern: Int64(value)) ^ 0x6e75_6d)
     }
     return SymbolTable.mix((value == 0 ? 0 : value.bitPattern) ^ 0x666c_6f61_74)

@@ -43,6 +43,9 @@ enum PartitionKeys {
     guard crossGroups(idRuns).isEmpty else { return nil }
     var aliases: [TransactionAlias] = []
     for group in crossGroups(transactionRuns) {
+      // A string is interned once per partition: more members than partitions are unequal strings
+      // on one 64-bit hash (crafted, or a rare collision), which the single path decides exactly.
+      guard group.count <= count else { return nil }
       let chargedIn = Set(group.filter(\.print.charged).map(\.partition))
       guard chargedIn.count < 2 else { return nil }
       // In order of first appearance: each string stands for the first equal one.

@@ -45,7 +45,8 @@ extension SectionDecoder {
           }
         }
         guard any else { return false }
-        // Second pass: strings on a shared bit, by full hash (equal strings have equal hashes).
+        // Second pass: strings on a shared bit, by full hash (equal strings have equal hashes),
+        // keyed so that strings crafted onto one hash do not make this pass quadratic.
         var firstByHash: [UInt64: Int] = [:]
         firstByHash.reserveCapacity(count / 8)
         var sameHash: [Int] = []
@@ -54,7 +55,7 @@ extension SectionDecoder {
           forEachKey(count: count, string: string) { k, key in
             let bit = Int(key >> shift)
             guard !repeated, shared[bit >> 6] & (1 << UInt64(bit & 63)) != 0 else { return }
-            let full = SymbolTable.hash(string(k))
+            let full = SymbolTable.keyedHash(string(k))
             guard let first = firstByHash[full] else {
               firstByHash[full] = k
               return

@@ -25,6 +25,13 @@ package struct Symbol: Hashable, Comparable, Sendable {
 /// Open addressing over one byte arena. Each slot holds the symbol and 32 bits of
 /// its hash, so a probe touches the arena only on a likely match: interning a new
 /// string costs about one cache miss, and nothing is allocated per lookup.
+///
+/// Strings are placed by the callers' fast, unkeyed `hash` until a probe meets a flood (more than
+/// `floodProbeStepsMax` slots, or more than `floodFingerprintMatchesMax` unequal strings with the
+/// same fingerprint): strings crafted onto one hash (ids, subjects and snapshot strings are
+/// attacker-chosen). The table then places every string by `keyedHash`, keyed per process, for
+/// good, so crafted input costs what ordinary input does (Docs/decisions.md, "Hash flooding").
+/// Symbols stay in first-seen order either way: no answer depends on the placement.
 package struct SymbolTable: Sendable {
   private var arena: [UInt8] = []
   /// Text mode (`spans` empty): the boundaries of the strings in `arena`.
@@ -45,6 +52,15 @@ package struct SymbolTable: Sendable {
   private var slots: [UInt64]
   private var mask: Int
   private var used = 0
+  /// Whether strings are placed by `keyedHash` rather than the callers' hash (after a flood).
+  private var keyed = false
+
+  /// Probe steps past which a probe is a flood. With a random hash at 75% load a probe this long
+  /// has a chance near 1e-17; crafted strings reach it after about this many of them.
+  package static let floodProbeStepsMax = 1024
+  /// Unequal strings with the probed fingerprint past which a probe is a flood (each costs a
+  /// comparison, a read of the log for a span); a random hash gives one in 2^32 probe steps.
+  package static let floodFingerprintMatchesMax = 4
 
   /// Creates an empty table with room for `capacity` strings before rehashing.
   package init(capacity: Int = 1024) {
@@ -58,24 +74,46 @@ package struct SymbolTable: Sendable {
   ///
   /// `arena` holds the strings back to back and `starts` their `count + 1` boundaries.
   /// Slots are filled with prefetching and no look-ups; returns nil if two strings are equal
-  /// (a damaged snapshot), which costs a comparison only when 32 hash bits collide.
+  /// (a damaged snapshot), which costs a comparison only when 32 hash bits collide. Strings
+  /// crafted onto one hash are placed by `keyedHash` instead, as `intern` does.
   /// - Complexity: O(total bytes).
   package static func distinct(arena: [UInt8], starts: [UInt32]) -> SymbolTable? {
-    let count = starts.count - 1
-    var table = SymbolTable(capacity: max(16, count))
+    var table = SymbolTable(capacity: max(16, starts.count - 1))
     table.arena = arena
     table.starts = starts
     table.totalBytes = arena.count
-    let mask = table.mask
     var filled = table.slots
-    table.slots = []
+    switch fillDistinct(&filled, mask: table.mask, arena: arena, starts: starts, keyed: false) {
+    case .repeated: return nil
+    case .filled: break
+    case .flooded:
+      filled = PageAdvice.zeroedWords(count: filled.count)
+      guard fillDistinct(&filled, mask: table.mask, arena: arena, starts: starts, keyed: true) != .repeated else { return nil }
+      table.keyed = true
+    }
+    table.slots = filled
+    table.used = starts.count - 1
+    return table
+  }
+
+  /// How `fillDistinct` ended.
+  private enum DistinctFill { case filled, repeated, flooded }
+
+  /// Places `arena`'s strings in empty `slots` by `hash` (or `keyedHash`). Stops at two equal
+  /// strings, or at a flood of unkeyed collisions (the caller refills with `keyed`).
+  /// - Complexity: O(total bytes) expected.
+  private static func fillDistinct(
+    _ filled: inout [UInt64], mask: Int, arena: [UInt8], starts: [UInt32], keyed: Bool
+  ) -> DistinctFill {
+    let count = starts.count - 1
     // Hashes run `distance` strings ahead of the slots they fill, so each slot is prefetched
     // before it is probed; a ring holds the hashes in flight (no array of every hash).
     let distance = 8
     var ring = [UInt64](repeating: 0, count: distance)
-    let ok = arena.withUnsafeBufferPointer { all in
+    return arena.withUnsafeBufferPointer { all in
       func hashOf(_ index: Int) -> UInt64 {
-        SymbolTable.hash(UnsafeBufferPointer(rebasing: all[Int(starts[index])..<Int(starts[index + 1])]))
+        let bytes = UnsafeBufferPointer(rebasing: all[Int(starts[index])..<Int(starts[index + 1])])
+        return keyed ? SymbolTable.keyedHash(bytes) : SymbolTable.hash(bytes)
       }
       for index in 0..<min(distance, count) { ring[index] = hashOf(index) }
       return filled.withUnsafeMutableBufferPointer { slots in
@@ -87,21 +125,21 @@ package struct SymbolTable: Sendable {
             storeledger_prefetch(slots.baseAddress! + (Int(truncatingIfNeeded: ahead) & mask))
           }
           var slot = Int(truncatingIfNeeded: hash) & mask
+          var probe = FloodCount()
           while slots[slot] != 0 {
             if slots[slot] >> 32 == hash >> 32 {
-              if equalStrings(arena, starts, Int(slots[slot] & 0xFFFF_FFFF) - 1, index) { return false }
+              if equalStrings(arena, starts, Int(slots[slot] & 0xFFFF_FFFF) - 1, index) { return .repeated }
+              probe.matches += 1
             }
+            probe.steps += 1
+            if !keyed && probe.isFlood { return .flooded }
             slot = (slot + 1) & mask
           }
           slots[slot] = (hash >> 32) << 32 | UInt64(index + 1)
         }
-        return true
+        return .filled
       }
     }
-    guard ok else { return nil }
-    table.slots = filled
-    table.used = count
-    return table
   }
 
   /// `table` indexed, when it holds text only and its strings are distinct (nil otherwise).
@@ -238,13 +276,20 @@ package struct SymbolTable: Sendable {
   /// - Complexity: O(`bytes.count`) expected; a read of the log when a stored span's hash matches.
   package mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64, logOffset: Int64) -> Symbol {
     if slots.isEmpty { rebuildIndex() }
-    let (slot, found) = find(bytes, hash: hash)
+    var placement = keyed ? SymbolTable.keyedHash(bytes) : hash
+    var (slot, found, flooded) = find(bytes, hash: placement, stopAtFlood: true)
+    if flooded && !keyed {
+      placeByKeyedHash()
+      placement = SymbolTable.keyedHash(bytes)
+      (slot, found, _) = find(bytes, hash: placement)
+    }
     if found.isSome { return found }
     precondition(used < Int(UInt32.max - 1), "symbol table full")
     let symbol = UInt32(used)
     append(bytes, logOffset: logOffset)
+    // The callers' hash, whatever the placement: a partition merge compares these across tables.
     if keepsHashes { hashes.append(hash) }
-    slots[slot] = (hash >> 32) << 32 | UInt64(symbol + 1)
+    slots[slot] = (placement >> 32) << 32 | UInt64(symbol + 1)
     used += 1
     if used * 4 > slots.count * 3 { rehash(size: slots.count * 2) }
     return Symbol(rawValue: symbol)
@@ -289,7 +334,7 @@ package struct SymbolTable: Sendable {
   /// Returns the symbol for `bytes` if interned, without inserting.
   package func lookup(_ bytes: UnsafeBufferPointer<UInt8>) -> Symbol? {
     precondition(isIndexed, "look-up in a symbol table whose index was dropped (call rebuildIndex)")
-    let symbol = find(bytes, hash: SymbolTable.hash(bytes)).symbol
+    let symbol = find(bytes, hash: keyed ? SymbolTable.keyedHash(bytes) : SymbolTable.hash(bytes)).symbol
     return symbol.isSome ? symbol : nil
   }
 
@@ -308,28 +353,47 @@ package struct SymbolTable: Sendable {
   /// Starts loading the slot `hash` probes first, ahead of an `intern` of it.
   @inline(__always)
   package func prefetch(hash: UInt64) {
-    guard !slots.isEmpty else { return }
+    guard !slots.isEmpty, !keyed else { return }
     slots.withUnsafeBufferPointer { table in
       storeledger_prefetch(table.baseAddress! + (Int(truncatingIfNeeded: hash) & mask))
     }
   }
 
+  /// The slot of `bytes` (or the empty slot it would take), its symbol (`none` when absent), and
+  /// whether the probe was a flood (`FloodCount`). With `stopAtFlood`, an unkeyed probe stops at
+  /// the flood with no answer: the caller places by the keyed hash and probes again.
   @inline(__always)
-  private func find(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> (slot: Int, symbol: Symbol) {
+  private func find(
+    _ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64, stopAtFlood: Bool = false
+  ) -> (slot: Int, symbol: Symbol, flooded: Bool) {
     let fingerprint = hash >> 32
     return slots.withUnsafeBufferPointer { table in
       var slot = Int(truncatingIfNeeded: hash) & mask
+      var probe = FloodCount()
       while true {
         let entry = table[slot]
-        if entry == 0 { return (slot, .none) }
+        if entry == 0 { return (slot, .none, probe.isFlood) }
         if entry >> 32 == fingerprint {
           let index = Int(entry & 0xFFFF_FFFF) - 1
-          if equals(index, bytes) { return (slot, Symbol(rawValue: UInt32(index))) }
+          if equals(index, bytes) { return (slot, Symbol(rawValue: UInt32(index)), probe.isFlood) }
+          probe.matches += 1
+          if stopAtFlood && !keyed && probe.isFlood { return (slot, .none, true) }
         }
+        probe.steps += 1
         slot = (slot + 1) & mask
       }
     }
   }
+
+  /// Places every string by `keyedHash` from now on, in slots of the same size.
+  /// - Complexity: O(strings + their bytes); spans are read back from the log.
+  private mutating func placeByKeyedHash() {
+    keyed = true
+    rehash(size: slots.count)
+  }
+
+  /// Whether strings are placed by `keyedHash` (a flood was met).
+  package var placesByKeyedHash: Bool { keyed }
 
   @inline(__always)
   private func equals(_ index: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -360,26 +424,47 @@ package struct SymbolTable: Sendable {
     }
   }
 
-  /// Places every string in `size` fresh slots. A span that cannot be read back leaves its
-  /// string out of the slots; its source keeps the failure (`LedgerSymbols.readFailure`), which
-  /// every caller that commits anything checks first (a load, an append, a snapshot, an index).
+  /// Places every string in `size` fresh slots, by `keyedHash` once the table is keyed or an
+  /// unkeyed placement meets a flood. A span that cannot be read back leaves its string out of
+  /// the slots; its source keeps the failure (`LedgerSymbols.readFailure`), which every caller
+  /// that commits anything checks first (a load, an append, a snapshot, an index).
   private mutating func rehash(size: Int) {
+    if !keyed, let placed = placeAll(size: size, keyed: false) {
+      slots = placed
+    } else {
+      keyed = true
+      slots = placeAll(size: size, keyed: true)!
+    }
+    mask = size - 1
+  }
+
+  /// Every string placed in `size` fresh slots; nil when an unkeyed placement walks past
+  /// `floodProbeStepsMax` slots (strings crafted onto one hash).
+  /// - Complexity: O(strings + their bytes); spans are read back from the log.
+  private func placeAll(size: Int, keyed: Bool) -> [UInt64]? {
     var newSlots = PageAdvice.zeroedWords(count: size)
     let newMask = size - 1
+    var flooded = false
     func place(_ index: Int, _ hash: UInt64) {
       var slot = Int(truncatingIfNeeded: hash) & newMask
-      while newSlots[slot] != 0 { slot = (slot + 1) & newMask }
+      var probe = FloodCount()
+      while newSlots[slot] != 0 && !flooded {
+        slot = (slot + 1) & newMask
+        probe.steps += 1
+        flooded = !keyed && probe.isFlood
+      }
       newSlots[slot] = (hash >> 32) << 32 | UInt64(index + 1)
     }
-    if keepsHashes {
+    if keyed {
+      forEachString { index, bytes in place(index, SymbolTable.keyedHash(bytes)) }
+    } else if keepsHashes {
       // A partition's spans lie all over the log: its kept hashes spare reading it again.
-      for index in 0..<used { place(index, hashes[index]) }
+      for index in 0..<used where !flooded { place(index, hashes[index]) }
     } else {
       // Every string is hashed again: log spans are read in one sequential pass.
-      forEachString { index, bytes in place(index, SymbolTable.hash(bytes)) }
+      forEachString { index, bytes in if !flooded { place(index, SymbolTable.hash(bytes)) } }
     }
-    slots = newSlots
-    mask = newMask
+    return flooded ? nil : newSlots
   }
 
   /// Calls `body` with every string in symbol order. Log spans are read through one large window
@@ -486,6 +571,16 @@ package struct SymbolTable: Sendable {
     return mix(h)
   }
 
+  /// A hash of bytes keyed per process (SipHash-1-3, through the standard library's `Hasher`):
+  /// what strings are placed by once a flood of crafted collisions on `hash` was met. Slower
+  /// than `hash`, and never stored: a new process places strings anew.
+  @inlinable
+  package static func keyedHash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    var hasher = Hasher()
+    hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
+    return UInt64(truncatingIfNeeded: hasher.finalize())
+  }
+
   /// A finaliser that spreads every input bit over the output (from splitmix64).
   @inlinable
   package static func mix(_ value: UInt64) -> UInt64 {
@@ -493,6 +588,18 @@ package struct SymbolTable: Sendable {
     z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
     z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
     return z ^ (z >> 31)
+  }
+}
+
+/// What one probe met: the slots it stepped over, and the unequal strings with its fingerprint.
+struct FloodCount {
+  var steps = 0
+  var matches = 0
+
+  /// Whether the probe is long enough to be crafted (`SymbolTable.floodProbeStepsMax`).
+  @inline(__always)
+  var isFlood: Bool {
+    steps > SymbolTable.floodProbeStepsMax || matches > SymbolTable.floodFingerprintMatchesMax
   }
 }
 
