@@ -1,6 +1,8 @@
 #ifndef CSTORELEDGER_SUPPORT_H
 #define CSTORELEDGER_SUPPORT_H
 
+#include <stdint.h>
+
 /// Hints the CPU to load the cache line holding `address` for reading.
 ///
 /// Swift has no prefetch builtin; the symbol tables use this to start the cache
@@ -12,5 +14,13 @@ static inline void storeledger_prefetch(const void *address) {
   (void)address;
 #endif
 }
+
+/// The birth time of the open file `descriptor` (statx STATX_BTIME on Linux, st_birthtimespec on
+/// Apple platforms): 1 with `seconds` and `nanoseconds` set, 0 where the filesystem keeps none.
+int storeledger_file_birth(int descriptor, int64_t *seconds, uint32_t *nanoseconds);
+
+/// The inode generation number of the open file `descriptor` (FS_IOC_GETVERSION, Linux): 1 with
+/// `generation` set, 0 where the filesystem or platform gives none.
+int storeledger_file_generation(int descriptor, uint32_t *generation);
 
 #endif

@@ -27,7 +27,8 @@ extension LedgerStore {
   /// Appends `events` to the log at `logPath` without opening a ledger: the batch is checked
   /// through the index beside the log (the subjects it involves and the unindexed tail; the whole
   /// log when there is no usable index), written all or nothing and fsynced, and the index is
-  /// brought up to date. Events already in the log are skipped; events without `recorded` are
+  /// brought up to date if it was checked with the same catalog (an index of another catalog is
+  /// left as it is). Events already in the log are skipped; events without `recorded` are
   /// stamped with the current time.
   /// - Throws: every problem found; the log is then unchanged.
   /// - Complexity: O(batch + events of the subjects involved + unindexed tail) with a usable index.

@@ -75,6 +75,7 @@ package enum IndexBuild {
     progress: ((_ done: Int64, _ total: Int64) -> Void)?
   ) throws -> IndexSummary {
     guard let identity = log.identity() else { throw Diagnostic(.cannotRead(path: logPath, reason: "fstat failed")) }
+    let origin = log.origin()
     // Where each line starts, and the chained digest, on a second thread while the log loads.
     let length = try AppendIntent.visibleLength(of: log, logPath: logPath).length
     final class ScanBox: @unchecked Sendable { var result: Result<LineScan, any Error>? = nil }
@@ -122,12 +123,14 @@ package enum IndexBuild {
       path: directory + "/" + name, range: 0..<scan.covered, firstLine: 1, lineCount: lineCount,
       events: events, subjects: subjects, symbols: ledger.symbols
     ) { event in scan.record(line: Int(event.line)) }
-    guard let lastBlock = try PrefixDigest.lastBlock(of: log, covered: scan.covered) else {
+    guard let firstBlock = try PrefixDigest.firstBlock(of: log, covered: scan.covered),
+      let lastBlock = try PrefixDigest.lastBlock(of: log, covered: scan.covered)
+    else {
       throw Diagnostic(.cannotRead(path: logPath, reason: "the log shrank while it was being indexed"))
     }
     let manifest = IndexManifest(
-      log: identity, coveredBytes: scan.covered, coveredLines: lineCount, lastBlock: lastBlock,
-      chainBytes: scan.chainBytes, chain: scan.chain, catalog: catalog.indexDigest, generation: generation,
+      log: identity, origin: origin, coveredBytes: scan.covered, coveredLines: lineCount, firstBlock: firstBlock,
+      lastBlock: lastBlock, chainBytes: scan.chainBytes, chain: scan.chain, catalog: catalog.indexDigest, generation: generation,
       segments: [LogIndex.entry(name: name, header)])
     try LogIndex.commit(manifest, directory: directory)
     return summary(manifest, directory: directory, indexed: scan.covered, rebuilt: true)
@@ -178,14 +181,18 @@ package enum IndexBuild {
       lineCount: Int64(lineNumber) - old.coveredLines, events: events, subjects: events.map(\.loadingSubject),
       symbols: symbols
     ) { event in records[event.line]! }
+    // The first block grows until it is whole; its old bytes were checked on open (as the last block's).
+    let firstBlock =
+      old.coveredBytes >= PrefixDigest.blockBytes ? old.firstBlock : try PrefixDigest.firstBlock(of: log, covered: end)
     guard let chained = try PrefixDigest.extend(old.chain, from: old.chainBytes, to: end, of: log),
-      let lastBlock = try PrefixDigest.lastBlock(of: log, covered: end)
+      let lastBlock = try PrefixDigest.lastBlock(of: log, covered: end), let firstBlock
     else { throw IndexDamage("the log shrank while it was being indexed") }
     manifest.segments.append(LogIndex.entry(name: name, header))
     manifest.coveredBytes = end
     manifest.coveredLines = Int64(lineNumber)
     manifest.chainBytes = chained.bytes
     manifest.chain = chained.chain
+    manifest.firstBlock = firstBlock
     manifest.lastBlock = lastBlock
     manifest = try LogIndex.compacted(manifest, directory: opened.directory)
     try LogIndex.commit(manifest, directory: opened.directory)
@@ -195,10 +202,14 @@ package enum IndexBuild {
   /// After an append committed `committed` bytes: extends an existing index over the lines it
   /// does not cover (the batch, and lines appended behind its back). Never fails the append:
   /// whatever goes wrong is a warning, and the lines stay the unindexed tail.
+  ///
+  /// Only an index of `catalog`, the catalog the append checked the new lines with, is extended:
+  /// an index of another catalog is left as it is, so it never claims its catalog over lines
+  /// checked with another (its readers read them as the tail, under their own catalog).
   /// The caller holds the log's exclusive lock.
   package static func afterAppend(log: borrowing PlatformFile, logPath: String, committed: Int64, catalog: Catalog) -> [Diagnostic] {
     func warning(_ issue: IndexIssue) -> [Diagnostic] { [Diagnostic(file: logPath, .indexNotUpdated(issue), severity: .warning)] }
-    switch LogIndex.open(logPath: logPath, log: log, length: committed, catalog: nil) {
+    switch LogIndex.open(logPath: logPath, log: log, length: committed, catalog: catalog) {
     case .absent: return []
     case .unusable(let issue): return warning(issue)
     case .usable(let opened):

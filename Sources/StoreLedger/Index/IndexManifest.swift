@@ -4,9 +4,14 @@ import StoreLedgerCore
 ///
 /// A small text file, `LOG.index/manifest`, replaced atomically (temporary, fsync, rename) and
 /// ending with a check digest of everything before it, so a torn or edited manifest is refused.
+///
+/// Format 2 added the log's origin (birth time, inode generation) and the digest of the first
+/// block; a manifest of format 1 is not read (`otherFormat`) and `storeledger index` rebuilds it.
 struct IndexManifest: Equatable {
   /// The format tag on the first line.
-  static let format = "storeledger-index/1"
+  static let format = "storeledger-index/2"
+  /// What every format's tag begins with.
+  static let formatPrefix = "storeledger-index/"
   /// Largest manifest read.
   static let bytesMax = 64 * 1024
   /// Most segments a manifest lists (merging keeps far fewer: about log2 of the appends).
@@ -29,9 +34,14 @@ struct IndexManifest: Equatable {
 
   /// The log file: device and inode when the index was written.
   var log: FileIdentity
+  /// The log file's birth time and inode generation (nil parts: the filesystem keeps none), so
+  /// that a file that reuses the inode number is another file.
+  var origin: FileOrigin
   /// Bytes and lines of the log the index covers (complete lines only, committed bytes only).
   var coveredBytes: Int64
   var coveredLines: Int64
+  /// SHA-256 of the first `PrefixDigest.blockBytes` covered bytes (or all, when fewer): checked on every open.
+  var firstBlock: SHA256Digest
   /// SHA-256 of the last `PrefixDigest.blockBytes` covered bytes (or all, when fewer): checked on every open.
   var lastBlock: SHA256Digest
   /// The chained digest of the covered prefix's whole blocks (`PrefixDigest`), up to `chainBytes`.
@@ -48,8 +58,10 @@ struct IndexManifest: Equatable {
   var encoded: [UInt8] {
     var text = Self.format + "\n"
     text += "log-device=\(log.device)\nlog-inode=\(log.inode)\n"
+    text += "log-birth=\(origin.birth.map(Self.encodedBirth) ?? "none")\n"
+    text += "log-generation=\(origin.generation.map { "\($0)" } ?? "none")\n"
     text += "covered-bytes=\(coveredBytes)\ncovered-lines=\(coveredLines)\n"
-    text += "last-block=\(lastBlock.hex)\nchain-bytes=\(chainBytes)\nchain=\(chain.hex)\n"
+    text += "first-block=\(firstBlock.hex)\nlast-block=\(lastBlock.hex)\nchain-bytes=\(chainBytes)\nchain=\(chain.hex)\n"
     text += "catalog=\(catalog.hex)\ngeneration=\(generation)\n"
     for segment in segments {
       text += "segment=\(segment.name) header=\(String(segment.headerChecksum, radix: 16)) start=\(segment.start)"
@@ -59,13 +71,33 @@ struct IndexManifest: Equatable {
     return Array(text.utf8)
   }
 
-  /// Parses and checks a manifest; nil when it is damaged, torn or not one.
-  static func decode(_ bytes: [UInt8]) -> IndexManifest? {
+  /// The lines before the check line of a manifest whose check line checks out; nil when it is
+  /// damaged, torn or not one.
+  private static func checkedLines(_ bytes: [UInt8]) -> [String]? {
     guard bytes.count <= bytesMax, bytes.last == 10, let text = String(validating: bytes, as: UTF8.self) else { return nil }
     var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     guard lines.removeLast().isEmpty, let checkLine = lines.popLast(), checkLine.hasPrefix("check=") else { return nil }
     let body = lines.map { $0 + "\n" }.joined()
-    guard SHA256.hash(Array(body.utf8)).hex == checkLine.dropFirst(6), lines.first == format else { return nil }
+    guard SHA256.hash(Array(body.utf8)).hex == checkLine.dropFirst(6) else { return nil }
+    return lines
+  }
+
+  /// The format tag of an intact manifest of another format (written by another version); nil
+  /// when the bytes are a manifest of this format, or no intact manifest.
+  static func otherFormat(_ bytes: [UInt8]) -> String? {
+    guard let tag = checkedLines(bytes)?.first, tag != format, tag.hasPrefix(formatPrefix), tag.utf8.count <= 64 else { return nil }
+    return tag
+  }
+
+  /// A birth time as a decimal number of seconds, with all nine digits of the nanoseconds.
+  private static func encodedBirth(_ birth: FileOrigin.Birth) -> String {
+    let fraction = String(birth.nanoseconds)
+    return "\(birth.seconds)." + String(repeating: "0", count: max(0, 9 - fraction.count)) + fraction
+  }
+
+  /// Parses and checks a manifest; nil when it is damaged, torn, of another format or not one.
+  static func decode(_ bytes: [UInt8]) -> IndexManifest? {
+    guard let lines = checkedLines(bytes), lines.first == format else { return nil }
     var fields: [String: String] = [:]
     var segments: [Segment] = []
     for line in lines.dropFirst() {
@@ -80,15 +112,35 @@ struct IndexManifest: Equatable {
     func number(_ key: String) -> Int64? { fields[key].flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil } }
     func digest(_ key: String) -> SHA256Digest? { fields[key].flatMap { SHA256Digest(hex: $0) } }
     guard let device = fields["log-device"].flatMap({ UInt64($0) }), let inode = fields["log-inode"].flatMap({ UInt64($0) }),
+      let origin = decodeOrigin(birth: fields["log-birth"], generation: fields["log-generation"]),
       let covered = number("covered-bytes"), let coveredLines = number("covered-lines"),
-      let lastBlock = digest("last-block"), let chainBytes = number("chain-bytes"), let chain = digest("chain"),
-      let catalog = digest("catalog"), let generation = number("generation")
+      let firstBlock = digest("first-block"), let lastBlock = digest("last-block"),
+      let chainBytes = number("chain-bytes"), let chain = digest("chain"), let catalog = digest("catalog"), let generation = number("generation")
     else { return nil }
     let manifest = IndexManifest(
-      log: FileIdentity(device: device, inode: inode), coveredBytes: covered, coveredLines: coveredLines,
-      lastBlock: lastBlock, chainBytes: chainBytes, chain: chain, catalog: catalog, generation: generation,
-      segments: segments)
+      log: FileIdentity(device: device, inode: inode), origin: origin, coveredBytes: covered, coveredLines: coveredLines,
+      firstBlock: firstBlock, lastBlock: lastBlock, chainBytes: chainBytes, chain: chain, catalog: catalog,
+      generation: generation, segments: segments)
     return manifest.isContiguous ? manifest : nil
+  }
+
+  /// The origin written as `log-birth=SECONDS.NANOSECONDS|none` and `log-generation=N|none`;
+  /// nil when a field is missing or malformed.
+  private static func decodeOrigin(birth: String?, generation: String?) -> FileOrigin? {
+    guard let birth, let generation else { return nil }
+    var origin = FileOrigin(birth: nil, generation: nil)
+    if birth != "none" {
+      let parts = birth.split(separator: ".", omittingEmptySubsequences: false)
+      guard parts.count == 2, parts[1].count == 9, let seconds = Int64(parts[0]), let nanoseconds = UInt32(parts[1]),
+        nanoseconds < 1_000_000_000
+      else { return nil }
+      origin.birth = FileOrigin.Birth(seconds: seconds, nanoseconds: nanoseconds)
+    }
+    if generation != "none" {
+      guard let value = UInt32(generation) else { return nil }
+      origin.generation = value
+    }
+    return origin
   }
 
   private static func decodeSegment(_ line: String) -> Segment? {

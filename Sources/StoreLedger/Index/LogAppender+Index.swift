@@ -3,7 +3,8 @@ import StoreLedgerCore
 extension LogAppender {
   /// Appends the JSON lines in `input` (named `inputName` in messages) to the log at `logPath`,
   /// keeping the index beside it: the batch is checked against the subjects it involves (read
-  /// through the index, else the whole log), and a usable index is extended after the commit.
+  /// through the index, else the whole log), and a usable index of `catalog` is extended after
+  /// the commit (`IndexBuild.afterAppend`).
   /// - Parameter now: the knowledge time stamped on events without `recorded`; nil stamps
   ///   nothing (importers whose events carry their own knowledge time).
   /// - Complexity: O(batch + events of the subjects involved + unindexed tail) with a usable

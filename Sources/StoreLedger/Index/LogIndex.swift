@@ -2,9 +2,9 @@ import StoreLedgerCore
 
 /// The per-subject index beside a log, `LOG.index/` (Docs/index.md).
 ///
-/// A manifest names the log it was written for (device and inode), the prefix it covers
-/// (length, lines, digest of the last block, chained digest of whole blocks), the catalog it was
-/// checked with, and its segments. Readers open it with the cheap checks (`open`) and read only
+/// A manifest names the log it was written for (device, inode, birth time, inode generation), the
+/// prefix it covers (length, lines, digests of the first and the last block, chained digest of
+/// whole blocks), the catalog it was checked with, and its segments. Readers open it with the cheap checks (`open`) and read only
 /// the lines of the subjects they need plus the log's unindexed tail (`IndexedLedger`); writers
 /// hold the log's exclusive lock and replace the manifest atomically after the segments it names
 /// are durable. Deleting the directory is always safe.
@@ -86,16 +86,18 @@ package enum LogIndex {
     guard PlatformFile.entryKind(directory) == .directory, PlatformFile.entryKind(path) == .regular else {
       return .failure(.damaged("\(path) is missing or not a file"))
     }
-    guard let bytes = try? LedgerLoader.readFile(path, limit: IndexManifest.bytesMax), let manifest = IndexManifest.decode(bytes) else {
-      return .failure(.damaged("\(path) does not check out"))
+    let bytes = try? LedgerLoader.readFile(path, limit: IndexManifest.bytesMax)
+    guard let bytes, let manifest = IndexManifest.decode(bytes) else {
+      return .failure(bytes.flatMap(IndexManifest.otherFormat).map { .otherFormat($0) } ?? .damaged("\(path) does not check out"))
     }
     return .success(manifest)
   }
 
-  /// Opens the index beside `logPath` with the checks made on every open: the log's identity,
-  /// its length, the digest of the last covered block, the catalog (when given), and every
-  /// segment's header. `length` is what the caller may read of the log (committed bytes).
-  /// - Complexity: O(segments + one block of the log).
+  /// Opens the index beside `logPath` with the checks made on every open: the log's identity
+  /// (device, inode, birth time, inode generation), its length, the digests of the last and the
+  /// first covered block, the catalog (when given), and every segment's header. `length` is what
+  /// the caller may read of the log (committed bytes).
+  /// - Complexity: O(segments + two blocks of the log).
   static func open(logPath: String, log: borrowing PlatformFile, length: Int64, catalog: Catalog?) -> Opening {
     // A writer may replace the manifest and remove the segments it no longer names between our
     // reading the manifest and opening them: then the manifest has changed, and we read it again.
@@ -121,13 +123,22 @@ package enum LogIndex {
     case .failure(let issue): return (.unusable(issue), nil)
     case .success(let found): manifest = found
     }
-    guard let identity = log.identity(), identity == manifest.log else { return (.unusable(.otherLog), manifest) }
+    // Device and inode alone do not name a file: ext4 gives a copy made after `rm LOG` the old
+    // inode number at once. The origin tells them apart where the filesystem keeps one; the
+    // digests of the first and the last block do wherever the bytes differ there.
+    guard let identity = log.identity(), identity == manifest.log, log.origin() == manifest.origin else {
+      return (.unusable(.otherLog), manifest)
+    }
     guard length >= manifest.coveredBytes else {
       return (.unusable(.logShorter(covered: manifest.coveredBytes, size: length)), manifest)
     }
     guard let last = try? PrefixDigest.lastBlock(of: log, covered: manifest.coveredBytes), last == manifest.lastBlock else {
       return (.unusable(.prefixChanged), manifest)
     }
+    // Up to one block covered, the last block's bytes are the first block's.
+    let first =
+      manifest.coveredBytes <= PrefixDigest.blockBytes ? last : try? PrefixDigest.firstBlock(of: log, covered: manifest.coveredBytes)
+    guard first == manifest.firstBlock else { return (.unusable(.firstBlockChanged), manifest) }
     if let catalog, catalog.indexDigest != manifest.catalog { return (.unusable(.catalogChanged), manifest) }
     var segments: [SegmentFile] = []
     for entry in manifest.segments {

@@ -5,12 +5,21 @@ import StoreLedgerCore
 /// The chained digest runs over whole blocks: `chain(0) = 32 zero bytes`,
 /// `chain(k) = SHA-256(chain(k-1) || block k)`. Extending it past an append reads only from the
 /// last whole block on; checking it reads the whole covered prefix (`storeledger check`). The
-/// last-block digest covers the last `blockBytes` covered bytes and is checked on every open.
+/// first-block and last-block digests cover the first and the last `blockBytes` covered bytes and
+/// are checked on every open.
 enum PrefixDigest {
   /// Bytes in a block of the chain and of the last-block digest.
   static let blockBytes: Int64 = 64 * 1024
   /// The chain of an empty prefix.
   static let emptyChain = SHA256Digest(bytes: [UInt8](repeating: 0, count: 32))
+
+  /// SHA-256 of the first `blockBytes` bytes of `[0, covered)` (all of them when fewer).
+  static func firstBlock(of log: borrowing PlatformFile, covered: Int64) throws(Diagnostic) -> SHA256Digest? {
+    let count = Int(min(covered, blockBytes))
+    let bytes = try log.readBytes(count: count, at: 0)
+    guard bytes.count == count else { return nil }
+    return SHA256.hash(bytes)
+  }
 
   /// SHA-256 of the `blockBytes` bytes before `covered` (all of them when fewer).
   static func lastBlock(of log: borrowing PlatformFile, covered: Int64) throws(Diagnostic) -> SHA256Digest? {

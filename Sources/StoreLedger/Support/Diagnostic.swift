@@ -185,12 +185,16 @@ package enum SignatureCheck: Error, Sendable, Equatable {
 
 /// Why an index beside a log was not used, not updated, or rebuilt.
 package enum IndexIssue: Sendable, Equatable {
-  /// It was written for another file (the log was replaced: other device or inode).
+  /// It was written for another file (the log was replaced: other device, inode, birth time or
+  /// inode generation).
   case otherLog
   /// The log is shorter than what the index covers (truncated).
   case logShorter(covered: Int64, size: Int64)
   /// The last covered bytes are not the ones indexed (edited in place).
   case prefixChanged
+  /// The first covered bytes are not the ones indexed (edited in place, or replaced by a file
+  /// the filesystem cannot tell from the old one).
+  case firstBlockChanged
   /// It was built with another catalog.
   case catalogChanged
   /// The catalog was read from stdin, so it cannot be compared.
@@ -201,6 +205,8 @@ package enum IndexIssue: Sendable, Equatable {
   case tailTooLong(bytes: Int64, limit: Int64)
   /// The whole covered prefix does not have the digest the index recorded (`check` only).
   case prefixDigestMismatch
+  /// Its manifest is in another format (written by another version), named here.
+  case otherFormat(String)
 }
 
 /// A stable, machine-readable name for a kind of problem (`id_conflict`, `overdraw`): what a
@@ -673,6 +679,7 @@ extension IndexIssue {
     case .logShorter(let covered, let size):
       return "it covers \(covered) bytes but the log has \(size): the log was truncated"
     case .prefixChanged: return "the last bytes it covers changed: the log was edited"
+    case .firstBlockChanged: return "the first bytes it covers changed: the log was edited or replaced"
     case .catalogChanged: return "it was checked with another catalog"
     case .catalogUnknown: return "the catalog was read from stdin"
     case .damaged(let detail): return "damaged: \(detail)"
@@ -680,6 +687,8 @@ extension IndexIssue {
       return "\(bytes) bytes were appended without updating it, more than \(limit)"
     case .prefixDigestMismatch:
       return "the covered prefix's digest does not match: the log was edited before its end"
+    case .otherFormat(let format):
+      return "its manifest is in format \(Diagnostic.shown(format)), written by another version"
     }
   }
 }
