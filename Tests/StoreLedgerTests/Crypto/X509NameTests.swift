@@ -122,3 +122,124 @@ struct X509NameTests {
     #expect(result.failure == nil, "\(title) as \(field): \(result)")
   }
 }
+
+@Suite("X.509 Names: empty Names, SET OF order, string types and the command line")
+struct X509NameRuleTests {
+  @Test("an empty issuer is refused, and an empty subject unless a critical subjectAltName names the subject")
+  func emptyNames() throws {
+    let empty = DERBuild.name()
+    for field in ["subject", "issuer"] {
+      let result = try RenamedChain.verifier().verify(RenamedChain.jws(name: empty, as: field))
+      let reason = DERError.badName(field: field, problem: .emptyName).reason
+      #expect(result.failure == .unreadableCertificate(index: 0, reason: reason), "\(field): \(result)")
+    }
+    var leaf = RenamedChain.leaf
+    leaf.fields[TestCertificate.subjectIndex] = empty
+    let dnsName = DERBuild.element(DERTag.contextPrimitive(2), Array("ledger.example".utf8))
+    try leaf.appendExtension(DERBuild.sequence(
+      DERBuild.oid("2.5.29.17"), [0x01, 0x01, 0xff], DERBuild.element(DERTag.octetString, DERBuild.sequence(dnsName))))
+    let certificate = try X509Certificate(der: leaf.signed(by: RenamedChain.intermediateKey))
+    #expect(certificate.subject.elementsEqual(empty))
+    // The verifier does not take subjectAltName: such a leaf is refused, by that check.
+    let result = try RenamedChain.verifier().verify(RenamedChain.jws(leaf: leaf, intermediate: RenamedChain.intermediate))
+    #expect(result.failure == .unknownCriticalExtension(certificate: "leaf", oid: "2.5.29.17"), "\(result)")
+  }
+
+  @Test("SET OF order compares encodings as octet strings, the shorter padded with zero octets; equal is not ascending",
+        arguments: [
+          ([0x01], [0x02], true), ([0x02], [0x01], false), ([0x01], [0x01], false),
+          ([0x01], [0x01, 0x00], false), ([0x01, 0x00], [0x01], false),
+          ([0x01], [0x01, 0x01], true), ([0x01, 0x01], [0x01], false), ([0x30, 0x09], [0x31, 0x00], true),
+        ] as [([UInt8], [UInt8], Bool)])
+  func setOrder(first: [UInt8], second: [UInt8], ascending: Bool) {
+    #expect(DERReader.isAscending(first[...], second[...]) == ascending)
+  }
+
+  @Test("PrintableString allows exactly X.680's letters, digits, space and '()+,-./:=?; IA5String exactly ASCII")
+  func characterSets() {
+    let printable = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 '()+,-./:=?".utf8)
+    for byte in UInt8.min...UInt8.max {
+      #expect((DERStringType.printableString.characterCount([byte]) != nil) == printable.contains(byte), "byte \(byte)")
+      #expect((DERStringType.ia5String.characterCount([byte]) != nil) == (byte < 0x80), "byte \(byte)")
+    }
+  }
+
+  @Test("UTF8String, BMPString and UniversalString count characters, not bytes; a BMPString holds no character beyond U+FFFF",
+        arguments: [
+          (.utf8String, "Büro 🧾", 6), (.universalString, "Büro 🧾", 6), (.bmpString, "Büro", 4),
+          (.bmpString, "Büro 🧾", nil), (.printableString, "US", 2), (.teletexString, "T61", 3),
+        ] as [(DERStringType, String, Int?)])
+  func characterCounts(type: DERStringType, text: String, count: Int?) throws {
+    var reader = DERReader(DERBuild.string(type, text))
+    #expect(type.characterCount(try reader.readAny().content) == count)
+  }
+
+  @Test("import appstore refuses a leaf with a malformed subject Name: exit 65, the check and the Name's rule in the message")
+  func commandLine() {
+    let name = DERBuild.name(DERBuild.set(DERBuild.attribute("2.5.4.6", DERBuild.string(.printableString, "USA"))))
+    let run = runCLI(
+      ["import", "appstore", "-", "--catalog", TestCA.catalog, "--root", TestCA.root],
+      stdin: TestCA.line(RenamedChain.jws(name: name, as: "subject")))
+    #expect(run.status == 65, "\(run.stderr)")
+    #expect(run.stderr.contains(
+      "<stdin>:1: error: field 'signedPayload': signature check 'certificate' failed: x5c[0] is not a certificate this verifier reads: the subject Name: attribute countryName (2.5.4.6) is not a PrintableString of 2 characters"),
+      "\(run.stderr)")
+  }
+}
+
+@Suite("X.509 Names of Apple's chains and test CAs read", .enabled(if: SharedVectors.present, SharedVectors.absentMessage))
+struct X509NameVectorTests {
+  static let certificateFiles = [
+    "apple/AppleRootCA-G3.cer", "apple/chain/AppleWWDRCAG6.cer",
+    "apple/chain/leaf-ProdECC-ReceiptSigning-2021-08-25_to_2023-09-24.cer",
+    "apple/chain/leaf-ProdECC-ReceiptSigning-2025-09-19_to_2027-10-13.cer",
+    "apple/test-ca/swift/testCA.der", "apple/test-ca/swift/certs/ROOT_CA.der",
+    "apple/test-ca/swift/certs/INTERMEDIATE_CA.der", "apple/test-ca/swift/certs/INTERMEDIATE_CA_INVALID_OID.der",
+    "apple/test-ca/swift/certs/LEAF_CERT.der", "apple/test-ca/swift/certs/LEAF_CERT_INVALID_OID.der",
+    "apple/test-ca/swift/certs/LEAF_CERT_FOR_INTERMEDIATE_CA_INVALID_OID.der",
+    "apple/test-ca/java-certs/testCA.pem", "apple/test-ca/java-certs/testIntermediate.pem",
+    "apple/test-ca/java-certs/testLeaf.pem", "apple/test-ca/java-certs/testInvalidOIDLeaf.pem",
+    "apple/test-ca/java-certs/testInvalidOIDIntermediate.pem", "apple/test-ca/java-certs/testInvalidIntermediateLeaf.pem",
+  ]
+
+  @Test("each certificate file of the shared vectors reads, with non-empty Names", arguments: certificateFiles)
+  func certificateFile(file: String) throws {
+    let certificate = try AppStoreTrust.certificate(fromFile: SharedVectors.bytes(file)).get()
+    #expect(try !X509Name(der: Array(certificate.issuer)).isEmpty)
+    #expect(try !X509Name(der: Array(certificate.subject)).isEmpty)
+  }
+
+  @Test("each leaf and intermediate in the x5c of Apple's real payloads, Apple's test payloads and the test CA's cases reads")
+  func chainsInPayloads() throws {
+    var texts = try AppleRealPayloadTests.files.map { try SharedVectors.text("apple/real/" + $0) }
+    texts += try ["testNotification", "transactionInfo", "renewalInfo", "wrongBundleId"].map {
+      try SharedVectors.text("apple/test-ca/swift/" + $0)
+    }
+    texts += TestCA.cases.keys.sorted().map { TestCA.cases[$0]! }
+    var read = 0
+    for text in texts {
+      let chain = try #require(Tamper.json(Tamper.parts(text)[0])["x5c"] as? [String])
+      // x5c[2] is never read (two of Apple's test payloads carry an X.509 v1 root there).
+      for entry in chain.prefix(2) {
+        let der = try #require(Data(base64Encoded: entry))
+        #expect(throws: Never.self) { try X509Certificate(der: Array(der)) }
+        read += 1
+      }
+    }
+    #expect(read == 2 * texts.count)
+  }
+
+  @Test("Apple Root CA - G3's subject reads as CN, OU, O and C in the order encoded, one to an RDN, with their string types")
+  func appleRootSubject() throws {
+    let root = try AppleRealPayloadTests.appleRoot()
+    let name = try X509Name(der: Array(root.subject))
+    let read = name.relativeNames.map { rdn in
+      rdn.map { "\($0.type)=\(String(decoding: $0.value, as: UTF8.self)) (tag \($0.valueTag))" }
+    }
+    #expect(read == [
+      ["2.5.4.3=Apple Root CA - G3 (tag 12)"], ["2.5.4.11=Apple Certification Authority (tag 12)"],
+      ["2.5.4.10=Apple Inc. (tag 12)"], ["2.5.4.6=US (tag 19)"],
+    ])
+    #expect(root.issuer.elementsEqual(root.subject))
+  }
+}
