@@ -52,7 +52,9 @@ extension DERReader {
     case DERTag.null:
       guard element.content.isEmpty else { throw .badContent(tag: element.tag) }
     default:
-      if let type = DERStringType(rawValue: element.tag), type.characterCount(element.content) == nil {
+      if let type = DERStringType(rawValue: element.tag),
+        type.characterCount(element.content) == nil
+      {
         throw .badContent(tag: element.tag)
       }
     }

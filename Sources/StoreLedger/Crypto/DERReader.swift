@@ -59,10 +59,13 @@ package enum DERError: Error, Sendable, Equatable {
     case .unsupported(let what): return what
     case .emptySet: return "an empty SET OF where one element at least belongs"
     case .unsortedSet: return "a SET OF whose elements are not in ascending DER order, or repeat"
-    case .badContent(let tag): return "a value whose content \(DERError.typeName(tag)) does not allow"
-    case .badForm(let tag): return "tag 0x\(DERError.hex(tag)): a universal type in a form DER does not allow"
+    case .badContent(let tag):
+      return "a value whose content \(DERError.typeName(tag)) does not allow"
+    case .badForm(let tag):
+      return "tag 0x\(DERError.hex(tag)): a universal type in a form DER does not allow"
     case .badAttribute(let type):
-      return "attribute \(X509Name.attributeName(type)) is not \(X509Name.rule(for: type)?.phrase ?? "valid")"
+      let rule = X509Name.rule(for: type)?.phrase ?? "valid"
+      return "attribute \(X509Name.attributeName(type)) is not \(rule)"
     case .emptyName: return "an empty Name"
     case .badName(let field, let problem): return "the \(field) Name: \(problem.reason)"
     }

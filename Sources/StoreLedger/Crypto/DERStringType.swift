@@ -39,7 +39,8 @@ package enum DERStringType: UInt8, Sendable, CaseIterable {
   package func characterCount(_ content: ArraySlice<UInt8>) -> Int? {
     switch self {
     case .utf8String: return DERStringType.utf8Count(content)
-    case .printableString: return content.allSatisfy(DERStringType.isPrintable) ? content.count : nil
+    case .printableString:
+      return content.allSatisfy(DERStringType.isPrintable) ? content.count : nil
     case .teletexString: return content.count
     case .ia5String: return content.allSatisfy { $0 < 0x80 } ? content.count : nil
     case .universalString: return DERStringType.fixedWidthCount(content, width: 4)

@@ -105,7 +105,9 @@ package struct X509Certificate: Sendable {
   }
 
   /// The next element as a Name read to the DER rules; any error is `badName(field:…)`.
-  private static func readName(_ reader: inout DERReader, field: String) throws(DERError) -> X509Name {
+  private static func readName(_ reader: inout DERReader, field: String) throws(DERError)
+    -> X509Name
+  {
     do throws(DERError) {
       return try X509Name(try reader.readAny())
     } catch {

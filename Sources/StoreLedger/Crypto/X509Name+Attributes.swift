@@ -11,7 +11,8 @@ extension X509Name {
     package let characters: ClosedRange<Int>
 
     /// X.520 DirectoryString: one of its five types, not empty.
-    package static let directoryString = ValueRule(types: DERStringType.directoryString, characters: 1...Int.max)
+    package static let directoryString = ValueRule(
+      types: DERStringType.directoryString, characters: 1...Int.max)
     /// A country code (ISO 3166 alpha-2): a PrintableString of 2 characters.
     package static let country = ValueRule(types: [.printableString], characters: 2...2)
     /// A PrintableString, not empty.
@@ -19,14 +20,16 @@ extension X509Name {
     /// An IA5String, not empty.
     package static let ia5 = ValueRule(types: [.ia5String], characters: 1...Int.max)
     /// A PrintableString, empty or not (the ASN.1 type has no size).
-    package static let anyPrintable = ValueRule(types: [.printableString], characters: 0...Int.max)
+    package static let anyPrintable = ValueRule(
+      types: [.printableString], characters: 0...Int.max)
     /// An IA5String, empty or not (the ASN.1 type has no size).
     package static let anyIA5 = ValueRule(types: [.ia5String], characters: 0...Int.max)
 
     /// The rule in words, for error messages ("a PrintableString of 2 characters").
     package var phrase: String {
       if types == DERStringType.directoryString {
-        return "a non-empty DirectoryString (UTF8String, PrintableString, TeletexString, UniversalString or BMPString)"
+        return "a non-empty DirectoryString (UTF8String, PrintableString, TeletexString, "
+          + "UniversalString or BMPString)"
       }
       let names = types.map(\.name).joined(separator: " or ")
       // "an IA5String", but "a UTF8String".
@@ -40,16 +43,26 @@ extension X509Name {
 
   /// The attribute types with a rule: dotted identifier, name, rule.
   private static let attributes: [(String, String, ValueRule)] = [
-    ("2.5.4.3", "commonName", .directoryString), ("2.5.4.4", "surname", .directoryString),
-    ("2.5.4.5", "serialNumber", .printable), ("2.5.4.6", "countryName", .country),
-    ("2.5.4.7", "localityName", .directoryString), ("2.5.4.8", "stateOrProvinceName", .directoryString),
-    ("2.5.4.9", "streetAddress", .directoryString), ("2.5.4.10", "organizationName", .directoryString),
-    ("2.5.4.11", "organizationalUnitName", .directoryString), ("2.5.4.12", "title", .directoryString),
-    ("2.5.4.13", "description", .directoryString), ("2.5.4.15", "businessCategory", .directoryString),
-    ("2.5.4.17", "postalCode", .directoryString), ("2.5.4.41", "name", .directoryString),
-    ("2.5.4.42", "givenName", .directoryString), ("2.5.4.43", "initials", .directoryString),
-    ("2.5.4.44", "generationQualifier", .directoryString), ("2.5.4.46", "dnQualifier", .anyPrintable),
-    ("2.5.4.65", "pseudonym", .directoryString), ("2.5.4.97", "organizationIdentifier", .directoryString),
+    ("2.5.4.3", "commonName", .directoryString),
+    ("2.5.4.4", "surname", .directoryString),
+    ("2.5.4.5", "serialNumber", .printable),
+    ("2.5.4.6", "countryName", .country),
+    ("2.5.4.7", "localityName", .directoryString),
+    ("2.5.4.8", "stateOrProvinceName", .directoryString),
+    ("2.5.4.9", "streetAddress", .directoryString),
+    ("2.5.4.10", "organizationName", .directoryString),
+    ("2.5.4.11", "organizationalUnitName", .directoryString),
+    ("2.5.4.12", "title", .directoryString),
+    ("2.5.4.13", "description", .directoryString),
+    ("2.5.4.15", "businessCategory", .directoryString),
+    ("2.5.4.17", "postalCode", .directoryString),
+    ("2.5.4.41", "name", .directoryString),
+    ("2.5.4.42", "givenName", .directoryString),
+    ("2.5.4.43", "initials", .directoryString),
+    ("2.5.4.44", "generationQualifier", .directoryString),
+    ("2.5.4.46", "dnQualifier", .anyPrintable),
+    ("2.5.4.65", "pseudonym", .directoryString),
+    ("2.5.4.97", "organizationIdentifier", .directoryString),
     ("0.9.2342.19200300.100.1.1", "userId", .directoryString),
     ("0.9.2342.19200300.100.1.25", "domainComponent", .anyIA5),
     ("1.2.840.113549.1.9.1", "emailAddress", .ia5),

@@ -80,10 +80,11 @@ package struct X509Name: Sendable {
       try DERReader.checkWellFormed(value)
       return
     }
-    guard let stringType = DERStringType(rawValue: value.tag), rule.types.contains(stringType) else {
-      throw .badAttribute(type: type)
+    guard let stringType = DERStringType(rawValue: value.tag), rule.types.contains(stringType)
+    else { throw .badAttribute(type: type) }
+    guard let count = stringType.characterCount(value.content) else {
+      throw .badContent(tag: value.tag)
     }
-    guard let count = stringType.characterCount(value.content) else { throw .badContent(tag: value.tag) }
     guard rule.characters.contains(count) else { throw .badAttribute(type: type) }
   }
 }
