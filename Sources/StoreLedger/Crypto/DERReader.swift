@@ -23,6 +23,24 @@ package enum DERError: Error, Sendable, Equatable {
   case badTime
   /// Well-formed DER that this reader does not support (an explanation follows).
   case unsupported(String)
+  /// A SET OF without an element where its type needs one (`SIZE (1..MAX)`).
+  case emptySet
+  /// A SET OF whose elements are not in ascending order of their encodings, or repeat
+  /// (X.690 §11.6).
+  case unsortedSet
+  /// A primitive value whose content its type does not allow: a character outside
+  /// PrintableString's set, UTF-8 that is not, a NULL with content (tag as its identifier byte).
+  case badContent(tag: UInt8)
+  /// A universal type in the form DER does not give it: a constructed (BER) string, a primitive
+  /// SEQUENCE (tag as its identifier byte).
+  case badForm(tag: UInt8)
+  /// An attribute of a Name whose value is not of the type and size its attribute type needs
+  /// (`X509Name.ValueRule`).
+  case badAttribute(type: DERObjectID)
+  /// A Name without any relative distinguished name where RFC 5280 §4.1.2.4 needs one.
+  case emptyName
+  /// The issuer or subject Name (`field`) of a certificate breaks the rule `problem` says.
+  indirect case badName(field: String, problem: DERError)
 
   /// A short phrase for error messages ("a length that is not minimal").
   package var reason: String {
@@ -39,7 +57,24 @@ package enum DERError: Error, Sendable, Equatable {
     case .trailingData: return "bytes after the end of a structure"
     case .badTime: return "a time that is not YYMMDDHHMMSSZ or YYYYMMDDHHMMSSZ"
     case .unsupported(let what): return what
+    case .emptySet: return "an empty SET OF where one element at least belongs"
+    case .unsortedSet: return "a SET OF whose elements are not in ascending DER order, or repeat"
+    case .badContent(let tag):
+      return "a value whose content \(DERError.typeName(tag)) does not allow"
+    case .badForm(let tag):
+      return "tag 0x\(DERError.hex(tag)): a universal type in a form DER does not allow"
+    case .badAttribute(let type):
+      let rule = X509Name.rule(for: type)?.phrase ?? "valid"
+      return "attribute \(X509Name.attributeName(type)) is not \(rule)"
+    case .emptyName: return "an empty Name"
+    case .badName(let field, let problem): return "the \(field) Name: \(problem.reason)"
     }
+  }
+
+  /// The ASN.1 name of a primitive type the reader checks ("PrintableString"), else its tag.
+  private static func typeName(_ tag: UInt8) -> String {
+    if let type = DERStringType(rawValue: tag) { return type.name }
+    return tag == DERTag.null ? "NULL" : "tag 0x\(hex(tag))"
   }
 
   private static func hex(_ byte: UInt8) -> String {

@@ -30,9 +30,9 @@ package struct X509Certificate: Sendable {
   package let signature: [UInt8]
   /// The serial number's DER content bytes.
   package let serialNumber: ArraySlice<UInt8>
-  /// The issuer Name, as encoded.
+  /// The issuer Name, as encoded (checked by `X509Name`; chaining compares these bytes).
   package let issuer: ArraySlice<UInt8>
-  /// The subject Name, as encoded.
+  /// The subject Name, as encoded (checked by `X509Name`; chaining compares these bytes).
   package let subject: ArraySlice<UInt8>
   /// The first instant of validity, Unix milliseconds (inclusive).
   package let notBeforeMs: Int64
@@ -54,6 +54,8 @@ package struct X509Certificate: Sendable {
     package static let basicConstraints = DERObjectID("2.5.29.19")
     /// keyUsage (RFC 5280 §4.2.1.3).
     package static let keyUsage = DERObjectID("2.5.29.15")
+    /// subjectAltName (RFC 5280 §4.2.1.6).
+    package static let subjectAltName = DERObjectID("2.5.29.17")
   }
 
   /// Reads a DER certificate.
@@ -79,12 +81,16 @@ package struct X509Certificate: Sendable {
     guard signatureAlgorithm == outerAlgorithm else {
       throw .unsupported("two different signature algorithms in one certificate")
     }
-    issuer = try tbs.read(DERTag.sequence).encoded
+    let issuerName = try X509Certificate.readName(&tbs, field: "issuer")
+    // RFC 5280 §4.1.2.4: the issuer is never empty.
+    guard !issuerName.isEmpty else { throw .badName(field: "issuer", problem: .emptyName) }
+    issuer = issuerName.encoded
     var validity = try tbs.readConstructed(DERTag.sequence)
     notBeforeMs = try validity.readTime()
     notAfterMs = try validity.readTime()
     try validity.expectEnd()
-    subject = try tbs.read(DERTag.sequence).encoded
+    let subjectName = try X509Certificate.readName(&tbs, field: "subject")
+    subject = subjectName.encoded
     publicKey = try X509Certificate.readPublicKey(&tbs)
     // issuerUniqueID [1] and subjectUniqueID [2] are allowed and ignored.
     for number: UInt8 in [1, 2] where tbs.nextTag == DERTag.contextPrimitive(number) {
@@ -92,6 +98,21 @@ package struct X509Certificate: Sendable {
     }
     extensions = tbs.isAtEnd ? [] : try X509Certificate.readExtensions(&tbs)
     try tbs.expectEnd()
+    // RFC 5280 §4.1.2.6: an empty subject only beside a critical subjectAltName naming it.
+    if subjectName.isEmpty, self.extension(OID.subjectAltName)?.isCritical != true {
+      throw .badName(field: "subject", problem: .emptyName)
+    }
+  }
+
+  /// The next element as a Name read to the DER rules; any error is `badName(field:…)`.
+  private static func readName(_ reader: inout DERReader, field: String) throws(DERError)
+    -> X509Name
+  {
+    do throws(DERError) {
+      return try X509Name(try reader.readAny())
+    } catch {
+      throw .badName(field: field, problem: error)
+    }
   }
 
   private static func readSignatureAlgorithm(_ reader: inout DERReader) throws(DERError) -> SignatureAlgorithm {
