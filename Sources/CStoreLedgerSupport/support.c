@@ -4,7 +4,14 @@
 #define _GNU_SOURCE
 #endif
 #include "CStoreLedgerSupport.h"
+#include <signal.h>
+#include <sys/resource.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #if defined(__linux__)
 #include <fcntl.h>
@@ -50,6 +57,43 @@ int storeledger_file_generation(int descriptor, uint32_t *generation) {
 #else
   (void)descriptor;
   (void)generation;
+  return 0;
+#endif
+}
+
+static char *abort_message = NULL;
+static size_t abort_message_length = 0;
+static int abort_status = 70;
+
+static void storeledger_on_abort(int signal_number) {
+  (void)signal_number;
+  size_t written = 0;
+  while (written < abort_message_length) {
+    ssize_t n = write(2, abort_message + written, abort_message_length - written);
+    if (n <= 0) break;
+    written += (size_t)n;
+  }
+  _exit(abort_status);
+}
+
+void storeledger_report_aborts(const char *message, int status) {
+  // Copied before the handler is installed: it reads these from then on and never frees them.
+  abort_message = strdup(message);
+  abort_message_length = abort_message == NULL ? 0 : strlen(abort_message);
+  abort_status = status;
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  action.sa_handler = storeledger_on_abort;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGABRT, &action, NULL);
+}
+
+int storeledger_fit_allocator_to_address_limit(void) {
+#if defined(__GLIBC__) && defined(M_ARENA_MAX)
+  struct rlimit limit;
+  if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return 0;
+  return mallopt(M_ARENA_MAX, 1) == 1 ? 1 : 0;
+#else
   return 0;
 #endif
 }

@@ -9,6 +9,8 @@ import StoreLedger
 
 // Past `ulimit -f` a write fails with EFBIG (exit 74, temporaries removed) instead of killing the process.
 PlatformFile.reportOversizedWritesAsErrors()
+// Out of memory (a failed allocation aborts the process): a sentence and 70, not a backtrace.
+PlatformFile.reportAbortsAsOutOfMemory()
 let console = Console.standard()
 let status = StoreLedgerCLI.run(arguments: Array(CommandLine.arguments.dropFirst()), console: console)
 console.flush()

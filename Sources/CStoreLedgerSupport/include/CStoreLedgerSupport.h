@@ -12,6 +12,17 @@ static inline void storeledger_prefetch(const void *address) {
   __builtin_prefetch(address, 0, 3);
 #else
   (void)address;
+/// Makes an abort (SIGABRT: the Swift runtime's failed allocation, above all) write `message` to
+/// standard error and exit with `status`, instead of the runtime's backtrace. `message` is copied.
+/// The handler only writes and exits, both async-signal-safe.
+void storeledger_report_aborts(const char *message, int status);
+
+/// Under an address-space limit (`ulimit -v`), keeps glibc's allocator to one arena: each further
+/// arena reserves 64 MiB of address space, and once one cannot be made every small allocation
+/// becomes its own mmap, so a limited process crawls for minutes before it fails. Returns 1 when
+/// a limit was found and the allocator adjusted, 0 otherwise (no limit, or not glibc).
+int storeledger_fit_allocator_to_address_limit(void);
+
 #endif
 }
 
@@ -22,5 +33,16 @@ int storeledger_file_birth(int descriptor, int64_t *seconds, uint32_t *nanosecon
 /// The inode generation number of the open file `descriptor` (FS_IOC_GETVERSION, Linux): 1 with
 /// `generation` set, 0 where the filesystem or platform gives none.
 int storeledger_file_generation(int descriptor, uint32_t *generation);
+
+/// Makes an abort (SIGABRT: the Swift runtime's failed allocation, above all) write `message` to
+/// standard error and exit with `status`, instead of the runtime's backtrace. `message` is copied.
+/// The handler only writes and exits, both async-signal-safe.
+void storeledger_report_aborts(const char *message, int status);
+
+/// Under an address-space limit (`ulimit -v`), keeps glibc's allocator to one arena: each further
+/// arena reserves 64 MiB of address space, and once one cannot be made every small allocation
+/// becomes its own mmap, so a limited process crawls for minutes before it fails. Returns 1 when
+/// a limit was found and the allocator adjusted, 0 otherwise (no limit, or not glibc).
+int storeledger_fit_allocator_to_address_limit(void);
 
 #endif

@@ -5,6 +5,7 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
+internal import CStoreLedgerSupport
 import Synchronization
 
 /// The only file that calls the C library: open, read, write, fsync, flock, truncate.
@@ -560,6 +561,26 @@ extension PlatformFile {
   /// SIGXFSZ that kills the process and leaves temporary files behind.
   package static func reportOversizedWritesAsErrors() {
     _ = signal(SIGXFSZ, SIG_IGN)
+  }
+
+  /// What a command that ran out of memory prints: the Swift runtime stops a process whose
+  /// allocation fails (SIGABRT, after its own one-line "Fatal error"), which no Swift code can
+  /// catch, so the command ends with this sentence and `outOfMemoryStatus` instead of a backtrace.
+  package static let outOfMemoryMessage =
+    "error: out of memory: the command stopped (the Swift runtime aborted, most likely because an allocation failed; "
+    + "see the line above). A log is never left with part of a batch (Docs/durability.md). Raise the memory limit "
+    + "(ulimit -v), or read less at once: an index (storeledger index) or a snapshot (--snapshot), Docs/performance.md.\n"
+  /// The exit status after `outOfMemoryMessage` (EX_SOFTWARE).
+  package static let outOfMemoryStatus: Int32 = 70
+
+  /// Makes an abort end the process with `outOfMemoryMessage` and `outOfMemoryStatus` rather than
+  /// the runtime's backtrace (a command-line process only: a library must not take its host's
+  /// signals), and under an address-space limit keeps the allocator to one arena, so the limit is
+  /// met by a failed allocation within the command's usual time, not after minutes of one mmap
+  /// per allocation.
+  package static func reportAbortsAsOutOfMemory() {
+    _ = storeledger_fit_allocator_to_address_limit()
+    storeledger_report_aborts(outOfMemoryMessage, outOfMemoryStatus)
   }
 
   /// The wall-clock time, stamped as `recorded` on appended events that carry none.
