@@ -67,7 +67,11 @@ extension GooglePlayDocumentFile {
         if appended.length > Int64(kept.bytes.count) { try? kept.truncate(to: Int64(kept.bytes.count)) }
         throw error
       }
-      return (value, kept.record(appended))
+      var warnings = kept.writeRecord(after: appended)
+      if kept.identity == nil && kept.record == nil && result.knownPurchaseTokens > 0 {
+        warnings.append(diagnostic(.noneKept(tokens: result.knownPurchaseTokens), log: log, severity: .warning))
+      }
+      return (value, warnings)
     }
   }
 
@@ -118,7 +122,7 @@ extension GooglePlayDocumentFile {
   /// (temporary, fsync, rename, directory fsync). Nothing when no document is kept, or the
   /// record already says as much. A failure is a warning: the events stand, and the next
   /// import reads what the record does not cover and records it.
-  func record(_ appended: Appended) -> [Diagnostic] {
+  func writeRecord(after appended: Appended) -> [Diagnostic] {
     guard appended.length > 0, record?.documentsBytes != appended.length else { return [] }
     do throws(Diagnostic) {
       let (logBytes, logTail) = try Self.committedEnd(log: logPath)

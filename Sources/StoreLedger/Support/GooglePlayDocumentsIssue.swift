@@ -24,11 +24,14 @@ package enum GooglePlayDocumentsIssue: Sendable, Equatable {
   case recordNotWritten(reason: String)
   /// A warning: a last line of `bytes` bytes an interrupted import cut short; the next import removes it.
   case tornLastLine(bytes: Int)
+  /// A warning: the log holds events of `tokens` purchase tokens, but neither documents nor a
+  /// record are kept beside it (both lost, or its events came without `--append`).
+  case noneKept(tokens: Int)
 
   /// Whether the documents can still be imported with (the warnings), or imports must stop.
   package var isError: Bool {
     switch self {
-    case .notRecorded, .recordNotWritten, .tornLastLine: return false
+    case .notRecorded, .recordNotWritten, .tornLastLine, .noneKept: return false
     default: return true
     }
   }
@@ -78,6 +81,11 @@ extension Diagnostic {
     case .tornLastLine(let bytes):
       return "the last line (\(Plural.counted(bytes, "byte"))) was cut short by an interrupted import and holds no document; "
         + "the next import removes it"
+    case .noneKept(let tokens):
+      return "the log holds events of \(Plural.counted(tokens, "Google Play purchase token")), but no documents are kept "
+        + "beside it and there is no record '\(record)': if earlier imports used --append, both files were lost and this "
+        + "import decided without their documents (Docs/import-googleplay.md says how to rebuild them); events imported "
+        + "with --out and appended, or before documents were kept, leave none"
     }
   }
 }
