@@ -127,9 +127,10 @@ extension LedgerStore {
   /// Imports Google Play data (Pub/Sub push envelopes, DeveloperNotifications, stored
   /// `subscriptionsv2` / `products` resources, voided purchases) as `storeledger import
   /// googleplay --append` does, all or nothing, keeping the documents beside a log file
-  /// (`LOG.googleplay-documents.jsonl`; an in-memory ledger keeps none). Docs/import-googleplay.md
-  /// has every mapping.
-  /// - Throws: every problem in the payloads (input `<payload>`) or in the resulting batch.
+  /// (`LOG.googleplay-documents.jsonl`, with its record; an in-memory ledger keeps none).
+  /// Docs/import-googleplay.md has every mapping.
+  /// - Throws: every problem in the payloads (input `<payload>`) or in the resulting batch;
+  ///   `googleplay_documents_damaged` when the kept documents were lost, truncated or replaced.
   /// - Complexity: O(payloads + log + kept documents), the log read for the purchase tokens it
   ///   already holds, the kept documents for the tokens the payloads name.
   public func importGooglePlay(_ payloads: String, options: StoreImportOptions = StoreImportOptions())

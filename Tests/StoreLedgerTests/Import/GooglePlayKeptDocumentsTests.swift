@@ -219,7 +219,7 @@ struct GooglePlayKeptDocumentsTests {
 
   @Test(
     "a crash at any byte of an import's writes (kept documents, intent, log, record) leaves what the next import recovers from, with the answers of one import",
-    .timeLimit(.minutes(5)))
+    .timeLimit(.minutes(10)))
   func crashAnywhereRecovers() throws {
     let reference = try KeptDocumentsFixture.reference()
     let documents = KeptDocumentsFixture.documents
