@@ -92,6 +92,7 @@ struct GooglePlayKeptDocumentsTests {
     case swappedWithRecord = "swapped, with its record, for another log's"
     case garbageLine = "given a line that is not a kept document"
     case recordDamaged = "left with a damaged record"
+    case unreadable = "replaced by something that cannot be read (a directory)"
     var testDescription: String { rawValue }
   }
 
@@ -132,6 +133,9 @@ struct GooglePlayKeptDocumentsTests {
       try (text + #"{"token":"not-a-document"# + "\n").write(toFile: documents, atomically: false, encoding: .utf8)
     case .recordDamaged:
       try "storeledger-googleplay-documents/1 damaged\n".write(toFile: fixture.recordPath, atomically: false, encoding: .utf8)
+    case .unreadable:
+      try manager.removeItem(atPath: documents)
+      try manager.createDirectory(atPath: documents, withIntermediateDirectories: false)
     }
     return (rest, line)
   }
