@@ -52,13 +52,14 @@ package struct GooglePlayDocumentFile {
   /// The kept documents of `log`, checked against their record; empty when none are kept.
   ///
   /// The record is read first, then the file, then the log: an import that commits meanwhile
-  /// only makes the file longer than the record says, which is allowed. With `parsesEveryLine`
-  /// (`check`) the lines the record vouches for are parsed too.
+  /// only makes the file longer than the record says, which is allowed. Every line after the
+  /// recorded bytes is parsed; every line is parsed so before any record covers it, so the
+  /// recorded bytes, whose SHA-256 is checked, need only their token prefix checked.
   /// - Throws: `googlePlayDocuments` (exit 65) when the file is lost, shorter than recorded,
   ///   not the bytes recorded, unreadable, holds a line that is not a kept document, or the
   ///   record is damaged or was written for another log.
   /// - Complexity: O(n) in the size of the file (a SHA-256 and a scan for newlines).
-  package static func read(log: String, parsesEveryLine: Bool = false) throws(Diagnostic) -> GooglePlayDocumentFile {
+  package static func read(log: String) throws(Diagnostic) -> GooglePlayDocumentFile {
     let record = try readRecord(log: log)
     let path = path(log: log)
     guard PlatformFile.exists(path) else {
@@ -82,7 +83,7 @@ package struct GooglePlayDocumentFile {
       try checkLog(record, log: log)
     }
     let recorded = Int(record?.documentsBytes ?? 0)
-    let scan = GooglePlayDocumentStore.scan(bytes, parsingFrom: parsesEveryLine ? 0 : recorded)
+    let scan = GooglePlayDocumentStore.scan(bytes, parsingFrom: recorded)
     if let line = scan.badLine { throw diagnostic(.badLine(reason: scan.reason), log: log, line: line) }
     // What a record vouches for ends with a line's newline; anything else was never recorded here.
     guard scan.completeBytes >= recorded else { throw diagnostic(.changed(recordedBytes: Int64(recorded)), log: log) }
@@ -99,11 +100,11 @@ package struct GooglePlayDocumentFile {
   }
 
   /// What `storeledger check LOG` reports about the documents kept beside the log: the error
-  /// that stops imports, if any, and the warnings.
-  /// - Complexity: O(n) in the size of the file, every line parsed.
+  /// that stops imports, if any, and the warnings: the checks an import makes.
+  /// - Complexity: O(n) in the size of the file.
   package static func problems(log: String) -> [Diagnostic] {
     do {
-      return try read(log: log, parsesEveryLine: true).warnings
+      return try read(log: log).warnings
     } catch {
       return [error]
     }
