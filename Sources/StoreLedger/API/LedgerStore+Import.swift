@@ -127,9 +127,10 @@ extension LedgerStore {
   /// Imports Google Play data (Pub/Sub push envelopes, DeveloperNotifications, stored
   /// `subscriptionsv2` / `products` resources, voided purchases) as `storeledger import
   /// googleplay --append` does, all or nothing, keeping the documents beside a log file
-  /// (`LOG.googleplay-documents.jsonl`; an in-memory ledger keeps none). Docs/import-googleplay.md
-  /// has every mapping.
-  /// - Throws: every problem in the payloads (input `<payload>`) or in the resulting batch.
+  /// (`LOG.googleplay-documents.jsonl`, with its record; an in-memory ledger keeps none).
+  /// Docs/import-googleplay.md has every mapping.
+  /// - Throws: every problem in the payloads (input `<payload>`) or in the resulting batch;
+  ///   `googleplay_documents_damaged` when the kept documents were lost, truncated or replaced.
   /// - Complexity: O(payloads + log + kept documents), the log read for the purchase tokens it
   ///   already holds, the kept documents for the tokens the payloads name.
   public func importGooglePlay(_ payloads: String, options: StoreImportOptions = StoreImportOptions())
@@ -155,20 +156,28 @@ extension LedgerStore {
   private func importPayloads(_ payloads: String, from source: StoreSource, options: StoreImportOptions)
     throws(DiagnosticList) -> ImportReport
   {
-    guard source == .googlePlay && !isInMemory else { return try importUnlocked(payloads, from: source, options: options) }
+    guard source == .googlePlay && !isInMemory else {
+      return try commitImport(try decideImport(payloads, from: source, options: options, kept: []))
+    }
     // One Google Play import into a log at a time, from reading what the log and its kept
-    // documents know until its events are appended, as `import googleplay --append` does.
-    let documents = GooglePlayDocumentFile.path(log: logPath)
-    return try DiagnosticList.collecting(path: documents, writing: true) {
-      try GooglePlayDocumentFile.whileLocked(log: logPath, wait: .standard, notice: nil) {
-        try self.importUnlocked(payloads, from: source, options: options)
-      }
+    // documents know until its events are appended and its documents recorded, as `import
+    // googleplay --append` does (`GooglePlayDocumentFile+Import.swift`).
+    return try DiagnosticList.collecting(path: GooglePlayDocumentFile.path(log: logPath), writing: true) {
+      let (report, warnings) = try GooglePlayDocumentFile.importing(
+        log: logPath, wait: .standard, notice: nil,
+        decide: { kept in try self.decideImport(payloads, from: source, options: options, kept: kept) },
+        commit: { result in try self.commitImport(result) })
+      var withWarnings = report
+      withWarnings.warnings += warnings
+      return withWarnings
     }
   }
 
-  private func importUnlocked(_ payloads: String, from source: StoreSource, options: StoreImportOptions)
-    throws(DiagnosticList) -> ImportReport
-  {
+  /// Runs the store's importer on `payloads`, given what the log knows and, for Google Play on a
+  /// log file, the documents kept beside it (`kept`).
+  private func decideImport(
+    _ payloads: String, from source: StoreSource, options: StoreImportOptions, kept: [UInt8]
+  ) throws(DiagnosticList) -> ImportResult {
     let name = "<payload>"
     // What the ledger already knows, so a payload adds only new facts (Docs/import-googleplay.md).
     let log: [UInt8]
@@ -184,26 +193,19 @@ extension LedgerStore {
       }
     }
     let knowledge = LedgerKnowledge.read(log: log)
-    let result: ImportResult
-    // Google Play documents are kept beside a log file, as `import googleplay --append` keeps them.
-    let keepsDocuments = source == .googlePlay && !isInMemory
     switch source {
     case .appStore:
-      result = try AppStoreImporter.importEvents(
+      return try AppStoreImporter.importEvents(
         payloads, file: name, catalog: catalog, options: try options.appStore(), knowledge: knowledge)
     case .googlePlay:
-      let kept: [UInt8]
-      do throws(Diagnostic) {
-        kept = keepsDocuments ? try GooglePlayDocumentFile.read(log: logPath) : []
-      } catch { throw DiagnosticList([error]) }
-      result = try GooglePlayImporter.importEvents(
+      return try GooglePlayImporter.importEvents(
         payloads, file: name, catalog: catalog, options: options.googlePlay(importedAt: clock.now()), knowledge: knowledge,
         documentStore: kept)
     }
-    let added: GooglePlayDocumentFile?
-    do throws(Diagnostic) {
-      added = keepsDocuments ? try GooglePlayDocumentFile.append(result.documentLines, log: logPath) : nil
-    } catch { throw DiagnosticList([error]) }
+  }
+
+  /// Appends the events of `result` and says whose access changed.
+  private func commitImport(_ result: ImportResult) throws(DiagnosticList) -> ImportReport {
     var subjects = Set<SubjectID>()
     for line in result.eventLines {
       if let subject = (try? JSONValue.parse(line))?["subject"]?.stringValue { subjects.insert(SubjectID(rawValue: subject)) }
@@ -212,13 +214,7 @@ extension LedgerStore {
     let now = clock.now()
     let before = touched.map { answer(for: $0, at: now) }
     // Importers' events carry their own knowledge time (the store's signing time): no stamp.
-    let appended: AppendReport
-    do {
-      appended = try append(lines: Array(result.eventLines.map { $0 + "\n" }.joined().utf8), named: name, now: nil)
-    } catch {
-      try? added?.undo()
-      throw error
-    }
+    let appended = try append(lines: Array(result.eventLines.map { $0 + "\n" }.joined().utf8), named: "<payload>", now: nil)
     let changed = zip(touched, before).filter { answer(for: $0.0, at: now) != $0.1 }.map(\.0)
     return ImportReport(
       append: appended, events: result.eventLines.count, subjects: touched, accessChanged: changed,

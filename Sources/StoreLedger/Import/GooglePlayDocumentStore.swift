@@ -34,6 +34,61 @@ package enum GooglePlayDocumentStore {
     return found
   }
 
+  /// What `scan` found: where the complete lines end, and the first line that is not a kept line.
+  package struct Scan: Sendable, Equatable {
+    /// Bytes up to and including the last newline.
+    package var completeBytes: Int
+    /// The 1-based number of the first line that is not a kept line, if any.
+    package var badLine: Int?
+    /// Why that line is not one.
+    package var reason = ""
+  }
+
+  /// Checks every complete line of `store`: each must be a kept line, its token first; a line
+  /// that starts at `parsedFrom` or later is parsed in full too (`{"token": string, "document":
+  /// value}` and nothing else). Lines before `parsedFrom` are vouched for by the record's
+  /// digest, which covers what this program wrote. A last line without its newline (an
+  /// interrupted import cut it short) is not a complete line.
+  /// - Complexity: O(n) in the size of the store, plus the JSON parse of the lines from `parsedFrom`.
+  package static func scan(_ store: [UInt8], parsingFrom parsedFrom: Int) -> Scan {
+    var scan = Scan(completeBytes: 0)
+    var number = 0
+    store.withUnsafeBufferPointer { bytes in
+      var start = 0
+      while start < bytes.count, let end = bytes[start...].firstIndex(of: 10) {
+        number += 1
+        if let reason = problem(bytes, from: start, to: end, parses: start >= parsedFrom) {
+          scan.badLine = number
+          scan.reason = reason
+          return
+        }
+        start = end + 1
+        scan.completeBytes = start
+      }
+    }
+    return scan
+  }
+
+  /// Why the line `bytes[start..<end]` is not a kept line, or nil when it is one.
+  private static func problem(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, parses: Bool)
+    -> String?
+  {
+    guard let token = token(of: bytes, from: start, to: end) else {
+      return "it does not begin with {\"token\":\""
+    }
+    guard parses else { return nil }
+    let value: JSONValue
+    do {
+      value = try JSONValue.parse(bytes: Array(bytes[start..<end]))
+    } catch {
+      return "invalid JSON at column \(error.column): \(error.detail)"
+    }
+    guard let members = value.objectMembers, members.count == 2, value["token"]?.stringValue == token,
+      value["document"] != nil
+    else { return "expected {\"token\": …, \"document\": …} and nothing else" }
+    return nil
+  }
+
   /// The token of a kept line: the characters after the prefix, up to the closing quote.
   private static func token(of bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int)
     -> String?

@@ -104,6 +104,7 @@ package enum GooglePlayImporter {
     result.documentLines = storeLines(documents, payloads: payloads, kept: kept.lines)
     result.waitingDocuments = mapper.deferredLines.count
     result.alreadyKnown += mapper.knownCharges
+    result.knownPurchaseTokens = knowledge.googlePlayTokens.count
     return result
   }
 

@@ -32,6 +32,9 @@ package struct ImportResult: Sendable, Equatable {
   /// when its period began); kept in the document store, they change no answer until the
   /// document they need is imported.
   package var waitingDocuments = 0
+  /// Google Play: purchase tokens the log already held events of (`LedgerKnowledge`), so that
+  /// an import into a log with none of its documents kept can say so.
+  package var knownPurchaseTokens = 0
 
   /// Creates a result.
   package init(

@@ -67,6 +67,9 @@ package enum Problem: Sendable, Equatable {
   case indexNotUpdated(IndexIssue)
   case indexBuilt(IndexIssue)
   case indexMismatch(IndexIssue)
+  // The Google Play documents kept beside a log (Docs/import-googleplay.md).
+  /// The documents file (the diagnostic's file) differs from its record `record`, beside `log`.
+  case googlePlayDocuments(GooglePlayDocumentsIssue, record: String, log: String)
   // App Store signature verification (Docs/verification.md).
   /// A JWS at `place` ("field 'data.signedTransactionInfo'", "this document") failed a check.
   case signatureRejected(place: String, SignatureCheck)
@@ -287,6 +290,10 @@ public struct DiagnosticCode: RawRepresentable, Hashable, Sendable, Codable, Cus
   public static let indexRebuilt = DiagnosticCode(rawValue: "index_rebuilt")
   /// `check` found an index that does not describe the log (a warning).
   public static let indexMismatch = DiagnosticCode(rawValue: "index_mismatch")
+  /// The Google Play documents kept beside the log were lost, truncated, replaced or damaged: imports stop.
+  public static let googlePlayDocumentsDamaged = DiagnosticCode(rawValue: "googleplay_documents_damaged")
+  /// Kept Google Play documents their record does not cover yet (a warning).
+  public static let googlePlayDocumentsNotRecorded = DiagnosticCode(rawValue: "googleplay_documents_not_recorded")
   /// A signed App Store payload failed a verification check.
   public static let signatureRejected = DiagnosticCode(rawValue: "signature_rejected")
   /// A decoded App Store payload where signatures are verified.
@@ -420,6 +427,8 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
     case .indexNotUpdated: return .indexNotUpdated
     case .indexBuilt: return .indexRebuilt
     case .indexMismatch: return .indexMismatch
+    case .googlePlayDocuments(let issue, _, _):
+      return issue.isError ? .googlePlayDocumentsDamaged : .googlePlayDocumentsNotRecorded
     case .signatureRejected: return .signatureRejected
     case .unsignedPayload: return .unsignedPayload
     case .noTrustedRoot: return .noTrustedRoot
@@ -464,6 +473,8 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
       return signatureMessage
     case .indexNotUsed, .indexNotUpdated, .indexBuilt, .indexMismatch:
       return indexMessage
+    case .googlePlayDocuments:
+      return googlePlayDocumentsMessage
     case .unknownFeature, .noPolicy, .cacheAfterAnswer, .commitsDropped, .external:
       return libraryMessage
     }

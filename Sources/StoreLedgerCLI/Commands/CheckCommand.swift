@@ -16,7 +16,9 @@ enum CheckCommand: LedgerCommand {
       first) and warnings for events that change nothing, then a summary. Exit 65 on any error.
       With --format json each problem is one line on stdout, {"file", "line", "column",
       "severity", "code", "message"}, code being the stable code of Docs/library.md; the
-      summary stays on stderr.
+      summary stays on stderr. The Google Play documents 'import googleplay --append' keeps
+      beside the log are checked too, against their record: lost, truncated, replaced or
+      damaged, they are an error (Docs/import-googleplay.md).
       """)
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
@@ -49,29 +51,29 @@ enum CheckCommand: LedgerCommand {
       : try feedWithProgress(&builder, log: log, console: console)
     let linesRead = builder.linesRead
     let errorCount = builder.errorCount
-    switch builder.finish() {
-    case .failure(let list):
-      let errors = list.diagnostics.filter { $0.severity == .error }
-      if json {
-        printJSON(list.diagnostics, console: console)
-      } else {
-        StoreLedgerCLI.report(list.diagnostics, console: console, total: max(errorCount, errors.count))
-      }
-      let total = max(errorCount, errors.count)
-      console.err("\(name): \(Plural.counted(total, "error")) in \(Plural.counted(linesRead, "line"))\n")
-      return list.exitCode
+    // The documents kept beside the log are part of its state (Docs/import-googleplay.md).
+    let documents = log == "-" ? [] : GooglePlayDocumentFile.problems(log: log)
+    let finished = builder.finish()
+    if let status = reportFailure(
+      finished, errorCount: errorCount, documents: documents, name: name, linesRead: linesRead, json: json,
+      console: console)
+    {
+      return status
+    }
+    switch finished {
+    case .failure: preconditionFailure("a failed check returns above")
     case .success(let ledger):
       let indexWarnings = log == "-" ? [] : LogIndex.verify(logPath: log, catalog: catalog)
       let leaks: Int
       if json {
         let (shown, count) = leakWarnings(ledger, log: log)
-        printJSON(ledger.warnings + indexWarnings + shown, console: console)
+        printJSON(ledger.warnings + indexWarnings + documents + shown, console: console)
         leaks = count
       } else {
-        CommandSupport.warn(ledger.warnings + indexWarnings, console)
+        CommandSupport.warn(ledger.warnings + indexWarnings + documents, console)
         leaks = reportLeaks(ledger, log: log, console: console)
       }
-      let warnings = ledger.warnings.count + leaks
+      let warnings = ledger.warnings.count + documents.count + leaks
       let summary =
         "ok: \(name): \(Plural.counted(extent.lineCount, "line")), \(Plural.counted(ledger.events.count, "event")), "
         + "\(Plural.counted(ledger.duplicatesSkipped, "duplicate")) skipped, "
@@ -79,6 +81,33 @@ enum CheckCommand: LedgerCommand {
       if json { console.err(summary) } else { console.out(summary) }
       return 0
     }
+  }
+
+  /// Reports the errors of a failed check, the log's and those of the documents kept beside
+  /// it, and returns its exit status; nil when there are none.
+  static func reportFailure(
+    _ finished: Result<Ledger, DiagnosticList>, errorCount: Int, documents: [Diagnostic], name: String,
+    linesRead: Int, json: Bool, console: Console
+  ) -> Int32? {
+    let documentErrors = documents.filter { $0.severity == .error }.count
+    let diagnostics: [Diagnostic]
+    let errors: Int
+    switch finished {
+    case .failure(let list):
+      diagnostics = list.diagnostics + documents
+      errors = max(errorCount, list.diagnostics.filter { $0.severity == .error }.count) + documentErrors
+    case .success(let ledger):
+      guard documentErrors > 0 else { return nil }
+      diagnostics = ledger.warnings + documents
+      errors = documentErrors
+    }
+    if json {
+      printJSON(diagnostics, console: console)
+    } else {
+      StoreLedgerCLI.report(diagnostics, console: console, total: errors)
+    }
+    console.err("\(name): \(Plural.counted(errors, "error")) in \(Plural.counted(linesRead, "line"))\n")
+    return DiagnosticList(diagnostics).exitCode
   }
 
   /// How many leaks are named; the rest are counted.

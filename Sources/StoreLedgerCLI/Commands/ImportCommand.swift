@@ -55,7 +55,9 @@ enum ImportCommand: LedgerCommand {
       With --append, an import adds only what the log does not know yet (events by id,
       transactions already charged), so data can be imported as it arrives, run after run.
       Google Play documents are kept beside the log (LOG.googleplay-documents.jsonl) and read
-      again with every later document about the same purchase.
+      again with every later document about the same purchase; LOG.googleplay-documents.record
+      says what the file held, and an import refuses (exit 65) when it was lost, truncated,
+      replaced or damaged.
       """)
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
@@ -88,29 +90,34 @@ enum ImportCommand: LedgerCommand {
       throw UsageError(message: "Missing '--catalog <file>' (needed to know each product's type).")
     }
     let catalog = try LedgerLoader.loadCatalog(path: catalogPath)
-    let write = { () throws -> Int32 in
-      try importAndWrite(
+    let decide = { (kept: [UInt8]) throws -> ImportResult in
+      try importResult(
         text, displayName: displayName, catalog: catalog, arguments: arguments,
-        isGooglePlay: isGooglePlay, verification: verification, appendLog: appendLog, out: out,
-        console: console)
+        isGooglePlay: isGooglePlay, verification: verification, appendLog: appendLog, keptDocuments: kept)
     }
+    let commit = { (result: ImportResult) throws -> Int32 in
+      try write(
+        result, displayName: displayName, catalog: catalog, arguments: arguments, isGooglePlay: isGooglePlay,
+        appendLog: appendLog, out: out, console: console)
+    }
+    guard isGooglePlay, let appendLog else { return try commit(try decide([])) }
     // One Google Play import into a log at a time, from reading what the log and its kept
-    // documents know until its events are appended (Docs/import-googleplay.md).
-    guard isGooglePlay, let appendLog else { return try write() }
-    return try GooglePlayDocumentFile.whileLocked(
-      log: appendLog, wait: try CommandSupport.lockWait(arguments),
-      notice: CommandSupport.waitNotice(console, log: GooglePlayDocumentFile.path(log: appendLog)), write)
+    // documents know until its events are appended and its documents recorded; damaged kept
+    // documents stop it (Docs/import-googleplay.md, "The record of the kept documents").
+    let wait = try CommandSupport.lockWait(arguments)
+    let (status, warnings) = try GooglePlayDocumentFile.importing(
+      log: appendLog, wait: wait,
+      notice: CommandSupport.waitNotice(console, log: GooglePlayDocumentFile.lockPath(log: appendLog)),
+      decide: decide, commit: commit)
+    CommandSupport.warn(warnings, console)
+    return status
   }
 
-  /// Imports `text` and writes the events: appended to `appendLog`, to `out`, or to stdout.
-  private static func importAndWrite(
-    _ text: String, displayName: String, catalog: Catalog, arguments: ParsedArguments,
-    isGooglePlay: Bool, verification: AppStoreVerification, appendLog: String?, out: String?,
-    console: Console
+  /// Writes the events of an import: appended to `appendLog`, to `out`, or to stdout.
+  private static func write(
+    _ result: ImportResult, displayName: String, catalog: Catalog, arguments: ParsedArguments,
+    isGooglePlay: Bool, appendLog: String?, out: String?, console: Console
   ) throws -> Int32 {
-    let result = try importResult(
-      text, displayName: displayName, catalog: catalog, arguments: arguments,
-      isGooglePlay: isGooglePlay, verification: verification, appendLog: appendLog)
     CommandSupport.warn(result.warnings, console)
     let counts = result.verification
     if counts.unverifiedPayloads > 0 {
@@ -120,19 +127,11 @@ enum ImportCommand: LedgerCommand {
     var summary = summaryText(result, displayName: displayName)
     if !isGooglePlay { summary += verificationSummary(counts, roots: arguments.values("root"), console: console) }
     if let appendLog {
-      // The documents first, then the events they give: a crash in between leaves documents
-      // whose events the next import about their purchase writes; a refused append takes
-      // the documents back.
-      let kept = try isGooglePlay ? GooglePlayDocumentFile.append(result.documentLines, log: appendLog) : nil
-      let report: AppendReport
-      do {
-        report = try LogAppender.append(
-          input: lines, inputName: displayName, logPath: appendLog, catalog: catalog, now: nil,
-          wait: try CommandSupport.lockWait(arguments), waitNotice: CommandSupport.waitNotice(console, log: appendLog))
-      } catch {
-        try kept?.undo()
-        throw error
-      }
+      // Google Play documents were appended before (`GooglePlayDocumentFile.importing`), and
+      // are taken back if this append is refused.
+      let report = try LogAppender.append(
+        input: lines, inputName: displayName, logPath: appendLog, catalog: catalog, now: nil,
+        wait: try CommandSupport.lockWait(arguments), waitNotice: CommandSupport.waitNotice(console, log: appendLog))
       if report.linesWritten > 0 { console.noteCommitted(to: appendLog) }
       console.outText(summary + "appended \(Plural.counted(report.appended, "event")) to \(appendLog) (\(report.duplicates) already present\(CommandSupport.learnedEarlierClause(report)))\n")
     } else if out != nil {
@@ -145,10 +144,11 @@ enum ImportCommand: LedgerCommand {
     return 0
   }
 
-  /// Runs the store's importer on `text`, given what the log (with `--append`) knows.
+  /// Runs the store's importer on `text`, given what the log (with `--append`) knows and the
+  /// Google Play documents kept beside it.
   private static func importResult(
     _ text: String, displayName: String, catalog: Catalog, arguments: ParsedArguments,
-    isGooglePlay: Bool, verification: AppStoreVerification, appendLog: String?
+    isGooglePlay: Bool, verification: AppStoreVerification, appendLog: String?, keptDocuments: [UInt8]
   ) throws -> ImportResult {
     var subjects: [String: String] = [:]
     if let subjectsPath = arguments.value("subjects") {
@@ -165,7 +165,7 @@ enum ImportCommand: LedgerCommand {
           trustsNotifications: arguments.has("trust-notifications"),
           startsRenewalsAtPreviousEnd: arguments.has("renewals-from-resources")),
         knowledge: knowledge,
-        documentStore: try appendLog.map(GooglePlayDocumentFile.read(log:)) ?? [])
+        documentStore: keptDocuments)
       : try AppStoreImporter.importEvents(
         text, file: displayName, catalog: catalog,
         options: AppStoreImportOptions(
