@@ -292,7 +292,8 @@ enum GooglePlayDocuments {
       lineItems: items, isTest: resource.has("testPurchase"),
       accountID: accounts?.string("obfuscatedExternalAccountId", &problems),
       cancellation: cancellation, cancelTime: cancelTime,
-      autoResumeTime: paused?.rfc3339("autoResumeTime", &problems))
+      autoResumeTime: paused?.rfc3339("autoResumeTime", &problems),
+      hasSignupPromotion: resource.has("signupPromotion"))
     return problems.errors.count == errorsBefore ? payload : nil
   }
 

@@ -158,7 +158,8 @@ extension GooglePlayMapper {
         ))
     }
     if let quantity = entry.voidedQuantity { meta.append(("voidedQuantity", .integer(quantity))) }
-    for transaction in (addOnTransactions[orderID].map { $0.sorted() } ?? [orderID]) {
+    for transaction in (addOnTransactions[orderID].map { $0.sorted() } ?? [orderID])
+    where !revokedByCopies.contains(transaction) {
       emitRevocation(
         orderID: transaction, at: entry.voidedTime, subject: subject, meta: meta,
         line: entry.line, recorded: recorded(entry.knownAt))

@@ -46,21 +46,7 @@ extension GooglePlayMapper {
   private mutating func renewalSwitchEvents(_ facts: GooglePlayOrderFacts) {
     let copies = facts.copies
     if !facts.isReplacement {
-      // Each source is a fact of its own (a copy's cancelTime, a notification's time), so
-      // what is written does not depend on which of them came first.
-      for cancelTime in Set(copies.compactMap(\.cancelTime)).sorted() {
-        var context = source(facts, .canceled, nil)
-        if let copy = copies.first(where: { $0.cancelTime == cancelTime }) {
-          context.knownAt = copy.knownAt
-          context.line = copy.line
-        }
-        emit(.autoRenewChanged, at: cancelTime, [("auto_renew", .bool(false))], context)
-      }
-      for cancel in facts.notifications where cancel.kind == .canceled {
-        emit(
-          .autoRenewChanged, at: cancel.eventTime, [("auto_renew", .bool(false))],
-          facts.context.learned(from: cancel))
-      }
+      cancellationEvents(facts)
       if facts.order.copies.contains(where: { $0.state == .canceled }),
         !copies.contains(where: { $0.cancelTime != nil }), facts.latest(.canceled) == nil
       {
@@ -74,6 +60,37 @@ extension GooglePlayMapper {
       emit(
         .autoRenewChanged, at: restart.eventTime, [("auto_renew", .bool(true))],
         facts.context.learned(from: restart))
+    }
+  }
+
+  /// Canceled: `auto_renew_changed` false at each copy's `cancelTime`, the store's own instant.
+  /// A `SUBSCRIPTION_CANCELED` at or after a `cancelTime` with no restart between tells the
+  /// same cancellation: no event of its own, and the copy's event is known from the earlier of
+  /// the two. Alone (no copy carries its cancelTime yet) it cancels at its own time; a copy that
+  /// comes later adds the same change no later, so no answer depends on which came first.
+  private mutating func cancellationEvents(_ facts: GooglePlayOrderFacts) {
+    let cancelTimes = Set(facts.copies.compactMap(\.cancelTime)).sorted()
+    let restarts = facts.notifications.filter { $0.kind == .restarted }.map(\.eventTime)
+    var told: [Timestamp: [Timestamp?]] = [:]
+    for cancel in facts.notifications where cancel.kind == .canceled {
+      let time = cancel.eventTime
+      if let cancelTime = cancelTimes.last(where: { cancelTime in
+        cancelTime <= time && !restarts.contains { $0 > cancelTime && $0 <= time }
+      }) {
+        told[cancelTime, default: []].append(recorded(cancel.knownAt))
+        continue
+      }
+      emit(
+        .autoRenewChanged, at: time, [("auto_renew", .bool(false))],
+        facts.context.learned(from: cancel))
+    }
+    for cancelTime in cancelTimes {
+      let copies = facts.copies.filter { $0.cancelTime == cancelTime }
+      var context = source(facts, .canceled, nil)
+      context.line = copies[0].line
+      context.knownAt = Self.earliest(
+        copies.map { recorded($0.knownAt) } + (told[cancelTime] ?? []))
+      emit(.autoRenewChanged, at: cancelTime, [("auto_renew", .bool(false))], context)
     }
   }
 
@@ -172,9 +189,11 @@ extension GooglePlayMapper {
       deferredLines.formUnion(facts.notifications.filter { $0.kind == .expired }.map(\.line))
       return
     }
-    // Ended before its period did: revoked (the voided purchase revokes it, at the same
-    // instant, and two events at one instant fold in the order their documents came).
-    if expiredEnd < order.end && reason != .billing { return }
+    // Ended before its period did: revoked. The fetched copy is trusted: access ended then.
+    if expiredEnd < order.end && reason != .billing {
+      revokedCopyEvent(facts, at: max(expiredEnd, order.start))
+      return
+    }
     let at = reason == .billing ? (gaveUp ?? expiredEnd) : expiredEnd
     emit(
       .expiration, at: max(at, order.start), [("reason", .string(reason.name))],
@@ -182,13 +201,63 @@ extension GooglePlayMapper {
   }
 
 
+  /// A copy fetched expired before its period's end (after `SUBSCRIPTION_REVOKED` Google moves
+  /// `expiryTime` back to the revocation): the order's `revocation` at that expiryTime. It is
+  /// the one store fact the voided purchase also tells, so it has the same id, is known from the
+  /// earlier of the copy and the voided purchase, and the voided purchase adds nothing
+  /// (`revokedByCopies`). A revocation the ledger already holds is that fact: it is written
+  /// again only when now known earlier (see `relearned`).
+  private mutating func revokedCopyEvent(_ facts: GooglePlayOrderFacts, at: Timestamp) {
+    let order = facts.order
+    revokedByCopies.insert(order.id)
+    let context = source(facts, .expired, nil)
+    let orderID = String(order.id.prefix { $0 != "#" })
+    let listed = (voided[orderID] ?? []).filter { !$0.isFromNotification }
+    let learned = Self.earliest(
+      [recorded(context.knownAt)] + listed.map { recorded($0.knownAt) })
+    let id = "googleplay:\(order.id):revocation"
+    if knowledge.events[id] != nil {
+      if let known = relearned(id, recorded: learned) { emit(known) }
+      return
+    }
+    emitRevocation(
+      orderID: order.id, at: at, subject: context.chain.subject,
+      meta: Self.baseMeta(isTest: context.chain.isTest, resource: context.resource) + [
+        ("subscriptionState", .string("SUBSCRIPTION_STATE_EXPIRED"))
+      ],
+      line: context.line, recorded: learned)
+  }
+
+  /// The event the ledger holds as `id`, again with `recorded`, when that is earlier than the
+  /// ledger knew it (the append then knows it from then, Docs/log-format.md "Redeliveries");
+  /// nil when it is not.
+  private func relearned(_ id: String, recorded: Timestamp?) -> ImportedEvent? {
+    guard let text = knowledge.events[id], let since = knowledge.knownAt[id],
+      case .object(let members)? = try? JSONValue.parse(text),
+      let type = members.first(where: { $0.0 == "type" })?.1.stringValue,
+      let kind = EventKind(name: type),
+      let subject = members.first(where: { $0.0 == "subject" })?.1.stringValue,
+      let atText = members.first(where: { $0.0 == "at" })?.1.stringValue,
+      let at = Timestamp.parseRFC3339(atText),
+      (recorded ?? at) < since
+    else { return nil }
+    let header: Set<String> = ["id", "type", "subject", "at", "recorded", "meta"]
+    var meta: [(String, JSONValue)] = []
+    if case .object(let known)? = members.first(where: { $0.0 == "meta" })?.1 { meta = known }
+    return ImportedEvent(
+      id: id, kind: kind, subject: subject, at: at, recorded: recorded,
+      fields: members.filter { !header.contains($0.0) }, meta: meta, line: 0, identity: id)
+  }
+
   /// Revoked: refunded and access removed at once. The voided purchases list is the trusted
   /// source (exact time and reason); SUBSCRIPTION_REVOKED alone revokes only when
   /// notifications are trusted (Docs/import-googleplay.md, "What each input is trusted for").
   private mutating func revocationEvent(_ facts: GooglePlayOrderFacts) {
     let order = facts.order
     let chain = facts.context.chain
-    guard let revoked = facts.latest(.revoked), voided[order.id] == nil else { return }
+    guard let revoked = facts.latest(.revoked), voided[order.id] == nil,
+      !revokedByCopies.contains(order.id)
+    else { return }
     if options.trustsNotifications {
       emitRevocation(
         orderID: order.id, at: revoked.eventTime, subject: chain.subject,

@@ -354,6 +354,13 @@ extension GooglePlayMapper {
     }
     guard let event = charge(order, chain: chain) else { return }
     emit(event)
+    if let reason = pricing(order).unpricedBecause {
+      let orderID = order.item.orderID ?? order.id
+      problems.warning(
+        order.resource.line,
+        "order '\(orderID)' is imported without a price: its line item has no offerPhase and \(reason), so autoRenewingPlan.recurringPrice (the current recurring price, without discounts and, for tax-exclusive pricing, without taxes) need not be what it charged; Google's Orders API (orders.get for '\(orderID)') tells the amount"
+      )
+    }
     revocationForKnownVoid(
       transaction: order.id, subject: chain.subject,
       meta: Self.baseMeta(isTest: chain.isTest, resource: order.resource), line: event.line,
@@ -397,20 +404,13 @@ extension GooglePlayMapper {
       return nil
     }
     fields.append(("expires", .string(order.end.rfc3339)))
-    switch item.offerPhase {
-    case "freeTrial"?: fields.append(("offer", .string(Offer.trial.name)))
-    case "introductoryPrice"?: fields.append(("offer", .string(Offer.intro.name)))
-    case "basePrice"?:
-      if let price = item.recurringPrice {
-        fields.append(("price", .integer(price.thousandths)))
-        fields.append(("currency", .string(price.currency)))
-      }
-    case "prorationPeriod"?, nil: break
-    case let other?:
+    let priced = pricing(order)
+    fields += priced.fields
+    meta += priced.meta
+    if let phase = item.offerPhase, !priced.meta.isEmpty {
       problems.unknownValue(
-        line, field: itemPath + ".offerPhase", raw: .string(other),
+        line, field: itemPath + ".offerPhase", raw: .string(phase),
         consequence: "no offer recorded; kept raw in meta")
-      meta.append(("offerPhase", .string(other)))
     }
     return ImportedEvent(
       id: "googleplay:\(order.id):\(kind.name)", kind: kind, subject: chain.subject,
@@ -420,6 +420,45 @@ extension GooglePlayMapper {
 }
 
 extension GooglePlayMapper {
+  /// The offer, price and currency of an order's charge, and why it has no price when the
+  /// line item's `recurringPrice` is not taken (nil: nothing to warn about).
+  ///
+  /// `offerPhase` says which phase the order charged; without it (Google added it on
+  /// 2026-01-27, older resources lack it) the recurring price is taken only when nothing marks
+  /// the order as an offer's: an `offerDetails.offerId`, a `signupPromotion`, or a replaced
+  /// token (the first order of an upgrade may be prorated).
+  func pricing(_ order: GooglePlayOrder) -> (
+    fields: [(String, JSONValue)], meta: [(String, JSONValue)], unpricedBecause: String?
+  ) {
+    let item = order.item
+    let price: [(String, JSONValue)] =
+      item.recurringPrice.map {
+        [("price", .integer($0.thousandths)), ("currency", .string($0.currency))]
+      } ?? []
+    switch item.offerPhase {
+    case "freeTrial"?: return ([("offer", .string(Offer.trial.name))], [], nil)
+    case "introductoryPrice"?: return ([("offer", .string(Offer.intro.name))], [], nil)
+    case "basePrice"?: return (price, [], nil)
+    case "prorationPeriod"?: return ([], [], nil)
+    case let other?: return ([], [("offerPhase", .string(other))], nil)
+    case nil: break
+    }
+    guard !price.isEmpty else { return ([], [], nil) }
+    if let offerID = item.offerID, !offerID.isEmpty {
+      return ([], [], "it was bought with offer '\(offerID)' (offerDetails.offerId)")
+    }
+    if order.resource.hasSignupPromotion {
+      return ([], [], "a promotion was applied at signup (signupPromotion)")
+    }
+    if order.renewalIndex == nil && order.resource.linkedToken != nil {
+      return (
+        [], [],
+        "it is the first order of a token that replaced another (linkedPurchaseToken), which may be prorated"
+      )
+    }
+    return (price, [], nil)
+  }
+
   /// A `renewal_extended` at the start of a charged period that sets its end to what the
   /// documents now tell (`knownEnd` was learned from fewer of them: a copy fetched in grace,
   /// after a deferral or after the end). At the charge's own instant and after it in the log,

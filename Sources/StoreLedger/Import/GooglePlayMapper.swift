@@ -51,6 +51,9 @@ struct GooglePlayMapper: EventMapping {
   /// tells when its period began. They become events once the missing document is imported
   /// with them (`ImportResult.pendingDocuments`).
   var deferredLines: Set<Int> = []
+  /// Transactions a copy fetched expired before its period's end revokes (its `revocation`
+  /// is the voided purchase's too, which then adds nothing).
+  var revokedByCopies: Set<String> = []
   /// Charges of orders the ledger already holds (not written again; counted as known).
   var knownCharges = 0
 

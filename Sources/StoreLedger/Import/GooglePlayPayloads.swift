@@ -113,6 +113,8 @@ struct GooglePlaySubscriptionPayload {
 
   /// The parsed state; nil for an absent or unknown value.
   var knownState: GooglePlaySubscriptionState? { state.flatMap(GooglePlaySubscriptionState.init) }
+  /// Whether `signupPromotion` is present: a promotion (a promo code) applied at signup.
+  var hasSignupPromotion = false
   /// Whether this stands for orders the ledger already holds (`LedgerKnowledge`), so that
   /// notifications about a known token are attributed to them; it charges nothing.
   var isFromLedger = false

@@ -189,9 +189,9 @@ struct GooglePlayImportMappingTests {
   }
 
   @Test(
-    "SUBSCRIPTION_CANCELED: auto_renew_changed false at the user's cancelTime and at the notification's time (each source a fact of its own)",
+    "SUBSCRIPTION_CANCELED: one auto_renew_changed false, at the user's cancelTime when a copy carries it, else at the notification's time",
     arguments: [
-      (true, ["2026-01-20T08:00:00.123Z", "2026-01-20T08:00:02Z"]), (false, ["2026-01-20T08:00:02Z"]),
+      (true, ["2026-01-20T08:00:00.123Z"]), (false, ["2026-01-20T08:00:02Z"]),
     ])
   func canceled(withCancelTime: Bool, expected: [String]) throws {
     let result = G.importEvents([
@@ -281,7 +281,7 @@ struct GooglePlayImportMappingTests {
   }
 
   @Test(
-    "a revoked subscription's expired copy (ended before its period) is no expiration of its own, and neither shortens nor extends the paid period"
+    "a revoked subscription's expired copy (ended before its period) is its revocation at that expiryTime, no expiration, and neither shortens nor extends the paid period"
   )
   func revokedCopy() throws {
     let result = G.importEvents([
@@ -295,11 +295,12 @@ struct GooglePlayImportMappingTests {
     let events = G.events(result)
     #expect(
       events["googleplay:\(G.orderA):purchase"]?["expires"] == .string("2026-02-01T10:00:00Z"))
-    // The voided purchase revokes it (at that instant); an expiration there too would fold
-    // before or after the revocation as the documents came.
+    // The copy ends access as the revocation the voided purchase also tells (one id); an
+    // expiration there too would fold before or after it as the documents came.
     #expect(events["googleplay:\(G.orderA):expiration"] == nil)
     #expect(events.keys.contains { $0.contains("renewal_extended") } == false)
-    #expect(events.count == 1)
+    #expect(events["googleplay:\(G.orderA):revocation"]?["at"] == .string("2026-01-15T10:00:00Z"))
+    #expect(events.count == 2)
   }
 
   @Test(

@@ -78,13 +78,16 @@ enum GP {
     start: String = "2026-01-01T10:00:00Z", expiry: String, product: String = "pro",
     plan: String? = "monthly", linked: String? = nil, account: String? = GP.account,
     cancel: String? = nil, test: Bool = false, phase: String? = "basePrice",
-    autoRenew: Bool = true
+    autoRenew: Bool = true, offer: String? = nil, fetched: String? = nil
   ) -> String {
     var item = #""productId":"\#(product)","expiryTime":"\#(expiry)""#
     if let order { item += #","latestSuccessfulOrderId":"\#(order)""# }
     item +=
       #","autoRenewingPlan":{"autoRenewEnabled":\#(autoRenew),"recurringPrice":{"currencyCode":"EUR","units":"4","nanos":990000000}}"#
-    if let plan { item += #","offerDetails":{"basePlanId":"\#(plan)","offerTags":["tag"]}"# }
+    let offerID = offer.map { #","offerId":"\#($0)""# } ?? ""
+    if let plan {
+      item += #","offerDetails":{"basePlanId":"\#(plan)"\#(offerID),"offerTags":["tag"]}"#
+    }
     if let phase { item += #","offerPhase":{"\#(phase)":{}}"# }
     var resource =
       #""kind":"androidpublisher#subscriptionPurchaseV2","startTime":"\#(start)","subscriptionState":"SUBSCRIPTION_STATE_\#(state)","lineItems":[{\#(item)}]"#
@@ -95,8 +98,9 @@ enum GP {
     }
     if let cancel { resource += #","canceledStateContext":\#(cancel)"# }
     if test { resource += #","testPurchase":{}"# }
+    let fetchTime = fetched.map { #","fetchTime":"\#($0)""# } ?? ""
     return
-      #"{"packageName":"com.example.app","purchaseToken":"\#(token)","subscriptionPurchaseV2":{\#(resource)}}"#
+      #"{"packageName":"com.example.app","purchaseToken":"\#(token)"\#(fetchTime),"subscriptionPurchaseV2":{\#(resource)}}"#
   }
 
   /// `canceledStateContext` of a user who canceled at `time`.
