@@ -88,12 +88,11 @@ void storeledger_report_aborts(const char *message, int status) {
   sigaction(SIGABRT, &action, NULL);
 }
 
-int storeledger_fit_allocator_to_address_limit(void) {
-#if defined(__GLIBC__) && defined(M_ARENA_MAX)
+int64_t storeledger_fit_allocator_to_address_limit(void) {
   struct rlimit limit;
-  if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return 0;
-  return mallopt(M_ARENA_MAX, 1) == 1 ? 1 : 0;
-#else
-  return 0;
+  if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return -1;
+#if defined(__GLIBC__) && defined(M_ARENA_MAX)
+  mallopt(M_ARENA_MAX, 1);
 #endif
+  return limit.rlim_cur > (rlim_t)INT64_MAX ? INT64_MAX : (int64_t)limit.rlim_cur;
 }

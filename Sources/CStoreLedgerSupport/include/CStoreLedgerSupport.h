@@ -19,9 +19,9 @@ void storeledger_report_aborts(const char *message, int status);
 
 /// Under an address-space limit (`ulimit -v`), keeps glibc's allocator to one arena: each further
 /// arena reserves 64 MiB of address space, and once one cannot be made every small allocation
-/// becomes its own mmap, so a limited process crawls for minutes before it fails. Returns 1 when
-/// a limit was found and the allocator adjusted, 0 otherwise (no limit, or not glibc).
-int storeledger_fit_allocator_to_address_limit(void);
+/// becomes its own mmap, so a limited process crawls for minutes before it fails. Returns the
+/// limit in bytes, or -1 when there is none.
+int64_t storeledger_fit_allocator_to_address_limit(void);
 
 #endif
 }
@@ -41,8 +41,8 @@ void storeledger_report_aborts(const char *message, int status);
 
 /// Under an address-space limit (`ulimit -v`), keeps glibc's allocator to one arena: each further
 /// arena reserves 64 MiB of address space, and once one cannot be made every small allocation
-/// becomes its own mmap, so a limited process crawls for minutes before it fails. Returns 1 when
-/// a limit was found and the allocator adjusted, 0 otherwise (no limit, or not glibc).
-int storeledger_fit_allocator_to_address_limit(void);
+/// becomes its own mmap, so a limited process crawls for minutes before it fails. Returns the
+/// limit in bytes, or -1 when there is none.
+int64_t storeledger_fit_allocator_to_address_limit(void);
 
 #endif

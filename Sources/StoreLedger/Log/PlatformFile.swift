@@ -567,20 +567,28 @@ extension PlatformFile {
   /// allocation fails (SIGABRT, after its own one-line "Fatal error"), which no Swift code can
   /// catch, so the command ends with this sentence and `outOfMemoryStatus` instead of a backtrace.
   package static let outOfMemoryMessage =
-    "error: out of memory: the command stopped (the Swift runtime aborted, most likely because an allocation failed; "
-    + "see the line above). A log is never left with part of a batch (Docs/durability.md). Raise the memory limit "
-    + "(ulimit -v), or read less at once: an index (storeledger index) or a snapshot (--snapshot), Docs/performance.md.\n"
+    "error: out of memory: the command stopped (an allocation failed, or the address-space limit is below the "
+    + "128 MiB the tool needs to start). A log is never left with part of a batch (Docs/durability.md). Raise the "
+    + "memory limit (ulimit -v), or read less at once: an index (storeledger index) or a snapshot (--snapshot), "
+    + "Docs/performance.md.\n"
   /// The exit status after `outOfMemoryMessage` (EX_SOFTWARE).
   package static let outOfMemoryStatus: Int32 = 70
+
+  /// The smallest address-space limit (`ulimit -v`) a command starts under: below it the loader's
+  /// worker threads (8 MiB of stack each) may not fit, and Dispatch then waits for them for ever
+  /// instead of failing, so such a limit is refused at once.
+  package static let addressSpaceFloorBytes: Int64 = 128 << 20
 
   /// Makes an abort end the process with `outOfMemoryMessage` and `outOfMemoryStatus` rather than
   /// the runtime's backtrace (a command-line process only: a library must not take its host's
   /// signals), and under an address-space limit keeps the allocator to one arena, so the limit is
   /// met by a failed allocation within the command's usual time, not after minutes of one mmap
-  /// per allocation.
-  package static func reportAbortsAsOutOfMemory() {
-    _ = storeledger_fit_allocator_to_address_limit()
+  /// per allocation. Returns false when the limit is below `addressSpaceFloorBytes`: the caller
+  /// prints `outOfMemoryMessage` and exits with `outOfMemoryStatus` before doing anything.
+  package static func reportAbortsAsOutOfMemory() -> Bool {
+    let limit = storeledger_fit_allocator_to_address_limit()
     storeledger_report_aborts(outOfMemoryMessage, outOfMemoryStatus)
+    return limit < 0 || limit >= addressSpaceFloorBytes
   }
 
   /// The wall-clock time, stamped as `recorded` on appended events that carry none.

@@ -45,9 +45,9 @@ struct OutOfMemoryTests {
     try space.write("batch.jsonl", #"{"id":"new-1","type":"purchase","subject":"zed","at":"2026-03-02T00:00:00Z","product":"pro.lifetime","transaction":"t-new"}"# + "\n")
     let before = try space.read()
     var outOfMemory = 0
-    // Not near 64 MB: there a worker thread's stack no longer fits, and Dispatch waits for one
-    // for ever (Docs/decisions.md, "Out of memory").
-    for limit in [48_000, 256_000, 1_000_000] {
+    // Below 128 MiB refused at once (near 64 MB Dispatch would wait for a worker thread for ever);
+    // above it, a failed allocation or a finished command.
+    for limit in [48_000, 64_000, 120_000, 140_000, 256_000, 1_000_000] {
       for arguments in [["replay", space.log], ["append", space.log, space.path("batch.jsonl")]] {
         let (status, stderr) = try Self.run(arguments, limitKiB: limit)
         #expect(!stderr.contains("Backtrac") && !stderr.contains("Program crashed"), "\(arguments[0]) at \(limit) KiB: \(stderr)")
