@@ -79,7 +79,7 @@ let package = Package(
       dependencies: [
         "StoreLedgerCore", "StoreLedgerStorage", "StoreLedgerImport", "StoreLedgerReport",
         "StoreLedger", "StoreLedgerGenerate", "StoreLedgerCLI", "StoreLedgerExample", "StoreLedgerExampleQuestions",
-        "StoreLedgerExampleWebhook", "StoreLedgerExampleTesting",
+        "StoreLedgerExampleWebhook", "StoreLedgerExampleTesting", "StoreLedgerBench",
       ],
       swiftSettings: strictSettings),
   ],

@@ -38,6 +38,17 @@ struct TargetRow {
       shape: shape, target: target, measured: measured, ratio: Format.times(value / goal), verdict: met ? "MET" : "MISSED")
   }
 
+  /// The line under a targets table: how many rows were MET and MISSED, and what the two mean
+  /// (a reader of 19 MISSED rows must not take them for 19 failures).
+  /// - Complexity: O(rows).
+  static func legend(_ rows: [TargetRow]) -> String {
+    let met = rows.count { $0.verdict == "MET" }
+    let missed = rows.count { $0.verdict == "MISSED" }
+    return "\(met) MET, \(missed) MISSED. Each row is measured against the goal in its target column (issue 11's or "
+      + "issue 25's, for this machine); MET: this run reached it; MISSED: a goal not reached yet, not a failed run "
+      + "or a wrong answer (each shape's 'checks' line says whether the answers were right)."
+  }
+
   /// A target this run could not measure.
   static func notMeasured(_ shape: String, _ target: String, why: String) -> TargetRow {
     TargetRow(shape: shape, target: target, measured: "–", ratio: "–", verdict: "not measured: \(why)")
@@ -348,9 +359,8 @@ extension Bench {
       + "≤ marks an upper bound)"
       + (options.baselineCLI.map { "; baseline binary \($0)" } ?? "")
     var targets = Table("shape", "target", "measured", "measured ÷ target", "verdict")
-    for r in shapes {
-      for row in self.targets(r) { targets.add(row.shape, row.target, row.measured, row.ratio, row.verdict) }
-    }
+    let rows = shapes.flatMap { self.targets($0) }
+    for row in rows { targets.add(row.shape, row.target, row.measured, row.ratio, row.verdict) }
 
     say()
     say("SUMMARY")
@@ -367,6 +377,7 @@ extension Bench {
     }
     say("TARGETS (issues 11 and 25; audit with usage: USAGE TARGETS below), measured ÷ target: a ≥ target is met at 1× or more, a ≤ target at 1× or less")
     say(targets.text)
+    say(TargetRow.legend(rows))
 
     let date = ISO8601DateFormatter().string(from: started)
     say("### Results: \(date)")
@@ -391,5 +402,7 @@ extension Bench {
     say("Targets:")
     say()
     say(targets.markdown)
+    say()
+    say(TargetRow.legend(rows))
   }
 }

@@ -187,10 +187,12 @@ extension Bench {
     say(table.markdown)
     say(ratios.markdown)
     var targets = Table("target (issue 25)", "measured", "measured ÷ target", "verdict")
-    for row in usageTargets(subjects) { targets.add(row.target, row.measured, row.ratio, row.verdict) }
+    let rows = usageTargets(subjects)
+    for row in rows { targets.add(row.target, row.measured, row.ratio, row.verdict) }
     say()
     say("USAGE TARGETS (ratios between measurements of this run)")
     say(targets.text)
+    say(TargetRow.legend(rows))
     say(targets.markdown)
   }
 

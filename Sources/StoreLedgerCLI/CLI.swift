@@ -249,8 +249,7 @@ enum CommandSupport {
   /// a typo (`U1`, `" u1"`) must not read as "not entitled".
   static func warnIfUnknown(subject: String, in ledger: Ledger, log: String, console: Console) {
     guard ledger.subject(named: subject) == nil else { return }
-    let hint = NearMatch.Hint(name: subject, suggestions: NearMatch.suggestions(for: subject, in: ledger.symbols.subjects))
-    warn([Diagnostic(file: log, .subjectWithoutEvents(hint), severity: .warning)], console)
+    warn([Diagnostic(file: log, .subjectWithoutEvents(ledger.subjectHint(subject)), severity: .warning)], console)
   }
 
   /// One bounded warning for every query of `batch` whose subject has no events in the log.
@@ -270,7 +269,7 @@ enum CommandSupport {
       }
     }
     guard queries > 0 else { return }
-    let hints = shown.map { NearMatch.Hint(name: $0, suggestions: NearMatch.suggestions(for: $0, in: ledger.symbols.subjects)) }
+    let hints = shown.map { ledger.subjectHint($0) }
     warn([Diagnostic(file: log, .subjectsWithoutEvents(queries: queries, shown: hints, more: queries - queriesOfShown), severity: .warning)], console)
   }
 

@@ -74,7 +74,10 @@ package enum LogAppender {
         _ = try AppendIntent.recover(log, logPath: logPath)
         let size = try log.size()
         let ending = try LogReader.ending(of: log, size: size)
-        if case .torn = ending { throw DiagnosticList([Diagnostic(file: logPath, .tornLineBlocksAppend)]) }
+        if case .torn = ending {
+          let foreign = try JSONLinesSniffer.judgeStart(of: log, name: logPath, size: size, catalog: catalog)
+          throw DiagnosticList([foreign ?? Diagnostic(file: logPath, .tornLineBlocksAppend)])
+        }
         return try appendLocked(
           input: input, inputName: inputName, log: log, logPath: logPath, size: size,
           missingNewline: ending == .missingNewline, catalog: catalog, now: now, prepare: prepare, afterCommit: afterCommit)

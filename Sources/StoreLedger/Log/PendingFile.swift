@@ -34,13 +34,23 @@ package final class PendingFile {
       } catch {
         attempt += 1
         if attempt > 16 || PlatformFile.entryKind(candidate) == .missing {
-          // Name the file the user asked for, not the temporary.
+          // Name the file the user asked for, not the temporary, and a missing folder by its name.
           guard case .cannotWrite(_, let reason) = error.problem else { throw error }
-          throw Diagnostic(.cannotWrite(path: path, reason: reason))
+          throw Diagnostic(.cannotWrite(path: path, reason: PendingFile.folderProblem(directory) ?? reason))
         }
       }
     }
     self.path = path
+  }
+
+  /// Why `directory` cannot hold a new file when it is the folder's fault: it does not exist or is
+  /// not a folder (the system's "No such file or directory" does not say which part is missing).
+  static func folderProblem(_ directory: String) -> String? {
+    switch PlatformFile.entryKind(directory) {
+    case .missing: return "the folder \(directory) does not exist"
+    case .directory, .symbolicLink: return nil
+    case .regular, .stream, .other: return "\(directory) is not a folder"
+    }
   }
 
   /// Refuses a target in use, not a regular file, or existing without `force`.

@@ -176,11 +176,15 @@ enum PipelinedLogReader {
     while !loop.atEnd || !loop.inFlight.isEmpty {
       if loop.atEnd || loop.free.isEmpty {
         loop.admitOldest(&builder)
+        try loop.stopIfNotJSONLines(atEnd: false)
         continue
       }
       progress?(loop.position - offset, end - offset)
       let block = loop.free.removeLast()
       var filled = try loop.fill(block, read: read)
+      if let foreign = loop.sniffer.lookAtStart(UnsafeBufferPointer(rebasing: block.buffer.bindMemory(to: UInt8.self)[0..<filled])) {
+        throw foreign
+      }
       if loop.longLine != nil {
         // The rest of a line already reported as too long: drop it up to its newline.
         guard let newline = try loop.dropLongLineRest(block, filled: filled, &builder) else { continue }
@@ -193,6 +197,7 @@ enum PipelinedLogReader {
       if loop.atEnd {
         // What follows the last newline is a torn write.
         loop.finish(block, &builder)
+        try loop.stopIfNotJSONLines(atEnd: true)
         return LogExtent(
           completeBytes: loop.consumed, tornBytes: Int64(rest), lineCount: loop.lineNumber - firstLineNumber)
       }
@@ -200,6 +205,7 @@ enum PipelinedLogReader {
     }
     // The file ended inside a long line: a torn last line, however long.
     let torn = loop.longLine.map { Int64($0.bytes) } ?? 0
+    try loop.stopIfNotJSONLines(atEnd: true)
     return LogExtent(completeBytes: loop.consumed - torn, tornBytes: torn, lineCount: loop.lineNumber - firstLineNumber)
   }
 
@@ -221,6 +227,8 @@ enum PipelinedLogReader {
     /// newline comes; at the end of the file it is a torn last line (a warning) instead.
     var longLine: (line: Int, bytes: Int)? = nil
     var atEnd = false
+    /// Judges whether a read from the input's start is JSON Lines at all.
+    var sniffer: JSONLinesSniffer
     let workers = DispatchQueue.global()
 
     init(
@@ -235,6 +243,7 @@ enum PipelinedLogReader {
       position = offset
       consumed = offset
       lineNumber = firstLineNumber
+      sniffer = JSONLinesSniffer(name: path, isActive: offset == 0 && firstLineNumber == 1)
     }
 
     /// Waits for the oldest block in flight, adds its lines to `builder` and frees the block.
@@ -242,6 +251,7 @@ enum PipelinedLogReader {
       let block = inFlight.removeFirst()
       block.parsed.wait()
       let bytes = UnsafeBufferPointer(block.buffer.bindMemory(to: UInt8.self))
+      sniffer.observe(block)
       builder.blockOffset = block.fileOffset
       defer { builder.blockOffset = -1 }
       block.scratch.withUnsafeBufferPointer { scratch in
@@ -254,6 +264,15 @@ enum PipelinedLogReader {
       block.owners.removeAll(keepingCapacity: true)
       block.leadingFailure = nil
       free.append(block)
+    }
+
+    /// Stops the read with one error when the lines admitted so far show the input is not JSON
+    /// Lines (`JSONLinesSniffer`), after the workers are done with the blocks in flight.
+    mutating func stopIfNotJSONLines(atEnd: Bool) throws(Diagnostic) {
+      guard sniffer.isOpen, let foreign = sniffer.verdict(atEnd: atEnd) else { return }
+      for block in inFlight { block.parsed.wait() }
+      inFlight.removeAll()
+      throw foreign
     }
 
     /// Copies the carried partial line to the start of `block` and reads up to a block after

@@ -77,7 +77,7 @@ package struct CustomerTimeline: Sendable {
   /// The timeline of `subject` as known at `asOf`; throws `unknownSubject` when no event names it.
   /// - Complexity: O(k · (s + g)) for the subject's k instants, s subscriptions and g grants.
   package static func build(ledger: Ledger, subject: String, asOf: Timestamp?) throws(Diagnostic) -> CustomerTimeline {
-    guard let symbol = ledger.subject(named: subject) else { throw Diagnostic(.unknownSubject(subject)) }
+    guard let symbol = ledger.subject(named: subject) else { throw Diagnostic(.unknownSubject(ledger.subjectHint(subject))) }
     let timeline = ledger.timeline(subject: symbol, asOf: asOf)
     var lanes: [Lane] = []
     for (entitlement, intervals) in timeline.entitlements {

@@ -28,6 +28,8 @@ package enum Problem: Sendable, Equatable {
   case subjectWithoutEvents(NearMatch.Hint)
   case subjectsWithoutEvents(queries: Int, shown: [NearMatch.Hint], more: Int)
   case tornLineBlocksAppend
+  /// A file given as a log that is not JSON Lines at all (`JSONLinesSniffer`): one error, not one per line.
+  case notJSONLines(ForeignInput)
   /// An open ledger's log is now shorter than what it had read: truncated or repaired behind it.
   case logShrank(bytes: Int64, known: Int64)
   case foreignIntentRecord(record: String, reason: String, log: String)
@@ -44,8 +46,8 @@ package enum Problem: Sendable, Equatable {
   case cannotRead(path: String, reason: String)
   case cannotWrite(path: String, reason: String)
   case usage(String)
-  /// A command asked about a subject the log has no event for.
-  case unknownSubject(String)
+  /// A command asked about a subject the log has no event for (with the subjects nearest to it).
+  case unknownSubject(NearMatch.Hint)
   // Snapshots and diffs.
   case snapshotMismatch(String)
   // Reports.
@@ -387,7 +389,7 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
   /// The stable code of the problem's kind.
   public var code: DiagnosticCode {
     switch problem {
-    case .invalidJSON: return .invalidJSON
+    case .invalidJSON, .notJSONLines: return .invalidJSON
     case .unknownField: return .unknownField
     case .duplicateField: return .duplicateField
     case .missingField: return .missingField
@@ -464,7 +466,7 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
       .unknownReference, .ignoredInState, .subjectWithoutEvents, .subjectsWithoutEvents, .leak:
       return ruleMessage
     case .tornLineBlocksAppend, .logShrank, .foreignIntentRecord, .logHasSeveralNames, .lockBusy,
-      .tooManyLines:
+      .tooManyLines, .notJSONLines:
       return logFileMessage
     case .badCatalog, .fileNotFound, .defaultCatalogNotFound, .goldenNotFound, .cannotRead, .cannotWrite,
       .usage, .unknownSubject, .snapshotMismatch, .reportValueOutOfRange, .importFailed:
@@ -588,6 +590,9 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
         + "(--wait sets the limit)"
     case .tooManyLines(let limit):
       return "the log has more than \(limit) lines"
+    case .notJSONLines(let what):
+      return "not a JSON Lines log: \(Self.worded(what)); a log holds one event per line, each a JSON object "
+        + "(Docs/log-format.md)"
     default: preconditionFailure("\(problem) is not worded by logFileMessage")
     }
   }
@@ -610,8 +615,9 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
       return "cannot write \(path): \(reason)"
     case .usage(let detail):
       return detail
-    case .unknownSubject(let subject):
-      return "no event in the log names subject '\(Self.shown(subject))'"
+    case .unknownSubject(let hint):
+      return "no event in the log names subject '\(Self.shown(hint.name))'"
+        + Diagnostic.didYouMean(hint.suggestions, separator: "; ")
     case .snapshotMismatch(let detail):
       return detail
     case .reportValueOutOfRange(let name, let bucketStart, let limit):
@@ -719,6 +725,35 @@ extension Diagnostic {
 
   /// A value from a log, catalog or payload as a message quotes it: escaped and clipped (`TerminalText`).
   static func shown(_ value: String) -> String { TerminalText.clipped(value) }
+
+  /// What a file that is not JSON Lines looks like, and what to do about it when that is plain.
+  static func worded(_ what: ForeignInput) -> String {
+    func lines(_ failed: Int, whole: Bool) -> String {
+      whole ? (failed == 1 ? "its only line is not JSON" : "none of its \(failed) lines is JSON")
+        : "none of its first \(failed) lines is JSON"
+    }
+    switch what {
+    case .binary(let failed, let whole):
+      return "it holds binary data (NUL bytes) and \(lines(failed, whole: whole))"
+    case .text(let failed, let firstError):
+      return "\(lines(failed, whole: false)) (\(firstError))"
+    case .signature(let signature):
+      switch signature {
+      case .gzip: return "it is gzip-compressed; decompress it first (gunzip)"
+      case .zip: return "it is a zip archive; extract the log from it first (unzip)"
+      case .xz: return "it is xz-compressed; decompress it first (unxz)"
+      case .zstd: return "it is zstd-compressed; decompress it first (unzstd)"
+      case .bzip2: return "it is bzip2-compressed; decompress it first (bunzip2)"
+      case .png: return "it is a PNG image"
+      case .jpeg: return "it is a JPEG image"
+      case .gif: return "it is a GIF image"
+      case .pdf: return "it is a PDF document"
+      case .sqlite: return "it is an SQLite database"
+      case .elf: return "it is an executable (ELF)"
+      case .utf16LE, .utf16BE: return "it is UTF-16 text; save it as UTF-8"
+      }
+    }
+  }
 
   /// ` of FILE` when a line number refers to another file than the diagnostic's.
   static func of(_ file: String?) -> String { file.map { " of \($0)" } ?? "" }

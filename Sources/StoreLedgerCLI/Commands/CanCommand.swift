@@ -45,6 +45,8 @@ enum CanCommand: LedgerCommand {
       )
     }
     let (ledger, _) = try IndexedRead.ledger(arguments, console: console, subjects: [subject])
+    // The answer for a subject without events (the free tier) stands, but is likely a typo.
+    CommandSupport.warnIfUnknown(subject: subject, in: ledger, log: log, console: console)
     var engine = QueryEngine(ledger: ledger)
     guard let permission = engine.permission(
       subject: subject, feature: feature, at: time.at, asOf: time.asOf, cache: time.cache)
