@@ -208,7 +208,8 @@ enum ImportCommand: LedgerCommand {
     if result.alreadyKnown > 0 { summary += "; \(result.alreadyKnown) already in the log, not repeated" }
     summary += "\n"
     if result.waitingDocuments > 0 {
-      summary += "  \(Plural.counted(result.waitingDocuments, "document")) wait for the documents they need (warned above)\n"
+      let verb = result.waitingDocuments == 1 ? "waits for the documents it needs" : "wait for the documents they need"
+      summary += "  \(Plural.counted(result.waitingDocuments, "document")) \(verb) (warned above)\n"
     }
     func listed(_ counts: [String: Int]) -> String {
       counts.sorted { $0.key < $1.key }.map { "\(TerminalText.clipped($0.key)) (\($0.value))" }.joined(separator: ", ")
