@@ -557,8 +557,14 @@ package struct Cursor {
       return SymbolTable.mix(SymbolTable.hash(text) ^ 0x7465_7874)
     }
     let value = Double(numberText) ?? .nan
-    var shortest = value.description
-    let held = value.isFinite && shortest.withUTF8 { ExactDecimal(jsonNumber: $0) } == exact
+    // Up to 15 significant digits well inside the normal range, a `Double` always holds the number
+    // as its shortest text (DBL_DIG), so only longer or extreme numbers pay for that text.
+    let magnitude = exact.exponent + Int64(exact.digits.count)
+    var held = exact.digits.count <= 15 && abs(magnitude) < 280
+    if !held {
+      var shortest = value.description
+      held = value.isFinite && shortest.withUTF8 { ExactDecimal(jsonNumber: $0) } == exact
+    }
     guard held else {
       let digits = exact.digits.withUnsafeBufferPointer { SymbolTable.hash($0) }
       let sign: UInt64 = exact.isNegative ? 0x2d : 0x2b
