@@ -6,17 +6,10 @@ let strictSettings: [SwiftSetting] = [
   .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
-/// The folders of Sources/StoreLedger, each compiled by one library target.
-let libraryFolders = [
-  "Support", "Crypto", "Catalog", "Events", "Fold", "Log", "Snapshot", "Index", "Query", "Import", "Report", "API",
-  "StoreLedger.docc",
-]
-
-/// A library target compiling `folders` of Sources/StoreLedger.
+/// A library target: `Sources/<name>/`, whose `folders` are its layers (Docs/architecture.md).
 func libraryTarget(_ name: String, folders: [String], dependencies: [Target.Dependency]) -> Target {
   .target(
-    name: name, dependencies: dependencies, path: "Sources/StoreLedger",
-    exclude: libraryFolders.filter { !folders.contains($0) }, sources: folders, swiftSettings: strictSettings)
+    name: name, dependencies: dependencies, path: "Sources/\(name)", sources: folders, swiftSettings: strictSettings)
 }
 
 let package = Package(
@@ -30,9 +23,9 @@ let package = Package(
     .executable(name: "storeledger-bench", targets: ["StoreLedgerBench"]),
   ],
   targets: [
-    // The library in layers (Docs/architecture.md, "Targets"): each target compiles some folders
-    // of Sources/StoreLedger and may use only the targets it depends on, so the compiler keeps
-    // the layers. Only `StoreLedger` (API/) is a product; it re-exports the targets below it.
+    // The library in layers (Docs/architecture.md, "Targets"): each target is a folder of
+    // Sources/ holding its layers' folders, and may use only the targets it depends on, so the
+    // compiler keeps the layers. Only `StoreLedger` (API/) is a product; it re-exports the targets below it.
     libraryTarget(
       "StoreLedgerCore", folders: ["Support", "Crypto", "Catalog", "Events", "Fold", "Log", "Query"],
       dependencies: ["CStoreLedgerSHA", "CStoreLedgerSupport"]),

@@ -79,11 +79,13 @@ struct LibraryExampleTests {
   @Test("every public declaration of the library is named in library.md's tables")
   func everyPublicDeclarationIsDocumented() throws {
     let tables = markdown.split(separator: "\n").filter { $0.hasPrefix("|") }.joined(separator: "\n")
-    let sources = try FileManager.default.subpathsOfDirectory(atPath: repoPath("Sources/StoreLedger"))
-      .filter { $0.hasSuffix(".swift") }
     var names = Set<String>()
-    for path in sources {
-      names.formUnion(publicNames(try String(contentsOfFile: repoPath("Sources/StoreLedger/\(path)"), encoding: .utf8)))
+    for target in ["StoreLedgerCore", "StoreLedgerStorage", "StoreLedgerImport", "StoreLedger"] {
+      let sources = try FileManager.default.subpathsOfDirectory(atPath: repoPath("Sources/\(target)"))
+        .filter { $0.hasSuffix(".swift") }
+      for path in sources {
+        names.formUnion(publicNames(try String(contentsOfFile: repoPath("Sources/\(target)/\(path)"), encoding: .utf8)))
+      }
     }
     // Protocol requirements every such type has: Codable, CustomStringConvertible, RawRepresentable.
     names.subtract(["encode", "description"])

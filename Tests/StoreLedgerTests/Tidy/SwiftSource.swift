@@ -4,7 +4,7 @@ import Foundation
 /// lines kept, braces counted. Not a parser: good enough to measure bodies, list top-level
 /// declarations and find the names a file uses (the method of `fnlen.py`, in Swift).
 struct SwiftSource {
-  /// The path relative to the package root, such as `Sources/StoreLedger/Log/LogReader.swift`.
+  /// The path relative to the package root, such as `Sources/StoreLedgerCore/Log/LogReader.swift`.
   let path: String
   /// The text with every comment and string literal (interpolations included) replaced by
   /// spaces; newlines stay, so offsets and line numbers are the file's.
@@ -27,6 +27,17 @@ struct SwiftSource {
       sources.append(SwiftSource(path: directory + "/" + relative, text: text))
     }
     return sources.sorted { $0.path < $1.path }
+  }
+
+  /// The library targets, each a folder of Sources/ holding its layers' folders (Package.swift's
+  /// `libraryTarget`s; Docs/architecture.md, "Targets").
+  static let libraryTargets = ["StoreLedgerCore", "StoreLedgerStorage", "StoreLedgerImport", "StoreLedgerReport", "StoreLedger"]
+
+  /// The path inside its library target (`Log/LogReader.swift`), or nil outside the library.
+  var pathInLibrary: String? {
+    let parts = path.split(separator: "/").map(String.init)
+    guard parts.count > 3, parts[0] == "Sources", SwiftSource.libraryTargets.contains(parts[1]) else { return nil }
+    return parts[2...].joined(separator: "/")
   }
 
   /// The file name without `.swift`.

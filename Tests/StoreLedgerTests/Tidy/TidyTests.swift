@@ -90,7 +90,7 @@ struct TidyTests {
     #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
   }
 
-  @Test("Package.swift's library targets are Docs/architecture.md's target table, and each folder's row fits its target")
+  @Test("Package.swift's library targets are Docs/architecture.md's target table, each folder sits in its target's folder, and each row fits its target")
   func targets() throws {
     let table = try LayerTable.read()
     try #require(!table.targets.isEmpty, "Docs/architecture.md has no target table")
@@ -111,7 +111,7 @@ struct TidyTests {
         problems.append("Package.swift: \(target.name) depends on \(target.dependencies), the table says \(row.dependencies)")
       }
     }
-    let library = Set(Self.sources.filter { $0.path.hasPrefix("Sources/StoreLedger/") }.map(Self.folder))
+    let library = Set(Self.sources.filter { $0.pathInLibrary != nil }.map(Self.folder))
     var targetOf: [String: LayerTable.Target] = [:]
     for target in table.targets {
       for folder in target.folders {
@@ -121,6 +121,13 @@ struct TidyTests {
     }
     for folder in library.sorted() where targetOf[folder] == nil {
       problems.append("table: \(folder) is in no target: add it to one")
+    }
+    // The tree shows the targets: a folder's files sit in the folder of the target compiling it.
+    for source in Self.sources where source.pathInLibrary != nil {
+      let directory = source.path.split(separator: "/")[1]
+      if let target = targetOf[Self.folder(source)], target.name != directory {
+        problems.append("\(source.path): \(Self.folder(source)) belongs to \(target.name): move it to Sources/\(target.name)/")
+      }
     }
     // A folder may use folders of its own target and of the targets its target depends on.
     for row in table.rows {
@@ -160,9 +167,8 @@ struct TidyTests {
 
   /// The row a file belongs to: `Log/` for a library folder, `StoreLedgerCLI/` for a target.
   static func folder(_ source: SwiftSource) -> String {
-    let parts = source.path.split(separator: "/").map(String.init)
-    if parts.count > 3 && parts[1] == "StoreLedger" { return parts[2] + "/" }
-    return parts[1] + "/"
+    if let inLibrary = source.pathInLibrary { return String(inLibrary.prefix { $0 != "/" }) + "/" }
+    return source.path.split(separator: "/").map(String.init)[1] + "/"
   }
 
   /// Which library folder uses which other, each with the first place it does (`path:line: name`).
@@ -173,7 +179,7 @@ struct TidyTests {
   static func libraryFolderUses(
     of sources: [SwiftSource] = sources
   ) -> [(edge: (folder: String, uses: String), evidence: String)] {
-    let library = sources.filter { $0.path.hasPrefix("Sources/StoreLedger/") }
+    let library = sources.filter { $0.pathInLibrary != nil }
     var owner: [String: String] = [:]
     for source in library {
       for declaration in source.declarations
