@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """The library's public surface: list it, or reduce it to the API of Docs/library.md.
 
-  .ci/public-surface.py list    # public types of the product's targets (Sources/StoreLedger but Report/)
+  .ci/public-surface.py list    # public types of the product's targets (the product's targets)
   .ci/public-surface.py apply   # every other `public` declaration becomes `package`
 
 `apply` is idempotent and mechanical, so it can be re-run after merging branches that add
-public declarations: it rewrites `public` to `package` in Sources/StoreLedger, except in API/
+public declarations: it rewrites `public` to `package` in the product's targets, except in API/
 (written for users) and on the declarations listed in KEEP, which Docs/library.md documents.
 The CLI, the benchmark and the example are targets of this package and keep `package` access;
 the tests use `@testable import`.
@@ -18,9 +18,11 @@ import os
 import re
 import sys
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Sources", "StoreLedger")
+SOURCES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Sources")
+# The product's library targets, each a folder of Sources/ holding its layers' folders.
+PRODUCT_TARGETS = ("StoreLedgerCore", "StoreLedgerStorage", "StoreLedgerImport", "StoreLedger")
 
-# file (relative to Sources/StoreLedger) -> patterns of declaration lines that stay public.
+# file (relative to its target's folder) -> patterns of declaration lines that stay public.
 KEEP = {
     "Support/Timestamp.swift": [
         r"struct Timestamp\b", r"var millisecondsSinceEpoch\b", r"init\(millisecondsSinceEpoch:",
@@ -45,18 +47,14 @@ DECLARATION = re.compile(r"^(\s*(?:@\w+(?:\([^)]*\))?\s+)*)public\b")
 TYPE = re.compile(r"^(\s*)public (?:final |indirect )?(struct|enum|class|protocol|typealias|actor) (\w+)")
 
 
-# Folders of Sources/StoreLedger whose targets are not in the product (Docs/architecture.md, "Targets").
-OUTSIDE_PRODUCT = ("Report/",)
-
-
 def swift_files():
-    for directory, _, names in sorted(os.walk(ROOT)):
-        for name in sorted(names):
-            if name.endswith(".swift"):
-                path = os.path.join(directory, name)
-                relative = os.path.relpath(path, ROOT)
-                if not relative.startswith(OUTSIDE_PRODUCT):
-                    yield relative, path
+    for target in PRODUCT_TARGETS:
+        root = os.path.join(SOURCES, target)
+        for directory, _, names in sorted(os.walk(root)):
+            for name in sorted(names):
+                if name.endswith(".swift"):
+                    path = os.path.join(directory, name)
+                    yield os.path.relpath(path, root), path
 
 
 def list_types():
