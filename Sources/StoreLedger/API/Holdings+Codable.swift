@@ -21,12 +21,14 @@ extension Holdings {
     entitlements = try json.table(.entitlements) { item in
       Entitlement(
         product: ProductID(rawValue: try item.string(.product)), state: try item.name(.state),
-        expires: try item.optionalTime(.expires), ownership: try item.name(.ownership), period: try item.name(.period))
+        expires: try item.optionalTime(.expires), graceExpires: try item.optionalTime(.graceExpires),
+        ownership: try item.name(.ownership), period: try item.name(.period))
     }
     plans = try json.table(.plans) { plan in
       Plan(
         product: ProductID(rawValue: try plan.string(.product)), state: try plan.name(.state),
-        expires: try plan.time(.expires), willRenew: try plan.bool(.willRenew),
+        expires: try plan.time(.expires), graceExpires: try plan.optionalTime(.graceExpires),
+        willRenew: try plan.bool(.willRenew),
         renewsTo: try plan.optionalString(.renewsTo).map { ProductID(rawValue: $0) }, period: try plan.name(.period),
         ownership: try plan.name(.ownership),
         originalTransaction: TransactionID(rawValue: try plan.string(.originalTransaction)),

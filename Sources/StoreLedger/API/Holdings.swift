@@ -79,6 +79,8 @@ public struct Holdings: Hashable, Codable, Sendable {
     public var state: SubscriptionStatus
     /// When access ends; nil for never.
     public var expires: Timestamp?
+    /// While in state `grace`: when the grace period ends, the access it still gives; nil otherwise.
+    public var graceExpires: Timestamp? = nil
     /// Bought by the subject or shared by its family.
     public var ownership: Ownership
     /// The offer of the granting transaction.
@@ -93,6 +95,8 @@ public struct Holdings: Hashable, Codable, Sendable {
     public var state: SubscriptionStatus
     /// End of the current period.
     public var expires: Timestamp
+    /// While in state `grace`: when the grace period ends, the access it still gives; nil otherwise.
+    public var graceExpires: Timestamp? = nil
     /// Whether it renews at `expires`.
     public var willRenew: Bool
     /// The product it changes to at renewal, if one is pending.
@@ -158,14 +162,14 @@ extension Holdings {
     entitlements = [:]
     for item in answer.entitlements {
       entitlements[item.entitlement] = Entitlement(
-        product: ProductID(rawValue: item.product), state: item.state, expires: item.expires, ownership: item.ownership,
-        period: item.period)
+        product: ProductID(rawValue: item.product), state: item.state, expires: item.expires,
+        graceExpires: item.graceExpires, ownership: item.ownership, period: item.period)
     }
     plans = [:]
     for plan in answer.plans {
       plans[plan.group] = Plan(
         product: ProductID(rawValue: plan.product), state: plan.state, expires: plan.expires,
-        willRenew: plan.willRenew, renewsTo: plan.renewsTo.map { ProductID(rawValue: $0) },
+        graceExpires: plan.graceExpires, willRenew: plan.willRenew, renewsTo: plan.renewsTo.map { ProductID(rawValue: $0) },
         period: plan.period, ownership: plan.ownership,
         originalTransaction: TransactionID(rawValue: plan.originalTransaction),
         transaction: TransactionID(rawValue: plan.transaction))
@@ -194,12 +198,12 @@ extension Holdings {
       entitlements: sorted(entitlements).map { name, item in
         EntitlementAnswer(
           entitlement: name, product: item.product.rawValue, state: item.state, expires: item.expires,
-          ownership: item.ownership, period: item.period)
+          graceExpires: item.graceExpires, ownership: item.ownership, period: item.period)
       },
       plans: sorted(plans).map { group, plan in
         PlanAnswer(
           group: group, product: plan.product.rawValue, state: plan.state, expires: plan.expires,
-          willRenew: plan.willRenew, renewsTo: plan.renewsTo?.rawValue, period: plan.period,
+          graceExpires: plan.graceExpires, willRenew: plan.willRenew, renewsTo: plan.renewsTo?.rawValue, period: plan.period,
           ownership: plan.ownership, originalTransaction: plan.originalTransaction.rawValue,
           transaction: plan.transaction.rawValue)
       },

@@ -39,6 +39,12 @@ package struct SubscriptionState: Sendable, Equatable {
     }
   }
 
+  /// When its grace period ends, only while the state reported at T is `grace` (what answers
+  /// show as `grace_expires`, contract v1.3 section 5); nil in every other state.
+  package func graceExpires(at time: Timestamp) -> Timestamp? {
+    reportedStatus(at: time) == .grace ? graceExpires : nil
+  }
+
   /// Whether the subscription gives access at T (half-open: `T == expires` has none).
   package func hasAccess(at time: Timestamp) -> Bool {
     switch status {

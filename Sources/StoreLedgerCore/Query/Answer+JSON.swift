@@ -35,24 +35,28 @@ extension Answer {
 extension EntitlementAnswer {
   /// One member of an answer's `entitlements`, without its name.
   var jsonValue: JSONValue {
-    .answerObject([
+    var members: [(AnswerKey, JSONValue)] = [
       (.product, .string(product)), (.state, .string(state.name)), (.expires, time(expires)),
       (.ownership, .string(ownership.name)), (.period, .string(period.name)),
-    ])
+    ]
+    if let graceExpires { members.append((.graceExpires, time(graceExpires))) }
+    return .answerObject(members)
   }
 }
 
 extension PlanAnswer {
   /// One member of an answer's `plans`, without its group.
   var jsonValue: JSONValue {
-    .answerObject([
+    var members: [(AnswerKey, JSONValue)] = [
       (.product, .string(product)), (.state, .string(state.name)),
       (.expires, time(expires)), (.willRenew, .bool(willRenew)),
       (.renewsTo, renewsTo.map { .string($0) } ?? .null),
       (.period, .string(period.name)), (.ownership, .string(ownership.name)),
       (.originalTransaction, .string(originalTransaction)),
       (.transaction, .string(transaction)),
-    ])
+    ]
+    if let graceExpires { members.append((.graceExpires, time(graceExpires))) }
+    return .answerObject(members)
   }
 }
 

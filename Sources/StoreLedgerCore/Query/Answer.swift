@@ -8,6 +8,8 @@ package struct EntitlementAnswer: Sendable, Equatable {
   package var state: SubscriptionStatus
   /// When the grant ends; nil for never.
   package var expires: Timestamp?
+  /// In state `grace` only: when the grace period ends (contract v1.3, section 5).
+  package var graceExpires: Timestamp?
   /// `purchased` or `family_shared`.
   package var ownership: Ownership
   /// The offer of the granting transaction, or `normal`.
@@ -15,12 +17,14 @@ package struct EntitlementAnswer: Sendable, Equatable {
 
   /// Creates a value from all its stored properties (the memberwise initializer, for other targets).
   package init(
-    entitlement: String, product: String, state: SubscriptionStatus, expires: Timestamp? = nil, ownership: Ownership, period: Offer
+    entitlement: String, product: String, state: SubscriptionStatus, expires: Timestamp? = nil,
+    graceExpires: Timestamp? = nil, ownership: Ownership, period: Offer
   ) {
     self.entitlement = entitlement
     self.product = product
     self.state = state
     self.expires = expires
+    self.graceExpires = graceExpires
     self.ownership = ownership
     self.period = period
   }
@@ -36,6 +40,8 @@ package struct PlanAnswer: Sendable, Equatable {
   package var state: SubscriptionStatus
   /// End of the current period.
   package var expires: Timestamp
+  /// In state `grace` only: when the grace period ends (contract v1.3, section 5).
+  package var graceExpires: Timestamp?
   /// Whether it will renew.
   package var willRenew: Bool
   /// A pending product change, or nil.
@@ -51,13 +57,15 @@ package struct PlanAnswer: Sendable, Equatable {
 
   /// Creates a value from all its stored properties (the memberwise initializer, for other targets).
   package init(
-    group: String, product: String, state: SubscriptionStatus, expires: Timestamp, willRenew: Bool,
-    renewsTo: String? = nil, period: Offer, ownership: Ownership, originalTransaction: String, transaction: String
+    group: String, product: String, state: SubscriptionStatus, expires: Timestamp, graceExpires: Timestamp? = nil,
+    willRenew: Bool, renewsTo: String? = nil, period: Offer, ownership: Ownership, originalTransaction: String,
+    transaction: String
   ) {
     self.group = group
     self.product = product
     self.state = state
     self.expires = expires
+    self.graceExpires = graceExpires
     self.willRenew = willRenew
     self.renewsTo = renewsTo
     self.period = period

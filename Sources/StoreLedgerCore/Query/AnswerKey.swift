@@ -21,6 +21,7 @@ package enum AnswerKey: String, CaseIterable, Sendable {
   case product
   case state
   case expires
+  case graceExpires = "grace_expires"
   case ownership
   case period
   case willRenew = "will_renew"

@@ -124,7 +124,8 @@ package struct QueryEngine {
         result.entitlements.append(
           EntitlementAnswer(
             entitlement: catalog.entitlementNames[entitlement], product: productNames[Int(sub.product.rawValue)],
-            state: sub.reportedStatus(at: at), expires: sub.expires, ownership: sub.ownership, period: sub.offer))
+            state: sub.reportedStatus(at: at), expires: sub.expires, graceExpires: sub.graceExpires(at: at),
+            ownership: sub.ownership, period: sub.offer))
       } else {
         let item = subjectFold.state.items[candidate.index]
         result.entitlements.append(
@@ -139,7 +140,8 @@ package struct QueryEngine {
       result.plans.append(
         PlanAnswer(
           group: catalog.groupNames[group], product: productNames[Int(sub.product.rawValue)],
-          state: sub.reportedStatus(at: at), expires: sub.expires, willRenew: sub.willRenew,
+          state: sub.reportedStatus(at: at), expires: sub.expires, graceExpires: sub.graceExpires(at: at),
+          willRenew: sub.willRenew,
           renewsTo: sub.renewsTo.isSome ? productNames[Int(sub.renewsTo.rawValue)] : nil,
           period: sub.offer, ownership: sub.ownership,
           originalTransaction: symbols.transactions.string(sub.originalTransaction),
@@ -445,6 +447,7 @@ package struct QueryEngine {
       if candidate.isSubscription {
         let sub = subjectFold.state.subscriptions[candidate.index]
         appendTimestamp(sub.expires, &out)
+        appendGraceExpires(sub, at: at, &out)
         product = sub.product
         ownership = sub.ownership
         offer = sub.offer
@@ -479,6 +482,7 @@ package struct QueryEngine {
       out.append(contentsOf: groupLiterals[group])
       appendStatic(#":{"expires":"#, to: &out)
       appendTimestamp(sub.expires, &out)
+      appendGraceExpires(sub, at: at, &out)
       appendStatic(#","original_transaction":"#, to: &out)
       appendSymbol(ledger.symbols.transactions, sub.originalTransaction, &out)
       appendStatic(#","ownership":""#, to: &out)
@@ -570,6 +574,13 @@ package struct QueryEngine {
     out.put(byte: 34)
     out.timestamp(time.millisecondsSinceEpoch)
     out.put(byte: 34)
+  }
+
+  /// `,"grace_expires":…` when the subscription is in grace at T (the key sorts after `expires`).
+  private func appendGraceExpires(_ sub: SubscriptionState, at: Timestamp, _ out: inout [UInt8]) {
+    guard let graceExpires = sub.graceExpires(at: at) else { return }
+    appendStatic(#","grace_expires":"#, to: &out)
+    appendTimestamp(graceExpires, &out)
   }
 
   private func appendTimestamp(_ time: Timestamp, _ out: inout [UInt8]) {
