@@ -51,6 +51,7 @@ package struct Event: Sendable, Equatable {
     case hasRecorded = 8
     case hasOwnership = 16
     case hasOffer = 32
+    case hasRefunded = 64
   }
 
   /// An empty record to fill in.
@@ -117,6 +118,13 @@ package struct Event: Sendable, Equatable {
     set { setFlag(.hasOffer, newValue) }
   }
 
+  /// Whether a revocation's `refunded` was written (its amount is `EventDetails.price`).
+  @inlinable
+  package var hasRefunded: Bool {
+    get { flag(.hasRefunded) }
+    set { setFlag(.hasRefunded, newValue) }
+  }
+
   /// `feature` of a `usage` event: its index in the catalog policy's features (`noFeature` otherwise).
   @inlinable
   package var feature: UInt16 {
@@ -127,7 +135,8 @@ package struct Event: Sendable, Equatable {
       kindValue = newValue == Event.noFeature ? UInt32.max : UInt32(newValue)
     }
   }
-  /// Resolved when the log is loaded: the product a `revocation` / `refund_reversed` targets.
+  /// Resolved when the log is loaded: the product a `revocation`, `refund_reversed` or refund
+  /// notice (`refund_requested`, `refund_declined`) targets.
   @inlinable
   package var targetProduct: ProductIndex {
     get { Event.isRefundKind(kind) ? ProductIndex(rawValue: kindValue) : .none }
@@ -156,7 +165,9 @@ package struct Event: Sendable, Equatable {
   }
 
   @inlinable
-  static func isRefundKind(_ kind: EventKind) -> Bool { kind == .revocation || kind == .refundReversed }
+  static func isRefundKind(_ kind: EventKind) -> Bool {
+    kind == .revocation || kind == .refundReversed || kind == .refundRequested || kind == .refundDeclined
+  }
 
   /// The `feature` of events that are not `usage`.
   package static let noFeature = UInt16.max
@@ -195,9 +206,15 @@ package struct Event: Sendable, Equatable {
     check(product != other.product, .product)
     check(transaction != other.transaction, .transaction)
     check(originalTransaction != other.originalTransaction, .originalTransaction)
-    check(hasExpires != other.hasExpires || (hasExpires && expires != other.expires), kind == .graceEntered ? .graceExpires : .expires)
+    check(
+      hasExpires != other.hasExpires || (hasExpires && expires != other.expires),
+      kind == .graceEntered ? .graceExpires : kind == .refundRequested ? .respondBy : .expires)
     check(quantity != other.quantity, .quantity)
-    check(details.hasPrice != otherDetails.hasPrice || details.price != otherDetails.price, .price)
+    check(
+      details.hasPrice != otherDetails.hasPrice || (!hasRefunded && !other.hasRefunded && details.price != otherDetails.price),
+      .price)
+    check(hasRefunded != other.hasRefunded || (hasRefunded && details.price != otherDetails.price), .refunded)
+    check(details.factsHash != otherDetails.factsHash, .store)
     check(
       balanceCurrency != other.balanceCurrency || details.priceCurrency != otherDetails.priceCurrency, .currency)
     check(hasOwnership != other.hasOwnership || ownership != other.ownership, .ownership)
@@ -225,6 +242,9 @@ package struct EventDetails: Sendable, Equatable {
   package var priceCurrency: Symbol = .none
   /// A hash of `meta` as a JSON value (0 when absent), so redeliveries can be compared.
   package var metaHash: UInt64 = 0
+  /// A hash of a charge's v1.3 `store`, `country` and `proceeds` (0 when it has none), so a
+  /// redelivery that changes them is a conflict; the values are for reports (issue 36).
+  package var factsHash: UInt64 = 0
 
   /// No price, no meta.
   @inlinable package init() {}
@@ -242,5 +262,5 @@ package struct EventDetails: Sendable, Equatable {
 
   /// Whether there is nothing to keep (no price, no meta).
   @inlinable
-  package var isEmpty: Bool { !priceCurrency.isSome && metaHash == 0 && price == 0 }
+  package var isEmpty: Bool { !priceCurrency.isSome && metaHash == 0 && price == 0 && factsHash == 0 }
 }

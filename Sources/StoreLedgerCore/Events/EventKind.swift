@@ -13,6 +13,8 @@ public enum EventKind: UInt8, Sendable, CaseIterable {
   case refundReversed
   case consumption
   case usage
+  case refundRequested
+  case refundDeclined
 
   /// The kind table: each kind's log name, scope and fields, one row per kind
   /// (Docs/log-format.md). Everything else about kinds derives from it and `allCases`.
@@ -21,12 +23,14 @@ public enum EventKind: UInt8, Sendable, CaseIterable {
     case .purchase:
       return EventKindFacts(
         "purchase", .charge, required: [.product, .transaction],
-        optional: [.originalTransaction, .expires, .quantity, .ownership, .offer, .price, .currency])
+        optional: [
+          .originalTransaction, .expires, .quantity, .ownership, .offer, .price, .currency, .store, .country, .proceeds,
+        ])
     case .purchasePending: return EventKindFacts("purchase_pending", [], required: [.product])
     case .renewal:
       return EventKindFacts(
         "renewal", [.charge, .subscription], required: [.product, .transaction, .originalTransaction, .expires],
-        optional: [.offer, .price, .currency])
+        optional: [.offer, .price, .currency, .store, .country, .proceeds])
     case .billingRetry: return EventKindFacts("billing_retry", .subscription, required: [.originalTransaction])
     case .graceEntered:
       return EventKindFacts("grace_entered", .subscription, required: [.originalTransaction, .graceExpires])
@@ -38,10 +42,15 @@ public enum EventKind: UInt8, Sendable, CaseIterable {
       return EventKindFacts("plan_changed", .subscription, required: [.originalTransaction, .product])
     case .renewalExtended:
       return EventKindFacts("renewal_extended", .subscription, required: [.originalTransaction, .expires])
-    case .revocation: return EventKindFacts("revocation", .refund, required: [.transaction], optional: [.reason])
+    case .revocation:
+      return EventKindFacts("revocation", .refund, required: [.transaction], optional: [.reason, .quantity, .refunded])
     case .refundReversed: return EventKindFacts("refund_reversed", .refund, required: [.transaction])
     case .consumption: return EventKindFacts("consumption", .balance, required: [.currency, .quantity])
     case .usage: return EventKindFacts("usage", .usage, required: [.feature], optional: [.quantity])
+    case .refundRequested:
+      return EventKindFacts(
+        "refund_requested", .refundNotice, required: [.transaction], optional: [.reason, .respondBy])
+    case .refundDeclined: return EventKindFacts("refund_declined", .refundNotice, required: [.transaction])
     }
   }
 
@@ -164,6 +173,26 @@ package enum ExpirationReason: UInt8, Sendable, CaseIterable {
     case .billing: return "billing"
     case .priceIncrease: return "price_increase"
     case .productUnavailable: return "product_unavailable"
+    case .other: return "other"
+    }
+  }
+}
+
+/// `refund_requested.reason`: why the customer asked the store for a refund (contract v1.3, section 11).
+package enum RefundRequestReason: UInt8, Sendable, CaseIterable {
+  case unintendedPurchase
+  case fulfillmentIssue
+  case unsatisfied
+  case legal
+  case other
+
+  /// The name used in the log.
+  package var name: String {
+    switch self {
+    case .unintendedPurchase: return "unintended_purchase"
+    case .fulfillmentIssue: return "fulfillment_issue"
+    case .unsatisfied: return "unsatisfied"
+    case .legal: return "legal"
     case .other: return "other"
     }
   }

@@ -19,10 +19,13 @@ package struct EventScope: OptionSet, Sendable, Hashable {
   package static let balance = EventScope(rawValue: 1 << 3)
   /// Counts uses of a feature of the catalog's usage policy.
   package static let usage = EventScope(rawValue: 1 << 4)
+  /// Records a refund request or the store's refusal of one, naming a charge by its
+  /// `transaction`; changes nothing (contract v1.3, section 11).
+  package static let refundNotice = EventScope(rawValue: 1 << 5)
 
   /// Every scope with its name, in bit order (for tests and messages).
   package static let named: [(scope: EventScope, name: String)] = [
     (.charge, "charge"), (.subscription, "subscription"), (.refund, "refund"), (.balance, "balance"),
-    (.usage, "usage"),
+    (.usage, "usage"), (.refundNotice, "refund notice"),
   ]
 }

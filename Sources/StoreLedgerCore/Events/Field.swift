@@ -19,6 +19,12 @@ package enum Field: Int, Sendable, CaseIterable {
   case reason
   case autoRenew
   case feature
+  // Contract v1.3 (section 11).
+  case refunded
+  case store
+  case country
+  case proceeds
+  case respondBy
 
   /// The key in the log.
   package var name: String {
@@ -42,6 +48,11 @@ package enum Field: Int, Sendable, CaseIterable {
     case .reason: return "reason"
     case .autoRenew: return "auto_renew"
     case .feature: return "feature"
+    case .refunded: return "refunded"
+    case .store: return "store"
+    case .country: return "country"
+    case .proceeds: return "proceeds"
+    case .respondBy: return "respond_by"
     }
   }
 }
@@ -65,6 +76,11 @@ package struct FieldSet: OptionSet, Sendable {
   package static let reason = FieldSet(.reason)
   package static let autoRenew = FieldSet(.autoRenew)
   package static let feature = FieldSet(.feature)
+  package static let refunded = FieldSet(.refunded)
+  package static let store = FieldSet(.store)
+  package static let country = FieldSet(.country)
+  package static let proceeds = FieldSet(.proceeds)
+  package static let respondBy = FieldSet(.respondBy)
 
   @inline(__always) package func contains(_ field: Field) -> Bool { rawValue & (1 << UInt32(field.rawValue)) != 0 }
 }

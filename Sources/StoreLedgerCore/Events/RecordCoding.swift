@@ -26,6 +26,8 @@ package enum RecordCoding {
   /// Extra values a record can have, in the order they follow in the extras stream.
   private enum Extra: UInt32, CaseIterable {
     case recorded, expires, quantity, price, meta, currency, product, target, feature
+    // Contract v1.3: a revocation's `refunded` (instead of `price`), a charge's facts hash.
+    case refunded, facts
     var bit: UInt32 { 1 << (RecordCoding.firstExtraBit + rawValue) }
   }
   /// Bits of the flags word that must be zero.
@@ -37,7 +39,7 @@ package enum RecordCoding {
   }
 
   /// The most bytes of extras one record writes (every extra present).
-  package static let extrasBytesMax = 5 * 8 + 3 * 4 + 2
+  package static let extrasBytesMax = 7 * 8 + 3 * 4 + 2
 
   /// Bytes of the extras stream `e` (with its details `d`) writes.
   package static func extrasBytes(_ e: Event, _ d: EventDetails) -> Int {
@@ -45,8 +47,9 @@ package enum RecordCoding {
     if e.recorded != e.at { bytes += 8 }
     if e.expires.millisecondsSinceEpoch != 0 { bytes += 8 }
     if e.quantity != 0 { bytes += 8 }
-    if d.price != 0 { bytes += 8 }
+    if d.price != 0 || e.hasRefunded { bytes += 8 }
     if d.metaHash != 0 { bytes += 8 }
+    if d.factsHash != 0 { bytes += 8 }
     if currency(e, d).isSome { bytes += 4 }
     if e.product.isSome { bytes += 4 }
     if e.targetProduct.isSome { bytes += 4 }
@@ -84,12 +87,14 @@ package enum RecordCoding {
     extra(e.recorded != e.at, .recorded, e.recorded.millisecondsSinceEpoch)
     extra(e.expires.millisecondsSinceEpoch != 0, .expires, e.expires.millisecondsSinceEpoch)
     extra(e.quantity != 0, .quantity, e.quantity)
-    extra(d.price != 0, .price, d.price)
+    extra(d.price != 0 && !e.hasRefunded, .price, d.price)
     extra(d.metaHash != 0, .meta, d.metaHash)
     extra(currency(e, d).isSome, .currency, currency(e, d).rawValue)
     extra(e.product.isSome, .product, e.product.rawValue)
     extra(e.targetProduct.isSome, .target, e.targetProduct.rawValue)
     extra(e.feature != Event.noFeature, .feature, e.feature)
+    extra(e.hasRefunded, .refunded, d.price)
+    extra(d.factsHash != 0, .facts, d.factsHash)
     put(e.at.millisecondsSinceEpoch, offset + atOffset)
     put(e.id.rawValue, offset + idOffset)
     put(e.transaction.rawValue, offset + transactionOffset)
@@ -138,13 +143,19 @@ package enum RecordCoding {
     e.product = ProductIndex(rawValue: extra(.product, UInt32.max))
     let target = ProductIndex(rawValue: extra(.target, UInt32.max))
     let feature = extra(.feature, Event.noFeature)
+    if flags & Extra.refunded.bit != 0 {
+      guard e.kind == .revocation, d.price == 0 else { return nil }
+      e.hasRefunded = true
+      d.price = extra(.refunded, Int64(0))
+    }
+    d.factsHash = extra(.facts, UInt64(0))
     // Values only some kinds hold (`Event` keeps them in one place): refused on any other.
-    let refund = e.kind == .revocation || e.kind == .refundReversed
+    let refund = Event.isRefundKind(e.kind)
     guard e.kind == .usage || feature == Event.noFeature, refund || !target.isSome else { return nil }
     if e.kind == .usage { e.feature = feature }
     if refund { e.targetProduct = target }
     if e.kind == .consumption { e.balanceCurrency = currency } else { d.priceCurrency = currency }
-    guard hasPrice == d.hasPrice, d.hasPrice || d.price == 0 else { return nil }
+    guard hasPrice == d.hasPrice, d.hasPrice || d.price == 0 || e.hasRefunded else { return nil }
     e.id = Symbol(rawValue: get(offset + idOffset, UInt32.self))
     e.transaction = Symbol(rawValue: get(offset + transactionOffset, UInt32.self))
     e.originalTransaction = Symbol(rawValue: get(offset + originalOffset, UInt32.self))

@@ -10,6 +10,9 @@ package struct ItemState: Sendable, Equatable {
   package var end = Timestamp.distantFuture
   /// Units credited (consumables).
   package var credited: Int64 = 0
+  /// Units the revocation in force debited (all of `credited`, or its packs' share): what its
+  /// `refund_reversed` credits back (contract v1.3, section 11).
+  package var debited: Int64 = 0
   /// The product bought.
   package var product: ProductIndex = .none
   /// Who owns it.

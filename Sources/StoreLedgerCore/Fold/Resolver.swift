@@ -28,7 +28,7 @@ struct Resolver {
         } else {
           event.slot = UInt32(position)
         }
-      } else if event.kind.isRefund {
+      } else if event.kind.isRefund || event.kind.scope.contains(.refundNotice) {
         if let target = chargeByTransaction[event.transaction] {
           let charge = events[Int(target)]
           event.targetProduct = charge.product

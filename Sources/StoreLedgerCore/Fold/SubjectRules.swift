@@ -8,6 +8,10 @@ package enum RuleFinding: Equatable {
   /// The first event that moves a currency of the subject past `Limits.balanceMovementMax` in
   /// all (credits, spends, refunds and reversals counted as positive; an error).
   case balanceMovementLimit(currency: Symbol, moved: Int64, delta: Int64)
+  /// A revocation that applied with a v1.3 `refunded` or `quantity`: the charge it revokes (its
+  /// line, its packs, whether consumable), against which the builder checks them with the
+  /// charge's price (contract v1.3, section 11).
+  case refundTerms(chargeLine: UInt32, chargeQuantity: Int64, isConsumable: Bool)
 }
 
 /// The decide step: the rules a subject's whole history must keep, checked at full knowledge
@@ -60,8 +64,11 @@ struct SubjectRules {
         if let currency = touch.currency, let finding = noteMovement(currency, touch.balanceDelta) {
           report(event, finding)
         }
+        if event.kind == .revocation && (event.hasRefunded || event.quantity != 0) {
+          report(event, refundTerms(event, touch: touch, events: events))
+        }
       case .unknownReference:
-        let isRefund = event.kind.isRefund
+        let isRefund = event.kind.isRefund || event.kind.scope.contains(.refundNotice)
         report(
           event,
           .unknownReference(
@@ -71,6 +78,17 @@ struct SubjectRules {
         break
       }
     }
+  }
+
+  /// The charge an applied revocation revoked: the subscription's current charge, or the
+  /// purchase at the item's position.
+  private func refundTerms(_ event: Event, touch: FoldTouch, events: UnsafeMutableBufferPointer<Event>) -> RuleFinding {
+    if touch.subscription >= 0 {
+      return .refundTerms(
+        chargeLine: state.subscriptions[Int(touch.subscription)].periodLine, chargeQuantity: 1, isConsumable: false)
+    }
+    let charge = events[Int(event.slot)]
+    return .refundTerms(chargeLine: charge.line, chargeQuantity: max(1, charge.quantity), isConsumable: touch.currency != nil)
   }
 
   /// Adds an amount moved to its currency's total; the finding when the total first passes the limit.

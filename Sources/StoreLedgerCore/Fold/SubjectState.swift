@@ -113,6 +113,9 @@ package struct SubjectState: Sendable, Equatable {
       return .applied(touch)
     case .revocation, .refundReversed:
       return applyRefund(event, context: context)
+    case .refundRequested, .refundDeclined:
+      // A record of what the customer and the store said; it changes no access, balance or revenue.
+      return event.targetProduct.isSome ? .noChange : .unknownReference
     case .billingRetry, .graceEntered, .expiration, .autoRenewChanged, .planChanged,
       .renewalExtended:
       guard slot < subscriptions.count, subscriptions[slot].isKnown else { return .unknownReference }
@@ -170,6 +173,15 @@ package struct SubjectState: Sendable, Equatable {
     return .applied(FoldTouch(subscription: slot))
   }
 
+  /// What a consumable revocation debits: its packs (`quantity` × the product's units, at most
+  /// what the purchase credited) or, without `quantity`, the whole credit.
+  private static func debit(of event: Event, item: ItemState, context: FoldContext) -> Int64 {
+    guard event.quantity > 0 else { return item.credited }
+    let (amount, overflow) = event.quantity.multipliedReportingOverflow(
+      by: context.catalog.units[Int(event.targetProduct.rawValue)])
+    return overflow ? item.credited : min(amount, item.credited)
+  }
+
   private mutating func applyRefund(_ event: Event, context: FoldContext) -> FoldEffect {
     guard event.targetProduct.isSome else { return .unknownReference }
     let slot = Int(event.slot)
@@ -194,7 +206,8 @@ package struct SubjectState: Sendable, Equatable {
       touch = FoldTouch(item: slot)
       if context.catalog.kind(event.targetProduct) == .consumable {
         let currency = context.productCurrencies[Int(event.targetProduct.rawValue)]
-        let delta = isRevocation ? -items[slot].credited : items[slot].credited
+        if isRevocation { items[slot].debited = Self.debit(of: event, item: items[slot], context: context) }
+        let delta = isRevocation ? -items[slot].debited : items[slot].debited
         credit(currency, delta)
         touch.currency = currency
         touch.balanceDelta = delta

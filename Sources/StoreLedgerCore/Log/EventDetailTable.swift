@@ -11,6 +11,7 @@ package struct EventDetailTable: Sendable {
 
   private var prices = LineColumn<Price>()
   private var metaHashes = LineColumn<UInt64>()
+  private var factsHashes = LineColumn<UInt64>()
 
   /// An empty table.
   package init() {}
@@ -24,6 +25,8 @@ package struct EventDetailTable: Sendable {
       details.priceCurrency = price.currency
     }
     if let hash = metaHashes.value(line: line) { details.metaHash = hash }
+    // Only v1.3 charges with store, country or proceeds have one: an empty column costs nothing.
+    if !factsHashes.isEmpty, let hash = factsHashes.value(line: line) { details.factsHash = hash }
     return details
   }
 
@@ -35,6 +38,7 @@ package struct EventDetailTable: Sendable {
       prices.append(Price(amount: details.price, currency: details.priceCurrency), line: line)
     }
     if details.metaHash != 0 { metaHashes.append(details.metaHash, line: line) }
+    if details.factsHash != 0 { factsHashes.append(details.factsHash, line: line) }
   }
 
   /// Orders entries given out of line order; a line given twice keeps its last details.
@@ -42,16 +46,17 @@ package struct EventDetailTable: Sendable {
   package mutating func sortByLine() {
     prices.sortByLine()
     metaHashes.sortByLine()
+    factsHashes.sortByLine()
   }
 
   /// Whether look-ups work: false after lines given out of order, until `sortByLine()`.
-  package var isSorted: Bool { prices.isSorted && metaHashes.isSorted }
+  package var isSorted: Bool { prices.isSorted && metaHashes.isSorted && factsHashes.isSorted }
 
   /// Lines with a price or a meta hash kept (a line with both counts twice).
-  package var entryCount: Int { prices.count + metaHashes.count }
+  package var entryCount: Int { prices.count + metaHashes.count + factsHashes.count }
 
   /// Bytes held, for sizing reports.
-  package var bytes: Int { prices.bytes + metaHashes.bytes }
+  package var bytes: Int { prices.bytes + metaHashes.bytes + factsHashes.bytes }
 
   /// Rewrites price currencies through `map` (old symbol → new), as when tables merge.
   /// - Complexity: O(priced lines).
@@ -66,6 +71,7 @@ package struct EventDetailTable: Sendable {
     var result = EventDetailTable()
     result.prices = LineColumn.merged(tables.map(\.prices))
     result.metaHashes = LineColumn.merged(tables.map(\.metaHashes))
+    result.factsHashes = LineColumn.merged(tables.map(\.factsHashes))
     return result
   }
 }
@@ -88,6 +94,7 @@ private struct LineColumn<Value: Sendable>: Sendable {
   private var indexStale = false
 
   var count: Int { lines.count }
+  var isEmpty: Bool { lines.isEmpty }
   var isSorted: Bool { sorted }
   /// Bytes held: the lines, the values and the index.
   var bytes: Int {

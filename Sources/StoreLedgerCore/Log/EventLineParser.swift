@@ -146,8 +146,11 @@ struct RawFields {
   var recorded = Timestamp(millisecondsSinceEpoch: 0)
   var expires = Timestamp(millisecondsSinceEpoch: 0)
   var graceExpires = Timestamp(millisecondsSinceEpoch: 0)
+  var respondBy = Timestamp(millisecondsSinceEpoch: 0)
   var quantity: Int64 = 0
   var price: Int64 = 0
+  var refunded: Int64 = 0
+  var proceeds: Int64 = 0
   var autoRenew = false
   var metaHash: UInt64 = 0
 }
@@ -165,6 +168,8 @@ struct FieldStrings {
   private var currency = StringRef()
   private var reason = StringRef()
   private var feature = StringRef()
+  private var store = StringRef()
+  private var country = StringRef()
 
   // Switches on the raw value itself: building a `Field` first costs a range check per access.
   subscript(rawValue: Int) -> StringRef {
@@ -181,6 +186,8 @@ struct FieldStrings {
       case Field.currency.rawValue: return currency
       case Field.reason.rawValue: return reason
       case Field.feature.rawValue: return feature
+      case Field.store.rawValue: return store
+      case Field.country.rawValue: return country
       default: preconditionFailure("field \(rawValue) is not a string field")
       }
     }
@@ -197,6 +204,8 @@ struct FieldStrings {
       case Field.currency.rawValue: currency = newValue
       case Field.reason.rawValue: reason = newValue
       case Field.feature.rawValue: feature = newValue
+      case Field.store.rawValue: store = newValue
+      case Field.country.rawValue: country = newValue
       default: preconditionFailure("field \(rawValue) is not a string field")
       }
     }
@@ -346,10 +355,10 @@ package struct Cursor {
     let valueStart = i
     switch field {
     case .id, .type, .subject, .product, .transaction, .originalTransaction, .ownership, .offer,
-      .currency, .reason, .feature:
+      .currency, .reason, .feature, .store, .country:
       guard i < end, p[i] == 34 else { throw wrongType(field, "a string", valueStart) }
       fields.strings[field.rawValue] = try readString(scratch: &scratch)
-    case .at, .recorded, .expires, .graceExpires:
+    case .at, .recorded, .expires, .graceExpires, .respondBy:
       guard i < end, p[i] == 34 else {
         throw wrongType(field, "an RFC 3339 timestamp string", valueStart)
       }
@@ -358,14 +367,20 @@ package struct Cursor {
       case .at: fields.at = parsed
       case .recorded: fields.recorded = parsed
       case .expires: fields.expires = parsed
+      case .respondBy: fields.respondBy = parsed
       default: fields.graceExpires = parsed
       }
-    case .quantity, .price:
+    case .quantity, .price, .refunded, .proceeds:
       guard i < end, p[i] == 45 || (p[i] &- 48) < 10 else {
         throw wrongType(field, "an integer", valueStart)
       }
       let value = try readInteger(of: field, from: valueStart)
-      if field == .quantity { fields.quantity = value } else { fields.price = value }
+      switch field {
+      case .quantity: fields.quantity = value
+      case .price: fields.price = value
+      case .refunded: fields.refunded = value
+      default: fields.proceeds = value
+      }
     case .autoRenew:
       if matchLiteral("true") {
         fields.autoRenew = true
@@ -598,16 +613,21 @@ func matchFieldName(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int)
   switch count {
   case 2: return equals("id") ? .id : equals("at") ? .at : nil
   case 4: return equals("type") ? .type : equals("meta") ? .meta : nil
-  case 5: return equals("offer") ? .offer : equals("price") ? .price : nil
+  case 5: return equals("offer") ? .offer : equals("price") ? .price : equals("store") ? .store : nil
   case 6: return equals("reason") ? .reason : nil
   case 7:
     return equals("subject")
-      ? .subject : equals("product") ? .product : equals("expires") ? .expires : equals("feature") ? .feature : nil
+      ? .subject
+      : equals("product")
+        ? .product : equals("expires") ? .expires : equals("feature") ? .feature : equals("country") ? .country : nil
   case 8:
     return equals("recorded")
-      ? .recorded : equals("quantity") ? .quantity : equals("currency") ? .currency : nil
+      ? .recorded
+      : equals("quantity")
+        ? .quantity
+        : equals("currency") ? .currency : equals("refunded") ? .refunded : equals("proceeds") ? .proceeds : nil
   case 9: return equals("ownership") ? .ownership : nil
-  case 10: return equals("auto_renew") ? .autoRenew : nil
+  case 10: return equals("auto_renew") ? .autoRenew : equals("respond_by") ? .respondBy : nil
   case 11: return equals("transaction") ? .transaction : nil
   case 13: return equals("grace_expires") ? .graceExpires : nil
   case 20: return equals("original_transaction") ? .originalTransaction : nil

@@ -172,6 +172,7 @@ struct FieldValidator {
     if let problem = kindValueProblem(fields, kind, into: &event, &pending) { return fail(problem) }
     if let problem = offerProblem(fields, into: &event) { return fail(problem) }
     if kind.isCharge, let problem = priceProblem(fields, kind, into: &event, &pending) { return fail(problem) }
+    if kind.isCharge, let problem = chargeFactsProblem(fields, into: &pending) { return fail(problem) }
     pending.id = internRef(s[Field.id.rawValue])
     pending.subject = internRef(s[Field.subject.rawValue])
     if present.contains(.transaction) { pending.transaction = internRef(s[Field.transaction.rawValue]) }
@@ -276,9 +277,10 @@ struct FieldValidator {
     case .consumption: return consumptionProblem(fields, into: &event, &pending)
     case .usage: return usageProblem(fields, into: &event)
     case .expiration: return reasonProblem(fields, ExpirationReason.self, into: &event)
-    case .revocation: return reasonProblem(fields, RevocationReason.self, into: &event)
+    case .revocation: return revocationProblem(fields, into: &event, &pending)
+    case .refundRequested: return refundRequestProblem(fields, into: &event)
     case .purchasePending, .renewal, .billingRetry, .graceEntered, .autoRenewChanged, .planChanged,
-      .renewalExtended, .refundReversed:
+      .renewalExtended, .refundReversed, .refundDeclined:
       return nil
     }
   }
@@ -411,6 +413,84 @@ struct FieldValidator {
   }
 }
 
+extension FieldValidator {
+  /// A revocation's `reason`, and its v1.3 `quantity` (packs refunded, ≥ 1) and `refunded`
+  /// (thousandths, ≥ 0, kept as its details' `price`); what they may be against the revoked
+  /// charge is the decide step's (`SubjectRules`).
+  fileprivate func revocationProblem(
+    _ fields: RawFields, into event: inout Event, _ pending: inout PendingEvent
+  ) -> Problem? {
+    if let problem = reasonProblem(fields, RevocationReason.self, into: &event) { return problem }
+    if fields.present.contains(.quantity) {
+      guard fields.quantity >= 1 else {
+        return .invalidValue(field: "quantity", expected: "an integer ≥ 1 (packs refunded)", found: String(fields.quantity))
+      }
+      event.quantity = fields.quantity
+    }
+    if fields.present.contains(.refunded) {
+      guard fields.refunded >= 0 else {
+        return .invalidValue(
+          field: "refunded", expected: "an integer ≥ 0 in thousandths of the charge's currency",
+          found: String(fields.refunded))
+      }
+      event.hasRefunded = true
+      pending.details.price = fields.refunded
+    }
+    return nil
+  }
+
+  /// A refund request's `reason` (one of the stores' reasons) and `respond_by` (kept as `expires`).
+  fileprivate func refundRequestProblem(_ fields: RawFields, into event: inout Event) -> Problem? {
+    if let problem = reasonProblem(fields, RefundRequestReason.self, into: &event) { return problem }
+    if fields.present.contains(.respondBy) {
+      event.expires = fields.respondBy
+      event.hasExpires = true
+    }
+    return nil
+  }
+
+  /// A charge's v1.3 `store` (`appstore`, `googleplay` or 1–32 of `a-z0-9_-`), `country` (two
+  /// uppercase letters) and `proceeds` (0 ≤ proceeds ≤ price, only with a price), kept as one hash
+  /// in its details so a redelivery that changes them is a conflict.
+  fileprivate func chargeFactsProblem(_ fields: RawFields, into pending: inout PendingEvent) -> Problem? {
+    let present = fields.present
+    guard present.contains(.store) || present.contains(.country) || present.contains(.proceeds) else { return nil }
+    var hash: UInt64 = 0x5354_4f52_4546_4143
+    if present.contains(.store) {
+      let ref = fields.strings[Field.store.rawValue]
+      let b = bytes(ref)
+      guard (1...32).contains(b.count), b.allSatisfy({ ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 95 || $0 == 45 })
+      else {
+        return .invalidValue(
+          field: "store", expected: "appstore, googleplay or another name of 1–32 characters from a-z, 0-9, _ and -",
+          found: quoted(ref))
+      }
+      hash = hash &* 0x100_0000_01b3 ^ SymbolTable.hash(b)
+    }
+    if present.contains(.country) {
+      let ref = fields.strings[Field.country.rawValue]
+      let b = bytes(ref)
+      guard b.count == 2, b.allSatisfy({ $0 >= 65 && $0 <= 90 }) else {
+        return .invalidValue(field: "country", expected: "an ISO 3166-1 alpha-2 code such as US (two uppercase letters)", found: quoted(ref))
+      }
+      hash = hash &* 0x100_0000_01b3 ^ (UInt64(b[0]) << 8 | UInt64(b[1]) | 1 << 40)
+    }
+    if present.contains(.proceeds) {
+      guard present.contains(.price) else {
+        return .fieldNotAllowed(field: "proceeds", type: "charge without a price", why: "proceeds come with a price")
+      }
+      guard fields.proceeds >= 0 && fields.proceeds <= fields.price else {
+        return .invalidValue(
+          field: "proceeds", expected: "an integer from 0 to the price (\(fields.price)) in thousandths",
+          found: String(fields.proceeds))
+      }
+      hash = hash &* 0x100_0000_01b3 ^ (UInt64(bitPattern: fields.proceeds) &+ 1 << 50)
+    }
+    pending.details.factsHash = hash
+    return nil
+  }
+}
+
 /// The reasons a log's `reason` names, by kind.
 protocol ReasonName: CaseIterable {
   /// The name used in the log.
@@ -421,6 +501,7 @@ protocol ReasonName: CaseIterable {
 
 extension ExpirationReason: ReasonName {}
 extension RevocationReason: ReasonName {}
+extension RefundRequestReason: ReasonName {}
 
 /// A string of a parsed line and its hash, waiting to be interned.
 struct InternRef {

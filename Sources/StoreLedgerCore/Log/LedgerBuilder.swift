@@ -359,7 +359,7 @@ package struct LedgerBuilder {
     let settled = grouped.withUnsafeMutableBufferPointer { all in
       SubjectSettler.settleAll(all, starts: starts, context: context)
     }
-    report(settled.findings)
+    report(settled.findings) { details.details(line: $0) }
     let subscriptionCounts = settled.subscriptionCounts
     let latest = settled.latest
     // History rules alone keep their order (per subject, in effective time: a cause before its
@@ -500,7 +500,12 @@ package struct LedgerBuilder {
     var findings: [(Event, RuleFinding)] = []
     let subscriptionCount = settler.settle(subjectEvents, findings: &findings)
     if let last = subjectEvents.last, last.at > latest { latest = last.at }
-    report(findings)
+    let base = base
+    let added = eventDetails
+    report(findings) { line in
+      let own = added.isSorted ? added.details(line: line) : EventDetails()
+      return own.isEmpty ? base?.details.details(line: line) ?? own : own
+    }
     return subscriptionCount
   }
 
@@ -522,8 +527,40 @@ package struct LedgerBuilder {
     }.map(\.element)
   }
 
+  /// A revocation's v1.3 `quantity` and `refunded` against the charge it revokes (contract v1.3,
+  /// section 11): packs only of a consumable and at most those bought; an amount only of a priced
+  /// charge and at most its price.
+  static func refundTermsProblem(
+    _ event: Event, refunded: Int64, charge: EventDetails, chargeLine: UInt32, chargeQuantity: Int64, isConsumable: Bool
+  ) -> Problem? {
+    if event.quantity != 0 {
+      guard isConsumable else {
+        return .fieldNotAllowed(
+          field: "quantity", type: EventKind.revocation.name,
+          why: "only for a consumable purchase; line \(chargeLine) is not one")
+      }
+      guard event.quantity <= chargeQuantity else {
+        return .invalidValue(
+          field: "quantity", expected: "at most the \(chargeQuantity) packs bought on line \(chargeLine)",
+          found: String(event.quantity))
+      }
+    }
+    guard event.hasRefunded else { return nil }
+    guard charge.hasPrice else {
+      return .fieldNotAllowed(
+        field: "refunded", type: EventKind.revocation.name,
+        why: "the revoked charge on line \(chargeLine) has no price to refund from")
+    }
+    guard refunded <= charge.price else {
+      return .invalidValue(
+        field: "refunded", expected: "at most the charge's price (\(charge.price), line \(chargeLine))",
+        found: String(refunded))
+    }
+    return nil
+  }
+
   /// Records what the rules found, worded with this log's strings.
-  private mutating func report(_ findings: [(Event, RuleFinding)]) {
+  private mutating func report(_ findings: [(Event, RuleFinding)], chargeDetails: (UInt32) -> EventDetails) {
     for (event, finding) in findings {
       switch finding {
       case .overdraw(let currency, let balance, let quantity):
@@ -542,6 +579,14 @@ package struct LedgerBuilder {
           Diagnostic(
             file: file, line: Int(event.line),
             .unknownReference(field: field.name, value: symbols.transactions.string(value)), severity: .warning))
+      case .refundTerms(let chargeLine, let chargeQuantity, let isConsumable):
+        if let problem = Self.refundTermsProblem(
+          event, refunded: chargeDetails(event.line).price, charge: chargeDetails(chargeLine), chargeLine: chargeLine,
+          chargeQuantity: chargeQuantity,
+          isConsumable: isConsumable)
+        {
+          record(Diagnostic(file: file, line: Int(event.line), problem))
+        }
       }
     }
   }

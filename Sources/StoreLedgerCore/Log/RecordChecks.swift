@@ -148,8 +148,9 @@ package struct RecordChecks {
       guard e.slot != UInt32.max, e.originalTransaction.isSome, e.hasExpires else { return false }
     case .billingRetry, .expiration, .autoRenewChanged:
       guard e.slot != UInt32.max, e.originalTransaction.isSome else { return false }
-    case .revocation, .refundReversed:
+    case .revocation, .refundReversed, .refundRequested, .refundDeclined:
       guard e.transaction.isSome else { return false }
+      if e.kind != .revocation && e.quantity != 0 { return false }
     case .consumption:
       guard e.balanceCurrency.isSome, e.quantity >= 1 else { return false }
     case .purchasePending:

@@ -18,7 +18,7 @@ package struct ReportBuilder {
   private let levels: [Int?]
   // Per-subject scratch, reused.
   private var episodeBucket: [Int] = []
-  private var revokedCharges: [(transaction: Symbol, isRefund: Bool)] = []
+  private var revokedCharges: [(transaction: Symbol, isRefund: Bool, amount: Int64)] = []
   private var pendingTrialAt: Timestamp? = nil
   private var pendingTrialBucket = 0
   private var heldEntitlements: [(entitlement: Int, isShared: Bool)] = []
@@ -249,12 +249,13 @@ package struct ReportBuilder {
       guard let index = revokedCharges.firstIndex(where: { $0.transaction == event.transaction }),
         let charge = Self.charge(event.transaction, in: subjectEvents, knownBy: knownBy)
       else { break }
-      let isRefund = revokedCharges.remove(at: index).isRefund
+      let revoked = revokedCharges.remove(at: index)
       let price = ledger.details.details(line: charge.line)
-      if price.hasPrice { add(price.price, to: \.revenue, .revenue, key: Int(price.priceCurrency.rawValue), bucket: bucket) }
-      if isRefund {
+      // The amount its revocation took back comes back (contract v1.3, section 11).
+      if price.hasPrice { add(revoked.amount, to: \.revenue, .revenue, key: Int(price.priceCurrency.rawValue), bucket: bucket) }
+      if revoked.isRefund {
         tallies[bucket].refundReversals += 1
-        if price.hasPrice { add(price.price, to: \.reversed, .reversed, key: Int(price.priceCurrency.rawValue), bucket: bucket) }
+        if price.hasPrice { add(revoked.amount, to: \.reversed, .reversed, key: Int(price.priceCurrency.rawValue), bucket: bucket) }
       }
     case .expiration, .billingRetry, .graceEntered, .renewalExtended:
       tallyBillingState(event, bucket: bucket)
@@ -266,7 +267,7 @@ package struct ReportBuilder {
       guard event.quantity > 0, state.subscriptions.contains(where: { $0.isKnown && $0.hasAccess(at: event.at) })
       else { break }
       tallies[bucket].subscriberUses[Int(event.feature)] += event.quantity
-    case .purchasePending, .autoRenewChanged, .planChanged:
+    case .purchasePending, .autoRenewChanged, .planChanged, .refundRequested, .refundDeclined:
       break
     }
   }
@@ -320,12 +321,13 @@ package struct ReportBuilder {
     else { return }
     let slot = Int(event.slot)
     let isRefund = event.reasonRaw != RevocationReason.familyRevoked.rawValue
-    revokedCharges.append((event.transaction, isRefund))
     let price = ledger.details.details(line: charge.line)
-    if price.hasPrice { add(-price.price, to: \.revenue, .revenue, key: Int(price.priceCurrency.rawValue), bucket: bucket) }
+    let amount = Self.refundedAmount(event, revocation: ledger.details.details(line: event.line), charge: charge, price: price)
+    revokedCharges.append((event.transaction, isRefund, amount))
+    if price.hasPrice { add(-amount, to: \.revenue, .revenue, key: Int(price.priceCurrency.rawValue), bucket: bucket) }
     if isRefund {
       tallies[bucket].refunds += 1
-      if price.hasPrice { add(price.price, to: \.refunded, .refunded, key: Int(price.priceCurrency.rawValue), bucket: bucket) }
+      if price.hasPrice { add(amount, to: \.refunded, .refunded, key: Int(price.priceCurrency.rawValue), bucket: bucket) }
     }
     // A refund effective before its purchase has no target (the loader leaves it unresolved).
     if event.targetProduct.isSome && ledger.catalog.kind(event.targetProduct) == .autoRenewable
@@ -333,6 +335,17 @@ package struct ReportBuilder {
     {
       episodeBucket[slot] = -1
     }
+  }
+
+  /// What a revocation takes back of its charge's price (contract v1.3, section 11): its
+  /// `refunded`; else, for packs of a consumable, price × packs ÷ packs bought, rounded half up;
+  /// else the whole price. Within the price (the decide step's rule), so no sum overflows.
+  static func refundedAmount(_ event: Event, revocation: EventDetails, charge: Event, price: EventDetails) -> Int64 {
+    if event.hasRefunded { return min(revocation.price, price.price) }
+    guard event.quantity > 0, charge.quantity > event.quantity else { return price.price }
+    let (product, overflow) = price.price.multipliedReportingOverflow(by: event.quantity)
+    guard !overflow else { return price.price }
+    return (2 * product + charge.quantity) / (2 * charge.quantity)
   }
 
   /// An `expiration`, `billing_retry`, `grace_entered` or `renewal_extended` of an owned

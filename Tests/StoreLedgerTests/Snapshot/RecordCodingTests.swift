@@ -49,12 +49,27 @@ struct RecordCodingTests {
     var expiresWithoutFlag = plain
     expiresWithoutFlag.expires = Timestamp(millisecondsSinceEpoch: -1)
     let free = EventDetails(price: 0, priceCurrency: Symbol(rawValue: 0), metaHash: 0)
+    // Contract v1.3: a partial refund (its `refunded`, even 0, and packs) and a charge's facts hash.
+    var partial = refund
+    partial.hasRefunded = true
+    partial.quantity = 2
+    var request = refund
+    request.kind = .refundRequested
+    request.reasonRaw = 2
+    request.expires = plain.at.adding(milliseconds: 5)
+    request.hasExpires = true
+    var facts = EventDetails(price: 4990, priceCurrency: Symbol(rawValue: 0), metaHash: 0)
+    facts.factsHash = 0x1234_5678_9abc_def0
     return [
       ("no extras", plain, EventDetails()), ("every extra, extreme values", full, fullDetails),
       ("a refund's target", refund, EventDetails(price: 0, priceCurrency: .none, metaHash: 1)),
       ("a consumption's currency", spend, EventDetails()), ("a use", usage, EventDetails()),
       ("a free charge (price 0 with its currency)", plain, free),
       ("an expiry the line did not flag", expiresWithoutFlag, EventDetails()),
+      ("a partial refund of packs, refunded 0", partial, EventDetails()),
+      ("a partial refund's amount", partial, EventDetails(price: 29_995, priceCurrency: .none, metaHash: 0)),
+      ("a refund request with its deadline", request, EventDetails()),
+      ("a charge's store, country and proceeds", plain, facts),
     ]
   }()
 
