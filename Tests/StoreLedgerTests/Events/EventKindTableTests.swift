@@ -136,6 +136,7 @@ struct EventKindTableTests {
     (.refund, [.revocation, .refundReversed]),
     (.balance, [.consumption]),
     (.usage, [.usage]),
+    (.refundNotice, [.refundRequested, .refundDeclined]),
   ]
 
   @Test("each scope holds the kinds the docs say, listed from allCases")
@@ -146,7 +147,9 @@ struct EventKindTableTests {
     }
     #expect(EventKind.allCases.filter(\.isCharge) == [.purchase, .renewal])
     #expect(EventKind.allCases.filter(\.isRefund) == [.revocation, .refundReversed])
-    #expect(EventKind.allCases.filter { !$0.mayGrantAccess } == [.purchasePending, .consumption, .usage])
+    #expect(
+      EventKind.allCases.filter { !$0.mayGrantAccess }
+        == [.purchasePending, .consumption, .usage, .refundRequested, .refundDeclined])
   }
 
   @Test("a kind's scope and its required fields agree, so a new kind cannot take a scope without its fields")
@@ -166,7 +169,10 @@ struct EventKindTableTests {
       #expect(
         scope.contains(.balance) == required.isSuperset(of: [.currency, .quantity]), "\(kind): balance")
       #expect(scope.contains(.usage) == required.contains(.feature), "\(kind): usage")
-      let events = scope.intersection([.charge, .subscription, .refund, .balance, .usage])
+      #expect(
+        !scope.contains(.refundNotice) || (required.contains(.transaction) && scope == .refundNotice),
+        "\(kind): a refund notice names the charge's transaction and does nothing else")
+      let events = scope.intersection([.charge, .subscription, .refund, .balance, .usage, .refundNotice])
       #expect(events == scope, "\(kind): a scope bit no name describes")
     }
   }

@@ -93,7 +93,9 @@ struct FastLineReader {
       inconsistencies.append("recorded absent but \(event.recorded) != at")
     }
     if event.hasExpires {
-      if event.kind == .graceEntered {
+      if event.kind == .refundRequested {
+        n.respondBy = event.expires.millisecondsSinceEpoch
+      } else if event.kind == .graceEntered {
         n.graceExpires = event.expires.millisecondsSinceEpoch
       } else {
         n.expires = event.expires.millisecondsSinceEpoch
@@ -106,7 +108,9 @@ struct FastLineReader {
     }
     n.transaction = text(symbols.transactions, event.transaction)
     n.originalTransaction = text(symbols.transactions, event.originalTransaction)
-    if event.kind == .consumption || (event.kind == .purchase && product?.kind == .consumable) {
+    if event.kind == .consumption || (event.kind == .purchase && product?.kind == .consumable)
+      || (event.kind == .revocation && event.quantity != 0)
+    {
       n.quantity = event.quantity
     } else if event.quantity != 0 {
       inconsistencies.append("quantity \(event.quantity) on a \(event.kind.name)")
@@ -122,11 +126,19 @@ struct FastLineReader {
       inconsistencies.append("offer absent but \(event.offer.name)")
     }
     if details.hasPrice { n.price = details.price }
+    if event.hasRefunded {
+      n.refunded = details.price
+    } else if !details.hasPrice && details.price != 0 {
+      inconsistencies.append("an amount \(details.price) without a price or refunded")
+    }
+    n.hasChargeFacts = details.factsHash != 0
     n.currency = text(symbols.currencies, event.kind == .consumption ? event.balanceCurrency : details.priceCurrency)
     if event.reasonRaw != 255 {
       n.reason =
         event.kind == .expiration
-        ? ExpirationReason(rawValue: event.reasonRaw)?.name : RevocationReason(rawValue: event.reasonRaw)?.name
+        ? ExpirationReason(rawValue: event.reasonRaw)?.name
+        : event.kind == .refundRequested
+          ? RefundRequestReason(rawValue: event.reasonRaw)?.name : RevocationReason(rawValue: event.reasonRaw)?.name
     }
     if event.kind == .autoRenewChanged { n.autoRenew = event.autoRenew }
     n.hasMeta = details.metaHash != 0

@@ -109,6 +109,11 @@ struct NormalizedEvent: Equatable {
   var reason: String?
   var autoRenew: Bool?
   var hasMeta = false
+  /// Contract v1.3: a revocation's `refunded`, a request's `respond_by`, and whether a charge
+  /// has `store`, `country` or `proceeds` (their values are only kept as a hash).
+  var refunded: Int64?
+  var respondBy: Int64?
+  var hasChargeFacts = false
 
   /// One ASCII line naming every value; strings are escaped scalar by scalar, so two
   /// descriptions are equal exactly when the values are equal scalar for scalar.
@@ -125,6 +130,7 @@ struct NormalizedEvent: Equatable {
       "transaction=\(text(transaction))", "original_transaction=\(text(originalTransaction))",
       "quantity=\(number(quantity))", "ownership=\(text(ownership))", "offer=\(text(offer))",
       "price=\(number(price))", "currency=\(text(currency))", "reason=\(text(reason))",
+      "refunded=\(number(refunded))", "respond_by=\(number(respondBy))", "charge_facts=\(hasChargeFacts)",
       "auto_renew=\(autoRenew.map { String($0) } ?? "-")", "meta=\(hasMeta)",
     ].joined(separator: " ")
   }
@@ -151,6 +157,7 @@ struct ReferenceEventReader {
     "original_transaction": .string, "expires": .timestamp, "grace_expires": .timestamp,
     "quantity": .integer, "ownership": .string, "offer": .string, "price": .integer,
     "currency": .string, "reason": .string, "auto_renew": .boolean,
+    "refunded": .integer, "store": .string, "country": .string, "proceeds": .integer, "respond_by": .timestamp,
   ]
 
   static let commonRequired = ["id", "type", "subject", "at"]
@@ -159,25 +166,30 @@ struct ReferenceEventReader {
   static let types: [String: (required: [String], optional: [String])] = [
     "purchase": (
       ["product", "transaction"],
-      ["original_transaction", "expires", "quantity", "ownership", "offer", "price", "currency"]
+      ["original_transaction", "expires", "quantity", "ownership", "offer", "price", "currency", "store", "country", "proceeds"]
     ),
     "purchase_pending": (["product"], []),
-    "renewal": (["product", "transaction", "original_transaction", "expires"], ["offer", "price", "currency"]),
+    "renewal": (
+      ["product", "transaction", "original_transaction", "expires"], ["offer", "price", "currency", "store", "country", "proceeds"]
+    ),
     "billing_retry": (["original_transaction"], []),
     "grace_entered": (["original_transaction", "grace_expires"], []),
     "expiration": (["original_transaction"], ["reason"]),
     "auto_renew_changed": (["original_transaction", "auto_renew"], []),
     "plan_changed": (["original_transaction", "product"], []),
     "renewal_extended": (["original_transaction", "expires"], []),
-    "revocation": (["transaction"], ["reason"]),
+    "revocation": (["transaction"], ["reason", "quantity", "refunded"]),
     "refund_reversed": (["transaction"], []),
     "consumption": (["currency", "quantity"], []),
+    "refund_requested": (["transaction"], ["reason", "respond_by"]),
+    "refund_declined": (["transaction"], []),
   ]
 
   static let ownerships = ["purchased", "family_shared"]
   static let offers = ["trial", "intro", "promo", "code", "win_back"]
   static let expirationReasons = ["voluntary", "billing", "price_increase", "product_unavailable", "other"]
   static let revocationReasons = ["refund", "family_revoked", "other"]
+  static let refundRequestReasons = ["unintended_purchase", "fulfillment_issue", "unsatisfied", "legal", "other"]
 
   // MARK: Regular expressions (compiled once per reader).
 
@@ -202,7 +214,7 @@ struct ReferenceEventReader {
 
   // MARK: Reading a line
 
-  private struct Rejection: Error {
+  struct Rejection: Error {
     var field: String
     var why: String
   }
@@ -218,7 +230,7 @@ struct ReferenceEventReader {
     }
   }
 
-  private func reject(_ field: String, _ why: String) -> Rejection { Rejection(field: field, why: why) }
+  func reject(_ field: String, _ why: String) -> Rejection { Rejection(field: field, why: why) }
 
   private func readOrThrow(_ line: [UInt8]) throws -> LineVerdict {
     // Docs: "A line longer than 64 KiB ... is an error naming the line."
@@ -615,8 +627,11 @@ struct ReferenceEventReader {
       }
     }
 
+    try checkV13Values(typeName, strings: strings, integers: integers, times: times, into: &event)
     if let reason = strings["reason"] {
-      let reasons = typeName == "expiration" ? Self.expirationReasons : Self.revocationReasons
+      let reasons =
+        typeName == "expiration"
+        ? Self.expirationReasons : typeName == "refund_requested" ? Self.refundRequestReasons : Self.revocationReasons
       guard reasons.contains(where: { sameUnicodeScalars($0, reason) }) else { throw reject("reason", "unknown reason \(reason)") }
       event.reason = reason
     }
@@ -626,6 +641,38 @@ struct ReferenceEventReader {
 }
 
 extension ReferenceEventReader {
+  /// Contract v1.3, section 11, as one line can break it: a revocation's packs (≥ 1) and
+  /// `refunded` (≥ 0); a charge's `store`, `country` and `proceeds` (0 to its price).
+  func checkV13Values(
+    _ typeName: String, strings: [String: String], integers: [String: Int64], times: [String: Int64],
+    into event: inout NormalizedEvent
+  ) throws {
+    if typeName == "revocation" {
+      event.quantity = integers["quantity"]
+      if let refunded = integers["refunded"] {
+        guard refunded >= 0 else { throw reject("refunded", "negative: \(refunded)") }
+        event.refunded = refunded
+      }
+    }
+    event.respondBy = times["respond_by"]
+    if let store = strings["store"] {
+      let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789_-".unicodeScalars)
+      guard (1...32).contains(store.unicodeScalars.count), store.unicodeScalars.allSatisfy(allowed.contains) else {
+        throw reject("store", "not a store name: \(store)")
+      }
+    }
+    if let country = strings["country"] {
+      guard country.unicodeScalars.count == 2, country.unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) }) else {
+        throw reject("country", "not an ISO 3166-1 alpha-2 code: \(country)")
+      }
+    }
+    if let proceeds = integers["proceeds"] {
+      guard let price = integers["price"], strings["currency"] != nil else { throw reject("proceeds", "without a price") }
+      guard proceeds >= 0 && proceeds <= price else { throw reject("proceeds", "outside 0...\(price): \(proceeds)") }
+    }
+    event.hasChargeFacts = strings["store"] != nil || strings["country"] != nil || integers["proceeds"] != nil
+  }
+
   /// 9999-12-31T23:59:59.999Z as a Foundation date.
   static let latestEnd = Date(timeIntervalSince1970: 253_402_300_799.999)
 
