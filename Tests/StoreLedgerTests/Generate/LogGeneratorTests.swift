@@ -143,8 +143,14 @@ struct LogGeneratorTests {
     let events = Double(sample.stats.events)
     let count = { (type: String) in Double(checker.countsByType[type, default: 0]) }
     let value = { (key: String) in Double(checker.countsByValue[key, default: 0]) }
-    for kind in EventKind.allCases {
+    // The generator's v1.3 mode (issue 34) is still to come: refund requests and declines are
+    // the kinds it does not write yet. Listed here so the list can only shrink.
+    let notGeneratedYet: [EventKind] = [.refundRequested, .refundDeclined]
+    for kind in EventKind.allCases where !notGeneratedYet.contains(kind) {
       #expect(checker.countsByType[kind.name, default: 0] > 0, "no \(kind.name) events")
+    }
+    for kind in notGeneratedYet {
+      #expect(checker.countsByType[kind.name, default: 0] == 0, "\(kind.name) is generated now: take it off the list")
     }
     let perSubject = (events - count("usage")) / Double(CheckedSample.options.subjects)
     #expect(perSubject > 9 && perSubject < 15, "\(perSubject) events other than usage per subject")
