@@ -20,7 +20,7 @@ extension Holdings {
     asOf = try json.optionalTime(.asOf)
     entitlements = try json.table(.entitlements) { item in
       Entitlement(
-        product: ProductID(rawValue: try item.string(.product)), state: try item.name(.state),
+        product: try item.optionalString(.product).map { ProductID(rawValue: $0) }, state: try item.name(.state),
         expires: try item.optionalTime(.expires), graceExpires: try item.optionalTime(.graceExpires),
         ownership: try item.name(.ownership), period: try item.name(.period))
     }
@@ -54,6 +54,18 @@ extension Holdings {
             allowed: try usage.bool(.allowed), tier: try usage.optionalString(.tier), used: try usage.integer(.used),
             limit: try usage.optionalInteger(.limit), windowEnds: try usage.optionalTime(.windowEnds))
         })
+    }
+    if json.members[AnswerKey.blocked.name] != nil {
+      var table: [String: [Blocker]] = [:]
+      for (name, value) in try json.object(.blocked).members {
+        guard case .array(let items) = value else { throw DecodingError.dataCorruptedError(in: try decoder.singleValueContainer(), debugDescription: "blocked.\(name) is not a list") }
+        table[name] = try items.map { item in
+          let blocker = try JSONObjectReader(item, codingPath: json.codingPath + [JSONCodingKey(AnswerKey.blocked.name)])
+          return Blocker(
+            service: try blocker.string(.service), since: try blocker.time(.since), reason: try blocker.optionalString(.reason))
+        }
+      }
+      blocked = table
     }
     if json.optional(.cache) != nil {
       let cache = try json.object(.cache)

@@ -22,10 +22,23 @@ public struct Holdings: Hashable, Codable, Sendable {
   public var policy: Policy?
   /// For a cached answer: when it was verified and whether it is past its staleness budget.
   public var cache: Cache?
+  /// Entitlements active at T but blocked by a service, by entitlement id (contract v1.3); nil
+  /// when the subject has no block or unblock that counts at (T, R).
+  public var blocked: [String: [Blocker]]? = nil
   /// The events that decided each part (from `explain`); nil otherwise.
   public var explanation: Explanation?
 
   /// A cached answer's relation to its last verification (Docs/semantics.md, "Cached answers").
+  /// A service blocking an entitlement (`block` events, contract v1.3).
+  public struct Blocker: Hashable, Codable, Sendable {
+    /// The blocking service, such as `fraud`.
+    public var service: String
+    /// The `at` of the service's deciding block.
+    public var since: Timestamp
+    /// The block's free-text reason, if it gave one.
+    public var reason: String?
+  }
+
   public struct Cache: Hashable, Codable, Sendable {
     /// When the app last verified with the server (the answer's knowledge time).
     public var verifiedAt: Timestamp
@@ -73,8 +86,8 @@ public struct Holdings: Hashable, Codable, Sendable {
 
   /// One active entitlement.
   public struct Entitlement: Hashable, Codable, Sendable {
-    /// The product granting it.
-    public var product: ProductID
+    /// The product granting it; nil for a support grant (`ownership` `granted`).
+    public var product: ProductID?
     /// The subscription state; `active` for one-time purchases.
     public var state: SubscriptionStatus
     /// When access ends; nil for never.
@@ -162,7 +175,7 @@ extension Holdings {
     entitlements = [:]
     for item in answer.entitlements {
       entitlements[item.entitlement] = Entitlement(
-        product: ProductID(rawValue: item.product), state: item.state, expires: item.expires,
+        product: item.product.map { ProductID(rawValue: $0) }, state: item.state, expires: item.expires,
         graceExpires: item.graceExpires, ownership: item.ownership, period: item.period)
     }
     plans = [:]
@@ -187,6 +200,11 @@ extension Holdings {
           }, uniquingKeysWith: { first, _ in first }))
     }
     cache = answer.cache.map { Cache(verifiedAt: $0.verifiedAt, isStale: $0.isStale) }
+    blocked = answer.blocked.map { list in
+      Dictionary(
+        list.map { ($0.entitlement, $0.services.map { Blocker(service: $0.service, since: $0.since, reason: $0.reason) }) },
+        uniquingKeysWith: { first, _ in first })
+    }
     explanation = answer.explanation.map { Explanation($0, hasPolicy: answer.policy != nil) }
   }
 
@@ -197,7 +215,7 @@ extension Holdings {
       subject: subject.rawValue, at: at, asOf: asOf,
       entitlements: sorted(entitlements).map { name, item in
         EntitlementAnswer(
-          entitlement: name, product: item.product.rawValue, state: item.state, expires: item.expires,
+          entitlement: name, product: item.product?.rawValue, state: item.state, expires: item.expires,
           graceExpires: item.graceExpires, ownership: item.ownership, period: item.period)
       },
       plans: sorted(plans).map { group, plan in
@@ -221,6 +239,12 @@ extension Holdings {
         })
     }
     answer.cache = cache.map { CacheAnswer(verifiedAt: $0.verifiedAt, isStale: $0.isStale) }
+    answer.blocked = blocked.map { table in
+      sorted(table).map { name, services in
+        BlockedAnswer(
+          entitlement: name, services: services.map { BlockedAnswer.Blocker(service: $0.service, since: $0.since, reason: $0.reason) })
+      }
+    }
     answer.explanation = explanation?.engineExplanation
     return answer
   }

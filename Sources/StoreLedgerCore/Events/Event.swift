@@ -204,12 +204,14 @@ package struct Event: Sendable, Equatable {
     check(!sameSubject, .subject)
     check(at != other.at, .at)
     check(product != other.product, .product)
-    check(transaction != other.transaction, .transaction)
-    check(originalTransaction != other.originalTransaction, .originalTransaction)
+    // The access kinds keep their values in these fields (`Event+Access`): named as the log names them.
+    let isAccess = self.isAccess && other.isAccess
+    check(transaction != other.transaction, isAccess ? (kind == .grantRevoked ? .grant : kind == .grant ? .id : .service) : .transaction)
+    check(originalTransaction != other.originalTransaction, isAccess ? .reason : .originalTransaction)
     check(
       hasExpires != other.hasExpires || (hasExpires && expires != other.expires),
       kind == .graceEntered ? .graceExpires : kind == .refundRequested ? .respondBy : .expires)
-    check(quantity != other.quantity, .quantity)
+    check(quantity != other.quantity, isAccess ? .entitlements : .quantity)
     check(
       details.hasPrice != otherDetails.hasPrice || (!hasRefunded && !other.hasRefunded && details.price != otherDetails.price),
       .price)

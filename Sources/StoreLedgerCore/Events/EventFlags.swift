@@ -5,8 +5,12 @@
 /// every case of `EventKind`, `Ownership`, `Offer` and both reasons, so a new case that does not
 /// fit fails loudly instead of being packed as another.
 package enum EventFlags {
-  /// Bits of the kind: at most 16 kinds.
+  /// Bits of the kind: kinds 0–14 as themselves; `extendedKind` (15) for every later kind, whose
+  /// raw value the record then carries as an extra (`RecordCoding`), so records of the first 15
+  /// kinds keep their bytes.
   package static let kindBits = 4
+  /// The kind field of a kind whose raw value does not fit `kindBits` below this value.
+  package static let extendedKind: UInt8 = 15
   /// Bits of the ownership.
   package static let ownershipBits = 2
   /// Bits of the offer.
@@ -20,7 +24,7 @@ package enum EventFlags {
 
   /// The flags word of `e` (with whether it has a price).
   package static func pack(_ e: Event, hasPrice: Bool) -> Int64 {
-    var flags = Int64(e.kind.rawValue)
+    var flags = Int64(min(e.kind.rawValue, extendedKind))
     flags |= Int64(e.ownership.rawValue) << ownershipShift
     flags |= Int64(e.offer.rawValue) << offerShift
     flags |= Int64(e.reasonRaw == 255 ? 0 : Int64(e.reasonRaw) + 1) << reasonShift
@@ -35,6 +39,7 @@ package enum EventFlags {
 
   /// Sets `e`'s small fields (and `hasPrice`) from `flags`; false when a field is not a valid value.
   package static func unpack(_ flags: Int64, into e: inout Event, hasPrice: inout Bool) -> Bool {
+    // An extended kind (15) reads as the first such kind; the record's extra says which.
     guard let kind = EventKind(rawValue: UInt8(flags & (1 << kindBits - 1))),
       let ownership = Ownership(rawValue: UInt8(flags >> ownershipShift & (1 << ownershipBits - 1))),
       let offer = Offer(rawValue: UInt8(flags >> offerShift & (1 << offerBits - 1)))

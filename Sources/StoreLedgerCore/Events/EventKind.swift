@@ -15,6 +15,10 @@ public enum EventKind: UInt8, Sendable, CaseIterable {
   case usage
   case refundRequested
   case refundDeclined
+  case grant
+  case grantRevoked
+  case block
+  case unblock
 
   /// The kind table: each kind's log name, scope and fields, one row per kind
   /// (Docs/log-format.md). Everything else about kinds derives from it and `allCases`.
@@ -51,6 +55,10 @@ public enum EventKind: UInt8, Sendable, CaseIterable {
       return EventKindFacts(
         "refund_requested", .refundNotice, required: [.transaction], optional: [.reason, .respondBy])
     case .refundDeclined: return EventKindFacts("refund_declined", .refundNotice, required: [.transaction])
+    case .grant: return EventKindFacts("grant", .access, required: [.entitlements], optional: [.expires, .reason])
+    case .grantRevoked: return EventKindFacts("grant_revoked", .access, required: [.grant], optional: [.reason])
+    case .block: return EventKindFacts("block", .access, required: [.service], optional: [.entitlements, .reason])
+    case .unblock: return EventKindFacts("unblock", .access, required: [.service], optional: [.reason])
     }
   }
 
@@ -112,7 +120,7 @@ public enum EventKind: UInt8, Sendable, CaseIterable {
   /// Whether an event of this kind can give access to an entitlement (charges, subscription
   /// events, refunds). Access only ever begins at such an event, so the trial's conversion is
   /// looked for at their instants only.
-  var mayGrantAccess: Bool { !facts.scope.isDisjoint(with: [.charge, .subscription, .refund]) }
+  var mayGrantAccess: Bool { !facts.scope.isDisjoint(with: [.charge, .subscription, .refund, .access]) }
 
   /// Required fields beyond `id`, `type`, `subject`, `at`.
   package var required: FieldSet { facts.required }
@@ -125,12 +133,20 @@ public enum EventKind: UInt8, Sendable, CaseIterable {
 public enum Ownership: UInt8, Sendable, CaseIterable {
   case purchased
   case familyShared
+  /// Access from a support `grant` (contract v1.3): in answers only, never a log value.
+  case granted
 
   /// The name used in the log.
   public var name: String { staticName.description }
 
   /// The name as a static string, for writers that must not allocate.
-  package var staticName: StaticString { self == .purchased ? "purchased" : "family_shared" }
+  package var staticName: StaticString {
+    switch self {
+    case .purchased: return "purchased"
+    case .familyShared: return "family_shared"
+    case .granted: return "granted"
+    }
+  }
 }
 
 /// `offer`: the kind of price of a transaction; `normal` when absent.

@@ -22,10 +22,13 @@ package struct EventScope: OptionSet, Sendable, Hashable {
   /// Records a refund request or the store's refusal of one, naming a charge by its
   /// `transaction`; changes nothing (contract v1.3, section 11).
   package static let refundNotice = EventScope(rawValue: 1 << 5)
+  /// Gives or denies entitlements by hand, outside any purchase: support's grants and their
+  /// revocations, compliance's blocks and unblocks (contract v1.3, section 10).
+  package static let access = EventScope(rawValue: 1 << 6)
 
   /// Every scope with its name, in bit order (for tests and messages).
   package static let named: [(scope: EventScope, name: String)] = [
     (.charge, "charge"), (.subscription, "subscription"), (.refund, "refund"), (.balance, "balance"),
-    (.usage, "usage"), (.refundNotice, "refund notice"),
+    (.usage, "usage"), (.refundNotice, "refund notice"), (.access, "access"),
   ]
 }

@@ -25,6 +25,10 @@ package enum Field: Int, Sendable, CaseIterable {
   case country
   case proceeds
   case respondBy
+  // Contract v1.3 (section 10).
+  case entitlements
+  case grant
+  case service
 
   /// The key in the log.
   package var name: String {
@@ -53,6 +57,9 @@ package enum Field: Int, Sendable, CaseIterable {
     case .country: return "country"
     case .proceeds: return "proceeds"
     case .respondBy: return "respond_by"
+    case .entitlements: return "entitlements"
+    case .grant: return "grant"
+    case .service: return "service"
     }
   }
 }
@@ -81,6 +88,9 @@ package struct FieldSet: OptionSet, Sendable {
   package static let country = FieldSet(.country)
   package static let proceeds = FieldSet(.proceeds)
   package static let respondBy = FieldSet(.respondBy)
+  package static let entitlements = FieldSet(.entitlements)
+  package static let grant = FieldSet(.grant)
+  package static let service = FieldSet(.service)
 
   @inline(__always) package func contains(_ field: Field) -> Bool { rawValue & (1 << UInt32(field.rawValue)) != 0 }
 }

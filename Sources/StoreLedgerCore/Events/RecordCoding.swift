@@ -28,6 +28,8 @@ package enum RecordCoding {
     case recorded, expires, quantity, price, meta, currency, product, target, feature
     // Contract v1.3: a revocation's `refunded` (instead of `price`), a charge's facts hash.
     case refunded, facts
+    // A kind past `EventFlags.extendedKind`: its raw value.
+    case kind
     var bit: UInt32 { 1 << (RecordCoding.firstExtraBit + rawValue) }
   }
   /// Bits of the flags word that must be zero.
@@ -39,7 +41,7 @@ package enum RecordCoding {
   }
 
   /// The most bytes of extras one record writes (every extra present).
-  package static let extrasBytesMax = 7 * 8 + 3 * 4 + 2
+  package static let extrasBytesMax = 7 * 8 + 3 * 4 + 2 + 1
 
   /// Bytes of the extras stream `e` (with its details `d`) writes.
   package static func extrasBytes(_ e: Event, _ d: EventDetails) -> Int {
@@ -50,6 +52,7 @@ package enum RecordCoding {
     if d.price != 0 || e.hasRefunded { bytes += 8 }
     if d.metaHash != 0 { bytes += 8 }
     if d.factsHash != 0 { bytes += 8 }
+    if e.kind.rawValue >= EventFlags.extendedKind { bytes += 1 }
     if currency(e, d).isSome { bytes += 4 }
     if e.product.isSome { bytes += 4 }
     if e.targetProduct.isSome { bytes += 4 }
@@ -95,6 +98,7 @@ package enum RecordCoding {
     extra(e.feature != Event.noFeature, .feature, e.feature)
     extra(e.hasRefunded, .refunded, d.price)
     extra(d.factsHash != 0, .facts, d.factsHash)
+    extra(e.kind.rawValue >= EventFlags.extendedKind, .kind, e.kind.rawValue)
     put(e.at.millisecondsSinceEpoch, offset + atOffset)
     put(e.id.rawValue, offset + idOffset)
     put(e.transaction.rawValue, offset + transactionOffset)
@@ -149,6 +153,14 @@ package enum RecordCoding {
       d.price = extra(.refunded, Int64(0))
     }
     d.factsHash = extra(.facts, UInt64(0))
+    if e.kind.rawValue == EventFlags.extendedKind {
+      guard flags & Extra.kind.bit != 0, let kind = EventKind(rawValue: extra(.kind, UInt8(0))),
+        kind.rawValue >= EventFlags.extendedKind
+      else { return nil }
+      e.kind = kind
+    } else if flags & Extra.kind.bit != 0 {
+      return nil
+    }
     // Values only some kinds hold (`Event` keeps them in one place): refused on any other.
     let refund = Event.isRefundKind(e.kind)
     guard e.kind == .usage || feature == Event.noFeature, refund || !target.isSome else { return nil }

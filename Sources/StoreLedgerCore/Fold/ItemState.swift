@@ -21,9 +21,24 @@ package struct ItemState: Sendable, Equatable {
   package var offer: Offer = .normal
   /// The purchase's line.
   package var line: UInt32 = 0
+  /// A support `grant` (contract v1.3, section 10) rather than a purchase: it gives
+  /// `entitlementMask`'s entitlements, not its product's.
+  package var isGrant = false
+  /// A grant's entitlements, one bit per catalog entitlement id.
+  package var entitlementMask: UInt64 = 0
+  /// From when a `grant_revoked` ends the grant (`distantFuture`: never); at or before `start`,
+  /// the grant never gave anything. Set even before the grant applies (a revocation may be
+  /// effective first).
+  package var revokedFrom = Timestamp.distantFuture
 
   /// Whether the grant gives access at T (half-open `[start, end)`).
   package func hasAccess(at time: Timestamp) -> Bool {
-    isApplied && !isRevoked && start <= time && time < end
+    isApplied && !isRevoked && start <= time && time < end && time < revokedFrom
+  }
+
+  /// Whether it gives the entitlement with catalog index `entitlement` (any time).
+  package func gives(_ entitlement: Int, catalog: Catalog) -> Bool {
+    if isGrant { return entitlement < 64 && entitlementMask & (1 << UInt64(entitlement)) != 0 }
+    return catalog.entitlementIndices[Int(product.rawValue)].contains(entitlement)
   }
 }

@@ -3,6 +3,7 @@ struct Resolver {
   let catalog: Catalog
   private var subscriptionByOriginal: [Symbol: UInt32] = [:]
   private var chargeByTransaction: [Symbol: UInt32] = [:]
+  private var grantByReference: [Symbol: UInt32] = [:]
 
   init(catalog: Catalog) { self.catalog = catalog }
 
@@ -10,10 +11,12 @@ struct Resolver {
   mutating func resolve(_ events: UnsafeMutableBufferPointer<Event>) -> UInt32 {
     subscriptionByOriginal.removeAll(keepingCapacity: true)
     chargeByTransaction.removeAll(keepingCapacity: true)
+    grantByReference.removeAll(keepingCapacity: true)
     var count: UInt32 = 0
     for position in events.indices {
       let event = events[position]
       if event.kind.isCharge { chargeByTransaction[event.transaction] = UInt32(position) }
+      if event.kind == .grant { grantByReference[event.grantReference] = UInt32(position) }
     }
     for position in events.indices {
       var event = events[position]
@@ -28,6 +31,11 @@ struct Resolver {
         } else {
           event.slot = UInt32(position)
         }
+      } else if event.kind == .grant {
+        event.slot = UInt32(position)
+      } else if event.kind == .grantRevoked {
+        // The grant it names, before or after it in effective order; none: it changes nothing.
+        event.slot = grantByReference[event.grantReference] ?? UInt32.max
       } else if event.kind.isRefund || event.kind.scope.contains(.refundNotice) {
         if let target = chargeByTransaction[event.transaction] {
           let charge = events[Int(target)]

@@ -29,6 +29,9 @@ package struct Selection {
   package private(set) var bestByEntitlement: [Candidate] = []
   /// Per subscription group: the plan reported, if any.
   package private(set) var bestByGroup: [Candidate] = []
+  /// The entitlements that would be active at T but are blocked (contract v1.3, section 10), by
+  /// catalog index, ascending; a stale cached answer keeps them.
+  package private(set) var blockedEntitlements: [Int] = []
 
   /// Picks, per entitlement and per group, what is reported at T.
   /// - Complexity: O(subscriptions + grants + entitlements + groups).
@@ -65,10 +68,35 @@ package struct Selection {
       let candidate = Candidate(
         isSet: true, isSubscription: false, index: index, expires: item.end, start: item.start,
         line: item.line)
+      if item.isGrant {
+        var mask = item.entitlementMask
+        while mask != 0 {
+          let entitlement = mask.trailingZeroBitCount
+          mask &= mask - 1
+          if entitlement < bestByEntitlement.count && candidate.beats(bestByEntitlement[entitlement]) {
+            bestByEntitlement[entitlement] = candidate
+          }
+        }
+        continue
+      }
       for entitlement in catalog.entitlementIndices[Int(item.product.rawValue)]
       where candidate.beats(bestByEntitlement[entitlement]) {
         bestByEntitlement[entitlement] = candidate
       }
+    }
+    blockedEntitlements.removeAll(keepingCapacity: true)
+    guard state.hasBlockEvents else { return }
+    for entitlement in bestByEntitlement.indices where bestByEntitlement[entitlement].isSet && state.isBlocked(entitlement) {
+      bestByEntitlement[entitlement].isSet = false
+      blockedEntitlements.append(entitlement)
+    }
+  }
+
+  /// The services blocking `entitlement` in `state`, by `since`, ties by service name.
+  /// - Complexity: O(s log s) for s services.
+  package static func blockers(of entitlement: Int, in state: SubjectState, name: (Symbol) -> String) -> [BlockState] {
+    state.blocks.filter { $0.blocks(entitlement) }.sorted {
+      $0.since != $1.since ? $0.since < $1.since : name($0.service) < name($1.service)
     }
   }
 

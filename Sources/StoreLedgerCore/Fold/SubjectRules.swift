@@ -68,12 +68,11 @@ struct SubjectRules {
           report(event, refundTerms(event, touch: touch, events: events))
         }
       case .unknownReference:
-        let isRefund = event.kind.isRefund || event.kind.scope.contains(.refundNotice)
+        let namesTransaction = event.kind.isRefund || event.kind.scope.contains(.refundNotice)
+        let field: Field = event.kind == .grantRevoked ? .grant : namesTransaction ? .transaction : .originalTransaction
         report(
           event,
-          .unknownReference(
-            field: isRefund ? .transaction : .originalTransaction,
-            value: isRefund ? event.transaction : event.originalTransaction))
+          .unknownReference(field: field, value: field == .originalTransaction ? event.originalTransaction : event.transaction))
       case .ignoredInState, .noChange:
         break
       }

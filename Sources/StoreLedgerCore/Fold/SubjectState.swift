@@ -13,6 +13,10 @@ package struct SubjectState: Sendable, Equatable {
   package var balances: [BalanceState] = []
   /// Positions in `items` of non-consumable grants applied so far (what entitlements come from).
   package var grantPositions: [Int] = []
+  /// Per blocking service, its deciding block or unblock, in first-seen order (contract v1.3).
+  package var blocks: [BlockState] = []
+  /// Whether any `block` or `unblock` was applied (an answer then has `blocked`).
+  package var hasBlockEvents = false
 
   /// An empty state.
   package init() {}
@@ -26,6 +30,15 @@ package struct SubjectState: Sendable, Equatable {
     items.append(contentsOf: repeatElement(ItemState(), count: itemCount))
     balances.removeAll(keepingCapacity: true)
     grantPositions.removeAll(keepingCapacity: true)
+    blocks.removeAll(keepingCapacity: true)
+    hasBlockEvents = false
+  }
+
+  /// Whether some service blocks the entitlement with catalog index `entitlement`.
+  /// - Complexity: O(services).
+  package func isBlocked(_ entitlement: Int) -> Bool {
+    for block in blocks where block.blocks(entitlement) { return true }
+    return false
   }
 
   /// The balance of `currency`, or nil when it was never touched.
@@ -47,11 +60,13 @@ package struct SubjectState: Sendable, Equatable {
   /// - Complexity: O(subscriptions + grants).
   package func hasEntitlement(_ entitlement: Int, at time: Timestamp, catalog: Catalog) -> Bool {
     guard entitlement >= 0 else { return false }
+    // A blocked entitlement is not active for any rule (contract v1.3, section 10).
+    if hasBlockEvents && isBlocked(entitlement) { return false }
     for sub in subscriptions where sub.isKnown && sub.hasAccess(at: time) {
       if catalog.entitlementIndices[Int(sub.product.rawValue)].contains(entitlement) { return true }
     }
     for position in grantPositions where items[position].hasAccess(at: time) {
-      if catalog.entitlementIndices[Int(items[position].product.rawValue)].contains(entitlement) { return true }
+      if items[position].gives(entitlement, catalog: catalog) { return true }
     }
     return false
   }
@@ -116,10 +131,44 @@ package struct SubjectState: Sendable, Equatable {
     case .refundRequested, .refundDeclined:
       // A record of what the customer and the store said; it changes no access, balance or revenue.
       return event.targetProduct.isSome ? .noChange : .unknownReference
+    case .grant, .grantRevoked, .block, .unblock:
+      return applyAccess(event)
     case .billingRetry, .graceEntered, .expiration, .autoRenewChanged, .planChanged,
       .renewalExtended:
       guard slot < subscriptions.count, subscriptions[slot].isKnown else { return .unknownReference }
       return Self.applyToSubscription(&subscriptions[slot], event, slot: slot)
+    }
+  }
+
+  /// A support grant, its revocation, or a service's block or unblock (contract v1.3, section 10).
+  private mutating func applyAccess(_ event: Event) -> FoldEffect {
+    let slot = Int(event.slot)
+    switch event.kind {
+    case .grant:
+      // Field by field: a revocation effective first has already set `revokedFrom`.
+      items[slot].isApplied = true
+      items[slot].isGrant = true
+      items[slot].start = event.at
+      items[slot].end = event.hasExpires ? event.expires : .distantFuture
+      items[slot].entitlementMask = event.entitlementMask
+      items[slot].line = event.line
+      grantPositions.append(slot)
+      return .applied(FoldTouch(item: slot, startsRecord: true))
+    case .grantRevoked:
+      guard event.slot != UInt32.max else { return .unknownReference }
+      items[slot].revokedFrom = min(items[slot].revokedFrom, event.at)
+      return .applied(FoldTouch(item: slot))
+    default:
+      hasBlockEvents = true
+      let decided = BlockState(
+        service: event.service, isBlocking: event.kind == .block, entitlementMask: event.entitlementMask,
+        since: event.at, reason: event.accessReason)
+      if let index = blocks.firstIndex(where: { $0.service == event.service }) {
+        blocks[index] = decided
+      } else {
+        blocks.append(decided)
+      }
+      return .applied(FoldTouch())
     }
   }
 

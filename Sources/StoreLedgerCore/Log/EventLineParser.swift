@@ -170,6 +170,10 @@ struct FieldStrings {
   private var feature = StringRef()
   private var store = StringRef()
   private var country = StringRef()
+  private var grant = StringRef()
+  private var service = StringRef()
+  /// The `entitlements` array's bytes in the line, brackets included (validated as an array of strings).
+  private var entitlements = StringRef()
 
   // Switches on the raw value itself: building a `Field` first costs a range check per access.
   subscript(rawValue: Int) -> StringRef {
@@ -188,6 +192,9 @@ struct FieldStrings {
       case Field.feature.rawValue: return feature
       case Field.store.rawValue: return store
       case Field.country.rawValue: return country
+      case Field.grant.rawValue: return grant
+      case Field.service.rawValue: return service
+      case Field.entitlements.rawValue: return entitlements
       default: preconditionFailure("field \(rawValue) is not a string field")
       }
     }
@@ -206,6 +213,9 @@ struct FieldStrings {
       case Field.feature.rawValue: feature = newValue
       case Field.store.rawValue: store = newValue
       case Field.country.rawValue: country = newValue
+      case Field.grant.rawValue: grant = newValue
+      case Field.service.rawValue: service = newValue
+      case Field.entitlements.rawValue: entitlements = newValue
       default: preconditionFailure("field \(rawValue) is not a string field")
       }
     }
@@ -355,7 +365,7 @@ package struct Cursor {
     let valueStart = i
     switch field {
     case .id, .type, .subject, .product, .transaction, .originalTransaction, .ownership, .offer,
-      .currency, .reason, .feature, .store, .country:
+      .currency, .reason, .feature, .store, .country, .grant, .service:
       guard i < end, p[i] == 34 else { throw wrongType(field, "a string", valueStart) }
       fields.strings[field.rawValue] = try readString(scratch: &scratch)
     case .at, .recorded, .expires, .graceExpires, .respondBy:
@@ -389,10 +399,34 @@ package struct Cursor {
       } else {
         throw wrongType(field, "true or false", valueStart)
       }
+    case .entitlements:
+      fields.strings[field.rawValue] = try readStringArray(of: field, scratch: &scratch)
     case .meta:
       guard i < end, p[i] == 123 else { throw wrongType(field, "an object", valueStart) }
       fields.metaHash = try hashValue(depth: 0, scratch: &scratch)
     }
+  }
+
+  /// Reads an array of strings at the cursor (on its `[`): the array's bytes in the line, for the
+  /// validator to read back (only grants and blocks have one).
+  mutating func readStringArray(of field: Field, scratch: inout [UInt8]) throws(Diagnostic) -> StringRef {
+    let start = i
+    guard i < end, p[i] == 91 else { throw wrongType(field, "an array of strings", start) }
+    i += 1
+    skipWhitespace()
+    if i < end && p[i] == 93 {
+      i += 1
+    } else {
+      let mark = scratch.count
+      repeat {
+        skipWhitespace()
+        guard i < end, p[i] == 34 else { throw wrongType(field, "an array of strings", start) }
+        _ = try readString(scratch: &scratch)
+      } while try nextMember(closing: 93)
+      // The validator decodes the elements again from the line; their escapes need no room here.
+      scratch.removeSubrange(mark...)
+    }
+    return StringRef(start: Int32(start), count: Int32(i - start), inScratch: false, isPresent: true)
   }
 
   /// Reads the timestamp string at the cursor (on its opening quote) of `field`, whose value
@@ -613,13 +647,17 @@ func matchFieldName(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int)
   switch count {
   case 2: return equals("id") ? .id : equals("at") ? .at : nil
   case 4: return equals("type") ? .type : equals("meta") ? .meta : nil
-  case 5: return equals("offer") ? .offer : equals("price") ? .price : equals("store") ? .store : nil
+  case 5:
+    return equals("offer") ? .offer : equals("price") ? .price : equals("store") ? .store : equals("grant") ? .grant : nil
   case 6: return equals("reason") ? .reason : nil
   case 7:
     return equals("subject")
       ? .subject
       : equals("product")
-        ? .product : equals("expires") ? .expires : equals("feature") ? .feature : equals("country") ? .country : nil
+        ? .product
+        : equals("expires")
+          ? .expires
+          : equals("feature") ? .feature : equals("country") ? .country : equals("service") ? .service : nil
   case 8:
     return equals("recorded")
       ? .recorded
@@ -629,6 +667,7 @@ func matchFieldName(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int)
   case 9: return equals("ownership") ? .ownership : nil
   case 10: return equals("auto_renew") ? .autoRenew : equals("respond_by") ? .respondBy : nil
   case 11: return equals("transaction") ? .transaction : nil
+  case 12: return equals("entitlements") ? .entitlements : nil
   case 13: return equals("grace_expires") ? .graceExpires : nil
   case 20: return equals("original_transaction") ? .originalTransaction : nil
   default: return nil

@@ -279,6 +279,7 @@ struct FieldValidator {
     case .expiration: return reasonProblem(fields, ExpirationReason.self, into: &event)
     case .revocation: return revocationProblem(fields, into: &event, &pending)
     case .refundRequested: return refundRequestProblem(fields, into: &event)
+    case .grant, .grantRevoked, .block, .unblock: return accessProblem(fields, kind, into: &event, &pending)
     case .purchasePending, .renewal, .billingRetry, .graceEntered, .autoRenewChanged, .planChanged,
       .renewalExtended, .refundReversed, .refundDeclined:
       return nil
@@ -488,6 +489,80 @@ extension FieldValidator {
     }
     pending.details.factsHash = hash
     return nil
+  }
+}
+
+extension FieldValidator {
+  /// The values of `grant`, `grant_revoked`, `block` and `unblock` (contract v1.3, section 10):
+  /// `entitlements` known to the catalog, `grant` an event id, `service` of 1–64 characters,
+  /// `reason` free text of 1–256; kept as `Event+Access` describes.
+  fileprivate func accessProblem(
+    _ fields: RawFields, _ kind: EventKind, into event: inout Event, _ pending: inout PendingEvent
+  ) -> Problem? {
+    let s = fields.strings
+    if fields.present.contains(.reason) {
+      let ref = s[Field.reason.rawValue]
+      guard (1...Limits.accessReasonLengthMax).contains(scalarCount(ref)) else {
+        return .invalidValue(field: "reason", expected: "free text of 1–\(Limits.accessReasonLengthMax) characters", found: "\(scalarCount(ref)) characters")
+      }
+      pending.originalTransaction = internRef(ref)
+    }
+    switch kind {
+    case .grant:
+      pending.transaction = internRef(s[Field.id.rawValue])
+    case .grantRevoked:
+      let ref = s[Field.grant.rawValue]
+      guard (1...Limits.idLengthMax).contains(scalarCount(ref)) else {
+        return .invalidValue(field: "grant", expected: "the id of a grant event (1–\(Limits.idLengthMax) characters)", found: quoted(ref))
+      }
+      pending.transaction = internRef(ref)
+    default:
+      let ref = s[Field.service.rawValue]
+      guard (1...Limits.serviceLengthMax).contains(scalarCount(ref)) else {
+        return .invalidValue(field: "service", expected: "a name of 1–\(Limits.serviceLengthMax) characters such as \"fraud\"", found: quoted(ref))
+      }
+      pending.transaction = internRef(ref)
+    }
+    guard kind == .grant || kind == .block else { return nil }
+    guard fields.present.contains(.entitlements) else {
+      event.entitlementMask = UInt64.max
+      return nil
+    }
+    let (mask, problem) = entitlementMask(s[Field.entitlements.rawValue])
+    event.entitlementMask = mask
+    return problem
+  }
+
+  /// The bit mask of a non-empty list of entitlement ids that some product of the catalog grants.
+  private func entitlementMask(_ ref: StringRef) -> (UInt64, Problem?) {
+    let names = catalog.entitlementNames
+    guard case .array(let items)? = try? JSONValue.parse(string(ref)), !items.isEmpty else {
+      return (0, .invalidValue(field: "entitlements", expected: "a non-empty list of entitlement ids", found: string(ref)))
+    }
+    var mask: UInt64 = 0
+    for item in items {
+      guard let name = item.stringValue, let index = names.firstIndex(of: name) else {
+        let name = item.stringValue ?? ""
+        let near = NearMatch.suggestions(for: name, among: names)
+        return (
+          0,
+          .invalidValue(
+            field: "entitlements",
+            expected: "entitlement ids some product of the catalog grants (\(names.joined(separator: ", ")))"
+              + (near.isEmpty ? "" : "; did you mean \(near.map { "'\($0)'" }.joined(separator: " or "))?"),
+            found: "\"\(name)\""))
+      }
+      guard index < Event.maskableEntitlementsMax else {
+        return (
+          0,
+          .invalidValue(
+            field: "entitlements",
+            expected: "one of the catalog's first \(Event.maskableEntitlementsMax) entitlement ids (grants and blocks name at most that many)",
+            found: "\"\(name)\""))
+      }
+      mask |= 1 << UInt64(index)
+    }
+    return (mask, nil)
   }
 }
 

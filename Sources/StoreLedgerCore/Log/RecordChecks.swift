@@ -153,6 +153,14 @@ package struct RecordChecks {
       if e.kind != .revocation && e.quantity != 0 { return false }
     case .consumption:
       guard e.balanceCurrency.isSome, e.quantity >= 1 else { return false }
+    case .grant:
+      guard Int(e.slot) == position, e.grantReference.isSome, e.entitlementMask != 0 else { return false }
+    case .grantRevoked:
+      guard e.grantReference.isSome, e.quantity == 0 else { return false }
+    case .block:
+      guard e.service.isSome, e.entitlementMask != 0 else { return false }
+    case .unblock:
+      guard e.service.isSome, e.quantity == 0 else { return false }
     case .purchasePending:
       guard e.product.isSome else { return false }
     case .usage:

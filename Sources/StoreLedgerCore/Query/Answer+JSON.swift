@@ -19,6 +19,9 @@ extension Answer {
       (.plans, .object(plans.map { ($0.group, $0.jsonValue) })),
       (.balances, .object(balances.map { ($0.currency, .integer($0.amount)) })),
     ]
+    if let blocked {
+      members.append((.blocked, .object(blocked.map { ($0.entitlement, $0.jsonValue) })))
+    }
     if let cache {
       members.append((.cache, .answerObject([(.verifiedAt, time(cache.verifiedAt)), (.stale, .bool(cache.isStale))])))
     }
@@ -36,11 +39,21 @@ extension EntitlementAnswer {
   /// One member of an answer's `entitlements`, without its name.
   var jsonValue: JSONValue {
     var members: [(AnswerKey, JSONValue)] = [
-      (.product, .string(product)), (.state, .string(state.name)), (.expires, time(expires)),
+      (.product, product.map { .string($0) } ?? .null), (.state, .string(state.name)), (.expires, time(expires)),
       (.ownership, .string(ownership.name)), (.period, .string(period.name)),
     ]
     if let graceExpires { members.append((.graceExpires, time(graceExpires))) }
     return .answerObject(members)
+  }
+}
+
+extension BlockedAnswer {
+  /// One member of an answer's `blocked`, without its entitlement: the blocking services.
+  var jsonValue: JSONValue {
+    .array(
+      services.map {
+        .answerObject([(.service, .string($0.service)), (.since, time($0.since)), (.reason, $0.reason.map { .string($0) } ?? .null)])
+      })
   }
 }
 

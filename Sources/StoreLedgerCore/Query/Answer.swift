@@ -2,8 +2,8 @@
 package struct EntitlementAnswer: Sendable, Equatable {
   /// The entitlement id.
   package var entitlement: String
-  /// The product granting it.
-  package var product: String
+  /// The product granting it; nil for a support grant.
+  package var product: String?
   /// Subscription state for auto-renewables, `active` otherwise.
   package var state: SubscriptionStatus
   /// When the grant ends; nil for never.
@@ -17,7 +17,7 @@ package struct EntitlementAnswer: Sendable, Equatable {
 
   /// Creates a value from all its stored properties (the memberwise initializer, for other targets).
   package init(
-    entitlement: String, product: String, state: SubscriptionStatus, expires: Timestamp? = nil,
+    entitlement: String, product: String?, state: SubscriptionStatus, expires: Timestamp? = nil,
     graceExpires: Timestamp? = nil, ownership: Ownership, period: Offer
   ) {
     self.entitlement = entitlement
@@ -107,6 +107,9 @@ package struct Answer: Sendable, Equatable {
   package var policy: PolicyAnswer? = nil
   /// Set for a cached answer (`--cached-at`).
   package var cache: CacheAnswer? = nil
+  /// Entitlements active at T but blocked, with their blocking services, sorted by id; nil when
+  /// the subject has no block or unblock that counts (contract v1.3, section 10).
+  package var blocked: [BlockedAnswer]? = nil
   /// Deciding events per entitlement, plan and balance (when explained).
   package var explanation: Explanation?
 
@@ -130,7 +133,38 @@ package struct Answer: Sendable, Equatable {
   package static func == (a: Answer, b: Answer) -> Bool {
     a.subject == b.subject && a.at == b.at && a.asOf == b.asOf && a.entitlements == b.entitlements
       && a.plans == b.plans && a.balances.elementsEqual(b.balances, by: { $0 == $1 })
-      && a.policy == b.policy && a.cache == b.cache && a.explanation == b.explanation
+      && a.policy == b.policy && a.cache == b.cache && a.explanation == b.explanation && a.blocked == b.blocked
+  }
+}
+
+/// One blocked entitlement of an answer and every service blocking it (contract v1.3, section 10).
+package struct BlockedAnswer: Sendable, Hashable {
+  /// The entitlement id.
+  package var entitlement: String
+  /// The blocking services, by `since`, ties by service name.
+  package var services: [Blocker]
+
+  /// One blocking service.
+  package struct Blocker: Sendable, Hashable {
+    /// The service.
+    package var service: String
+    /// The `at` of its deciding block.
+    package var since: Timestamp
+    /// Its free-text reason, or nil.
+    package var reason: String?
+
+    /// Creates a value from all its stored properties (the memberwise initializer, for other targets).
+    package init(service: String, since: Timestamp, reason: String?) {
+      self.service = service
+      self.since = since
+      self.reason = reason
+    }
+  }
+
+  /// Creates a value from all its stored properties (the memberwise initializer, for other targets).
+  package init(entitlement: String, services: [Blocker]) {
+    self.entitlement = entitlement
+    self.services = services
   }
 }
 

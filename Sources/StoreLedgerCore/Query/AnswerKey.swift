@@ -13,6 +13,7 @@ package enum AnswerKey: String, CaseIterable, Sendable {
   case plans
   case balances
   case cache
+  case blocked
   case tier
   case trial
   case usage
@@ -28,6 +29,9 @@ package enum AnswerKey: String, CaseIterable, Sendable {
   case renewsTo = "renews_to"
   case originalTransaction = "original_transaction"
   case transaction
+  // A blocking service in `blocked`.
+  case service
+  case since
   // `cache`.
   case verifiedAt = "verified_at"
   case stale

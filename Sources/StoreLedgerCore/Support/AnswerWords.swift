@@ -4,8 +4,8 @@
 /// or expired plan never "renews".
 package enum AnswerWords {
   /// A grant: `pass.week (active, purchased, until 27 Dec 2025)`; `period` is left out when `normal`.
-  package static func grant(product: String, state: String, ownership: String, period: String, until: Timestamp?) -> String {
-    "\(product) (\(state), \(ownership)" + (period == "normal" ? "" : ", \(period)")
+  package static func grant(product: String?, state: String, ownership: String, period: String, until: Timestamp?) -> String {
+    "\(product ?? "a support grant") (\(state), \(ownership)" + (period == "normal" ? "" : ", \(period)")
       + (until.map { ", until \(instant($0))" } ?? ", no end") + ")"
   }
 

@@ -6,6 +6,11 @@ package enum Limits {
   package static let idLengthMax = 128
   /// Longest `subject` in Unicode scalars (Docs/log-format.md: 1–256).
   package static let subjectLengthMax = 256
+  /// Longest free-text `reason` of a grant, grant revocation, block or unblock, in Unicode
+  /// scalars (contract v1.3: 1–256); longer is an error.
+  package static let accessReasonLengthMax = 256
+  /// Longest `service` of a block or unblock, in Unicode scalars (contract v1.3: 1–64); longer is an error.
+  package static let serviceLengthMax = 64
   /// Longest `transaction`, `original_transaction`, `product` or `currency` value in bytes.
   package static let referenceBytesMax = 256
   /// Deepest nesting of JSON (in `meta`, catalogs, snapshots); deeper is an error.

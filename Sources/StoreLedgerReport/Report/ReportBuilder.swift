@@ -267,7 +267,8 @@ package struct ReportBuilder {
       guard event.quantity > 0, state.subscriptions.contains(where: { $0.isKnown && $0.hasAccess(at: event.at) })
       else { break }
       tallies[bucket].subscriberUses[Int(event.feature)] += event.quantity
-    case .purchasePending, .autoRenewChanged, .planChanged, .refundRequested, .refundDeclined:
+    case .purchasePending, .autoRenewChanged, .planChanged, .refundRequested, .refundDeclined, .grant, .grantRevoked,
+      .block, .unblock:
       break
     }
   }
