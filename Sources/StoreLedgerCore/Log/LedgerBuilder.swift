@@ -433,7 +433,8 @@ package struct LedgerBuilder {
       }
       checkSize(range.count, subject: s)
       merged.withUnsafeMutableBufferPointer { all in
-        subscriptionCounts[s] = settle(UnsafeMutableBufferPointer(rebasing: all[range]), latest: &latest)
+        subscriptionCounts[s] = settle(
+          UnsafeMutableBufferPointer(rebasing: all[range]), latest: &latest, baseDetails: base.details)
       }
     }
     if errorCount > 0 { return .failure(DiagnosticList(errors + warnings)) }
@@ -496,15 +497,17 @@ package struct LedgerBuilder {
   /// Orders one subject's events by effective time (line order for ties), resolves them and
   /// decides its rules; returns its subscription count and moves `latest` to its last `at`.
   /// - Complexity: O(k log k) for its k events.
-  private mutating func settle(_ subjectEvents: UnsafeMutableBufferPointer<Event>, latest: inout Timestamp) -> UInt32 {
+  private mutating func settle(
+    _ subjectEvents: UnsafeMutableBufferPointer<Event>, latest: inout Timestamp, baseDetails: EventDetailTable
+  ) -> UInt32 {
     var findings: [(Event, RuleFinding)] = []
     let subscriptionCount = settler.settle(subjectEvents, findings: &findings)
     if let last = subjectEvents.last, last.at > latest { latest = last.at }
-    let base = base
     let added = eventDetails
+    // A charge revoked in the tail may be in the restored base.
     report(findings) { line in
       let own = added.isSorted ? added.details(line: line) : EventDetails()
-      return own.isEmpty ? base?.details.details(line: line) ?? own : own
+      return own.isEmpty ? baseDetails.details(line: line) : own
     }
     return subscriptionCount
   }

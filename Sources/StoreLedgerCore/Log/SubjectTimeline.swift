@@ -6,7 +6,7 @@ package struct SubjectTimeline: Sendable, Equatable {
     package var from: Timestamp
     /// End (exclusive); nil while it never ends.
     package var to: Timestamp?
-    /// The product granting it.
+    /// The product granting it (`support grant` for a v1.3 grant).
     package var product: String
     /// The state reported.
     package var state: String
@@ -143,9 +143,10 @@ extension Ledger {
         ownership: sub.ownership.name, period: sub.offer.name)
     }
     let item = state.items[candidate.index]
+    // A support grant has no product (contract v1.3): its interval says what it is.
     return SubjectTimeline.Interval(
-      from: instant, to: nil, product: productName(item.product), state: "active",
-      ownership: item.ownership.name, period: item.offer.name)
+      from: instant, to: nil, product: item.isGrant ? "support grant" : productName(item.product), state: "active",
+      ownership: item.isGrant ? Ownership.granted.name : item.ownership.name, period: item.offer.name)
   }
 
   private func productName(_ index: ProductIndex) -> String { catalog[index].id }
