@@ -58,6 +58,15 @@ struct RecordCodingTests {
     request.reasonRaw = 2
     request.expires = plain.at.adding(milliseconds: 5)
     request.hasExpires = true
+    var block = plain
+    block.kind = .block
+    block.transaction = Symbol(rawValue: 6)
+    block.originalTransaction = Symbol(rawValue: 8)
+    block.entitlementMask = UInt64.max
+    var revokedGrant = plain
+    revokedGrant.kind = .grantRevoked
+    revokedGrant.transaction = Symbol(rawValue: 6)
+    revokedGrant.slot = 3
     var facts = EventDetails(price: 4990, priceCurrency: Symbol(rawValue: 0), metaHash: 0)
     facts.factsHash = 0x1234_5678_9abc_def0
     return [
@@ -70,6 +79,8 @@ struct RecordCodingTests {
       ("a partial refund's amount", partial, EventDetails(price: 29_995, priceCurrency: .none, metaHash: 0)),
       ("a refund request with its deadline", request, EventDetails()),
       ("a charge's store, country and proceeds", plain, facts),
+      ("a block of every entitlement (a kind past the flags' 4 bits)", block, EventDetails()),
+      ("a grant revocation", revokedGrant, EventDetails()),
     ]
   }()
 
