@@ -111,8 +111,9 @@ public final class LedgerStore: @unchecked Sendable {
     withEngine { engine in Holdings(engine.answer(subject: subject.rawValue, at: at, asOf: asOf)) }
   }
 
-  /// Runs `body` with a pooled query engine (whose `ledger` is the store's), as a reader.
-  func withEngine<R>(_ body: (inout QueryEngine) -> R) -> R {
+  /// Runs `body` with a pooled query engine (whose `ledger` is the store's), as a reader; the
+  /// server (`StoreLedgerServer`) writes its answers through it with the CLI's own writers.
+  package func withEngine<R>(_ body: (inout QueryEngine) -> R) -> R {
     gate.read {
       var engine = engines.take() ?? QueryEngine(ledger: state.ledger)
       defer { engines.give(engine) }
@@ -122,6 +123,13 @@ public final class LedgerStore: @unchecked Sendable {
 
   /// The number of distinct events the ledger holds.
   public var eventCount: Int { gate.read { state.liveEvents } }
+
+  /// The lines of the log the ledger has read (redeliveries included), for the server's metrics
+  /// and change feed: the position of the last committed line.
+  package var logLineCount: Int { gate.read { state.logLines } }
+
+  /// The log's committed bytes the ledger has read.
+  package var logByteCount: Int64 { gate.read { state.logBytes } }
 
   /// Appends `events` durably, all or nothing; events already in the log are skipped.
   ///
