@@ -1,33 +1,28 @@
 import StoreLedger
 
-// `GET /v1/changes`: committed batches as Server-Sent Events. Each event's id is the log line
-// its batch ends at, so a client that reconnects with `Last-Event-ID` (or `?last_event_id=`,
-// for a first connection) gets every line after it: first from the log file, then live.
+// `GET /v1/changes`: committed lines as Server-Sent Events, read from the log file itself
+// (`LogTail`). Each event's id is the log line it ends at, so a client that reconnects with
+// `Last-Event-ID` (or `?last_event_id=`, for a first connection) gets every line after it,
+// whether this server or another process appended it.
 
 extension LedgerServer {
-  /// Lines per catch-up event read from the log.
-  static let catchUpLinesPerEvent = 500
+  /// Lines per event at most.
+  static let linesPerEvent = 500
   /// How often an idle feed writes a comment, so proxies keep it and dead clients are found.
   static let keepAliveMilliseconds = 15_000
 
-  /// Streams the feed on `socket` until the client goes, falls too far behind, or the server stops.
+  /// Streams the feed on `socket` until the client goes or the server stops.
   /// - Returns: the status and the bytes written, for the access log.
   func streamChanges(_ request: HTTPRequest, socket: Int32) -> (status: Int, bytes: Int) {
-    let resumeText = request.header("last-event-id") ?? request.query["last_event_id"]
-    var position: Int? = nil
-    if let resumeText {
-      guard let value = Int(resumeText), value >= 0 else {
-        let response = ErrorResponse.response(
-          .badParameter(name: "Last-Event-ID", value: resumeText, expected: "a log line number, as an event's id"))
-        let bytes = response.serialized(keepAlive: false)
-        _ = PlatformSocket.send(socket, bytes, timeoutMilliseconds: configuration.limits.sendMilliseconds)
-        return (response.status, bytes.count)
-      }
-      position = value
+    var tail: LogTail
+    switch feedStart(request) {
+    case .success(let start): tail = start
+    case .failure(let failure):
+      let response = failure.response
+      let bytes = response.serialized(keepAlive: false)
+      _ = PlatformSocket.send(socket, bytes, timeoutMilliseconds: configuration.limits.sendMilliseconds)
+      return (response.status, bytes.count)
     }
-    // Subscribe before reading the log: a batch committed in between comes twice and is skipped by line.
-    let feed = ChangeFeed(store: store, pollingMilliseconds: configuration.changePollingMilliseconds)
-    defer { feed.cancel() }
     var written = 0
     func write(_ text: String) -> Bool {
       written += text.utf8.count
@@ -37,82 +32,67 @@ extension LedgerServer {
       "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\nX-Accel-Buffering: no\r\n"
       + "Connection: close\r\n\r\nretry: 1000\n\n"
     guard write(head) else { return (200, written) }
-    var sent = position ?? store.logLineCount
-    if position != nil {
-      guard catchUp(after: &sent, write: write) else { return (200, written) }
-    }
     var quiet = 0
     while !isStopping {
-      switch feed.next(timeoutMilliseconds: Int(configuration.limits.pollSliceMilliseconds)) {
-      case .timeout:
-        quiet += Int(configuration.limits.pollSliceMilliseconds)
+      let lines: [(line: Int, text: ArraySlice<UInt8>)]
+      do throws(Diagnostic) {
+        lines = try tail.next(linesMax: Self.linesPerEvent)
+      } catch {
+        _ = write("event: end\ndata: \(JSONWriter.compact(ErrorResponse.problem(error)))\n\n")
+        return (200, written)
+      }
+      guard let last = lines.last else {
+        // Waiting for lines doubles as noticing a client that went away.
+        if PlatformSocket.waitReadable(socket, milliseconds: Int32(configuration.changePollingMilliseconds)) {
+          var scratch = [UInt8](repeating: 0, count: 512)
+          if PlatformSocket.receive(socket, into: &scratch) <= 0 { return (200, written) }
+        }
+        quiet += configuration.changePollingMilliseconds
         if quiet >= Self.keepAliveMilliseconds {
           quiet = 0
           guard write(": keep-alive\n\n") else { return (200, written) }
         }
-      case .batch(let batch):
-        let last = batch.firstLine + batch.lineCount - 1
-        guard last > sent else { continue }
-        let events = batch.events.filter { $0.line > sent }
-        let subjects = Set(events.map(\.subject.rawValue)).sorted()
-        let data = Self.batchJSON(firstLine: sent + 1, lastLine: last, subjects: subjects, events: events.map(Self.eventJSON))
-        sent = last
-        quiet = 0
-        guard write("id: \(last)\nevent: batch\ndata: \(data)\n\n") else { return (200, written) }
-      case .ended(let reason):
-        _ = write("event: end\ndata: \(JSONWriter.compact(.object([("reason", .string(reason))])))\n\n")
-        return (200, written)
+        continue
       }
+      quiet = 0
+      guard write("id: \(last.line)\nevent: batch\ndata: \(Self.batchJSON(lines))\n\n") else { return (200, written) }
     }
     return (200, written)
   }
 
-  /// Writes the log's lines after `position` as batch events of at most `catchUpLinesPerEvent`
-  /// lines; moves `position` to the last line written. False when a write failed.
-  /// - Complexity: O(log bytes): the committed log is read once.
-  private func catchUp(after position: inout Int, write: (String) -> Bool) -> Bool {
-    guard let log = try? LedgerLoader.readCommitted(store.logPath) else { return true }
-    var line = 0
-    var events: [JSONValue] = []
-    var subjects = Set<String>()
-    var first = position + 1
-    var start = 0
-    for index in log.indices where log[index] == 10 {
-      line += 1
-      defer { start = index + 1 }
-      guard line > position else { continue }
-      if let value = try? JSONValue.parse(bytes: Array(log[start..<index])) {
-        subjects.insert(value["subject"]?.stringValue ?? "")
-        events.append(Self.eventJSON(value, line: line))
-      }
-      if line - first + 1 == Self.catchUpLinesPerEvent {
-        let data = Self.batchJSON(firstLine: first, lastLine: line, subjects: subjects.sorted(), events: events)
-        guard write("id: \(line)\nevent: batch\ndata: \(data)\n\n") else { return false }
-        (events, subjects, first, position) = ([], [], line + 1, line)
-      }
+  /// Where a feed starts: after the `Last-Event-ID` (or `?last_event_id=`) line, else at the end
+  /// of what the ledger has read.
+  private func feedStart(_ request: HTTPRequest) -> Result<LogTail, RequestFailure> {
+    guard let text = request.header("last-event-id") ?? request.query["last_event_id"] else {
+      let extent = store.readExtent
+      return .success(LogTail(path: store.logPath, line: extent.lines, offset: extent.bytes))
     }
-    guard line >= first else { return true }
-    let data = Self.batchJSON(firstLine: first, lastLine: line, subjects: subjects.sorted(), events: events)
-    position = line
-    return write("id: \(line)\nevent: batch\ndata: \(data)\n\n")
+    guard let position = Int(text), position >= 0 else {
+      return .failure(.server(.badParameter(name: "Last-Event-ID", value: text, expected: "a log line number, as an event's id")))
+    }
+    do throws(Diagnostic) {
+      return .success(try LogTail(path: store.logPath, after: position))
+    } catch {
+      return .failure(.ledger(DiagnosticList([error])))
+    }
   }
 
-  /// One event's `data`: the batch's lines, the subjects whose answers may have changed, its events.
-  static func batchJSON(firstLine: Int, lastLine: Int, subjects: [String], events: [JSONValue]) -> String {
-    JSONWriter.compact(
+  /// One event's `data`: the lines it covers, the subjects whose answers may have changed, its events.
+  /// - Complexity: O(bytes of the lines).
+  static func batchJSON(_ lines: [(line: Int, text: ArraySlice<UInt8>)]) -> String {
+    var subjects = Set<String>()
+    var events: [JSONValue] = []
+    for (line, text) in lines {
+      // The log holds only lines that were checked as they were appended.
+      guard let value = try? JSONValue.parse(bytes: Array(text)) else { continue }
+      if let subject = value["subject"]?.stringValue { subjects.insert(subject) }
+      events.append(eventJSON(value, line: line))
+    }
+    return JSONWriter.compact(
       .object([
-        ("first_line", .integer(Int64(firstLine))), ("last_line", .integer(Int64(lastLine))),
-        ("subjects", .array(subjects.map { .string($0) })), ("events", .array(events)),
+        ("first_line", .integer(Int64(lines.first?.line ?? 0))), ("last_line", .integer(Int64(lines.last?.line ?? 0))),
+        ("subjects", .array(subjects.sorted().map { .string($0) })), ("events", .array(events)),
       ]))
-  }
-
-  /// An event of a live batch.
-  static func eventJSON(_ event: CommittedBatch.Event) -> JSONValue {
-    .object([
-      ("line", .integer(Int64(event.line))), ("id", .string(event.id.rawValue)), ("type", .string(event.kind.name)),
-      ("subject", .string(event.subject.rawValue)), ("at", .string(event.at.rfc3339)),
-      ("recorded", .string(event.recorded.rfc3339)),
-    ])
   }
 
   /// An event read back from its log line (a line without `recorded` was known from its `at`).

@@ -42,8 +42,9 @@ extension LedgerServer {
     case .googlePlayPubSub: return try importGooglePlay(request)
     case .health: return .json("{\"status\":\"ok\"}\n")
     case .metrics:
+      let extent = store.readExtent
       let text = metrics.text(
-        logBytes: store.logByteCount, logLines: store.logLineCount, events: store.eventCount, connections: openConnections)
+        logBytes: extent.bytes, logLines: extent.lines, events: store.eventCount, connections: openConnections)
       return HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4", body: Array(text.utf8))
     case .changes: preconditionFailure("the change feed is streamed, not answered")
     }

@@ -47,6 +47,11 @@ package final class LedgerServer: Sendable {
       defer { running.leave() }
       acceptLoop(listener)
     }
+    running.enter()
+    PlatformSocket.detachThread { [self] in
+      defer { running.leave() }
+      followOtherWriters()
+    }
     return port
   }
 
@@ -64,6 +69,20 @@ package final class LedgerServer: Sendable {
     // The accept loop and idle connections see the flag within a poll slice.
     lifecycle.withLock { $0.isStopping = true }
     return running.wait(timeout: .now() + .milliseconds(configuration.stopGraceMilliseconds)) == .success
+  }
+
+  /// Takes in what other processes append to the log (another `serve`, the CLI), so answers
+  /// include it within a polling interval: a cheap size check, then the store's `refresh`.
+  private func followOtherWriters() {
+    let pause = DispatchSemaphore(value: 0)
+    while !isStopping {
+      _ = pause.wait(timeout: .now() + .milliseconds(configuration.changePollingMilliseconds))
+      let size = try? PlatformFile(path: store.logPath, mode: .read).size()
+      guard let size, size != store.readExtent.bytes else { continue }
+      // A failure (the log shrank behind the server, a lock held past its wait) leaves the
+      // ledger as it was; the next look tries again, and appends report the problem.
+      try? store.refresh()
+    }
   }
 
   private func acceptLoop(_ listener: Int32) {

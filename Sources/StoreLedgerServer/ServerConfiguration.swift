@@ -25,7 +25,7 @@ package struct ServerConfiguration: Sendable {
   package var pubSubToken: String?
   /// How subjects appear in the access log.
   package var subjectLogging = SubjectLogging.plain
-  /// How often the change feed looks for lines other processes appended.
+  /// How often change feeds look for new lines, and the ledger for lines other processes appended.
   package var changePollingMilliseconds = 250
   /// How long a stop waits for in-flight requests before giving up on them.
   package var stopGraceMilliseconds = 10_000

@@ -124,12 +124,9 @@ public final class LedgerStore: @unchecked Sendable {
   /// The number of distinct events the ledger holds.
   public var eventCount: Int { gate.read { state.liveEvents } }
 
-  /// The lines of the log the ledger has read (redeliveries included), for the server's metrics
-  /// and change feed: the position of the last committed line.
-  package var logLineCount: Int { gate.read { state.logLines } }
-
-  /// The log's committed bytes the ledger has read.
-  package var logByteCount: Int64 { gate.read { state.logBytes } }
+  /// How much of the log the ledger has read: its lines (redeliveries included) and the bytes
+  /// they end at, read together (the server's metrics and the start of its change feed).
+  package var readExtent: (lines: Int, bytes: Int64) { gate.read { (state.logLines, state.logBytes) } }
 
   /// Appends `events` durably, all or nothing; events already in the log are skipped.
   ///

@@ -49,7 +49,7 @@ enum ServeCommand: LedgerCommand {
     let port = try server.start()
     console.err(
       "storeledger serve: listening on http://\(configuration.host):\(port) for \(log) (\(store.eventCount) events, "
-        + "\(store.logLineCount) lines, catalog \(store.catalogPath)); SIGTERM stops\n")
+        + "\(store.readExtent.lines) lines, catalog \(store.catalogPath)); SIGTERM stops\n")
     let clean = server.serveUntilSignalled()
     console.err(clean ? "storeledger serve: stopped\n" : "storeledger serve: stopped with requests unfinished\n")
     return 0

@@ -17,20 +17,20 @@ final class ServerFixture: @unchecked Sendable {
   /// Copies `log` (a repository path, or nil for an empty log) and `catalog` and serves them.
   init(
     log source: String? = "Events/demo.jsonl", catalog catalogSource: String = "Events/catalog.json",
-    configure: (inout ServerConfiguration) -> Void = { _ in }
+    clock: LedgerClock = .system, configure: (inout ServerConfiguration) -> Void = { _ in }
   ) throws {
     directory = try temporaryDirectory()
     log = directory.appendingPathComponent("log.jsonl").path
     catalog = directory.appendingPathComponent("catalog.json").path
     try FileManager.default.copyItem(atPath: repoPath(catalogSource), toPath: catalog)
     if let source { try FileManager.default.copyItem(atPath: repoPath(source), toPath: log) }
-    store = try LedgerStore(logPath: log, catalogPath: catalog, createIfMissing: true)
+    store = try LedgerStore(logPath: log, catalogPath: catalog, createIfMissing: true, clock: clock)
     var configuration = ServerConfiguration()
     configuration.port = 0
     configuration.limits.pollSliceMilliseconds = 20
     configuration.changePollingMilliseconds = 50
     configure(&configuration)
-    server = LedgerServer(store: store, configuration: configuration, accessLog: nil)
+    server = LedgerServer(store: store, configuration: configuration, accessLog: nil, clock: clock)
     port = try server.start()
   }
 
