@@ -50,6 +50,7 @@ struct Connection {
     let limits = server.configuration.limits
     var chunk = [UInt8](repeating: 0, count: 64 * 1024)
     var deadline = ContinuousClock.now + .milliseconds(buffer.isEmpty ? limits.idleMilliseconds : limits.requestMilliseconds)
+    var continued = false
     while true {
       if !buffer.isEmpty {
         switch HTTPRequestParser.parse(buffer, limits: limits) {
@@ -57,6 +58,11 @@ struct Connection {
           buffer.removeFirst(consumed)
           return .request(request, bytes: consumed)
         case .failure(let problem): return .refused(problem)
+        case .awaitingBody(let expectsContinue):
+          if expectsContinue && !continued {
+            continued = true
+            _ = PlatformSocket.send(socket, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8), timeoutMilliseconds: limits.sendMilliseconds)
+          }
         case .incomplete: break
         }
       }

@@ -5,6 +5,9 @@ package enum HTTPRequestParser {
   package enum Outcome: Sendable {
     /// Not a whole request yet.
     case incomplete
+    /// Whole headers, accepted, and not all of the body yet; `expectsContinue` when the client
+    /// waits for `100 Continue` before sending it (curl does for bodies over 1 KiB).
+    case awaitingBody(expectsContinue: Bool)
     /// A request, and how many bytes of the buffer it took.
     case request(HTTPRequest, consumed: Int)
     /// Not a request this server reads: answer the problem and close.
@@ -42,7 +45,9 @@ package enum HTTPRequestParser {
       length = value
     }
     guard length <= limits.bodyBytesMax else { return .failure(.bodyTooLarge(bytes: length, limit: limits.bodyBytesMax)) }
-    guard buffer.count >= headerEnd + length else { return .incomplete }
+    guard buffer.count >= headerEnd + length else {
+      return .awaitingBody(expectsContinue: request.header("expect")?.lowercased() == "100-continue")
+    }
     request.body = Array(buffer[headerEnd..<(headerEnd + length)])
     return .request(request, consumed: headerEnd + length)
   }

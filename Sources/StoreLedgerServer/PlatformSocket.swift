@@ -56,7 +56,17 @@ package enum PlatformSocket {
       close(socket)
       return -1
     }
+    configureConnection(socket)
     return socket
+  }
+
+  /// Small answers go out at once (no Nagle delay); a write to a closed peer is an error, not SIGPIPE.
+  private static func configureConnection(_ socket: Int32) {
+    var yes: Int32 = 1
+    _ = setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
+    #if canImport(Darwin)
+      _ = setsockopt(socket, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
+    #endif
   }
 
   /// Accepts one connection; nil when the listening socket was closed or failed.
@@ -64,11 +74,7 @@ package enum PlatformSocket {
     while true {
       let connection = cAccept(socket, nil, nil)
       if connection >= 0 {
-        var yes: Int32 = 1
-        _ = setsockopt(connection, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
-        #if canImport(Darwin)
-          _ = setsockopt(connection, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
-        #endif
+        configureConnection(connection)
         return connection
       }
       // A connection reset before it was accepted, or a signal: try again; anything else ends.
@@ -105,11 +111,6 @@ package enum PlatformSocket {
       offset += written
     }
     return true
-  }
-
-  /// Ends both directions of a socket, waking a thread blocked in `accept` on it.
-  package static func shutdownBoth(_ socket: Int32) {
-    _ = shutdown(socket, Int32(SHUT_RDWR))
   }
 
   /// Closes a socket.

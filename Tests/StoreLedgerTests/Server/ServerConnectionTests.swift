@@ -45,6 +45,20 @@ struct ServerConnectionTests {
     #expect(answer.headers["connection"] == "close" && connection.isClosedByServer())
   }
 
+  @Test("a client that expects 100 Continue gets it once the headers are accepted, then its answer")
+  func expectContinue() throws {
+    let fixture = try ServerFixture()
+    let connection = try fixture.connect()
+    defer { connection.close() }
+    let body = #"{"id":"x100","type":"purchase","subject":"w9","at":"2026-03-01T00:00:00Z","product":"pro.lifetime","transaction":"t100","price":1,"currency":"USD"}"#
+    connection.send("POST /v1/events HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: \(body.utf8.count)\r\n\r\n")
+    let interim = try connection.read(until: "\r\n\r\n", timeoutMilliseconds: 2000)
+    #expect(interim == "HTTP/1.1 100 Continue\r\n\r\n")
+    connection.send(body)
+    let answer = try connection.readResponseAfterContinue()
+    #expect(answer.status == 200 && answer.json["appended"] as? Int == 1, "\(answer.body)")
+  }
+
   @Test("a request body over the limit is refused with 413 before it is read, and writes nothing")
   func bodyTooLarge() throws {
     let fixture = try ServerFixture { $0.limits.bodyBytesMax = 1024 }

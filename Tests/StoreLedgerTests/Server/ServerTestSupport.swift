@@ -120,6 +120,13 @@ final class TestConnection: @unchecked Sendable {
     }
   }
 
+  /// Drops a `100 Continue` already read, then reads the answer.
+  func readResponseAfterContinue() throws -> TestResponse {
+    let interim = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+    if buffer.starts(with: interim) { buffer.removeFirst(interim.count) }
+    return try readResponse()
+  }
+
   /// Reads until the bytes received contain `marker` (an SSE stream), returning all read so far.
   func read(until marker: String, timeoutMilliseconds: Int = 10_000) throws -> String {
     let deadline = Date().addingTimeInterval(Double(timeoutMilliseconds) / 1000)
