@@ -153,4 +153,6 @@ final class LockedBox<Value>: @unchecked Sendable {
     get { lock.withLock { stored } }
     set { lock.withLock { stored = newValue } }
   }
+  /// Changes the value in one step (a get then a set could lose another thread's change).
+  func update(_ body: (inout Value) -> Void) { lock.withLock { body(&stored) } }
 }
