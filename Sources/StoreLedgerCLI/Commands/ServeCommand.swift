@@ -103,8 +103,19 @@ enum ServeCommand: LedgerCommand {
       }
       verification = .skip
     } else {
-      // Read now, so a missing root fails at startup instead of refusing every notification.
-      let roots = try paths.map { path in try LedgerLoader.readFile(path) }
+      // Read and checked now, so a bad root fails at startup instead of refusing every notification.
+      let roots = try paths.map { path in
+        let bytes = try LedgerLoader.readFile(path)
+        if case .failure(let error) = AppStoreTrust.certificate(fromFile: bytes) {
+          throw Diagnostic(file: path, .badRootCertificate(path: path, reason: error.reason))
+        }
+        return bytes
+      }
+      if roots.isEmpty {
+        console.err(
+          "warning: no --root (nor $STORELEDGER_APPLE_ROOT): signed App Store notifications will be refused "
+            + "(no_trusted_root, 500); give Apple Root CA - G3, or --no-verify behind a verifying proxy\n")
+      }
       verification = .verify(rootCertificates: roots, bundleID: arguments.value("bundle-id"), appAppleID: appAppleID)
     }
     return StoreImportOptions(
