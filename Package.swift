@@ -43,8 +43,12 @@ let package = Package(
     // The seeded log generator (tests, benchmark, `storeledger generate`); not in the library product.
     .target(
       name: "StoreLedgerGenerate", dependencies: ["StoreLedger"], swiftSettings: strictSettings),
+    // `storeledger serve` (Docs/serve.md): HTTP/1.1 over the platform's sockets; not in the library product.
+    .target(
+      name: "StoreLedgerServer", dependencies: ["StoreLedger", "StoreLedgerReport"], swiftSettings: strictSettings),
     .executableTarget(
-      name: "StoreLedgerCLI", dependencies: ["StoreLedger", "StoreLedgerReport", "StoreLedgerGenerate"],
+      name: "StoreLedgerCLI",
+      dependencies: ["StoreLedger", "StoreLedgerReport", "StoreLedgerGenerate", "StoreLedgerServer"],
       swiftSettings: strictSettings),
     .executableTarget(
       name: "StoreLedgerBench", dependencies: ["StoreLedger", "StoreLedgerGenerate"],
@@ -71,7 +75,7 @@ let package = Package(
       name: "StoreLedgerTests",
       dependencies: [
         "StoreLedgerCore", "StoreLedgerStorage", "StoreLedgerImport", "StoreLedgerReport",
-        "StoreLedger", "StoreLedgerGenerate", "StoreLedgerCLI", "StoreLedgerExample", "StoreLedgerExampleQuestions",
+        "StoreLedger", "StoreLedgerGenerate", "StoreLedgerServer", "StoreLedgerCLI", "StoreLedgerExample", "StoreLedgerExampleQuestions",
         "StoreLedgerExampleWebhook", "StoreLedgerExampleTesting", "StoreLedgerBench",
       ],
       swiftSettings: strictSettings),

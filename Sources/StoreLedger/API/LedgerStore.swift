@@ -111,8 +111,9 @@ public final class LedgerStore: @unchecked Sendable {
     withEngine { engine in Holdings(engine.answer(subject: subject.rawValue, at: at, asOf: asOf)) }
   }
 
-  /// Runs `body` with a pooled query engine (whose `ledger` is the store's), as a reader.
-  func withEngine<R>(_ body: (inout QueryEngine) -> R) -> R {
+  /// Runs `body` with a pooled query engine (whose `ledger` is the store's), as a reader; the
+  /// server (`StoreLedgerServer`) writes its answers through it with the CLI's own writers.
+  package func withEngine<R>(_ body: (inout QueryEngine) -> R) -> R {
     gate.read {
       var engine = engines.take() ?? QueryEngine(ledger: state.ledger)
       defer { engines.give(engine) }
@@ -122,6 +123,10 @@ public final class LedgerStore: @unchecked Sendable {
 
   /// The number of distinct events the ledger holds.
   public var eventCount: Int { gate.read { state.liveEvents } }
+
+  /// How much of the log the ledger has read: its lines (redeliveries included) and the bytes
+  /// they end at, read together (the server's metrics and the start of its change feed).
+  package var readExtent: (lines: Int, bytes: Int64) { gate.read { (state.logLines, state.logBytes) } }
 
   /// Appends `events` durably, all or nothing; events already in the log are skipped.
   ///
