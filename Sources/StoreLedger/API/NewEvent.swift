@@ -44,6 +44,22 @@ public struct NewEvent: Hashable, Sendable, Codable {
   public var autoRenew: Bool?
   /// The metered feature used (`usage`).
   public var feature: String?
+  /// What a `revocation` refunded, in thousandths of the charge's currency (contract v1.3).
+  public var refunded: Int64?
+  /// Who charged a `purchase` or `renewal`: `appstore`, `googleplay` or another name (contract v1.3).
+  public var store: String?
+  /// The storefront's ISO 3166-1 alpha-2 code of a charge (contract v1.3).
+  public var country: String?
+  /// What the store pays the developer for a charge, in thousandths of its currency (contract v1.3).
+  public var proceeds: Int64?
+  /// A `refund_requested`'s deadline from the store (contract v1.3).
+  public var respondBy: Timestamp?
+  /// The entitlement ids a `grant` gives or a `block` denies (contract v1.3).
+  public var entitlements: [String]?
+  /// The `grant` event a `grant_revoked` ends (contract v1.3).
+  public var grant: EventID?
+  /// The service of a `block` or `unblock`, such as `fraud` (contract v1.3).
+  public var service: String?
   /// Anything else to keep with the event (store ids, environment); answers ignore it.
   /// The log allows any JSON values; this form holds strings (others decode as their JSON text).
   public var meta: [String: String] = [:]
@@ -83,6 +99,14 @@ public struct NewEvent: Hashable, Sendable, Codable {
     add("reason", reason.map { .string($0) })
     add("auto_renew", autoRenew.map { .bool($0) })
     add("feature", feature.map { .string($0) })
+    add("refunded", refunded.map { .integer($0) })
+    add("store", store.map { .string($0) })
+    add("country", country.map { .string($0) })
+    add("proceeds", proceeds.map { .integer($0) })
+    add("respond_by", respondBy.map { .string($0.rfc3339) })
+    add("entitlements", entitlements.map { .array($0.map { .string($0) }) })
+    add("grant", grant.map { .string($0.rawValue) })
+    add("service", service.map { .string($0) })
     if !meta.isEmpty { add("meta", .object(meta.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })) }
     return .object(members)
   }
@@ -96,6 +120,7 @@ public struct NewEvent: Hashable, Sendable, Codable {
     let known: Set<String> = [
       "id", "type", "subject", "at", "recorded", "product", "transaction", "original_transaction", "expires",
       "grace_expires", "quantity", "ownership", "offer", "price", "currency", "reason", "auto_renew", "feature", "meta",
+      "refunded", "store", "country", "proceeds", "respond_by", "entitlements", "grant", "service",
     ]
     if let unknown = json.members.keys.sorted().first(where: { !known.contains($0) }) {
       throw json.fail(unknown, "no such field (Docs/log-format.md)")
@@ -117,6 +142,19 @@ public struct NewEvent: Hashable, Sendable, Codable {
     reason = try json.optionalString("reason")
     if json.optional("auto_renew") != nil { autoRenew = try json.bool("auto_renew") }
     feature = try json.optionalString("feature")
+    refunded = try json.optionalInteger("refunded")
+    store = try json.optionalString("store")
+    country = try json.optionalString("country")
+    proceeds = try json.optionalInteger("proceeds")
+    respondBy = try json.optionalTime("respond_by")
+    if let list = json.optional("entitlements") {
+      guard case .array(let items) = list, items.allSatisfy({ $0.stringValue != nil }) else {
+        throw json.fail("entitlements", "a list of entitlement ids")
+      }
+      entitlements = items.compactMap(\.stringValue)
+    }
+    grant = try json.optionalString("grant").map { EventID(rawValue: $0) }
+    service = try json.optionalString("service")
     if json.optional("meta") != nil {
       for (key, value) in try json.object("meta").members {
         meta[key] = value.stringValue ?? JSONWriter.compact(value)

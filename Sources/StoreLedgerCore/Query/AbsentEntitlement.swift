@@ -25,6 +25,10 @@ extension AbsentEntitlement {
     var result: [AbsentEntitlement] = []
     for (entitlement, intervals) in timeline.entitlements where !held.contains(entitlement) {
       let t = answer.at
+      if let blocked = answer.blocked?.first(where: { $0.entitlement == entitlement }) {
+        result.append(blockedAbsence(blocked, subject: symbol, ledger: ledger))
+        continue
+      }
       // A plan in the answer whose product grants this entitlement but does not now.
       if let plan = answer.plans.first(where: { plan in
         ledger.catalog.index(of: plan.product).map { ledger.catalog[$0].entitlements.contains(entitlement) } ?? false
@@ -63,7 +67,28 @@ extension AbsentEntitlement {
             evidence: ending(end, subject: symbol, ledger: ledger)))
       }
     }
+    // Blocked from its first instant, an entitlement is in no interval of the timeline: still say why.
+    for blocked in answer.blocked ?? [] where !result.contains(where: { $0.entitlement == blocked.entitlement }) {
+      result.append(blockedAbsence(blocked, subject: symbol, ledger: ledger))
+    }
     return result
+  }
+
+  /// An entitlement that would be active but is blocked (contract v1.3): who blocks it since
+  /// when and why, with the deciding `block` events.
+  static func blockedAbsence(_ blocked: BlockedAnswer, subject: Symbol, ledger: Ledger) -> AbsentEntitlement {
+    let events = ledger.events(of: subject)
+    let evidence = blocked.services.compactMap { blocker in
+      events.last { $0.kind == .block && $0.at == blocker.since && ledger.symbols.transactions.string($0.service) == blocker.service }
+        .map { Evidence(id: ledger.symbols.ids.string($0.id), line: Int($0.line)) }
+    }
+    let services = blocked.services.map { blocker in
+      // Plain text: the printers escape whole lines for terminals, JSON escapes its strings.
+      "\(blocker.service) since \(AnswerWords.instant(blocker.since))" + (blocker.reason.map { " (\($0))" } ?? "")
+    }
+    return AbsentEntitlement(
+      entitlement: blocked.entitlement, reason: "blocked by " + services.joined(separator: ", ")
+        + describe(evidence, subject: subject, ledger: ledger), evidence: evidence)
   }
 
   /// The subject's revocations and expirations effective at `end`: what ended a grant then

@@ -39,10 +39,12 @@ struct CommandReferenceTests {
   func allowedValues() throws {
     let text = try String(contentsOfFile: repoPath("Docs/log-format.md"), encoding: .utf8)
     let rows: [(String, [String])] = [
-      ("| `ownership` |", Ownership.allCases.map(\.name)),
+      // `granted` is an answer's word for a support grant, never a log value (contract v1.3).
+      ("| `ownership` |", Ownership.allCases.filter { $0 != .granted }.map(\.name)),
       ("| `offer` |", Offer.allCases.map(\.name)),
       ("| `reason` of `revocation` |", RevocationReason.allCases.map(\.name)),
       ("| `reason` of `expiration` |", ExpirationReason.allCases.map(\.name)),
+      ("| `reason` of `refund_requested` |", RefundRequestReason.allCases.map(\.name)),
     ]
     for (prefix, names) in rows {
       let row = try #require(text.split(separator: "\n").first { $0.hasPrefix(prefix) }, "no row \(prefix)")

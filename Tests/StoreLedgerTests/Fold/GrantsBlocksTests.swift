@@ -121,6 +121,8 @@ struct GrantsBlocksTests {
     #expect(answer.entitlements.isEmpty)
     #expect(answer.plans.first?.state == .active)
     #expect(answer.blocked?.first?.services.map(\.service) == ["consent"])
+    let absent = AbsentEntitlement.all(from: answer, ledger: try ledger(log))
+    #expect(absent.map(\.reason) == ["blocked by consent since 1 Jan 2026; events b1 (line 2: block, effective 1 Jan 2026)"])
     var state = SubjectState()
     let loaded = try ledger(log)
     let events = loaded.events(of: loaded.subject(named: "u")!)

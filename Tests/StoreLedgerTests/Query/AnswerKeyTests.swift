@@ -16,7 +16,7 @@ private func memberNames(of value: JSONValue, into names: inout Set<String>) {
   case .object(let members):
     for (key, child) in members {
       names.insert(key)
-      let tables: Set<AnswerKey> = [.entitlements, .plans, .balances, .usage, .absent]
+      let tables: Set<AnswerKey> = [.entitlements, .plans, .balances, .usage, .absent, .blocked]
       if let tableKey = AnswerKey(rawValue: key), tables.contains(tableKey), case .object(let table) = child {
         for (_, item) in table { memberNames(of: item, into: &names) }
       } else {
