@@ -14,7 +14,7 @@ extension GooglePlayDocumentFile {
   func erased(by rewrite: ErasureRewrite, newLog: [UInt8]) -> (documents: [UInt8], record: [UInt8], dropped: Int)? {
     guard identity != nil || record != nil else { return nil }
     let tokens = rewrite.tokens
-    let result = rewrite.rewrite(bytes) { line in line["token"]?.stringValue.map(tokens.contains) ?? false }
+    let result = rewrite.rewrite(bytes, documents: true) { line in line["token"]?.stringValue.map(tokens.contains) ?? false }
     let dropped = bytes.count(where: { $0 == 10 }) - result.bytes.count(where: { $0 == 10 })
     let tail = newLog.suffix(Int(GooglePlayDocumentRecord.logTailBytes))
     let newRecord = GooglePlayDocumentRecord(

@@ -88,24 +88,31 @@ extension ErasureRewrite {
     }
   }
 
-  /// `bytes` rewritten line by line; `dropping` says which parsed lines go whole (kept
-  /// documents of an erased token), the others are rewritten in place.
+  /// `bytes` rewritten line by line: log lines field by field (`rewritten`), store documents
+  /// (`documents`) wherever a string equals an erased subject or token; `dropping` says which
+  /// parsed lines go whole (kept documents of an erased token).
   /// - Complexity: O(n × needles) in the size of `bytes`, plus the parse of the candidate lines.
-  package func rewrite(_ bytes: [UInt8], dropping: (JSONValue) -> Bool = { _ in false }) -> Rewritten {
+  package func rewrite(_ bytes: [UInt8], documents: Bool = false, dropping: (JSONValue) -> Bool = { _ in false }) -> Rewritten {
+    let change: (JSONValue) -> JSONValue? = { object in
+      guard documents else { return rewritten(object) }
+      let new = replaced(object)
+      return new == object ? nil : new
+    }
     var out: [UInt8] = []
     out.reserveCapacity(bytes.count)
     var result = Rewritten(bytes: [], changedLines: 0, erasedLines: 0, firstChange: nil)
     var copied = 0
     for (range, object) in Self.objects(in: bytes, lines: Self.candidateLines(in: bytes, needles: needles)) {
       let drop = dropping(object)
-      guard drop || rewritten(object) != nil else { continue }
+      let new = drop ? nil : change(object)
+      guard drop || new != nil else { continue }
       if isErased(object) { result.erasedLines += 1 }
       result.changedLines += 1
       if result.firstChange == nil { result.firstChange = range.lowerBound }
       out.append(contentsOf: bytes[copied..<range.lowerBound])
       // The line's newline goes with it when it is dropped.
       copied = drop ? min(bytes.count, range.upperBound + 1) : range.upperBound
-      if !drop, let new = rewritten(object) { out.append(contentsOf: JSONWriter.compact(new).utf8) }
+      if let new { out.append(contentsOf: JSONWriter.compact(new).utf8) }
     }
     out.append(contentsOf: bytes[copied...])
     result.bytes = out

@@ -101,7 +101,9 @@ package struct ErasureRewrite: Sendable {
   }
 
   /// The line rewritten: subjects and learned values replaced, an erased subject's `meta`
-  /// removed; nil when nothing in it changes.
+  /// removed; nil when nothing in it changes. Only `subject` and `to`, the id-like fields and
+  /// `meta` are touched: a product, currency or feature that happens to equal an erased
+  /// subject or token names a catalog entry, not the customer.
   package func rewritten(_ object: JSONValue) -> JSONValue? {
     guard case .object(let members) = object else { return nil }
     let erased = isErased(object)
@@ -112,7 +114,14 @@ package struct ErasureRewrite: Sendable {
         changed = true
         continue
       }
-      let new = replaced(value)
+      var new = value
+      if key == "meta" {
+        new = replaced(value)
+      } else if Self.subjectKeys.contains(key), let text = value.stringValue, let pseudonym = pseudonyms[text] {
+        new = .string(pseudonym)
+      } else if Self.idKeys.contains(key), let text = value.stringValue {
+        new = .string(pseudonyms[text] ?? replacements[text] ?? text)
+      }
       if new != value { changed = true }
       kept.append((key, new))
     }

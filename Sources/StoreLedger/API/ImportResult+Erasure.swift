@@ -1,4 +1,5 @@
 import StoreLedgerCore
+import StoreLedgerImport
 
 /// What an import leaves out for the ledger's erasures (Docs/erasure.md, "Nothing comes back").
 extension ImportResult {
