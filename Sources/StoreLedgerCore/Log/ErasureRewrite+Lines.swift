@@ -20,7 +20,7 @@ extension ErasureRewrite {
   /// The lines (without their newline) of `bytes` holding one of `needles`, or a backslash (a
   /// JSON escape can spell any text with other bytes), in order, each once. A few needles are
   /// searched one by one; many (an erasure of hundreds of subjects) in one pass that tests each
-  /// position's first 4 bytes against a bitmap of the needles' (`NeedleSet`). `oneByOne` forces
+  /// position's first 8 bytes against a bitmap of the needles' (`NeedleSet`). `oneByOne` forces
   /// the first way (the tests pin both to the same result).
   /// - Complexity: O(n × needles) in the size of `bytes` for a few needles, O(n) plus the
   ///   matches' checks for many.

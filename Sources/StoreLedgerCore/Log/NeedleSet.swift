@@ -1,15 +1,15 @@
-/// Many byte strings searched for in one pass: each position's next 4 bytes are hashed into a
-/// bitmap of the strings' first 4 bytes, and only a position whose bit is set is compared with
+/// Many byte strings searched for in one pass: each position's next 8 bytes are hashed into a
+/// bitmap of the strings' first 8 bytes, and only a position whose bit is set is compared with
 /// the strings that begin so. Used by an erasure of many subjects at once, where a scan per
 /// subject would cost the log's size times their number.
 struct NeedleSet {
   /// The bytes of a key: strings shorter than this are searched for one by one.
-  static let keyBytes = 4
+  static let keyBytes = 8
   /// Bits of the bitmap's index.
   static let bitmapBits = 20
 
-  /// The strings, by their first 4 bytes.
-  private var byKey: [UInt32: [[UInt8]]] = [:]
+  /// The strings, by their first 8 bytes.
+  private var byKey: [UInt64: [[UInt8]]] = [:]
   /// One bit per hashed key.
   private var bitmap = [UInt64](repeating: 0, count: (1 << bitmapBits) / 64)
 
@@ -17,7 +17,7 @@ struct NeedleSet {
   init(_ needles: [[UInt8]]) {
     for needle in needles {
       precondition(needle.count >= Self.keyBytes, "a needle of \(needle.count) bytes is shorter than a key")
-      let key = needle.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
+      let key = needle.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
       byKey[key, default: []].append(needle)
       let slot = Self.slot(key)
       bitmap[slot >> 6] |= 1 << UInt64(slot & 63)
@@ -26,7 +26,7 @@ struct NeedleSet {
 
   /// The bitmap index of a key.
   @inline(__always)
-  static func slot(_ key: UInt32) -> Int { Int((key &* 0x9E37_79B1) >> UInt32(32 - bitmapBits)) }
+  static func slot(_ key: UInt64) -> Int { Int((key &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - bitmapBits)) }
 
   /// Calls `found` with the offset of each match in `buffer`; it returns where to go on from
   /// (the end of the match's line: one match per line is enough).
@@ -37,7 +37,7 @@ struct NeedleSet {
     var at = 0
     let last = buffer.count - Self.keyBytes
     while at <= last {
-      let key = raw.loadUnaligned(fromByteOffset: at, as: UInt32.self)
+      let key = raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)
       let slot = Self.slot(key)
       if bitmap[slot >> 6] & (1 << UInt64(slot & 63)) != 0, let candidates = byKey[key],
         candidates.contains(where: { needle in

@@ -15,7 +15,7 @@ struct ErasureScanTests {
     subjects.sort()
     // Subjects of the log, values that hold none, short needles and one at the very end.
     var needles = subjects.shuffled(using: &random).prefix(12).map { Array($0.utf8) }
-    needles += [Array("u_zzzz".utf8), Array("ai".utf8), Array("e".utf8), Array(bytes.suffix(5))]
+    needles += [Array("u_zzzzzzzz".utf8), Array("ai".utf8), Array("e".utf8), Array(bytes.suffix(5))]
     for count in [5, needles.count] {
       let chosen = Array(needles.prefix(count))
       let together = ErasureRewrite.candidateLines(in: bytes, needles: chosen)
