@@ -93,8 +93,9 @@ extension ErasureRewrite {
 
   /// Learns the new values of erased lines' ids and transactions, once every token is known.
   package mutating func finishLearning(fromLog log: [UInt8]) {
+    let finder = fragmentFinder
     for (_, object) in Self.objects(in: log, lines: Self.candidateLines(in: log, needles: needles)) {
-      learnIDs(of: object)
+      learnIDs(of: object, finder: finder)
     }
   }
 

@@ -82,17 +82,46 @@ package struct ErasureRewrite: Sendable {
 
   /// Learns the new values of an erased line's ids and transactions that hold an erased
   /// subject or token, so every line naming them gets the same new value.
-  mutating func learnIDs(of object: JSONValue) {
+  /// - Complexity: O(value) per id-like value, whatever the number of fragments (`finder`).
+  mutating func learnIDs(of object: JSONValue, finder: FragmentFinder) {
     guard isErased(object) || namesErased(object), case .object(let members) = object else { return }
     for (key, value) in members where Self.idKeys.contains(key) {
       guard case .string(let text) = value, replacements[text] == nil, pseudonyms[text] == nil else { continue }
       var changed = text
-      for (from, to) in fragments where changed.contains(from) { changed = changed.replacing(from, with: to) }
+      for (from, to) in finder.fragments(in: text) { changed = changed.replacing(from, with: to) }
       guard changed != text else { continue }
       // Ids are at most 128 characters: a longer result gets a fresh name instead.
       replacements[text] = changed.utf8.count <= Limits.idLengthMax ? changed : random.next(prefix: "erased-")
     }
   }
+
+  /// Which fragments occur in a value: long ones found in one pass (`NeedleSet`), short ones
+  /// one by one.
+  struct FragmentFinder {
+    /// Fragments of at least `NeedleSet.keyBytes` bytes.
+    let long: NeedleSet
+    /// The replacement of each long fragment.
+    let replacementOf: [[UInt8]: String]
+    /// The shorter fragments.
+    let short: [(from: String, to: String)]
+
+    /// A finder of `fragments`.
+    init(_ fragments: [(from: String, to: String)]) {
+      let longOnes = fragments.filter { $0.from.utf8.count >= NeedleSet.keyBytes }
+      long = NeedleSet(longOnes.map { Array($0.from.utf8) })
+      replacementOf = Dictionary(longOnes.map { (Array($0.from.utf8), $0.to) }, uniquingKeysWith: { first, _ in first })
+      short = fragments.filter { !$0.from.isEmpty && $0.from.utf8.count < NeedleSet.keyBytes }
+    }
+
+    /// The fragments in `text`, longest first (a token before a subject it may contain).
+    func fragments(in text: String) -> [(from: String, to: String)] {
+      let found = long.occurring(in: Array(text.utf8)).map { (String(decoding: $0, as: UTF8.self), replacementOf[$0]!) }
+      return (found + short.filter { text.contains($0.from) }).sorted { $0.from.utf8.count > $1.from.utf8.count }
+    }
+  }
+
+  /// A finder of this rewrite's fragments.
+  var fragmentFinder: FragmentFinder { FragmentFinder(fragments) }
 
   /// Whether a line names an erased subject in `to` (a transfer to them).
   func namesErased(_ object: JSONValue) -> Bool {

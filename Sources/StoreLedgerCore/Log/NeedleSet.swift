@@ -28,6 +28,25 @@ struct NeedleSet {
   @inline(__always)
   static func slot(_ key: UInt64) -> Int { Int((key &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - bitmapBits)) }
 
+  /// The needles that occur in `bytes`.
+  /// - Complexity: O(n) plus a comparison per position whose key is some needle's.
+  func occurring(in bytes: [UInt8]) -> [[UInt8]] {
+    var found: [[UInt8]] = []
+    bytes.withUnsafeBufferPointer { buffer in
+      scan(buffer) { at in
+        let key = UnsafeRawPointer(buffer.baseAddress!).loadUnaligned(fromByteOffset: at, as: UInt64.self)
+        for needle in byKey[key] ?? []
+        where at + needle.count <= buffer.count && !found.contains(needle)
+          && needle.indices.allSatisfy({ buffer[at + $0] == needle[$0] })
+        {
+          found.append(needle)
+        }
+        return at
+      }
+    }
+    return found
+  }
+
   /// Calls `found` with the offset of each match in `buffer`; it returns where to go on from
   /// (the end of the match's line: one match per line is enough).
   /// - Complexity: O(n) plus a comparison per position whose key is some needle's.
