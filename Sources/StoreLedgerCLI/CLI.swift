@@ -27,7 +27,7 @@ enum StoreLedgerCLI {
     [
       CommandEntry(CheckCommand.self), CommandEntry(ReplayCommand.self),
       CommandEntry(QueryCommand.self), CommandEntry(CanCommand.self), CommandEntry(AuditCommand.self),
-      CommandEntry(AppendCommand.self), CommandEntry(RepairCommand.self),
+      CommandEntry(AppendCommand.self), CommandEntry(RepairCommand.self), CommandEntry(EraseCommand.self),
       CommandEntry(GenerateCommand.self), CommandEntry(SnapshotCommand.self),
       CommandEntry(DiffCommand.self), CommandEntry(ImportCommand.self),
       CommandEntry(ReportCommand.self), CommandEntry(TimelineCommand.self), CommandEntry(SplitCommand.self),

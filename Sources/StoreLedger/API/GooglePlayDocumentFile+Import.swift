@@ -56,6 +56,10 @@ extension GooglePlayDocumentFile {
     decide: (_ kept: [UInt8]) throws -> ImportResult, commit: (ImportResult) throws -> R
   ) throws -> (value: R, warnings: [Diagnostic]) {
     try whileLocked(log: log, wait: wait, notice: notice) {
+      // An erasure a crash interrupted is finished first (the log's writers do it under its lock).
+      if PlatformFile.entryKind(EraseJournal.path(forLog: log)) != .missing {
+        try LogAppender.withLockedLog(logPath: log, command: "import", wait: wait, waitNotice: notice) { _ in }
+      }
       let kept = try read(log: log)
       let result = try decide(kept.bytes)
       let appended = try kept.append(result.documentLines)

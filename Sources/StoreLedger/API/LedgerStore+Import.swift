@@ -193,15 +193,24 @@ extension LedgerStore {
       }
     }
     let knowledge = LedgerKnowledge.read(log: log)
+    // Store data of an erased customer never comes back (Docs/erasure.md).
+    let erased: ErasureRegistry?
+    do throws(Diagnostic) {
+      erased = isInMemory ? nil : try ErasureRegistry.read(log: logPath)
+    } catch {
+      throw DiagnosticList([error])
+    }
+    let result: ImportResult
     switch source {
     case .appStore:
-      return try AppStoreImporter.importEvents(
+      result = try AppStoreImporter.importEvents(
         payloads, file: name, catalog: catalog, options: try options.appStore(), knowledge: knowledge)
     case .googlePlay:
-      return try GooglePlayImporter.importEvents(
+      result = try GooglePlayImporter.importEvents(
         payloads, file: name, catalog: catalog, options: options.googlePlay(importedAt: clock.now()), knowledge: knowledge,
         documentStore: kept)
     }
+    return result.withoutErased(erased, file: name)
   }
 
   /// Appends the events of `result` and says whose access changed.

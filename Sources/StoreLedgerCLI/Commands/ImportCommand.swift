@@ -156,7 +156,10 @@ enum ImportCommand: LedgerCommand {
     }
     // What the log already knows: an import adds only what it does not (Docs/import-googleplay.md).
     let knowledge = try appendLog.map(ledgerKnowledge(logPath:)) ?? LedgerKnowledge()
-    return isGooglePlay
+    // Store data of an erased customer never comes back (Docs/erasure.md).
+    let erased = try appendLog.flatMap { (log) throws(Diagnostic) in try ErasureRegistry.read(log: log) }
+    let result =
+      isGooglePlay
       ? try GooglePlayImporter.importEvents(
         text, file: displayName, catalog: catalog,
         options: GooglePlayImportOptions(
@@ -171,6 +174,7 @@ enum ImportCommand: LedgerCommand {
         options: AppStoreImportOptions(
           subjects: subjects, allowsSandbox: arguments.has("allow-sandbox"), verification: verification),
         knowledge: knowledge)
+    return result.withoutErased(erased, file: displayName)
   }
 
   /// Refuses options of the other store's importer.

@@ -172,7 +172,7 @@ package enum AppendIntent {
   ///
   /// The caller holds the log's exclusive lock. A record that does not describe the log is
   /// refused (65), naming it and the command that discards it; nothing is cut.
-  static func recover(_ log: borrowing PlatformFile, logPath: String) throws(Diagnostic) -> Int64 {
+  package static func recover(_ log: borrowing PlatformFile, logPath: String) throws(Diagnostic) -> Int64 {
     guard let found = try read(logPath: logPath) else { return 0 }
     var removed: Int64 = 0
     if let record = found {

@@ -37,20 +37,31 @@ package enum LogAppender {
     package var logLines: Int
   }
 
-  /// Opens the log for writing under its exclusive lock, with any unfinished batch rolled back.
+  /// How often a writer opens the log again when an erasure replaced it while it waited.
+  static let reopenAttemptsMax = 8
+
+  /// Opens the log for writing under its exclusive lock, with an interrupted erasure finished
+  /// or undone (`EraseJournal`).
   ///
   /// Refuses a log with several names (hard links): its recovery record would not be found
   /// through the others. `body` runs under the lock; the holder record goes before the lock.
-  static func withLockedLog<R>(
+  /// An erasure replaces the log by a rename: a writer that waited for the lock on the old
+  /// file opens the name again, so nothing is ever written to a file that is no longer the log.
+  package static func withLockedLog<R>(
     logPath: String, command: String, wait: LogLock.Wait, waitNotice: ((String) -> Void)?,
     _ body: (borrowing PlatformFile) throws -> R
   ) throws -> R {
-    let log = try PlatformFile(path: logPath, mode: .readWriteCreate)
-    let links = try log.identityAndLinks().links
-    guard links <= 1 else { throw Diagnostic(file: logPath, .logHasSeveralNames(links: links)) }
-    try LogLock.acquire(log, logPath: logPath, command: command, wait: wait, notice: waitNotice)
-    defer { LogLock.release(log, logPath: logPath) }
-    return try body(log)
+    for _ in 0..<reopenAttemptsMax {
+      let log = try PlatformFile(path: logPath, mode: .readWriteCreate)
+      let links = try log.identityAndLinks().links
+      guard links <= 1 else { throw Diagnostic(file: logPath, .logHasSeveralNames(links: links)) }
+      try LogLock.acquire(log, logPath: logPath, command: command, wait: wait, notice: waitNotice)
+      defer { LogLock.release(log, logPath: logPath) }
+      guard log.identity() == PlatformFile.identity(logPath) else { continue }
+      if try EraseJournal.recover(logPath: logPath), log.identity() != PlatformFile.identity(logPath) { continue }
+      return try body(log)
+    }
+    throw Diagnostic(.cannotWrite(path: logPath, reason: "the log was replaced \(reopenAttemptsMax) times while its lock was taken"))
   }
 
   /// Appends the JSON lines in `input` (named `inputName` in messages) to the log at `logPath`,

@@ -374,6 +374,9 @@ package struct IOFault: Sendable {
     case shortWrites
     /// The fsync numbered `afterBytes` (from 0, counting files and directories) fails with this errno.
     case syncError(Int32)
+    /// The process dies just before the change (rename, remove, truncate) numbered `afterBytes`
+    /// (from 0): that change and everything after it are not done, as with `crash`.
+    case crashBeforeChange
   }
   /// Files affected: those whose path begins with this.
   package var pathPrefix: String
@@ -384,6 +387,8 @@ package struct IOFault: Sendable {
   /// Bytes written and fsyncs done so far under the prefix.
   package var bytesWritten = 0
   package var syncs = 0
+  /// Renames, removals and truncations done so far under the prefix.
+  package var changes = 0
   /// Whether the simulated crash happened.
   package var crashed = false
 
@@ -426,7 +431,7 @@ package enum IOFaults {
   /// The diagnostic a planned failure gives.
   static func diagnostic(_ failure: IOFault.Failure, path: String) -> Diagnostic {
     switch failure {
-    case .crash: return Diagnostic(.cannotWrite(path: path, reason: "simulated crash (fault injection)"))
+    case .crash, .crashBeforeChange: return Diagnostic(.cannotWrite(path: path, reason: "simulated crash (fault injection)"))
     case .writeError(let code), .syncError(let code):
       return Diagnostic(.cannotWrite(path: path, reason: PlatformFile.describe(code)))
     case .shortWrites: return Diagnostic(.cannotWrite(path: path, reason: "short write"))
@@ -453,7 +458,7 @@ package enum IOFaults {
         let n = min(count, max(1, list[k].afterBytes))
         list[k].bytesWritten += n
         return .success((n, nil))
-      case .syncError:
+      case .syncError, .crashBeforeChange:
         break
       }
       list[k].bytesWritten += count
@@ -476,10 +481,15 @@ package enum IOFaults {
     return outcome.planned
   }
 
-  /// Refuses any change after a simulated crash.
+  /// Refuses any change after a simulated crash, and crashes before the planned change.
   static func mutate(path: String) throws(Diagnostic) {
     let crashed = plans.withLock { list in
-      list.first(where: { path.hasPrefix($0.pathPrefix) })?.crashed ?? false
+      guard let k = list.firstIndex(where: { path.hasPrefix($0.pathPrefix) }) else { return false }
+      if list[k].failure == .crashBeforeChange, !list[k].crashed {
+        if list[k].changes == list[k].afterBytes { list[k].crashed = true }
+        list[k].changes += 1
+      }
+      return list[k].crashed
     }
     if crashed { throw diagnostic(.crash, path: path) }
   }
