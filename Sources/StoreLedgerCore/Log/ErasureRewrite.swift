@@ -22,6 +22,10 @@ package struct ErasureRewrite: Sendable {
   static let idKeys: Set<String> = ["id", "grant", "transaction", "original_transaction"]
   /// Keys naming a subject (`to`: the receiver of a v1.3 `transfer`, handled as JSON).
   static let subjectKeys: Set<String> = ["subject", "to"]
+  /// Types whose `reason` is free text a support agent wrote (contract v1.3, section 10), which
+  /// may hold personal data: removed from an erased subject's lines like `meta` (optional there,
+  /// so the line stays valid; the pseudonym's `blocked` then shows no reason).
+  static let freeTextReasonTypes: Set<String> = ["grant", "grant_revoked", "block", "unblock"]
 
   /// A rewrite erasing `subjects`, with names drawn from `random`.
   package init(subjects: [String], random: ErasureNames) {
@@ -129,8 +133,8 @@ package struct ErasureRewrite: Sendable {
     return pseudonyms[receiver] != nil
   }
 
-  /// The line rewritten: subjects and learned values replaced, an erased subject's `meta`
-  /// removed; nil when nothing in it changes. Only `subject` and `to`, the id-like fields and
+  /// The line rewritten: subjects and learned values replaced, an erased subject's `meta` and
+  /// free-text `reason` removed; nil when nothing in it changes. Only `subject` and `to`, the id-like fields and
   /// `meta` are touched: a product, currency or feature that happens to equal an erased
   /// subject or token names a catalog entry, not the customer.
   package func rewritten(_ object: JSONValue) -> JSONValue? {
@@ -139,7 +143,7 @@ package struct ErasureRewrite: Sendable {
     var changed = false
     var kept: [(String, JSONValue)] = []
     for (key, value) in members {
-      if erased && key == "meta" {
+      if erased && (key == "meta" || (key == "reason" && Self.freeTextReasonTypes.contains(object["type"]?.stringValue ?? ""))) {
         changed = true
         continue
       }
