@@ -7,6 +7,8 @@ enum FindCommand: LedgerCommand {
   static let limitMax = 1_000
   /// The longest line of the kept store documents read (a document is bigger than an event line).
   static let documentLineBytesMax = 4 << 20
+  /// Bytes of the log read at a time; a longer line is searched in pieces (no valid line is: `Limits.lineBytesMax`).
+  static let blockBytes = 4 << 20
 
   static let spec = CommandSpec(
     name: "find", abstract: "Find the subjects an id a customer sends points at.",
@@ -80,15 +82,32 @@ enum FindCommand: LedgerCommand {
       }
     }
     let file = try PlatformFile(path: log, mode: .read)
-    try LedgerLoader.streamLines(
-      name: log, lineBytesMax: Limits.lineBytesMax, read: { (buffer) throws(Diagnostic) in try file.read(into: buffer) }
-    ) { lines, firstLine in
-      var number = firstLine
-      for line in lines.split(separator: 10, omittingEmptySubsequences: false) {
-        if !line.isEmpty { finder.note(line: line, number: number) }
-        number += 1
-        if finder.isFull { break }
+    let raw = UnsafeMutableRawBufferPointer.allocate(byteCount: blockBytes, alignment: 16)
+    defer { raw.deallocate() }
+    let buffer = raw.bindMemory(to: UInt8.self)
+    var kept = 0
+    var line = 1
+    var atEnd = false
+    while !finder.isFull && !atEnd {
+      let read = kept < blockBytes ? try file.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[kept...])) : 0
+      let filled = kept + read
+      guard filled > 0 else { break }
+      let end: Int
+      if read == 0 {
+        end = filled  // the end of the file: what is left is the last line
+        atEnd = true
+      } else if let newline = buffer[..<filled].lastIndex(of: 10) {
+        end = newline + 1
+      } else if filled == blockBytes {
+        end = filled  // a line longer than a block (no valid line is) is searched in pieces
+      } else {
+        kept = filled
+        continue
       }
+      line += finder.scan(block: UnsafeBufferPointer(rebasing: buffer[..<end]), firstLine: line)
+      kept = filled - end
+      // The regions may overlap: copyMemory moves.
+      if kept > 0 { raw.copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[end..<filled])) }
     }
   }
 
