@@ -3,7 +3,7 @@ import StoreLedgerCore
 /// A customer's time zone, for dates in sentences they read (`query --format reply --tz`).
 ///
 /// The zone's rules (its offset at each instant, summer time included) are given by the caller:
-/// the CLI reads them from Foundation's `TimeZone` (`ZoneRules.swift`), so this layer stays free of
+/// the CLI reads them from the system's zone files (`ZoneRules.swift`), so this layer needs no
 /// Foundation and the fold, the answers and the log only ever hold UTC instants
 /// (Docs/decisions.md, "Replies to customers").
 package struct CustomerZone: Sendable {
