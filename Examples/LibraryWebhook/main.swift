@@ -1,9 +1,26 @@
 import Foundation
 import StoreLedger
 
+// Inputs: the repository's Events/ folder, or the folder given as the first argument or in
+// STORELEDGER_EVENTS, so the program runs from any directory. A missing file stops it with a
+// diagnostic naming the file and exit 66 (EX_NOINPUT), not a backtrace.
+let events =
+  CommandLine.arguments.dropFirst().first ?? ProcessInfo.processInfo.environment["STORELEDGER_EVENTS"]
+  ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Events").standardized.path
+func input(_ name: String) -> String {
+  let path = URL(fileURLWithPath: events).appendingPathComponent(name).standardized.path
+  guard FileManager.default.fileExists(atPath: path) else {
+    let missing = Diagnostic(
+      code: .fileNotFound, message: "\(path) does not exist (pass the folder holding \(name) as the first argument or in STORELEDGER_EVENTS)")
+    FileHandle.standardError.write(Data((missing.description + "\n").utf8))
+    exit(missing.exitCode)
+  }
+  return path
+}
+
 // A backend's webhook endpoints: a store notification in, its events appended once, the
-// subjects whose access changed out. Run from the repository root (the payloads are the
-// samples in Events/appstore and Events/googleplay).
+// subjects whose access changed out. The payloads are the samples in Events/appstore and
+// Events/googleplay.
 
 // The catalog in code: the App Store and Google Play ids of one app's products.
 let catalog = try LedgerCatalog(products: [
@@ -35,7 +52,7 @@ func status(of error: DiagnosticList) -> Int {
 
 // App Store payloads are verified before anything is imported. The samples are signed by the
 // repository's test CA; real ones by Apple Root CA - G3 (Docs/verification.md).
-let trustedRoot = try Data(contentsOf: URL(fileURLWithPath: "Tests/TestCA/root.pem"))
+let trustedRoot = try Data(contentsOf: URL(fileURLWithPath: input("../Tests/TestCA/root.pem")))
 let options = StoreImportOptions(appStoreVerification: .verify(rootCertificates: [Array(trustedRoot)]))
 
 /// POST /webhooks/{store}: the body in, the subjects whose access changed out.
@@ -52,9 +69,9 @@ func handle(store: String, body: String) async -> (status: Int, changed: [Subjec
   }
 }
 
-let appStoreBody = try String(contentsOfFile: "Events/appstore/notifications.jsonl", encoding: .utf8)
+let appStoreBody = try String(contentsOfFile: input("appstore/notifications.jsonl"), encoding: .utf8)
   .split(separator: "\n")[0]
-let playBody = try String(contentsOfFile: "Events/googleplay/export.jsonl", encoding: .utf8)
+let playBody = try String(contentsOfFile: input("googleplay/export.jsonl"), encoding: .utf8)
   .split(separator: "\n")[1]
 for (store, body) in [("appstore", String(appStoreBody)), ("googleplay", String(playBody)), ("appstore", String(appStoreBody))] {
   let (status, changed) = await handle(store: store, body: body)

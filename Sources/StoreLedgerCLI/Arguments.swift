@@ -1,4 +1,5 @@
 import StoreLedger
+import StoreLedgerReport
 
 /// One option a command accepts.
 struct OptionSpec {
@@ -41,6 +42,10 @@ struct CommandSpec {
   /// `--tz` for times typed without an offset.
   static let tzOption = OptionSpec.value(
     "tz", "offset", "UTC offset (+02:00, Z) of dates and times given without one. Default: UTC.")
+  /// `--tz` where zone names are taken too (`query`, `can`): times typed and reply dates.
+  static let tzZoneOption = OptionSpec.value(
+    "tz", "zone",
+    "Zone of dates and times given without an offset, and of reply dates: +02:00, Z or a name such as Europe/Paris. Default: UTC.")
 
   /// `--shard i/n` on commands that fold a log: only the shard's subjects (Docs/scale-out.md).
   static let shardOption = OptionSpec.value(
@@ -197,15 +202,44 @@ enum ArgumentParser {
     try instant(text, option: option, time: TimeInput(now: currentTimestamp()))
   }
 
-  /// The time context of a command: the wall clock, and the offset of `--tz` when given.
-  static func timeInput(_ arguments: ParsedArguments) throws(UsageError) -> TimeInput {
+  /// The time context of a command: the wall clock, and the offset of `--tz` when given. With
+  /// `zoneNames` (query, can) a zone name gives its offset now, for `today`; times typed take the
+  /// offset in force at them through `instant(_:option:time:zone:)`.
+  static func timeInput(_ arguments: ParsedArguments, zoneNames: Bool = false) throws(UsageError) -> TimeInput {
     var time = TimeInput(now: currentTimestamp())
-    if let zone = arguments.value("tz") {
-      guard let offset = TimeInput.utcOffsetMinutes(zone) else {
-        throw UsageError(message: "Invalid value for '--tz': '\(zone)' (expected Z, UTC or an offset such as +02:00).")
-      }
+    guard let text = arguments.value("tz") else { return time }
+    if let offset = TimeInput.utcOffsetMinutes(text) {
       time.utcOffsetMinutes = offset
+    } else if zoneNames, let zone = try zone(arguments) {
+      time.utcOffsetMinutes = Int64(zone.offsetSeconds(at: time.now!) / 60)
+    } else {
+      throw UsageError(message: "Invalid value for '--tz': '\(text)' (expected Z, UTC or an offset such as +02:00).")
     }
     return time
+  }
+
+  /// The zone of `--tz` (a name such as Europe/Paris, or an offset), nil when not given.
+  static func zone(_ arguments: ParsedArguments) throws(UsageError) -> CustomerZone? {
+    guard let name = arguments.value("tz") else { return nil }
+    guard let zone = ZoneRules.zone(named: name) else {
+      throw UsageError(
+        message: "Invalid value for '--tz': '\(name)' (expected Z, UTC, an offset such as +02:00 or a zone such as Europe/Paris).")
+    }
+    return zone
+  }
+
+  /// Parses a time option in `zone`: a time typed without an offset takes the zone's offset in
+  /// force at that wall-clock time (summer time included), not the offset of today.
+  static func instant(_ text: String, option: String, time: TimeInput, zone: CustomerZone?) throws(UsageError) -> Timestamp {
+    guard let zone else { return try instant(text, option: option, time: time) }
+    var probe = time
+    probe.utcOffsetMinutes = 0
+    let wallClock = try instant(text, option: option, time: probe)
+    probe.utcOffsetMinutes = 60
+    // A time that carries its own offset (or `now`) reads the same under any offset.
+    guard try instant(text, option: option, time: probe) != wallClock else { return wallClock }
+    var resolved = time
+    resolved.utcOffsetMinutes = zone.utcOffsetMinutes(forWallClock: wallClock)
+    return try instant(text, option: option, time: resolved)
   }
 }

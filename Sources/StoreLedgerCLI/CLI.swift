@@ -30,8 +30,9 @@ enum StoreLedgerCLI {
       CommandEntry(AppendCommand.self), CommandEntry(RepairCommand.self), CommandEntry(EraseCommand.self),
       CommandEntry(GenerateCommand.self), CommandEntry(SnapshotCommand.self),
       CommandEntry(DiffCommand.self), CommandEntry(ImportCommand.self),
-      CommandEntry(ReportCommand.self), CommandEntry(TimelineCommand.self), CommandEntry(SplitCommand.self),
-      CommandEntry(IndexCommand.self), CommandEntry(PolicyCommand.self), CommandEntry(ServeCommand.self),
+      CommandEntry(ReportCommand.self), CommandEntry(TimelineCommand.self), CommandEntry(FindCommand.self),
+      CommandEntry(SplitCommand.self), CommandEntry(IndexCommand.self), CommandEntry(PolicyCommand.self),
+      CommandEntry(ServeCommand.self),
       CommandEntry(CompletionCommand.self),
     ]
   }

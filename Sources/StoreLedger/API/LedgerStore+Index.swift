@@ -12,14 +12,39 @@ extension LedgerStore {
   public static func answer(
     logPath: String, catalogPath: String? = nil, for subject: SubjectID, at: Timestamp, asOf: Timestamp? = nil
   ) throws(DiagnosticList) -> Holdings {
-    let catalog = try LedgerLoader.loadCatalog(path: catalogPath ?? LedgerLoader.defaultCatalogPath(forLog: logPath))
-    let ledger: Ledger
-    switch try IndexedLedger.load(logPath: logPath, catalog: catalog, subjects: [subject.rawValue]) {
-    case .loaded(let indexed, _): ledger = indexed
-    case .notUsed: ledger = try LedgerLoader.load(logPath: logPath, catalog: catalog).ledger
+    var engine = QueryEngine(ledger: try ledger(logPath: logPath, catalogPath: catalogPath, subject: subject))
+    return Holdings(engine.answer(subject: subject.rawValue, at: at, asOf: asOf))
+  }
+
+  /// Whether `subject` may use `feature` once more at `at` (`storeledger can`), without opening
+  /// a ledger: through the index beside the log, as `answer(logPath:catalogPath:for:at:asOf:)` reads it.
+  /// - Throws: `no_policy`, `unknown_feature`, and every problem of the log found on the way.
+  /// - Complexity: O(log(index) + events of the subject + unindexed tail) with a usable index.
+  public static func can(
+    logPath: String, catalogPath: String? = nil, _ subject: SubjectID, use feature: FeatureID, at: Timestamp,
+    asOf: Timestamp? = nil
+  ) throws(DiagnosticList) -> FeaturePermission {
+    let ledger = try ledger(logPath: logPath, catalogPath: catalogPath, subject: subject)
+    guard let policy = ledger.catalog.policy else {
+      throw DiagnosticList([Diagnostic(file: catalogPath ?? LedgerLoader.defaultCatalogPath(forLog: logPath), .noPolicy(what: "a feature check"))])
+    }
+    guard policy.featureIndex(of: feature.rawValue) != nil else {
+      throw DiagnosticList([Diagnostic(.unknownFeature(feature: feature.rawValue, features: policy.features.map(\.name)))])
     }
     var engine = QueryEngine(ledger: ledger)
-    return Holdings(engine.answer(subject: subject.rawValue, at: at, asOf: asOf))
+    guard let permission = engine.permission(subject: subject.rawValue, feature: feature.rawValue, at: at, asOf: asOf) else {
+      preconditionFailure("the feature was checked against the same catalog")
+    }
+    return FeaturePermission(permission, feature: feature)
+  }
+
+  /// The ledger of `subject` read through the index, or the whole log when there is no usable index.
+  private static func ledger(logPath: String, catalogPath: String?, subject: SubjectID) throws(DiagnosticList) -> Ledger {
+    let catalog = try LedgerLoader.loadCatalog(path: catalogPath ?? LedgerLoader.defaultCatalogPath(forLog: logPath))
+    switch try IndexedLedger.load(logPath: logPath, catalog: catalog, subjects: [subject.rawValue]) {
+    case .loaded(let indexed, _): return indexed
+    case .notUsed: return try LedgerLoader.load(logPath: logPath, catalog: catalog).ledger
+    }
   }
 }
 

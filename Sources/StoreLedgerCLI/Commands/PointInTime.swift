@@ -19,15 +19,16 @@ struct PointInTime {
     .value(
       "max-staleness", "duration",
       "With --cached-at: how long after it the answer may show access (ISO 8601). Default: PT24H."),
-    CommandSpec.tzOption,
+    CommandSpec.tzZoneOption,
   ]
 
   /// Reads and checks the options: V after T, S without V, and V with R are usage errors.
   static func parse(_ arguments: ParsedArguments) throws(UsageError) -> PointInTime {
-    let time = try ArgumentParser.timeInput(arguments)
+    let time = try ArgumentParser.timeInput(arguments, zoneNames: true)
+    let zone = try ArgumentParser.zone(arguments)
     func instant(_ option: String) throws(UsageError) -> Timestamp? {
       guard let text = arguments.value(option) else { return nil }
-      return try ArgumentParser.instant(text, option: option, time: time)
+      return try ArgumentParser.instant(text, option: option, time: time, zone: zone)
     }
     let at = try instant("at") ?? time.now!
     let asOf = try instant("as-of")

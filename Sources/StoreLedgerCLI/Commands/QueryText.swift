@@ -11,19 +11,20 @@ enum QueryText {
   /// The answer in sentences: what was held, and why anything the subject holds at other
   /// times was not; with `current` (the answer at full knowledge) when it differs.
   static func text(
-    _ answer: Answer, absent: [AbsentEntitlement], current: (Answer, [AbsentEntitlement])?, ledger: Ledger
+    _ answer: Answer, absent: [AbsentEntitlement], current: (Answer, [AbsentEntitlement])?, ledger: Ledger,
+    explain: Bool = false
   ) -> String {
     // Each line is escaped whole (`TerminalText`): a value from the log cannot end a line or act on the terminal.
     var text = TerminalText.escaped("\(answer.subject) at \(instant(answer.at))")
       + (answer.asOf.map { ", as known at \(instant($0))" } ?? ", as known now") + ":\n"
-    text += body(answer, absent: absent, ledger: ledger)
+    text += body(answer, absent: absent, ledger: ledger, explain: explain)
     if let (now, nowAbsent) = current {
-      text += "as known now:\n" + body(now, absent: nowAbsent, ledger: ledger)
+      text += "as known now:\n" + body(now, absent: nowAbsent, ledger: ledger, explain: explain)
     }
     return text
   }
 
-  private static func body(_ answer: Answer, absent: [AbsentEntitlement], ledger: Ledger) -> String {
+  private static func body(_ answer: Answer, absent: [AbsentEntitlement], ledger: Ledger, explain: Bool) -> String {
     var lines: [String] = []
     for held in answer.entitlements {
       lines.append(
@@ -31,8 +32,15 @@ enum QueryText {
           + AnswerWords.grant(
             product: held.product, state: held.state.name, ownership: held.ownership.name, period: held.period.name,
             until: held.expires))
+      if explain {
+        let evidence = answer.explanation?.entitlements.first { $0.0 == held.entitlement }?.1 ?? []
+        lines += decidedLines(held: evidence, subject: answer.subject, ledger: ledger)
+      }
     }
-    for missing in absent { lines.append("\(missing.entitlement): no: \(missing.reason)") }
+    for missing in absent {
+      lines.append("\(missing.entitlement): no: \(missing.reason)")
+      if explain { lines.append(decidedLine(absent: missing, subject: answer.subject, ledger: ledger)) }
+    }
     if answer.entitlements.isEmpty && absent.isEmpty { lines.append("no entitlements") }
     for plan in answer.plans {
       lines.append(

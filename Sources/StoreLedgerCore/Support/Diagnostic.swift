@@ -382,6 +382,19 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
     case .fileNotFound, .defaultCatalogNotFound, .goldenNotFound, .cannotRead, .unknownSubject: return 66
     case .cannotWrite: return 74
     case .lockBusy, .commitsDropped: return 75
+    // A diagnostic made from a code (`init(code:message:)`) exits as the code's own problems do.
+    case .external(let code, _): return Self.exitCode(of: code)
+    default: return 65
+    }
+  }
+
+  /// The sysexits code of the problems with stable code `code`, as `exitCode` gives it for them.
+  static func exitCode(of code: DiagnosticCode) -> Int32 {
+    switch code {
+    case .usage, .noTrustedRoot, .unknownFeature, .cacheAfterAnswer: return 64
+    case .fileNotFound, .cannotRead, .unknownSubject: return 66
+    case .cannotWrite: return 74
+    case .lockBusy, .commitsDropped: return 75
     default: return 65
     }
   }

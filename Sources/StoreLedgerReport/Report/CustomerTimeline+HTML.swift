@@ -294,22 +294,31 @@ private struct TimelineSVG {
     body += "\n"
     var rows = LabelRows(rowsMax: Self.labelRowsMax)
     let storeEvents = timeline.markers.filter { $0.type != "usage" }
-    var placed: [(marker: CustomerTimeline.Marker, row: Int?)] = []
-    for marker in storeEvents {
+    let labels = Self.markerLabels(storeEvents)
+    var placed: [(marker: CustomerTimeline.Marker, label: String?, row: Int?, anchor: String)] = []
+    for (marker, label) in zip(storeEvents, labels) {
+      guard let label else {
+        placed.append((marker, nil, nil, "start"))
+        continue
+      }
       let at = x(marker.at)
-      let label = marker.id + " " + marker.type
-      placed.append((marker, rows.place(left: at + 3, right: at + 3 + Double(label.count) * LabelBoxes.charWidth)))
+      let width = Double(label.count) * LabelBoxes.charWidth
+      // A label that would run past the right edge ends at its marker instead.
+      let anchor = at + 3 + width > Self.width - 2 ? "end" : "start"
+      let (left, right) = anchor == "end" ? (at - 3 - width, at - 3) : (at + 3, at + 3 + width)
+      placed.append((marker, label, rows.place(left: left, right: right), anchor))
     }
-    for (marker, row) in placed {
+    for (marker, label, row, anchor) in placed {
       let at = x(marker.at)
       let colour = CustomerTimeline.colour(eventType: marker.type)
       body += "<g class=\"marker\" data-id=\"\(HTMLPage.escape(marker.id))\" data-late=\"\(marker.isLate)\">"
-      body += "<title>\(HTMLPage.escape("\(marker.id) \(marker.type) at \(marker.at.rfc3339)" + (marker.isLate ? ", learned \(marker.recorded.rfc3339)" : "") + (marker.details.isEmpty ? "" : ": " + marker.details)))</title>"
+      body += "<title>\(HTMLPage.escape("\(marker.words): \(marker.id) \(marker.type) at \(marker.at.rfc3339)" + (marker.isLate ? ", learned \(marker.recorded.rfc3339)" : "") + (marker.details.isEmpty ? "" : ": " + marker.details)))</title>"
       let labelY = eventsY + 22 + Double(row ?? 0) * 14
       body += "<line x1=\"\(SVGChart.number(at))\" y1=\"\(SVGChart.number(eventsY + 6))\" x2=\"\(SVGChart.number(at))\" y2=\"\(SVGChart.number(row == nil ? eventsY : labelY - 9))\" stroke=\"\(colour)\" stroke-opacity=\"0.35\"/>"
       body += "<circle cx=\"\(SVGChart.number(at))\" cy=\"\(SVGChart.number(eventsY))\" r=\"5\" fill=\"\(marker.isLate ? "#ffffff" : colour)\" stroke=\"\(colour)\" stroke-width=\"2\"/>"
-      if row != nil {
-        let markup = text(marker.id + " " + marker.type, x: at + 3, y: labelY, attributes: " fill=\"\(colour)\" style=\"fill:\(colour)\"")
+      if let label, row != nil {
+        let markup = text(
+          label, x: anchor == "end" ? at - 3 : at + 3, y: labelY, anchor: anchor, attributes: " fill=\"\(colour)\" style=\"fill:\(colour)\"")
         body += markup
       }
       body += "</g>\n"
@@ -330,14 +339,18 @@ private struct TimelineSVG {
     for marker in late {
       let at = x(marker.at)
       let learned = x(min(marker.recorded, end))
-      let label = marker.id + " +" + CustomerTimeline.delay(marker)
-      let row = rows.place(left: learned + 9, right: learned + 9 + Double(label.count) * LabelBoxes.charWidth)
+      let label = marker.words + " learned " + (EventWords.lateness(at: marker.at, recorded: marker.recorded) ?? "late")
+      let width = Double(label.count) * LabelBoxes.charWidth
+      // Past the right edge, the label ends before the diamond instead of being cut.
+      let anchor = learned + 9 + width > Self.width - 2 ? "end" : "start"
+      let labelX = anchor == "end" ? learned - 9 : learned + 9
+      let row = rows.place(left: anchor == "end" ? labelX - width : labelX, right: anchor == "end" ? labelX : labelX + width)
       let rowY = learnedY + Double(row ?? 0) * 14
       body += "<g class=\"learned\" data-id=\"\(HTMLPage.escape(marker.id))\"><title>\(HTMLPage.escape("\(marker.id) took effect \(marker.at.rfc3339), learned \(marker.recorded.rfc3339) (+\(CustomerTimeline.delay(marker)))"))</title>"
       body += "<path d=\"M \(SVGChart.number(at)) \(SVGChart.number(eventsY + 6)) L \(SVGChart.number(learned)) \(SVGChart.number(rowY))\" stroke=\"#d64545\" stroke-dasharray=\"4 3\" stroke-opacity=\"0.6\" fill=\"none\"/>"
       body += "<path d=\"M \(SVGChart.number(learned)) \(SVGChart.number(rowY - 6)) l 6 6 l -6 6 l -6 -6 z\" fill=\"#d64545\"/>"
       if row != nil {
-        let markup = text(label, x: learned + 9, y: rowY + 4)
+        let markup = text(label, x: labelX, y: rowY + 4, anchor: anchor)
         body += markup
       }
       body += "</g>\n"
@@ -375,5 +388,30 @@ private struct TimelineSVG {
     let height = y + 10
     return "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline\" width=\"\(SVGChart.number(Self.width))\" height=\"\(SVGChart.number(height))\" viewBox=\"0 0 \(SVGChart.number(Self.width)) \(SVGChart.number(height))\" role=\"img\">\n"
       + header + body + "</svg>\n"
+  }
+}
+
+extension TimelineSVG {
+  /// Each store event's label in words, nil for routine renewals folded into the label of the
+  /// first of their run (`renewal ×11`): a renewal that is on time, follows a renewal, and is
+  /// followed by nothing but renewals until the run ends. Every marker and tooltip stays.
+  /// - Complexity: O(markers).
+  static func markerLabels(_ markers: [CustomerTimeline.Marker]) -> [String?] {
+    var labels: [String?] = markers.map { $0.words }
+    var index = 0
+    while index < markers.count {
+      guard markers[index].type == "renewal" && !markers[index].isLate else {
+        index += 1
+        continue
+      }
+      var end = index + 1
+      while end < markers.count && markers[end].type == "renewal" && !markers[end].isLate { end += 1 }
+      if end - index > 1 {
+        labels[index] = "renewal ×\(end - index)"
+        for folded in (index + 1)..<end { labels[folded] = nil }
+      }
+      index = end
+    }
+    return labels
   }
 }

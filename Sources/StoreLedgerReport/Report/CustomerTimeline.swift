@@ -41,6 +41,8 @@ package struct CustomerTimeline: Sendable {
     package var line: Int
     /// Product, transaction, price, reason, quantity: what the event says beyond its type.
     package var details: String
+    /// The event in words for its label: `renewal`, `refund` (`EventWords`); ids stay in the tooltip.
+    package var words: String = ""
 
     /// Whether the ledger learned of it after it took effect.
     package var isLate: Bool { recorded > at }
@@ -102,7 +104,7 @@ package struct CustomerTimeline: Sendable {
     let markers = ledger.events(of: symbol).filter { $0.recorded <= knownBy }.map { event in
       Marker(
         id: ledger.symbols.ids.string(event.id), type: event.kind.name, at: event.at, recorded: event.recorded,
-        line: Int(event.line), details: details(of: event, ledger: ledger))
+        line: Int(event.line), details: details(of: event, ledger: ledger), words: EventWords.kind(event, catalog: ledger.catalog))
     }
     return CustomerTimeline(
       subject: subject, asOf: asOf, lanes: lanes, markers: markers,

@@ -76,6 +76,46 @@ struct LibraryExampleTests {
     #expect(String(decoding: printed, as: UTF8.self) == expected.text)
   }
 
+  @Test("each example run from another directory prints the same text block", arguments: examples.indices)
+  func exampleRunsAnywhere(_ index: Int) throws {
+    let all = blocks
+    let program = try String(contentsOfFile: repoPath("\(examples[index].folder)/main.swift"), encoding: .utf8)
+    let position = try #require(all.firstIndex { $0.language == "swift" && $0.text == program })
+    let expected = try #require(all.dropFirst(position + 1).first)
+    let (status, printed, _) = try runExample(examples[index].binary, in: try temporaryDirectory(), environment: [:])
+    #expect(status == 0)
+    #expect(printed == expected.text)
+  }
+
+  @Test("an example whose input folder lacks a file names the file on stderr and exits 66, without a backtrace")
+  func missingInput() throws {
+    for example in examples where example.binary != "StoreLedgerExampleTesting" {
+      let empty = try temporaryDirectory()
+      let (status, _, errors) = try runExample(example.binary, in: empty, environment: ["STORELEDGER_EVENTS": empty.path])
+      #expect(status == 66, "\(example.binary): \(errors)")
+      #expect(errors.hasPrefix("error: /"), "\(example.binary): \(errors)")
+      #expect(errors.contains("does not exist (pass the folder holding"), "\(example.binary): \(errors)")
+      #expect(!errors.contains("Fatal error") && errors.split(separator: "\n").count == 1, "\(example.binary): \(errors)")
+    }
+  }
+
+  /// Runs a built example in `directory` with `environment` added; its status, stdout and stderr.
+  private func runExample(_ binary: String, in directory: URL, environment: [String: String]) throws -> (Int32, String, String) {
+    let process = Process()
+    process.executableURL = try exampleBinary(binary)
+    process.currentDirectoryURL = directory
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let printed = output.fileHandleForReading.readDataToEndOfFile()
+    let complaint = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: printed, as: UTF8.self), String(decoding: complaint, as: UTF8.self))
+  }
+
   @Test("every public declaration of the library is named in library.md's tables")
   func everyPublicDeclarationIsDocumented() throws {
     let tables = markdown.split(separator: "\n").filter { $0.hasPrefix("|") }.joined(separator: "\n")

@@ -274,7 +274,7 @@ struct FirstHourTests {
   @Test("--at says precisely what is wrong with a time: a missing UTC offset, an unknown form, a bad --tz", arguments: [
     (["--at", "2026-03-05T12:00"], "Error: Invalid value for '--at': '2026-03-05T12:00': missing UTC offset: add Z or +02:00, or pass --tz +02:00."),
     (["--as-of", "soon"], "Error: Invalid value for '--as-of': 'soon' (expected an RFC 3339 time such as 2026-03-05T12:00:00Z or 2026-03-05 12:00:00+02:00, a date such as 2026-03-05, now, today or yesterday)."),
-    (["--at", "2026-03-05", "--tz", "Europe/Paris"], "Error: Invalid value for '--tz': 'Europe/Paris' (expected Z, UTC or an offset such as +02:00)."),
+    (["--at", "2026-03-05", "--tz", "Europe/Pariss"], "Error: Invalid value for '--tz': 'Europe/Pariss' (expected Z, UTC, an offset such as +02:00 or a zone such as Europe/Paris)."),
   ])
   func timeErrors(options: [String], expected: String) {
     let result = runCLI(["query", demoLog, "--subject", "u1"] + options)
@@ -363,7 +363,7 @@ struct FirstHourTests {
     #expect(both.status == 64)
     #expect(both.stderr.hasPrefix("Error: '--during <day>' answers at full knowledge over a day: drop '--at' and '--as-of'.\n"))
     let format = runCLI(["query", demoLog, "--subject", "u1", "--format", "yaml"])
-    #expect(format.stderr.hasPrefix("Error: Invalid value for '--format': 'yaml' (expected json or text).\n"))
+    #expect(format.stderr.hasPrefix("Error: Invalid value for '--format': 'yaml' (expected json, text or reply).\n"))
   }
 
   @Test("diff aligns intervals by time: one inserted interval is one line, and new and gone subjects are grouped")

@@ -195,4 +195,40 @@ struct IndexLibraryTests {
     let lazy = try LedgerStore.answer(logPath: fixture.log, for: "lib", at: full.latestEffective)
     #expect(lazy == (try LedgerStore(logPath: fixture.log)).answer(for: "lib", at: full.latestEffective))
   }
+
+  @Test("LedgerStore.can(logPath:) equals an open store's feature check, with and without an index")
+  func lazyCan() throws {
+    let (bytes, _) = generatedLog(GeneratorOptions(subjects: 40, seed: 9))
+    let fixture = try IndexFixture(log: bytes, catalogText: LogGenerator.policyCatalogJSON)
+    defer { fixture.remove() }
+    let store = try LedgerStore(logPath: fixture.log)
+    let full = try fixture.fullLedger()
+    let subjects = (0..<5).map { full.symbols.subjects.string(Symbol(rawValue: UInt32($0))) } + ["nobody"]
+    for indexed in [false, true] {
+      if indexed { try fixture.index() }
+      for subject in subjects {
+        for feature in ["ai_query", "export", "saved_item"] {
+          let lazy = try LedgerStore.can(logPath: fixture.log, SubjectID(rawValue: subject), use: FeatureID(rawValue: feature), at: full.latestEffective)
+          #expect(lazy == (try store.can(SubjectID(rawValue: subject), use: FeatureID(rawValue: feature), at: full.latestEffective)), "\(subject) \(feature) indexed: \(indexed)")
+        }
+      }
+    }
+    let unknown = #expect(throws: DiagnosticList.self) { try LedgerStore.can(logPath: fixture.log, "x", use: "ai_quer", at: full.latestEffective) }
+    #expect(unknown?.code == .unknownFeature)
+  }
+
+  @Test("openingCost reads nothing but the size: bytes, the index beside the log, and the estimates at the documented rates")
+  func openingCost() throws {
+    let (bytes, _) = generatedLog(GeneratorOptions(subjects: 20, seed: 3))
+    let fixture = try IndexFixture(log: bytes, catalogText: LogGenerator.policyCatalogJSON)
+    defer { fixture.remove() }
+    let before = try LedgerStore.openingCost(logPath: fixture.log)
+    #expect(before.logBytes == Int64(bytes.count) && !before.hasIndex)
+    #expect(before.estimatedMemoryBytes == Int64(Double(bytes.count) * OpeningCost.memoryBytesPerLogByte))
+    #expect(before.estimatedSeconds == Double(bytes.count) / OpeningCost.logBytesPerSecond)
+    try fixture.index()
+    #expect(try LedgerStore.openingCost(logPath: fixture.log).hasIndex)
+    let missing = #expect(throws: DiagnosticList.self) { try LedgerStore.openingCost(logPath: fixture.log + ".nope") }
+    #expect(missing?.exitCode == 66)
+  }
 }

@@ -154,14 +154,53 @@ struct TimelineLayoutTests {
       }
     }
     #expect(overlaps.isEmpty, "\(overlaps.prefix(5))")
+    // Labels are words; routine renewals are folded into their run's `renewal ×N`; ids are in tooltips.
     for marker in timeline.markers where marker.type != "usage" {
-      #expect(boxes.contains { $0.text == marker.id + " " + marker.type }, "\(marker.id) has no label")
+      let labelled = boxes.contains { $0.text == marker.words || $0.text.hasPrefix(marker.words + " learned") }
+      let folded = marker.type == "renewal" && boxes.contains { $0.text.hasPrefix("renewal ×") }
+      #expect(labelled || folded, "\(marker.id) \(marker.type) has no label")
+      #expect(svg.contains("<title>\(marker.words): \(marker.id) "), "\(marker.id) is in no tooltip")
+      #expect(!boxes.contains { $0.text.contains(marker.id) }, "\(marker.id) is in a label")
     }
+    // No label is cut at an edge of the picture.
+    let outside = boxes.filter { $0.left < 0 || $0.right > 1100 }
+    #expect(outside.isEmpty, "\(outside.map(\.text).prefix(5))")
     #expect(xmlError(html) == nil)
     if which == "heaviest" {
       #expect(timeline.markers.count > 1000)
       // Thousands of uses become a few dozen bars, not thousands of marks.
       #expect(occurrences(of: "<rect class=\"usage-", in: svg) < 400)
     }
+  }
+}
+
+@Suite("Timeline labels in words")
+struct TimelineWordsTests {
+  @Test("the demo's refund is labelled in words, and as learned 4 days late; its id is only in the tooltip")
+  func refundInWords() throws {
+    let ledger = try CustomerTimelineTests.scenario("demo")
+    let html = try CustomerTimeline.build(ledger: ledger, subject: "u1", asOf: nil).html()
+    let boxes = svgTextBoxes(String(html[html.range(of: "<svg")!.lowerBound..<html.range(of: "</svg>")!.upperBound]))
+    #expect(boxes.contains { $0.text == "refund" })
+    #expect(boxes.contains { $0.text == "refund learned 4 days late" }, "\(boxes.map(\.text))")
+    #expect(html.contains("<title>refund: e6 revocation at 2026-03-04T16:00:00Z, learned 2026-03-09T08:00:00Z"))
+  }
+
+  @Test("twelve on-time renewals in a row draw one label, renewal ×12, and a marker each")
+  func renewalsFolded() throws {
+    var lines = [#"{"id":"p","type":"purchase","subject":"s","at":"2025-01-01T00:00:00Z","product":"pro.monthly","transaction":"t0","expires":"2025-02-01T00:00:00Z"}"#]
+    for month in 1...12 {
+      let from = String(format: "%04d-%02d-01", 2025 + month / 12, month % 12 + 1)
+      let to = String(format: "%04d-%02d-01", 2025 + (month + 1) / 12, (month + 1) % 12 + 1)
+      lines.append(#"{"id":"r\#(month)","type":"renewal","subject":"s","at":"\#(from)T00:00:00Z","product":"pro.monthly","transaction":"t\#(month)","original_transaction":"t0","expires":"\#(to)T00:00:00Z"}"#)
+    }
+    let space = try Workspace(log: lines.joined(separator: "\n") + "\n")
+    defer { try? FileManager.default.removeItem(at: space.directory) }
+    let result = runCLI(["timeline", space.log, "--subject", "s", "--format", "html"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let svg = String(result.stdout[result.stdout.range(of: "<svg")!.lowerBound..<result.stdout.range(of: "</svg>")!.upperBound])
+    let texts = svgTextBoxes(svg).map(\.text)
+    #expect(texts.filter { $0.hasPrefix("renewal") } == ["renewal ×12"], "\(texts)")
+    #expect(occurrences(of: "<g class=\"marker\"", in: svg) == 13)
   }
 }
