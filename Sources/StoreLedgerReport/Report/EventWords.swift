@@ -32,6 +32,12 @@ package enum EventWords {
     case .refundReversed: return "refund reversed"
     case .consumption: return "balance spent"
     case .usage: return "use"
+    case .refundRequested: return "refund requested"
+    case .refundDeclined: return "refund declined by the store"
+    case .grant: return "access granted by support"
+    case .grantRevoked: return "support grant withdrawn"
+    case .block: return "access blocked"
+    case .unblock: return "block lifted"
     }
   }
 

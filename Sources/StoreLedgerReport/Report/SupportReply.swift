@@ -40,17 +40,22 @@ package enum SupportReply {
     let evidence = answer.explanation?.entitlements.first { $0.0 == held.entitlement }?.1 ?? []
     let trail = events(evidence, subject: subject, ledger: ledger)
     let failure = trail.last { $0.kind == .graceEntered || $0.kind == .billingRetry }
+    if held.ownership == .granted {
+      return held.expires.map { "Our support team has given you \(name) until \(zone.day($0))." }
+        ?? "Our support team has given you \(name) with no end date."
+    }
     guard let end = held.expires else { return "You have \(name) with no end date." }
     switch held.state {
     case .grace, .billingRetry:
       // In grace the period has ended and access runs to the grace end; in billing retry it runs to the period end.
-      let accessEnd = held.state == .grace ? max(failure.map { $0.hasExpires ? $0.expires : end } ?? end, end) : end
+      let accessEnd =
+        held.state == .grace ? held.graceExpires ?? max(failure.map { $0.hasExpires ? $0.expires : end } ?? end, end) : end
       let failed = failure.map { " that failed on \(zone.day($0.at, omittingYearOf: accessEnd))" } ?? ""
       return "Your \(name) access continues until \(zone.day(accessEnd)) while the store retries the payment\(failed)."
     default:
       break
     }
-    let product = ledger.catalog.index(of: held.product).map { ledger.catalog[$0] }
+    let product = held.product.flatMap { ledger.catalog.index(of: $0) }.map { ledger.catalog[$0] }
     guard product?.kind == .autoRenewable else { return "You have \(name) until \(zone.day(end))." }
     let plan = answer.plans.first { $0.product == held.product && $0.ownership == held.ownership }
     let renews = plan?.willRenew ?? (held.ownership == .purchased)
