@@ -79,6 +79,9 @@ enum CheckCommand: LedgerCommand {
         + "\(Plural.counted(ledger.duplicatesSkipped, "duplicate")) skipped, "
         + "\(Plural.counted(ledger.subjectCount, "subject")), \(Plural.counted(warnings, "warning"))\n"
       if json { console.err(summary) } else { console.out(summary) }
+      if let erased = try ErasureNote.summary(log: log) {
+        if json { console.err(erased + "\n") } else { console.out(erased + "\n") }
+      }
       return 0
     }
   }

@@ -32,7 +32,14 @@ enum TimelineCommand: LedgerCommand {
     }
     let (ledger, _) = try IndexedRead.ledger(arguments, console: console, subjects: [subject])
     let timeline = try CustomerTimeline.build(ledger: ledger, subject: subject, asOf: asOf)
-    if format == "html" { console.out(timeline.html()) } else { console.outText(timeline.text) }
+    let erased = try ErasureNote.pseudonym(subject, log: CommandSupport.logPath(arguments))
+    if format == "html" {
+      if let erased { console.err(erased + "\n") }
+      console.out(timeline.html())
+    } else {
+      if let erased { console.outText(erased + "\n") }
+      console.outText(timeline.text)
+    }
     return 0
   }
 }

@@ -163,13 +163,21 @@ package enum SnapshotFiles {
       throw Diagnostic(
         file: logPath,
         .snapshotMismatch(
-          "log is shorter than the \(Plural.counted(header.bytes, "byte")) (\(Plural.counted(header.lines, "line"))) that snapshot \(snapshotPath) covers: was it truncated?"))
+          "log is shorter than the \(Plural.counted(header.bytes, "byte")) (\(Plural.counted(header.lines, "line"))) that snapshot \(snapshotPath) covers: was it truncated?" + erasureHint(logPath: logPath)))
     }
     guard prefixDigest == header.logDigest else {
       throw Diagnostic(
         file: logPath,
         .snapshotMismatch(
-          "log does not begin with the \(Plural.counted(header.bytes, "byte")) (\(Plural.counted(header.lines, "line"))) that snapshot \(snapshotPath) covers: lines before the cut were edited, removed, inserted or reordered"))
+          "log does not begin with the \(Plural.counted(header.bytes, "byte")) (\(Plural.counted(header.lines, "line"))) that snapshot \(snapshotPath) covers: lines before the cut were edited, removed, inserted or reordered" + erasureHint(logPath: logPath)))
     }
+  }
+
+  /// Why a log no longer matches its snapshots when an erasure rewrote it (Docs/erasure.md), and
+  /// what to do; empty when the log has had none.
+  private static func erasureHint(logPath: String) -> String {
+    guard let registry = try? ErasureRegistry.read(log: logPath), let last = registry.erasures.last else { return "" }
+    return "; an erasure rewrote the log on \(AnswerWords.instant(last.erasedAt)) (\(ErasureRegistry.path(log: logPath))), "
+      + "which makes every older snapshot stale: make a new one with 'storeledger snapshot'"
   }
 }
