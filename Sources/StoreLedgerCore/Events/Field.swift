@@ -29,6 +29,8 @@ package enum Field: Int, Sendable, CaseIterable {
   case entitlements
   case grant
   case service
+  // Contract v1.3 (section 9): recognised so a transfer is refused by its type, not by this key.
+  case to
 
   /// The key in the log.
   package var name: String {
@@ -60,6 +62,7 @@ package enum Field: Int, Sendable, CaseIterable {
     case .entitlements: return "entitlements"
     case .grant: return "grant"
     case .service: return "service"
+    case .to: return "to"
     }
   }
 }
@@ -91,6 +94,7 @@ package struct FieldSet: OptionSet, Sendable {
   package static let entitlements = FieldSet(.entitlements)
   package static let grant = FieldSet(.grant)
   package static let service = FieldSet(.service)
+  package static let to = FieldSet(.to)
 
   @inline(__always) package func contains(_ field: Field) -> Bool { rawValue & (1 << UInt32(field.rawValue)) != 0 }
 }

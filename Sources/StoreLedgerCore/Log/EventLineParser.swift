@@ -172,6 +172,7 @@ struct FieldStrings {
   private var country = StringRef()
   private var grant = StringRef()
   private var service = StringRef()
+  private var to = StringRef()
   /// The `entitlements` array's bytes in the line, brackets included (validated as an array of strings).
   private var entitlements = StringRef()
 
@@ -194,6 +195,7 @@ struct FieldStrings {
       case Field.country.rawValue: return country
       case Field.grant.rawValue: return grant
       case Field.service.rawValue: return service
+      case Field.to.rawValue: return to
       case Field.entitlements.rawValue: return entitlements
       default: preconditionFailure("field \(rawValue) is not a string field")
       }
@@ -215,6 +217,7 @@ struct FieldStrings {
       case Field.country.rawValue: country = newValue
       case Field.grant.rawValue: grant = newValue
       case Field.service.rawValue: service = newValue
+      case Field.to.rawValue: to = newValue
       case Field.entitlements.rawValue: entitlements = newValue
       default: preconditionFailure("field \(rawValue) is not a string field")
       }
@@ -365,7 +368,7 @@ package struct Cursor {
     let valueStart = i
     switch field {
     case .id, .type, .subject, .product, .transaction, .originalTransaction, .ownership, .offer,
-      .currency, .reason, .feature, .store, .country, .grant, .service:
+      .currency, .reason, .feature, .store, .country, .grant, .service, .to:
       guard i < end, p[i] == 34 else { throw wrongType(field, "a string", valueStart) }
       fields.strings[field.rawValue] = try readString(scratch: &scratch)
     case .at, .recorded, .expires, .graceExpires, .respondBy:
@@ -645,7 +648,7 @@ func matchFieldName(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int)
     return true
   }
   switch count {
-  case 2: return equals("id") ? .id : equals("at") ? .at : nil
+  case 2: return equals("id") ? .id : equals("at") ? .at : equals("to") ? .to : nil
   case 4: return equals("type") ? .type : equals("meta") ? .meta : nil
   case 5:
     return equals("offer") ? .offer : equals("price") ? .price : equals("store") ? .store : equals("grant") ? .grant : nil

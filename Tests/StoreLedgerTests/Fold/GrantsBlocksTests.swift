@@ -131,3 +131,15 @@ struct GrantsBlocksTests {
     #expect(!state.hasEntitlement(0, at: ts("2026-01-05T00:00:00Z"), catalog: loaded.catalog))
   }
 }
+
+@Suite("Contract v1.3 transfers before they are read")
+struct TransferNotYetReadTests {
+  @Test("a transfer line is refused by its type, saying it is not supported yet, with exit 65")
+  func transferRefused() throws {
+    let found = try errors(
+      #"{"id":"x","type":"transfer","subject":"a","at":"2026-01-01T00:00:00Z","to":"b","original_transaction":"t1"}"#)
+    #expect(found.count == 1)
+    #expect(found.first?.exitCode == 65)
+    #expect(found.first?.message.contains("'transfer' (contract v1.3, section 9") == true, "\(found.first?.message ?? "")")
+  }
+}

@@ -158,6 +158,7 @@ struct ReferenceEventReader {
     "quantity": .integer, "ownership": .string, "offer": .string, "price": .integer,
     "currency": .string, "reason": .string, "auto_renew": .boolean,
     "refunded": .integer, "store": .string, "country": .string, "proceeds": .integer, "respond_by": .timestamp,
+    "to": .string,
   ]
 
   static let commonRequired = ["id", "type", "subject", "at"]
