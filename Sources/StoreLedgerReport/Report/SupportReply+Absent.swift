@@ -5,6 +5,10 @@ extension SupportReply {
   /// reason is that the ledger did not know yet (`--as-of`), which a customer has no use for.
   static func absent(_ entitlement: String, answer: Answer, subject: Symbol, ledger: Ledger, zone: CustomerZone) -> String? {
     let name = name(entitlement)
+    // Blocked (contract v1.3): the block's reason is an internal note, not for the customer.
+    if answer.blocked?.contains(where: { $0.entitlement == entitlement }) == true {
+      return "Your \(name) access is on hold while our team reviews your account; please contact support."
+    }
     let catalog = ledger.catalog
     let intervals = ledger.timeline(subject: subject, asOf: answer.asOf).entitlements.first { $0.0 == entitlement }?.1 ?? []
     let time = answer.at
