@@ -5,9 +5,8 @@
 /// free-text `reason` too (in `originalTransaction`), and the entitlements as a bit mask over
 /// the catalog's entitlement ids (in `quantity`).
 extension Event {
-  /// Whether the kind is one of the access kinds.
-  @inlinable
-  package var isAccess: Bool { kind == .grant || kind == .grantRevoked || kind == .block || kind == .unblock }
+  /// Whether the kind is one of the access kinds (its scope in the kind table, not a list here).
+  package var isAccess: Bool { kind.scope.contains(.access) }
 
   /// A `grant`'s own id, or the `grant` a `grant_revoked` names (both interned as references, so
   /// equal symbols mean the same grant); `.none` for other kinds.
