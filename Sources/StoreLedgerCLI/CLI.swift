@@ -249,7 +249,7 @@ enum CommandSupport {
   /// Warns on stderr when `subject` has no events in the log: the empty answer stands, but
   /// a typo (`U1`, `" u1"`) must not read as "not entitled".
   static func warnIfUnknown(subject: String, in ledger: Ledger, log: String, console: Console) {
-    guard ledger.subject(named: subject) == nil else { return }
+    guard !ledger.knows(subject: subject) else { return }
     warn([Diagnostic(file: log, .subjectWithoutEvents(ledger.subjectHint(subject)), severity: .warning)], console)
   }
 
@@ -260,8 +260,9 @@ enum CommandSupport {
     var queriesOfShown = 0
     batch.forEach { subject, _, _ in
       guard ledger.symbols.subjects.lookup(subject) == nil else { return }
-      queries += 1
       let name = String(decoding: subject, as: UTF8.self)
+      guard !ledger.knows(subject: name) else { return }
+      queries += 1
       if shown.contains(name) {
         queriesOfShown += 1
       } else if shown.count < unknownSubjectsShownMax {

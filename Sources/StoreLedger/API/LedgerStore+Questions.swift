@@ -64,7 +64,7 @@ extension LedgerStore {
   /// Whether the ledger holds any event of `subject`; a question about one it does not
   /// hold gets an empty answer, which may be a typo (`suggestions(for:)` names the nearest).
   public func knows(_ subject: SubjectID) -> Bool {
-    withEngine { engine in engine.ledger.subject(named: subject.rawValue) != nil }
+    withEngine { engine in engine.ledger.knows(subject: subject.rawValue) }
   }
 
   /// The subjects nearest to `subject` (case, whitespace, a typo), for "did you mean".

@@ -52,6 +52,9 @@ package struct Event: Sendable, Equatable {
     case hasOwnership = 16
     case hasOffer = 32
     case hasRefunded = 64
+    /// Only in the events a fold gathers for one subject (`OwnedEventGathering`), never in a
+    /// ledger: another subject's line of a unit this subject owns.
+    case isForeign = 128
   }
 
   /// An empty record to fill in.
@@ -123,6 +126,13 @@ package struct Event: Sendable, Equatable {
   package var hasRefunded: Bool {
     get { flag(.hasRefunded) }
     set { setFlag(.hasRefunded, newValue) }
+  }
+
+  /// Whether a gathered event is another subject's line (see `FlagBit.isForeign`).
+  @inlinable
+  package var isForeign: Bool {
+    get { flag(.isForeign) }
+    set { setFlag(.isForeign, newValue) }
   }
 
   /// `feature` of a `usage` event: its index in the catalog policy's features (`noFeature` otherwise).

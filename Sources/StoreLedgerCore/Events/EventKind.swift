@@ -19,6 +19,7 @@ public enum EventKind: UInt8, Sendable, CaseIterable {
   case grantRevoked
   case block
   case unblock
+  case transfer
 
   /// The kind table: each kind's log name, scope and fields, one row per kind
   /// (Docs/log-format.md). Everything else about kinds derives from it and `allCases`.
@@ -59,6 +60,8 @@ public enum EventKind: UInt8, Sendable, CaseIterable {
     case .grantRevoked: return EventKindFacts("grant_revoked", .access, required: [.grant], optional: [.reason])
     case .block: return EventKindFacts("block", .access, required: [.service], optional: [.entitlements, .reason])
     case .unblock: return EventKindFacts("unblock", .access, required: [.service], optional: [.reason])
+    case .transfer:
+      return EventKindFacts("transfer", .ownership, required: [.to], optional: [.originalTransaction, .transaction])
     }
   }
 

@@ -25,10 +25,13 @@ package struct EventScope: OptionSet, Sendable, Hashable {
   /// Gives or denies entitlements by hand, outside any purchase: support's grants and their
   /// revocations, compliance's blocks and unblocks (contract v1.3, section 10).
   package static let access = EventScope(rawValue: 1 << 6)
+  /// Moves a unit (a subscription or a non-consumable or non-renewing purchase) to another
+  /// subject (contract v1.3, section 9); read by the owner chains, never folded.
+  package static let ownership = EventScope(rawValue: 1 << 7)
 
   /// Every scope with its name, in bit order (for tests and messages).
   package static let named: [(scope: EventScope, name: String)] = [
     (.charge, "charge"), (.subscription, "subscription"), (.refund, "refund"), (.balance, "balance"),
-    (.usage, "usage"), (.refundNotice, "refund notice"), (.access, "access"),
+    (.usage, "usage"), (.refundNotice, "refund notice"), (.access, "access"), (.ownership, "ownership"),
   ]
 }

@@ -56,7 +56,13 @@ package struct PointInTimeFold {
         if event.recorded > knownBy { continue }
         usage.willApply(event, state: state, catalog: catalog)
         let effect = state.apply(event, context: context)
-        usage.didApply(event, position: position, policy: policy)
+        // Another subject's line of a unit this one owns (section 9) is not this subject's event
+        // for usage and the trial; a transfer to it is where its conversion is also tried.
+        if !event.isForeign {
+          usage.didApply(event, position: position, policy: policy)
+        } else if event.isTransfer {
+          usage.tryConversion(at: event.at)
+        }
         if touches != nil, case .applied(let touch) = effect { touches!.note(touch, position: position) }
       }
       usage.finish(state: state, catalog: catalog)

@@ -133,6 +133,10 @@ package struct SubjectState: Sendable, Equatable {
       return event.targetProduct.isSome ? .noChange : .unknownReference
     case .grant, .grantRevoked, .block, .unblock:
       return applyAccess(event)
+    case .transfer:
+      // Who owns a unit is the owner chains' question (`OwnerChains`), asked before the fold
+      // gathers a unit's events: a subject's own state never changes by it.
+      return .noChange
     case .billingRetry, .graceEntered, .expiration, .autoRenewChanged, .planChanged,
       .renewalExtended:
       guard slot < subscriptions.count, subscriptions[slot].isKnown else { return .unknownReference }

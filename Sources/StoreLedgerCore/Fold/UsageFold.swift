@@ -71,6 +71,12 @@ package struct UsageFold {
     }
   }
 
+  /// A transfer to the subject takes effect at `instant` (contract v1.3, section 9): the trial's
+  /// conversion is also tried there, once the instant's events are applied, never before `started`.
+  mutating func tryConversion(at instant: Timestamp) {
+    if conversion == nil && trialEntitlement >= 0 { pendingInstant = instant }
+  }
+
   /// After the last counted event.
   mutating func finish(state: SubjectState, catalog: Catalog) {
     if let instant = pendingInstant { checkConversion(at: instant, state: state, catalog: catalog) }
@@ -78,6 +84,8 @@ package struct UsageFold {
 
   private mutating func checkConversion(at instant: Timestamp, state: SubjectState, catalog: Catalog) {
     pendingInstant = nil
+    // Only a transfer's instant can come before the subject's first event.
+    guard let first, first <= instant else { return }
     if conversion == nil && state.hasEntitlement(trialEntitlement, at: instant, catalog: catalog) {
       conversion = instant
     }

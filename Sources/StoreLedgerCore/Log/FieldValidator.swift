@@ -175,8 +175,9 @@ struct FieldValidator {
     if kind.isCharge, let problem = chargeFactsProblem(fields, into: &pending) { return fail(problem) }
     pending.id = internRef(s[Field.id.rawValue])
     pending.subject = internRef(s[Field.subject.rawValue])
-    if present.contains(.transaction) { pending.transaction = internRef(s[Field.transaction.rawValue]) }
-    if present.contains(.originalTransaction) {
+    // A transfer keeps its unit and recipient as `Event+Transfer` describes (set by `transferProblem`).
+    if present.contains(.transaction) && kind != .transfer { pending.transaction = internRef(s[Field.transaction.rawValue]) }
+    if present.contains(.originalTransaction) && kind != .transfer {
       pending.originalTransaction = internRef(s[Field.originalTransaction.rawValue])
     }
     pending.event = event
@@ -280,6 +281,7 @@ struct FieldValidator {
     case .revocation: return revocationProblem(fields, into: &event, &pending)
     case .refundRequested: return refundRequestProblem(fields, into: &event)
     case .grant, .grantRevoked, .block, .unblock: return accessProblem(fields, kind, into: &event, &pending)
+    case .transfer: return transferProblem(fields, into: &event, &pending)
     case .purchasePending, .renewal, .billingRetry, .graceEntered, .autoRenewChanged, .planChanged,
       .renewalExtended, .refundReversed, .refundDeclined:
       return nil
@@ -563,6 +565,37 @@ extension FieldValidator {
       mask |= 1 << UInt64(index)
     }
     return (mask, nil)
+  }
+}
+
+extension FieldValidator {
+  /// The values of a `transfer` (contract v1.3, section 9): the unit named by exactly one of
+  /// `original_transaction` and `transaction`, and `to` a subject id other than `subject`; kept as
+  /// `Event+Transfer` describes. The owner chain is a rule of the whole log (`OwnerChains`).
+  fileprivate func transferProblem(_ fields: RawFields, into event: inout Event, _ pending: inout PendingEvent) -> Problem? {
+    let s = fields.strings
+    let byOriginal = fields.present.contains(.originalTransaction)
+    let byTransaction = fields.present.contains(.transaction)
+    guard byOriginal != byTransaction else {
+      return .invalidValue(
+        field: byOriginal ? "transaction" : "original_transaction",
+        expected: "exactly one of 'original_transaction' (an auto_renewable subscription) or 'transaction' "
+          + "(a non_consumable or non_renewing purchase) naming the unit moved",
+        found: byOriginal ? "both" : "neither")
+    }
+    let to = s[Field.to.rawValue]
+    let toLength = scalarCount(to)
+    guard toLength >= 1 && toLength <= Limits.subjectLengthMax else {
+      return .invalidValue(
+        field: "to", expected: "a subject id of 1–\(Limits.subjectLengthMax) characters", found: "\(toLength) characters")
+    }
+    guard !bytes(to).elementsEqual(bytes(s[Field.subject.rawValue])) else {
+      return .invalidValue(field: "to", expected: "a subject other than the line's 'subject'", found: quoted(to))
+    }
+    event.transferNamesTransaction = byTransaction
+    pending.originalTransaction = internRef(s[(byTransaction ? Field.transaction : .originalTransaction).rawValue])
+    pending.transaction = internRef(to)
+    return nil
   }
 }
 

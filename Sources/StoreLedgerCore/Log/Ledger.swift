@@ -31,6 +31,9 @@ package struct Ledger: Sendable {
   /// events, but the index keeps them under their subject so a subject's lines tell the same.
   /// Empty unless a log redelivers an event with an earlier `recorded`.
   package var learnedEarlier: [Event] = []
+  /// Who owned each transferred unit when (contract v1.3, section 9); empty without transfers.
+  /// Set by `settleOwners` once the events are in place.
+  package var owners = OwnerChains()
 
   /// Creates a value from all its stored properties (the memberwise initializer, for other targets).
   package init(

@@ -373,7 +373,7 @@ package struct LedgerBuilder {
       subscriptionCounts: subscriptionCounts, linesRead: linesRead,
       duplicatesSkipped: duplicatesSkipped, latestEffective: latest, warnings: warnings)
     ledger.learnedEarlier = learnedEarlier
-    return .success(ledger)
+    return settledOwners(ledger)
   }
 
   /// Merges the tail into a restored ledger: only subjects the tail touches are re-folded.
@@ -384,7 +384,7 @@ package struct LedgerBuilder {
   private mutating func finish(extending base: inout Ledger) -> Result<Ledger, DiagnosticList> {
     let baseWarnings = base.warnings
     guard !events.isEmpty || !baseSubjectsLearnedEarlier.isEmpty else {
-      return .success(
+      return settledOwners(
         Ledger(
           context: context, symbols: symbols, details: base.details, events: base.events, subjectStarts: base.subjectStarts,
           subscriptionCounts: base.subscriptionCounts, linesRead: linesRead,
@@ -447,6 +447,15 @@ package struct LedgerBuilder {
       subscriptionCounts: subscriptionCounts, linesRead: linesRead,
       duplicatesSkipped: duplicatesSkipped, latestEffective: latest, warnings: baseWarnings + warnings)
     ledger.learnedEarlier = base.learnedEarlier + learnedEarlier
+    return settledOwners(ledger)
+  }
+
+  /// The ledger with its owner chains, or the errors of chains that break contract v1.3,
+  /// section 9 (a rule of the whole log, so it runs once every event is in place).
+  private func settledOwners(_ ledger: Ledger) -> Result<Ledger, DiagnosticList> {
+    var ledger = ledger
+    let problems = ledger.settleOwners(file: file)
+    guard problems.isEmpty else { return .failure(DiagnosticList(problems + warnings)) }
     return .success(ledger)
   }
 

@@ -161,6 +161,8 @@ package struct RecordChecks {
       guard e.service.isSome, e.entitlementMask != 0 else { return false }
     case .unblock:
       guard e.service.isSome, e.quantity == 0 else { return false }
+    case .transfer:
+      guard e.transferredUnit.isSome, e.transferRecipient.isSome, e.quantity == 0, e.reasonRaw <= 1 else { return false }
     case .purchasePending:
       guard e.product.isSome else { return false }
     case .usage:

@@ -1,18 +1,30 @@
 /// Names the events an answer's explanation cites (`--explain`), from what the fold touched.
 enum ExplainLog {
   /// Builds the explanation of an answer from what was noted.
+  ///
+  /// With `gathered` (a subject some transfer names: the events its fold read, section 9), the
+  /// transfers that made it the owner of a unit are cited beside that unit's events.
   static func explanation(
     touches: TouchLog, answer: Answer, selection: Selection,
-    ledger: Ledger, subject: Symbol?
+    ledger: Ledger, subject: Symbol?, gathered: OwnedEventGathering? = nil
   ) -> Explanation {
-    guard let subject else { return Explanation(entitlements: [], plans: [], balances: []) }
-    let events = ledger.events(of: subject)
+    let events: ArraySlice<Event>
+    if let gathered {
+      events = gathered.events[...]
+    } else if let subject {
+      events = ledger.events(of: subject)
+    } else {
+      return Explanation(entitlements: [], plans: [], balances: [])
+    }
     let base = events.startIndex
     func evidence(_ positions: [Int]) -> [Evidence] {
-      positions.map { position in
-        let event = events[base + position]
-        return Evidence(id: ledger.symbols.ids.string(event.id), line: Int(event.line))
+      var cited = positions.map { events[base + $0] }
+      for owned in gathered?.ownedUnits ?? [] {
+        let unit = ledger.owners.units[Int(owned.unit)]
+        // Cited in effective order among the unit's events: the line that made this subject its owner.
+        if cited.contains(where: { unit.names($0) }) { cited = (cited + owned.transfers).sorted(by: Event.effectiveOrder) }
       }
+      return cited.map { Evidence(id: ledger.symbols.ids.string($0.id), line: Int($0.line)) }
     }
     var result = Explanation(entitlements: [], plans: [], balances: [])
     for (entitlement, candidate) in selection.bestByEntitlement.enumerated() where candidate.isSet {

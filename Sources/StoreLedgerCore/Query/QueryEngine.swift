@@ -32,10 +32,15 @@ package struct QueryEngine {
   private let policyScratch: ByteScratch
   /// The uses indexed for a batch (`prepareUsageIndex`), nil until then.
   private var usageIndex: UsageIndex? = nil
+  /// The events of the last answer when transfers touched its subject (contract v1.3, section
+  /// 9), else unused; `isGathered` says which.
+  private var gathering: OwnedEventGathering
+  private var isGathered = false
 
   /// Prepares an engine over a ledger.
   package init(ledger: Ledger) {
     self.ledger = ledger
+    gathering = OwnedEventGathering(catalog: ledger.catalog)
     let names = (0..<ledger.symbols.currencies.count).map {
       ledger.symbols.currencies.string(Symbol(rawValue: UInt32($0)))
     }
@@ -73,8 +78,17 @@ package struct QueryEngine {
       capacity: 400 + 2 * featureMax + tierMax + featureLiterals.count * (featureMax + tierMax + 200))
   }
 
-  /// Folds and selects at T as known at R (or as cached), then decides the policy.
-  private mutating func evaluate(subject: Symbol?, at time: Timestamp, asOf: Timestamp?, cache: CacheRequest?) {
+  /// Folds and selects at T as known at R (or as cached), then decides the policy. `name` finds
+  /// a subject that only a transfer's `to` names (then `subject` is nil).
+  private mutating func evaluate(
+    subject: Symbol?, name: String? = nil, at time: Timestamp, asOf: Timestamp?, cache: CacheRequest?
+  ) {
+    isGathered = false
+    if !ledger.owners.isEmpty,
+      let party = subject.flatMap({ ledger.owners.party(of: $0) }) ?? name.flatMap({ ledger.owners.party(named: $0) })
+    {
+      return evaluateGathered(party: party, subject: subject, at: time, asOf: asOf, cache: cache)
+    }
     let range: Range<Int>
     var subscriptionCount = 0
     if let subject {
@@ -90,6 +104,34 @@ package struct QueryEngine {
         knownBy: cache?.verifiedAt ?? asOf, isStale: cache?.isStale(at: time) ?? false, context: ledger.context,
         indexedSubject: subject.map { Int($0.rawValue) })
     }
+    sortBalances()
+  }
+
+  /// The fold of a subject some transfer names: the events `OwnedEventGathering` gathers for it.
+  private mutating func evaluateGathered(
+    party: Int32, subject: Symbol?, at time: Timestamp, asOf: Timestamp?, cache: CacheRequest?
+  ) {
+    let knownBy = cache?.verifiedAt ?? asOf
+    let ledger = self.ledger
+    ledger.events.withUnsafeBufferPointer { all in
+      func eventsOf(_ subject: Symbol) -> UnsafeBufferPointer<Event> {
+        let extent = ledger.extent(of: subject)
+        return UnsafeBufferPointer(rebasing: all[extent.lower..<extent.upper])
+      }
+      gathering.gather(
+        party: party, own: subject.map(eventsOf) ?? UnsafeBufferPointer(start: nil, count: 0), chains: ledger.owners,
+        at: time, knownBy: knownBy ?? .distantFuture, eventsOf: eventsOf)
+    }
+    isGathered = true
+    gathering.events.withUnsafeBufferPointer { events in
+      subjectFold.evaluate(
+        events, subscriptionCount: gathering.subscriptionCount, at: time, knownBy: knownBy,
+        isStale: cache?.isStale(at: time) ?? false, context: ledger.context)
+    }
+    sortBalances()
+  }
+
+  private mutating func sortBalances() {
     let balances = subjectFold.state.balances
     balanceOrder.removeAll(keepingCapacity: true)
     balanceOrder.append(contentsOf: balances.indices)
@@ -111,7 +153,7 @@ package struct QueryEngine {
   ) -> Answer {
     precondition(cache == nil || asOf == nil, "a cached answer's knowledge time is its verification time")
     subjectFold.touches = explain ? TouchLog() : nil
-    evaluate(subject: ledger.subject(named: subject), at: at, asOf: asOf, cache: cache)
+    evaluate(subject: ledger.subject(named: subject), name: subject, at: at, asOf: asOf, cache: cache)
     let catalog = ledger.catalog
     let symbols = ledger.symbols
     var result = Answer(
@@ -156,7 +198,7 @@ package struct QueryEngine {
     if let touches = subjectFold.touches {
       result.explanation = ExplainLog.explanation(
         touches: touches, answer: result, selection: subjectFold.selection, ledger: ledger,
-        subject: ledger.subject(named: subject))
+        subject: ledger.subject(named: subject), gathered: isGathered ? gathering : nil)
       if let policy, let symbol = ledger.subject(named: subject) {
         result.explanation?.usage = usageEvidence(policy, subject: symbol)
       } else if let policy {
@@ -417,7 +459,9 @@ package struct QueryEngine {
     into out: inout [UInt8]
   ) {
     subjectFold.touches = nil
-    evaluate(subject: symbol, at: at, asOf: asOf, cache: cache)
+    // Only a subject some transfer names may hold without lines of its own.
+    let name = symbol == nil && !ledger.owners.isEmpty ? String(decoding: subject, as: UTF8.self) : nil
+    evaluate(subject: symbol, name: name, at: at, asOf: asOf, cache: cache)
     appendStatic(#"{"as_of":"#, to: &out)
     if let knownBy = cache?.verifiedAt ?? asOf { appendTimestamp(knownBy, &out) } else { appendStatic("null", to: &out) }
     appendStatic(#","at":"#, to: &out)

@@ -18,6 +18,9 @@ package enum Problem: Sendable, Equatable {
   // Log-wide rules.
   case idConflict(id: String, firstLine: Int, firstFile: String? = nil, differing: [String] = [])
   case transactionReused(transaction: String, firstLine: Int, firstFile: String? = nil)
+  /// A `transfer` that breaks its unit's owner chain (contract v1.3, section 9): `detail` says how,
+  /// naming the line it contradicts where there is one.
+  case ownerChain(field: String, unit: String, detail: String)
   case overdraw(currency: String, balance: Int64, quantity: Int64)
   case tooManyEvents(subject: String, limit: Int)
   case balanceMovementLimit(currency: String, moved: Int64, delta: Int64, limit: Int64)
@@ -256,6 +259,8 @@ public struct DiagnosticCode: RawRepresentable, Hashable, Sendable, Codable, Cus
   public static let idConflict = DiagnosticCode(rawValue: "id_conflict")
   /// A transaction charged twice.
   public static let transactionReused = DiagnosticCode(rawValue: "transaction_reused")
+  /// A transfer that breaks its unit's owner chain, or moves what cannot change hands.
+  public static let ownerChain = DiagnosticCode(rawValue: "owner_chain")
   /// A consumption spending more than the balance.
   public static let overdraw = DiagnosticCode(rawValue: "overdraw")
   /// A subject over the per-subject event limit.
@@ -415,6 +420,7 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
     case .lineTooLong: return .lineTooLong
     case .idConflict: return .idConflict
     case .transactionReused: return .transactionReused
+    case .ownerChain: return .ownerChain
     case .overdraw: return .overdraw
     case .balanceMovementLimit: return .balanceLimit
     case .tooManyEvents: return .tooManyEvents
@@ -475,7 +481,7 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
     case .invalidJSON, .unknownField, .duplicateField, .missingField, .fieldNotAllowed, .invalidValue,
       .missingUTCOffset, .unknownEventType, .unknownProduct, .unknownCurrency, .lineTooLong:
       return lineMessage
-    case .idConflict, .transactionReused, .overdraw, .balanceMovementLimit, .tooManyEvents, .tornLastLine,
+    case .idConflict, .transactionReused, .ownerChain, .overdraw, .balanceMovementLimit, .tooManyEvents, .tornLastLine,
       .unknownReference, .ignoredInState, .subjectWithoutEvents, .subjectsWithoutEvents, .leak:
       return ruleMessage
     case .tornLineBlocksAppend, .logShrank, .foreignIntentRecord, .logHasSeveralNames, .lockBusy,
@@ -525,10 +531,6 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
       if ["refund", "refunded", "refunds"].contains(name.trimmingWhitespace().lowercased()) {
         return "field 'type': unknown event type \(Self.shown(found)); a refund is a 'revocation' with \"reason\": \"refund\""
       }
-      if name == "transfer" {
-        return "field 'type': 'transfer' (contract v1.3, section 9: ownership across ids) is not supported yet by this "
-          + "version; nothing was read or written (Docs/log-format.md)"
-      }
       return
         "field 'type': unknown event type \(Self.shown(found))"
         + Diagnostic.didYouMean(NearMatch.suggestions(for: name, among: known), separator: " (", closing: ")")
@@ -552,6 +554,8 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
       let fields = differing.isEmpty ? "" : " (it differs in " + differing.joined(separator: ", ") + ")"
       return
         "field 'id': id conflict: '\(Self.shown(id))' was first used on line \(firstLine)\(Diagnostic.of(firstFile)) for a different event\(fields)"
+    case .ownerChain(let field, let unit, let detail):
+      return "field '\(Self.shown(field))': owner chain of '\(Self.shown(unit))': \(Self.shown(detail))"
     case .transactionReused(let transaction, let firstLine, let firstFile):
       return
         "field 'transaction': transaction '\(Self.shown(transaction))' was already charged by the event on line \(firstLine)\(Diagnostic.of(firstFile))"

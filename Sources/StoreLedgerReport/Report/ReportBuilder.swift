@@ -268,7 +268,7 @@ package struct ReportBuilder {
       else { break }
       tallies[bucket].subscriberUses[Int(event.feature)] += event.quantity
     case .purchasePending, .autoRenewChanged, .planChanged, .refundRequested, .refundDeclined, .grant, .grantRevoked,
-      .block, .unblock:
+      .block, .unblock, .transfer:
       break
     }
   }

@@ -3,35 +3,33 @@ import Testing
 
 @testable import StoreLedgerCore
 
-/// Contract v1.3, section 10 (grants and blocks), and the worked examples of
-/// `../shared/examples/v13/` whose stories need no transfer (section 9 is not read yet).
+/// Contract v1.3, section 10 (grants and blocks), and every worked example of
+/// `../shared/examples/v13/` (transfers, section 9, included).
 @Suite("Grants and blocks (contract v1.3, section 10)")
 struct GrantsBlocksTests {
   /// The contract's v1.3 worked examples, read at test time beside the package (never copied in).
   static let examples = packageRoot.appendingPathComponent("../shared/examples/v13").standardizedFileURL
 
-  @Test("every v1.3 example answer without a transfer is reproduced exactly, by both answer writers and cached answers")
+  @Test("every v1.3 example answer is reproduced exactly, by both answer writers and cached answers")
   func sharedExamples() throws {
     let directory = Self.examples
     // The Events/v13-support scenario holds the same stories for a checkout without them.
     guard FileManager.default.fileExists(atPath: directory.appendingPathComponent("answers.jsonl").path) else { return }
     let lines = try String(contentsOf: directory.appendingPathComponent("examples.jsonl"), encoding: .utf8)
-      .split(separator: "\n").filter { !$0.contains(#""type":"transfer""#) }
+      .split(separator: "\n")
     let catalogText = try String(contentsOf: directory.appendingPathComponent("catalog.json"), encoding: .utf8)
     let loaded = try ledger(lines.joined(separator: "\n"), catalogText: catalogText)
     let queries = try String(contentsOf: directory.appendingPathComponent("queries.jsonl"), encoding: .utf8)
       .split(separator: "\n").map(String.init)
     let answers = try String(contentsOf: directory.appendingPathComponent("answers.jsonl"), encoding: .utf8)
       .split(separator: "\n").map(String.init)
-    let transferred: Set<String> = ["ana", "ben", "cleo", "dan"]
     var batchText: [UInt8] = []
     var expected: [JSONValue] = []
     for (query, answer) in zip(queries, answers) {
-      guard let subject = try JSONValue.parse(query)["subject"]?.stringValue, !transferred.contains(subject) else { continue }
       batchText += Array(query.utf8) + [10]
       expected.append(try JSONValue.parse(answer))
     }
-    #expect(expected.count == 19)
+    #expect(expected.count == 32)
     var engine = QueryEngine(ledger: loaded)
     var written: [UInt8] = []
     engine.writeAnswers(try QueryBatch.parse(batchText, file: "queries.jsonl"), flushBytes: 1 << 16) { written += $0 }
@@ -129,18 +127,6 @@ struct GrantsBlocksTests {
     state.reset(subscriptionCount: 1, itemCount: events.count)
     for event in events { _ = state.apply(event, context: loaded.context) }
     #expect(!state.hasEntitlement(0, at: ts("2026-01-05T00:00:00Z"), catalog: loaded.catalog))
-  }
-}
-
-@Suite("Contract v1.3 transfers before they are read")
-struct TransferNotYetReadTests {
-  @Test("a transfer line is refused by its type, saying it is not supported yet, with exit 65")
-  func transferRefused() throws {
-    let found = try errors(
-      #"{"id":"x","type":"transfer","subject":"a","at":"2026-01-01T00:00:00Z","to":"b","original_transaction":"t1"}"#)
-    #expect(found.count == 1)
-    #expect(found.first?.exitCode == 65)
-    #expect(found.first?.message.contains("'transfer' (contract v1.3, section 9") == true, "\(found.first?.message ?? "")")
   }
 }
 

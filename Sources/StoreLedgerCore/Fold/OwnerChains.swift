@@ -1,0 +1,138 @@
+/// Who owned each transferred unit when, in effective and knowledge time (contract v1.3,
+/// section 9; Docs/semantics.md, "Ownership"): the one owner model every reader asks.
+///
+/// A unit (an auto-renewable subscription by its `original_transaction`, or a non-consumable or
+/// non-renewing purchase by its `transaction`) has a chain of transfers in order of (`at`,
+/// line). Subjects are *parties* here: a `to` may name a subject that has no line of its own.
+/// Pure and immutable once built (`Ledger+Owners` builds it and checks the chains); a ledger
+/// without transfers has an empty one, and then nothing else in a query changes.
+package struct OwnerChains: Sendable {
+  /// One transfer of a unit.
+  package struct Step: Sendable {
+    /// The `transfer` line itself (for its `at`, `recorded`, `line` and id).
+    package var transfer: Event
+    /// The party it moves the unit from (the line's `subject`).
+    package var from: Int32
+    /// The party it moves the unit to (`to`).
+    package var to: Int32
+  }
+
+  /// A unit some transfer moves.
+  package struct Unit: Sendable {
+    /// Its name (interned in the transactions table).
+    package var name: Symbol
+    /// Whether its transfers name it by `transaction` (a non-consumable or non-renewing purchase).
+    package var isPurchase: Bool
+    /// Its transfers in order of (`at`, line); never empty.
+    package var steps: [Step]
+    /// The transactions of the unit's charges, sorted, so a refund naming one belongs to the unit.
+    package var charges: [Symbol]
+
+    /// The first owner: the first transfer's `subject`.
+    package var firstOwner: Int32 { steps[0].from }
+
+    /// Whether a transfer counts at (T, R): effective by T and known at R (contract section 4).
+    @inlinable
+    static func counts(_ step: Step, at time: Timestamp, knownBy: Timestamp) -> Bool {
+      step.transfer.at <= time && step.transfer.recorded <= knownBy
+    }
+
+    /// owner(U, T, R): the `to` of the last counting transfer in chain order, else the first owner.
+    /// - Complexity: O(transfers of the unit).
+    package func owner(at time: Timestamp, knownBy: Timestamp) -> Int32 {
+      var owner = firstOwner
+      for step in steps where Self.counts(step, at: time, knownBy: knownBy) { owner = step.to }
+      return owner
+    }
+
+    /// Whether `party`'s lines naming the unit are the unit's at (T, R): the first owner's
+    /// always, another party's once a transfer to it counts.
+    /// - Complexity: O(transfers of the unit).
+    package func isMember(_ party: Int32, at time: Timestamp, knownBy: Timestamp) -> Bool {
+      party == firstOwner || steps.contains { $0.to == party && Self.counts($0, at: time, knownBy: knownBy) }
+    }
+
+    /// Whether `event` is one of the unit's events (section 3's naming; transfers are not).
+    @inlinable
+    package func names(_ event: Event) -> Bool {
+      event.names(unit: name) { transaction in Self.contains(charges, transaction) }
+    }
+
+    @inlinable
+    static func contains(_ sorted: [Symbol], _ value: Symbol) -> Bool {
+      var low = 0
+      var high = sorted.count
+      while low < high {
+        let mid = (low + high) >> 1
+        if sorted[mid] < value { low = mid + 1 } else { high = mid }
+      }
+      return low < sorted.count && sorted[low] == value
+    }
+  }
+
+  /// Every transferred unit.
+  package private(set) var units: [Unit] = []
+  /// Each party's subject id.
+  package private(set) var partyNames: [String] = []
+  /// Each party's subject in the ledger (`.none`: a `to` without lines of its own).
+  package private(set) var partySubjects: [Symbol] = []
+  /// The units whose chains name each party, by party.
+  package private(set) var unitsOfParty: [[Int32]] = []
+  private var partyByName: [String: Int32] = [:]
+  private var partyBySubject: [Symbol: Int32] = [:]
+
+  /// No transfers.
+  package init() {}
+
+  /// Whether the log has no transfer (then every answer is exactly as in v1.2).
+  @inlinable
+  package var isEmpty: Bool { units.isEmpty }
+
+  /// The party with this subject id, if some transfer names it.
+  package func party(named name: String) -> Int32? { isEmpty ? nil : partyByName[name] }
+
+  /// The party of a ledger subject, if some transfer names it.
+  package func party(of subject: Symbol) -> Int32? { isEmpty ? nil : partyBySubject[subject] }
+
+  /// The party for a subject id, added when new.
+  package mutating func addParty(named name: String, subject: Symbol) -> Int32 {
+    if let party = partyByName[name] { return party }
+    let party = Int32(partyNames.count)
+    partyNames.append(name)
+    partySubjects.append(subject)
+    unitsOfParty.append([])
+    partyByName[name] = party
+    if subject.isSome { partyBySubject[subject] = party }
+    return party
+  }
+
+  /// Adds a unit (its steps in chain order) and files it under every party its chain names.
+  package mutating func addUnit(_ unit: Unit) {
+    precondition(!unit.steps.isEmpty, "a unit is transferred at least once")
+    let index = Int32(units.count)
+    units.append(unit)
+    for party in Set(unit.steps.flatMap { [$0.from, $0.to] }) { unitsOfParty[Int(party)].append(index) }
+  }
+
+  /// The groups of parties joined by transfers: for each party, the smallest party number of its group.
+  /// - Complexity: O(transfers × α(parties)).
+  package func groupLeaders() -> [Int32] {
+    var parent = (0..<Int32(partyNames.count)).map { $0 }
+    func find(_ x: Int32) -> Int32 {
+      var x = x
+      while parent[Int(x)] != x {
+        parent[Int(x)] = parent[Int(parent[Int(x)])]
+        x = parent[Int(x)]
+      }
+      return x
+    }
+    for unit in units {
+      for step in unit.steps {
+        let a = find(step.from)
+        let b = find(step.to)
+        if a != b { parent[Int(max(a, b))] = min(a, b) }
+      }
+    }
+    return (0..<Int32(partyNames.count)).map { find($0) }
+  }
+}

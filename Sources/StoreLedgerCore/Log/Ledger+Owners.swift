@@ -1,0 +1,101 @@
+/// Builds the owner chains of a loaded ledger and checks the rules of contract v1.3, section 9,
+/// as the whole log knows them: a unit named one way, by the field its kind takes; never a
+/// consumable; the first transfer from a subject with a line naming the unit; each later one
+/// from the previous one's `to`.
+extension Ledger {
+  /// Whether the log names `subject`: it has lines, or a transfer moves a unit to it.
+  package func knows(subject: String) -> Bool {
+    self.subject(named: subject) != nil || owners.party(named: subject) != nil
+  }
+
+  /// Sets `owners` from the ledger's transfers and returns the errors of chains that break the
+  /// rules (then `owners` is left empty: a log with errors is not answered from).
+  /// - Complexity: O(events) to find the transfers; O(events of the chains' subjects) beyond.
+  package mutating func settleOwners(file: String?) -> [Diagnostic] {
+    owners = OwnerChains()
+    var transfers: [(event: Event, subject: Symbol)] = []
+    forEachEvent { event, subject in if event.kind == .transfer { transfers.append((event, subject)) } }
+    guard !transfers.isEmpty else { return [] }
+    var chains = OwnerChains()
+    var stepsByUnit: [Symbol: [OwnerChains.Step]] = [:]
+    var unitOrder: [Symbol] = []
+    for (event, subject) in transfers {
+      let from = chains.addParty(named: symbols.subjects.string(subject), subject: subject)
+      let toName = symbols.transactions.string(event.transferRecipient)
+      let to = chains.addParty(named: toName, subject: self.subject(named: toName) ?? .none)
+      if stepsByUnit[event.transferredUnit] == nil { unitOrder.append(event.transferredUnit) }
+      stepsByUnit[event.transferredUnit, default: []].append(OwnerChains.Step(transfer: event, from: from, to: to))
+    }
+    var problems: [Diagnostic] = []
+    for name in unitOrder {
+      let steps = stepsByUnit[name]!.sorted { Event.effectiveOrder($0.transfer, $1.transfer) }
+      var unit = OwnerChains.Unit(name: name, isPurchase: steps[0].transfer.transferNamesTransaction, steps: steps, charges: [])
+      unit.charges = charges(of: unit, chains: chains)
+      if let problem = chainProblem(unit, chains: chains) {
+        problems.append(Diagnostic(file: file, line: Int(problem.line), problem.problem))
+        continue
+      }
+      chains.addUnit(unit)
+    }
+    if problems.isEmpty { owners = chains }
+    return problems.sorted { ($0.line ?? 0) < ($1.line ?? 0) }
+  }
+
+  /// The transactions of the charges naming the unit, under any subject of its chain, sorted.
+  private func charges(of unit: OwnerChains.Unit, chains: OwnerChains) -> [Symbol] {
+    var charges: [Symbol] = []
+    for party in Set(unit.steps.flatMap { [$0.from, $0.to] }) {
+      let subject = chains.partySubjects[Int(party)]
+      guard subject.isSome else { continue }
+      for event in events(of: subject) where event.kind.isCharge {
+        if event.originalTransaction == unit.name || event.transaction == unit.name { charges.append(event.transaction) }
+      }
+    }
+    return charges.sorted()
+  }
+
+  /// The first rule of section 9 the unit's chain breaks, with the line it is reported on.
+  private func chainProblem(_ unit: OwnerChains.Unit, chains: OwnerChains) -> (line: UInt32, problem: Problem)? {
+    let unitName = symbols.transactions.string(unit.name)
+    func fail(_ step: OwnerChains.Step, _ field: String, _ detail: String) -> (UInt32, Problem) {
+      (step.transfer.line, .ownerChain(field: field, unit: unitName, detail: detail))
+    }
+    let namingField = unit.isPurchase ? "transaction" : "original_transaction"
+    if let other = unit.steps.first(where: { $0.transfer.transferNamesTransaction != unit.isPurchase }) {
+      let first = unit.steps.first { $0.transfer.transferNamesTransaction == unit.isPurchase }!
+      return fail(
+        other, other.transfer.transferNamesTransaction ? "transaction" : "original_transaction",
+        "line \(first.transfer.line) names this unit by '\(namingField)'; a unit is named one way")
+    }
+    let first = unit.steps[0]
+    let firstSubject = chains.partySubjects[Int(first.from)]
+    let ownerName = chains.partyNames[Int(first.from)]
+    let named = firstSubject.isSome ? events(of: firstSubject).filter { unit.names($0) } : []
+    guard !named.isEmpty else {
+      return fail(
+        first, namingField,
+        "subject '\(ownerName)' has no line naming it; the first transfer of a unit comes from a subject that holds it")
+    }
+    if let charge = named.first(where: { $0.kind.isCharge && $0.product.isSome }) {
+      let kind = catalog.kind(charge.product)
+      if kind == .consumable {
+        return fail(
+          first, namingField,
+          "line \(charge.line) buys a consumable ('\(catalog[charge.product].id)'); a consumable's credit stays with its buyer")
+      }
+      if unit.isPurchase == (kind == .autoRenewable) {
+        let expected = kind == .autoRenewable ? "original_transaction" : "transaction"
+        return fail(
+          first, namingField,
+          "line \(charge.line) buys '\(catalog[charge.product].id)' (\(kind.rawValue)), a unit named by '\(expected)'")
+      }
+    }
+    for (previous, step) in zip(unit.steps, unit.steps.dropFirst()) where step.from != previous.to {
+      return fail(
+        step, "subject",
+        "it moves the unit from '\(chains.partyNames[Int(step.from)])', but line \(previous.transfer.line) moved it to "
+          + "'\(chains.partyNames[Int(previous.to)])' before; a transfer comes from the unit's owner")
+    }
+    return nil
+  }
+}

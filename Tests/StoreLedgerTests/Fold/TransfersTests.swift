@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+
+@testable import StoreLedgerCore
+
+/// Contract v1.3, section 9: who owned a unit when, in effective and knowledge time.
+@Suite("Transfers: one customer across ids (contract v1.3, section 9)")
+struct TransfersTests {
+  /// `a` buys monthly Pro (`m1`) and a lifetime unlock (`l1`) and 100 coins (`c1`).
+  static let base = """
+    {"id":"p1","type":"purchase","subject":"a","at":"2026-01-01T00:00:00Z","product":"pro.monthly","transaction":"m1","expires":"2026-02-01T00:00:00Z"}
+    {"id":"p2","type":"purchase","subject":"a","at":"2026-01-02T00:00:00Z","product":"pro.lifetime","transaction":"l1"}
+    {"id":"p3","type":"purchase","subject":"a","at":"2026-01-03T00:00:00Z","product":"coins.100","transaction":"c1"}
+    """
+
+  /// (lines added to `base`, the line reported, the field named, words of the message).
+  static let invalid: [(String, Int, String, String)] = [
+    (#"{"id":"x","type":"transfer","subject":"a","at":"2026-01-05T00:00:00Z","to":"b","original_transaction":"m1","transaction":"m1"}"#, 4, "'transaction'", "exactly one of 'original_transaction'"),
+    (#"{"id":"x","type":"transfer","subject":"a","at":"2026-01-05T00:00:00Z","to":"b"}"#, 4, "'original_transaction'", "exactly one of"),
+    (#"{"id":"x","type":"transfer","subject":"a","at":"2026-01-05T00:00:00Z","original_transaction":"m1"}"#, 4, "'to'", "is required"),
+    (#"{"id":"x","type":"transfer","subject":"a","at":"2026-01-05T00:00:00Z","to":"a","original_transaction":"m1"}"#, 4, "'to'", "a subject other than"),
+    (#"{"id":"x","type":"transfer","subject":"a","at":"2026-01-05T00:00:00Z","to":"","original_transaction":"m1"}"#, 4, "'to'", "1–256 characters"),
+    (#"{"id":"x","type":"transfer","subject":"a","at":"2026-01-05T00:00:00Z","to":"b","original_transaction":"m1","reason":"restore"}"#, 4, "'reason'", "not allowed"),
+    (#"{"id":"x","type":"transfer","subject":"a","at":"2026-01-05T00:00:00Z","to":"b","transaction":"c1"}"#, 4, "'transaction'", "a consumable's credit stays with its buyer"),
+    (#"{"id":"x","type":"transfer","subject":"a","at":"2026-01-05T00:00:00Z","to":"b","transaction":"m1"}"#, 4, "'transaction'", "a unit named by 'original_transaction'"),
+    (#"{"id":"x","type":"transfer","subject":"a","at":"2026-01-05T00:00:00Z","to":"b","original_transaction":"l1"}"#, 4, "'original_transaction'", "a unit named by 'transaction'"),
+    (#"{"id":"x","type":"transfer","subject":"z","at":"2026-01-05T00:00:00Z","to":"b","original_transaction":"m1"}"#, 4, "'original_transaction'", "subject 'z' has no line naming it"),
+    (#"{"id":"x","type":"transfer","subject":"a","at":"2026-01-05T00:00:00Z","to":"b","original_transaction":"nope"}"#, 4, "'original_transaction'", "subject 'a' has no line naming it"),
+    (
+      #"{"id":"x","type":"transfer","subject":"a","at":"2026-01-05T00:00:00Z","to":"b","original_transaction":"m1"}"# + "\n"
+        + #"{"id":"y","type":"transfer","subject":"a","at":"2026-01-06T00:00:00Z","to":"c","original_transaction":"m1"}"#,
+      5, "'subject'", "line 4 moved it to 'b' before"
+    ),
+    // Chain order is effective order: the later line is the earlier transfer, so line 4 breaks it.
+    (
+      #"{"id":"x","type":"transfer","subject":"b","at":"2026-01-07T00:00:00Z","to":"c","original_transaction":"m1"}"# + "\n"
+        + #"{"id":"y","type":"transfer","subject":"a","at":"2026-01-06T00:00:00Z","to":"d","original_transaction":"m1"}"#,
+      4, "'subject'", "line 5 moved it to 'd' before"
+    ),
+  ]
+
+  @Test("every invalid transfer is an error naming its line and field, with exit 65", arguments: invalid)
+  func invalidTransfers(lines: String, line: Int, field: String, words: String) throws {
+    let found = try errors(Self.base + "\n" + lines)
+    #expect(found.count == 1, "\(found.map(\.description))")
+    #expect(found.first?.line == line)
+    #expect(found.first?.exitCode == 65)
+    let message = found.first?.message ?? ""
+    #expect(message.contains(field), "\(message)")
+    #expect(message.contains(words), "\(message)")
+  }
+
+  static let moved = base + "\n" + """
+    {"id":"t1","type":"transfer","subject":"a","at":"2026-01-10T12:00:00Z","recorded":"2026-02-05T00:00:00Z","to":"b","original_transaction":"m1"}
+    {"id":"t2","type":"transfer","subject":"a","at":"2026-01-11T00:00:00Z","to":"c","transaction":"l1"}
+    {"id":"r2","type":"renewal","subject":"b","at":"2026-02-01T00:00:00Z","product":"pro.monthly","transaction":"m2","original_transaction":"m1","expires":"2026-03-01T00:00:00Z"}
+    """
+
+  /// (subject, at, as of, whether it has Pro, its plan's transaction or nil).
+  static let edges: [(String, String, String?, Bool, String?)] = [
+    // 1 ms before the transfer's `at`, at it: the unit moves at `at` exactly.
+    ("a", "2026-01-10T11:59:59.999Z", nil, true, "m1"),
+    ("a", "2026-01-10T12:00:00Z", nil, true, nil),  // still Pro: the lifetime unlock moves a day later
+    ("b", "2026-01-10T11:59:59.999Z", nil, false, nil),
+    ("b", "2026-01-10T12:00:00Z", nil, true, "m1"),
+    // As known 1 ms before the transfer was recorded, and at that instant.
+    ("a", "2026-01-15T00:00:00Z", "2026-02-04T23:59:59.999Z", true, "m1"),
+    ("b", "2026-01-15T00:00:00Z", "2026-02-04T23:59:59.999Z", false, nil),
+    ("b", "2026-01-15T00:00:00Z", "2026-02-05T00:00:00Z", true, "m1"),
+    // The renewal under `b` is the unit's, so `b` holds the renewed period; `a` holds nothing.
+    ("b", "2026-02-15T00:00:00Z", nil, true, "m2"),
+    ("a", "2026-02-15T00:00:00Z", nil, false, nil),
+    // Before the transfer is known, `b`'s renewal folds as `b`'s own subscription (v1.2), and
+    // `a` still has its own, expired.
+    ("b", "2026-02-15T00:00:00Z", "2026-02-02T00:00:00Z", true, "m2"),
+    ("a", "2026-02-15T00:00:00Z", "2026-02-02T00:00:00Z", false, "m1"),
+    // `c`, who has no line of its own, holds the lifetime unlock from the second transfer's `at`.
+    ("c", "2026-01-10T23:59:59.999Z", nil, false, nil),
+    ("c", "2026-01-11T00:00:00Z", nil, true, nil),
+  ]
+
+  @Test("who holds a unit at a transfer's edge instants, in effective and knowledge time", arguments: edges)
+  func edgeInstants(subject: String, at: String, asOf: String?, hasPro: Bool, plan: String?) throws {
+    var engine = QueryEngine(ledger: try ledger(Self.moved))
+    let answer = engine.checkedAnswer(subject, at: at, asOf: asOf)
+    #expect(answer.entitlements.contains { $0.entitlement == "pro" } == hasPro, "\(answer.jsonValue)")
+    #expect(answer.plans.first?.transaction == plan, "\(answer.jsonValue)")
+  }
+
+  @Test("balances stay with their subject: the coins are a's before and after every transfer")
+  func balancesStay() throws {
+    var engine = QueryEngine(ledger: try ledger(Self.moved))
+    #expect(engine.checkedAnswer("a", at: "2026-02-15T00:00:00Z").balances.map(\.1) == [100])
+    #expect(engine.checkedAnswer("b", at: "2026-02-15T00:00:00Z").balances.isEmpty)
+  }
+
+  @Test("--explain cites the transfer that made the subject the owner, beside the unit's charges")
+  func explainCitesTransfer() throws {
+    var engine = QueryEngine(ledger: try ledger(Self.moved))
+    let answer = engine.answer(subject: "b", at: ts("2026-02-15T00:00:00Z"), asOf: nil, explain: true)
+    let cited = answer.explanation?.entitlements.first { $0.0 == "pro" }?.1.map(\.id) ?? []
+    #expect(cited.contains("t1"), "\(cited)")
+    #expect(cited.contains("r2"), "\(cited)")
+    let own = engine.answer(subject: "a", at: ts("2026-01-05T00:00:00Z"), asOf: nil, explain: true)
+    let ownCited = own.explanation?.entitlements.flatMap { $0.1.map(\.id) } ?? []
+    #expect(ownCited == ["p2"])
+  }
+
+  @Test("a transfer back to an earlier owner is allowed, and the unit returns with every line it gathered")
+  func transferBack() throws {
+    let log = Self.moved + "\n" + """
+      {"id":"t3","type":"transfer","subject":"b","at":"2026-02-10T00:00:00Z","to":"a","original_transaction":"m1"}
+      """
+    var engine = QueryEngine(ledger: try ledger(log))
+    #expect(engine.checkedAnswer("a", at: "2026-02-15T00:00:00Z").plans.first?.transaction == "m2")
+    #expect(engine.checkedAnswer("b", at: "2026-02-15T00:00:00Z").plans.isEmpty)
+    #expect(engine.checkedAnswer("b", at: "2026-02-09T00:00:00Z").plans.first?.transaction == "m2")
+  }
+
+  @Test("a log without transfers has no owner chains, so every answer is the v1.2 fold")
+  func noTransfers() throws {
+    #expect(try ledger(Self.base).owners.isEmpty)
+    #expect(try !ledger(Self.moved).owners.isEmpty)
+  }
+}
