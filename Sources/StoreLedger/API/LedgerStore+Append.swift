@@ -191,10 +191,15 @@ struct StoreState {
         if event.kind.isCharge {
           note(mini.transactions, event.transaction, subjectOfCharge, in: main.transactions)
         }
+        if event.kind == .transfer, let to = mini.transactions.withBytes(event.transferRecipient, { main.subjects.lookup($0) }) {
+          involved.insert(to.rawValue)
+        }
       }
     }
     LogAppender.forEachInputLine(appendedSince, noteSubjects)
     LogAppender.forEachInputLine(input, noteSubjects)
+    // A transfer's chain, and the answers of a unit, span its group (contract v1.3, section 9).
+    involved = ledger.withGroups(of: involved)
     for subject in involved.sorted() {
       guard let (lower, upper) = extent(of: Symbol(rawValue: subject)) else { continue }
       for event in ledger.events[lower..<upper] {
@@ -257,6 +262,8 @@ struct StoreState {
     // New lines follow every line the table holds: in line order, they append.
     for (line, details) in newDetails.sorted(by: { $0.line < $1.line }) { ledger.details.set(details, line: line) }
     // Lines the input repeated were not written; only the log's own redeliveries count.
+    // Owner chains are a rule of the whole log: rebuilt from every event once a log has transfers.
+    if !ledger.owners.isEmpty || !refolded.owners.isEmpty { _ = ledger.settleOwners(file: nil) }
     ledger.duplicatesSkipped += refolded.duplicatesSkipped - outcome.report.duplicates
     ledger.linesRead = outcome.logLines
     logBytes = outcome.logBytes

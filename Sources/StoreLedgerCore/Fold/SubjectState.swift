@@ -134,8 +134,7 @@ package struct SubjectState: Sendable, Equatable {
     case .grant, .grantRevoked, .block, .unblock:
       return applyAccess(event)
     case .transfer:
-      // Who owns a unit is the owner chains' question (`OwnerChains`), asked before the fold
-      // gathers a unit's events: a subject's own state never changes by it.
+      // Who owns a unit is decided before the fold, by `OwnerChains`: a state never changes by it.
       return .noChange
     case .billingRetry, .graceEntered, .expiration, .autoRenewChanged, .planChanged,
       .renewalExtended:

@@ -8,6 +8,25 @@ extension Ledger {
     self.subject(named: subject) != nil || owners.party(named: subject) != nil
   }
 
+  /// `subjects` (raw symbols) with every subject some transfer joins to one of them (contract
+  /// v1.3, section 9: what an append must fold together to check a chain and answer a unit).
+  /// - Complexity: O(parties of the ledger's owner chains); `subjects` alone without transfers.
+  package func withGroups(of subjects: Set<UInt32>) -> Set<UInt32> {
+    guard !owners.isEmpty else { return subjects }
+    let leaders = owners.groupLeaders()
+    var wanted = Set<Int32>()
+    for subject in subjects {
+      if let party = owners.party(of: Symbol(rawValue: subject)) { wanted.insert(leaders[Int(party)]) }
+    }
+    guard !wanted.isEmpty else { return subjects }
+    var result = subjects
+    for (party, leader) in leaders.enumerated() where wanted.contains(leader) {
+      let subject = owners.partySubjects[party]
+      if subject.isSome { result.insert(subject.rawValue) }
+    }
+    return result
+  }
+
   /// Sets `owners` from the ledger's transfers and returns the errors of chains that break the
   /// rules (then `owners` is left empty: a log with errors is not answered from).
   /// - Complexity: O(events) to find the transfers; O(events of the chains' subjects) beyond.

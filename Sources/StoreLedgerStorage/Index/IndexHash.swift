@@ -35,6 +35,13 @@ enum IndexHash {
     return finish(h)
   }
 
+  /// The key under which the charges table files the subjects joined to a subject by a
+  /// `transfer` (contract v1.3, section 9): a bijection of the subject's fingerprint, so a
+  /// reader closes a group over fingerprints alone (Docs/index.md, "Transfers").
+  static func groupKey(ofSubject fingerprint: UInt64) -> UInt64 {
+    (fingerprint ^ 0x7472_616e_7366_6572) &* 0x9e37_79b9_7f4a_7c15
+  }
+
   /// The fingerprint of a string's bytes (subject, event id, transaction id).
   static func fingerprint(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
     of(UnsafeRawBufferPointer(bytes))

@@ -110,9 +110,12 @@ package enum IndexedLedger {
       do {
         let id = scratch.ids.withBytes(event.id) { IndexHash.fingerprint($0) }
         involved.formUnion(try opened.owners(.ids, key: id))
-        if event.kind == .purchase || event.kind == .renewal {
+        if event.kind.isCharge {
           let charge = scratch.transactions.withBytes(event.transaction) { IndexHash.fingerprint($0) }
           involved.formUnion(try opened.owners(.charges, key: charge))
+        }
+        if event.kind == .transfer {
+          involved.insert(scratch.transactions.withBytes(event.transferRecipient) { IndexHash.fingerprint($0) })
         }
       } catch {
         lookupFailure = error
@@ -121,6 +124,7 @@ package enum IndexedLedger {
     LogAppender.forEachInputLine(tail, note)
     LogAppender.forEachInputLine(input, note)
     if let lookupFailure { throw lookupFailure }
+    involved = try groupsClosed(involved, opened)
     var builder = LedgerBuilder(catalog: catalog, file: logPath)
     try feedCovered(try opened.records(ofSubjects: involved), into: &builder, log: log, manifest: manifest)
     // A subject asked for that the log does not hold: every subject's id goes into the name table
@@ -140,6 +144,20 @@ package enum IndexedLedger {
       completeBytes: tailExtent.completeBytes, tornBytes: tailExtent.tornBytes,
       lineCount: Int(manifest.coveredLines) + tailExtent.lineCount)
     return Prepared(builder: builder, extent: extent)
+  }
+
+  /// `involved` with every subject joined to one of them by covered transfers, group by group
+  /// (contract v1.3, section 9: a unit's events are read under every subject it moved to).
+  /// - Complexity: O(subjects of the groups × log(index)); none without transfers.
+  private static func groupsClosed(_ involved: Set<UInt64>, _ opened: LogIndex.Opened) throws -> Set<UInt64> {
+    var closed = involved
+    var frontier = Array(involved)
+    while let subject = frontier.popLast() {
+      for joined in try opened.owners(.charges, key: IndexHash.groupKey(ofSubject: subject)) where closed.insert(joined).inserted {
+        frontier.append(joined)
+      }
+    }
+    return closed
   }
 
   /// Whether the builder holds a line of subject `name` (covered lines are fed by now).

@@ -37,8 +37,14 @@ enum SegmentBuild {
       next[s] += 1
       let subject = subjectPrints[s]
       ids.append(KeyEntry(key: idPrints[Int(event.id.rawValue)], subject: subject))
-      if event.kind == .purchase || event.kind == .renewal {
+      if event.kind.isCharge {
         charges.append(KeyEntry(key: symbols.transactions.withBytes(event.transaction) { IndexHash.fingerprint($0) }, subject: subject))
+      }
+      if event.kind == .transfer {
+        // Both ways, so a reader finds a subject's whole group from any member, even one without lines.
+        let recipient = symbols.transactions.withBytes(event.transferRecipient) { IndexHash.fingerprint($0) }
+        charges.append(KeyEntry(key: IndexHash.groupKey(ofSubject: subject), subject: recipient))
+        charges.append(KeyEntry(key: IndexHash.groupKey(ofSubject: recipient), subject: subject))
       }
     }
     var order = (0..<subjectCount).filter { starts[$0 + 1] > starts[$0] }

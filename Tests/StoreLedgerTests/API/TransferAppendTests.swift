@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+@testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerStorage
+
+/// Appends of transfers (contract v1.3, section 9) through an open `LedgerStore`, the CLI's
+/// appender and the index: each answers as a fresh load of the whole log does.
+@Suite("Transfers appended to an open ledger, through the appender and the index")
+struct TransferAppendTests {
+  static let scenario = repoPath("Events/v13-support.jsonl")
+
+  /// The scenario's lines, and every (subject, at, as of) its queries ask plus each line's edge instants.
+  static func material() throws -> (lines: [String], questions: [(String, Timestamp, Timestamp?)]) {
+    let lines = try String(contentsOfFile: scenario, encoding: .utf8).split(separator: "\n").map(String.init)
+    var questions: [(String, Timestamp, Timestamp?)] = []
+    let queries = try String(contentsOfFile: repoPath("Events/v13-support.queries.jsonl"), encoding: .utf8)
+    for query in queries.split(separator: "\n") {
+      let q = try JSONValue.parse(String(query))
+      questions.append((q["subject"]!.stringValue!, ts(q["at"]!.stringValue!), q["as_of"]?.stringValue.map(ts)))
+    }
+    for line in lines where line.contains(#""type":"transfer""#) {
+      let q = try JSONValue.parse(line)
+      let at = ts(q["at"]!.stringValue!)
+      let recorded = q["recorded"]?.stringValue.map(ts) ?? at
+      for subject in [q["subject"]!.stringValue!, q["to"]!.stringValue!] {
+        for (t, r) in [(at, nil), (at.adding(milliseconds: -1), nil), (at, recorded), (at, recorded.adding(milliseconds: -1))] {
+          questions.append((subject, t, r))
+        }
+      }
+    }
+    return (lines, questions)
+  }
+
+  @Test("an open ledger fed the v1.3 scenario a few lines at a time answers every question as a fresh load")
+  func openLedgerAppends() throws {
+    let (lines, questions) = try Self.material()
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    try exampleCatalogText.write(to: directory.appendingPathComponent("catalog.json"), atomically: true, encoding: .utf8)
+    let log = directory.appendingPathComponent("log.jsonl").path
+    try (lines[0] + "\n").write(toFile: log, atomically: true, encoding: .utf8)
+    let store = try LedgerStore(logPath: log)
+    var next = 1
+    while next < lines.count {
+      let end = min(lines.count, next + 3)
+      let batch = Array(lines[next..<end].map { $0 + "\n" }.joined().utf8)
+      if next % 2 == 0 {
+        _ = try LogAppender.append(input: batch, inputName: "other", logPath: log, catalog: store.catalog, now: nil)
+        try store.refresh()
+      } else {
+        _ = try store.append(lines: batch, named: "batch", now: nil)
+      }
+      next = end
+    }
+    let fresh = try LedgerLoader.load(logPath: log, catalog: store.catalog).ledger
+    var engine = QueryEngine(ledger: fresh)
+    for (subject, at, asOf) in questions {
+      let expected = Holdings(engine.answer(subject: subject, at: at, asOf: asOf))
+      #expect(store.answer(for: SubjectID(rawValue: subject), at: at, asOf: asOf) == expected, "\(subject) at \(at)")
+    }
+  }
+
+  @Test("an append that breaks an owner chain is refused naming the line, and nothing is written")
+  func brokenChainRefused() throws {
+    let (lines, _) = try Self.material()
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    try exampleCatalogText.write(to: directory.appendingPathComponent("catalog.json"), atomically: true, encoding: .utf8)
+    let log = directory.appendingPathComponent("log.jsonl").path
+    try lines.map { $0 + "\n" }.joined().write(toFile: log, atomically: true, encoding: .utf8)
+    let before = try Data(contentsOf: URL(fileURLWithPath: log))
+    // m1 moved ana → ben → ana; a transfer from ben after that breaks the chain.
+    let broken = #"{"id":"bad","type":"transfer","subject":"ben","at":"2026-03-10T00:00:00Z","to":"zed","original_transaction":"m1"}"# + "\n"
+    let store = try LedgerStore(logPath: log)
+    do {
+      _ = try store.append(lines: Array(broken.utf8), named: "input", now: nil)
+      Issue.record("the broken chain was accepted")
+    } catch {
+      #expect(error.diagnostics.first?.code == .ownerChain)
+      #expect(error.diagnostics.first?.message.contains("moved it to 'ana' before") == true, "\(error.diagnostics)")
+    }
+    do {
+      _ = try LogAppender.append(input: Array(broken.utf8), inputName: "input", logPath: log, catalog: store.catalog, now: nil)
+      Issue.record("the broken chain was accepted by the appender")
+    } catch {
+      #expect(error.diagnostics.first?.code == .ownerChain)
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: log)) == before)
+  }
+}
