@@ -60,11 +60,27 @@ extension Ledger {
   /// The subject's timeline as known at `asOf` (nil: full knowledge).
   ///
   /// Answers change only at event times and at period, grace and grant ends, so the
-  /// state is evaluated at exactly those instants, folding events incrementally.
+  /// state is evaluated at exactly those instants, folding events incrementally. A subject
+  /// some transfer names is folded at each instant from the events `OwnedEventGathering`
+  /// gathers for it then (contract v1.3, section 9).
   /// - Complexity: O(k · (s + g)) for k instants, s subscriptions and g grants of the subject.
   package func timeline(subject: Symbol, asOf: Timestamp? = nil) -> SubjectTimeline {
-    let events = self.events(of: subject)
     let knownBy = asOf ?? .distantFuture
+    if let party = owners.party(of: subject) { return ownedTimeline(party: party, subject: subject, knownBy: knownBy) }
+    let events = self.events(of: subject)
+    var accumulator = TimelineAccumulator()
+    var cursor = FoldCursor(
+      events: events, subscriptionCount: extent(of: subject).subscriptions, context: context,
+      knownBy: knownBy)
+    for instant in Self.instants(of: events, knownBy: knownBy, catalog: catalog) {
+      cursor.advance(to: instant)
+      accumulator.note(instant, state: cursor.state, selection: cursor.selection, ledger: self)
+    }
+    return accumulator.timeline(self)
+  }
+
+  /// The instants at which answers over `events` may change, sorted, each once.
+  private static func instants(of events: some Collection<Event>, knownBy: Timestamp, catalog: Catalog) -> [Timestamp] {
     var instants: [Timestamp] = []
     instants.reserveCapacity(events.count * 2)
     for event in events where event.recorded <= knownBy {
@@ -78,76 +94,113 @@ extension Ledger {
       }
     }
     instants.sort()
-    var entitlementIntervals: [Int: [SubjectTimeline.Interval]] = [:]
-    var subscriptionChanges: [Int: [SubjectTimeline.SubscriptionChange]] = [:]
-    var balanceChanges: [Symbol: [SubjectTimeline.BalanceChange]] = [:]
-    var cursor = FoldCursor(
-      events: events, subscriptionCount: extent(of: subject).subscriptions, context: context,
-      knownBy: knownBy)
-    var previous: Timestamp? = nil
-    for instant in instants where instant != previous {
-      previous = instant
-      cursor.advance(to: instant)
-      for (entitlement, candidate) in cursor.selection.bestByEntitlement.enumerated() {
-        var intervals = entitlementIntervals[entitlement] ?? []
-        let current = candidate.isSet ? interval(for: candidate, in: cursor.state, from: instant) : nil
-        if let last = intervals.last, last.to == nil {
-          if let current, current.product == last.product, current.state == last.state,
-            current.ownership == last.ownership, current.period == last.period
-          {
-            continue
-          }
-          intervals[intervals.count - 1].to = instant
-        }
-        if let current { intervals.append(current) }
-        if !intervals.isEmpty { entitlementIntervals[entitlement] = intervals }
-      }
-      for (index, sub) in cursor.state.subscriptions.enumerated() where sub.isKnown {
-        let change = SubjectTimeline.SubscriptionChange(
-          at: instant, state: sub.reportedStatus(at: instant).name, product: productName(sub.product),
-          transaction: symbols.transactions.string(sub.transaction), expires: sub.expires,
-          willRenew: sub.willRenew, renewsTo: sub.renewsTo.isSome ? productName(sub.renewsTo) : nil)
-        var changes = subscriptionChanges[index] ?? []
-        if let last = changes.last {
-          var same = change
-          same.at = last.at
-          if same == last { continue }
-        }
-        changes.append(change)
-        subscriptionChanges[index] = changes
-      }
-      for balance in cursor.state.balances {
-        var changes = balanceChanges[balance.currency] ?? []
-        if changes.last?.balance == balance.amount { continue }
-        changes.append(SubjectTimeline.BalanceChange(at: instant, balance: balance.amount))
-        balanceChanges[balance.currency] = changes
+    var unique: [Timestamp] = []
+    for instant in instants where unique.last != instant { unique.append(instant) }
+    return unique
+  }
+
+  /// The timeline of a subject some transfer names: at each instant its events are gathered
+  /// afresh (owners change only at transfers' `at`) and folded to that instant.
+  /// - Complexity: O(k · g) for k instants and g events of its group's units and its own.
+  private func ownedTimeline(party: Int32, subject: Symbol, knownBy: Timestamp) -> SubjectTimeline {
+    var candidates = Array(events(of: subject))
+    for number in owners.unitsOfParty[Int(party)] {
+      let unit = owners.units[Int(number)]
+      candidates += unit.steps.map(\.transfer)
+      for member in Set(unit.steps.flatMap { [$0.from, $0.to] }) where owners.partySubjects[Int(member)].isSome {
+        candidates += events(of: owners.partySubjects[Int(member)]).filter { unit.names($0) }
       }
     }
-    return SubjectTimeline(
-      entitlements: entitlementIntervals.map { (catalog.entitlementNames[$0.key], $0.value) }
+    var gathering = OwnedEventGathering(catalog: catalog)
+    var fold = PointInTimeFold()
+    var accumulator = TimelineAccumulator()
+    events.withUnsafeBufferPointer { all in
+      func eventsOf(_ subject: Symbol) -> UnsafeBufferPointer<Event> {
+        let extent = extent(of: subject)
+        return UnsafeBufferPointer(rebasing: all[extent.lower..<extent.upper])
+      }
+      for instant in Self.instants(of: candidates, knownBy: knownBy, catalog: catalog) {
+        gathering.gather(
+          party: party, own: eventsOf(subject), chains: owners, at: instant, knownBy: knownBy, eventsOf: eventsOf)
+        gathering.events.withUnsafeBufferPointer { gathered in
+          fold.evaluate(
+            gathered, subscriptionCount: gathering.subscriptionCount, at: instant, knownBy: knownBy, isStale: false,
+            context: context)
+        }
+        accumulator.note(instant, state: fold.state, selection: fold.selection, ledger: self)
+      }
+    }
+    return accumulator.timeline(self)
+  }
+}
+
+/// A timeline being built instant by instant from the state and selection there.
+private struct TimelineAccumulator {
+  var entitlementIntervals: [Int: [SubjectTimeline.Interval]] = [:]
+  /// By original transaction: a subscription's number may change between gatherings.
+  var subscriptionChanges: [Symbol: [SubjectTimeline.SubscriptionChange]] = [:]
+  var balanceChanges: [Symbol: [SubjectTimeline.BalanceChange]] = [:]
+
+  mutating func note(_ instant: Timestamp, state: SubjectState, selection: Selection, ledger: Ledger) {
+    for (entitlement, candidate) in selection.bestByEntitlement.enumerated() {
+      var intervals = entitlementIntervals[entitlement] ?? []
+      let current = candidate.isSet ? Self.interval(for: candidate, in: state, from: instant, catalog: ledger.catalog) : nil
+      if let last = intervals.last, last.to == nil {
+        if let current, current.product == last.product, current.state == last.state,
+          current.ownership == last.ownership, current.period == last.period
+        {
+          continue
+        }
+        intervals[intervals.count - 1].to = instant
+      }
+      if let current { intervals.append(current) }
+      if !intervals.isEmpty { entitlementIntervals[entitlement] = intervals }
+    }
+    for sub in state.subscriptions where sub.isKnown {
+      let change = SubjectTimeline.SubscriptionChange(
+        at: instant, state: sub.reportedStatus(at: instant).name, product: ledger.catalog[sub.product].id,
+        transaction: ledger.symbols.transactions.string(sub.transaction), expires: sub.expires,
+        willRenew: sub.willRenew, renewsTo: sub.renewsTo.isSome ? ledger.catalog[sub.renewsTo].id : nil)
+      var changes = subscriptionChanges[sub.originalTransaction] ?? []
+      if let last = changes.last {
+        var same = change
+        same.at = last.at
+        if same == last { continue }
+      }
+      changes.append(change)
+      subscriptionChanges[sub.originalTransaction] = changes
+    }
+    for balance in state.balances {
+      var changes = balanceChanges[balance.currency] ?? []
+      if changes.last?.balance == balance.amount { continue }
+      changes.append(SubjectTimeline.BalanceChange(at: instant, balance: balance.amount))
+      balanceChanges[balance.currency] = changes
+    }
+  }
+
+  func timeline(_ ledger: Ledger) -> SubjectTimeline {
+    SubjectTimeline(
+      entitlements: entitlementIntervals.map { (ledger.catalog.entitlementNames[$0.key], $0.value) }
         .sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) },
-      subscriptions: subscriptionChanges.map {
-        (symbols.transactions.string(cursor.state.subscriptions[$0.key].originalTransaction), $0.value)
-      }.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) },
-      balances: balanceChanges.map { (symbols.currencies.string($0.key), $0.value) }
+      subscriptions: subscriptionChanges.map { (ledger.symbols.transactions.string($0.key), $0.value) }
+        .sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) },
+      balances: balanceChanges.map { (ledger.symbols.currencies.string($0.key), $0.value) }
         .sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) })
   }
 
-  private func interval(
-    for candidate: Selection.Candidate, in state: SubjectState, from instant: Timestamp
+  private static func interval(
+    for candidate: Selection.Candidate, in state: SubjectState, from instant: Timestamp, catalog: Catalog
   ) -> SubjectTimeline.Interval {
     if candidate.isSubscription {
       let sub = state.subscriptions[candidate.index]
       return SubjectTimeline.Interval(
-        from: instant, to: nil, product: productName(sub.product), state: sub.reportedStatus(at: instant).name,
+        from: instant, to: nil, product: catalog[sub.product].id, state: sub.reportedStatus(at: instant).name,
         ownership: sub.ownership.name, period: sub.offer.name)
     }
     let item = state.items[candidate.index]
     // A support grant has no product (contract v1.3): its interval says what it is.
     return SubjectTimeline.Interval(
-      from: instant, to: nil, product: item.isGrant ? "support grant" : productName(item.product), state: "active",
+      from: instant, to: nil, product: item.isGrant ? "support grant" : catalog[item.product].id, state: "active",
       ownership: item.isGrant ? Ownership.granted.name : item.ownership.name, period: item.offer.name)
   }
-
-  private func productName(_ index: ProductIndex) -> String { catalog[index].id }
 }
