@@ -287,8 +287,8 @@ package struct ReportBuilder {
     if price.hasPrice { add(price.price, to: \.revenue, .revenue, key: Int(price.priceCurrency.rawValue), bucket: bucket) }
     if isSubscription {
       charges[slot] = PeriodCharge(
-        start: event.at, expires: event.expires, hasPrice: price.hasPrice, price: price.price,
-        currency: Int(price.priceCurrency.rawValue))
+        start: event.at, expires: event.expires, period: catalog.products[Int(event.product.rawValue)].period,
+        hasPrice: price.hasPrice, price: price.price, currency: Int(price.priceCurrency.rawValue))
     }
     guard isOwned else { return }
     tallies[bucket].charges += 1
@@ -439,26 +439,39 @@ package struct ReportBuilder {
 }
 
 /// The charge that started a subscription's current period, as charged: later extensions of
-/// the period do not change the length MRR divides by.
+/// the period do not change the nominal period MRR divides by.
 struct PeriodCharge {
-  var start = Timestamp.distantPast
-  var expires = Timestamp.distantPast
   var hasPrice = false
   /// In thousandths of `currency`.
   var price: Int64 = 0
   /// The currency symbol's number.
   var currency = 0
+  /// Periods per year of the plan's nominal billing period (Docs/reports.md, `mrr`).
+  var periodsPerYear: Int64 = 12
 
-  /// The charge's price × 30 days ÷ its period, rounded half up to a thousandth; 0 for a period
-  /// of no length; nil when it would pass `Limits.reportValueMax`.
+  /// The charge of a plan whose nominal period is `period`, or else the one nearest to the
+  /// charge's own length (from `start` to `expires`).
+  init(
+    start: Timestamp, expires: Timestamp, period: NominalPeriod?, hasPrice: Bool, price: Int64, currency: Int
+  ) {
+    let nominal =
+      period ?? NominalPeriod.nearest(toMilliseconds: expires.millisecondsSinceEpoch &- start.millisecondsSinceEpoch)
+    self.periodsPerYear = nominal.periodsPerYear
+    self.hasPrice = hasPrice
+    self.price = price
+    self.currency = currency
+  }
+
+  /// No charge yet.
+  init() {}
+
+  /// The charge's price × periods per year of its nominal period ÷ 12, rounded half up to a
+  /// thousandth; nil when it would pass `Limits.reportValueMax`.
   var monthlyThousandths: Int64? {
-    let length = expires.millisecondsSinceEpoch - start.millisecondsSinceEpoch
-    guard length > 0 else { return 0 }
-    let divisor = UInt64(length)
-    let product = price.magnitude.multipliedFullWidth(by: 30 * UInt64(ReportInterval.dayMs))
-    guard product.high < divisor else { return nil }
-    let (quotient, remainder) = divisor.dividingFullWidth(product)
-    let rounded = quotient + (remainder >= divisor - remainder ? 1 : 0)
+    // A year's worth of charges spread over 12 months, half up: ⌊(2 × n × price + 12) ÷ 24⌋.
+    let (doubled, overflow) = price.magnitude.multipliedReportingOverflow(by: 2 * UInt64(periodsPerYear))
+    guard !overflow, doubled <= UInt64.max - 12 else { return nil }
+    let rounded = (doubled + 12) / 24
     guard rounded <= UInt64(Limits.reportValueMax) else { return nil }
     return price < 0 ? -Int64(rounded) : Int64(rounded)
   }

@@ -65,7 +65,7 @@ struct ReportOutputTests {
     let rate = header.firstIndex(of: "trial_conversion_rate (ratio)")!
     #expect(rows[1][rate] == "")
     #expect(rows[2][header.firstIndex(of: "refund_rate (ratio)")!] == "0.5")
-    #expect(rows[1][header.firstIndex(of: "mrr.USD (thousandths)")!] == "5346")
+    #expect(rows[1][header.firstIndex(of: "mrr.USD (thousandths)")!] == "4990")
     #expect(rows[1][header.firstIndex(of: "active.pro (subjects)")!] == "2")
     // The February cohort's row reaches March (offset 1); the March row does not: an empty cell.
     let offset1 = header.firstIndex(of: "paid_cohort_retained.1 (subjects)")!
@@ -94,8 +94,8 @@ struct ReportOutputTests {
     // billing say so and have no chart (a chart of zeros is never drawn).
     #expect(occurrences(of: "<svg", in: html) == 8)
     #expect(occurrences(of: "None in these buckets.", in: html) == 2)
-    // MRR and ARR in currency units: 5346 thousandths a month is 64.152 a year.
-    #expect(html.contains("<td>5.346</td>") && html.contains("<td>64.152</td>"))
+    // MRR and ARR in currency units: a monthly plan's 4990 thousandths, even in February, is 59.88 a year.
+    #expect(html.contains("<td>4.99</td>") && html.contains("<td>59.88</td>"))
     // The paid cohort heat map: February's cohort (u1) still paying one month later.
     #expect(html.contains("<th>k = 1</th>") && html.contains(#"title="1 of 1">100 %</td>"#))
     // Names that cannot be confused.
