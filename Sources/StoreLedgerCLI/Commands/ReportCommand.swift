@@ -52,7 +52,11 @@ enum ReportCommand: LedgerCommand {
     guard formats.contains(format) else { throw UsageError(message: choiceMessage("format", format, formats)) }
     let asOf = try optionalInstant(arguments, "as-of")
     let compareAsOf = try optionalInstant(arguments, "compare-as-of")
-    let metrics = try selectedMetrics(arguments.value("metrics"))
+    var metrics = try selectedMetrics(arguments.value("metrics"))
+    // A merge divides a derived metric again from its parts, so a partial keeps them.
+    if format == "partial" {
+      for name in metrics { metrics.formUnion(ReportMetric(rawValue: name)?.parts.map(\.rawValue) ?? []) }
+    }
     let buckets: ReportBuckets
     do {
       buckets = try ReportBuckets(from: from, to: to, every: interval)

@@ -230,7 +230,7 @@ extension Report {
         }
         continue
       }
-      keys.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+      keys.sort(by: metric.keyPrecedes)
       for key in keys {
         columns.append(Column(metric: metric, key: key))
         if metric == .mrr { columns.append(Column(metric: metric, key: key, isAnnual: true)) }

@@ -115,19 +115,25 @@ struct ReportOutputTests {
     #expect(occurrences(of: "<section", in: html) == 2)
   }
 
-  @Test("comparing as of 6 March with now shows the late refund and the March upgrade, nothing in February")
+  @Test("comparing as of 6 March with now shows the late refund and the March upgrade, in February only its cohort's value")
   func comparison() throws {
     let comparison = ReportComparison(before: try Self.demoReport(asOf: "2026-03-06T00:00:00Z"), after: try Self.demoReport())
-    #expect(comparison.buckets[0].changes.isEmpty)
+    // In February only the February cohort's lifetime value through March changes (by the March events).
+    #expect(comparison.buckets[0].changes.map(\.name) == ["first_payment_revenue.USD/1", "ltv.USD/1"])
     let march = Dictionary(uniqueKeysWithValues: comparison.buckets[1].changes.map { ($0.name, ($0.before, $0.after)) })
     #expect(march["revenue.USD"]! == (4990, 49990))
     #expect(march["refunds"]! == (0, 1))
     #expect(march["refunded.USD"]! == (0, 4990))
     #expect(march["charges"]! == (1, 2))
     #expect(march["upgrades"]! == (0, 1))
-    #expect(march.keys.sorted() == ["charges", "mrr.USD", "reactivations", "refunded.USD", "refunds", "revenue.USD", "upgrades"])
+    #expect(march["mrr_contraction.USD"]! == (0, 824))
+    #expect(
+      march.keys.sorted() == [
+        "arppu.USD", "charges", "mrr.USD", "mrr_contraction.USD", "reactivations", "refunded.USD", "refunds", "revenue.USD",
+        "upgrades",
+      ])
     #expect(xmlError(comparison.html(log: "demo")) == nil)
-    #expect(comparison.csv.split(separator: "\n").count == 1 + 7)
+    #expect(comparison.csv.split(separator: "\n").count == 1 + 2 + 9)
   }
 
   @Test("a window with no events gives empty buckets, not an error")
