@@ -89,10 +89,11 @@ struct ReportOutputTests {
     #expect(!html.contains("https://"))
     // Every section but the usage policy's: the demo catalog has no policy.
     #expect(occurrences(of: "<section", in: html) == ReportSection.all.count - 1)
-    // Charts: active, MRR (USD only), revenue (USD only), new subscriptions, trials, refunds,
-    // plan changes, consumables; the demo has no expiration and no billing issue, so churn and
-    // billing say so and have no chart (a chart of zeros is never drawn).
-    #expect(occurrences(of: "<svg", in: html) == 8)
+    // Charts: active, MRR (USD only), MRR movement (USD), revenue (USD only), new subscriptions,
+    // trials, lifetime value (USD), refunds, plan changes, consumables; the demo has no expiration
+    // and no billing issue, so churn and billing say so and have no chart (a chart of zeros is never drawn).
+    #expect(occurrences(of: "<svg", in: html) == 10)
+    #expect(html.contains(">MRR USD</text>") && html.contains("Realized LTV in USD"))
     #expect(occurrences(of: "None in these buckets.", in: html) == 2)
     // MRR and ARR in currency units: a monthly plan's 4990 thousandths, even in February, is 59.88 a year.
     #expect(html.contains("<td>4.99</td>") && html.contains("<td>59.88</td>"))
@@ -103,7 +104,7 @@ struct ReportOutputTests {
     #expect(!html.contains("<th>trial conversions</th>") && !html.contains("<th>trials converted</th>"))
     // Revenue in currency units in the table, and each bucket's label on every chart's axis.
     #expect(html.contains("<td>49.99</td>") && html.contains("<td>34.98</td>"))
-    #expect(occurrences(of: #"class="axis-date""#, in: html) == 2 * 8)
+    #expect(occurrences(of: #"class="axis-date""#, in: html) == 2 * 10)
     #expect(html.contains(">2026-02<") && html.contains(">2026-03<"))
   }
 
