@@ -105,7 +105,7 @@ extension Report {
         + (asOf.map { "at \($0.rfc3339)" } ?? "now (every event in the log)")
         + ". Money in currency units; definitions in Docs/reports.md.",
       attributes: "class=\"meta\"")
-    let labels = buckets.map { label($0.start) }
+    let labels = buckets.indices.map { label(localStarts?[$0] ?? buckets[$0].start) }
     for section in ReportSection.all {
       guard section.tabled.contains(where: { buckets.first?[$0.rawValue] != nil }) else { continue }
       page.append("<section data-group=\"\(HTMLPage.escape(section.title))\">\n")

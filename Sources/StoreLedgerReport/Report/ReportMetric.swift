@@ -207,7 +207,10 @@ extension ReportBuilder {
         start: buckets.boundaries[index], end: buckets.boundaries[index + 1],
         metrics: shown.map { (name: $0.rawValue, value: $0.value(in: tallies[index], keys: keys)) })
     }
-    return Report(interval: buckets.interval, asOf: asOf, buckets: result)
+    let local = Array(buckets.wallClocks.dropLast())
+    return Report(
+      interval: buckets.interval, asOf: asOf, buckets: result,
+      localStarts: local == Array(buckets.boundaries.dropLast()) ? nil : local)
   }
 }
 
