@@ -6,7 +6,7 @@ enum ReportCommand: LedgerCommand {
   static let spec = CommandSpec(
     name: "report", abstract: "Subscription metrics per day, week or month, as known at a time.",
     usage:
-      "report <log|-> --from <time> --to <time> [--every day|week|month] [--as-of <time>] [--compare-as-of <time>] [--metrics <list>] [--format json|csv|html|partial] [--shard <i/n>]\n       storeledger report --merge <partial>... [--format json|csv|html]",
+      "report <log|-> --from <time> --to <time> [--every day|week|month] [--tz <zone>] [--as-of <time>] [--compare-as-of <time>] [--metrics <list>] [--format json|csv|html|partial] [--shard <i/n>]\n       storeledger report --merge <partial>... [--format json|csv|html]",
     positionals: [
       ("<log|->", "The JSON-lines event log; '-' streams it from stdin (needs --catalog)."),
       ("<partial>...", "With --merge: the partial reports of every shard."),
@@ -14,7 +14,11 @@ enum ReportCommand: LedgerCommand {
     options: [
       .value("from", "time", "Start: the first bucket is the one containing it. Required."),
       .value("to", "time", "End: the last bucket ends at or after it. Required."),
-      .value("every", "interval", "Bucket length: day, week (ISO, from Monday) or month, in UTC. Default: month."),
+      .value(
+        "every", "interval", "Bucket length: day, week (ISO, from Monday) or month, in UTC or --tz. Default: month."),
+      .value(
+        "tz", "zone",
+        "Zone of --from, --to and the buckets (local midnights, summer time included): +02:00, Z or a name such as Europe/Paris. Bounds print in UTC. Default: UTC."),
       .value("as-of", "time", "Knowledge time R: count only events recorded by then. Default: all."),
       .value(
         "compare-as-of", "time",
@@ -42,8 +46,9 @@ enum ReportCommand: LedgerCommand {
     guard arguments.positionals.count == 1 else {
       throw UsageError(message: "Unexpected argument '\(arguments.positionals[1])' (several files only with --merge).")
     }
-    let from = try requiredInstant(arguments, "from")
-    let to = try requiredInstant(arguments, "to")
+    let zone = try ArgumentParser.zone(arguments)
+    let from = try requiredInstant(arguments, "from", zone: zone)
+    let to = try requiredInstant(arguments, "to", zone: zone)
     let every = arguments.value("every") ?? "month"
     guard let interval = ReportInterval(rawValue: every) else {
       throw UsageError(message: choiceMessage("every", every, ReportInterval.allCases.map(\.rawValue)))
@@ -52,10 +57,14 @@ enum ReportCommand: LedgerCommand {
     guard formats.contains(format) else { throw UsageError(message: choiceMessage("format", format, formats)) }
     let asOf = try optionalInstant(arguments, "as-of")
     let compareAsOf = try optionalInstant(arguments, "compare-as-of")
-    let metrics = try selectedMetrics(arguments.value("metrics"))
+    var metrics = try selectedMetrics(arguments.value("metrics"))
+    // A merge divides a derived metric again from its parts, so a partial keeps them.
+    if format == "partial" {
+      for name in metrics { metrics.formUnion(ReportMetric(rawValue: name)?.parts.map(\.rawValue) ?? []) }
+    }
     let buckets: ReportBuckets
     do {
-      buckets = try ReportBuckets(from: from, to: to, every: interval)
+      buckets = try ReportBuckets(from: from, to: to, every: interval, zone: zone ?? .utc)
     } catch {
       throw UsageError(message: error.message)
     }
@@ -123,11 +132,14 @@ enum ReportCommand: LedgerCommand {
     return 0
   }
 
-  private static func requiredInstant(_ arguments: ParsedArguments, _ name: String) throws(UsageError) -> Timestamp {
+  /// A required time option; with `--tz`, a time typed without an offset is local to the zone.
+  private static func requiredInstant(
+    _ arguments: ParsedArguments, _ name: String, zone: CustomerZone?
+  ) throws(UsageError) -> Timestamp {
     guard let text = arguments.value(name) else {
       throw UsageError(message: "Missing expected option '--\(name) <time>'.")
     }
-    return try ArgumentParser.instant(text, option: name)
+    return try ArgumentParser.instant(text, option: name, time: TimeInput(now: currentTimestamp()), zone: zone)
   }
 
   private static func optionalInstant(_ arguments: ParsedArguments, _ name: String) throws(UsageError) -> Timestamp? {

@@ -93,7 +93,7 @@ extension Catalog {
   /// The fields a product of `kind` may have.
   private static func allowedFields(of kind: ProductKind) -> Set<String> {
     switch kind {
-    case .autoRenewable: return ["type", "entitlements", "group", "level", "family_shareable"]
+    case .autoRenewable: return ["type", "entitlements", "group", "level", "family_shareable", "period"]
     case .nonRenewing: return ["type", "entitlements", "duration", "family_shareable"]
     case .nonConsumable: return ["type", "entitlements", "expires_after", "family_shareable"]
     case .consumable: return ["type", "currency", "units"]
@@ -137,7 +137,7 @@ extension Catalog {
     return .some(parsed)
   }
 
-  /// An auto-renewable product's `group` and `level`; false when wrong (said through `bad`).
+  /// An auto-renewable product's `group`, `level` and `period`; false when wrong (said through `bad`).
   private static func parseSubscription(
     _ value: JSONValue, into product: inout Product, here: String, bad: (String) -> Void
   ) -> Bool {
@@ -153,6 +153,14 @@ extension Catalog {
     case .integer(let level)? where level >= 1 && level <= 1000: product.level = Int(level)
     case _?:
       bad("\(here): field 'level': expected an integer ≥ 1 (1 is the highest tier)")
+      ok = false
+    }
+    switch value["period"] {
+    case nil: break
+    case .string(let text)? where NominalPeriod(rawValue: text) != nil: product.period = NominalPeriod(rawValue: text)
+    case _?:
+      let names = NominalPeriod.allCases.map(\.rawValue).joined(separator: ", ")
+      bad("\(here): field 'period': expected the nominal billing period, one of \(names)")
       ok = false
     }
     return ok

@@ -28,6 +28,8 @@ package struct Product: Sendable, Equatable {
   package var units: Int64
   /// Whether Family Sharing may grant it.
   package var isFamilyShareable: Bool
+  /// An auto-renewable's nominal billing period (`period`, contract v1.3); reports use it, answers never do.
+  package var period: NominalPeriod? = nil
 
   /// Creates a product.
   package init(

@@ -15,6 +15,14 @@ struct BucketTally {
   var mrr: [Int64]
   /// Owned subscriptions giving access at the bucket's end through a paid charge without a price.
   var mrrUnpricedSubscriptions: Int64 = 0
+  /// MRR at the bucket's start, and its movement to the end (new, reactivation, expansion,
+  /// contraction, churn), in thousandths by currency symbol, summed over customers.
+  var mrrOpening: [Int64]
+  var mrrNew: [Int64]
+  var mrrReactivation: [Int64]
+  var mrrExpansion: [Int64]
+  var mrrContraction: [Int64]
+  var mrrChurn: [Int64]
   /// Subjects whose first owned paid subscription period began in this bucket.
   var paidCohortSubjects: Int64 = 0
   /// Of those, the subjects paying at the end of the bucket `k` buckets later, by k.
@@ -39,6 +47,16 @@ struct BucketTally {
   var charges: Int64 = 0
   var refunds: Int64 = 0
   var refundReversals: Int64 = 0
+  var refundRequests: Int64 = 0
+  var refundsDeclined: Int64 = 0
+  /// Refunds (reason `refund`) of a transaction with an earlier `refund_requested`.
+  var refundsGranted: Int64 = 0
+  /// Customers with an owned charge of a price above 0 in the bucket.
+  var payingCustomers: Int64 = 0
+  /// Customers whose first owned charge of a price above 0 is in the bucket.
+  var firstPaymentCustomers: Int64 = 0
+  /// Their net revenue through the bucket `k` buckets later (cumulative), at `currency × cohortOffsets + k`.
+  var firstPaymentRevenue: [Int64]
   var upgrades: Int64 = 0
   var downgrades: Int64 = 0
   var crossgrades: Int64 = 0
@@ -83,5 +101,12 @@ struct BucketTally {
     credits = revenue
     spends = revenue
     mrr = revenue
+    mrrOpening = revenue
+    mrrNew = revenue
+    mrrReactivation = revenue
+    mrrExpansion = revenue
+    mrrContraction = revenue
+    mrrChurn = revenue
+    firstPaymentRevenue = Array(repeating: 0, count: currencies * cohortOffsets)
   }
 }

@@ -33,6 +33,30 @@ package struct CustomerZone: Sendable {
     return Int64(second / 60)
   }
 
+  /// The first instant whose wall clock reads `local` (written as if it were UTC) or later: the
+  /// earlier of two readings in an overlap, and in a summer-time gap the instant the clocks jump
+  /// (so a local day without a midnight starts at its first instant).
+  /// - Complexity: O(log of the gap's length) offset look-ups in a gap, O(1) otherwise.
+  package func firstInstant(ofWallClock local: Timestamp) -> Timestamp {
+    let dayMs: Int64 = 86_400_000
+    let before = Int64(offsetSeconds(at: local.adding(milliseconds: -dayMs))) * 1000
+    let after = Int64(offsetSeconds(at: local.adding(milliseconds: dayMs))) * 1000
+    func reads(_ time: Timestamp) -> Timestamp { time.adding(milliseconds: Int64(offsetSeconds(at: time)) * 1000) }
+    let candidates = [local.adding(milliseconds: -before), local.adding(milliseconds: -after)].filter { reads($0) == local }
+    if let earliest = candidates.min() { return earliest }
+    // A gap: the clocks jump past `local` at one transition between these two instants.
+    var low = local.adding(milliseconds: -max(before, after))
+    var high = local.adding(milliseconds: -min(before, after))
+    while low < high {
+      let middle = Timestamp(millisecondsSinceEpoch: low.millisecondsSinceEpoch + (high.millisecondsSinceEpoch - low.millisecondsSinceEpoch) / 2)
+      if reads(middle) >= local { high = middle } else { low = middle.adding(milliseconds: 1) }
+    }
+    return low
+  }
+
+  /// The wall clock at `time`, written as if it were UTC.
+  package func wallClock(_ time: Timestamp) -> Timestamp { local(time) }
+
   /// The local day of `time`: `10 Aug 2025`; `25 Jul` when `omittingYearOf` falls in the same local year.
   package func day(_ time: Timestamp, omittingYearOf other: Timestamp? = nil) -> String {
     let text = AnswerWords.day(local(time))

@@ -21,8 +21,8 @@ extension Report {
             for entry in entries where !keys.contains(entry.key) { keys.append(entry.key) }
           }
         }
-        if ReportMetric(rawValue: first.metrics[index].name)?.hasNumericKeys == true {
-          keys.sort { (Int64($0) ?? 0) < (Int64($1) ?? 0) }
+        if let metric = ReportMetric(rawValue: first.metrics[index].name) {
+          keys.sort(by: metric.keyPrecedes)
         } else {
           keys.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         }

@@ -8,6 +8,16 @@ struct ReportSection {
     var style: SVGChart.Style
     /// One small chart per key (per currency): amounts in different currencies never share an axis.
     var isPerKey = false
+    /// A chart drawn from several metrics at once (`Report+HTMLFinance.swift`) instead of `metrics`.
+    var special: Special? = nil
+  }
+
+  /// The charts that combine metrics.
+  enum Special {
+    /// The MRR movement as bars around zero, the MRR as a line on top, per currency.
+    case movement
+    /// A line per first-payment cohort through its realized LTV, per currency.
+    case lifetimeValue
   }
 
   var title: String
@@ -22,6 +32,10 @@ struct ReportSection {
       title: "Monthly recurring revenue at the end of each bucket, per currency",
       charts: [Chart(metrics: [.mrr], style: .lines, isPerKey: true)],
       tabled: [.mrr, .mrrUnpricedSubscriptions]),
+    ReportSection(
+      title: "MRR movement, per currency: opening + new + reactivation + expansion − contraction − churn = MRR at the end",
+      charts: [Chart(metrics: [], style: .stackedBars, special: .movement)],
+      tabled: [.mrrOpening, .mrrNew, .mrrReactivation, .mrrExpansion, .mrrContraction, .mrrChurn, .mrr]),
     ReportSection(
       title: "Revenue net of refunds, per currency", charts: [Chart(metrics: [.revenue], style: .groupedBars, isPerKey: true)],
       tabled: [.revenue, .charges]),
@@ -38,6 +52,10 @@ struct ReportSection {
     ReportSection(
       title: "Paid cohorts: the share still paying k buckets after the first paid period", charts: [],
       tabled: [.paidCohortSubjects, .paidCohortRetained]),
+    ReportSection(
+      title: "Paying customers, ARPPU and realized lifetime value by first-payment cohort",
+      charts: [Chart(metrics: [], style: .lines, special: .lifetimeValue)],
+      tabled: [.payingCustomers, .arppu, .firstPaymentCustomers, .firstPaymentRevenue, .ltv]),
     ReportSection(title: "Churn by reason", charts: [Chart(metrics: [.churn], style: .stackedBars)], tabled: [.churn]),
     ReportSection(
       title: "Billing retry, grace and recoveries",
@@ -47,8 +65,12 @@ struct ReportSection {
         .billingRecoveryRate,
       ]),
     ReportSection(
-      title: "Refunds and reversals", charts: [Chart(metrics: [.refunds, .refundReversals], style: .groupedBars)],
-      tabled: [.refunds, .refundRate, .refunded, .refundReversals, .reversed]),
+      title: "Refunds, reversals and refund requests",
+      charts: [Chart(metrics: [.refunds, .refundReversals, .refundRequests, .refundsDeclined, .refundsGranted], style: .groupedBars)],
+      tabled: [
+        .refunds, .refundRate, .refunded, .refundReversals, .reversed, .refundRequests, .refundsDeclined, .refundsGranted,
+        .refundGrantRate,
+      ]),
     ReportSection(
       title: "Upgrades, downgrades and crossgrades",
       charts: [Chart(metrics: [.upgrades, .downgrades, .crossgrades], style: .stackedBars)],
@@ -83,7 +105,7 @@ extension Report {
         + (asOf.map { "at \($0.rfc3339)" } ?? "now (every event in the log)")
         + ". Money in currency units; definitions in Docs/reports.md.",
       attributes: "class=\"meta\"")
-    let labels = buckets.map { label($0.start) }
+    let labels = buckets.indices.map { label(localStarts?[$0] ?? buckets[$0].start) }
     for section in ReportSection.all {
       guard section.tabled.contains(where: { buckets.first?[$0.rawValue] != nil }) else { continue }
       page.append("<section data-group=\"\(HTMLPage.escape(section.title))\">\n")
@@ -100,6 +122,10 @@ extension Report {
         continue
       }
       for chart in section.charts {
+        if let special = chart.special {
+          page.append(special == .movement ? movementCharts(labels: labels) : lifetimeValueCharts(labels: labels))
+          continue
+        }
         // A chart with nothing but zeros says less than the table's "0"s: it is not drawn.
         let lines = self.columns(chart.metrics).filter { !$0.isAnnual && !$0.isPerSubscriber }.compactMap { series(for: $0) }.filter { $0.values.contains { $0 != 0 } }
         guard !lines.isEmpty else { continue }
@@ -230,7 +256,7 @@ extension Report {
         }
         continue
       }
-      keys.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+      keys.sort(by: metric.keyPrecedes)
       for key in keys {
         columns.append(Column(metric: metric, key: key))
         if metric == .mrr { columns.append(Column(metric: metric, key: key, isAnnual: true)) }

@@ -67,6 +67,9 @@ package struct Report: Sendable, Equatable {
   package var asOf: Timestamp?
   /// The buckets in time order.
   package var buckets: [ReportBucket]
+  /// With `--tz`: each bucket's start on the zone's wall clock (written as if it were UTC), for
+  /// labels; nil in UTC (and after a merge, whose labels are then UTC dates).
+  package var localStarts: [Timestamp]? = nil
 }
 
 extension Report {

@@ -45,6 +45,17 @@ package enum ReportInterval: String, Sendable, CaseIterable {
   }
 
   static let dayMs: Int64 = 86_400_000
+
+  /// The start of the local bucket containing `time` in `zone`: local midnight (Monday's, the
+  /// 1st's), or the first instant of a local day that has no midnight.
+  package func start(of time: Timestamp, in zone: CustomerZone) -> Timestamp {
+    zone.firstInstant(ofWallClock: start(of: zone.wallClock(time)))
+  }
+
+  /// The start of the local bucket after the one starting at `start` in `zone`.
+  package func next(after start: Timestamp, in zone: CustomerZone) -> Timestamp {
+    zone.firstInstant(ofWallClock: next(after: self.start(of: zone.wallClock(start))))
+  }
 }
 
 /// The buckets of a report: consecutive half-open spans `[start, end)` covering `--from` to `--to`.
@@ -56,15 +67,18 @@ package struct ReportBuckets: Sendable, Equatable {
   package let interval: ReportInterval
   /// Bucket boundaries: bucket `k` is `[boundaries[k], boundaries[k + 1])`.
   package let boundaries: [Timestamp]
+  /// The wall clock of the zone at each boundary (written as if it were UTC), for labels.
+  package let wallClocks: [Timestamp]
 
-  /// The buckets from the one containing `from` until one ends at or after `to`.
+  /// The buckets from the one containing `from` until one ends at or after `to`, in `zone`
+  /// (buckets start at local midnight, across summer-time changes; bounds stay UTC instants).
   /// - Complexity: O(buckets).
-  package init(from: Timestamp, to: Timestamp, every interval: ReportInterval) throws(Diagnostic) {
+  package init(from: Timestamp, to: Timestamp, every interval: ReportInterval, zone: CustomerZone = .utc) throws(Diagnostic) {
     guard from <= to else {
       throw Diagnostic(.usage("--from (\(from.rfc3339)) is after --to (\(to.rfc3339))."))
     }
     self.interval = interval
-    var boundaries = [interval.start(of: from)]
+    var boundaries = [interval.start(of: from, in: zone)]
     repeat {
       guard boundaries.count <= Limits.reportBucketsMax else {
         throw Diagnostic(
@@ -72,7 +86,7 @@ package struct ReportBuckets: Sendable, Equatable {
             "--from \(from.rfc3339) to --to \(to.rfc3339) makes more than \(Limits.reportBucketsMax) \(interval.rawValue) buckets; use a longer --every or a shorter span"
           ))
       }
-      boundaries.append(interval.next(after: boundaries[boundaries.count - 1]))
+      boundaries.append(interval.next(after: boundaries[boundaries.count - 1], in: zone))
     } while boundaries[boundaries.count - 1] < to
     // A bucket that starts before 0000-01-01 or ends after 9999 could not be printed and read back.
     for (boundary, option) in [(boundaries[0], "--from"), (boundaries[boundaries.count - 1], "--to")]
@@ -84,6 +98,7 @@ package struct ReportBuckets: Sendable, Equatable {
             + "(\(TimeInput.rangeDescription)); use \(option == "--from" ? "a later --from" : "an earlier --to") or a shorter --every"))
     }
     self.boundaries = boundaries
+    wallClocks = boundaries.map(zone.wallClock)
   }
 
   /// The number of buckets.

@@ -34,7 +34,12 @@ package struct ReportBuilder {
   private var hasPaid = false
   private var paidCohortBucket = -1
   /// The first money or units sum that would leave `Limits.reportValueMax`: (metric, key index, bucket).
-  private var outOfRange: (metric: ReportMetric, key: Int, bucket: Int)? = nil
+  var outOfRange: (metric: ReportMetric, key: Int, bucket: Int)? = nil
+  /// Who the customers are, and the figures of the one being folded.
+  let customers: ReportCustomers
+  var customerTally = CustomerTally()
+  /// The transactions of the subject with a `refund_requested` so far, in effective order.
+  private var requestedRefunds: [Symbol] = []
 
   /// Computes the report of `ledger` over `buckets` as known at `asOf` (nil: everything),
   /// calling `progress` with the subject passes done and to do (one pass per subject, two with
@@ -48,10 +53,16 @@ package struct ReportBuilder {
     let subjects = ledger.subjectCount
     let total = ledger.catalog.policy == nil ? subjects : 2 * subjects
     progress?(0, total)
-    for subject in 0..<subjects {
-      builder.add(subject: Symbol(rawValue: UInt32(subject)))
-      if subject % progressSubjects == progressSubjects - 1 { progress?(subject + 1, total) }
+    for (done, subject) in builder.customers.subjects.enumerated() {
+      let customer = builder.customers.customer(of: subject)
+      if customer != builder.customerTally.customer {
+        builder.flushCustomer()
+        builder.customerTally.reset(customer: customer)
+      }
+      builder.add(subject: subject)
+      if done % progressSubjects == progressSubjects - 1 { progress?(done + 1, total) }
     }
+    builder.flushCustomer()
     if ledger.catalog.policy != nil { builder.addPolicyMetrics { progress?(subjects + $0, total) } }
     progress?(total, total)
     if let (metric, key, bucket) = builder.outOfRange {
@@ -64,14 +75,17 @@ package struct ReportBuilder {
     return builder.report(asOf: asOf)
   }
 
-  /// Adds `amount` to a bucket's money or units sum under currency `key`; a sum that would
-  /// leave `Limits.reportValueMax` is not added, and the first such one is remembered.
-  private mutating func add(
-    _ amount: Int64, to sum: WritableKeyPath<BucketTally, [Int64]>, _ metric: ReportMetric, key: Int, bucket: Int
+  /// Adds `amount` to a bucket's money or units sum under currency `key` (at `index`, default
+  /// `key`); a sum that would leave `Limits.reportValueMax` is not added, and the first such one
+  /// is remembered.
+  mutating func add(
+    _ amount: Int64, to sum: WritableKeyPath<BucketTally, [Int64]>, _ metric: ReportMetric, key: Int, bucket: Int,
+    at index: Int? = nil
   ) {
-    let (total, overflow) = tallies[bucket][keyPath: sum][key].addingReportingOverflow(amount)
+    let index = index ?? key
+    let (total, overflow) = tallies[bucket][keyPath: sum][index].addingReportingOverflow(amount)
     guard overflow || total.magnitude > Limits.reportValueMax.magnitude else {
-      tallies[bucket][keyPath: sum][key] = total
+      tallies[bucket][keyPath: sum][index] = total
       return
     }
     // The last tally absorbs events outside the window; it is never reported.
@@ -89,6 +103,7 @@ package struct ReportBuilder {
         cohortOffsets: min(buckets.count - index, Limits.reportCohortOffsetsMax))
     }
     levels = ledger.catalog.products.map(\.level)
+    customers = ReportCustomers(ledger: ledger)
   }
 
   private var outside: Int { buckets.count }
@@ -115,11 +130,12 @@ package struct ReportBuilder {
     heldPaying = false
     hasPaid = false
     paidCohortBucket = -1
+    requestedRefunds.removeAll(keepingCapacity: true)
     var isDirty = false
     var isFirstKnown = true
     let hasUsageTrial = ledger.catalog.policy?.trial != nil
     var funnel = TrialFunnel(trial: ledger.catalog.policy?.trial)
-    var sampleBucket = 0
+    var sampleBoundary = 0
     var flowBucket = 0
     let bucketCount = buckets.count
     let end = buckets.end
@@ -129,11 +145,11 @@ package struct ReportBuilder {
         let event = all[position]
         if event.recorded > knownBy { continue }
         if hasUsageTrial { funnel.settle(before: event.at, state: state, catalog: ledger.catalog) }
-        while sampleBucket < bucketCount && event.at > buckets.boundaries[sampleBucket + 1] {
-          sample(bucket: sampleBucket, isDirty: &isDirty)
-          sampleBucket += 1
+        while sampleBoundary <= bucketCount && event.at > buckets.boundaries[sampleBoundary] {
+          sample(boundary: sampleBoundary, isDirty: &isDirty)
+          sampleBoundary += 1
         }
-        if sampleBucket == bucketCount { break }
+        if sampleBoundary > bucketCount { break }
         while flowBucket < bucketCount && buckets.boundaries[flowBucket + 1] <= event.at { flowBucket += 1 }
         let bucket = event.at >= buckets.start && event.at < end ? flowBucket : outside
         // The usage-based trial starts at the subject's first event, whatever its type.
@@ -148,9 +164,9 @@ package struct ReportBuilder {
         isDirty = true
       }
     }
-    while sampleBucket < bucketCount {
-      sample(bucket: sampleBucket, isDirty: &isDirty)
-      sampleBucket += 1
+    while sampleBoundary <= bucketCount {
+      sample(boundary: sampleBoundary, isDirty: &isDirty)
+      sampleBoundary += 1
     }
     if hasUsageTrial {
       funnel.settle(before: .distantFuture, state: state, catalog: ledger.catalog)
@@ -179,9 +195,11 @@ package struct ReportBuilder {
     }
   }
 
-  /// Adds what the subject holds at the bucket's end, re-selecting only when it may have changed.
-  private mutating func sample(bucket: Int, isDirty: inout Bool) {
-    let time = buckets.boundaries[bucket + 1]
+  /// Notes what the subject holds at a bucket boundary (its MRR, for the movement) and adds it to
+  /// the stocks of the bucket ending there, re-selecting only when it may have changed.
+  private mutating func sample(boundary: Int, isDirty: inout Bool) {
+    let bucket = max(boundary - 1, 0)
+    let time = buckets.boundaries[boundary]
     if isDirty || time >= heldUntil {
       isDirty = false
       selection.select(state, at: time, catalog: ledger.catalog)
@@ -209,6 +227,11 @@ package struct ReportBuilder {
         heldUntil = min(heldUntil, state.items[index].end)
       }
     }
+    for recurring in heldRecurring {
+      customerTally.boundaryMRR.append((boundary, recurring.currency, recurring.thousandths))
+    }
+    // Boundary 0 only opens the first bucket.
+    guard boundary > 0 else { return }
     for held in heldEntitlements {
       tallies[bucket].active[held.entitlement] += 1
       if held.isShared { tallies[bucket].familyShared[held.entitlement] += 1 }
@@ -252,7 +275,7 @@ package struct ReportBuilder {
       let revoked = revokedCharges.remove(at: index)
       let price = ledger.details.details(line: charge.line)
       // The amount its revocation took back comes back (contract v1.3, section 11).
-      if price.hasPrice { add(revoked.amount, to: \.revenue, .revenue, key: Int(price.priceCurrency.rawValue), bucket: bucket) }
+      if price.hasPrice { addRevenue(revoked.amount, currency: Int(price.priceCurrency.rawValue), bucket: bucket) }
       if revoked.isRefund {
         tallies[bucket].refundReversals += 1
         if price.hasPrice { add(revoked.amount, to: \.reversed, .reversed, key: Int(price.priceCurrency.rawValue), bucket: bucket) }
@@ -267,8 +290,12 @@ package struct ReportBuilder {
       guard event.quantity > 0, state.subscriptions.contains(where: { $0.isKnown && $0.hasAccess(at: event.at) })
       else { break }
       tallies[bucket].subscriberUses[Int(event.feature)] += event.quantity
-    case .purchasePending, .autoRenewChanged, .planChanged, .refundRequested, .refundDeclined, .grant, .grantRevoked,
-      .block, .unblock, .transfer:
+    case .refundRequested:
+      tallies[bucket].refundRequests += 1
+      requestedRefunds.append(event.transaction)
+    case .refundDeclined:
+      tallies[bucket].refundsDeclined += 1
+    case .purchasePending, .autoRenewChanged, .planChanged, .grant, .grantRevoked, .block, .unblock, .transfer:
       break
     }
   }
@@ -284,14 +311,20 @@ package struct ReportBuilder {
     let isOwned =
       event.kind == .purchase ? event.ownership == .purchased : !before.isKnown || before.ownership == .purchased
     let price = ledger.details.details(line: event.line)
-    if price.hasPrice { add(price.price, to: \.revenue, .revenue, key: Int(price.priceCurrency.rawValue), bucket: bucket) }
+    if price.hasPrice { addRevenue(price.price, currency: Int(price.priceCurrency.rawValue), bucket: bucket) }
     if isSubscription {
       charges[slot] = PeriodCharge(
-        start: event.at, expires: event.expires, hasPrice: price.hasPrice, price: price.price,
-        currency: Int(price.priceCurrency.rawValue))
+        start: event.at, expires: event.expires, period: catalog.products[Int(event.product.rawValue)].period,
+        hasPrice: price.hasPrice, price: price.price, currency: Int(price.priceCurrency.rawValue))
     }
     guard isOwned else { return }
     tallies[bucket].charges += 1
+    if price.hasPrice && price.price > 0 {
+      customerTally.notePayment(at: event.at, bucket: bucket)
+      if isSubscription && event.offer != .trial && (charges[slot].monthlyThousandths ?? 1) > 0 {
+        customerTally.noteMRR(currency: Int(price.priceCurrency.rawValue), from: event.at)
+      }
+    }
     if isSubscription { tallyOwnedSubscriptionCharge(event, before: before, slot: slot, bucket: bucket) }
     if productKind == .consumable {
       // At most `Limits.amountMax` (the validator's rule for consumable purchases): no overflow.
@@ -325,9 +358,12 @@ package struct ReportBuilder {
     let price = ledger.details.details(line: charge.line)
     let amount = Self.refundedAmount(event, revocation: ledger.details.details(line: event.line), charge: charge, price: price)
     revokedCharges.append((event.transaction, isRefund, amount))
-    if price.hasPrice { add(-amount, to: \.revenue, .revenue, key: Int(price.priceCurrency.rawValue), bucket: bucket) }
+    if price.hasPrice { addRevenue(-amount, currency: Int(price.priceCurrency.rawValue), bucket: bucket) }
     if isRefund {
       tallies[bucket].refunds += 1
+      if event.reasonRaw == RevocationReason.refund.rawValue && requestedRefunds.contains(event.transaction) {
+        tallies[bucket].refundsGranted += 1
+      }
       if price.hasPrice { add(amount, to: \.refunded, .refunded, key: Int(price.priceCurrency.rawValue), bucket: bucket) }
     }
     // A refund effective before its purchase has no target (the loader leaves it unresolved).
@@ -336,6 +372,12 @@ package struct ReportBuilder {
     {
       episodeBucket[slot] = -1
     }
+  }
+
+  /// Adds to `revenue` and to the customer's net revenue (for its lifetime value).
+  private mutating func addRevenue(_ amount: Int64, currency: Int, bucket: Int) {
+    add(amount, to: \.revenue, .revenue, key: currency, bucket: bucket)
+    customerTally.revenue.append((bucket, currency, amount))
   }
 
   /// What a revocation takes back of its charge's price (contract v1.3, section 11): its
@@ -439,26 +481,39 @@ package struct ReportBuilder {
 }
 
 /// The charge that started a subscription's current period, as charged: later extensions of
-/// the period do not change the length MRR divides by.
+/// the period do not change the nominal period MRR divides by.
 struct PeriodCharge {
-  var start = Timestamp.distantPast
-  var expires = Timestamp.distantPast
   var hasPrice = false
   /// In thousandths of `currency`.
   var price: Int64 = 0
   /// The currency symbol's number.
   var currency = 0
+  /// Periods per year of the plan's nominal billing period (Docs/reports.md, `mrr`).
+  var periodsPerYear: Int64 = 12
 
-  /// The charge's price × 30 days ÷ its period, rounded half up to a thousandth; 0 for a period
-  /// of no length; nil when it would pass `Limits.reportValueMax`.
+  /// The charge of a plan whose nominal period is `period`, or else the one nearest to the
+  /// charge's own length (from `start` to `expires`).
+  init(
+    start: Timestamp, expires: Timestamp, period: NominalPeriod?, hasPrice: Bool, price: Int64, currency: Int
+  ) {
+    let nominal =
+      period ?? NominalPeriod.nearest(toMilliseconds: expires.millisecondsSinceEpoch &- start.millisecondsSinceEpoch)
+    self.periodsPerYear = nominal.periodsPerYear
+    self.hasPrice = hasPrice
+    self.price = price
+    self.currency = currency
+  }
+
+  /// No charge yet.
+  init() {}
+
+  /// The charge's price × periods per year of its nominal period ÷ 12, rounded half up to a
+  /// thousandth; nil when it would pass `Limits.reportValueMax`.
   var monthlyThousandths: Int64? {
-    let length = expires.millisecondsSinceEpoch - start.millisecondsSinceEpoch
-    guard length > 0 else { return 0 }
-    let divisor = UInt64(length)
-    let product = price.magnitude.multipliedFullWidth(by: 30 * UInt64(ReportInterval.dayMs))
-    guard product.high < divisor else { return nil }
-    let (quotient, remainder) = divisor.dividingFullWidth(product)
-    let rounded = quotient + (remainder >= divisor - remainder ? 1 : 0)
+    // A year's worth of charges spread over 12 months, half up: ⌊(2 × n × price + 12) ÷ 24⌋.
+    let (doubled, overflow) = price.magnitude.multipliedReportingOverflow(by: 2 * UInt64(periodsPerYear))
+    guard !overflow, doubled <= UInt64.max - 12 else { return nil }
+    let rounded = (doubled + 12) / 24
     guard rounded <= UInt64(Limits.reportValueMax) else { return nil }
     return price < 0 ? -Int64(rounded) : Int64(rounded)
   }

@@ -5,7 +5,8 @@ import StoreLedgerCore
 /// Every metric of a bucket is a sum over subjects (a count of subjects, of events or of money,
 /// Docs/reports.md), and shards hold disjoint subjects, so the whole log's counts are the sums of
 /// the shards' counts. Rates are not additive: a partial keeps each rate's numerator and
-/// denominator, and the merge divides the summed parts (Docs/scale-out.md).
+/// denominator, and the merge divides the summed parts (Docs/scale-out.md); the derived metrics
+/// (`arppu`, `ltv`) are divided again from their summed parts.
 extension Report {
   /// The tag of a partial report, so a finished report is not merged by mistake.
   package static let partialFormat = "storeledger-report-partial/1"
@@ -110,6 +111,8 @@ extension Report {
         else { throw differ("buckets and metrics") }
         for m in bucket.metrics.indices {
           let name = bucket.metrics[m].name
+          // A derived metric is divided again from the summed parts below, never added.
+          if ReportMetric(rawValue: name)?.isDerived == true { continue }
           switch (merged.buckets[index].metrics[m].value, bucket.metrics[m].value) {
           case (.count(let a), .count(let b)):
             merged.buckets[index].metrics[m].value = .count(
@@ -127,7 +130,7 @@ extension Report {
         }
       }
     }
-    return merged
+    return try merged.derivingMetrics(file: files[0])
   }
 
   /// `a + b` when its magnitude is at most `limit`; else the error naming the metric, bucket and file.
@@ -154,10 +157,8 @@ extension Report {
     let known = ReportMetric(rawValue: metric)
     let keepsZeros = known?.keepsZeroKeys ?? false
     let entries = sums.filter { keepsZeros || $0.value != 0 }.map { (key: $0.key, value: $0.value) }
-    if known?.hasNumericKeys ?? false {
-      // Days and cohort offsets are ordered as numbers, as the report orders them.
-      return entries.sorted { (Int64($0.key) ?? 0) < (Int64($1.key) ?? 0) }
-    }
+    // Days and cohort offsets are ordered as numbers, as the report orders them.
+    if let known { return entries.sorted { known.keyPrecedes($0.key, $1.key) } }
     return entries.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
   }
 }

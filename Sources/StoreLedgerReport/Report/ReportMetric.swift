@@ -7,6 +7,12 @@ package enum ReportMetric: String, Sendable, CaseIterable {
   case subscribers
   case mrr
   case mrrUnpricedSubscriptions = "mrr_unpriced_subscriptions"
+  case mrrOpening = "mrr_opening"
+  case mrrNew = "mrr_new"
+  case mrrReactivation = "mrr_reactivation"
+  case mrrExpansion = "mrr_expansion"
+  case mrrContraction = "mrr_contraction"
+  case mrrChurn = "mrr_churn"
   case newSubscriptions = "new_subscriptions"
   case reactivations
   case trialsStarted = "trials_started"
@@ -30,6 +36,15 @@ package enum ReportMetric: String, Sendable, CaseIterable {
   case refunded
   case refundReversals = "refund_reversals"
   case reversed
+  case refundRequests = "refund_requests"
+  case refundsDeclined = "refunds_declined"
+  case refundsGranted = "refunds_granted"
+  case refundGrantRate = "refund_grant_rate"
+  case payingCustomers = "paying_customers"
+  case arppu
+  case firstPaymentCustomers = "first_payment_customers"
+  case firstPaymentRevenue = "first_payment_revenue"
+  case ltv
   case upgrades
   case downgrades
   case crossgrades
@@ -63,25 +78,70 @@ package enum ReportMetric: String, Sendable, CaseIterable {
   /// Whether it is read at the bucket's end (a stock) rather than summed over the bucket (a flow).
   package var isStock: Bool {
     self == .active || self == .familyShared || self == .subscribers || self == .mrr
-      || self == .mrrUnpricedSubscriptions
+      || self == .mrrUnpricedSubscriptions || self == .mrrOpening
+  }
+
+  /// Whether it is computed from other metrics of its bucket (`parts`) rather than summed over
+  /// customers: a partial report leaves it out, and a merge computes it again from the summed parts.
+  package var isDerived: Bool { self == .arppu || self == .ltv }
+
+  /// The metrics a derived metric is computed from (empty for the others).
+  package var parts: [ReportMetric] {
+    switch self {
+    case .arppu: return [.revenue, .payingCustomers]
+    case .ltv: return [.firstPaymentRevenue, .firstPaymentCustomers]
+    default: return []
+    }
+  }
+
+  /// Whether its keys are `CURRENCY/K` (a currency and a cohort offset), ordered by currency then K as a number.
+  package var hasCohortKeys: Bool { self == .firstPaymentRevenue || self == .ltv }
+
+  /// The order of its keys: by bytes, or as numbers (`hasNumericKeys`), or by currency then offset (`hasCohortKeys`).
+  package func keyPrecedes(_ a: String, _ b: String) -> Bool {
+    if hasNumericKeys { return (Int64(a) ?? 0) < (Int64(b) ?? 0) }
+    if hasCohortKeys {
+      let (currencyA, offsetA) = Self.cohortKey(a)
+      let (currencyB, offsetB) = Self.cohortKey(b)
+      if currencyA != currencyB { return currencyA.utf8.lexicographicallyPrecedes(currencyB.utf8) }
+      return offsetA < offsetB
+    }
+    return a.utf8.lexicographicallyPrecedes(b.utf8)
+  }
+
+  /// `USD/12` → (`USD`, 12); a key without `/K` has offset 0.
+  private static func cohortKey(_ key: String) -> (Substring, Int64) {
+    guard let slash = key.lastIndex(of: "/") else { return (Substring(key), 0) }
+    return (key[..<slash], Int64(key[key.index(after: slash)...]) ?? 0)
   }
 
   /// Whether its keyed values are money in thousandths of the currency unit.
-  package var isMoney: Bool { self == .revenue || self == .refunded || self == .reversed || self == .mrr }
+  package var isMoney: Bool {
+    switch self {
+    case .revenue, .refunded, .reversed, .mrr, .mrrOpening, .mrrNew, .mrrReactivation, .mrrExpansion, .mrrContraction,
+      .mrrChurn, .arppu, .firstPaymentRevenue, .ltv:
+      return true
+    default: return false
+    }
+  }
 
   /// Whether its keys are whole numbers, ordered as numbers (`trial_conversion_days`, `paid_cohort_retained`).
   package var hasNumericKeys: Bool { self == .trialConversionDays || self == .paidCohortRetained }
 
   /// Whether its keyed values are listed even when 0 (every entitlement; every offset of the cohort triangle).
-  package var keepsZeroKeys: Bool { self == .active || self == .familyShared || self == .paidCohortRetained }
+  package var keepsZeroKeys: Bool {
+    self == .active || self == .familyShared || self == .paidCohortRetained || self == .firstPaymentRevenue || self == .ltv
+  }
 
   /// Its unit, as CSV headers name it and Docs/reports.md gives it.
   package var unit: String {
     switch self {
-    case .revenue, .refunded, .reversed, .mrr: return "thousandths"
+    case .revenue, .refunded, .reversed, .mrr, .mrrOpening, .mrrNew, .mrrReactivation, .mrrExpansion, .mrrContraction,
+      .mrrChurn, .arppu, .firstPaymentRevenue, .ltv:
+      return "thousandths"
     case .credits, .spends: return "units"
     case .subscriberUses: return "uses"
-    case .trialConversionRate, .billingRecoveryRate, .refundRate, .limitHitConversionRate7d,
+    case .trialConversionRate, .billingRecoveryRate, .refundRate, .refundGrantRate, .limitHitConversionRate7d,
       .limitHitConversionRate30d:
       return "ratio"
     case .active, .familyShared, .subscribers, .paidCohortSubjects, .paidCohortRetained, .limitHitSubjects,
@@ -89,6 +149,7 @@ package enum ReportMetric: String, Sendable, CaseIterable {
       .usageTrialsEnded, .usageTrialsConvertedInGrace, .usageTrialsConvertedAfter:
       return "subjects"
     case .mrrUnpricedSubscriptions: return "subscriptions"
+    case .payingCustomers, .firstPaymentCustomers: return "customers"
     default: return "events"
     }
   }
@@ -98,6 +159,18 @@ package enum ReportMetric: String, Sendable, CaseIterable {
     switch self {
     case .mrr: return "MRR"
     case .mrrUnpricedSubscriptions: return "active subscriptions without a price (not in MRR)"
+    case .mrrOpening: return "MRR at the bucket's start"
+    case .mrrNew: return "MRR movement: new"
+    case .mrrReactivation: return "MRR movement: reactivation"
+    case .mrrExpansion: return "MRR movement: expansion"
+    case .mrrContraction: return "MRR movement: contraction"
+    case .mrrChurn: return "MRR movement: churn"
+    case .refundGrantRate: return "share of decided refund requests granted"
+    case .payingCustomers: return "customers with a paid charge here"
+    case .arppu: return "ARPPU (net revenue per paying customer)"
+    case .firstPaymentCustomers: return "customers whose first payment was here"
+    case .firstPaymentRevenue: return "of them, net revenue to date (cumulative, by month after)"
+    case .ltv: return "realized LTV per customer (cumulative, by month after)"
     case .newSubscriptions: return "new subscriptions (not reactivations)"
     case .reactivations: return "reactivations (back after a lapse)"
     case .trialConversions: return "paid charges ending a trial (counted when charged)"
@@ -134,7 +207,10 @@ extension ReportBuilder {
         start: buckets.boundaries[index], end: buckets.boundaries[index + 1],
         metrics: shown.map { (name: $0.rawValue, value: $0.value(in: tallies[index], keys: keys)) })
     }
-    return Report(interval: buckets.interval, asOf: asOf, buckets: result)
+    let local = Array(buckets.wallClocks.dropLast())
+    return Report(
+      interval: buckets.interval, asOf: asOf, buckets: result,
+      localStarts: local == Array(buckets.boundaries.dropLast()) ? nil : local)
   }
 }
 
@@ -161,6 +237,20 @@ extension ReportMetric {
     case .active: return keyed(keys.entitlements, tally.active, keepZeros: true)
     case .familyShared: return keyed(keys.entitlements, tally.familyShared, keepZeros: true)
     case .mrr: return keyed(keys.currencies, tally.mrr)
+    case .mrrOpening: return keyed(keys.currencies, tally.mrrOpening)
+    case .mrrNew: return keyed(keys.currencies, tally.mrrNew)
+    case .mrrReactivation: return keyed(keys.currencies, tally.mrrReactivation)
+    case .mrrExpansion: return keyed(keys.currencies, tally.mrrExpansion)
+    case .mrrContraction: return keyed(keys.currencies, tally.mrrContraction)
+    case .mrrChurn: return keyed(keys.currencies, tally.mrrChurn)
+    case .refundGrantRate:
+      return .rate(numerator: tally.refundsGranted, denominator: tally.refundsGranted + tally.refundsDeclined)
+    case .arppu:
+      return ReportDerivation.arppu(revenue: keyed(keys.currencies, tally.revenue), payingCustomers: tally.payingCustomers)
+    case .firstPaymentRevenue: return Self.cumulative(tally, currencies: keys.currencies)
+    case .ltv:
+      return ReportDerivation.ltv(
+        firstPaymentRevenue: Self.cumulative(tally, currencies: keys.currencies), customers: tally.firstPaymentCustomers)
     case .newSubscriptions: return keyed(keys.products, tally.newSubscriptions)
     case .trialConversionDays:
       return .keyed(tally.trialConversionDays.sorted { $0.key < $1.key }.map { (key: String($0.key), value: $0.value) })
@@ -189,6 +279,20 @@ extension ReportMetric {
     }
   }
 
+  /// `first_payment_revenue`: `{CURRENCY/K: N}`, the cohort's net revenue through the bucket K
+  /// buckets later, for every K the row reaches, in each currency with any revenue.
+  /// - Complexity: O(currencies · offsets).
+  private static func cumulative(_ tally: BucketTally, currencies: [String]) -> MetricValue {
+    let offsets = tally.paidCohortRetained.count
+    var entries: [(key: String, value: Int64)] = []
+    for (index, currency) in currencies.enumerated() {
+      let row = tally.firstPaymentRevenue[index * offsets..<(index + 1) * offsets]
+      guard row.contains(where: { $0 != 0 }) else { continue }
+      for (k, total) in row.enumerated() { entries.append((key: currency + "/" + String(k), value: total)) }
+    }
+    return .keyed(entries.sorted { ReportMetric.firstPaymentRevenue.keyPrecedes($0.key, $1.key) })
+  }
+
   /// This metric's value in one bucket's tally when it is a count; nil otherwise.
   private func count(in tally: BucketTally) -> Int64? {
     switch self {
@@ -207,6 +311,11 @@ extension ReportMetric {
     case .charges: return tally.charges
     case .refunds: return tally.refunds
     case .refundReversals: return tally.refundReversals
+    case .refundRequests: return tally.refundRequests
+    case .refundsDeclined: return tally.refundsDeclined
+    case .refundsGranted: return tally.refundsGranted
+    case .payingCustomers: return tally.payingCustomers
+    case .firstPaymentCustomers: return tally.firstPaymentCustomers
     case .upgrades: return tally.upgrades
     case .downgrades: return tally.downgrades
     case .crossgrades: return tally.crossgrades

@@ -27,6 +27,8 @@ struct SVGChart {
   var format: (Double) -> String = { ChartScale.label($0) }
   /// Whether the values are counts: the axis then has whole-number ticks only.
   var isCount = false
+  /// A line drawn over the bars (the MRR over its movement), in the colour after the series'.
+  var overlay: Series? = nil
 
   private let left = 70.0
   private let right = 16.0
@@ -47,6 +49,7 @@ struct SVGChart {
     out += legend
     out += axes(scale, y: y)
     out += marks(y: y)
+    if let overlay { out += polyline(overlay, colour: series.count, y: y) }
     out += "</svg>\n"
     return out
   }
@@ -60,7 +63,7 @@ struct SVGChart {
     var legend = ""
     var legendX = left
     var legendY = 8.0
-    for (index, line) in series.enumerated() {
+    for (index, line) in (series + (overlay.map { [$0] } ?? [])).enumerated() {
       let entryWidth = 28 + Double(line.name.count) * 6.5
       if legendX > left && legendX + entryWidth > width - right {
         legendX = left
@@ -82,11 +85,16 @@ struct SVGChart {
         high = max(high, series.reduce(0) { $0 + max($1.values[index], 0) })
         low = min(low, series.reduce(0) { $0 + min($1.values[index], 0) })
       } else {
-        for line in series {
+        // A line may stop before the last slot (a cohort not that old yet): its missing values are NaN.
+        for line in series where line.values[index].isFinite {
           high = max(high, line.values[index])
           low = min(low, line.values[index])
         }
       }
+    }
+    for value in overlay?.values ?? [] {
+      high = max(high, value)
+      low = min(low, value)
     }
     return (low, high)
   }
@@ -135,16 +143,22 @@ struct SVGChart {
         }
       }
     case .lines:
-      for (seriesIndex, line) in series.enumerated() {
-        let points = line.values.enumerated().map { index, value in
-          Self.number(left + slot * (Double(index) + 0.5)) + "," + Self.number(y(value))
-        }
-        out += "<polyline class=\"series\" fill=\"none\" stroke-width=\"2\" stroke=\"\(ChartPalette.colour(seriesIndex))\" points=\"\(points.joined(separator: " "))\"/>\n"
-        if labels.count <= 62 {
-          for (index, value) in line.values.enumerated() {
-            out += "<circle cx=\"\(Self.number(left + slot * (Double(index) + 0.5)))\" cy=\"\(Self.number(y(value)))\" r=\"2.5\" fill=\"\(ChartPalette.colour(seriesIndex))\"><title>\(HTMLPage.escape("\(line.name) \(labels[index]): \(format(value))"))</title></circle>\n"
-          }
-        }
+      for (seriesIndex, line) in series.enumerated() { out += polyline(line, colour: seriesIndex, y: y) }
+    }
+    return out
+  }
+
+  /// One series as a line through the slots' centres (up to its first NaN), with a dot per slot when they are few.
+  func polyline(_ line: Series, colour seriesIndex: Int, y: (Double) -> Double) -> String {
+    let drawn = line.values.prefix { $0.isFinite }
+    let points = drawn.enumerated().map { index, value in
+      Self.number(left + slot * (Double(index) + 0.5)) + "," + Self.number(y(value))
+    }
+    var out =
+      "<polyline class=\"series\" fill=\"none\" stroke-width=\"2\" stroke=\"\(ChartPalette.colour(seriesIndex))\" points=\"\(points.joined(separator: " "))\"/>\n"
+    if labels.count <= 62 {
+      for (index, value) in drawn.enumerated() {
+        out += "<circle cx=\"\(Self.number(left + slot * (Double(index) + 0.5)))\" cy=\"\(Self.number(y(value)))\" r=\"2.5\" fill=\"\(ChartPalette.colour(seriesIndex))\"><title>\(HTMLPage.escape("\(line.name) \(labels[index]): \(format(value))"))</title></circle>\n"
       }
     }
     return out

@@ -65,7 +65,7 @@ struct ReportOutputTests {
     let rate = header.firstIndex(of: "trial_conversion_rate (ratio)")!
     #expect(rows[1][rate] == "")
     #expect(rows[2][header.firstIndex(of: "refund_rate (ratio)")!] == "0.5")
-    #expect(rows[1][header.firstIndex(of: "mrr.USD (thousandths)")!] == "5346")
+    #expect(rows[1][header.firstIndex(of: "mrr.USD (thousandths)")!] == "4990")
     #expect(rows[1][header.firstIndex(of: "active.pro (subjects)")!] == "2")
     // The February cohort's row reaches March (offset 1); the March row does not: an empty cell.
     let offset1 = header.firstIndex(of: "paid_cohort_retained.1 (subjects)")!
@@ -89,13 +89,14 @@ struct ReportOutputTests {
     #expect(!html.contains("https://"))
     // Every section but the usage policy's: the demo catalog has no policy.
     #expect(occurrences(of: "<section", in: html) == ReportSection.all.count - 1)
-    // Charts: active, MRR (USD only), revenue (USD only), new subscriptions, trials, refunds,
-    // plan changes, consumables; the demo has no expiration and no billing issue, so churn and
-    // billing say so and have no chart (a chart of zeros is never drawn).
-    #expect(occurrences(of: "<svg", in: html) == 8)
+    // Charts: active, MRR (USD only), MRR movement (USD), revenue (USD only), new subscriptions,
+    // trials, lifetime value (USD), refunds, plan changes, consumables; the demo has no expiration
+    // and no billing issue, so churn and billing say so and have no chart (a chart of zeros is never drawn).
+    #expect(occurrences(of: "<svg", in: html) == 10)
+    #expect(html.contains(">MRR USD</text>") && html.contains("Realized LTV in USD"))
     #expect(occurrences(of: "None in these buckets.", in: html) == 2)
-    // MRR and ARR in currency units: 5346 thousandths a month is 64.152 a year.
-    #expect(html.contains("<td>5.346</td>") && html.contains("<td>64.152</td>"))
+    // MRR and ARR in currency units: a monthly plan's 4990 thousandths, even in February, is 59.88 a year.
+    #expect(html.contains("<td>4.99</td>") && html.contains("<td>59.88</td>"))
     // The paid cohort heat map: February's cohort (u1) still paying one month later.
     #expect(html.contains("<th>k = 1</th>") && html.contains(#"title="1 of 1">100 %</td>"#))
     // Names that cannot be confused.
@@ -103,7 +104,7 @@ struct ReportOutputTests {
     #expect(!html.contains("<th>trial conversions</th>") && !html.contains("<th>trials converted</th>"))
     // Revenue in currency units in the table, and each bucket's label on every chart's axis.
     #expect(html.contains("<td>49.99</td>") && html.contains("<td>34.98</td>"))
-    #expect(occurrences(of: #"class="axis-date""#, in: html) == 2 * 8)
+    #expect(occurrences(of: #"class="axis-date""#, in: html) == 2 * 10)
     #expect(html.contains(">2026-02<") && html.contains(">2026-03<"))
   }
 
@@ -115,19 +116,25 @@ struct ReportOutputTests {
     #expect(occurrences(of: "<section", in: html) == 2)
   }
 
-  @Test("comparing as of 6 March with now shows the late refund and the March upgrade, nothing in February")
+  @Test("comparing as of 6 March with now shows the late refund and the March upgrade, in February only its cohort's value")
   func comparison() throws {
     let comparison = ReportComparison(before: try Self.demoReport(asOf: "2026-03-06T00:00:00Z"), after: try Self.demoReport())
-    #expect(comparison.buckets[0].changes.isEmpty)
+    // In February only the February cohort's lifetime value through March changes (by the March events).
+    #expect(comparison.buckets[0].changes.map(\.name) == ["first_payment_revenue.USD/1", "ltv.USD/1"])
     let march = Dictionary(uniqueKeysWithValues: comparison.buckets[1].changes.map { ($0.name, ($0.before, $0.after)) })
     #expect(march["revenue.USD"]! == (4990, 49990))
     #expect(march["refunds"]! == (0, 1))
     #expect(march["refunded.USD"]! == (0, 4990))
     #expect(march["charges"]! == (1, 2))
     #expect(march["upgrades"]! == (0, 1))
-    #expect(march.keys.sorted() == ["charges", "mrr.USD", "reactivations", "refunded.USD", "refunds", "revenue.USD", "upgrades"])
+    #expect(march["mrr_contraction.USD"]! == (0, 824))
+    #expect(
+      march.keys.sorted() == [
+        "arppu.USD", "charges", "mrr.USD", "mrr_contraction.USD", "reactivations", "refunded.USD", "refunds", "revenue.USD",
+        "upgrades",
+      ])
     #expect(xmlError(comparison.html(log: "demo")) == nil)
-    #expect(comparison.csv.split(separator: "\n").count == 1 + 7)
+    #expect(comparison.csv.split(separator: "\n").count == 1 + 2 + 9)
   }
 
   @Test("a window with no events gives empty buckets, not an error")
