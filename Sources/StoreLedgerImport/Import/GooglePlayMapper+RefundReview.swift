@@ -27,16 +27,16 @@ extension GooglePlayMapper {
       let deadline = review.eventTime.millisecondsSinceEpoch + Self.refundReviewWindowMilliseconds
       // An order of add-on line items charged each item: the request is about each of them.
       for transaction in addOnTransactions[orderID]?.sorted() ?? [orderID] {
-      let id = "googleplay:\(transaction):refund_requested:\(review.eventTime.millisecondsSinceEpoch)"
-      emit(
-        ImportedEvent(
-          id: id, kind: .refundRequested, subject: subject, at: review.eventTime,
-          recorded: recorded(review.knownAt),
-          fields: [
-            ("transaction", .string(transaction)),
-            ("respond_by", .string(Timestamp(millisecondsSinceEpoch: deadline).rfc3339)),
-          ],
-          meta: Self.baseMeta(isTest: isTest, token: token), line: review.line, identity: id))
+        let id = "googleplay:\(transaction):refund_requested:\(review.eventTime.millisecondsSinceEpoch)"
+        emit(
+          ImportedEvent(
+            id: id, kind: .refundRequested, subject: subject, at: review.eventTime,
+            recorded: recorded(review.knownAt),
+            fields: [
+              ("transaction", .string(transaction)),
+              ("respond_by", .string(Timestamp(millisecondsSinceEpoch: deadline).rfc3339)),
+            ],
+            meta: Self.baseMeta(isTest: isTest, token: token), line: review.line, identity: id))
       }
     }
   }
