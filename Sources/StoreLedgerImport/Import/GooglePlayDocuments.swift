@@ -312,6 +312,7 @@ enum GooglePlayDocuments {
       cancellation: cancellation, cancelTime: cancelTime,
       autoResumeTime: paused?.rfc3339("autoResumeTime", &problems),
       regionCode: resource.string("regionCode", &problems),
+      acknowledgementState: resource.string("acknowledgementState", &problems),
       hasSignupPromotion: resource.has("signupPromotion"))
     return problems.errors.count == errorsBefore ? payload : nil
   }

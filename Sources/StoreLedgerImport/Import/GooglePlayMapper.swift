@@ -93,6 +93,7 @@ struct GooglePlayMapper: EventMapping {
         .sorted { ($0.eventTime, $0.typeName) < ($1.eventTime, $1.typeName) }
         .filter { seen.insert($0.identity).inserted }
     }
+    warnUnacknowledged()
     addLedgerOrders()
     resolveChains()
     for key in subscriptions.keys.sorted() { mapSubscription(key: key) }

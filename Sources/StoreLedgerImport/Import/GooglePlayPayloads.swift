@@ -114,6 +114,8 @@ struct GooglePlaySubscriptionPayload {
   var autoResumeTime: Timestamp?
   /// `regionCode`: the buyer's ISO 3166-1 alpha-2 country when the subscription was granted.
   var regionCode: String? = nil
+  /// `acknowledgementState` raw (`ACKNOWLEDGEMENT_STATE_PENDING`, `…_ACKNOWLEDGED`).
+  var acknowledgementState: String? = nil
   /// When the resource was fetched: the stored wrapper's `fetchTime`; nil when absent (the
   /// import's clock is used).
   var knownAt: Timestamp?

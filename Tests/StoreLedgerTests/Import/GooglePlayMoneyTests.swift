@@ -163,3 +163,26 @@ struct GooglePlayMoneyTests {
     #expect(requests.first?["subject"] == .string(G.account))
   }
 }
+
+/// `acknowledgementState`: Google refunds purchases not acknowledged within three days.
+@Suite("Google Play import: unacknowledged purchases")
+struct GooglePlayAcknowledgementTests {
+  typealias G = GP
+
+  @Test(
+    "a copy fetched three days or more after the start and still not acknowledged is warned about, once; before, or acknowledged, not",
+    arguments: [
+      ("ACKNOWLEDGEMENT_STATE_PENDING", "2026-01-04T09:59:59.999Z", false),
+      ("ACKNOWLEDGEMENT_STATE_PENDING", "2026-01-04T10:00:00Z", true),
+      ("ACKNOWLEDGEMENT_STATE_ACKNOWLEDGED", "2026-01-20T10:00:00Z", false),
+    ] as [(String, String, Bool)])
+  func unacknowledged(state: String, fetched: String, isWarned: Bool) throws {
+    let resource = G.subscription(expiry: "2026-02-01T10:00:00Z", fetched: fetched)
+      .replacingOccurrences(
+        of: #""subscriptionState""#, with: #""acknowledgementState":"\#(state)","subscriptionState""#)
+    let result = try #require(G.importEvents([resource, resource]))
+    let warned = result.warnings.filter { $0.description.contains("not acknowledged") }
+    #expect(warned.count == (isWarned ? 1 : 0))
+    #expect(result.eventLines.count == 1)
+  }
+}
