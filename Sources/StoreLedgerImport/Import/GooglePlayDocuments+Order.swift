@@ -10,6 +10,7 @@ extension GooglePlayDocuments {
 
   /// The orders of an `orders.batchget` response (`orders`), each known at the response's
   /// `fetchTime` (else its own).
+  /// - Complexity: O(n) in the size of the response.
   static func orderList(
     _ object: PayloadObject, line: Int, into payloads: inout [GooglePlayPayload],
     _ problems: inout ImportProblems

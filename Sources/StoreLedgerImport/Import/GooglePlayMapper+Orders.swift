@@ -7,6 +7,7 @@ extension GooglePlayMapper {
   /// The price, currency, proceeds and country of the charge of `orderID` (product
   /// `productID`) from its order document, and the tax and order state for `meta`; nil when
   /// the import has no order document for it, or the document states no amount for it.
+  /// - Complexity: O(i) in the order's line items.
   func orderMoney(_ orderID: String, productID: String) -> (
     fields: [(String, JSONValue)], meta: [(String, JSONValue)]
   )? {

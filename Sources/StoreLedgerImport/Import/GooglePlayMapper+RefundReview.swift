@@ -9,6 +9,7 @@ extension GooglePlayMapper {
   /// notification's event time, answer due 24 hours later (`respond_by`). It changes no access,
   /// so the notification alone is enough; whose purchase it is comes from its token's
   /// resources or the ledger, and it waits (with `--append`) until one of them is known.
+  /// - Complexity: O(r log r) in the order's refund reviews.
   mutating func mapRefundReview(orderID: String) {
     let reviews = refundReviews[orderID]!.sorted {
       ($0.eventTime, $0.line) < ($1.eventTime, $1.line)

@@ -48,6 +48,7 @@ struct GooglePlayOrderPayload {
   /// The amounts that price a charge of `productID`: the item's own for an order of several
   /// items, else the order's; proceeds only where the order states them for that charge
   /// (one item) in the price's currency and no more than the price.
+  /// - Complexity: O(i) in the order's line items.
   func money(for productID: String) -> (price: Amount, tax: Amount?, proceeds: Int64?)? {
     if items.count > 1 {
       guard let item = items.first(where: { $0.productID == productID }), let total = item.total
