@@ -42,10 +42,11 @@ enum ImportCommand: LedgerCommand {
       --emit-catalog decodes without verifying. The payload environment is kept in each event's
       meta. See Docs/verification.md and Docs/import-appstore.md.
 
-      googleplay reads any mix of Pub/Sub push envelopes (base64 message.data), decoded
-      DeveloperNotifications, stored resources {"packageName", "purchaseToken",
-      "subscriptionPurchaseV2" | "productId" + "productPurchase"} and voidedpurchases.list
-      responses. Event ids derive from order ids (and purchase tokens); tokens chained through
+      googleplay reads any mix of Pub/Sub push envelopes (base64 message.data, or that data
+      alone on a line), decoded DeveloperNotifications, stored resources {"packageName",
+      "purchaseToken", "subscriptionPurchaseV2" | "productId" + "productPurchase"},
+      voidedpurchases.list responses and Orders (orders.get, orders.batchget), which price the
+      charges of their order ids (total, tax, proceeds). Event ids derive from order ids (and purchase tokens); tokens chained through
       linkedPurchaseToken share one original_transaction. Subjects: obfuscatedExternalAccountId,
       else --subjects, else googleplay:<first purchase token>. 'recorded' is the push's
       publishTime, a stored resource's fetchTime, else --recorded-at (default now). Resources

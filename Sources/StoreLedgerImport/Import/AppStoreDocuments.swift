@@ -227,6 +227,7 @@ struct AppStoreDocuments {
       notification.environment = data.string("environment", &problems)
       notification.environmentField = data.name("environment")
       notification.status = data.integer("status", &problems)
+      notification.consumptionReason = data.string("consumptionRequestReason", &problems)
       if let signed = data["signedTransactionInfo"] {
         notification.transaction = transaction(
           signed, path: data.name("signedTransactionInfo"), line: object.line,

@@ -30,7 +30,9 @@ struct InputDocument {
 
 /// Splits an import input into documents, whatever the layout the user exported.
 ///
-/// Shared by the App Store and Google Play importers (a bare JWS line only for the App Store).
+/// Shared by the App Store and Google Play importers (a bare JWS line only for the App Store; a
+/// line of base64 holding a JSON object, a Pub/Sub `message.data` kept as received, only for
+/// Google Play).
 /// Accepted layouts: one JSON document or JWS per line (JSON Lines), a JSON array of documents
 /// (possibly pretty-printed), or a single pretty-printed document. An array on one line of a
 /// JSON Lines file contributes its elements. Errors carry the input line (and column for JSON).
@@ -108,6 +110,8 @@ enum ImportInput {
       } else if acceptsJWS, JWS.hasShape(String(decoding: content, as: UTF8.self)) {
         documents.append(
           InputDocument(line: lineNumber, value: .string(String(decoding: content, as: UTF8.self))))
+      } else if !acceptsJWS, let decoded = base64Object(content) {
+        documents.append(InputDocument(line: lineNumber, value: decoded))
       } else {
         errors.append(
           Diagnostic(
@@ -119,6 +123,16 @@ enum ImportInput {
       }
     }
     return (documents, errors)
+  }
+
+  /// A Pub/Sub `message.data` stored as it came (base64 of a JSON object, as backends keep
+  /// Google's notifications): the object; nil for anything else.
+  private static func base64Object(_ content: ArraySlice<UInt8>) -> JSONValue? {
+    guard content.count <= Limits.importEncodedBytesMax,
+      let bytes = GooglePlayDocuments.decodeBase64(String(decoding: content, as: UTF8.self)),
+      let value = try? JSONValue.parse(bytes: bytes), case .object = value
+    else { return nil }
+    return value
   }
 
   /// The line on which each element of the top-level array starts.

@@ -78,7 +78,9 @@ extension AppStoreMapper {
         hasOriginalTransaction: false)
     case .renewalExtended:
       renewalExtendedEvent(notification)
-    case .priceIncrease, .refundDeclined, .consumptionRequest, .test, .renewalExtension,
+    case .consumptionRequest, .refundDeclined:
+      refundRequestEvent(notification, type: type)
+    case .priceIncrease, .test, .renewalExtension,
       .externalPurchaseToken, .rescindConsent, .metadataUpdate, .migration, .priceChange:
       // No entitlement change: counted so the summary can say how many of each were seen.
       markSkipped(notification)
@@ -289,7 +291,7 @@ extension AppStoreMapper {
   }
 
   /// The notification's transaction, reporting its absence.
-  private mutating func required(_ notification: NotificationPayload) -> TransactionPayload? {
+  mutating func required(_ notification: NotificationPayload) -> TransactionPayload? {
     guard let transaction = notification.transaction else {
       problems.error(
         notification.line,
@@ -301,7 +303,7 @@ extension AppStoreMapper {
   }
 
   /// The shared part of a notification's own events, reporting what is missing.
-  private mutating func context(_ notification: NotificationPayload) -> NotificationContext? {
+  mutating func context(_ notification: NotificationPayload) -> NotificationContext? {
     let line = notification.line
     let why = "to import \(notification.type)"
     guard let uuid = notification.uuid, !uuid.isEmpty else {
@@ -339,7 +341,7 @@ extension AppStoreMapper {
   }
 
   /// Emits one of a notification's own events, keyed by its UUID and the event type.
-  private mutating func emit(
+  mutating func emit(
     _ kind: EventKind, at: Timestamp, fields: [(String, JSONValue)],
     _ context: NotificationContext, _ notification: NotificationPayload,
     hasOriginalTransaction: Bool = true

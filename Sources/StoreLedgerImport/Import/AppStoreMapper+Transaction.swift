@@ -43,6 +43,10 @@ extension AppStoreMapper {
       fields.append(("offer", .string(offer.name)))
     }
     fields += price(transaction)
+    fields.append(("store", .string("appstore")))
+    if let country = AppStoreStorefronts.country(transaction.storefront) {
+      fields.append(("country", .string(country)))
+    }
     guard problems.errors.count == errorsBefore else { return nil }
     emit(
       ImportedEvent(
@@ -122,15 +126,29 @@ extension AppStoreMapper {
       meta.append(("revocationPercentage", .integer(percentage)))
     }
     let reason = revocationReason(transaction)
+    var fields: [(String, JSONValue)] = [
+      ("transaction", .string(transaction.transactionID)), ("reason", .string(reason.name)),
+    ]
+    if let refunded = refundedAmount(transaction) { fields.append(("refunded", .integer(refunded))) }
     emit(
       ImportedEvent(
         id: "appstore:\(transaction.transactionID):revocation", kind: .revocation,
         subject: subject, at: at, recorded: transaction.signedDate,
-        fields: [
-          ("transaction", .string(transaction.transactionID)), ("reason", .string(reason.name)),
-        ],
+        fields: fields,
         meta: meta, line: transaction.line,
         identity: "appstore:\(transaction.transactionID):revocation"))
+  }
+
+  /// The amount a prorated refund gave back (`REFUND_PRORATED`: `revocationPercentage`
+  /// milliunits of a percent of the price, 50000 = 50 %), rounded half up; nil for a full
+  /// refund (the whole price, the contract's default) or a transaction without a price.
+  func refundedAmount(_ transaction: TransactionPayload) -> Int64? {
+    guard transaction.revocationType == "REFUND_PRORATED", let price = transaction.price,
+      price >= 0, price <= Limits.amountMax, transaction.currency != nil,
+      let percentage = transaction.revocationPercentage, percentage >= 0, percentage <= 100_000
+    else { return nil }
+    // In two parts: price × percentage overflows for prices near the limit.
+    return price / 100_000 * percentage + (price % 100_000 * percentage + 50_000) / 100_000
   }
 
   /// Why a transaction was revoked: `revocationType` when Apple sent it; otherwise a family

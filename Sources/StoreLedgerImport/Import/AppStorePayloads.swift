@@ -53,6 +53,10 @@ struct TransactionPayload {
   var revocationType: String?
   /// `revocationPercentage` in milliunits.
   var revocationPercentage: Int64?
+  /// `storefront`: the App Store country (ISO 3166-1 alpha-3).
+  var storefront: String? = nil
+  /// `appTransactionId`: one per Apple Account and app (App Store Server API 1.15).
+  var appTransactionID: String? = nil
 
   /// Reads a transaction, reporting every missing or mistyped field; nil when any is wrong.
   static func read(
@@ -85,7 +89,9 @@ struct TransactionPayload {
       revocationDate: object.timestamp("revocationDate", &problems),
       revocationReason: object.integer("revocationReason", &problems),
       revocationType: object.string("revocationType", &problems),
-      revocationPercentage: object.integer("revocationPercentage", &problems))
+      revocationPercentage: object.integer("revocationPercentage", &problems),
+      storefront: object.string("storefront", &problems),
+      appTransactionID: object.string("appTransactionId", &problems))
     return problems.errors.count == errorsBefore ? payload : nil
   }
 }
@@ -155,6 +161,8 @@ struct NotificationPayload {
   var transaction: TransactionPayload?
   /// `data.signedRenewalInfo`, decoded.
   var renewalInfo: RenewalInfoPayload?
+  /// `data.consumptionRequestReason` of a CONSUMPTION_REQUEST, raw.
+  var consumptionReason: String? = nil
 }
 
 /// One entry of a Get All Subscription Statuses response: the latest transaction of a

@@ -7,7 +7,7 @@ import StoreLedgerCore
 /// a stored subscription resource (`{"packageName", "purchaseToken",
 /// "subscriptionPurchaseV2"}`), a stored product resource (`{…, "productId",
 /// "productPurchase"}`), a `voidedpurchases.list` response (`voidedPurchases`) and one voided
-/// purchase on its own.
+/// purchase on its own, an `Order` (`orders.get`) and an `orders.batchget` response (`orders`).
 enum GooglePlayDocuments {
   /// The payloads of every document; problems are collected, never thrown one by one.
   /// - Complexity: O(n) in the total size of the documents.
@@ -25,6 +25,14 @@ enum GooglePlayDocuments {
   static func storedParts(of value: JSONValue) -> [JSONValue] {
     if case .array(let received)? = value["receivedMessages"] {
       return received.compactMap { $0["message"].map { .object([("message", $0)]) } }
+    }
+    if case .array(let orders)? = value["orders"] {
+      return orders.map { order in
+        guard let fetchTime = value["fetchTime"], order["fetchTime"] == nil,
+          case .object(let fields) = order
+        else { return order }
+        return .object(fields + [("fetchTime", fetchTime)])
+      }
     }
     guard case .array(let entries)? = value["voidedPurchases"] else { return [value] }
     return entries.map { entry in
@@ -70,6 +78,10 @@ enum GooglePlayDocuments {
       }
     } else if object.has("voidedPurchases") {
       voidedList(object, line: line, into: &payloads, &problems)
+    } else if case .array? = object["orders"] {
+      orderList(object, line: line, into: &payloads, &problems)
+    } else if isOrder(object) {
+      if let order = order(object, &problems) { payloads.append(.order(order)) }
     } else if object.has("voidedTimeMillis") {
       if var voided = voidedPurchase(object, &problems) {
         voided.knownAt = object.rfc3339("fetchTime", &problems)
@@ -147,7 +159,7 @@ enum GooglePlayDocuments {
       let found = keys.isEmpty ? "an empty object" : "keys: \(keys)"
       problems.error(
         line,
-        "this document is not a payload the Google Play importer knows (\(found)); expected a Pub/Sub message, a DeveloperNotification, a stored subscriptionPurchaseV2 or productPurchase, or a voidedpurchases.list response"
+        "this document is not a payload the Google Play importer knows (\(found)); expected a Pub/Sub message, a DeveloperNotification, a stored subscriptionPurchaseV2 or productPurchase, a voidedpurchases.list response, or an Order (orders.get, orders.batchget)"
       )
     }
   }
@@ -229,8 +241,14 @@ enum GooglePlayDocuments {
       }
     } else if object.has("testNotification") {
       body = .test
-    } else if object.has("pendingRefundReviewNotification") {
-      body = .other(name: "pendingRefundReviewNotification", isKnown: true)
+    } else if let member = object.child("pendingRefundReviewNotification", &problems) {
+      let token = member.string("purchaseToken", &problems)
+      let orderID = member.string("orderId", &problems)
+      if let token, let orderID {
+        body = .refundReview(token: token, orderID: orderID)
+      } else {
+        body = .other(name: "pendingRefundReviewNotification", isKnown: true)
+      }
     } else {
       let members = object.fields.keys.filter { $0.hasSuffix("Notification") }.sorted()
       if let name = members.first {
@@ -293,6 +311,8 @@ enum GooglePlayDocuments {
       accountID: accounts?.string("obfuscatedExternalAccountId", &problems),
       cancellation: cancellation, cancelTime: cancelTime,
       autoResumeTime: paused?.rfc3339("autoResumeTime", &problems),
+      regionCode: resource.string("regionCode", &problems),
+      acknowledgementState: resource.string("acknowledgementState", &problems),
       hasSignupPromotion: resource.has("signupPromotion"))
     return problems.errors.count == errorsBefore ? payload : nil
   }
@@ -323,7 +343,7 @@ enum GooglePlayDocuments {
   }
 
   /// A `Money` value (`currencyCode`, `units`, `nanos`) in thousandths of its currency.
-  private static func thousandths(_ money: PayloadObject, _ problems: inout ImportProblems)
+  static func thousandths(_ money: PayloadObject, _ problems: inout ImportProblems)
     -> (thousandths: Int64, currency: String)?
   {
     guard let currency = money.string("currencyCode", &problems) else { return nil }

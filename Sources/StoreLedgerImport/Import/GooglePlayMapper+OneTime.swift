@@ -55,6 +55,11 @@ extension GooglePlayMapper {
         consequence: "no offer recorded; kept raw in meta")
       meta.append(("purchaseType", .integer(other)))
     }
+    if let money = resource.orderID.flatMap({ orderMoney($0, productID: resource.productID) }) {
+      fields += money.fields
+      meta += money.meta
+    }
+    fields.append(("store", .string(Self.storeName)))
     let key = resource.orderID ?? Self.tokenKey(token)
     emit(
       ImportedEvent(
@@ -111,9 +116,9 @@ extension GooglePlayMapper {
 
   /// The `revocation` of a voided order: from the voided purchases list (exact time, reason
   /// and source), the trusted source; from a voided purchase notification alone only when
-  /// notifications are trusted. A quantity-based partial refund is not a revocation (the
-  /// contract has none that is partial): warned and counted. A voided order of add-on line
-  /// items revokes each item's transaction.
+  /// notifications are trusted. A quantity-based partial refund of a consumable revokes the
+  /// packs it gave back (`revocation.quantity`, contract v1.3); one the ledger cannot size is
+  /// warned and counted. A voided order of add-on line items revokes each item's transaction.
   mutating func mapVoided(orderID: String) {
     let entries = voided[orderID]!.sorted {
       ($0.isFromNotification ? 1 : 0, $0.voidedTime, $0.line)
@@ -128,15 +133,17 @@ extension GooglePlayMapper {
       )
       return
     }
-    let isPartial =
-      entries.contains { $0.refundType == GooglePlayVoided.partialRefundType }
-    if isPartial {
-      skipped["voidedPurchase partial", default: []].insert(orderID)
-      problems.warning(
-        entry.line,
-        "order '\(orderID)' was partially refunded (refundType 2, a quantity-based partial refund); the ledger has no partial revocation, so nothing is revoked"
-      )
-      return
+    var partialQuantity: Int64?
+    if let partial = entries.first(where: { $0.refundType == GooglePlayVoided.partialRefundType }) {
+      guard let quantity = refundedPacks(partial) else {
+        skipped["voidedPurchase partial", default: []].insert(orderID)
+        problems.warning(
+          partial.line,
+          "order '\(orderID)' was partially refunded (refundType 2, a quantity-based partial refund), but no productPurchase of a consumable in this import says how many packs it bought (or voidedQuantity is missing or more than that), so nothing is revoked"
+        )
+        return
+      }
+      partialQuantity = quantity
     }
     guard let (subject, isTest) = voidedSubject(entry) else { return }
     var meta = Self.baseMeta(isTest: isTest, token: entry.token)
@@ -162,8 +169,19 @@ extension GooglePlayMapper {
     where !revokedByCopies.contains(transaction) {
       emitRevocation(
         orderID: transaction, at: entry.voidedTime, subject: subject, meta: meta,
-        line: entry.line, recorded: recorded(entry.knownAt))
+        line: entry.line, recorded: recorded(entry.knownAt), quantity: partialQuantity)
     }
+  }
+
+  /// How many packs a quantity-based partial refund gave back (`voidedQuantity`): nil unless
+  /// the purchase is a consumable whose resource says how many it bought, at least that many.
+  private func refundedPacks(_ entry: GooglePlayVoidedPayload) -> Int64? {
+    guard let quantity = entry.voidedQuantity, quantity >= 1,
+      let resource = products[entry.token]?.first(where: { $0.orderID == entry.orderID }),
+      let index = catalog.index(of: resource.productID), catalog[index].kind == .consumable,
+      quantity <= (resource.quantity ?? 1)
+    else { return nil }
+    return quantity
   }
 
   /// The subject of a one-time purchase: its account id, else `--subjects` by token, else
@@ -180,21 +198,28 @@ extension GooglePlayMapper {
   /// from what the ledger already holds for the token; nil (the entry kept pending) when
   /// neither knows the purchase.
   private mutating func voidedSubject(_ entry: GooglePlayVoidedPayload) -> (String, Bool)? {
-    let key = addOnKeys[entry.token]?.sorted().first ?? entry.token
-    if let chain = chains[key] { return (chain.subject, chain.isTest) }
-    if let resource = products[entry.token]?.min(by: { $0.line < $1.line }),
-      let subject = productSubject(resource)
-    {
-      return (subject, resource.purchaseType == 0)
-    }
-    if let known = knowledge.googlePlaySubjects[entry.token] {
-      return (known, false)
-    }
+    if let found = purchaseSubject(token: entry.token) { return found }
     deferredLines.insert(entry.line)
     problems.warning(
       entry.line,
       "voided order '\(entry.orderID)': no resource for its purchase token in this import or the log, so whose purchase it voids is not known yet; it is kept pending (with --append) until the purchase is imported"
     )
+    return nil
+  }
+
+  /// The subject (and test flag) of the purchase of `token`: from its resources, else from what
+  /// the ledger already holds for it; nil when neither knows the purchase.
+  mutating func purchaseSubject(token: String) -> (String, Bool)? {
+    let key = addOnKeys[token]?.sorted().first ?? token
+    if let chain = chains[key] { return (chain.subject, chain.isTest) }
+    if let resource = products[token]?.min(by: { $0.line < $1.line }),
+      let subject = productSubject(resource)
+    {
+      return (subject, resource.purchaseType == 0)
+    }
+    if let known = knowledge.googlePlaySubjects[token] {
+      return (known, false)
+    }
     return nil
   }
 }

@@ -334,7 +334,7 @@ extension GooglePlayMapper {
   /// (a voided purchase, a voided purchase notification, SUBSCRIPTION_REVOKED) gives one id.
   mutating func emitRevocation(
     orderID: String, at: Timestamp, subject: String, meta: [(String, JSONValue)], line: Int,
-    recorded: Timestamp?
+    recorded: Timestamp?, quantity: Int64? = nil
   ) {
     let id = "googleplay:\(orderID):revocation"
     emit(
@@ -342,7 +342,7 @@ extension GooglePlayMapper {
         id: id, kind: .revocation, subject: subject, at: at, recorded: recorded,
         fields: [
           ("transaction", .string(orderID)), ("reason", .string(RevocationReason.refund.name)),
-        ],
+        ] + (quantity.map { [("quantity", .integer($0))] } ?? []),
         meta: meta, line: line, identity: id))
   }
 }

@@ -335,6 +335,11 @@ extension GooglePlayMapper {
   /// correction of its period end when the documents now tell another one.
   private mutating func chargeEvent(_ order: GooglePlayOrder, chain: GooglePlayChain) {
     if let knownEnd = order.knownEnd {
+      if let known = knowledge.charges[order.id] {
+        warnLatePrice(
+          chargeID: known.id, orderID: order.item.orderID ?? order.id,
+          productID: order.item.productID)
+      }
       knownChargeEvents(order, chain: chain, knownEnd: knownEnd)
       // Learned earlier than the log knew it (a copy that came late): the same line again,
       // with this `recorded`, so the log knows the charge from then.
@@ -407,7 +412,13 @@ extension GooglePlayMapper {
     let priced = pricing(order)
     fields += priced.fields
     meta += priced.meta
-    if let phase = item.offerPhase, !priced.meta.isEmpty {
+    fields.append(("store", .string(Self.storeName)))
+    if !fields.contains(where: { $0.0 == "country" }),
+      let country = GooglePlayOrderPayload.validCountry(order.resource.regionCode)
+    {
+      fields.append(("country", .string(country)))
+    }
+    if let phase = item.offerPhase, priced.meta.contains(where: { $0.0 == "offerPhase" }) {
       problems.unknownValue(
         line, field: itemPath + ".offerPhase", raw: .string(phase),
         consequence: "no offer recorded; kept raw in meta")
@@ -423,23 +434,31 @@ extension GooglePlayMapper {
   /// The offer, price and currency of an order's charge, and why it has no price when the
   /// line item's `recurringPrice` is not taken (nil: nothing to warn about).
   ///
-  /// `offerPhase` says which phase the order charged; without it (Google added it on
-  /// 2026-01-27, older resources lack it) the recurring price is taken only when nothing marks
-  /// the order as an offer's: an `offerDetails.offerId`, a `signupPromotion`, or a replaced
-  /// token (the first order of an upgrade may be prorated).
+  /// An order document (`orders.get`) for the order gives its price, tax and proceeds
+  /// (`orderMoney`). Else `offerPhase` says which phase the order charged; without it (Google
+  /// added it on 2026-01-27, older resources lack it) the recurring price is taken only when
+  /// nothing marks the order as an offer's: an `offerDetails.offerId`, a `signupPromotion`, or
+  /// a replaced token (the first order of an upgrade may be prorated).
   func pricing(_ order: GooglePlayOrder) -> (
     fields: [(String, JSONValue)], meta: [(String, JSONValue)], unpricedBecause: String?
   ) {
     let item = order.item
+    let offer: [(String, JSONValue)]
+    switch item.offerPhase {
+    case "freeTrial"?: offer = [("offer", .string(Offer.trial.name))]
+    case "introductoryPrice"?: offer = [("offer", .string(Offer.intro.name))]
+    default: offer = []
+    }
+    if let money = orderMoney(item.orderID ?? order.id, productID: item.productID) {
+      return (offer + money.fields, money.meta, nil)
+    }
     let price: [(String, JSONValue)] =
       item.recurringPrice.map {
         [("price", .integer($0.thousandths)), ("currency", .string($0.currency))]
       } ?? []
     switch item.offerPhase {
-    case "freeTrial"?: return ([("offer", .string(Offer.trial.name))], [], nil)
-    case "introductoryPrice"?: return ([("offer", .string(Offer.intro.name))], [], nil)
+    case "freeTrial"?, "introductoryPrice"?, "prorationPeriod"?: return (offer, [], nil)
     case "basePrice"?: return (price, [], nil)
-    case "prorationPeriod"?: return ([], [], nil)
     case let other?: return ([], [("offerPhase", .string(other))], nil)
     case nil: break
     }

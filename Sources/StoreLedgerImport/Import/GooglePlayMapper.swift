@@ -42,6 +42,12 @@ struct GooglePlayMapper: EventMapping {
   var subscriptionNotifications: [String: [GooglePlayNotificationPayload]] = [:]
   /// One-time product notifications by purchase token.
   var oneTimeNotifications: [String: [GooglePlayNotificationPayload]] = [:]
+  /// Order documents (`orders.get`, `orders.batchget`) by order id: the price, tax and
+  /// proceeds of the charge of that order. Of several copies, the one fetched last (then the
+  /// smallest text) is kept, so the choice does not depend on input order.
+  var orders: [String: GooglePlayOrderPayload] = [:]
+  /// Refund reviews (`pendingRefundReviewNotification`) by order id.
+  var refundReviews: [String: [GooglePlayNotificationPayload]] = [:]
   /// Voided purchases (list entries and notifications) by order id.
   var voided: [String: [GooglePlayVoidedPayload]] = [:]
   /// The chain of each subscription token, resolved once.
@@ -87,6 +93,7 @@ struct GooglePlayMapper: EventMapping {
         .sorted { ($0.eventTime, $0.typeName) < ($1.eventTime, $1.typeName) }
         .filter { seen.insert($0.identity).inserted }
     }
+    warnUnacknowledged()
     addLedgerOrders()
     resolveChains()
     for key in subscriptions.keys.sorted() { mapSubscription(key: key) }
@@ -103,6 +110,7 @@ struct GooglePlayMapper: EventMapping {
     for token in products.keys.sorted() { mapProducts(token: token) }
     for token in oneTimeNotifications.keys.sorted() { mapOneTimeNotifications(token: token) }
     for orderID in voided.keys.sorted() { mapVoided(orderID: orderID) }
+    for orderID in refundReviews.keys.sorted() { mapRefundReview(orderID: orderID) }
   }
 
   /// Stands in the ledger's orders for tokens that this import has notifications about but no
@@ -144,6 +152,9 @@ struct GooglePlayMapper: EventMapping {
       products[product.token, default: []].append(product)
     case .voided(let entry):
       voided[entry.orderID, default: []].append(entry)
+    case .order(let order):
+      if let kept = orders[order.orderID], !order.isNewer(than: kept) { return }
+      orders[order.orderID] = order
     case .notification(let notification):
       switch notification.body {
       case .subscription(let type, let token):
@@ -171,6 +182,8 @@ struct GooglePlayMapper: EventMapping {
         }
       case .voided(let entry):
         voided[entry.orderID, default: []].append(entry)
+      case .refundReview(_, let orderID):
+        refundReviews[orderID, default: []].append(notification)
       case .test:
         skip(notification)
       case .other(let name, let isKnown):

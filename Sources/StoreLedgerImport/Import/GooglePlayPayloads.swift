@@ -11,6 +11,9 @@ struct GooglePlayNotificationPayload {
     case oneTime(type: Int64, token: String, sku: String?)
     /// `voidedPurchaseNotification`.
     case voided(GooglePlayVoidedPayload)
+    /// `pendingRefundReviewNotification`: the buyer asked for a refund of `orderID`, and Google
+    /// waits 24 hours for the developer's answer (`orders.reviewrefund`).
+    case refundReview(token: String, orderID: String)
     /// `testNotification` (sent from the Play Console).
     case test
     /// A member that changes no entitlement (`pendingRefundReviewNotification`) or one this
@@ -40,6 +43,7 @@ struct GooglePlayNotificationPayload {
       return GooglePlayOneTimeNotificationType(rawValue: type)?.name
         ?? "oneTimeProductNotification.notificationType=\(type)"
     case .voided: return "voidedPurchaseNotification"
+    case .refundReview: return "pendingRefundReviewNotification"
     case .test: return "testNotification"
     case .other(let name, _): return name
     }
@@ -52,6 +56,7 @@ struct GooglePlayNotificationPayload {
     switch body {
     case .subscription(_, let token), .oneTime(_, let token, _): subject = token
     case .voided(let entry): subject = entry.orderID
+    case .refundReview(_, let orderID): subject = orderID
     case .test, .other: subject = ""
     }
     return "\(typeName)@\(eventTime.millisecondsSinceEpoch):\(subject)"
@@ -107,6 +112,10 @@ struct GooglePlaySubscriptionPayload {
   var cancelTime: Timestamp?
   /// `pausedStateContext.autoResumeTime`.
   var autoResumeTime: Timestamp?
+  /// `regionCode`: the buyer's ISO 3166-1 alpha-2 country when the subscription was granted.
+  var regionCode: String? = nil
+  /// `acknowledgementState` raw (`ACKNOWLEDGEMENT_STATE_PENDING`, `…_ACKNOWLEDGED`).
+  var acknowledgementState: String? = nil
   /// When the resource was fetched: the stored wrapper's `fetchTime`; nil when absent (the
   /// import's clock is used).
   var knownAt: Timestamp?
@@ -210,6 +219,8 @@ enum GooglePlayPayload {
   case product(GooglePlayProductPayload)
   /// A voided purchase of a list response.
   case voided(GooglePlayVoidedPayload)
+  /// An order (`orders.get`, an element of `orders.batchget`).
+  case order(GooglePlayOrderPayload)
 }
 
 extension GooglePlayPayload {
@@ -220,6 +231,7 @@ extension GooglePlayPayload {
     case .subscription(let payload): payload.line
     case .product(let payload): payload.line
     case .voided(let payload): payload.line
+    case .order(let payload): payload.line
     }
   }
 
@@ -230,11 +242,13 @@ extension GooglePlayPayload {
       switch payload.body {
       case .subscription(_, let token), .oneTime(_, let token, _): [token]
       case .voided(let entry): [entry.token]
+      case .refundReview(let token, _): [token]
       case .test, .other: []
       }
     case .subscription(let payload): [payload.token]
     case .product(let payload): [payload.token]
     case .voided(let payload): [payload.token]
+    case .order(let payload): [payload.token]
     }
   }
 

@@ -15,7 +15,7 @@ struct AppStoreImportInputTests {
     type: "Non-Consumable",
     appAccountToken: "u-8101", price: 29990)
   static let line =
-    #"{"at":"2026-03-01T00:00:00Z","currency":"USD","id":"appstore:8101:purchase","meta":{"environment":"Production","source":"appstore"},"ownership":"purchased","price":29990,"product":"pro.lifetime","subject":"u-8101","transaction":"8101","type":"purchase"}"#
+    #"{"at":"2026-03-01T00:00:00Z","country":"US","currency":"USD","id":"appstore:8101:purchase","meta":{"environment":"Production","source":"appstore"},"ownership":"purchased","price":29990,"product":"pro.lifetime","store":"appstore","subject":"u-8101","transaction":"8101","type":"purchase"}"#
 
   /// The transaction as Apple pretty-prints it (one field per line).
   static var pretty: String {

@@ -16,10 +16,10 @@ struct AppStoreImportMappingTests {
     purchaseDate: "2026-03-01T00:00:00Z", expiresDate: "2026-04-01T00:00:00Z",
     signedDate: "2026-03-01T00:00:00Z", transactionReason: "RENEWAL", appAccountToken: token)
   static let currentLine =
-    #"{"at":"2026-03-01T00:00:00Z","currency":"USD","expires":"2026-04-01T00:00:00Z","id":"appstore:9002:renewal","meta":{"environment":"Production","source":"appstore"},"original_transaction":"9001","price":9990,"product":"pro.monthly","subject":"a1b2c3d4-0000-4000-8000-00000000000a","transaction":"9002","type":"renewal"}"#
+    #"{"at":"2026-03-01T00:00:00Z","country":"US","currency":"USD","expires":"2026-04-01T00:00:00Z","id":"appstore:9002:renewal","meta":{"environment":"Production","source":"appstore"},"original_transaction":"9001","price":9990,"product":"pro.monthly","store":"appstore","subject":"a1b2c3d4-0000-4000-8000-00000000000a","transaction":"9002","type":"renewal"}"#
   /// `current`'s renewal as known from a copy signed on 2026-03-05.
   static let currentLineSignedLater =
-    #"{"at":"2026-03-01T00:00:00Z","currency":"USD","expires":"2026-04-01T00:00:00Z","id":"appstore:9002:renewal","meta":{"environment":"Production","source":"appstore"},"original_transaction":"9001","price":9990,"product":"pro.monthly","recorded":"2026-03-05T00:00:00Z","subject":"a1b2c3d4-0000-4000-8000-00000000000a","transaction":"9002","type":"renewal"}"#
+    #"{"at":"2026-03-01T00:00:00Z","country":"US","currency":"USD","expires":"2026-04-01T00:00:00Z","id":"appstore:9002:renewal","meta":{"environment":"Production","source":"appstore"},"original_transaction":"9001","price":9990,"product":"pro.monthly","recorded":"2026-03-05T00:00:00Z","store":"appstore","subject":"a1b2c3d4-0000-4000-8000-00000000000a","transaction":"9002","type":"renewal"}"#
 
   static func renewal(
     _ status: Int64 = 1, next: String = "pro.monthly", grace: String? = nil, intent: Int64? = nil,
@@ -169,7 +169,7 @@ struct AppStoreImportMappingTests {
   @Test(
     "types that change no entitlement are counted and skipped, each notification once",
     arguments: [
-      "PRICE_INCREASE", "REFUND_DECLINED", "CONSUMPTION_REQUEST", "TEST", "RENEWAL_EXTENSION",
+      "PRICE_INCREASE", "TEST", "RENEWAL_EXTENSION",
       "METADATA_UPDATE", "MIGRATION", "PRICE_CHANGE",
     ])
   func skipped(type: String) throws {
@@ -336,10 +336,10 @@ struct AppStoreImportMappingTests {
     let result = try #require(ImportFixtures.importEvents(input))
     #expect(
       result.eventLines == [
-        #"{"at":"2026-03-01T00:00:00Z","currency":"USD","id":"appstore:7001:purchase","meta":{"environment":"Production","source":"appstore"},"ownership":"purchased","price":1990,"product":"coins.100","quantity":3,"subject":"a1b2c3d4-0000-4000-8000-00000000000a","transaction":"7001","type":"purchase"}"#,
+        #"{"at":"2026-03-01T00:00:00Z","country":"US","currency":"USD","id":"appstore:7001:purchase","meta":{"environment":"Production","source":"appstore"},"ownership":"purchased","price":1990,"product":"coins.100","quantity":3,"store":"appstore","subject":"a1b2c3d4-0000-4000-8000-00000000000a","transaction":"7001","type":"purchase"}"#,
         #"{"at":"2026-03-02T00:00:00Z","id":"appstore:7001:revocation","meta":{"environment":"Production","source":"appstore"},"reason":"refund","recorded":"2026-03-01T00:00:00Z","subject":"a1b2c3d4-0000-4000-8000-00000000000a","transaction":"7001","type":"revocation"}"#,
-        #"{"at":"2026-03-03T00:00:00Z","currency":"USD","id":"appstore:7002:purchase","meta":{"environment":"Production","source":"appstore"},"ownership":"purchased","price":2990,"product":"pass.week","subject":"a1b2c3d4-0000-4000-8000-00000000000a","transaction":"7002","type":"purchase"}"#,
-        #"{"at":"2026-03-04T00:00:00Z","currency":"USD","expires":"2026-03-11T00:00:00Z","id":"appstore:7003:purchase","meta":{"environment":"Production","source":"appstore"},"ownership":"purchased","price":2990,"product":"pass.week","subject":"a1b2c3d4-0000-4000-8000-00000000000a","transaction":"7003","type":"purchase"}"#,
+        #"{"at":"2026-03-03T00:00:00Z","country":"US","currency":"USD","id":"appstore:7002:purchase","meta":{"environment":"Production","source":"appstore"},"ownership":"purchased","price":2990,"product":"pass.week","store":"appstore","subject":"a1b2c3d4-0000-4000-8000-00000000000a","transaction":"7002","type":"purchase"}"#,
+        #"{"at":"2026-03-04T00:00:00Z","country":"US","currency":"USD","expires":"2026-03-11T00:00:00Z","id":"appstore:7003:purchase","meta":{"environment":"Production","source":"appstore"},"ownership":"purchased","price":2990,"product":"pass.week","store":"appstore","subject":"a1b2c3d4-0000-4000-8000-00000000000a","transaction":"7003","type":"purchase"}"#,
       ])
   }
 

@@ -27,6 +27,8 @@ struct AppleTransaction {
   var revocationType: String?
   var environment = "Production"
   var quantity: Int64 = 1
+  var revocationPercentage: Int64?
+  var storefront = "USA"
 
   /// The decoded payload as compact JSON.
   var json: String {
@@ -40,7 +42,7 @@ struct AppleTransaction {
       ("quantity", .integer(quantity)), ("type", .string(type)),
       ("inAppOwnershipType", .string(inAppOwnershipType)),
       ("signedDate", .integer(ImportFixtures.ms(signedDate))),
-      ("environment", .string(environment)), ("storefront", .string("USA")),
+      ("environment", .string(environment)), ("storefront", .string(storefront)),
       ("storefrontId", .string("143441")), ("appTransactionId", .string("704")),
     ]
     if let subscriptionGroupIdentifier, type == "Auto-Renewable Subscription" {
@@ -58,6 +60,9 @@ struct AppleTransaction {
     }
     if let revocationReason { members.append(("revocationReason", .integer(revocationReason))) }
     if let revocationType { members.append(("revocationType", .string(revocationType))) }
+    if let revocationPercentage {
+      members.append(("revocationPercentage", .integer(revocationPercentage)))
+    }
     return JSONWriter.compact(.object(members))
   }
 
@@ -111,6 +116,7 @@ struct AppleNotification {
   var renewalInfo: AppleRenewalInfo?
   var status: Int64 = 1
   var environment = "Production"
+  var consumptionRequestReason: String? = nil
 
   /// The decoded `ResponseBodyV2DecodedPayload`, nested JWS still signed.
   var decoded: String {
@@ -119,6 +125,9 @@ struct AppleNotification {
       ("bundleId", .string("com.example.app")), ("bundleVersion", .string("1.0")),
       ("status", .integer(status)),
     ]
+    if let consumptionRequestReason {
+      data.append(("consumptionRequestReason", .string(consumptionRequestReason)))
+    }
     if let transaction {
       data.append(("signedTransactionInfo", .string(ImportFixtures.jws(transaction.json))))
     }

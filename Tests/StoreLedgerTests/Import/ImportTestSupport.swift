@@ -113,12 +113,16 @@ enum ContractCheck {
         .planChanged: ["original_transaction", "product"],
         .renewalExtended: ["original_transaction", "expires"],
         .revocation: ["transaction"], .refundReversed: ["transaction"],
+        .refundRequested: ["transaction"], .refundDeclined: ["transaction"], .block: ["service"],
       ]
       let optional: [EventKind: Set<String>] = [
         .purchase: [
           "original_transaction", "expires", "quantity", "ownership", "offer", "price", "currency",
+          "store", "country", "proceeds",
         ],
-        .renewal: ["offer", "price", "currency"], .expiration: ["reason"], .revocation: ["reason"],
+        .renewal: ["offer", "price", "currency", "store", "country", "proceeds"],
+        .expiration: ["reason"], .revocation: ["reason", "refunded", "quantity"],
+        .refundRequested: ["reason", "respond_by"], .block: ["entitlements", "reason"],
       ]
       guard let needed = required[kind] else {
         say("the importer never writes \(type)")
@@ -140,7 +144,7 @@ enum ContractCheck {
         say("subject is not a string")
       }
       var instants: [String: Timestamp] = [:]
-      for key in ["at", "recorded", "expires", "grace_expires"] {
+      for key in ["at", "recorded", "expires", "grace_expires", "respond_by"] {
         guard let text = fields[key] else { continue }
         guard let string = text.stringValue, let instant = Timestamp.parseRFC3339(string),
           instant.rfc3339 == string
@@ -201,13 +205,17 @@ enum ContractCheck {
       for (key, values) in enums {
         if let value = fields[key], !values.contains(value.stringValue ?? "") { say("bad \(key)") }
       }
-      if let reason = fields["reason"]?.stringValue {
+      if let reason = fields["reason"]?.stringValue, kind != .block {
         let reasons: Set<String> =
-          kind == .expiration
-          ? ["voluntary", "billing", "price_increase", "product_unavailable", "other"]
-          : ["refund", "family_revoked", "other"]
+          switch kind {
+          case .expiration: ["voluntary", "billing", "price_increase", "product_unavailable", "other"]
+          case .refundRequested:
+            ["unintended_purchase", "fulfillment_issue", "unsatisfied", "legal", "other"]
+          default: ["refund", "family_revoked", "other"]
+          }
         if !reasons.contains(reason) { say("bad reason") }
       }
+      for problem in v13Problems(fields) { say(problem) }
       if (fields["price"] == nil) != (fields["currency"] == nil) {
         say("price and currency go together")
       }
@@ -225,6 +233,34 @@ enum ContractCheck {
       }
       if let meta = fields["meta"], meta.objectMembers == nil { say("meta must be an object") }
       if JSONWriter.compact(value) != line { say("line is not compact with sorted keys") }
+    }
+    return problems
+  }
+
+  /// What contract v1.3 says of `store`, `country`, `proceeds` and `refunded`.
+  static func v13Problems(_ fields: [String: JSONValue]) -> [String] {
+    var problems: [String] = []
+    if let store = fields["store"] {
+      let text = store.stringValue ?? ""
+      let allowed = text.utf8.allSatisfy {
+        ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 95 || $0 == 45
+      }
+      if !(1...32).contains(text.utf8.count) || !allowed { problems.append("bad store") }
+    }
+    if let country = fields["country"] {
+      let text = country.stringValue ?? ""
+      if text.utf8.count != 2 || !text.utf8.allSatisfy({ $0 >= 65 && $0 <= 90 }) {
+        problems.append("bad country")
+      }
+    }
+    if let proceeds = fields["proceeds"] {
+      guard case .integer(let number) = proceeds, case .integer(let price)? = fields["price"],
+        number >= 0, number <= price
+      else { return problems + ["proceeds need a price and must be 0...price"] }
+    }
+    if let refunded = fields["refunded"], case .integer(let number) = refunded, number >= 0 {
+    } else if fields["refunded"] != nil {
+      problems.append("bad refunded")
     }
     return problems
   }
