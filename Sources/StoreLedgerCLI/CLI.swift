@@ -195,7 +195,9 @@ enum CommandSupport {
     if [log, arguments.value("catalog"), arguments.value("queries")].filter({ $0 == "-" }).count > 1 {
       throw UsageError(message: "Only one input can be read from stdin ('-').")
     }
-    let shard = try shard(arguments)
+    var shard = try shard(arguments)
+    // Subjects joined by transfers stay in one shard: found by a first pass over a file.
+    if shard != nil { shard?.groups = log == "-" ? .unknown : try ShardGroups.scan(path: log) }
     let catalog = try catalog(arguments, log: log, console: console)
     let loaded: (ledger: Ledger, extent: LogExtent)
     if log == "-" {
@@ -232,7 +234,9 @@ enum CommandSupport {
         default: return false
         }
       }, console)
-    return (loaded.ledger, loaded.extent)
+    var ledger = loaded.ledger
+    ledger.shard = shard
+    return (ledger, loaded.extent)
   }
 
   /// Streams a log given on stdin into `builder` through the pipelined reader (bounded memory;

@@ -29,10 +29,11 @@ enum AuditCommand: LedgerCommand {
     let (ledger, _) = try CommandSupport.ledger(arguments, console: console)
     let time = try ArgumentParser.timeInput(arguments)
     if arguments.has("stream") {
-      return try stream(queriesName, ledger: ledger, shard: try CommandSupport.shard(arguments), time: time, console: console)
+      return try stream(queriesName, ledger: ledger, shard: ledger.shard, time: time, console: console)
     }
     let input = try CommandSupport.input(queriesName, console: console, limits: .queries)
-    let shard = try CommandSupport.shard(arguments)
+    // The shard the ledger was read as: it places subjects joined by transfers by their group.
+    let shard = ledger.shard
     let batch = keeping(shard, try QueryBatch.parse(input, file: queriesName == "-" ? "<stdin>" : queriesName, time: time))
     var engine = QueryEngine(ledger: ledger)
     engine.writeAnswers(batch) { console.outBytes($0) }

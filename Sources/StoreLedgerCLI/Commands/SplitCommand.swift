@@ -72,9 +72,9 @@ enum SplitCommand: LedgerCommand {
     let name = log == "-" ? "<stdin>" : log
     let summary: LogSplitter.Summary
     if log == "-" {
-      summary = try LogSplitter.split(name: name, count: count, directory: directory, force: force, inUse: inUse) {
-        (buffer) throws(Diagnostic) in try console.readSome(into: buffer)
-      }
+      summary = try LogSplitter.split(
+        name: name, count: count, directory: directory, force: force, inUse: inUse, groups: .unknown
+      ) { (buffer) throws(Diagnostic) in try console.readSome(into: buffer) }
     } else {
       // Only what is committed: never part of a batch an appender is writing or left unfinished.
       let file = try PlatformFile(path: log, mode: .read)
@@ -84,7 +84,11 @@ enum SplitCommand: LedgerCommand {
       let committed = try LogReader.committedLength(of: file, logPath: log)
       if let warning = committed.warning { CommandSupport.warn([warning], console) }
       var position: Int64 = 0
-      summary = try LogSplitter.split(name: name, count: count, directory: directory, force: force, inUse: inUse) {
+      // Subjects joined by transfers stay in one shard: found by a first pass over the file.
+      let groups = try ShardGroups.scan(path: log)
+      summary = try LogSplitter.split(
+        name: name, count: count, directory: directory, force: force, inUse: inUse, groups: groups
+      ) {
         (buffer) throws(Diagnostic) in
         let want = Int(min(Int64(buffer.count), committed.length - position))
         guard want > 0 else { return 0 }

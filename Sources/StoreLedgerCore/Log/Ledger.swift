@@ -34,6 +34,8 @@ package struct Ledger: Sendable {
   /// Who owned each transferred unit when (contract v1.3, section 9); empty without transfers.
   /// Set by `settleOwners` once the events are in place.
   package var owners = OwnerChains()
+  /// The shard this ledger was read as (`--shard`), with the transfer groups it placed by; nil: the whole log.
+  package var shard: Shard? = nil
 
   /// Creates a value from all its stored properties (the memberwise initializer, for other targets).
   package init(

@@ -208,6 +208,13 @@ package struct LedgerBuilder {
     }
   }
 
+  /// A transfer in a log sharded or split from a stream, whose groups a first pass cannot find.
+  package static let transferFromStream = Problem.invalidValue(
+    field: "type",
+    expected: "no 'transfer' in a log partitioned from stdin (give the log as a file: a first pass finds the subjects "
+      + "transfers join, which must stay in one shard)",
+    found: "\"transfer\"")
+
   /// Adds a block of lines the reader thread parsed, prefetching table slots a few lines ahead.
   mutating func add(
     parsed lines: [ParsedLine], owners: [LineOwner], buffer: UnsafeBufferPointer<UInt8>,
@@ -242,6 +249,9 @@ package struct LedgerBuilder {
       diagnostic.file = file
       record(diagnostic)
     case .event(let pending):
+      if let shard, shard.groups.isUnknown, pending.event.kind == .transfer {
+        return record(Diagnostic(file: file, line: Int(pending.event.line), Self.transferFromStream))
+      }
       if let shard, !pending.belongs(to: shard, buffer: buffer, scratch: scratch) { return }
       let interned = pending.interned(into: &symbols, buffer: buffer, scratch: scratch, blockOffset: blockOffset)
       _ = admit(interned.event, details: interned.details)

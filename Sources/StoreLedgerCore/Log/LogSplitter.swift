@@ -41,7 +41,7 @@ package struct LogSplitter {
   /// Refuses existing shard files unless `force`. `name` is used in diagnostics.
   /// - Complexity: O(input); memory one block plus `bufferBytesTotal` (at most `count` × `bufferBytesMin`).
   package static func split(
-    name: String, count: Int, directory: String, force: Bool, inUse: [String],
+    name: String, count: Int, directory: String, force: Bool, inUse: [String], groups: ShardGroups = ShardGroups(),
     read: (UnsafeMutableRawBufferPointer) throws(Diagnostic) -> Int
   ) throws(Diagnostic) -> Summary {
     precondition(count >= 1 && count <= Shard.countMax, "shard count out of range")
@@ -49,6 +49,7 @@ package struct LogSplitter {
     for path in paths { try PendingFile.checkTarget(path, force: force, inUse: inUse) }
     let files = try paths.map { (path) throws(Diagnostic) in try PendingFile(replacing: path, force: force, inUse: inUse) }
     var router = ShardRouter(name: name, files: files, bufferBytes: max(bufferBytesMin, bufferBytesTotal / count))
+    router.groups = groups
     var carry: [UInt8] = []
     var lineNumber = 1
     let block = UnsafeMutableRawBufferPointer.allocate(byteCount: blockBytes, alignment: 64)
@@ -103,6 +104,8 @@ package struct LogSplitter {
     var buffers: [[UInt8]]
     var summary: Summary
     var scratch: [UInt8] = []
+    /// Subjects joined by transfers, placed together (`ShardGroups`).
+    var groups = ShardGroups()
 
     init(name: String, files: [PendingFile], bufferBytes: Int) {
       self.name = name
@@ -121,7 +124,15 @@ package struct LogSplitter {
       }
       let count = files.count
       let shard: Int
-      switch SubjectScan.subject(of: line, scratch: &scratch, { Shard.index(ofSubject: $0, count: count) }) {
+      if groups.isUnknown, ShardGroups.contains(line, ShardRouter.transferNeedle),
+        (try? JSONValue.parse(String(decoding: line, as: UTF8.self)))?["type"]?.stringValue == "transfer"
+      {
+        throw Diagnostic(file: name, line: lineNumber, LedgerBuilder.transferFromStream)
+      }
+      let groups = groups
+      switch SubjectScan.subject(of: line, scratch: &scratch, { subject in
+        groups.placing(subject) { Shard.index(ofSubject: $0, count: count) }
+      }) {
       case .success(let index): shard = index
       case .failure(let problem): throw Diagnostic(file: name, line: lineNumber, problem.problem)
       }
@@ -131,6 +142,8 @@ package struct LogSplitter {
       summary.bytes[shard] += Int64(line.count + 1)
       if buffers[shard].count >= bufferBytes { try flush(shard) }
     }
+
+    static let transferNeedle = Array(#""transfer""#.utf8)
 
     /// Writes what shard `shard`'s buffer holds.
     mutating func flush(_ shard: Int) throws(Diagnostic) {

@@ -10,6 +10,8 @@ package struct Shard: Sendable, Equatable, CustomStringConvertible {
   package let index: Int
   /// How many shards the log is cut into.
   package let count: Int
+  /// The subjects transfers join, placed together (contract v1.3, section 9); empty without transfers.
+  package var groups = ShardGroups()
 
   /// Most shards a log may be cut into (one file per shard for `split`).
   package static let countMax = 4096
@@ -73,7 +75,7 @@ package struct Shard: Sendable, Equatable, CustomStringConvertible {
   /// Whether the decoded subject belongs to this shard.
   @inline(__always)
   package func contains(subject: UnsafeBufferPointer<UInt8>) -> Bool {
-    Self.index(ofSubject: subject, count: count) == index
+    groups.placing(subject) { Self.index(ofSubject: $0, count: count) } == index
   }
 }
 

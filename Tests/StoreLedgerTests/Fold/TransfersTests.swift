@@ -123,3 +123,45 @@ struct TransfersTests {
     #expect(try !ledger(Self.moved).owners.isEmpty)
   }
 }
+
+@Suite("Transfers and partitions: a group stays in one shard")
+struct TransferShardTests {
+  @Test("every v1.3 scenario question answered from its subject's shard equals the whole log's answer", arguments: [2, 3, 5])
+  func shardsAnswerAsTheWholeLog(count: Int) throws {
+    let path = repoPath("Events/v13-support.jsonl")
+    let catalog = try LedgerLoader.loadCatalog(path: repoPath("Events/catalog.json"))
+    var whole = QueryEngine(ledger: try LedgerLoader.load(logPath: path, catalog: catalog).ledger)
+    let groups = try ShardGroups.scan(path: path)
+    #expect(groups != ShardGroups())
+    var engines: [QueryEngine] = []
+    for index in 0..<count {
+      var shard = Shard(index: index, of: count)
+      shard.groups = groups
+      engines.append(QueryEngine(ledger: try LedgerLoader.load(logPath: path, catalog: catalog, shard: shard).ledger))
+    }
+    let queries = try String(contentsOfFile: repoPath("Events/v13-support.queries.jsonl"), encoding: .utf8)
+    for query in queries.split(separator: "\n") {
+      let q = try JSONValue.parse(String(query))
+      let subject = q["subject"]!.stringValue!
+      let owning = engines.indices.filter { index in
+        var shard = Shard(index: index, of: count)
+        shard.groups = groups
+        var name = subject
+        return name.withUTF8 { shard.contains(subject: $0) }
+      }
+      #expect(owning.count == 1)
+      let at = ts(q["at"]!.stringValue!)
+      let asOf = q["as_of"]?.stringValue.map(ts)
+      let expected = whole.answer(subject: subject, at: at, asOf: asOf)
+      #expect(engines[owning[0]].answer(subject: subject, at: at, asOf: asOf) == expected, "\(query)")
+    }
+    // Subjects joined by a transfer share a shard.
+    for pair in [("ana", "ben"), ("cleo", "dan")] {
+      let placed = [pair.0, pair.1].map { name in
+        var name = name
+        return name.withUTF8 { groups.placing($0) { Shard.index(ofSubject: $0, count: count) } }
+      }
+      #expect(placed[0] == placed[1])
+    }
+  }
+}
