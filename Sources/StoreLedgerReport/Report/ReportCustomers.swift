@@ -1,26 +1,55 @@
 import StoreLedgerCore
 
 /// Who a report's customers are: subjects joined by transfers (contract v1.3, section 9), so
-/// MRR movement, ARPPU and lifetime value count a customer once however many ids it used.
+/// MRR movement, ARPPU and lifetime value count a customer once however many ids it used, and a
+/// transfer inside a customer moves nothing.
 ///
-/// The engine does not fold transfers yet, so today every subject is its own customer. This is
-/// the one place to map a subject to its transfer group (as known at the report's R) once the
-/// engine has them; the builder only needs the subjects of a customer to come one after another
-/// in `subjects` (as shards already keep a group together).
+/// A customer is numbered by its group's first subject (in symbol order); a subject no transfer
+/// names is its own customer. Groups are the whole log's (every transfer, whatever its
+/// `recorded`): a report as of R before a transfer was known still counts the two ids as one
+/// customer (Docs/reports.md says so). The builder folds the subjects of one customer one after
+/// another (`subjects`).
 package struct ReportCustomers: Sendable {
+  /// Each subject's customer; empty when no transfer joins subjects (each is its own).
+  private let customerOf: [Int]
+  /// The subjects in folding order; empty when it is symbol order.
+  private let order: [Symbol]
   /// How many subjects the ledger has.
   let subjectCount: Int
 
   /// The customers of `ledger`'s subjects.
+  /// - Complexity: O(subjects log subjects) when transfers join subjects, else O(1).
   package init(ledger: Ledger) {
     subjectCount = ledger.subjectCount
+    guard !ledger.owners.isEmpty else {
+      customerOf = []
+      order = []
+      return
+    }
+    let owners = ledger.owners
+    let leaders = owners.groupLeaders()
+    var first: [Int32: Int] = [:]
+    for (party, leader) in leaders.enumerated() where owners.partySubjects[party].isSome {
+      first[leader] = min(first[leader] ?? Int.max, Int(owners.partySubjects[party].rawValue))
+    }
+    var customers = Array(0..<ledger.subjectCount)
+    for (party, leader) in leaders.enumerated() where owners.partySubjects[party].isSome {
+      let subject = Int(owners.partySubjects[party].rawValue)
+      if subject < customers.count { customers[subject] = first[leader]! }
+    }
+    customerOf = customers
+    order = customers.indices.sorted { (customers[$0], $0) < (customers[$1], $1) }.map { Symbol(rawValue: UInt32($0)) }
   }
 
-  /// The customer `subject` belongs to: today the subject itself.
-  package func customer(of subject: Symbol) -> Int { Int(subject.rawValue) }
+  /// The customer `subject` belongs to: its transfer group's first subject, else itself.
+  package func customer(of subject: Symbol) -> Int {
+    customerOf.isEmpty ? Int(subject.rawValue) : customerOf[Int(subject.rawValue)]
+  }
 
   /// The subjects in the order the builder folds them: the subjects of one customer together.
-  package var subjects: some Sequence<Symbol> { (0..<subjectCount).lazy.map { Symbol(rawValue: UInt32($0)) } }
+  package var subjects: [Symbol] {
+    order.isEmpty ? (0..<subjectCount).map { Symbol(rawValue: UInt32($0)) } : order
+  }
 }
 
 /// One customer's figures while its subjects are folded, summed into the tallies once its last
