@@ -90,7 +90,8 @@ struct BenchOptions {
                           typical or heavy.
       --contract VERSION  Event types of the generated logs: 1.2 (default, the figures of
                           Docs/performance.md) or 1.3 (grants, blocks, refund notices, prorated
-                          and partial refunds, store, country and proceeds; no transfers).
+                          and partial refunds, store, country and proceeds; no transfers). The
+                          JSONDecoder folds read v1.2 only: 1.3 runs none of them.
       --usage-only        Generate and run only the usage comparison (a short run).
       --no-usage-comparison  Skip the usage comparison.
       --log PATH          Measure this log instead of a generated one (queries are drawn from
@@ -170,6 +171,13 @@ struct BenchOptions {
     if options.catalog != nil && options.log == nil { throw BenchError("--catalog needs --log") }
     if options.log != nil && options.usageOnly { throw BenchError("--usage-only needs a generated log, not --log") }
     if options.log != nil { options.compareUsage = false }
+    // The JSONDecoder folds know the v1.2 types only (Baseline.swift): a v1.3 log skips them.
+    if options.contract == .v1_3 {
+      if arguments.contains("--baseline"), !options.baselines.isEmpty {
+        throw BenchError("--baseline folds v1.2 logs only: use --baseline none with --contract 1.3")
+      }
+      options.baselines = []
+    }
     return options
   }
 
