@@ -106,4 +106,45 @@ struct Contract13ReadPathTests {
     }
     #expect(compared > 60, "seed \(seed): only \(compared) instants compared")
   }
+
+  /// The transfers of a generated log, from its lines (the engine has no kind for them yet):
+  /// both subjects, and the transfer's `at` and `recorded`.
+  static func transfers(in bytes: [UInt8]) throws -> [(subjects: [String], at: Timestamp, recorded: Timestamp)] {
+    try bytes.split(separator: 10).filter { $0.count > 40 && String(decoding: $0.prefix(60), as: UTF8.self).contains(#""type":"transfer""#) }
+      .map { line in
+        let value = try JSONValue.parse(bytes: Array(line))
+        let at = try #require(value["at"]?.stringValue.flatMap { Timestamp.parseRFC3339($0) })
+        let recorded = value["recorded"]?.stringValue.flatMap { Timestamp.parseRFC3339($0) } ?? at
+        return ([value["subject"]?.stringValue ?? "", value["to"]?.stringValue ?? ""], at, recorded)
+      }
+  }
+
+  // Issue 34's property at a transfer's edges. The engine refuses `transfer` by type until contract
+  // §9 lands (built in parallel), so the whole check is a known issue until then; once the engine
+  // reads transfers this test fails with "known issue was not recorded": drop the wrapper then.
+  @Test("with transfers: at each transfer's at, 1 ms before, and as of just before and at its recorded, both subjects' answers through every read path equal the full read")
+  func readPathsAgreeAtTransfers() {
+    let options = GeneratorOptions(subjects: 200, seed: 33, usage: .none, contract: .v1_3, transfers: true)
+    withKnownIssue("contract v1.3 §9: the engine does not read transfer yet") {
+      let transfers = try Self.transfers(in: generatedLog(options).bytes)
+      #expect(transfers.count > 2)
+      let paths = try Self.paths(options)
+      defer { paths.fixture.remove() }
+      for transfer in transfers.prefix(12) {
+        for subject in transfer.subjects {
+          let (indexed, _) = try paths.fixture.indexedLedger([subject])
+          let viaIndex = try #require(indexed)
+          let viaShard = paths.shards[Shard.index(ofSubject: subject, count: Self.shardCount)]
+          for at in [transfer.at, transfer.at.adding(milliseconds: -1)] {
+            for asOf in [nil, transfer.recorded.adding(milliseconds: -1), transfer.recorded] as [Timestamp?] {
+              let want = answers(paths.full, subject: subject, at: at, asOf: asOf)
+              #expect(answers(viaIndex, subject: subject, at: at, asOf: asOf) == want, "index: \(subject) at \(at)")
+              #expect(answers(viaShard, subject: subject, at: at, asOf: asOf) == want, "shard: \(subject) at \(at)")
+              #expect(answers(paths.restored, subject: subject, at: at, asOf: asOf) == want, "snapshot: \(subject) at \(at)")
+            }
+          }
+        }
+      }
+    }
+  }
 }
