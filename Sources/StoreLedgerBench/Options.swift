@@ -168,6 +168,12 @@ struct BenchOptions {
       }
       index += 1
     }
+    try settle(&options, arguments: arguments)
+    return options
+  }
+
+  /// Checks the options against each other and settles what they imply.
+  private static func settle(_ options: inout BenchOptions, arguments: [String]) throws {
     if options.catalog != nil && options.log == nil { throw BenchError("--catalog needs --log") }
     if options.log != nil && options.usageOnly { throw BenchError("--usage-only needs a generated log, not --log") }
     if options.log != nil { options.compareUsage = false }
@@ -178,7 +184,6 @@ struct BenchOptions {
       }
       options.baselines = []
     }
-    return options
   }
 
   /// `--baseline`'s value: the JSONDecoder folds to run.
