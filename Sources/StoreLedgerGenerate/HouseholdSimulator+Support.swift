@@ -30,9 +30,15 @@ extension HouseholdSimulator {
       grant.expiresAt = at + random.between(30 * Span.day, 90 * Span.day)
     }
     let number = record(grant)
-    guard random.chance(Contract13Rates.grantRevoked) else { return }
+    // The app asks the ledger, so its customer uses `pro` while the grant lasts.
+    let grantEnd = grant.expiresAt == .min ? endAt : grant.expiresAt
+    guard random.chance(Contract13Rates.grantRevoked) else {
+      if grant.entitlements.contains(.pro) { grantPro(subject, from: at, to: grantEnd) }
+      return
+    }
     let end = grant.expiresAt == .min ? at + 120 * Span.day : grant.expiresAt
     let revokedAt = random.chance(Contract13Rates.grantRevokedAtOnce) ? at : random.between(at + Span.hour, end)
+    if grant.entitlements.contains(.pro) { grantPro(subject, from: at, to: min(grantEnd, revokedAt)) }
     guard revokedAt < horizonAt else { return }
     var revoked = GeneratedEvent(.grantRevoked, subject: subject, at: revokedAt)
     revoked.grantNumber = number
@@ -59,12 +65,20 @@ extension HouseholdSimulator {
     if random.chance(Contract13Rates.blockAgain) {
       // The same service blocks again: its `since` moves to the new block.
       lastAt += random.between(Span.day, 10 * Span.day)
-      guard lastAt < horizonAt else { return }
+      guard lastAt < horizonAt else {
+        blockedSpans.append(ProSpan(subject: subject, from: at, to: endAt))
+        return
+      }
       block.at = lastAt
       record(block)
     }
-    guard random.chance(Contract13Rates.unblock) else { return }
+    // Every service's block denies `pro`; the app, asking the ledger, stops offering it.
+    guard random.chance(Contract13Rates.unblock) else {
+      blockedSpans.append(ProSpan(subject: subject, from: at, to: endAt))
+      return
+    }
     let unblockAt = lastAt + random.between(Span.day, 45 * Span.day)
+    blockedSpans.append(ProSpan(subject: subject, from: at, to: min(unblockAt, endAt)))
     guard unblockAt < horizonAt else { return }
     var unblock = GeneratedEvent(.unblock, subject: subject, at: unblockAt)
     unblock.service = service

@@ -123,6 +123,8 @@ struct HouseholdSimulator {
   let usageLevel: UsageLevel
   /// When each subject of the household holds `pro`, as its app believes (for its usage).
   var proSpans: [ProSpan] = []
+  /// v1.3: when a block denies a subject `pro`, which its app, asking the ledger, also sees.
+  var blockedSpans: [ProSpan] = []
   private var nextEventNumber: UInt64 = 0
   private var nextTransaction: UInt64
   /// Billing period (auto-renewable) or duration (non-renewing), by product raw value.
@@ -197,6 +199,7 @@ struct HouseholdSimulator {
     secondAccount = nil
     members.removeAll(keepingCapacity: true)
     proSpans.removeAll(keepingCapacity: true)
+    blockedSpans.removeAll(keepingCapacity: true)
     let profile = random.below(1000)
     if profile < Rates.subscriberPerMille {
       let inCloud = random.chance(Rates.cloudGroup)
