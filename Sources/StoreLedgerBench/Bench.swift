@@ -268,14 +268,15 @@ struct Bench {
       say("[1/6] log \(log.logPath) (given), catalog \(log.catalogPath): \(Format.grouped(log.bytes)) bytes (\(Format.mb(log.bytes)))")
       return
     }
-    let log = try LogUnderTest.prepare(in: dir, subjects: options.subjects, seed: options.seed, usage: options.usageLevel)
+    let log = try LogUnderTest.prepare(
+      in: dir, subjects: options.subjects, seed: options.seed, usage: options.usageLevel, contract: options.contract)
     primary = log
     results.log = log
     let how =
       log.seconds.map {
         "generated in \(Format.seconds($0)) (\(Format.fixed(Double(log.bytes) / 1e6 / $0, 0)) MB/s)"
       } ?? "reused (same --subjects and --seed)"
-    say("[1/6] log \(log.logPath) (usage: \(options.usageLevel.rawValue)): \(how)")
+    say("[1/6] log \(log.logPath) (usage: \(options.usageLevel.rawValue), contract v\(options.contract.rawValue)): \(how)")
     say(
       "      \(Format.grouped(log.lines)) lines = \(Format.grouped(log.events)) events + "
         + "\(Format.grouped(log.duplicates)) redelivered duplicates; \(Format.grouped(log.subjects)) subjects; "

@@ -20,6 +20,8 @@ struct BenchOptions {
   var duckdb: String? = nil
   /// The generated log's usage (the v1-shaped log by default, so figures compare across versions).
   var usageLevel = UsageLevel.none
+  /// The generated log's event types: v1.2 by default (the headline figures), or v1.3.
+  var contract = GeneratedContract.v1_2
   /// Whether to measure replay and audit with usage against without, after the rest.
   var compareUsage = true
   /// Whether to measure only that comparison.
@@ -51,7 +53,7 @@ struct BenchOptions {
                              [--runs R] [--baseline-runs B] [--baseline WHICH] [--prefix-percent P]
                              [--cli PATH] [--no-build] [--duckdb PATH|none] [--baseline-cli PATH]
                              [--log PATH [--catalog PATH]] [--shape generator|production|both]
-                             [--quick] [--usage none|typical|heavy]
+                             [--quick] [--usage none|typical|heavy] [--contract 1.2|1.3]
                              [--usage-only | --no-usage-comparison]
 
     Generates a log (or takes --log) and measures, in one run, the storeledger command against
@@ -86,6 +88,10 @@ struct BenchOptions {
                           on PATH when there is one; a script wrapper adds its start-up time).
       --usage LEVEL       Usage in the log of steps 1-6: none (default, the v1-shaped log),
                           typical or heavy.
+      --contract VERSION  Event types of the generated logs: 1.2 (default, the figures of
+                          Docs/performance.md) or 1.3 (grants, blocks, refund notices, prorated
+                          and partial refunds, store, country and proceeds; no transfers). The
+                          JSONDecoder folds read v1.2 only: 1.3 runs none of them.
       --usage-only        Generate and run only the usage comparison (a short run).
       --no-usage-comparison  Skip the usage comparison.
       --log PATH          Measure this log instead of a generated one (queries are drawn from
@@ -143,6 +149,9 @@ struct BenchOptions {
       case "--usage":
         let text = try value(argument)
         options.usageLevel = try UsageLevel(rawValue: text) ?? invalid("--usage", text, "none, typical or heavy")
+      case "--contract":
+        let text = try value(argument)
+        options.contract = try GeneratedContract(rawValue: text) ?? invalid("--contract", text, "1.2 or 1.3")
       case "--usage-only": options.usageOnly = true
       case "--no-usage-comparison": options.compareUsage = false
       case "--quick": break
@@ -159,10 +168,22 @@ struct BenchOptions {
       }
       index += 1
     }
+    try settle(&options, arguments: arguments)
+    return options
+  }
+
+  /// Checks the options against each other and settles what they imply.
+  private static func settle(_ options: inout BenchOptions, arguments: [String]) throws {
     if options.catalog != nil && options.log == nil { throw BenchError("--catalog needs --log") }
     if options.log != nil && options.usageOnly { throw BenchError("--usage-only needs a generated log, not --log") }
     if options.log != nil { options.compareUsage = false }
-    return options
+    // The JSONDecoder folds know the v1.2 types only (Baseline.swift): a v1.3 log skips them.
+    if options.contract == .v1_3 {
+      if arguments.contains("--baseline"), !options.baselines.isEmpty {
+        throw BenchError("--baseline folds v1.2 logs only: use --baseline none with --contract 1.3")
+      }
+      options.baselines = []
+    }
   }
 
   /// `--baseline`'s value: the JSONDecoder folds to run.

@@ -66,12 +66,14 @@ extension Bench {
     let without =
       options.usageLevel == .none
       ? results.log!
-      : try LogUnderTest.prepare(in: dir + "/usage-none", subjects: options.subjects, seed: options.seed, usage: .none)
+      : try LogUnderTest.prepare(
+        in: dir + "/usage-none", subjects: options.subjects, seed: options.seed, usage: .none, contract: options.contract)
     let with =
       options.usageLevel == .typical
       ? results.log!
       : try LogUnderTest.prepare(
-        in: dir + "/usage-typical", subjects: options.subjects, seed: options.seed, usage: .typical)
+        in: dir + "/usage-typical", subjects: options.subjects, seed: options.seed, usage: .typical,
+        contract: options.contract)
     for (name, log) in [("without usage", without), ("with usage", with)] {
       say(
         "      log \(name): \(Format.grouped(log.lines)) lines, \(Format.mb(log.bytes))"

@@ -51,6 +51,28 @@ struct GeneratedEvent {
   /// Whether this line is a redelivery of an earlier line (same id, same fields).
   var isRedelivery = false
 
+  // Contract v1.3 (written only in v1.3 logs).
+
+  /// Writes `"type":"transfer"` whatever `kind` says: `EventKind` has no `transfer` until the
+  /// engine reads contract §9, so a transfer is a flag on a placeholder kind.
+  var isTransfer = false
+  /// The subject a transfer moves its unit `to`.
+  var toSubject: UInt32 = 0
+  /// The event number of the grant a `grant_revoked` ends (written as that event's id).
+  var grantNumber: UInt64? = nil
+  /// `entitlements` of a `grant` or `block`; empty when absent.
+  var entitlements: GeneratedEntitlements = []
+  /// `service` of a `block` or `unblock`.
+  var service: GeneratedService? = nil
+  /// `revocation.refunded` in thousandths of the charge's currency; -1 when absent.
+  var refunded: Int64 = -1
+  /// `proceeds` of a charge in thousandths of its currency; -1 when absent.
+  var proceeds: Int64 = -1
+  /// `store` of a charge, when written.
+  var store: GeneratedStore? = nil
+  /// Writes `country`: the storefront's ISO 3166-1 alpha-2 code.
+  var writesCountry = false
+
   /// An event of `kind` for `subject` at `at`, delivered immediately, with no optional fields.
   init(_ kind: EventKind, subject: UInt32, at: Int64) {
     self.kind = kind
@@ -68,6 +90,17 @@ enum GeneratedReason: UInt8 {
   case priceIncrease
   case refund
   case familyRevoked
+  // Contract v1.3: refund request reasons, then free text of grants, blocks and their ends.
+  case unintendedPurchase
+  case fulfillmentIssue
+  case unsatisfied
+  case outageCredit
+  case betaTester
+  case retentionOffer
+  case grantedByMistake
+  case chargebackFiled
+  case consentPending
+  case cleared
 
   /// The value as written in the log.
   var text: StaticString {
@@ -78,6 +111,16 @@ enum GeneratedReason: UInt8 {
     case .priceIncrease: return "price_increase"
     case .refund: return "refund"
     case .familyRevoked: return "family_revoked"
+    case .unintendedPurchase: return "unintended_purchase"
+    case .fulfillmentIssue: return "fulfillment_issue"
+    case .unsatisfied: return "unsatisfied"
+    case .outageCredit: return "outage credit"
+    case .betaTester: return "beta tester"
+    case .retentionOffer: return "retention offer"
+    case .grantedByMistake: return "granted by mistake"
+    case .chargebackFiled: return "chargeback filed"
+    case .consentPending: return "parental consent pending"
+    case .cleared: return "cleared"
     }
   }
 }
@@ -92,4 +135,47 @@ enum GeneratedMeta: UInt8 {
 
   /// App versions an `sdk` meta object names.
   static let appVersions: [StaticString] = ["5.12.0", "5.13.2", "6.0.0", "6.1.0", "6.2.1"]
+}
+
+/// The entitlements a `grant` gives or a `block` denies (contract v1.3 §10).
+struct GeneratedEntitlements: OptionSet {
+  let rawValue: UInt8
+  static let pro = GeneratedEntitlements(rawValue: 1)
+  static let cloud = GeneratedEntitlements(rawValue: 2)
+
+  /// The ids in the catalog's spelling, in a fixed order.
+  var names: [StaticString] {
+    var names: [StaticString] = []
+    if contains(.pro) { names.append("pro") }
+    if contains(.cloud) { names.append("cloud") }
+    return names
+  }
+}
+
+/// The services that block access in generated logs (contract v1.3 §10).
+enum GeneratedService: UInt8 {
+  /// Fraud review: blocks everything, usually lifted after a review.
+  case fraud
+  /// Parental consent: blocks `pro` until a parent agrees.
+  case consent
+  /// A chargeback: blocks everything until it is settled.
+  case chargeback
+
+  /// The value as written in the log.
+  var name: StaticString {
+    switch self {
+    case .fraud: return "fraud"
+    case .consent: return "consent"
+    case .chargeback: return "chargeback"
+    }
+  }
+}
+
+/// Who charged: the `store` of a v1.3 charge.
+enum GeneratedStore: UInt8 {
+  case appStore
+  case googlePlay
+
+  /// The value as written in the log.
+  var name: StaticString { self == .appStore ? "appstore" : "googleplay" }
 }

@@ -171,6 +171,22 @@ enum Storefront: UInt8, CaseIterable {
     }
   }
 
+  /// The ISO 3166-1 alpha-2 code a v1.3 charge's `country` holds.
+  var alpha2: StaticString {
+    switch self {
+    case .usa: return "US"
+    case .gbr: return "GB"
+    case .deu: return "DE"
+    case .fra: return "FR"
+    case .ita: return "IT"
+    case .jpn: return "JP"
+    case .can: return "CA"
+    case .aus: return "AU"
+    case .bra: return "BR"
+    case .ind: return "IN"
+    }
+  }
+
   /// The ISO 4217 currency of its prices.
   var currency: StaticString {
     switch self {

@@ -16,7 +16,9 @@ package struct GeneratorStats: Sendable, Equatable {
   package var lateKnowledge = 0
   /// Distinct events written after a line of the same subject with a later `at`.
   package var outOfOrder = 0
-  /// Distinct events per type, indexed by `EventKind.rawValue`.
+  /// Distinct `transfer` events (contract v1.3 §9; `EventKind` has no case for them yet).
+  package var transfers = 0
+  /// Distinct events per type, indexed by `EventKind.rawValue`; transfers are not among them.
   package var eventsByKind = [Int](repeating: 0, count: EventKind.allCases.count)
 
   /// An empty tally.
@@ -37,7 +39,11 @@ package struct GeneratorStats: Sendable, Equatable {
       return
     }
     events += 1
-    eventsByKind[Int(event.kind.rawValue)] += 1
+    if event.isTransfer {
+      transfers += 1
+    } else {
+      eventsByKind[Int(event.kind.rawValue)] += 1
+    }
     if event.recordedAt != .min, event.recordedAt - event.at >= Span.day {
       lateKnowledge += 1
     }

@@ -135,6 +135,7 @@ extension HouseholdSimulator {
 
   private func isPro(_ subject: UInt32, at: Int64) -> Bool {
     proSpans.contains { $0.subject == subject && $0.from <= at && at < $0.to }
+      && !blockedSpans.contains { $0.subject == subject && $0.from <= at && at < $0.to }
   }
 
   /// How one subject uses the app: when it installs and drifts away, and how hard it uses it.

@@ -123,22 +123,44 @@ struct HouseholdSimulator {
   let usageLevel: UsageLevel
   /// When each subject of the household holds `pro`, as its app believes (for its usage).
   var proSpans: [ProSpan] = []
+  /// v1.3: when a block denies a subject `pro`, which its app, asking the ledger, also sees.
+  var blockedSpans: [ProSpan] = []
   private var nextEventNumber: UInt64 = 0
   private var nextTransaction: UInt64
   /// Billing period (auto-renewable) or duration (non-renewing), by product raw value.
   private let periods: [ISODuration?]
   /// Free-trial length, by product raw value.
   private let trials: [ISODuration]
-  private var members: [FamilyMember] = []
+  var members: [FamilyMember] = []
+  /// The transaction of the last `buyOnce` purchase.
+  private var lastPurchaseTransaction: UInt64 = 0
+  /// v1.3: the household's second account, the `to` of its transfers, once it has one.
+  var secondAccount: UInt32? = nil
   private var storefront = Storefront.usa
   private var sendsPrices = false
+  /// Whether the household's source reports prices (and in v1.3 the store and country).
+  var reportsStorefront: Bool { sendsPrices }
   private var usesMilliseconds = false
   private var appVersion: UInt8 = 0
+  /// Whether the log uses contract v1.3's types and fields (`GeneratorOptions.contract`).
+  let writesContract13: Bool
+  /// Whether v1.3 units change hands (`GeneratorOptions.transfers`).
+  let writesTransfers: Bool
+  /// The household's first subject, how many subjects it uses so far, and how many it may use.
+  var householdFirst: UInt32 = 0
+  var householdUsed = 0
+  var householdSubjectsMax = 0
+  /// v1.3: the store that charges the household, written with its country when its source is v2.
+  var chargingStore: GeneratedStore? = nil
+  /// v1.3: the developer's proceeds per mille of a price (700, or 850 in the small business program).
+  var proceedsPerMille: Int64 = 700
 
   /// A simulator for `options`; the history spans `start` to `start + months`.
   init(options: GeneratorOptions, endAt: Int64) {
     seed = options.seed
     usageLevel = options.usage
+    writesContract13 = options.contract == .v1_3
+    writesTransfers = options.transfers
     startAt = options.start.millisecondsSinceEpoch
     self.endAt = endAt
     horizonAt = endAt - Span.minute
@@ -163,6 +185,7 @@ struct HouseholdSimulator {
     // Some sources stamp milliseconds, most whole seconds; both forms must parse.
     usesMilliseconds = random.chance(Rates.usesMilliseconds)
     appVersion = UInt8(random.below(UInt64(GeneratedMeta.appVersions.count)))
+    if writesContract13 { drawChargeDetails() }
     // Arrivals lean towards the beginning: most of an app's customers already exist when a log starts.
     let earliest = startAt + 3 * Span.day
     let latest = max(earliest + Span.day, endAt - 7 * Span.day)
@@ -170,8 +193,13 @@ struct HouseholdSimulator {
     let arrival = earliest + Int64(min(random.below(span), random.below(span)))
     let subject = firstSubject
     var used = 1
+    householdFirst = firstSubject
+    householdSubjectsMax = subjectsLeft
+    householdUsed = 1
+    secondAccount = nil
     members.removeAll(keepingCapacity: true)
     proSpans.removeAll(keepingCapacity: true)
+    blockedSpans.removeAll(keepingCapacity: true)
     let profile = random.below(1000)
     if profile < Rates.subscriberPerMille {
       let inCloud = random.chance(Rates.cloudGroup)
@@ -180,6 +208,7 @@ struct HouseholdSimulator {
         familySize = min(1 + Int(random.below(3)), subjectsLeft - 1)
       }
       used += familySize
+      householdUsed = used
       for offset in 0..<familySize {
         members.append(FamilyMember(subject: firstSubject + 1 + UInt32(offset)))
       }
@@ -204,6 +233,10 @@ struct HouseholdSimulator {
       wallet(subject: subject, from: arrival)
     } else {
       browse(subject: subject, at: arrival)
+    }
+    if writesContract13 {
+      supportStory(subject: subject, arrival: arrival)
+      used = householdUsed
     }
     if usageLevel != .none {
       // Usage draws from its own stream, so the purchase story is the same at every level.
@@ -253,8 +286,11 @@ struct HouseholdSimulator {
   }
 
   /// One subscription's state as its story unfolds, period by period.
-  private struct SubscriptionTrack {
-    let subject: UInt32
+  struct SubscriptionTrack {
+    /// Who owns it now: the first owner, or the `to` of its last transfer (v1.3).
+    var subject: UInt32
+    /// The subject that bought it.
+    let firstOwner: UInt32
     let originalTransaction: UInt64
     var product: GeneratedProduct
     var transaction: UInt64
@@ -302,11 +338,15 @@ struct HouseholdSimulator {
       if isPaid, innerEnd - innerStart > Span.hour, random.chance(Rates.refund) {
         if case .ends(let endedAt) = refund(&track, innerStart: innerStart, innerEnd: innerEnd) { return endedAt }
       } else if innerEnd > innerStart {
+        if writesContract13, isPaid {
+          declinedRefund(subject: track.subject, transaction: track.transaction, from: innerStart, to: innerEnd)
+        }
         switch changeWithinPeriod(&track, innerStart: innerStart, innerEnd: innerEnd, isPaid: isPaid) {
         case .ends(let endedAt): return endedAt
         case .restarts: continue
         case .continues: break
         }
+        if writesTransfers, members.isEmpty { transferSubscription(&track, after: innerEnd) }
       }
       if case .ends(let endedAt) = endPeriod(&track) { return endedAt }
     }
@@ -322,7 +362,7 @@ struct HouseholdSimulator {
     let periodEnd = firstPeriod.added(to: Timestamp(millisecondsSinceEpoch: purchaseAt))
       .millisecondsSinceEpoch
     let track = SubscriptionTrack(
-      subject: subject, originalTransaction: originalTransaction, product: product,
+      subject: subject, firstOwner: subject, originalTransaction: originalTransaction, product: product,
       transaction: originalTransaction, offer: offer, periodStart: purchaseAt, periodEnd: periodEnd,
       introRenewalsLeft: offer == .intro && product != .proAnnual ? 2 : 0)
 
@@ -359,6 +399,10 @@ struct HouseholdSimulator {
     var revocation = GeneratedEvent(.revocation, subject: track.subject, at: refundAt)
     revocation.transaction = track.transaction
     revocation.reason = .refund
+    if writesContract13 {
+      requestRefund(subject: track.subject, transaction: track.transaction, chargedAt: track.periodStart, refundAt: refundAt)
+      revocation.refunded = proratedRefund(track, at: refundAt)
+    }
     record(revocation, delivery: .lateProne)
     if random.chance(Rates.refundReversed), innerEnd - refundAt > 2 * Span.hour {
       let reversedAt = random.between(refundAt + Span.hour, innerEnd)
@@ -668,6 +712,7 @@ struct HouseholdSimulator {
     }
     if let end = buyOnce(subject: subject, product: .proLifetime, at: at, refundWithin: 30 * Span.day) {
       grantPro(subject, from: at, to: end)
+      if writesTransfers, end == .max { transferPurchase(subject: subject, transaction: lastPurchaseTransaction, after: at + 30 * Span.day) }
     }
     if random.chance(150_000) {
       wallet(subject: subject, from: at + random.between(Span.hour, 90 * Span.day))
@@ -684,6 +729,9 @@ struct HouseholdSimulator {
       if let end = buyOnce(subject: subject, product: product, at: at, refundWithin: 3 * Span.day) {
         let expires = duration.added(to: Timestamp(millisecondsSinceEpoch: at)).millisecondsSinceEpoch
         grantPro(subject, from: at, to: min(end, expires))
+        if writesTransfers, end == .max {
+          transferPurchase(subject: subject, transaction: lastPurchaseTransaction, after: at + 3 * Span.day)
+        }
       }
       at =
         duration.added(to: Timestamp(millisecondsSinceEpoch: at)).millisecondsSinceEpoch
@@ -713,12 +761,21 @@ struct HouseholdSimulator {
         .millisecondsSinceEpoch
     }
     record(purchase)
-    guard random.chance(Rates.refund) else { return .max }
+    lastPurchaseTransaction = purchase.transaction
+    guard random.chance(Rates.refund) else {
+      if writesContract13 {
+        declinedRefund(subject: subject, transaction: purchase.transaction, from: at + Span.hour, to: at + refundWithin)
+      }
+      return .max
+    }
     let refundAt = at + random.between(Span.hour, refundWithin)
     guard refundAt < horizonAt else { return .max }
     var revocation = GeneratedEvent(.revocation, subject: subject, at: refundAt)
     revocation.transaction = purchase.transaction
     revocation.reason = .refund
+    if writesContract13 {
+      requestRefund(subject: subject, transaction: purchase.transaction, chargedAt: at, refundAt: refundAt)
+    }
     record(revocation, delivery: .lateProne)
     // A reversed refund restores access later; the app is taken to stop at the refund.
     guard random.chance(Rates.refundReversed) else { return refundAt }
@@ -749,14 +806,18 @@ struct HouseholdSimulator {
   private mutating func wallet(subject: UInt32, from start: Int64) {
     var at = start
     var balance: Int64 = 0
-    var refundDue: (transaction: UInt64, coins: Int64)? = nil
-    var reversalDue: (transaction: UInt64, coins: Int64)? = nil
+    var refundDue: WalletRefund? = nil
+    var reversalDue: WalletRefund? = nil
     for _ in 0..<(4 + random.below(28)) {
       guard at < horizonAt else { return }
       if let due = refundDue, balance >= due.coins {
         var revocation = GeneratedEvent(.revocation, subject: subject, at: at)
         revocation.transaction = due.transaction
         revocation.reason = .refund
+        revocation.quantity = due.packs
+        if writesContract13 {
+          requestRefund(subject: subject, transaction: due.transaction, chargedAt: due.chargedAt, refundAt: at)
+        }
         record(revocation, delivery: .lateProne)
         balance -= due.coins
         refundDue = nil
@@ -782,7 +843,15 @@ struct HouseholdSimulator {
           let coins = quantity * product.coinsPerUnit
           balance += coins
           if refundDue == nil, random.chance(Rates.refund) {
-            refundDue = (purchase.transaction, coins)
+            refundDue = WalletRefund(transaction: purchase.transaction, coins: coins, chargedAt: at)
+            if writesContract13, quantity > 1, random.chance(Contract13Rates.partialPackRefund) {
+              // Some of the packs only: the balance loses those packs' coins.
+              let packs = 1 + Int64(random.below(UInt64(quantity - 1)))
+              refundDue = WalletRefund(
+                transaction: purchase.transaction, coins: packs * product.coinsPerUnit, chargedAt: at, packs: packs)
+            }
+          } else if writesContract13, refundDue == nil {
+            declinedRefund(subject: subject, transaction: purchase.transaction, from: at + Span.minute, to: at + Span.day)
           }
         }
       } else {
@@ -795,6 +864,16 @@ struct HouseholdSimulator {
       }
       at += random.between(Span.minute, 10 * Span.day)
     }
+  }
+
+  /// A coin purchase whose refund is due once the balance covers it.
+  private struct WalletRefund {
+    var transaction: UInt64
+    /// Coins the refund takes back.
+    var coins: Int64
+    var chargedAt: Int64
+    /// Packs refunded (`revocation.quantity`, v1.3); 0 for all of them.
+    var packs: Int64 = 0
   }
 
   /// A visitor who asks to buy and is declined, or only takes the `$0` trial unlock.
@@ -816,13 +895,13 @@ struct HouseholdSimulator {
   // MARK: - Recording
 
   /// A transaction id never used before in this log.
-  private mutating func newTransaction() -> UInt64 {
+  mutating func newTransaction() -> UInt64 {
     nextTransaction += 1
     return nextTransaction
   }
 
   /// The price a pipeline reports for a purchase, if it reports one (never for free offers).
-  private func price(of product: GeneratedProduct, offer: Offer?) -> Int64 {
+  func price(of product: GeneratedProduct, offer: Offer?) -> Int64 {
     guard sendsPrices else { return -1 }
     switch offer {
     case .trial?, .code?: return -1
@@ -833,8 +912,10 @@ struct HouseholdSimulator {
   }
 
   /// Numbers the event, attaches meta, decides how the pipeline delivers it, and maybe redelivers it.
-  mutating func record(_ event: GeneratedEvent, delivery: Delivery = .normal) {
+  @discardableResult
+  mutating func record(_ event: GeneratedEvent, delivery: Delivery = .normal) -> UInt64 {
     var event = event
+    if writesContract13, event.kind.isCharge, !event.isTransfer { addChargeDetails(&event) }
     if !usesMilliseconds {
       // Flooring keeps order: the simulation spaces dependent events at least a second apart.
       event.at -= event.at % Span.second
@@ -881,5 +962,6 @@ struct HouseholdSimulator {
       }
       events.append(copy)
     }
+    return event.number
   }
 }

@@ -63,9 +63,13 @@ struct LineEncoder {
     out.put("{\"id\":\"")
     writeID(event.number, to: &out)
     out.put("\",\"type\":\"")
-    out.put(event.kind.staticName)
+    out.put(event.isTransfer ? "transfer" : event.kind.staticName)
     out.put("\",\"subject\":\"")
     writeSubject(event.subject, to: &out)
+    if event.isTransfer {
+      out.put("\",\"to\":\"")
+      writeSubject(event.toSubject, to: &out)
+    }
     out.put("\",\"at\":\"")
     out.timestamp(event.at)
     if event.recordedAt != .min {
@@ -98,8 +102,17 @@ struct LineEncoder {
       out.decimal(event.originalTransaction)
       out.put("\"")
     }
+    if let grant = event.grantNumber {
+      out.put(",\"grant\":\"")
+      writeID(grant, to: &out)
+      out.put("\"")
+    }
     if event.expiresAt != .min {
-      out.put(event.kind == .graceEntered ? ",\"grace_expires\":\"" : ",\"expires\":\"")
+      switch event.kind {
+      case .graceEntered: out.put(",\"grace_expires\":\"")
+      case .refundRequested: out.put(",\"respond_by\":\"")
+      default: out.put(",\"expires\":\"")
+      }
       out.timestamp(event.expiresAt)
       out.put("\"")
     }
@@ -138,6 +151,45 @@ struct LineEncoder {
       out.put(",\"currency\":\"")
       out.put(event.storefront.currency)
       out.put("\"")
+    }
+    writeContract13Values(event, to: &out)
+  }
+
+  /// The v1.3 values: entitlements and service of grants and blocks, the refunded amount, and
+  /// a charge's store, country and proceeds.
+  @inline(__always)
+  private func writeContract13Values(_ event: GeneratedEvent, to out: inout ByteCursor) {
+    if !event.entitlements.isEmpty {
+      out.put(",\"entitlements\":[")
+      for (index, name) in event.entitlements.names.enumerated() {
+        out.put(index == 0 ? "\"" : ",\"")
+        out.put(name)
+        out.put("\"")
+      }
+      out.put("]")
+    }
+    if let service = event.service {
+      out.put(",\"service\":\"")
+      out.put(service.name)
+      out.put("\"")
+    }
+    if event.refunded >= 0 {
+      out.put(",\"refunded\":")
+      out.decimal(UInt64(event.refunded))
+    }
+    if let store = event.store {
+      out.put(",\"store\":\"")
+      out.put(store.name)
+      out.put("\"")
+    }
+    if event.writesCountry {
+      out.put(",\"country\":\"")
+      out.put(event.storefront.alpha2)
+      out.put("\"")
+    }
+    if event.proceeds >= 0 {
+      out.put(",\"proceeds\":")
+      out.decimal(UInt64(event.proceeds))
     }
   }
 

@@ -6,7 +6,7 @@ enum GenerateCommand: LedgerCommand {
   static let spec = CommandSpec(
     name: "generate", abstract: "Write a deterministic, production-like log and its catalog.",
     usage:
-      "generate --subjects <n> --seed <s> --out <log> [--months <m>] [--start <time>] [--usage <level>] [--force]",
+      "generate --subjects <n> --seed <s> --out <log> [--months <m>] [--start <time>] [--usage <level>] [--contract <version>] [--transfers] [--force]",
     positionals: [], requiredPositionals: 0,
     options: [
       .value("subjects", "n", "Number of customers (about 12 events each). Required."),
@@ -17,6 +17,13 @@ enum GenerateCommand: LedgerCommand {
       .value(
         "usage", "level",
         "none, typical (default) or heavy: how much metered usage; none writes the v1 log and catalog."),
+      .value(
+        "contract", "version",
+        "1.2 (default) or 1.3: 1.3 adds grants, blocks, refund requests and declines, prorated and partial refunds, and store, country and proceeds on charges."
+      ),
+      .flag(
+        "transfers",
+        "With --contract 1.3: also move purchases to customers' other accounts and back (transfer, contract 9)."),
       .flag("force", "Overwrite an existing log and catalog."),
     ],
     discussion: """
@@ -27,8 +34,12 @@ enum GenerateCommand: LedgerCommand {
       duplicates. With usage (the default), the catalog has a policy modelled on the seed apps
       (daily AI query limits, saved items, a Pro-only export, a usage-based trial, an intro week,
       days in UTC-05:00) and most lines are usage: sessions of queries, saves and releases, free
-      users at their limits and a few leaks from buggy clients. Every generated log passes
-      'storeledger check'.
+      users at their limits and a few leaks from buggy clients. With --contract 1.3, support
+      grants (some expiring, some revoked), blocks by fraud, consent and chargeback services
+      (mostly lifted later), refund requests (granted or declined), prorated subscription
+      refunds and refunds of some of a purchase's coin packs are written too, and charges say
+      their store, country and proceeds. Every generated log passes 'storeledger check', except
+      that a log with --transfers needs a storeledger that reads 'transfer'.
       Example: storeledger generate --subjects 100000 --seed 1 --out /tmp/big/log.jsonl
       """)
 
@@ -55,12 +66,7 @@ enum GenerateCommand: LedgerCommand {
     var options = GeneratorOptions(subjects: subjects, seed: seed)
     if let months = try integer("months") { options.months = months }
     if let start = arguments.value("start") { options.start = try ArgumentParser.instant(start, option: "start", time: TimeInput()) }
-    if let level = arguments.value("usage") {
-      guard let usage = UsageLevel(rawValue: level) else {
-        throw UsageError(message: "Invalid value for '--usage': '\(level)' (expected none, typical or heavy).")
-      }
-      options.usage = usage
-    }
+    try readContent(arguments, into: &options)
     if let problem = options.problem { throw UsageError(message: problem) }
     let catalogPath = LedgerLoader.defaultCatalogPath(forLog: out)
     if PlatformFile.identity(out) != nil && PlatformFile.identity(out) == PlatformFile.identity(catalogPath)
@@ -85,7 +91,43 @@ enum GenerateCommand: LedgerCommand {
       "wrote \(out): \(Plural.counted(stats.lines, "line")) (\(Plural.counted(stats.events, "event")) of which \(stats.count(of: .usage)) usage, "
         + "\(Plural.counted(stats.duplicates, "redelivered duplicate"))), "
         + "\(Plural.counted(stats.subjects, "subject")), \(Plural.counted(stats.bytes, "byte")) in \(formatSeconds(seconds)) s\n"
+        + contract13Summary(stats, options: options)
         + "wrote \(catalogPath)\n")
     return 0
+  }
+
+  /// `--usage`, `--contract` and `--transfers`: what the log holds.
+  static func readContent(_ arguments: ParsedArguments, into options: inout GeneratorOptions) throws(UsageError) {
+    if let level = arguments.value("usage") {
+      guard let usage = UsageLevel(rawValue: level) else {
+        throw UsageError(message: "Invalid value for '--usage': '\(level)' (expected none, typical or heavy).")
+      }
+      options.usage = usage
+    }
+    if let version = arguments.value("contract") {
+      guard let contract = GeneratedContract(rawValue: version) else {
+        throw UsageError(message: "Invalid value for '--contract': '\(version)' (expected 1.2 or 1.3).")
+      }
+      options.contract = contract
+    }
+    if arguments.has("transfers") {
+      guard options.contract == .v1_3 else {
+        throw UsageError(message: "'--transfers' needs '--contract 1.3' (transfer is a contract v1.3 event).")
+      }
+      options.transfers = true
+    }
+  }
+
+  /// What a v1.3 log holds of the v1.3 types, on a line of its own; empty for a v1.2 log.
+  static func contract13Summary(_ stats: GeneratorStats, options: GeneratorOptions) -> String {
+    guard options.contract == .v1_3 else { return "" }
+    let refundNotices = stats.count(of: .refundRequested) + stats.count(of: .refundDeclined)
+    var parts = [
+      Plural.counted(stats.count(of: .grant) + stats.count(of: .grantRevoked), "grant event"),
+      Plural.counted(stats.count(of: .block) + stats.count(of: .unblock), "block event"),
+      Plural.counted(refundNotices, "refund notice"),
+    ]
+    if options.transfers { parts.append(Plural.counted(stats.transfers, "transfer")) }
+    return "contract v1.3: " + parts.joined(separator: ", ") + "\n"
   }
 }

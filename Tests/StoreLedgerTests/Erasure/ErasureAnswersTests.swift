@@ -15,13 +15,17 @@ struct ErasureAnswersTests {
   /// report total as known now and as of earlier, `check`'s warnings, the pseudonym's
   /// entitlements and balances, the index rebuilt, and no JSON form of an erased subject in any
   /// file beside the log (`rawSearch`: not even its bytes, for subjects no other text contains).
-  func verify(log: [UInt8], catalogText: String, erase chosen: [String], seed: UInt64, rawSearch: Bool) throws {
+  /// Answers are compared at `extraTimes` too (edge instants of chosen events).
+  func verify(
+    log: [UInt8], catalogText: String, erase chosen: [String], seed: UInt64, rawSearch: Bool,
+    extraTimes: [(at: Timestamp, asOf: Timestamp?)] = []
+  ) throws {
     let fixture = try ErasureFixture(log: log, catalogText: catalogText)
     defer { fixture.remove() }
     _ = try IndexBuild.run(logPath: fixture.log, catalog: fixture.catalog)
     let before = try fixture.ledger()
     let others = subjectNames(before).filter { !chosen.contains($0) }
-    let times = answerTimes(before, count: 12, seed: seed)
+    let times = answerTimes(before, count: 12, seed: seed) + extraTimes
     var engine = QueryEngine(ledger: before)
     let expected = others.map { subject in times.map { answerText(before, &engine, subject: subject, at: $0.at, asOf: $0.asOf) } }
     let erasedBefore = chosen.map { subject in times.map { erasedView(before, subject, $0) } }
@@ -67,6 +71,26 @@ struct ErasureAnswersTests {
     let chosen = Array(subjectNames(try fixture.ledger()).shuffled(using: &random).prefix(count))
     fixture.remove()
     try verify(log: bytes, catalogText: LogGenerator.policyCatalogJSON, erase: chosen, seed: seed, rawSearch: true)
+  }
+
+  @Test(
+    "generated v1.3 logs: erasing subjects with grants, blocks or refund notices leaves every other answer and report total, also at the edges of their events",
+    arguments: [(UInt64(41), 1, UsageLevel.none), (43, 3, .none), (47, 2, .typical)])
+  func generatedContract13(seed: UInt64, count: Int, usage: UsageLevel) throws {
+    let seed = ProcessInfo.processInfo.environment["STORELEDGER_PROPERTY_SEED"].flatMap(UInt64.init) ?? seed
+    let (bytes, _) = generatedLog(GeneratorOptions(subjects: usage == .none ? 100 : 60, seed: seed, usage: usage, contract: .v1_3))
+    let catalogText = LogGenerator.catalogJSON(for: usage)
+    let fixture = try ErasureFixture(log: bytes, catalogText: catalogText)
+    let ledger = try fixture.ledger()
+    fixture.remove()
+    var random = SeededGenerator(seed: seed)
+    // The first half of the asked subjects have v1.3 events: erase those, and compare the others
+    // also at the edges of the erased subjects' events and of a few other subjects' v1.3 events.
+    let asked = askedSubjects(ledger, count: 2 * count + 6, random: &random)
+    let chosen = Array(asked.prefix(count))
+    var edges = chosen.flatMap { edgeInstants(ledger, subject: $0, limit: 12, random: &random) }
+    edges += asked.dropFirst(count).prefix(3).flatMap { edgeInstants(ledger, subject: $0, limit: 6, random: &random) }
+    try verify(log: bytes, catalogText: catalogText, erase: chosen, seed: seed, rawSearch: true, extraTimes: edges)
   }
 
   @Test("every scenario in Events/: erasing each subject in turn leaves every other answer and report total", arguments: scenarios)

@@ -27,16 +27,33 @@ struct GeneratedLogChecker {
     "refund_reversed": ["transaction"],
     "consumption": ["currency", "quantity"],
     "usage": ["feature"],
+    "refund_requested": ["transaction"],
+    "refund_declined": ["transaction"],
+    "grant": ["entitlements"],
+    "grant_revoked": ["grant"],
+    "block": ["service"],
+    "unblock": ["service"],
+    "transfer": ["to"],
   ]
   /// Optional fields beyond the common ones, per type.
   static let optional: [String: Set<String>] = [
     "purchase": [
       "original_transaction", "expires", "quantity", "ownership", "offer", "price", "currency",
+      "store", "country", "proceeds",
     ],
-    "renewal": ["offer", "price", "currency"],
+    "renewal": ["offer", "price", "currency", "store", "country", "proceeds"],
     "expiration": ["reason"],
-    "revocation": ["reason"],
+    "revocation": ["reason", "quantity", "refunded"],
     "usage": ["quantity"],
+    "refund_requested": ["reason", "respond_by"],
+    "grant": ["expires", "reason"],
+    "grant_revoked": ["reason"],
+    "block": ["entitlements", "reason"],
+    "unblock": ["reason"],
+    "transfer": ["transaction", "original_transaction"],
+  ]
+  static let refundRequestReasons: Set<String> = [
+    "unintended_purchase", "fulfillment_issue", "unsatisfied", "legal", "other",
   ]
   static let offers: Set<String> = ["trial", "intro", "promo", "code", "win_back"]
   static let expirationReasons: Set<String> = [
@@ -101,6 +118,15 @@ struct GeneratedLogChecker {
   private var firstLineOfTransaction: [String: Int] = [:]
   private var latestAtBySubject: [String: Timestamp] = [:]
   private var entriesBySubject: [String: [Entry]] = [:]
+  /// v1.3: each charge's price (nil without one), product kind and quantity, by transaction.
+  private var charges: [String: (price: Int64?, kind: ProductKind?, quantity: Int64)] = [:]
+  /// v1.3: the subjects with a line other than a transfer naming each unit (`t:` transaction,
+  /// `o:` original transaction), the transfers of each unit, and the ids of each subject's grants.
+  private var subjectsNamingUnit: [String: Set<String>] = [:]
+  private var transfersOfUnit: [String: [(at: Timestamp, line: Int, subject: String, to: String)]] = [:]
+  private var grantIDsBySubject: [String: Set<String>] = [:]
+  /// Distinct `transfer` events, and those that move a unit back to a subject that held it.
+  private(set) var transfersBack = 0
 
   /// A checker for logs that use `catalog`.
   init(catalog: Catalog) {
@@ -123,9 +149,42 @@ struct GeneratedLogChecker {
       start = index + 1
     }
     lines = lineNumber
+    checkTransferChains()
     for (subject, entries) in entriesBySubject {
       checkEffectiveOrder(subject: subject, entries: entries)
     }
+  }
+
+  /// Contract v1.3 §9, as the whole log knows it: every chain starts at a subject with a line
+  /// naming the unit and goes on from each transfer's `to`; no consumable moves.
+  private mutating func checkTransferChains() {
+    for (unit, transfers) in transfersOfUnit {
+      let ordered = transfers.sorted { $0.at != $1.at ? $0.at < $1.at : $0.line < $1.line }
+      if unit.hasPrefix("t:"), charges[String(unit.dropFirst(2))]?.kind == .consumable {
+        fail(ordered[0].line, "transfer of a consumable purchase")
+      }
+      if !(subjectsNamingUnit[unit] ?? []).contains(ordered[0].subject) {
+        fail(ordered[0].line, "first transfer of \(unit) from a subject with no line naming it")
+      }
+      var held: Set<String> = [ordered[0].subject]
+      for (previous, transfer) in zip(ordered, ordered.dropFirst()) where transfer.subject != previous.to {
+        fail(transfer.line, "transfer of \(unit) from \(transfer.subject), not its owner \(previous.to)")
+      }
+      for transfer in ordered {
+        if held.contains(transfer.to) { transfersBack += 1 }
+        held.insert(transfer.to)
+      }
+    }
+  }
+
+  /// The units transferred to `subject` at any time, as `t:`/`o:` keys.
+  private func unitsTransferred(to subject: String) -> (transactions: Set<String>, originals: Set<String>) {
+    var transactions: Set<String> = []
+    var originals: Set<String> = []
+    for (unit, transfers) in transfersOfUnit where transfers.contains(where: { $0.to == subject }) {
+      if unit.hasPrefix("t:") { transactions.insert(String(unit.dropFirst(2))) } else { originals.insert(String(unit.dropFirst(2))) }
+    }
+    return (transactions, originals)
   }
 
   private mutating func checkLine(_ bytes: [UInt8], line: Int) {
@@ -177,6 +236,7 @@ struct GeneratedLogChecker {
     firstLineOfID[id] = (line, withoutRecorded, value["recorded"])
 
     checkFields(value, type: type, at: at, line: line)
+    noteContract13(value, type: type, subject: subject, id: id, at: at, line: line)
     if type == "purchase" || type == "renewal", let transaction = value["transaction"]?.stringValue
     {
       if let first = firstLineOfTransaction[transaction] {
@@ -189,6 +249,13 @@ struct GeneratedLogChecker {
     for field in ["offer", "reason", "ownership", "currency", "feature"] {
       if let text = value[field]?.stringValue { countsByValue["\(field)=\(text)", default: 0] += 1 }
     }
+    for field in ["service", "store", "country"] {
+      if let text = value[field]?.stringValue { countsByValue["\(field)=\(text)", default: 0] += 1 }
+    }
+    if type == "transfer" {
+      countsByValue[value["transaction"] != nil ? "transfer=transaction" : "transfer=original_transaction", default: 0] += 1
+    }
+    if value["proceeds"] != nil { countsByValue["proceeds", default: 0] += 1 }
     if value["price"] != nil { countsByValue["price", default: 0] += 1 }
     if value["meta"] != nil { countsByValue["meta", default: 0] += 1 }
     if let recorded, recorded.millisecondsSinceEpoch - at.millisecondsSinceEpoch >= 86_400_000 {
@@ -208,6 +275,39 @@ struct GeneratedLogChecker {
     }
     entriesBySubject[subject, default: []].append(
       Entry(line: line, type: type, at: at, value: value))
+  }
+
+  /// Keeps what the log-wide v1.3 rules need: charges, the subjects naming each unit,
+  /// transfers and grants.
+  private mutating func noteContract13(
+    _ value: JSONValue, type: String, subject: String, id: String, at: Timestamp, line: Int
+  ) {
+    let transaction = value["transaction"]?.stringValue
+    let original = value["original_transaction"]?.stringValue
+    if type == "transfer" {
+      guard let to = value["to"]?.stringValue, !to.isEmpty, to != subject else {
+        return fail(line, "transfer to must be another subject")
+      }
+      guard (transaction == nil) != (original == nil) else {
+        return fail(line, "transfer names its unit by transaction or original_transaction, never both")
+      }
+      let unit = transaction.map { "t:" + $0 } ?? "o:" + original!
+      transfersOfUnit[unit, default: []].append((at, line, subject, to))
+      return
+    }
+    if type == "grant" { grantIDsBySubject[subject, default: []].insert(id) }
+    if let transaction { subjectsNamingUnit["t:" + transaction, default: []].insert(subject) }
+    if let original { subjectsNamingUnit["o:" + original, default: []].insert(subject) }
+    if type == "purchase", value["original_transaction"] == nil, let transaction {
+      subjectsNamingUnit["o:" + transaction, default: []].insert(subject)
+    }
+    guard type == "purchase" || type == "renewal", let transaction else { return }
+    var price: Int64? = nil
+    if case .integer(let amount)? = value["price"] { price = amount }
+    var quantity: Int64 = 1
+    if case .integer(let amount)? = value["quantity"] { quantity = amount }
+    let kind = value["product"]?.stringValue.flatMap { catalog.index(of: $0) }.map { catalog[$0].kind }
+    charges[transaction] = (price, kind, quantity)
   }
 
   /// A canonical UTC timestamp: parses, and prints back identically (`Z`, `.mmm` only when non-zero).
@@ -254,6 +354,7 @@ struct GeneratedLogChecker {
     if let offer = value["offer"], !Self.offers.contains(offer.stringValue ?? "") {
       fail(line, "bad offer")
     }
+    checkContract13Fields(value, type: type, line: line)
     switch type {
     case "purchase":
       guard let product else { return }
@@ -320,11 +421,71 @@ struct GeneratedLogChecker {
     }
   }
 
+  /// The v1.3 fields' own rules (contract §1, §10, §11); references are checked log-wide.
+  private mutating func checkContract13Fields(_ value: JSONValue, type: String, line: Int) {
+    if let store = value["store"] {
+      let text = store.stringValue ?? ""
+      let allowed = text.utf8.allSatisfy { ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 95 || $0 == 45 }
+      if !(1...32).contains(text.utf8.count) || !allowed { fail(line, "bad store \(text)") }
+    }
+    if let country = value["country"] {
+      let text = country.stringValue ?? ""
+      if text.utf8.count != 2 || !text.utf8.allSatisfy({ $0 >= 65 && $0 <= 90 }) { fail(line, "bad country \(text)") }
+    }
+    if let proceeds = value["proceeds"] {
+      guard case .integer(let amount) = proceeds, case .integer(let price)? = value["price"], amount >= 0, amount <= price else {
+        return fail(line, "proceeds must be 0 to the price, with a price")
+      }
+    }
+    if type == "revocation" {
+      for field in ["refunded", "quantity"] where value[field] != nil {
+        guard case .integer(let amount)? = value[field], amount >= (field == "quantity" ? 1 : 0) else {
+          return fail(line, "bad revocation \(field)")
+        }
+      }
+    }
+    if let entitlements = value["entitlements"] {
+      guard case .array(let items) = entitlements else { return fail(line, "entitlements must be a list") }
+      let names = items.compactMap(\.stringValue)
+      let known = Set(catalog.products.flatMap(\.entitlements))
+      if names.isEmpty || names.count != items.count || !names.allSatisfy(known.contains) {
+        fail(line, "entitlements must be a non-empty list of the catalog's entitlements")
+      }
+    }
+    if let service = value["service"]?.stringValue, !(1...64).contains(service.unicodeScalars.count) {
+      fail(line, "bad service")
+    }
+    if ["grant", "grant_revoked", "block", "unblock"].contains(type), let reason = value["reason"] {
+      if !(1...256).contains(reason.stringValue?.unicodeScalars.count ?? 0) { fail(line, "bad \(type) reason") }
+    }
+    if type == "refund_requested" {
+      if let reason = value["reason"], !Self.refundRequestReasons.contains(reason.stringValue ?? "") {
+        fail(line, "bad refund request reason")
+      }
+      if value["respond_by"] != nil { _ = timestamp(value["respond_by"], line: line, field: "respond_by") }
+    }
+  }
+
+  /// A revocation's `refunded` (at most the charge's price, which it must have) and `quantity`
+  /// (a consumable's, at most the packs bought).
+  private mutating func checkRefundAmounts(_ value: JSONValue, type: String, transaction: String, line: Int) {
+    guard type == "revocation", let charge = charges[transaction] else { return }
+    if case .integer(let refunded)? = value["refunded"] {
+      guard let price = charge.price, refunded <= price else { return fail(line, "refunded above the price or without one") }
+      countsByValue["refunded<price", default: 0] += refunded < price ? 1 : 0
+    }
+    if case .integer(let packs)? = value["quantity"] {
+      if charge.kind != .consumable || packs > charge.quantity { fail(line, "revocation quantity beyond the packs bought") }
+      countsByValue["partial packs", default: 0] += packs < charge.quantity ? 1 : 0
+    }
+  }
+
   /// References and balances of one subject, in effective order (`at`, then line).
   private mutating func checkEffectiveOrder(subject: String, entries: [Entry]) {
-    var transactions: Set<String> = []
-    var originalTransactions: Set<String> = []
-    var credits: [String: (currency: String, amount: Int64)] = [:]
+    // A unit transferred to the subject is its to refer to (as the whole log knows it).
+    var (transactions, originalTransactions) = unitsTransferred(to: subject)
+    var credits: [String: (currency: String, amount: Int64, units: Int64)] = [:]
+    var debits: [String: Int64] = [:]
     var balances: [String: Int64] = [:]
     let ordered = entries.sorted { $0.at != $1.at ? $0.at < $1.at : $0.line < $1.line }
     var previousUse: Timestamp? = nil
@@ -357,23 +518,36 @@ struct GeneratedLogChecker {
           var quantity: Int64 = 1
           if case .integer(let amount)? = value["quantity"] { quantity = amount }
           let credit = quantity * product.units
-          credits[transaction] = (product.currency, credit)
+          credits[transaction] = (product.currency, credit, product.units)
           balances[product.currency, default: 0] += credit
         }
       case "renewal":
         if let transaction { transactions.insert(transaction) }
         if let originalTransaction { originalTransactions.insert(originalTransaction) }
-      case "revocation", "refund_reversed":
+      case "revocation", "refund_reversed", "refund_requested", "refund_declined":
         guard let transaction else { continue }
         if !transactions.contains(transaction) {
           fail(
             entry.line,
             "\(entry.type) of transaction \(transaction) unknown to \(subject) at that point")
         }
+        checkRefundAmounts(value, type: entry.type, transaction: transaction, line: entry.line)
         if let credit = credits[transaction] {
-          balances[credit.currency, default: 0] +=
-            entry.type == "revocation" ? -credit.amount : credit.amount
+          if entry.type == "revocation" {
+            var packs = credit.amount / max(1, credit.units)
+            if case .integer(let amount)? = value["quantity"] { packs = amount }
+            debits[transaction] = packs * credit.units
+            balances[credit.currency, default: 0] -= packs * credit.units
+          } else if entry.type == "refund_reversed" {
+            balances[credit.currency, default: 0] += debits[transaction] ?? credit.amount
+          }
         }
+      case "grant_revoked":
+        if let grant = value["grant"]?.stringValue, !(grantIDsBySubject[subject] ?? []).contains(grant) {
+          fail(entry.line, "grant_revoked names no grant of \(subject)")
+        }
+      case "grant", "block", "unblock", "transfer":
+        break
       case "consumption":
         guard let currency = value["currency"]?.stringValue,
           case .integer(let quantity)? = value["quantity"]

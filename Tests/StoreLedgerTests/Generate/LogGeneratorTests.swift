@@ -143,14 +143,14 @@ struct LogGeneratorTests {
     let events = Double(sample.stats.events)
     let count = { (type: String) in Double(checker.countsByType[type, default: 0]) }
     let value = { (key: String) in Double(checker.countsByValue[key, default: 0]) }
-    // The generator's v1.3 mode (issue 34) is still to come: refund requests and declines,
-    // grants and blocks are the kinds it does not write yet. Listed here so the list can only shrink.
-    let notGeneratedYet: [EventKind] = [.refundRequested, .refundDeclined, .grant, .grantRevoked, .block, .unblock, .transfer]
-    for kind in EventKind.allCases where !notGeneratedYet.contains(kind) {
+    // Every kind is generated: the v1.3 kinds by the v1.3 mode (Contract13GenerationTests), never
+    // by default, so the default log stays the pinned v1.2 one.
+    let contract13Kinds: [EventKind] = [.refundRequested, .refundDeclined, .grant, .grantRevoked, .block, .unblock, .transfer]
+    for kind in EventKind.allCases where !contract13Kinds.contains(kind) {
       #expect(checker.countsByType[kind.name, default: 0] > 0, "no \(kind.name) events")
     }
-    for kind in notGeneratedYet {
-      #expect(checker.countsByType[kind.name, default: 0] == 0, "\(kind.name) is generated now: take it off the list")
+    for kind in contract13Kinds {
+      #expect(checker.countsByType[kind.name, default: 0] == 0, "\(kind.name) in the default (v1.2) log")
     }
     let perSubject = (events - count("usage")) / Double(CheckedSample.options.subjects)
     #expect(perSubject > 9 && perSubject < 15, "\(perSubject) events other than usage per subject")
@@ -462,6 +462,26 @@ struct GeneratedLogCheckerTests {
         "not allowed"
       ),
       (#"{"id":"b","type":"usage","subject":"u","at":"2024-01-01T00:00:00Z"}"#, "missing"),
+      // Contract v1.3.
+      (#"{"id":"b","type":"revocation","subject":"u","at":"2024-01-02T00:00:00Z","transaction":"t1","quantity":2}"#, nil),
+      (#"{"id":"b","type":"revocation","subject":"u","at":"2024-01-02T00:00:00Z","transaction":"t1","quantity":3}"#, "beyond the packs"),
+      (#"{"id":"b","type":"revocation","subject":"u","at":"2024-01-02T00:00:00Z","transaction":"t1","refunded":10}"#, "without one"),
+      (#"{"id":"b","type":"refund_requested","subject":"u","at":"2024-01-02T00:00:00Z","transaction":"t1","reason":"unsatisfied","respond_by":"2024-01-02T12:00:00Z"}"#, nil),
+      (#"{"id":"b","type":"refund_requested","subject":"u","at":"2024-01-02T00:00:00Z","transaction":"t1","reason":"bored"}"#, "bad refund request reason"),
+      (#"{"id":"b","type":"refund_declined","subject":"v","at":"2024-01-02T00:00:00Z","transaction":"t1"}"#, "unknown"),
+      (#"{"id":"b","type":"grant","subject":"u","at":"2024-01-02T00:00:00Z","entitlements":["pro"],"expires":"2024-02-02T00:00:00Z","reason":"beta tester"}"#, nil),
+      (#"{"id":"b","type":"grant","subject":"u","at":"2024-01-02T00:00:00Z","entitlements":["gold"]}"#, "catalog's entitlements"),
+      (#"{"id":"b","type":"grant_revoked","subject":"u","at":"2024-01-02T00:00:00Z","grant":"a"}"#, "names no grant"),
+      (#"{"id":"b","type":"block","subject":"u","at":"2024-01-02T00:00:00Z","service":"","entitlements":["pro"]}"#, "bad service"),
+      (#"{"id":"b","type":"unblock","subject":"u","at":"2024-01-02T00:00:00Z","service":"fraud","reason":""}"#, "bad unblock reason"),
+      (#"{"id":"b","type":"purchase","subject":"u","at":"2024-01-02T00:00:00Z","product":"pro.lifetime","transaction":"t2","price":990,"currency":"USD","store":"appstore","country":"US","proceeds":693}"#, nil),
+      (#"{"id":"b","type":"purchase","subject":"u","at":"2024-01-02T00:00:00Z","product":"pro.lifetime","transaction":"t2","price":990,"currency":"USD","proceeds":991}"#, "proceeds"),
+      (#"{"id":"b","type":"purchase","subject":"u","at":"2024-01-02T00:00:00Z","product":"pro.lifetime","transaction":"t2","country":"USA"}"#, "bad country"),
+      (#"{"id":"b","type":"purchase","subject":"u","at":"2024-01-02T00:00:00Z","product":"pro.lifetime","transaction":"t2","store":"App Store"}"#, "bad store"),
+      (#"{"id":"b","type":"transfer","subject":"u","at":"2024-01-02T00:00:00Z","to":"v","transaction":"t1"}"#, "consumable"),
+      (#"{"id":"b","type":"transfer","subject":"w","at":"2024-01-02T00:00:00Z","to":"v","transaction":"t1"}"#, "no line naming it"),
+      (#"{"id":"b","type":"transfer","subject":"u","at":"2024-01-02T00:00:00Z","to":"u","transaction":"t1"}"#, "another subject"),
+      (#"{"id":"b","type":"transfer","subject":"u","at":"2024-01-02T00:00:00Z","to":"v","transaction":"t1","original_transaction":"t1"}"#, "never both"),
     ] as [(String, String?)])
   func findsViolations(secondLine: String, expected: String?) {
     var log = Array((Self.valid + "\n").utf8)
