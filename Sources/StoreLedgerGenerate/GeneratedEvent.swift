@@ -53,9 +53,8 @@ struct GeneratedEvent {
 
   // Contract v1.3 (written only in v1.3 logs).
 
-  /// Writes `"type":"transfer"` whatever `kind` says: `EventKind` has no `transfer` until the
-  /// engine reads contract §9, so a transfer is a flag on a placeholder kind.
-  var isTransfer = false
+  /// Whether it is a `transfer` (contract v1.3, section 9).
+  var isTransfer: Bool { kind == .transfer }
   /// The subject a transfer moves its unit `to`.
   var toSubject: UInt32 = 0
   /// The event number of the grant a `grant_revoked` ends (written as that event's id).

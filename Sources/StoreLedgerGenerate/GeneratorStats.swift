@@ -39,11 +39,8 @@ package struct GeneratorStats: Sendable, Equatable {
       return
     }
     events += 1
-    if event.isTransfer {
-      transfers += 1
-    } else {
-      eventsByKind[Int(event.kind.rawValue)] += 1
-    }
+    if event.isTransfer { transfers += 1 }
+    eventsByKind[Int(event.kind.rawValue)] += 1
     if event.recordedAt != .min, event.recordedAt - event.at >= Span.day {
       lateKnowledge += 1
     }

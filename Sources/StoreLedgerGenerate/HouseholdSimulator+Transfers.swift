@@ -55,9 +55,7 @@ extension GeneratedEvent {
   /// A `transfer` of a unit from `subject` to `to`; name the unit by `transaction` or
   /// `originalTransaction` afterwards.
   static func transfer(subject: UInt32, to: UInt32, at: Int64) -> GeneratedEvent {
-    // A kind that writes no field of its own stands in until `EventKind` has `transfer`.
-    var event = GeneratedEvent(.purchasePending, subject: subject, at: at)
-    event.isTransfer = true
+    var event = GeneratedEvent(.transfer, subject: subject, at: at)
     event.toSubject = to
     return event
   }

@@ -63,7 +63,7 @@ struct LineEncoder {
     out.put("{\"id\":\"")
     writeID(event.number, to: &out)
     out.put("\",\"type\":\"")
-    out.put(event.isTransfer ? "transfer" : event.kind.staticName)
+    out.put(event.kind.staticName)
     out.put("\",\"subject\":\"")
     writeSubject(event.subject, to: &out)
     if event.isTransfer {

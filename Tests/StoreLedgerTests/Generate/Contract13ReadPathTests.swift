@@ -74,8 +74,12 @@ struct Contract13ReadPathTests {
     let restored = try SnapshotFiles.restore(
       snapshotPath: snapshotPath, logPath: fixture.log, catalogPath: catalogPath, catalog: fixture.catalog
     ).ledger
+    // Subjects joined by transfers are placed by their group (found by a first pass over the file).
+    let groups = try ShardGroups.scan(path: fixture.log)
     let shards = try (0..<shardCount).map { index in
-      try LedgerLoader.load(logPath: fixture.log, catalog: fixture.catalog, shard: Shard(index: index, of: shardCount)).ledger
+      var shard = Shard(index: index, of: shardCount)
+      shard.groups = groups
+      return try LedgerLoader.load(logPath: fixture.log, catalog: fixture.catalog, shard: shard).ledger
     }
     return Paths(fixture: fixture, full: full, restored: restored, shards: shards)
   }
@@ -119,29 +123,28 @@ struct Contract13ReadPathTests {
       }
   }
 
-  // Issue 34's property at a transfer's edges. The engine refuses `transfer` by type until contract
-  // §9 lands (built in parallel), so the whole check is a known issue until then; once the engine
-  // reads transfers this test fails with "known issue was not recorded": drop the wrapper then.
+  // Issue 34's property at a transfer's edges.
   @Test("with transfers: at each transfer's at, 1 ms before, and as of just before and at its recorded, both subjects' answers through every read path equal the full read")
-  func readPathsAgreeAtTransfers() {
+  func readPathsAgreeAtTransfers() throws {
     let options = GeneratorOptions(subjects: 200, seed: 33, usage: .none, contract: .v1_3, transfers: true)
-    withKnownIssue("contract v1.3 §9: the engine does not read transfer yet") {
-      let transfers = try Self.transfers(in: generatedLog(options).bytes)
-      #expect(transfers.count > 2)
-      let paths = try Self.paths(options)
-      defer { paths.fixture.remove() }
-      for transfer in transfers.prefix(12) {
-        for subject in transfer.subjects {
-          let (indexed, _) = try paths.fixture.indexedLedger([subject])
-          let viaIndex = try #require(indexed)
-          let viaShard = paths.shards[Shard.index(ofSubject: subject, count: Self.shardCount)]
-          for at in [transfer.at, transfer.at.adding(milliseconds: -1)] {
-            for asOf in [nil, transfer.recorded.adding(milliseconds: -1), transfer.recorded] as [Timestamp?] {
-              let want = answers(paths.full, subject: subject, at: at, asOf: asOf)
-              #expect(answers(viaIndex, subject: subject, at: at, asOf: asOf) == want, "index: \(subject) at \(at)")
-              #expect(answers(viaShard, subject: subject, at: at, asOf: asOf) == want, "shard: \(subject) at \(at)")
-              #expect(answers(paths.restored, subject: subject, at: at, asOf: asOf) == want, "snapshot: \(subject) at \(at)")
-            }
+    let transfers = try Self.transfers(in: generatedLog(options).bytes)
+    #expect(transfers.count > 2)
+    let paths = try Self.paths(options)
+    defer { paths.fixture.remove() }
+    let groups = try ShardGroups.scan(path: paths.fixture.log)
+    for transfer in transfers.prefix(12) {
+      for subject in transfer.subjects {
+        let (indexed, _) = try paths.fixture.indexedLedger([subject])
+        let viaIndex = try #require(indexed)
+        var name = subject
+        let shardIndex = name.withUTF8 { groups.placing($0) { Shard.index(ofSubject: $0, count: Self.shardCount) } }
+        let viaShard = paths.shards[shardIndex]
+        for at in [transfer.at, transfer.at.adding(milliseconds: -1)] {
+          for asOf in [nil, transfer.recorded.adding(milliseconds: -1), transfer.recorded] as [Timestamp?] {
+            let want = answers(paths.full, subject: subject, at: at, asOf: asOf)
+            #expect(answers(viaIndex, subject: subject, at: at, asOf: asOf) == want, "index: \(subject) at \(at)")
+            #expect(answers(viaShard, subject: subject, at: at, asOf: asOf) == want, "shard: \(subject) at \(at)")
+            #expect(answers(paths.restored, subject: subject, at: at, asOf: asOf) == want, "snapshot: \(subject) at \(at)")
           }
         }
       }
