@@ -241,5 +241,9 @@ extension SubjectState {
     balances.append(contentsOf: other.balances)
     grantPositions.removeAll(keepingCapacity: true)
     grantPositions.append(contentsOf: other.grantPositions)
+    // Every stored property: a block left from the subject judged before would deny this one's access.
+    blocks.removeAll(keepingCapacity: true)
+    blocks.append(contentsOf: other.blocks)
+    hasBlockEvents = other.hasBlockEvents
   }
 }
