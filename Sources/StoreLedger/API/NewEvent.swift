@@ -60,6 +60,8 @@ public struct NewEvent: Hashable, Sendable, Codable {
   public var grant: EventID?
   /// The service of a `block` or `unblock`, such as `fraud` (contract v1.3).
   public var service: String?
+  /// The subject a `transfer` moves its unit to (contract v1.3, section 9).
+  public var to: SubjectID?
   /// Anything else to keep with the event (store ids, environment); answers ignore it.
   /// The log allows any JSON values; this form holds strings (others decode as their JSON text).
   public var meta: [String: String] = [:]
@@ -107,6 +109,7 @@ public struct NewEvent: Hashable, Sendable, Codable {
     add("entitlements", entitlements.map { .array($0.map { .string($0) }) })
     add("grant", grant.map { .string($0.rawValue) })
     add("service", service.map { .string($0) })
+    add("to", to.map { .string($0.rawValue) })
     if !meta.isEmpty { add("meta", .object(meta.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })) }
     return .object(members)
   }
@@ -120,7 +123,7 @@ public struct NewEvent: Hashable, Sendable, Codable {
     let known: Set<String> = [
       "id", "type", "subject", "at", "recorded", "product", "transaction", "original_transaction", "expires",
       "grace_expires", "quantity", "ownership", "offer", "price", "currency", "reason", "auto_renew", "feature", "meta",
-      "refunded", "store", "country", "proceeds", "respond_by", "entitlements", "grant", "service",
+      "refunded", "store", "country", "proceeds", "respond_by", "entitlements", "grant", "service", "to",
     ]
     if let unknown = json.members.keys.sorted().first(where: { !known.contains($0) }) {
       throw json.fail(unknown, "no such field (Docs/log-format.md)")
@@ -155,6 +158,7 @@ public struct NewEvent: Hashable, Sendable, Codable {
     }
     grant = try json.optionalString("grant").map { EventID(rawValue: $0) }
     service = try json.optionalString("service")
+    to = try json.optionalString("to").map { SubjectID(rawValue: $0) }
     if json.optional("meta") != nil {
       for (key, value) in try json.object("meta").members {
         meta[key] = value.stringValue ?? JSONWriter.compact(value)
