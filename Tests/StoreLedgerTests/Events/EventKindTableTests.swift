@@ -139,6 +139,7 @@ struct EventKindTableTests {
     (.usage, [.usage]),
     (.refundNotice, [.refundRequested, .refundDeclined]),
     (.access, [.grant, .grantRevoked, .block, .unblock]),
+    (.ownership, [.transfer]),
   ]
 
   @Test("each scope holds the kinds the docs say, listed from allCases")
@@ -151,7 +152,7 @@ struct EventKindTableTests {
     #expect(EventKind.allCases.filter(\.isRefund) == [.revocation, .refundReversed])
     #expect(
       EventKind.allCases.filter { !$0.mayGrantAccess }
-        == [.purchasePending, .consumption, .usage, .refundRequested, .refundDeclined])
+        == [.purchasePending, .consumption, .usage, .refundRequested, .refundDeclined, .transfer])
   }
 
   @Test("a kind's scope and its required fields agree, so a new kind cannot take a scope without its fields")
@@ -177,7 +178,10 @@ struct EventKindTableTests {
       #expect(
         !scope.contains(.access) || (scope == .access && !required.intersection([.entitlements, .grant, .service]).isEmpty),
         "\(kind): an access kind names what it gives, revokes or which service blocks")
-      let events = scope.intersection([.charge, .subscription, .refund, .balance, .usage, .refundNotice, .access])
+      #expect(
+        !scope.contains(.ownership) || (scope == .ownership && required.contains(.to)),
+        "\(kind): a transfer names who receives the unit and does nothing else")
+      let events = scope.intersection([.charge, .subscription, .refund, .balance, .usage, .refundNotice, .access, .ownership])
       #expect(events == scope, "\(kind): a scope bit no name describes")
     }
   }
