@@ -15,7 +15,11 @@ extension QueryText {
       return ["  decided by: no event of the log (nothing cited)"]
     }
     var lines = ["  decided by: " + words(trail[deciding], ledger: ledger)]
-    let later = trail[(deciding + 1)...]
+    // The transfers that made this subject the unit's owner (contract v1.3, section 9).
+    for transfer in trail where transfer.kind == .transfer {
+      lines.append("  owned through: " + words(transfer, ledger: ledger))
+    }
+    let later = trail[(deciding + 1)...].filter { $0.kind != .transfer }
     lines += later.prefix(laterEventsShownMax).map { "  since then: " + words($0, ledger: ledger) }
     if later.count > laterEventsShownMax { lines.append("  since then: and \(later.count - laterEventsShownMax) more") }
     return lines
@@ -37,9 +41,20 @@ extension QueryText {
   }
 
   /// The subject's events that `evidence` cites, in effective order.
+  /// A subject some transfer names may cite other subjects' lines: the unit's and the transfers.
   private static func events(_ evidence: [Evidence], subject: String, ledger: Ledger) -> [Event] {
-    guard let symbol = ledger.subject(named: subject) else { return [] }
     let lines = Set(evidence.map(\.line))
-    return ledger.events(of: symbol).filter { lines.contains(Int($0.line)) }
+    var pool = ledger.subject(named: subject).map { Array(ledger.events(of: $0)) } ?? []
+    if let party = ledger.owners.party(named: subject) {
+      for number in ledger.owners.unitsOfParty[Int(party)] {
+        for step in ledger.owners.units[Int(number)].steps {
+          for member in [step.from, step.to] where ledger.owners.partySubjects[Int(member)].isSome {
+            pool += ledger.events(of: ledger.owners.partySubjects[Int(member)])
+          }
+        }
+      }
+    }
+    var seen = Set<UInt32>()
+    return pool.filter { lines.contains(Int($0.line)) && seen.insert($0.line).inserted }.sorted(by: Event.effectiveOrder)
   }
 }

@@ -152,6 +152,7 @@ package struct CustomerTimeline: Sendable {
   }
 
   private static func details(of event: Event, ledger: Ledger) -> String {
+    if let words = contract13Details(of: event, ledger: ledger) { return words }
     var parts: [String] = []
     let symbols = ledger.symbols
     if event.product.isSome { parts.append(ledger.catalog[event.product].id) }
@@ -178,9 +179,33 @@ package struct CustomerTimeline: Sendable {
     if event.reasonRaw != 255 {
       let reason =
         event.kind == .expiration
-        ? ExpirationReason(rawValue: event.reasonRaw)?.name : RevocationReason(rawValue: event.reasonRaw)?.name
+        ? ExpirationReason(rawValue: event.reasonRaw)?.name
+        : event.kind == .refundRequested
+          ? RefundRequestReason(rawValue: event.reasonRaw)?.name : RevocationReason(rawValue: event.reasonRaw)?.name
       if let reason { parts.append("reason " + reason) }
     }
     return parts.joined(separator: ", ")
+  }
+
+  /// The details of the kinds that keep their values in other fields (`Event+Access`,
+  /// `Event+Transfer`), worded by their own names; nil for every other kind.
+  private static func contract13Details(of event: Event, ledger: Ledger) -> String? {
+    let names = ledger.symbols.transactions
+    func reason() -> [String] { event.accessReason.isSome ? ["reason " + names.string(event.accessReason)] : [] }
+    switch event.kind {
+    case .transfer:
+      let unit = (event.transferNamesTransaction ? "transaction " : "original ") + names.string(event.transferredUnit)
+      return "to " + names.string(event.transferRecipient) + ", " + unit
+    case .grant:
+      var parts = ["grant " + names.string(event.grantReference)]
+      if event.hasExpires { parts.append("until " + event.expires.rfc3339) }
+      return (parts + reason()).joined(separator: ", ")
+    case .grantRevoked:
+      return (["grant " + names.string(event.grantReference)] + reason()).joined(separator: ", ")
+    case .block, .unblock:
+      return (["service " + names.string(event.service)] + reason()).joined(separator: ", ")
+    default:
+      return nil
+    }
   }
 }

@@ -38,7 +38,7 @@ package enum EventWords {
     case .grantRevoked: return "support grant withdrawn"
     case .block: return "access blocked"
     case .unblock: return "block lifted"
-    case .transfer: return "moved to another account"
+    case .transfer: return "transfer between accounts"
     }
   }
 

@@ -87,3 +87,16 @@ struct QueryTextTests {
     if !line.contains("active until") { #expect(!result.stdout.contains("renews")) }
   }
 }
+
+@Suite("Transfers in words")
+struct TransferWordsTests {
+  @Test("--explain in text names the transfer that made the subject the owner, and the timeline says to whom a unit moved")
+  func transferInWords() {
+    let log = repoPath("Events/v13-support.jsonl")
+    let query = runCLI(["query", log, "--subject", "ben", "--at", "2026-02-10T00:00:00Z", "--explain", "--format", "text"])
+    #expect(query.status == 0)
+    #expect(query.stdout.contains("owned through: transfer between accounts (event t2, line 3), took effect 10 Jan 2026 12:00 UTC"), "\(query.stdout)")
+    let timeline = runCLI(["timeline", log, "--subject", "cleo"])
+    #expect(timeline.stdout.contains("transfer to dan, transaction l1"), "\(timeline.stdout)")
+  }
+}
