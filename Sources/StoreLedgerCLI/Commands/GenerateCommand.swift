@@ -38,8 +38,8 @@ enum GenerateCommand: LedgerCommand {
       grants (some expiring, some revoked), blocks by fraud, consent and chargeback services
       (mostly lifted later), refund requests (granted or declined), prorated subscription
       refunds and refunds of some of a purchase's coin packs are written too, and charges say
-      their store, country and proceeds. Every generated log passes 'storeledger check', except
-      that a log with --transfers needs a storeledger that reads 'transfer'.
+      their store, country and proceeds; with --transfers, purchases also move between a
+      customer's accounts. Every generated log passes 'storeledger check'.
       Example: storeledger generate --subjects 100000 --seed 1 --out /tmp/big/log.jsonl
       """)
 

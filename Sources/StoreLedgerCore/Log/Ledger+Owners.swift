@@ -27,13 +27,37 @@ extension Ledger {
     return result
   }
 
+  /// Drops the "names no purchase of this subject" warnings of lines that belong to a
+  /// transferred unit: under the unit's later owners such lines are the unit's, folded with its
+  /// charges under the first owner (contract v1.3, section 9), not references to nothing.
+  /// - Complexity: O(warnings + events of the chains' subjects); nothing without transfers.
+  package mutating func dropUnitReferenceWarnings() {
+    guard !owners.isEmpty, warnings.contains(where: { $0.code == .unknownReference }) else { return }
+    var unitLines = Set<Int>()
+    for unit in owners.units {
+      for party in Set(unit.steps.flatMap { [$0.from, $0.to] }) where owners.partySubjects[Int(party)].isSome {
+        for event in events(of: owners.partySubjects[Int(party)]) where unit.names(event) { unitLines.insert(Int(event.line)) }
+      }
+    }
+    warnings.removeAll { $0.code == .unknownReference && $0.line.map(unitLines.contains) == true }
+  }
+
   /// Sets `owners` from the ledger's transfers and returns the errors of chains that break the
   /// rules (then `owners` is left empty: a log with errors is not answered from).
   /// - Complexity: O(events) to find the transfers; O(events of the chains' subjects) beyond.
   package mutating func settleOwners(file: String?) -> [Diagnostic] {
     owners = OwnerChains()
     var transfers: [(event: Event, subject: Symbol)] = []
-    forEachEvent { event, subject in if event.kind == .transfer { transfers.append((event, subject)) } }
+    if relocated.isEmpty {
+      // One byte per event read in a plain loop: a log without transfers pays only this pass.
+      events.withUnsafeBufferPointer { all in
+        for index in all.indices where all[index].kind == .transfer {
+          transfers.append((all[index], subject(ofEventAt: index)))
+        }
+      }
+    } else {
+      forEachEvent { event, subject in if event.kind == .transfer { transfers.append((event, subject)) } }
+    }
     guard !transfers.isEmpty else { return [] }
     var chains = OwnerChains()
     var stepsByUnit: [Symbol: [OwnerChains.Step]] = [:]

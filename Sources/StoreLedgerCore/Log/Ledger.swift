@@ -22,7 +22,7 @@ package struct Ledger: Sendable {
   /// The latest effective time of any event.
   package var latestEffective: Timestamp
   /// Warnings from loading (torn line, events that change nothing).
-  package let warnings: [Diagnostic]
+  package var warnings: [Diagnostic]
   /// Subjects an open `LedgerStore` re-folded after an append: their current events were
   /// moved to the end of `events` (the old range is dead until compaction). Empty for a
   /// ledger loaded in one go, so `subjectStarts` alone describes it.

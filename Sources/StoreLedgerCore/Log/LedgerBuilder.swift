@@ -466,6 +466,7 @@ package struct LedgerBuilder {
     var ledger = ledger
     let problems = ledger.settleOwners(file: file)
     guard problems.isEmpty else { return .failure(DiagnosticList(problems + warnings)) }
+    ledger.dropUnitReferenceWarnings()
     return .success(ledger)
   }
 
