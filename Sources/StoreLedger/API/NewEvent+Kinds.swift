@@ -171,6 +171,60 @@ extension NewEvent {
     }
   }
 
+  /// The subscription `originalTransaction` moved from `subject` to `to` from `at` on (contract v1.3, section 9).
+  public static func transfer(
+    id: EventID, subject: SubjectID, at: Timestamp, to: SubjectID, originalTransaction: TransactionID
+  ) -> NewEvent {
+    NewEvent(id, .transfer, subject, at) {
+      $0.to = to
+      $0.originalTransaction = originalTransaction
+    }
+  }
+
+  /// The non-consumable or non-renewing purchase `transaction` moved from `subject` to `to` from `at` on.
+  public static func transfer(id: EventID, subject: SubjectID, at: Timestamp, to: SubjectID, transaction: TransactionID)
+    -> NewEvent
+  {
+    NewEvent(id, .transfer, subject, at) {
+      $0.to = to
+      $0.transaction = transaction
+    }
+  }
+
+  /// Support gave `entitlements` from `at`, until `expires` or for ever (contract v1.3, section 10).
+  public static func grant(
+    id: EventID, subject: SubjectID, at: Timestamp, entitlements: [String], expires: Timestamp? = nil,
+    reason: String? = nil
+  ) -> NewEvent {
+    NewEvent(id, .grant, subject, at) {
+      $0.entitlements = entitlements
+      $0.expires = expires
+      $0.reason = reason
+    }
+  }
+
+  /// `service` denies `entitlements` (nil: every one) from `at` until its `unblock`.
+  public static func block(
+    id: EventID, subject: SubjectID, at: Timestamp, service: String, entitlements: [String]? = nil,
+    reason: String? = nil
+  ) -> NewEvent {
+    NewEvent(id, .block, subject, at) {
+      $0.service = service
+      $0.entitlements = entitlements
+      $0.reason = reason
+    }
+  }
+
+  /// `service` lifts its block from `at` on.
+  public static func unblock(id: EventID, subject: SubjectID, at: Timestamp, service: String, reason: String? = nil)
+    -> NewEvent
+  {
+    NewEvent(id, .unblock, subject, at) {
+      $0.service = service
+      $0.reason = reason
+    }
+  }
+
   /// `feature` of the catalog's policy was used (`quantity` times; negative releases).
   public static func usage(
     id: EventID, subject: SubjectID, at: Timestamp, feature: FeatureID, quantity: Int64? = nil

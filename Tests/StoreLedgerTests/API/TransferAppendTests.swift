@@ -89,4 +89,29 @@ struct TransferAppendTests {
     }
     #expect(try Data(contentsOf: URL(fileURLWithPath: log)) == before)
   }
+
+  @Test("the typed constructors of transfers, grants and blocks append lines the ledger folds as the contract says")
+  func typedConstructors() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    try exampleCatalogText.write(to: directory.appendingPathComponent("catalog.json"), atomically: true, encoding: .utf8)
+    let log = directory.appendingPathComponent("log.jsonl").path
+    try "".write(toFile: log, atomically: true, encoding: .utf8)
+    let store = try LedgerStore(logPath: log)
+    let at = { (text: String) in ts(text) }
+    _ = try store.append([
+      .purchase(id: "p1", subject: "a", at: at("2026-01-01T00:00:00Z"), product: "pro.lifetime", transaction: "l1"),
+      .transfer(id: "t1", subject: "a", at: at("2026-01-10T00:00:00Z"), to: "b", transaction: "l1"),
+      .grant(id: "g1", subject: "c", at: at("2026-01-01T00:00:00Z"), entitlements: ["pro"], expires: at("2026-02-01T00:00:00Z")),
+      .block(id: "k1", subject: "c", at: at("2026-01-05T00:00:00Z"), service: "fraud"),
+      .unblock(id: "k2", subject: "c", at: at("2026-01-07T00:00:00Z"), service: "fraud"),
+    ])
+    #expect(store.answer(for: "b", at: at("2026-01-10T00:00:00Z")).has("pro"))
+    #expect(!store.answer(for: "a", at: at("2026-01-10T00:00:00Z")).has("pro"))
+    #expect(store.answer(for: "a", at: at("2026-01-09T23:59:59.999Z")).has("pro"))
+    #expect(store.answer(for: "c", at: at("2026-01-04T00:00:00Z")).has("pro"))
+    #expect(!store.answer(for: "c", at: at("2026-01-06T00:00:00Z")).has("pro"))
+    #expect(store.answer(for: "c", at: at("2026-01-07T00:00:00Z")).has("pro"))
+    #expect(!store.answer(for: "c", at: at("2026-02-01T00:00:00Z")).has("pro"))
+  }
 }
