@@ -46,12 +46,9 @@ extension QueryText {
     let lines = Set(evidence.map(\.line))
     var pool = ledger.subject(named: subject).map { Array(ledger.events(of: $0)) } ?? []
     if let party = ledger.owners.party(named: subject) {
-      for number in ledger.owners.unitsOfParty[Int(party)] {
-        for step in ledger.owners.units[Int(number)].steps {
-          for member in [step.from, step.to] where ledger.owners.partySubjects[Int(member)].isSome {
-            pool += ledger.events(of: ledger.owners.partySubjects[Int(member)])
-          }
-        }
+      let units = ledger.owners.unitsOfParty[Int(party)].map { ledger.owners.units[Int($0)] }
+      for member in Set(units.flatMap(ledger.owners.subjects(of:))) where ledger.subject(named: subject) != member {
+        pool += ledger.events(of: member)
       }
     }
     var seen = Set<UInt32>()

@@ -28,6 +28,9 @@ package struct OwnerChains: Sendable {
     /// The transactions of the unit's charges, sorted, so a refund naming one belongs to the unit.
     package var charges: [Symbol]
 
+    /// Every party its chain names (a transfer's `subject` or `to`), each once, in party order.
+    package var parties: [Int32] { Set(steps.flatMap { [$0.from, $0.to] }).sorted() }
+
     /// The first owner: the first transfer's `subject`.
     package var firstOwner: Int32 { steps[0].from }
 
@@ -111,7 +114,12 @@ package struct OwnerChains: Sendable {
     precondition(!unit.steps.isEmpty, "a unit is transferred at least once")
     let index = Int32(units.count)
     units.append(unit)
-    for party in Set(unit.steps.flatMap { [$0.from, $0.to] }) { unitsOfParty[Int(party)].append(index) }
+    for party in unit.parties { unitsOfParty[Int(party)].append(index) }
+  }
+
+  /// The ledger subjects of the parties `unit`'s chain names (a `to` without lines has none).
+  package func subjects(of unit: Unit) -> [Symbol] {
+    unit.parties.map { partySubjects[Int($0)] }.filter(\.isSome)
   }
 
   /// The groups of parties joined by transfers: for each party, the smallest party number of its group.

@@ -35,8 +35,8 @@ extension Ledger {
     guard !owners.isEmpty, warnings.contains(where: { $0.code == .unknownReference }) else { return }
     var unitLines = Set<Int>()
     for unit in owners.units {
-      for party in Set(unit.steps.flatMap { [$0.from, $0.to] }) where owners.partySubjects[Int(party)].isSome {
-        for event in events(of: owners.partySubjects[Int(party)]) where unit.names(event) { unitLines.insert(Int(event.line)) }
+      for subject in owners.subjects(of: unit) {
+        for event in events(of: subject) where unit.names(event) { unitLines.insert(Int(event.line)) }
       }
     }
     warnings.removeAll { $0.code == .unknownReference && $0.line.map(unitLines.contains) == true }
@@ -87,9 +87,7 @@ extension Ledger {
   /// The transactions of the charges naming the unit, under any subject of its chain, sorted.
   private func charges(of unit: OwnerChains.Unit, chains: OwnerChains) -> [Symbol] {
     var charges: [Symbol] = []
-    for party in Set(unit.steps.flatMap { [$0.from, $0.to] }) {
-      let subject = chains.partySubjects[Int(party)]
-      guard subject.isSome else { continue }
+    for subject in chains.subjects(of: unit) {
       for event in events(of: subject) where event.kind.isCharge {
         if event.originalTransaction == unit.name || event.transaction == unit.name { charges.append(event.transaction) }
       }

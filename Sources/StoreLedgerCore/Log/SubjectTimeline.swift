@@ -107,9 +107,7 @@ extension Ledger {
     for number in owners.unitsOfParty[Int(party)] {
       let unit = owners.units[Int(number)]
       candidates += unit.steps.map(\.transfer)
-      for member in Set(unit.steps.flatMap { [$0.from, $0.to] }) where owners.partySubjects[Int(member)].isSome {
-        candidates += events(of: owners.partySubjects[Int(member)]).filter { unit.names($0) }
-      }
+      for member in owners.subjects(of: unit) { candidates += events(of: member).filter { unit.names($0) } }
     }
     var gathering = OwnedEventGathering(catalog: catalog)
     var fold = PointInTimeFold()
