@@ -12,7 +12,8 @@ public struct CommittedBatch: Hashable, Sendable {
   public var lineCount: Int
   /// The events it added, in log order.
   public var events: [Event]
-  /// The subjects of those events, each once, sorted: whose answers may have changed.
+  /// The subjects whose answers may have changed, each once, sorted: those of the events, and
+  /// every subject a transfer joins to one of them (a transfer's `to`, a unit's later owners).
   public var subjects: [SubjectID]
 
   /// One added event.
@@ -32,7 +33,7 @@ public struct CommittedBatch: Hashable, Sendable {
   }
 
   /// The lines after `linesBefore` that `outcome` (an append or refresh) took in.
-  /// - Complexity: O(events of the subjects re-folded).
+  /// - Complexity: O(events of the subjects re-folded + parties of the owner chains).
   init(_ outcome: LogAppender.Outcome, after linesBefore: Int) {
     let ledger = outcome.ledger
     let symbols = ledger.symbols
@@ -44,7 +45,9 @@ public struct CommittedBatch: Hashable, Sendable {
         subject: SubjectID(rawValue: symbols.subjects.string(subject)), at: event.at, recorded: event.recorded,
         line: Int(event.line))
     }
-    subjects = Set(events.map(\.subject)).sorted { $0.rawValue < $1.rawValue }
+    subjects = ledger.withGroups(ofNames: Set(events.map(\.subject.rawValue))).map(SubjectID.init(rawValue:)).sorted {
+      $0.rawValue < $1.rawValue
+    }
     firstLine = linesBefore + 1
     lineCount = outcome.logLines - linesBefore
   }

@@ -170,6 +170,7 @@ struct StoreState {
     var parser = EventLineParser(catalog: catalog)
     let main = ledger.symbols
     var involved = Set<UInt32>()
+    var parties = Set<String>()
     func noteSubjects(of line: ArraySlice<UInt8>) {
       let parsed = line.withUnsafeBufferPointer { bytes in
         builder.withSymbols { parser.parse(bytes, lineNumber: 0, symbols: &$0) }
@@ -191,6 +192,11 @@ struct StoreState {
         if event.kind.isCharge {
           note(mini.transactions, event.transaction, subjectOfCharge, in: main.transactions)
         }
+        if !ledger.owners.isEmpty {
+          // A subject a transfer alone named has no lines, but its group has.
+          parties.insert(mini.subjects.string(event.loadingSubject))
+          if event.kind == .transfer { parties.insert(mini.transactions.string(event.transferRecipient)) }
+        }
         if event.kind == .transfer, let to = mini.transactions.withBytes(event.transferRecipient, { main.subjects.lookup($0) }) {
           involved.insert(to.rawValue)
         }
@@ -199,6 +205,7 @@ struct StoreState {
     LogAppender.forEachInputLine(appendedSince, noteSubjects)
     LogAppender.forEachInputLine(input, noteSubjects)
     // A transfer's chain, and the answers of a unit, span its group (contract v1.3, section 9).
+    for name in ledger.withGroups(ofNames: parties) { if let subject = main.subjects.lookup(name) { involved.insert(subject.rawValue) } }
     involved = ledger.withGroups(of: involved)
     for subject in involved.sorted() {
       guard let (lower, upper) = extent(of: Symbol(rawValue: subject)) else { continue }

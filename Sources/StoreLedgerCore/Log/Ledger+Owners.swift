@@ -27,6 +27,20 @@ extension Ledger {
     return result
   }
 
+  /// The subject ids of `names` and of every subject a transfer joins to one of them, `to`-only
+  /// subjects included: whose answers an event of one of `names` may change (contract v1.3,
+  /// section 9: a unit's lines answer for its owner of the moment).
+  /// - Complexity: O(parties of the ledger's owner chains); `names` alone without transfers.
+  package func withGroups(ofNames names: Set<String>) -> Set<String> {
+    guard !owners.isEmpty else { return names }
+    let leaders = owners.groupLeaders()
+    let wanted = Set(names.compactMap { owners.party(named: $0).map { leaders[Int($0)] } })
+    guard !wanted.isEmpty else { return names }
+    var result = names
+    for (party, leader) in leaders.enumerated() where wanted.contains(leader) { result.insert(owners.partyNames[party]) }
+    return result
+  }
+
   /// Drops the "names no purchase of this subject" warnings of lines that belong to a
   /// transferred unit: under the unit's later owners such lines are the unit's, folded with its
   /// charges under the first owner (contract v1.3, section 9), not references to nothing.

@@ -114,4 +114,43 @@ struct TransferAppendTests {
     #expect(store.answer(for: "c", at: at("2026-01-07T00:00:00Z")).has("pro"))
     #expect(!store.answer(for: "c", at: at("2026-02-01T00:00:00Z")).has("pro"))
   }
+
+  @Test("the change stream names every subject a transfer joins: the receiver, and a unit's owner when its lines change")
+  func commitsNameTheGroup() async throws {
+    let (lines, _) = try Self.material()
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    try exampleCatalogText.write(to: directory.appendingPathComponent("catalog.json"), atomically: true, encoding: .utf8)
+    let log = directory.appendingPathComponent("log.jsonl").path
+    try "".write(toFile: log, atomically: true, encoding: .utf8)
+    let store = try LedgerStore(logPath: log)
+    var iterator = store.commits(pollingInterval: nil).makeAsyncIterator()
+    // Lines 1-6: ana buys m1, cleo buys l1, ana → ben, ben renews m1, ben → ana, cleo → dan.
+    let expected: [[SubjectID]] = [["ana"], ["cleo"], ["ana", "ben"], ["ana", "ben"], ["ana", "ben"], ["cleo", "dan"], ["ana", "ben"]]
+    for (line, subjects) in zip(lines, expected) {
+      _ = try store.append(lines: Array((line + "\n").utf8), named: "input", now: nil)
+      let batch = try #require(try await iterator.next())
+      #expect(batch.subjects == subjects, "\(line)")
+    }
+  }
+
+  @Test("an open ledger takes a transfer onward from a subject that a transfer alone named, as a fresh load does")
+  func onwardFromReceiverWithoutLines() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    try exampleCatalogText.write(to: directory.appendingPathComponent("catalog.json"), atomically: true, encoding: .utf8)
+    let log = directory.appendingPathComponent("log.jsonl").path
+    try "".write(toFile: log, atomically: true, encoding: .utf8)
+    let store = try LedgerStore(logPath: log)
+    let lines = [
+      #"{"id":"p1","type":"purchase","subject":"ana","at":"2026-01-01T00:00:00Z","product":"pro.lifetime","transaction":"l1"}"#,
+      #"{"id":"x1","type":"transfer","subject":"ana","at":"2026-02-01T00:00:00Z","to":"ben","transaction":"l1"}"#,
+      #"{"id":"x2","type":"transfer","subject":"ben","at":"2026-03-01T00:00:00Z","to":"cy","transaction":"l1"}"#,
+    ]
+    for line in lines { _ = try store.append(lines: Array((line + "\n").utf8), named: "input", now: nil) }
+    for (subject, has) in [("ana", false), ("ben", false), ("cy", true)] {
+      #expect(store.answer(for: SubjectID(rawValue: subject), at: ts("2026-03-02T00:00:00Z")).has("pro") == has, "\(subject)")
+    }
+    #expect(store.answer(for: "ben", at: ts("2026-02-02T00:00:00Z")).has("pro"))
+  }
 }
