@@ -39,19 +39,46 @@ extension NewEvent {
     public static let other = RevocationReason(rawValue: "other")
   }
 
+  /// Why a customer asked the store for a refund (`refund_requested`'s `reason`, contract v1.3, section 11).
+  public struct RefundRequestReason: RawRepresentable, Hashable, Sendable {
+    /// The name in the log.
+    public var rawValue: String
+    /// Wraps a name.
+    public init(rawValue: String) { self.rawValue = rawValue }
+    /// The customer did not mean to buy.
+    public static let unintendedPurchase = RefundRequestReason(rawValue: "unintended_purchase")
+    /// What was bought was not delivered or did not work.
+    public static let fulfillmentIssue = RefundRequestReason(rawValue: "fulfillment_issue")
+    /// The customer was not satisfied.
+    public static let unsatisfied = RefundRequestReason(rawValue: "unsatisfied")
+    /// A legal reason.
+    public static let legal = RefundRequestReason(rawValue: "legal")
+    /// Any other reason.
+    public static let other = RefundRequestReason(rawValue: "other")
+  }
+
+  private mutating func setSale(store: String?, country: String?, proceeds: Int64?) {
+    self.store = store
+    self.country = country
+    self.proceeds = proceeds
+  }
+
   private init(_ id: EventID, _ kind: EventKind, _ subject: SubjectID, _ at: Timestamp, _ fill: (inout NewEvent) -> Void) {
     self.init(id: id, kind: kind, subject: subject, at: at)
     fill(&self)
   }
 
   /// A purchase charging `transaction` for `product` (a subscription's first period needs
-  /// `expires`; a consumable may buy several `quantity`).
+  /// `expires`; a consumable may buy several `quantity`); `store`, `country` and `proceeds` as
+  /// contract v1.3 section 11 has them.
   public static func purchase(
     id: EventID, subject: SubjectID, at: Timestamp, product: ProductID, transaction: TransactionID,
     originalTransaction: TransactionID? = nil, expires: Timestamp? = nil, quantity: Int64? = nil,
-    ownership: Ownership? = nil, offer: Offer? = nil, price: Int64? = nil, currency: String? = nil
+    ownership: Ownership? = nil, offer: Offer? = nil, price: Int64? = nil, currency: String? = nil,
+    store: String? = nil, country: String? = nil, proceeds: Int64? = nil
   ) -> NewEvent {
     NewEvent(id, .purchase, subject, at) {
+      $0.setSale(store: store, country: country, proceeds: proceeds)
       $0.product = product
       $0.transaction = transaction
       $0.originalTransaction = originalTransaction
@@ -73,9 +100,10 @@ extension NewEvent {
   public static func renewal(
     id: EventID, subject: SubjectID, at: Timestamp, product: ProductID, transaction: TransactionID,
     originalTransaction: TransactionID, expires: Timestamp, offer: Offer? = nil, price: Int64? = nil,
-    currency: String? = nil
+    currency: String? = nil, store: String? = nil, country: String? = nil, proceeds: Int64? = nil
   ) -> NewEvent {
     NewEvent(id, .renewal, subject, at) {
+      $0.setSale(store: store, country: country, proceeds: proceeds)
       $0.product = product
       $0.transaction = transaction
       $0.originalTransaction = originalTransaction
@@ -144,14 +172,37 @@ extension NewEvent {
     }
   }
 
-  /// `transaction` was revoked (a refund is a revocation with `reason: .refund`).
+  /// `transaction` was revoked (a refund is a revocation with `reason: .refund`); a partial refund
+  /// gives the amount `refunded` (minor units) or, for a consumable pack, the `quantity` revoked.
   public static func revocation(
-    id: EventID, subject: SubjectID, at: Timestamp, transaction: TransactionID, reason: RevocationReason? = nil
+    id: EventID, subject: SubjectID, at: Timestamp, transaction: TransactionID, reason: RevocationReason? = nil,
+    refunded: Int64? = nil, quantity: Int64? = nil
   ) -> NewEvent {
     NewEvent(id, .revocation, subject, at) {
       $0.transaction = transaction
       $0.reason = reason?.rawValue
+      $0.refunded = refunded
+      $0.quantity = quantity
     }
+  }
+
+  /// The customer asked the store to refund `transaction`, to be answered by `respondBy` (contract v1.3, section 11).
+  public static func refundRequested(
+    id: EventID, subject: SubjectID, at: Timestamp, transaction: TransactionID, reason: RefundRequestReason? = nil,
+    respondBy: Timestamp? = nil
+  ) -> NewEvent {
+    NewEvent(id, .refundRequested, subject, at) {
+      $0.transaction = transaction
+      $0.reason = reason?.rawValue
+      $0.respondBy = respondBy
+    }
+  }
+
+  /// The store declined to refund `transaction`.
+  public static func refundDeclined(id: EventID, subject: SubjectID, at: Timestamp, transaction: TransactionID)
+    -> NewEvent
+  {
+    NewEvent(id, .refundDeclined, subject, at) { $0.transaction = transaction }
   }
 
   /// A refund of `transaction` was reversed.
@@ -199,6 +250,16 @@ extension NewEvent {
     NewEvent(id, .grant, subject, at) {
       $0.entitlements = entitlements
       $0.expires = expires
+      $0.reason = reason
+    }
+  }
+
+  /// Ends the grant whose event id is `grant` from `at` on (contract v1.3, section 10).
+  public static func grantRevoked(id: EventID, subject: SubjectID, at: Timestamp, grant: EventID, reason: String? = nil)
+    -> NewEvent
+  {
+    NewEvent(id, .grantRevoked, subject, at) {
+      $0.grant = grant
       $0.reason = reason
     }
   }

@@ -115,6 +115,26 @@ struct TransferAppendTests {
     #expect(!store.answer(for: "c", at: at("2026-02-01T00:00:00Z")).has("pro"))
   }
 
+  @Test("the typed constructors of v1.3 fields and notices write the scenario's own lines", arguments: [
+    (1, NewEvent.purchase(
+      id: "t1", subject: "ana", at: ts("2026-01-01T09:00:00Z"), product: "pro.monthly", transaction: "m1",
+      expires: ts("2026-02-01T09:00:00Z"), price: 4990, currency: "USD", country: "US", proceeds: 3493)),
+    (8, .renewal(
+      id: "t6", subject: "ana", at: ts("2026-03-04T09:00:00Z"), product: "pro.monthly", transaction: "m3",
+      originalTransaction: "m1", expires: ts("2026-04-04T09:00:00Z"), store: "appstore")),
+    (11, .grantRevoked(id: "g3", subject: "eve", at: ts("2026-03-10T00:00:00Z"), grant: "g1", reason: "granted by mistake")),
+    (23, .revocation(
+      id: "r4", subject: "gia", at: ts("2026-01-05T00:00:00Z"), transaction: "c1", reason: .refund, refunded: 990, quantity: 1)),
+    (27, .refundRequested(
+      id: "q2", subject: "hal", at: ts("2026-05-02T10:00:00Z"), transaction: "p1", reason: .unsatisfied,
+      respondBy: ts("2026-05-02T22:00:00Z"))),
+    (28, .refundDeclined(id: "q3", subject: "hal", at: ts("2026-05-02T20:00:00Z"), transaction: "p1")),
+  ])
+  func v13Constructors(line: Int, event: NewEvent) throws {
+    let lines = try String(contentsOfFile: Self.scenario, encoding: .utf8).split(separator: "\n")
+    #expect(event.jsonValue == (try JSONValue.parse(String(lines[line - 1]))), "line \(line)")
+  }
+
   @Test("the change stream names every subject a transfer joins: the receiver, and a unit's owner when its lines change")
   func commitsNameTheGroup() async throws {
     let (lines, _) = try Self.material()
