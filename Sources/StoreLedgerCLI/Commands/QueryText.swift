@@ -66,8 +66,8 @@ extension QueryText {
   static func during(
     subject: String, from: Timestamp, to: Timestamp, ledger: Ledger
   ) -> [(String, [SubjectTimeline.Interval])] {
-    guard let symbol = ledger.subject(named: subject) else { return [] }
-    return ledger.timeline(subject: symbol).entitlements.compactMap { entitlement, intervals in
+    guard let timeline = ledger.timeline(named: subject) else { return [] }
+    return timeline.entitlements.compactMap { entitlement, intervals in
       let clipped = intervals.compactMap { interval -> SubjectTimeline.Interval? in
         let end = interval.to ?? .distantFuture
         guard interval.from < to, end > from else { return nil }

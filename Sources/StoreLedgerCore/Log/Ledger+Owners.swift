@@ -8,6 +8,19 @@ extension Ledger {
     self.subject(named: subject) != nil || owners.party(named: subject) != nil
   }
 
+  /// The subject ids only a transfer's `to` names (no line of their own), sorted by their bytes:
+  /// subjects of the ledger all the same, whose answers come from the units moved to them.
+  /// - Complexity: O(parties of the ledger's owner chains).
+  package var receiversWithoutLines: [String] {
+    guard !owners.isEmpty else { return [] }
+    return zip(owners.partyNames, owners.partySubjects).filter { !$0.1.isSome }.map(\.0).sorted {
+      $0.utf8.lexicographicallyPrecedes($1.utf8)
+    }
+  }
+
+  /// The subjects the log names: those with lines and those only a transfer names.
+  package var namedSubjectCount: Int { subjectCount + receiversWithoutLines.count }
+
   /// `subjects` (raw symbols) with every subject some transfer joins to one of them (contract
   /// v1.3, section 9: what an append must fold together to check a chain and answer a unit).
   /// - Complexity: O(parties of the ledger's owner chains); `subjects` alone without transfers.

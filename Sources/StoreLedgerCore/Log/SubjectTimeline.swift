@@ -79,6 +79,15 @@ extension Ledger {
     return accumulator.timeline(self)
   }
 
+  /// The timeline of the subject named `name` as known at `asOf`: one with lines, or one only a
+  /// transfer's `to` names (contract v1.3, section 9); nil when the log names no such subject.
+  /// - Complexity: that of `timeline(subject:asOf:)`.
+  package func timeline(named name: String, asOf: Timestamp? = nil) -> SubjectTimeline? {
+    if let subject = subject(named: name) { return timeline(subject: subject, asOf: asOf) }
+    guard let party = owners.party(named: name) else { return nil }
+    return ownedTimeline(party: party, subject: .none, knownBy: asOf ?? .distantFuture)
+  }
+
   /// The instants at which answers over `events` may change, sorted, each once.
   private static func instants(of events: some Collection<Event>, knownBy: Timestamp, catalog: Catalog) -> [Timestamp] {
     var instants: [Timestamp] = []
@@ -103,7 +112,7 @@ extension Ledger {
   /// afresh (owners change only at transfers' `at`) and folded to that instant.
   /// - Complexity: O(k · g) for k instants and g events of its group's units and its own.
   private func ownedTimeline(party: Int32, subject: Symbol, knownBy: Timestamp) -> SubjectTimeline {
-    var candidates = Array(events(of: subject))
+    var candidates = subject.isSome ? Array(events(of: subject)) : []
     for number in owners.unitsOfParty[Int(party)] {
       let unit = owners.units[Int(number)]
       candidates += unit.steps.map(\.transfer)
@@ -114,6 +123,7 @@ extension Ledger {
     var accumulator = TimelineAccumulator()
     events.withUnsafeBufferPointer { all in
       func eventsOf(_ subject: Symbol) -> UnsafeBufferPointer<Event> {
+        guard subject.isSome else { return UnsafeBufferPointer(rebasing: all[0..<0]) }
         let extent = extent(of: subject)
         return UnsafeBufferPointer(rebasing: all[extent.lower..<extent.upper])
       }

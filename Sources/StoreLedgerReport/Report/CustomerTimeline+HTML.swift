@@ -45,7 +45,7 @@ extension CustomerTimeline {
 
   static let stateColours: [(state: String, colour: String)] = [
     ("active", "#19a979"), ("grace", "#f2b705"), ("billing_retry", "#e8743b"), ("expired", "#b8bec9"),
-    ("revoked", "#d64545"),
+    ("revoked", "#d64545"), (ownedState, "#5b6bd6"),
   ]
 
   static func colour(state: String) -> String {
@@ -371,7 +371,8 @@ private struct TimelineSVG {
 
   mutating func drawLegend() {
     var legendX = Self.left
-    for (state, colour) in CustomerTimeline.stateColours {
+    let hasOwnership = timeline.lanes.contains { $0.kind == "ownership" }
+    for (state, colour) in CustomerTimeline.stateColours where state != CustomerTimeline.ownedState || hasOwnership {
       header += "<rect x=\"\(SVGChart.number(legendX))\" y=\"8\" width=\"12\" height=\"12\" fill=\"\(colour)\"/>"
       let markup = text(state, x: legendX + 16, y: 18)
       header += markup

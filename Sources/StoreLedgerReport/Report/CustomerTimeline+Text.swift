@@ -16,9 +16,10 @@ extension CustomerTimeline {
           ]
         })
     if markers.isEmpty { out += "  (none known)\n" }
-    for kind in ["entitlement", "subscription"] {
+    for (kind, title) in Self.laneTitles {
       let selected = lanes.filter { $0.kind == kind }
-      out += "\n" + (kind == "entitlement" ? "ENTITLEMENTS (access)" : "SUBSCRIPTIONS (state, by original transaction)") + "\n"
+      if kind == "ownership" && selected.isEmpty { continue }
+      out += "\n" + title + "\n"
       if selected.isEmpty {
         out += "  (none)\n"
         continue
@@ -51,6 +52,12 @@ extension CustomerTimeline {
     }
     return out
   }
+
+  /// The text's lane sections in order; ownership only when a transfer names the subject.
+  static let laneTitles = [
+    ("entitlement", "ENTITLEMENTS (access)"), ("subscription", "SUBSCRIPTIONS (state, by original transaction)"),
+    ("ownership", "OWNERSHIP (who held a transferred unit, by its transaction)"),
+  ]
 
   /// `4d 16h`, `5s`: how long after `at` the event was recorded.
   static func delay(_ marker: Marker) -> String {

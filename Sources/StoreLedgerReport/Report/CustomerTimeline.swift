@@ -11,7 +11,7 @@ package struct CustomerTimeline: Sendable {
     package var from: Timestamp
     /// End (exclusive); nil while it never ends.
     package var to: Timestamp?
-    /// `active`, `grace`, `billing_retry`, `expired` or `revoked`.
+    /// `active`, `grace`, `billing_retry`, `expired` or `revoked`; `owned` in an ownership lane.
     package var state: String
     /// The product in that state.
     package var product: String
@@ -19,9 +19,9 @@ package struct CustomerTimeline: Sendable {
 
   /// A row of the picture: one entitlement or one subscription.
   package struct Lane: Sendable, Equatable {
-    /// `entitlement` or `subscription`.
+    /// `entitlement`, `subscription` or `ownership` (a transferred unit, contract v1.3 section 9).
     package var kind: String
-    /// The entitlement id, or the subscription's original transaction.
+    /// The entitlement id, or the subscription's original transaction, or the unit's transaction.
     package var name: String
     /// Its states in time order; gaps have no access.
     package var segments: [Segment]
@@ -79,8 +79,9 @@ package struct CustomerTimeline: Sendable {
   /// The timeline of `subject` as known at `asOf`; throws `unknownSubject` when no event names it.
   /// - Complexity: O(k · (s + g)) for the subject's k instants, s subscriptions and g grants.
   package static func build(ledger: Ledger, subject: String, asOf: Timestamp?) throws(Diagnostic) -> CustomerTimeline {
-    guard let symbol = ledger.subject(named: subject) else { throw Diagnostic(.unknownSubject(ledger.subjectHint(subject))) }
-    let timeline = ledger.timeline(subject: symbol, asOf: asOf)
+    guard let timeline = ledger.timeline(named: subject, asOf: asOf) else {
+      throw Diagnostic(.unknownSubject(ledger.subjectHint(subject)))
+    }
     var lanes: [Lane] = []
     for (entitlement, intervals) in timeline.entitlements {
       lanes.append(
@@ -101,7 +102,14 @@ package struct CustomerTimeline: Sendable {
       lanes.append(Lane(kind: "subscription", name: original, segments: segments))
     }
     let knownBy = asOf ?? .distantFuture
-    let markers = ledger.events(of: symbol).filter { $0.recorded <= knownBy }.map { event in
+    let symbol = ledger.subject(named: subject) ?? .none
+    var events = symbol.isSome ? ledger.events(of: symbol).filter { $0.recorded <= knownBy } : []
+    if let party = ledger.owners.party(named: subject) {
+      lanes += ownershipLanes(ledger: ledger, party: party, knownBy: knownBy)
+      events += ownedEvents(ledger: ledger, party: party, own: symbol, knownBy: knownBy)
+      events.sort { ($0.at, $0.line) < ($1.at, $1.line) }
+    }
+    let markers = events.map { event in
       Marker(
         id: ledger.symbols.ids.string(event.id), type: event.kind.name, at: event.at, recorded: event.recorded,
         line: Int(event.line), details: details(of: event, ledger: ledger), words: EventWords.kind(event, catalog: ledger.catalog))
@@ -109,7 +117,7 @@ package struct CustomerTimeline: Sendable {
     return CustomerTimeline(
       subject: subject, asOf: asOf, lanes: lanes, markers: markers,
       balances: timeline.balances.map { ($0.0, $0.1.map { ($0.at, $0.balance) }) },
-      usage: usageDays(ledger: ledger, subject: subject, symbol: symbol, asOf: asOf))
+      usage: symbol.isSome ? usageDays(ledger: ledger, subject: subject, symbol: symbol, asOf: asOf) : [])
   }
 
   /// Uses per feature and local day, with the limit the answer gives at each day's last use.
