@@ -228,9 +228,9 @@ package final class UsageIndex: @unchecked Sendable {
         let event = events[position]
         guard event.kind == .usage else {
           others.append(event)
-          // Only a one-time purchase fills an item, at its own position (`Resolver`); a
+          // Only a one-time purchase or a grant fills an item, at its own position (`Resolver`); a
           // subscription purchase numbered like its position only makes the count safely larger.
-          if event.kind == .purchase && Int(event.slot) == position { itemCount = position + 1 }
+          if (event.kind == .purchase || event.kind == .grant) && Int(event.slot) == position { itemCount = position + 1 }
           continue
         }
         guard Int(event.feature) < featureCount else { return false }

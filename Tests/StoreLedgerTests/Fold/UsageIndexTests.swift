@@ -221,6 +221,44 @@ struct UsageIndexTests {
     try expectIndexedAgrees(ledger, queries: edgeQueries(ledger, knowledgeTimes: 3), name: "generated")
   }
 
+  @Test("indexed usage answers equal the fold over every use for generated v1.3 logs (grants, blocks, transfers)", arguments: testSeeds([1, 2]))
+  func generatedV13(seed: UInt64) throws {
+    var options = GeneratorOptions(subjects: 150, seed: seed, usage: .typical)
+    options.contract = .v1_3
+    options.transfers = true
+    let bytes = generatedLog(options).bytes
+    let ledger = try ledger(String(decoding: bytes, as: UTF8.self), catalogText: LogGenerator.policyCatalogJSON)
+    // The subjects with a v1.3 line, asked at each such line's edges, as known then and now.
+    var queries: [UInt8] = []
+    var kinds = Set<EventKind>()
+    ledger.forEachEvent { event, subject in
+      guard [.grant, .grantRevoked, .block, .unblock, .transfer].contains(event.kind) else { return }
+      kinds.insert(event.kind)
+      let name = ledger.symbols.subjects.string(subject)
+      for delta: Int64 in [-1, 0, 1] {
+        let at = Timestamp(millisecondsSinceEpoch: event.at.millisecondsSinceEpoch + delta)
+        for asOf in [nil, event.recorded] {
+          queries += Array(#"{"subject":"\#(name)","at":"\#(at.rfc3339)""#.utf8)
+          if let asOf { queries += Array(#","as_of":"\#(asOf.rfc3339)""#.utf8) }
+          queries += Array("}\n".utf8)
+        }
+      }
+    }
+    #expect(kinds.isSuperset(of: [.grant, .block, .transfer]), "\(kinds)")
+    try expectIndexedAgrees(ledger, queries: queries, name: "generated-v13-\(seed)")
+  }
+
+  @Test("a grant after a use has its item in the indexed fold (a use, then a grant, asked 4,096 times)")
+  func grantAfterUse() throws {
+    let catalogText = try String(contentsOfFile: repoPath("Events/policy/catalog.json"), encoding: .utf8)
+    let ledger = try ledger(
+      #"{"id":"u1","type":"usage","subject":"a","at":"2026-01-01T00:00:00Z","feature":"interaction"}"# + "\n"
+        + #"{"id":"g1","type":"grant","subject":"a","at":"2026-01-02T00:00:00Z","entitlements":["plus"],"expires":"2026-01-03T00:00:00Z"}"#
+        + "\n", catalogText: catalogText)
+    let queries = [UInt8](String(repeating: #"{"subject":"a","at":"2026-01-02T12:00:00Z"}"# + "\n", count: 8).utf8)
+    try expectIndexedAgrees(ledger, queries: queries, name: "grant-after-use")
+  }
+
   @Test("indexed usage answers equal the fold over every use at the edges of every run's summary", arguments: [0] + testSeeds([1, 2, 3]))
   func summaryEdges(seed: UInt64) throws {
     let catalogText = try String(contentsOfFile: repoPath("Events/policy/catalog.json"), encoding: .utf8)
