@@ -14,6 +14,9 @@ package struct PointInTimeFold {
   package private(set) var outcome = PolicyOutcome()
   /// What each applied event touched, kept only while explaining.
   package var touches: TouchLog? = nil
+  /// The trial's start and conversion when decided apart (a subject in a transfer group); nil:
+  /// from the events folded.
+  package var trialOverride: (first: Timestamp?, conversion: Timestamp?)? = nil
   /// The usage facts read from a `UsageIndex` (the fast path of `evaluate`).
   private var indexed = IndexedUsage()
 
@@ -66,6 +69,7 @@ package struct PointInTimeFold {
         if touches != nil, case .applied(let touch) = effect { touches!.note(touch, position: position) }
       }
       usage.finish(state: state, catalog: catalog)
+      if let trialOverride { usage.override(first: trialOverride.first, conversion: trialOverride.conversion) }
     } else {
       state.reset(subscriptionCount: subscriptionCount, itemCount: events.count)
       for position in events.indices {

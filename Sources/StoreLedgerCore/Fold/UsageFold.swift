@@ -91,6 +91,13 @@ package struct UsageFold {
     }
   }
 
+  /// Replaces the trial's start and conversion with ones decided over the subject's whole owner
+  /// history (contract v1.3, section 9: `QueryEngine.ownedTrial`), before the policy decides.
+  mutating func override(first: Timestamp?, conversion: Timestamp?) {
+    self.first = first
+    self.conversion = conversion
+  }
+
   /// The sum of uses of `feature` in the `window` that contains T, before T.
   package func used(_ feature: Int, in window: UsageWindow) -> Int64 {
     used[feature * 4 + Int(window.rawValue)]

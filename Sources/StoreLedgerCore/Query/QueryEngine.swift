@@ -36,11 +36,14 @@ package struct QueryEngine {
   /// 9), else unused; `isGathered` says which.
   private var gathering: OwnedEventGathering
   private var isGathered = false
+  /// Scratch for `ownedTrial`'s answers at earlier instants, apart from the answer being built.
+  var trialProbe: (gathering: OwnedEventGathering, fold: PointInTimeFold)
 
   /// Prepares an engine over a ledger.
   package init(ledger: Ledger) {
     self.ledger = ledger
     gathering = OwnedEventGathering(catalog: ledger.catalog)
+    trialProbe = (OwnedEventGathering(catalog: ledger.catalog), PointInTimeFold())
     let names = (0..<ledger.symbols.currencies.count).map {
       ledger.symbols.currencies.string(Symbol(rawValue: UInt32($0)))
     }
@@ -123,6 +126,8 @@ package struct QueryEngine {
         at: time, knownBy: knownBy ?? .distantFuture, eventsOf: eventsOf)
     }
     isGathered = true
+    subjectFold.trialOverride = ownedTrial(party: party, subject: subject, at: time, knownBy: knownBy ?? .distantFuture)
+    defer { subjectFold.trialOverride = nil }
     gathering.events.withUnsafeBufferPointer { events in
       subjectFold.evaluate(
         events, subscriptionCount: gathering.subscriptionCount, at: time, knownBy: knownBy,
