@@ -110,7 +110,8 @@ struct StoreState {
   /// Superseded events tolerated before compacting, however few are live (tests lower it).
   var compactionFloor = 4096
   /// The log file the ledger was read from (nil in memory): another file under the log's name
-  /// at an append or refresh means an erasure replaced it (`LedgerStore.reopenIfReplaced`).
+  /// at an append or refresh, with a grown erasure record, means an erasure replaced it
+  /// (`LedgerStore.reopenIfReplaced`).
   var pinnedLog: PinnedLog? = nil
 
   /// Indexes a loaded ledger.

@@ -8,11 +8,22 @@ struct PinnedLog {
   let file: LogSource
   /// Its device and inode.
   let identity: FileIdentity?
+  /// Erasures in the log's record (`LOG.erased`) when it was opened: one more later, with another
+  /// file under the name, means an erasure replaced it.
+  let erasures: Int
 
-  /// Opens the file `path` names now.
+  /// Opens the file `path` names now, counting the erasures first (one between the two leaves
+  /// the count low, which only makes a later replacement look like an erasure: read anew).
   init(path: String) throws(Diagnostic) {
+    erasures = Self.erasures(log: path)
     file = try LogSource(path: path)
     identity = try file.withFile { $0.identity() }
+  }
+
+  /// Erasures in the record of the log at `path` (0 without one, or when it is damaged:
+  /// imports report that).
+  static func erasures(log path: String) -> Int {
+    ((try? ErasureRegistry.read(log: path)) ?? nil)?.erasures.count ?? 0
   }
 }
 
@@ -42,15 +53,19 @@ extension LedgerStore {
   }
 
   /// Reads the log anew when `log` (the log as it stands, under the writer lock, `size` bytes) is
-  /// another file than the one the ledger was read from: `erase` replaced it (Docs/erasure.md).
+  /// another file than the one the ledger was read from and the erasure record has grown since:
+  /// `erase` replaced it (Docs/erasure.md). A file replaced some other way (by hand) is left to
+  /// the append's own checks, which refuse a log that shrank.
   ///
   /// Its ids are spans of the file it read, which the new file holds elsewhere or not at all, and
   /// the erased subjects are now pseudonyms: nothing of the old state can be kept, so the whole new
   /// log is loaded (under the lock, so no other writer changes it meanwhile) and replaces it.
   /// Answers given before this hold the old log's. Called by the appender holding `appending`.
-  /// - Complexity: O(1) when the log is the same file; O(events in the log) when it was replaced.
+  /// - Complexity: O(1) when the log is the same file; O(events in the log) when an erasure replaced it.
   func reopenIfReplaced(_ log: borrowing PlatformFile, size: Int64) throws(DiagnosticList) {
-    guard let pinned = state.pinnedLog, log.identity() != pinned.identity else { return }
+    guard let pinned = state.pinnedLog, log.identity() != pinned.identity,
+      PinnedLog.erasures(log: logPath) > pinned.erasures
+    else { return }
     var builder = LedgerBuilder(catalog: catalog, file: logPath)
     let fresh: PinnedLog
     let extent: LogExtent
