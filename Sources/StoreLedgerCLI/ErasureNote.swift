@@ -3,14 +3,18 @@ import StoreLedger
 /// The erasure record beside a log (`LOG.erased`, Docs/erasure.md) in words: what `check` and
 /// the pseudonym's `timeline` say, so an erasure leaves an audit trail without the data.
 enum ErasureNote {
-  /// `erased: 2 subjects, the last on 27 Nov 2026 (their pseudonyms are in log.jsonl.erased)`;
+  /// `erased: 3 subjects in 2 erasures, the last on 27 Nov 2026 20:00 UTC (their pseudonyms are in
+  /// log.jsonl.erased)`;
   /// nil when the log has had no erasure.
   /// - Throws: when the record is damaged (erased customers could come back on an import).
   static func summary(log: String) throws(Diagnostic) -> String? {
     guard log != "-", let registry = try ErasureRegistry.read(log: log), let last = registry.erasures.last else {
       return nil
     }
-    return "erased: \(Plural.counted(registry.erasures.count, "subject")), the last on \(AnswerWords.day(last.erasedAt)) "
+    // Subjects erased together share their record's time: one erasure.
+    let erasures = Set(registry.erasures.map(\.erasedAt)).count
+    return "erased: \(Plural.counted(registry.erasures.count, "subject")) in \(Plural.counted(erasures, "erasure")), "
+      + "the last on \(AnswerWords.instant(last.erasedAt)) "
       + "(their pseudonyms are in \(TerminalText.escaped(ErasureRegistry.path(log: log))))"
   }
 

@@ -33,7 +33,8 @@ extension LedgerStore {
       outcome = try LogAppender.append(
         input: input, inputName: inputName, logPath: logPath, catalog: catalog, now: now,
         prepare: { (log, size) throws(DiagnosticList) in
-          try state.builder(forAppending: input, log: log, size: size, catalog: catalog, logPath: logPath)
+          try reopenIfReplaced(log, size: size)
+          return try state.builder(forAppending: input, log: log, size: size, catalog: catalog, logPath: logPath)
         },
         afterCommit: { log, committed in
           IndexBuild.afterAppend(log: log, logPath: logPath, committed: committed, catalog: catalog)
@@ -108,6 +109,10 @@ struct StoreState {
   var deadEvents = 0
   /// Superseded events tolerated before compacting, however few are live (tests lower it).
   var compactionFloor = 4096
+  /// The log file the ledger was read from (nil in memory): another file under the log's name
+  /// at an append or refresh, with a grown erasure record, means an erasure replaced it
+  /// (`LedgerStore.reopenIfReplaced`).
+  var pinnedLog: PinnedLog? = nil
 
   /// Indexes a loaded ledger.
   /// - Complexity: O(events).

@@ -7,7 +7,8 @@ extension LedgerStore {
   /// log and their kept Google Play documents removed; an index beside the log is removed; later
   /// imports of their store data add nothing. Every other answer and report total is unchanged.
   /// Takes the log's writer lock (waiting at most 10 seconds) and switches to the new files all
-  /// at once. Ledgers open on the log hold the old file: open them again afterwards.
+  /// at once. A `LedgerStore` open on the log (this process's or another's) answers from the old
+  /// file until its next `refresh` or `append`, which sees the new file and reads it whole.
   /// - Throws: `unknown_subject` for a subject no line names (nothing is erased then), and
   ///   every problem that stops a writer (`DiagnosticList`); the log is then unchanged.
   /// - Complexity: O(log + kept documents), a byte search per subject and token.

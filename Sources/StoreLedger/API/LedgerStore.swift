@@ -45,6 +45,9 @@ public final class LedgerStore: @unchecked Sendable {
   /// The longest an append held the write lock (readers wait that long at most, plus one
   /// answer), in nanoseconds; read by the benchmark. Written only by the appender.
   package var longestWriteNanoseconds: UInt64 = 0
+  /// How often the ledger read the log anew because an erasure had replaced it
+  /// (`reopenIfReplaced`). Written only by the appender.
+  package var reopenings = 0
 
   /// Opens the log at `logPath`, with `catalog.json` beside it unless `catalogPath` says
   /// otherwise, restoring from `snapshotPath` (made by `storeledger snapshot`) when given.
@@ -80,14 +83,9 @@ public final class LedgerStore: @unchecked Sendable {
         throw DiagnosticList([error])
       }
     }
-    let loaded =
-      if let snapshotPath {
-        try SnapshotFiles.restore(
-          snapshotPath: snapshotPath, logPath: logPath, catalogPath: catalog.source, catalog: catalog.catalog)
-      } else {
-        try LedgerLoader.load(logPath: logPath, catalog: catalog.catalog)
-      }
+    let loaded = try Self.loadPinned(logPath: logPath, catalog: catalog, snapshotPath: snapshotPath)
     state = StoreState(ledger: loaded.ledger, extent: loaded.extent)
+    state.pinnedLog = loaded.pinned
   }
 
   /// An empty ledger kept only in memory, for tests: the same checks, answers and streams as

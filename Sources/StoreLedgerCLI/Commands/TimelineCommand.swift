@@ -34,8 +34,7 @@ enum TimelineCommand: LedgerCommand {
     let timeline = try CustomerTimeline.build(ledger: ledger, subject: subject, asOf: asOf)
     let erased = try ErasureNote.pseudonym(subject, log: CommandSupport.logPath(arguments))
     if format == "html" {
-      if let erased { console.err(erased + "\n") }
-      console.out(timeline.html())
+      console.out(timeline.html(erasureNote: erased))
     } else {
       if let erased { console.outText(erased + "\n") }
       console.outText(timeline.text)

@@ -38,7 +38,7 @@ package enum LogAppender {
   }
 
   /// How often a writer opens the log again when an erasure replaced it while it waited.
-  static let reopenAttemptsMax = 8
+  package static let reopenAttemptsMax = 8
 
   /// Opens the log for writing under its exclusive lock, with an interrupted erasure finished
   /// or undone (`EraseJournal`).

@@ -340,6 +340,18 @@ package struct PlatformFile: ~Copyable {
     guard stat(path, &info) == 0 else { return nil }
     return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
   }
+
+  /// When the file `path` names was last modified, to the millisecond; nil when it cannot be seen.
+  package static func modificationTime(_ path: String) -> Timestamp? {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    #if canImport(Darwin)
+      let spec = info.st_mtimespec
+    #else
+      let spec = info.st_mtim
+    #endif
+    return Timestamp(millisecondsSinceEpoch: Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000)
+  }
 }
 
 /// Which file a path names: equal identities are the same file, whatever the paths.

@@ -159,6 +159,10 @@ package enum SnapshotFiles {
         .snapshotMismatch(
           "snapshot was folded with a different catalog (sha256 \(header.catalogDigest.hex.prefix(12))…, \(catalogPath) is \(catalogDigest.hex.prefix(12))…); make a new snapshot"))
     }
+    // The one rewrite the ledger makes itself: said as such, with what to do.
+    if prefixDigest != header.logDigest, let stale = staleByErasure(snapshotPath: snapshotPath, logPath: logPath) {
+      throw Diagnostic(file: snapshotPath, .snapshotMismatch(stale))
+    }
     guard let prefixDigest else {
       throw Diagnostic(
         file: logPath,
@@ -171,13 +175,5 @@ package enum SnapshotFiles {
         .snapshotMismatch(
           "log does not begin with the \(Plural.counted(header.bytes, "byte")) (\(Plural.counted(header.lines, "line"))) that snapshot \(snapshotPath) covers: lines before the cut were edited, removed, inserted or reordered" + erasureHint(logPath: logPath)))
     }
-  }
-
-  /// Why a log no longer matches its snapshots when an erasure rewrote it (Docs/erasure.md), and
-  /// what to do; empty when the log has had none.
-  private static func erasureHint(logPath: String) -> String {
-    guard let registry = try? ErasureRegistry.read(log: logPath), let last = registry.erasures.last else { return "" }
-    return "; an erasure rewrote the log on \(AnswerWords.instant(last.erasedAt)) (\(ErasureRegistry.path(log: logPath))), "
-      + "which makes every older snapshot stale: make a new one with 'storeledger snapshot'"
   }
 }

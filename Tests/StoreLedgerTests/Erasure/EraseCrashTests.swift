@@ -34,17 +34,18 @@ struct EraseCrashTests {
     }
   }
 
-  /// Runs the erasure of u1 under `failure` after `count`; checks the log a lock-free reader
+  /// Runs the erasure of `subjects` (u1) under `failure` after `count`; checks the log a lock-free reader
   /// sees, recovers with `repair`, and returns which set is left (true: new), failing the test
   /// on a mix or on a temporary left behind.
   static func interrupted(
-    _ fixture: ErasureFixture, old: [String: [UInt8]], new: [String: [UInt8]], _ failure: IOFault.Failure, after count: Int
+    _ fixture: ErasureFixture, old: [String: [UInt8]], new: [String: [UInt8]], _ failure: IOFault.Failure, after count: Int,
+    subjects: [String] = ["u1"], seed: UInt64 = 5
   ) throws -> (isNew: Bool, failed: Bool) {
     try restore(fixture, old)
     let fault = IOFault(pathPrefix: fixture.directory.path + "/", failure: failure, afterBytes: count)
     let (error, _) = IOFaults.with(fault) { () -> (any Error)? in
       do {
-        try fixture.erase(["u1"], seed: 5)
+        try fixture.erase(subjects, seed: seed)
         return nil
       } catch {
         return error
