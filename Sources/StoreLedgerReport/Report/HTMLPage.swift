@@ -103,7 +103,8 @@ struct HTMLPage {
     @media print {
       body { margin: 0; max-width: none; font-size: 11px; }
       h2 { break-after: avoid; }
-      section.headline, .figure, svg, tr { break-inside: avoid; }
+      .figure, svg, tr { break-inside: avoid; }
+      .figures { grid-template-columns: repeat(3, 1fr); }
       .scroll { overflow: visible; }
       table { font-size: 9px; }
       th, td { padding: 2px 4px; }
