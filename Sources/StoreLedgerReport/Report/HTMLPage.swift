@@ -85,7 +85,7 @@ struct HTMLPage {
     table.text td, table.text thead th { text-align: left; }
     .scroll { overflow-x: auto; }
     .grid { display: flex; flex-wrap: wrap; gap: 0 12px; }
-    svg { display: block; margin: 6px 0; max-width: 100%; height: auto; }
+    svg { display: block; margin: 6px 0; }
     svg text { font: 11px Helvetica, Arial, sans-serif; fill: #39404f; }
     svg text.caption { fill: #8a3b12; font-weight: bold; }
     p.definition { color: #39404f; font-style: italic; margin: 0 0 8px; }
@@ -103,6 +103,7 @@ struct HTMLPage {
     @media print {
       body { margin: 0; max-width: none; font-size: 11px; }
       h2 { break-after: avoid; }
+      svg { max-width: 100%; height: auto; }
       .figure, svg, tr { break-inside: avoid; }
       .figures { grid-template-columns: repeat(3, 1fr); }
       .scroll { overflow: visible; }
