@@ -6,7 +6,7 @@ enum ReportCommand: LedgerCommand {
   static let spec = CommandSpec(
     name: "report", abstract: "Subscription metrics per day, week or month, as known at a time.",
     usage:
-      "report <log|-> --from <time> --to <time> [--every day|week|month] [--tz <zone>] [--as-of <time>] [--compare-as-of <time>] [--metrics <list>] [--format json|csv|html|partial] [--shard <i/n>]\n       storeledger report --merge <partial>... [--format json|csv|html]",
+      "report <log|-> --from <time> --to <time> [--every day|week|month] [--tz <zone>] [--as-of <time>] [--compare-as-of <time>] [--metrics <list>] [--format json|csv|html|partial] [--rates <file>] [--shard <i/n>]\n       storeledger report --merge <partial>... [--format json|csv|html] [--rates <file>]",
     positionals: [
       ("<log|->", "The JSON-lines event log; '-' streams it from stdin (needs --catalog)."),
       ("<partial>...", "With --merge: the partial reports of every shard."),
@@ -27,6 +27,9 @@ enum ReportCommand: LedgerCommand {
       .value(
         "format", "format",
         "json (default), csv, html (one self-contained page with charts), or partial (a shard's report to --merge)."),
+      .value(
+        "rates", "file",
+        "With --format html: dated exchange rates, JSON lines {\"date\": \"2026-01-01\", \"from\": \"EUR\", \"to\": \"USD\", \"rate\": \"1.08\"}, for totals in one currency (never fetched; see Docs/reports.md)."),
       .flag("merge", "Sum the partial reports given (one per shard) into the whole log's report."),
       CommandSpec.shardOption, CommandSpec.snapshotOption, CommandSpec.catalogOption,
     ],
@@ -55,6 +58,7 @@ enum ReportCommand: LedgerCommand {
     }
     let format = arguments.value("format") ?? "json"
     guard formats.contains(format) else { throw UsageError(message: choiceMessage("format", format, formats)) }
+    let rates = try exchangeRates(arguments, format: format, console: console)
     let asOf = try optionalInstant(arguments, "as-of")
     let compareAsOf = try optionalInstant(arguments, "compare-as-of")
     var metrics = try selectedMetrics(arguments.value("metrics"))
@@ -102,7 +106,7 @@ enum ReportCommand: LedgerCommand {
     line?.begin("writing the report")
     switch format {
     case "csv": console.out(report.csv)
-    case "html": console.out(report.html(log: CommandSupport.logPath(arguments)))
+    case "html": console.out(report.html(log: CommandSupport.logPath(arguments), now: currentTimestamp(), rates: rates))
     case "partial": console.out(JSONWriter.pretty(report.partialJSONValue) + "\n")
     default: console.out(JSONWriter.pretty(report.jsonValue) + "\n")
     }
@@ -111,12 +115,13 @@ enum ReportCommand: LedgerCommand {
 
   /// `report --merge P1 P2 …`: the whole log's report from its shards' partial reports.
   static func merge(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-    let allowed: Set<String> = ["merge", "format"]
+    let allowed: Set<String> = ["merge", "format", "rates"]
     if let other = (Array(arguments.values.keys) + Array(arguments.flags)).sorted().first(where: { !allowed.contains($0) }) {
       throw UsageError(message: "'--\(other)' does not apply to '--merge' (the partials were made with it).")
     }
     let format = arguments.value("format") ?? "json"
     guard formats.contains(format) else { throw UsageError(message: choiceMessage("format", format, formats)) }
+    let rates = try exchangeRates(arguments, format: format, console: console)
     let files = arguments.positionals
     var partials: [Report] = []
     for file in files {
@@ -125,11 +130,20 @@ enum ReportCommand: LedgerCommand {
     let report = try Report.merging(partials, files: files)
     switch format {
     case "csv": console.out(report.csv)
-    case "html": console.out(report.html(log: files.joined(separator: " + ")))
+    case "html": console.out(report.html(log: files.joined(separator: " + "), now: currentTimestamp(), rates: rates))
     case "partial": console.out(JSONWriter.pretty(report.partialJSONValue) + "\n")
     default: console.out(JSONWriter.pretty(report.jsonValue) + "\n")
     }
     return 0
+  }
+
+  /// The rates file of `--rates`, read and checked; only the HTML report prints totals.
+  private static func exchangeRates(_ arguments: ParsedArguments, format: String, console: Console) throws -> ExchangeRates? {
+    guard let file = arguments.value("rates") else { return nil }
+    guard format == "html" else {
+      throw UsageError(message: "'--rates' applies to '--format html' only (JSON and CSV keep every currency apart, exactly).")
+    }
+    return try ExchangeRates.parse(try CommandSupport.input(file, console: console), file: file)
   }
 
   /// A required time option; with `--tz`, a time typed without an offset is local to the zone.

@@ -13,6 +13,8 @@ struct BucketTally {
   var subscribers: Int64 = 0
   /// Monthly recurring revenue at the bucket's end in thousandths, by currency symbol.
   var mrr: [Int64]
+  /// Owned subscriptions giving access at the bucket's end through a paid charge with a price (in `mrr`).
+  var mrrPricedSubscriptions: Int64 = 0
   /// Owned subscriptions giving access at the bucket's end through a paid charge without a price.
   var mrrUnpricedSubscriptions: Int64 = 0
   /// MRR at the bucket's start, and its movement to the end (new, reactivation, expansion,

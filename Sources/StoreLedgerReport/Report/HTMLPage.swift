@@ -44,6 +44,27 @@ struct HTMLPage {
     body += "</tbody>\n</table>\n"
   }
 
+  /// Most bucket columns in one table: wider spans become several tables, newest first, so a
+  /// screen needs no sideways scrolling to reach the newest buckets and a printed page keeps them all.
+  static let bucketColumnsMax = 12
+
+  /// Appends tables of a metric per row and a bucket per column, the newest bucket first, at most
+  /// `bucketColumnsMax` buckets per table; `rows` hold one cell per bucket, oldest first.
+  /// - Complexity: O(rows · labels).
+  mutating func bucketTables(labels: [String], rows: [(title: String, cells: [String])]) {
+    var end = labels.count
+    while end > 0 {
+      let start = max(0, end - Self.bucketColumnsMax)
+      let newestFirst = Array((start..<end).reversed())
+      body += "<div class=\"scroll\">\n"
+      table(
+        header: ["metric"] + newestFirst.map { labels[$0] }, rows: rows.map { row in [row.title] + newestFirst.map { row.cells[$0] } },
+        attributes: "class=\"buckets\"")
+      body += "</div>\n"
+      end = start
+    }
+  }
+
   /// The whole document.
   func document(title: String) -> String {
     """
@@ -53,7 +74,7 @@ struct HTMLPage {
     <meta charset="utf-8"/>
     <title>\(Self.escape(title))</title>
     <style>
-    body { font: 14px/1.4 -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; color: #1d2330; margin: 24px 32px; max-width: 1100px; }
+    body { font: 14px/1.4 -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; color: #1d2330; margin: 24px 32px; max-width: 1180px; }
     h1 { font-size: 22px; margin: 0 0 4px; }
     h2 { font-size: 17px; margin: 28px 0 6px; border-bottom: 1px solid #d8dce4; padding-bottom: 3px; }
     p.meta { color: #5a6272; margin: 0 0 12px; }
@@ -66,6 +87,33 @@ struct HTMLPage {
     .grid { display: flex; flex-wrap: wrap; gap: 0 12px; }
     svg { display: block; margin: 6px 0; }
     svg text { font: 11px Helvetica, Arial, sans-serif; fill: #39404f; }
+    svg text.caption { fill: #8a3b12; font-weight: bold; }
+    p.definition { color: #39404f; font-style: italic; margin: 0 0 8px; }
+    p.note { color: #8a3b12; margin: 2px 0 8px; }
+    table.buckets tbody th { min-width: 180px; max-width: 260px; white-space: normal; }
+    table.buckets td { min-width: 52px; }
+    .figures { display: grid; grid-template-columns: repeat(auto-fill, minmax(240px, 1fr)); gap: 10px; margin: 8px 0 4px; }
+    .figure { border: 1px solid #d8dce4; border-radius: 6px; padding: 8px 12px; background: #f8f9fb; }
+    .figure .name { font-weight: bold; color: #39404f; }
+    .figure .value { font-size: 20px; font-variant-numeric: tabular-nums; }
+    .figure .value + .value { font-size: 15px; }
+    .figure .detail { color: #5a6272; margin: 2px 0 4px; }
+    .figure p.definition { font-size: 12px; margin: 0; }
+    @page { size: A4 landscape; margin: 12mm; }
+    @media print {
+      body { margin: 0; max-width: none; font-size: 11px; }
+      h2 { break-after: avoid; }
+      svg { max-width: 100%; height: auto; }
+      .figure, svg, tr { break-inside: avoid; }
+      .figures { grid-template-columns: repeat(3, 1fr); }
+      .scroll { overflow: visible; }
+      table { font-size: 9px; }
+      th, td { padding: 2px 4px; }
+      table.buckets tbody th { min-width: 160px; }
+      table.buckets td { min-width: 0; }
+      table.cohorts { font-size: 7px; }
+      table.cohorts th, table.cohorts td { padding: 1px 2px; }
+    }
     </style>
     </head>
     <body>

@@ -19,4 +19,8 @@ extension Limits {
   /// the triangle grows with the square of the buckets, so 20,000 daily buckets would hold 2·10⁸
   /// cells; 400 offsets keep it under 8·10⁶ (33 years of months, 13 months of days).
   package static let reportCohortOffsetsMax = 400
+
+  /// Most lines a rates file (`report --rates`) may have: a rate a day for 30 currencies over
+  /// nine years, read whole into memory.
+  package static let exchangeRateLinesMax = 100_000
 }

@@ -21,26 +21,28 @@ struct ReportSection {
   }
 
   var title: String
+  /// One line printed beside the charts (`ReportDefinitions`, word for word in Docs/reports.md).
+  var definition: String
   var charts: [Chart]
   var tabled: [ReportMetric]
 
   static let all: [ReportSection] = [
     ReportSection(
-      title: "Active at the end of each bucket", charts: [Chart(metrics: [.active, .subscribers], style: .lines)],
-      tabled: [.active, .subscribers, .familyShared]),
+      title: "Active at the end of each bucket", definition: ReportDefinitions.active,
+      charts: [Chart(metrics: [.active, .subscribers], style: .lines)], tabled: [.active, .subscribers, .familyShared]),
     ReportSection(
-      title: "Monthly recurring revenue at the end of each bucket, per currency",
+      title: "Monthly recurring revenue at the end of each bucket, per currency", definition: ReportDefinitions.mrr,
       charts: [Chart(metrics: [.mrr], style: .lines, isPerKey: true)],
-      tabled: [.mrr, .mrrUnpricedSubscriptions]),
+      tabled: [.mrr, .mrrPricedSubscriptions, .mrrUnpricedSubscriptions]),
     ReportSection(
       title: "MRR movement, per currency: opening + new + reactivation + expansion − contraction − churn = MRR at the end",
-      charts: [Chart(metrics: [], style: .stackedBars, special: .movement)],
+      definition: ReportDefinitions.movement, charts: [Chart(metrics: [], style: .stackedBars, special: .movement)],
       tabled: [.mrrOpening, .mrrNew, .mrrReactivation, .mrrExpansion, .mrrContraction, .mrrChurn, .mrr]),
     ReportSection(
-      title: "Revenue net of refunds, per currency", charts: [Chart(metrics: [.revenue], style: .groupedBars, isPerKey: true)],
-      tabled: [.revenue, .charges]),
+      title: "Revenue net of refunds, per currency", definition: ReportDefinitions.revenue,
+      charts: [Chart(metrics: [.revenue], style: .groupedBars, isPerKey: true)], tabled: [.revenue, .charges]),
     ReportSection(
-      title: "New subscriptions and trials",
+      title: "New subscriptions and trials", definition: ReportDefinitions.acquisition,
       charts: [
         Chart(metrics: [.newSubscriptions], style: .stackedBars),
         Chart(metrics: [.trialsStarted, .trialConversions, .reactivations], style: .groupedBars),
@@ -50,36 +52,37 @@ struct ReportSection {
         .trialConversionRate, .trialConversionDays,
       ]),
     ReportSection(
-      title: "Paid cohorts: the share still paying k buckets after the first paid period", charts: [],
-      tabled: [.paidCohortSubjects, .paidCohortRetained]),
+      title: "Paid cohorts: the share still paying k buckets after the first paid period", definition: ReportDefinitions.cohort,
+      charts: [], tabled: [.paidCohortSubjects, .paidCohortRetained]),
     ReportSection(
-      title: "Paying customers, ARPPU and realized lifetime value by first-payment cohort",
+      title: "Paying customers, ARPPU and realized lifetime value by first-payment cohort", definition: ReportDefinitions.lifetime,
       charts: [Chart(metrics: [], style: .lines, special: .lifetimeValue)],
       tabled: [.payingCustomers, .arppu, .firstPaymentCustomers, .firstPaymentRevenue, .ltv]),
-    ReportSection(title: "Churn by reason", charts: [Chart(metrics: [.churn], style: .stackedBars)], tabled: [.churn]),
     ReportSection(
-      title: "Billing retry, grace and recoveries",
+      title: "Churn by reason", definition: ReportDefinitions.churn, charts: [Chart(metrics: [.churn], style: .stackedBars)],
+      tabled: [.churn]),
+    ReportSection(
+      title: "Billing retry, grace and recoveries", definition: ReportDefinitions.billing,
       charts: [Chart(metrics: [.billingRetryEntries, .graceEntries, .billingRecoveries], style: .groupedBars)],
       tabled: [
         .billingRetryEntries, .graceEntries, .billingIssues, .billingRecoveries, .billingIssuesRecovered,
         .billingRecoveryRate,
       ]),
     ReportSection(
-      title: "Refunds, reversals and refund requests",
+      title: "Refunds, reversals and refund requests", definition: ReportDefinitions.refundsSection,
       charts: [Chart(metrics: [.refunds, .refundReversals, .refundRequests, .refundsDeclined, .refundsGranted], style: .groupedBars)],
       tabled: [
         .refunds, .refundRate, .refunded, .refundReversals, .reversed, .refundRequests, .refundsDeclined, .refundsGranted,
         .refundGrantRate,
       ]),
     ReportSection(
-      title: "Upgrades, downgrades and crossgrades",
-      charts: [Chart(metrics: [.upgrades, .downgrades, .crossgrades], style: .stackedBars)],
-      tabled: [.upgrades, .downgrades, .crossgrades]),
+      title: "Upgrades, downgrades and crossgrades", definition: ReportDefinitions.planChanges,
+      charts: [Chart(metrics: [.upgrades, .downgrades, .crossgrades], style: .stackedBars)], tabled: [.upgrades, .downgrades, .crossgrades]),
     ReportSection(
-      title: "Consumable credits and spends", charts: [Chart(metrics: [.credits, .spends], style: .groupedBars)],
-      tabled: [.credits, .spends]),
+      title: "Consumable credits and spends", definition: ReportDefinitions.consumables,
+      charts: [Chart(metrics: [.credits, .spends], style: .groupedBars)], tabled: [.credits, .spends]),
     ReportSection(
-      title: "Usage policy: the trial funnel, limit hits and leaks",
+      title: "Usage policy: the trial funnel, limit hits and leaks", definition: ReportDefinitions.usage,
       charts: [
         Chart(metrics: [.usageTrialsStarted, .limitHitSubjects, .limitHitConversions7d, .limitHitConversions30d], style: .groupedBars),
         Chart(metrics: [.leaks], style: .stackedBars),
@@ -93,9 +96,11 @@ struct ReportSection {
 }
 
 extension Report {
-  /// One self-contained HTML page: a chart per metric group and its table below it.
+  /// One self-contained HTML page: the headline figures of the last complete bucket (complete when
+  /// it ends by `asOf`, else by `now`), then a chart per metric group with its definition and table;
+  /// with `rates`, money also summed in one currency.
   /// - Complexity: O(buckets · metrics).
-  package func html(log: String) -> String {
+  package func html(log: String, now: Timestamp? = nil, rates: ExchangeRates? = nil) -> String {
     var page = HTMLPage()
     page.element("h1", "StoreLedger report: \(log)")
     let span = buckets.isEmpty ? "" : "\(buckets[0].start.rfc3339) to \(buckets[buckets.count - 1].end.rfc3339)"
@@ -103,13 +108,15 @@ extension Report {
       "p",
       "\(Plural.counted(buckets.count, interval.rawValue + " bucket")), \(span), as known "
         + (asOf.map { "at \($0.rfc3339)" } ?? "now (every event in the log)")
-        + ". Money in currency units; definitions in Docs/reports.md.",
+        + ". Money in currency units to the cent (the JSON and CSV formats are exact); tables list the newest bucket first; definitions in Docs/reports.md.",
       attributes: "class=\"meta\"")
-    let labels = buckets.indices.map { label(localStarts?[$0] ?? buckets[$0].start) }
+    headline(into: &page, now: now, rates: rates)
+    let labels = buckets.indices.map(bucketLabel)
     for section in ReportSection.all {
       guard section.tabled.contains(where: { buckets.first?[$0.rawValue] != nil }) else { continue }
       page.append("<section data-group=\"\(HTMLPage.escape(section.title))\">\n")
       page.element("h2", section.title)
+      page.element("p", section.definition, attributes: "class=\"definition\"")
       let columns = self.columns(section.tabled)
       guard !columns.isEmpty, columns.contains(where: { column in buckets.contains { !isZero($0, column) } }) else {
         page.element("p", "None in these buckets.", attributes: "class=\"meta\"")
@@ -121,36 +128,86 @@ extension Report {
         page.append("</section>\n")
         continue
       }
-      for chart in section.charts {
-        if let special = chart.special {
-          page.append(special == .movement ? movementCharts(labels: labels) : lifetimeValueCharts(labels: labels))
-          continue
-        }
-        // A chart with nothing but zeros says less than the table's "0"s: it is not drawn.
-        let lines = self.columns(chart.metrics).filter { !$0.isAnnual && !$0.isPerSubscriber }.compactMap { series(for: $0) }.filter { $0.values.contains { $0 != 0 } }
-        guard !lines.isEmpty else { continue }
-        let isMoney = chart.metrics.contains(where: \.isMoney)
-        if chart.isPerKey {
-          page.append("<div class=\"grid\">\n")
-          for single in lines {
-            let svg = SVGChart(
-              style: chart.style, labels: labels, series: [single], width: 520, height: 190, isCount: !isMoney)
-            page.append(svg.svg(attributes: "class=\"chart\""))
-          }
-          page.append("</div>\n")
-        } else {
-          let svg = SVGChart(style: chart.style, labels: labels, series: lines, isCount: !isMoney)
-          page.append(svg.svg(attributes: "class=\"chart\""))
-        }
+      charts(of: section, into: &page, labels: labels, rates: rates)
+      var rows = columns.map { column in (title: column.title, cells: buckets.map { cell($0, column) }) }
+      var notes: [String] = []
+      if let rates, let metric = [ReportMetric.mrr, .revenue].first(where: section.tabled.contains), buckets.first?[metric.rawValue] != nil {
+        rows.insert(totalRow(metric, rates: rates), at: 0)
+        notes = missingRates([metric], rates: rates)
       }
-      page.append("<div class=\"scroll\">\n")
-      // Metrics as rows and buckets as columns, like the chart above them.
-      page.table(
-        header: ["metric"] + labels,
-        rows: columns.map { column in [column.title] + buckets.map { cell($0, column) } })
-      page.append("</div>\n</section>\n")
+      page.bucketTables(labels: labels, rows: rows)
+      for note in notes { page.element("p", "Total left out (–): " + note + ".", attributes: "class=\"note\"") }
+      page.append("</section>\n")
     }
     return page.document(title: "StoreLedger report")
+  }
+
+  /// A section's charts; the MRR charts carry the coverage, and with rates a total comes first.
+  private func charts(of section: ReportSection, into page: inout HTMLPage, labels: [String], rates: ExchangeRates?) {
+    for chart in section.charts {
+      if let special = chart.special {
+        page.append(special == .movement ? movementCharts(labels: labels) : lifetimeValueCharts(labels: labels))
+        continue
+      }
+      // A chart with nothing but zeros says less than the table's "0"s: it is not drawn.
+      let lines = self.columns(chart.metrics).filter { !$0.isAnnual && !$0.isPerSubscriber }.compactMap { series(for: $0) }.filter { $0.values.contains { $0 != 0 } }
+      guard !lines.isEmpty else { continue }
+      let isMoney = chart.metrics.contains(where: \.isMoney)
+      let caption = chart.metrics == [.mrr] ? mrrCoverageCaption() : nil
+      if let rates, chart.isPerKey, let metric = chart.metrics.first {
+        let values = buckets.indices.map { index -> Double in
+          guard case .amount(let total) = total(of: metric, bucket: index, rates: rates) else { return .nan }
+          return Double(total) / 1000
+        }
+        let name = "\(metric.title) total in \(rates.target) (at dated rates)"
+        let svg = SVGChart(style: chart.style == .lines ? .lines : .groupedBars, labels: labels, series: [.init(name: name, values: values)], caption: caption)
+        page.append(svg.svg(attributes: "class=\"chart\""))
+      }
+      guard chart.isPerKey else {
+        page.append(SVGChart(style: chart.style, labels: labels, series: lines, isCount: !isMoney).svg(attributes: "class=\"chart\""))
+        continue
+      }
+      page.append("<div class=\"grid\">\n")
+      for single in lines {
+        let svg = SVGChart(style: chart.style, labels: labels, series: [single], width: 520, height: 190, isCount: !isMoney, caption: caption)
+        page.append(svg.svg(attributes: "class=\"chart\""))
+      }
+      page.append("</div>\n")
+    }
+  }
+
+  /// The MRR coverage for the MRR charts: the share of paid subscriptions with a price at the last
+  /// bucket's end, and the lowest share of the report; nil without the metrics it reads.
+  func mrrCoverageCaption() -> String? {
+    var shares: [(index: Int, priced: Int64, all: Int64)] = []
+    for (index, bucket) in buckets.enumerated() {
+      guard case .count(let priced)? = bucket[ReportMetric.mrrPricedSubscriptions.rawValue],
+        case .count(let unpriced)? = bucket[ReportMetric.mrrUnpricedSubscriptions.rawValue]
+      else { return nil }
+      if priced + unpriced > 0 { shares.append((index, priced, priced + unpriced)) }
+    }
+    guard let last = shares.last, let share = HTMLNumber.percent(last.priced, of: last.all) else { return nil }
+    var caption = "coverage \(bucketLabel(last.index)): \(share) of paid subscriptions have a price"
+    if let lowest = shares.min(by: { Double($0.priced) / Double($0.all) < Double($1.priced) / Double($1.all) }), lowest.index != last.index,
+      let low = HTMLNumber.percent(lowest.priced, of: lowest.all)
+    {
+      caption += "; lowest \(low) (\(bucketLabel(lowest.index)))"
+    }
+    return caption
+  }
+
+  /// A table row of a money metric summed in the rates' currency, `–` where a rate is missing.
+  private func totalRow(_ metric: ReportMetric, rates: ExchangeRates) -> (title: String, cells: [String]) {
+    let cells = buckets.indices.map { index -> String in
+      guard case .amount(let total) = total(of: metric, bucket: index, rates: rates) else { return "–" }
+      return HTMLNumber.money(thousandths: total)
+    }
+    return ("\(metric.title) total in \(rates.target) (at dated rates)", cells)
+  }
+
+  /// The label of bucket `index`: its local start date with `--tz`, else its UTC start date.
+  func bucketLabel(_ index: Int) -> String {
+    label(localStarts?[index] ?? buckets[index].start)
   }
 
   /// Whether a bucket's value in this column is 0 (or absent, or a rate without a denominator).
@@ -175,14 +232,14 @@ extension Report {
         case .keyed(let retained)? = bucket[ReportMetric.paidCohortRetained.rawValue]
       else { continue }
       offsets = max(offsets, retained.count)
-      var row = "<tr><th>\(HTMLPage.escape(labels[index]))</th><td>\(size)</td>"
+      var row = "<tr><th>\(HTMLPage.escape(labels[index]))</th><td>\(HTMLNumber.count(size))</td>"
       for entry in retained {
         // Ten-thousandths of the cohort, rounded half up, as report rates are.
         let share = (entry.value * 20_000 + size) / (2 * size)
         let shade = 95 - Int(share * 55 / 10_000)
         let ink = shade < 60 ? "#ffffff" : "#1d2330"
         row += "<td style=\"background: hsl(217, 70%, \(shade)%); color: \(ink)\" title=\"\(entry.value) of \(size)\">"
-        row += HTMLPage.escape(ReportFormat.decimal(tenThousandths: share * 100) + " %") + "</td>"
+        row += HTMLPage.escape(HTMLNumber.percent(entry.value, of: size) ?? "–") + "</td>"
       }
       rows.append(row + "</tr>\n")
     }
@@ -268,26 +325,27 @@ extension Report {
     return columns
   }
 
+  /// A table cell, in `HTMLNumber`'s formats: counts and money grouped, money to the cent, shares in percent.
   private func cell(_ bucket: ReportBucket, _ column: Column) -> String {
     guard let value = bucket[column.metric.rawValue] else { return "" }
     switch value {
-    case .count(let count): return String(count)
+    case .count(let count): return HTMLNumber.count(count)
     case .keyed(let entries):
       if let days = column.days {
-        return String(entries.filter { Int64($0.key).map(days.contains) ?? false }.reduce(0) { $0 + $1.value })
+        return HTMLNumber.count(entries.filter { Int64($0.key).map(days.contains) ?? false }.reduce(0) { $0 + $1.value })
       }
       let amount = value[column.key ?? ""]
-      if column.isAnnual { return ReportFormat.money(thousandths: amount, times: 12) }
+      if column.isAnnual { return HTMLNumber.money(thousandths: amount, times: 12) }
       if column.isPerSubscriber {
         guard case .count(let subscribers)? = bucket[ReportMetric.subscribers.rawValue], subscribers > 0 else { return "–" }
         // Hundredths, rounded half up; the remainder is below `subscribers`, so only the whole part can overflow.
         let (whole, overflow) = (amount / subscribers).multipliedReportingOverflow(by: 1000)
         guard !overflow, amount >= 0 else { return "–" }
         let hundredths = (amount % subscribers * 200 + subscribers) / (2 * subscribers)
-        return ReportFormat.money(thousandths: whole + hundredths * 10)
+        return HTMLNumber.money(thousandths: whole + hundredths * 10)
       }
-      return column.metric.isMoney ? ReportFormat.money(thousandths: amount) : String(amount)
-    case .rate: return value.rateTenThousandths.map { ReportFormat.decimal(tenThousandths: $0 * 100) + " %" } ?? "–"
+      return column.metric.isMoney ? HTMLNumber.money(thousandths: amount) : HTMLNumber.count(amount)
+    case .rate(let numerator, let denominator): return HTMLNumber.percent(numerator, of: denominator) ?? "–"
     }
   }
 

@@ -238,6 +238,7 @@ package struct ReportBuilder {
     }
     if heldSubscription { tallies[bucket].subscribers += 1 }
     for recurring in heldRecurring { add(recurring.thousandths, to: \.mrr, .mrr, key: recurring.currency, bucket: bucket) }
+    tallies[bucket].mrrPricedSubscriptions += Int64(heldRecurring.count)
     tallies[bucket].mrrUnpricedSubscriptions += heldUnpriced
     if heldPaying && paidCohortBucket >= 0 && bucket >= paidCohortBucket {
       let offset = bucket - paidCohortBucket

@@ -6,6 +6,7 @@ package enum ReportMetric: String, Sendable, CaseIterable {
   case familyShared = "family_shared"
   case subscribers
   case mrr
+  case mrrPricedSubscriptions = "mrr_priced_subscriptions"
   case mrrUnpricedSubscriptions = "mrr_unpriced_subscriptions"
   case mrrOpening = "mrr_opening"
   case mrrNew = "mrr_new"
@@ -78,7 +79,7 @@ package enum ReportMetric: String, Sendable, CaseIterable {
   /// Whether it is read at the bucket's end (a stock) rather than summed over the bucket (a flow).
   package var isStock: Bool {
     self == .active || self == .familyShared || self == .subscribers || self == .mrr
-      || self == .mrrUnpricedSubscriptions || self == .mrrOpening
+      || self == .mrrPricedSubscriptions || self == .mrrUnpricedSubscriptions || self == .mrrOpening
   }
 
   /// Whether it is computed from other metrics of its bucket (`parts`) rather than summed over
@@ -148,7 +149,7 @@ package enum ReportMetric: String, Sendable, CaseIterable {
       .limitHitConversions7d, .limitHitConversions30d, .usageTrialsStarted, .usageTrialsConvertedInTrial,
       .usageTrialsEnded, .usageTrialsConvertedInGrace, .usageTrialsConvertedAfter:
       return "subjects"
-    case .mrrUnpricedSubscriptions: return "subscriptions"
+    case .mrrPricedSubscriptions, .mrrUnpricedSubscriptions: return "subscriptions"
     case .payingCustomers, .firstPaymentCustomers: return "customers"
     default: return "events"
     }
@@ -158,7 +159,8 @@ package enum ReportMetric: String, Sendable, CaseIterable {
   package var title: String {
     switch self {
     case .mrr: return "MRR"
-    case .mrrUnpricedSubscriptions: return "active subscriptions without a price (not in MRR)"
+    case .mrrPricedSubscriptions: return "paid subscriptions with a price (in MRR)"
+    case .mrrUnpricedSubscriptions: return "paid subscriptions without a price (not in MRR)"
     case .mrrOpening: return "MRR at the bucket's start"
     case .mrrNew: return "MRR movement: new"
     case .mrrReactivation: return "MRR movement: reactivation"
@@ -297,6 +299,7 @@ extension ReportMetric {
   private func count(in tally: BucketTally) -> Int64? {
     switch self {
     case .subscribers: return tally.subscribers
+    case .mrrPricedSubscriptions: return tally.mrrPricedSubscriptions
     case .mrrUnpricedSubscriptions: return tally.mrrUnpricedSubscriptions
     case .reactivations: return tally.reactivations
     case .trialsStarted: return tally.trialsStarted

@@ -29,6 +29,8 @@ struct SVGChart {
   var isCount = false
   /// A line drawn over the bars (the MRR over its movement), in the colour after the series'.
   var overlay: Series? = nil
+  /// A line of its own under the legend (the MRR chart's coverage), drawn so it cannot be missed.
+  var caption: String? = nil
 
   private let left = 70.0
   private let right = 16.0
@@ -38,7 +40,11 @@ struct SVGChart {
   /// The SVG element.
   func svg(attributes: String = "") -> String {
     // Legend entries wrap onto more rows; the plot starts below them.
-    let (legend, legendY) = self.legend()
+    var (legend, legendY) = self.legend()
+    if let caption {
+      legendY += 18
+      legend += "<text class=\"caption\" x=\"8\" y=\"\(Self.number(legendY + 10))\">\(HTMLPage.escape(caption))</text>\n"
+    }
     let top = self.top + legendY - 8
     let plotHeight = height - top - bottom
     let (low, high) = valueRange()
@@ -125,7 +131,7 @@ struct SVGChart {
     case .groupedBars:
       let barWidth = slot * 0.8 / Double(max(series.count, 1))
       for (seriesIndex, line) in series.enumerated() {
-        for (index, value) in line.values.enumerated() where value != 0 {
+        for (index, value) in line.values.enumerated() where value != 0 && value.isFinite {
           let x = left + slot * Double(index) + slot * 0.1 + barWidth * Double(seriesIndex)
           out += bar(x: x, width: barWidth, from: y(0), to: y(value), colour: ChartPalette.colour(seriesIndex), title: "\(line.name) \(labels[index]): \(format(value))")
         }
@@ -148,16 +154,27 @@ struct SVGChart {
     return out
   }
 
-  /// One series as a line through the slots' centres (up to its first NaN), with a dot per slot when they are few.
+  /// One series as a line through the slots' centres, broken where a value is NaN (a cohort not
+  /// that old yet, a total without a rate), with a dot per slot when they are few.
   func polyline(_ line: Series, colour seriesIndex: Int, y: (Double) -> Double) -> String {
-    let drawn = line.values.prefix { $0.isFinite }
-    let points = drawn.enumerated().map { index, value in
-      Self.number(left + slot * (Double(index) + 0.5)) + "," + Self.number(y(value))
+    var out = ""
+    var run: [String] = []
+    func flush() {
+      if !run.isEmpty {
+        out += "<polyline class=\"series\" fill=\"none\" stroke-width=\"2\" stroke=\"\(ChartPalette.colour(seriesIndex))\" points=\"\(run.joined(separator: " "))\"/>\n"
+      }
+      run.removeAll()
     }
-    var out =
-      "<polyline class=\"series\" fill=\"none\" stroke-width=\"2\" stroke=\"\(ChartPalette.colour(seriesIndex))\" points=\"\(points.joined(separator: " "))\"/>\n"
+    for (index, value) in line.values.enumerated() {
+      guard value.isFinite else {
+        flush()
+        continue
+      }
+      run.append(Self.number(left + slot * (Double(index) + 0.5)) + "," + Self.number(y(value)))
+    }
+    flush()
     if labels.count <= 62 {
-      for (index, value) in drawn.enumerated() {
+      for (index, value) in line.values.enumerated() where value.isFinite {
         out += "<circle cx=\"\(Self.number(left + slot * (Double(index) + 0.5)))\" cy=\"\(Self.number(y(value)))\" r=\"2.5\" fill=\"\(ChartPalette.colour(seriesIndex))\"><title>\(HTMLPage.escape("\(line.name) \(labels[index]): \(format(value))"))</title></circle>\n"
       }
     }

@@ -65,18 +65,21 @@ struct RecurringMetricsTests {
     .keyed(pairs.map { (key: $0.key, value: $0.value) })
   }
 
-  @Test("mrr and the unpriced count at each bucket's end equal the hand-derived figures")
+  @Test("mrr and the priced and unpriced counts at each bucket's end equal the hand-derived figures")
   func recurring() throws {
     let buckets = try Self.report().buckets
     // 31 January: amy 1000 + hal 3000 + kat 1000 + lee 1000 USD; ben 1 GBP; cal and dan 1 EUR each.
     #expect(buckets[0]["mrr"] == Self.keyed(["EUR": 2, "GBP": 1, "USD": 6000]))
     #expect(buckets[0]["mrr_unpriced_subscriptions"] == .count(2))  // gus, kat's monthly
+    #expect(buckets[0]["mrr_priced_subscriptions"] == .count(7))  // amy, hal, kat, lee, ben, cal, dan
     // 28 February: eve 2000 + kat 1000 + jon 1500 USD; ben 1 GBP; cal and dan 2 EUR.
     #expect(buckets[1]["mrr"] == Self.keyed(["EUR": 2, "GBP": 1, "USD": 4500]))
     #expect(buckets[1]["mrr_unpriced_subscriptions"] == .count(2))  // gus, mia
+    #expect(buckets[1]["mrr_priced_subscriptions"] == .count(6))  // eve, kat, jon, ben, cal, dan
     // 31 March: amy 1000 + kat 1000.
     #expect(buckets[2]["mrr"] == Self.keyed(["USD": 2000]))
     #expect(buckets[2]["mrr_unpriced_subscriptions"] == .count(1))
+    #expect(buckets[2]["mrr_priced_subscriptions"] == .count(2))  // amy, kat
   }
 
   @Test("a reactivation is a purchase back into a lapsed group, and is not also a new subscription")

@@ -87,8 +87,8 @@ struct ReportOutputTests {
     #expect(!html.contains("<script"))
     #expect(!html.replacingOccurrences(of: "http://www.w3.org/2000/svg", with: "").contains("http://"))
     #expect(!html.contains("https://"))
-    // Every section but the usage policy's: the demo catalog has no policy.
-    #expect(occurrences(of: "<section", in: html) == ReportSection.all.count - 1)
+    // The headline, then every section but the usage policy's: the demo catalog has no policy.
+    #expect(occurrences(of: "<section", in: html) == 1 + ReportSection.all.count - 1)
     // Charts: active, MRR (USD only), MRR movement (USD), revenue (USD only), new subscriptions,
     // trials, lifetime value (USD), refunds, plan changes, consumables; the demo has no expiration
     // and no billing issue, so churn and billing say so and have no chart (a chart of zeros is never drawn).
@@ -98,7 +98,7 @@ struct ReportOutputTests {
     // MRR and ARR in currency units: a monthly plan's 4990 thousandths, even in February, is 59.88 a year.
     #expect(html.contains("<td>4.99</td>") && html.contains("<td>59.88</td>"))
     // The paid cohort heat map: February's cohort (u1) still paying one month later.
-    #expect(html.contains("<th>k = 1</th>") && html.contains(#"title="1 of 1">100 %</td>"#))
+    #expect(html.contains("<th>k = 1</th>") && html.contains(#"title="1 of 1">100.0%</td>"#))
     // Names that cannot be confused.
     #expect(html.contains(HTMLPage.escape(ReportMetric.trialConversions.title)) && html.contains(HTMLPage.escape(ReportMetric.trialsConverted.title)))
     #expect(!html.contains("<th>trial conversions</th>") && !html.contains("<th>trials converted</th>"))
@@ -113,7 +113,8 @@ struct ReportOutputTests {
     let report = try Self.demoReport().keeping(metrics: ["active", "revenue"])
     #expect(report.buckets.allSatisfy { $0.metrics.map(\.name) == ["active", "revenue"] })
     let html = report.html(log: "demo")
-    #expect(occurrences(of: "<section", in: html) == 2)
+    // The headline (with the figures the metrics kept give) and the two groups.
+    #expect(occurrences(of: "<section", in: html) == 1 + 2)
   }
 
   @Test("comparing as of 6 March with now shows the late refund and the March upgrade, in February only its cohort's value")
