@@ -64,6 +64,13 @@ struct BucketTally {
   var revenue: [Int64]
   var refunded: [Int64]
   var reversed: [Int64]
+  /// Of net revenue: the stores' stated proceeds, the rest of those charges (the stores' fees), and
+  /// the charges stating none; thousandths by currency symbol (their sum is `revenue`).
+  var proceeds: [Int64]
+  var storeFees: [Int64]
+  var proceedsUnknownRevenue: [Int64]
+  /// Charges with a price and no stated `proceeds`.
+  var proceedsUnknown: Int64 = 0
   /// Consumable units by currency symbol.
   var credits: [Int64]
   var spends: [Int64]
@@ -98,6 +105,9 @@ struct BucketTally {
     revenue = Array(repeating: 0, count: currencies)
     refunded = revenue
     reversed = revenue
+    proceeds = revenue
+    storeFees = revenue
+    proceedsUnknownRevenue = revenue
     credits = revenue
     spends = revenue
     mrr = revenue

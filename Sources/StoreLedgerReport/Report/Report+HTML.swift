@@ -150,6 +150,7 @@ extension Report {
         rows: columns.map { column in [column.title] + buckets.map { cell($0, column) } })
       page.append("</div>\n</section>\n")
     }
+    appendSegments(to: &page)
     return page.document(title: "StoreLedger report")
   }
 

@@ -31,6 +31,10 @@ package enum ReportMetric: String, Sendable, CaseIterable {
   case billingRecoveryRate = "billing_recovery_rate"
   case charges
   case revenue
+  case proceeds
+  case storeFees = "store_fees"
+  case proceedsUnknown = "proceeds_unknown"
+  case proceedsUnknownRevenue = "proceeds_unknown_revenue"
   case refunds
   case refundRate = "refund_rate"
   case refunded
@@ -118,7 +122,7 @@ package enum ReportMetric: String, Sendable, CaseIterable {
   /// Whether its keyed values are money in thousandths of the currency unit.
   package var isMoney: Bool {
     switch self {
-    case .revenue, .refunded, .reversed, .mrr, .mrrOpening, .mrrNew, .mrrReactivation, .mrrExpansion, .mrrContraction,
+    case .revenue, .proceeds, .storeFees, .proceedsUnknownRevenue, .refunded, .reversed, .mrr, .mrrOpening, .mrrNew, .mrrReactivation, .mrrExpansion, .mrrContraction,
       .mrrChurn, .arppu, .firstPaymentRevenue, .ltv:
       return true
     default: return false
@@ -136,7 +140,7 @@ package enum ReportMetric: String, Sendable, CaseIterable {
   /// Its unit, as CSV headers name it and Docs/reports.md gives it.
   package var unit: String {
     switch self {
-    case .revenue, .refunded, .reversed, .mrr, .mrrOpening, .mrrNew, .mrrReactivation, .mrrExpansion, .mrrContraction,
+    case .revenue, .proceeds, .storeFees, .proceedsUnknownRevenue, .refunded, .reversed, .mrr, .mrrOpening, .mrrNew, .mrrReactivation, .mrrExpansion, .mrrContraction,
       .mrrChurn, .arppu, .firstPaymentRevenue, .ltv:
       return "thousandths"
     case .credits, .spends: return "units"
@@ -184,6 +188,10 @@ package enum ReportMetric: String, Sendable, CaseIterable {
     case .usageTrialsConvertedInGrace: return "of them, converted during the grace after it ended"
     case .usageTrialsConvertedAfter: return "of them, converted after the grace"
     case .subscriberUses: return "uses by subscribers"
+    case .proceeds: return "proceeds (what the stores pay, net of refunds)"
+    case .storeFees: return "store fees (price less stated proceeds)"
+    case .proceedsUnknown: return "charges without stated proceeds"
+    case .proceedsUnknownRevenue: return "net revenue of charges without stated proceeds"
     default: return rawValue.replacingUnderscores()
     }
   }
@@ -201,7 +209,8 @@ extension ReportBuilder {
       },
       products: catalog.products.map(\.id), reasons: ExpirationReason.allCases.map(\.name) + ["unspecified"],
       features: features, trialEnds: ["duration"] + features)
-    let shown = ReportMetric.allCases.filter { catalog.policy != nil || !$0.needsPolicy }
+    // A segment's pass leaves out the usage policy metrics (they belong to no charge).
+    let shown = ReportMetric.allCases.filter { (catalog.policy != nil && segment == nil) || !$0.needsPolicy }
     let result = (0..<buckets.count).map { index in
       ReportBucket(
         start: buckets.boundaries[index], end: buckets.boundaries[index + 1],
@@ -260,6 +269,9 @@ extension ReportMetric {
     case .churn: return keyed(keys.reasons, tally.churn)
     case .billingRecoveryRate: return .rate(numerator: tally.billingIssuesRecovered, denominator: tally.billingIssues)
     case .revenue: return keyed(keys.currencies, tally.revenue)
+    case .proceeds: return keyed(keys.currencies, tally.proceeds)
+    case .storeFees: return keyed(keys.currencies, tally.storeFees)
+    case .proceedsUnknownRevenue: return keyed(keys.currencies, tally.proceedsUnknownRevenue)
     case .refundRate: return .rate(numerator: tally.refunds, denominator: tally.charges)
     case .refunded: return keyed(keys.currencies, tally.refunded)
     case .reversed: return keyed(keys.currencies, tally.reversed)
@@ -310,6 +322,7 @@ extension ReportMetric {
     case .billingIssuesRecovered: return tally.billingIssuesRecovered
     case .charges: return tally.charges
     case .refunds: return tally.refunds
+    case .proceedsUnknown: return tally.proceedsUnknown
     case .refundReversals: return tally.refundReversals
     case .refundRequests: return tally.refundRequests
     case .refundsDeclined: return tally.refundsDeclined
