@@ -60,10 +60,7 @@ enum ReportCommand: LedgerCommand {
     guard formats.contains(format) else { throw UsageError(message: choiceMessage("format", format, formats)) }
     let asOf = try optionalInstant(arguments, "as-of")
     let compareAsOf = try optionalInstant(arguments, "compare-as-of")
-    let by = try segmentKey(arguments.value("by"))
-    if by != nil && compareAsOf != nil {
-      throw UsageError(message: "'--by' cannot be combined with '--compare-as-of': compare the whole report, or split each as-of.")
-    }
+    let by = try segmentKey(arguments.value("by"), compareAsOf: compareAsOf)
     var metrics = try selectedMetrics(arguments.value("metrics"))
     // A merge divides a derived metric again from its parts, so a partial keeps them.
     if format == "partial" {
@@ -156,9 +153,12 @@ enum ReportCommand: LedgerCommand {
     return try ArgumentParser.instant(text, option: name)
   }
 
-  /// `--by`: a field of the charges, or nil.
-  private static func segmentKey(_ text: String?) throws(UsageError) -> ReportSegmentKey? {
+  /// `--by`: a field of the charges, or nil (not with `--compare-as-of`, which compares whole reports).
+  private static func segmentKey(_ text: String?, compareAsOf: Timestamp?) throws(UsageError) -> ReportSegmentKey? {
     guard let text else { return nil }
+    guard compareAsOf == nil else {
+      throw UsageError(message: "'--by' cannot be combined with '--compare-as-of': compare the whole report, or split each as-of.")
+    }
     guard let key = ReportSegmentKey(rawValue: text) else {
       throw UsageError(message: choiceMessage("by", text, ReportSegmentKey.allCases.map(\.rawValue)))
     }
