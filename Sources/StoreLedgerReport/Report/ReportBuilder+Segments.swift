@@ -66,4 +66,14 @@ extension ReportBuilder {
     let (quotient, _) = (2 * price.magnitude).dividingFullWidth((doubled.high + (carry ? 1 : 0), sum))
     return amount < 0 ? -Int64(quotient) : Int64(quotient)
   }
+
+  /// Adds the subject to `blocks_active` under each service blocking it at the bucket's end
+  /// (blocks belong to no charge: a segment's pass counts them in `unknown` only).
+  /// - Complexity: O(services of the subject).
+  mutating func tallyBlocks(bucket: Int) {
+    guard segment?.isUnknown ?? true else { return }
+    for block in state.blocks where block.isBlocking {
+      tallies[bucket].blocksActive[ledger.symbols.transactions.string(block.service), default: 0] += 1
+    }
+  }
 }

@@ -21,7 +21,7 @@ package struct ReportBuilder {
   private var revokedCharges: [(transaction: Symbol, isRefund: Bool, amount: Int64)] = []
   private var pendingTrialAt: Timestamp? = nil
   private var pendingTrialBucket = 0
-  private var heldEntitlements: [(entitlement: Int, isShared: Bool)] = []
+  private var heldEntitlements: [(entitlement: Int, isShared: Bool, isGrant: Bool)] = []
   private var heldSubscription = false
   private var heldUntil = Timestamp.distantFuture
   /// The current period's charge of each subscription slot, as charged (for MRR).
@@ -238,7 +238,8 @@ package struct ReportBuilder {
         if segment != nil && !isInSegment(candidate) { continue }
         let ownership =
           candidate.isSubscription ? state.subscriptions[candidate.index].ownership : state.items[candidate.index].ownership
-        heldEntitlements.append((entitlement, ownership == .familyShared))
+        let isGrant = !candidate.isSubscription && state.items[candidate.index].isGrant
+        heldEntitlements.append((entitlement, ownership == .familyShared, isGrant))
       }
       // Without events, what is held changes only where a period, grace or grant ends.
       heldSubscription = false
@@ -266,7 +267,9 @@ package struct ReportBuilder {
     for held in heldEntitlements {
       tallies[bucket].active[held.entitlement] += 1
       if held.isShared { tallies[bucket].familyShared[held.entitlement] += 1 }
+      if held.isGrant { tallies[bucket].grantedActive[held.entitlement] += 1 }
     }
+    if state.hasBlockEvents { tallyBlocks(bucket: bucket) }
     if heldSubscription { tallies[bucket].subscribers += 1 }
     for recurring in heldRecurring { add(recurring.thousandths, to: \.mrr, .mrr, key: recurring.currency, bucket: bucket) }
     tallies[bucket].mrrUnpricedSubscriptions += heldUnpriced

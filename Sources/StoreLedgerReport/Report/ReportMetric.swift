@@ -4,6 +4,8 @@ import StoreLedgerCore
 package enum ReportMetric: String, Sendable, CaseIterable {
   case active
   case familyShared = "family_shared"
+  case grantedActive = "granted_active"
+  case blocksActive = "blocks_active"
   case subscribers
   case mrr
   case mrrUnpricedSubscriptions = "mrr_unpriced_subscriptions"
@@ -81,7 +83,7 @@ package enum ReportMetric: String, Sendable, CaseIterable {
 
   /// Whether it is read at the bucket's end (a stock) rather than summed over the bucket (a flow).
   package var isStock: Bool {
-    self == .active || self == .familyShared || self == .subscribers || self == .mrr
+    self == .active || self == .familyShared || self == .grantedActive || self == .blocksActive || self == .subscribers || self == .mrr
       || self == .mrrUnpricedSubscriptions || self == .mrrOpening
   }
 
@@ -134,7 +136,7 @@ package enum ReportMetric: String, Sendable, CaseIterable {
 
   /// Whether its keyed values are listed even when 0 (every entitlement; every offset of the cohort triangle).
   package var keepsZeroKeys: Bool {
-    self == .active || self == .familyShared || self == .paidCohortRetained || self == .firstPaymentRevenue || self == .ltv
+    self == .active || self == .familyShared || self == .grantedActive || self == .paidCohortRetained || self == .firstPaymentRevenue || self == .ltv
   }
 
   /// Its unit, as CSV headers name it and Docs/reports.md gives it.
@@ -148,7 +150,7 @@ package enum ReportMetric: String, Sendable, CaseIterable {
     case .trialConversionRate, .billingRecoveryRate, .refundRate, .refundGrantRate, .limitHitConversionRate7d,
       .limitHitConversionRate30d:
       return "ratio"
-    case .active, .familyShared, .subscribers, .paidCohortSubjects, .paidCohortRetained, .limitHitSubjects,
+    case .active, .familyShared, .grantedActive, .blocksActive, .subscribers, .paidCohortSubjects, .paidCohortRetained, .limitHitSubjects,
       .limitHitConversions7d, .limitHitConversions30d, .usageTrialsStarted, .usageTrialsConvertedInTrial,
       .usageTrialsEnded, .usageTrialsConvertedInGrace, .usageTrialsConvertedAfter:
       return "subjects"
@@ -188,6 +190,8 @@ package enum ReportMetric: String, Sendable, CaseIterable {
     case .usageTrialsConvertedInGrace: return "of them, converted during the grace after it ended"
     case .usageTrialsConvertedAfter: return "of them, converted after the grace"
     case .subscriberUses: return "uses by subscribers"
+    case .grantedActive: return "of them, through a support grant (not in subscribers or MRR)"
+    case .blocksActive: return "subjects blocked, by service"
     case .proceeds: return "proceeds (what the stores pay, net of refunds)"
     case .storeFees: return "store fees (price less stated proceeds)"
     case .proceedsUnknown: return "charges without stated proceeds"
@@ -245,6 +249,10 @@ extension ReportMetric {
     switch self {
     case .active: return keyed(keys.entitlements, tally.active, keepZeros: true)
     case .familyShared: return keyed(keys.entitlements, tally.familyShared, keepZeros: true)
+    case .grantedActive: return keyed(keys.entitlements, tally.grantedActive, keepZeros: true)
+    case .blocksActive:
+      return .keyed(
+        tally.blocksActive.map { (key: $0.key, value: $0.value) }.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) })
     case .mrr: return keyed(keys.currencies, tally.mrr)
     case .mrrOpening: return keyed(keys.currencies, tally.mrrOpening)
     case .mrrNew: return keyed(keys.currencies, tally.mrrNew)
