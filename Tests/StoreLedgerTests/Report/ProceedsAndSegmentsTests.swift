@@ -157,4 +157,13 @@ struct ProceedsAndSegmentsTests {
     #expect(rows.dropFirst().map { $0.prefix { $0 != "," } } == ["all", "all", "all", "appstore", "appstore", "appstore",
       "googleplay", "googleplay", "googleplay", "unknown", "unknown", "unknown"])
   }
+
+  @Test("a split HTML page is well-formed and has a row per segment, the whole report first")
+  func htmlSegments() throws {
+    let html = try Self.report(by: .country).html(log: "log")
+    #expect(xmlError(html) == nil)
+    let section = try #require(html.range(of: "<h2>Split by country</h2>")).upperBound
+    let rows = html[section...].components(separatedBy: "<tr><th>").dropFirst(2).map { $0.prefix { $0 != "<" } }
+    #expect(rows.prefix(4) == ["all", "DE", "US", "unknown"])
+  }
 }
