@@ -6,7 +6,7 @@ enum ReportCommand: LedgerCommand {
   static let spec = CommandSpec(
     name: "report", abstract: "Subscription metrics per day, week or month, as known at a time.",
     usage:
-      "report <log|-> --from <time> --to <time> [--every day|week|month] [--tz <zone>] [--as-of <time>] [--compare-as-of <time>] [--metrics <list>] [--format json|csv|html|partial] [--rates <file>] [--shard <i/n>]\n       storeledger report --merge <partial>... [--format json|csv|html] [--rates <file>]",
+      "report <log|-> --from <time> --to <time> [--every day|week|month] [--tz <zone>] [--as-of <time>] [--compare-as-of <time>] [--by <field>] [--metrics <list>] [--format json|csv|html|partial] [--rates <file>] [--shard <i/n>]\n       storeledger report --merge <partial>... [--format json|csv|html] [--rates <file>]",
     positionals: [
       ("<log|->", "The JSON-lines event log; '-' streams it from stdin (needs --catalog)."),
       ("<partial>...", "With --merge: the partial reports of every shard."),
@@ -23,6 +23,9 @@ enum ReportCommand: LedgerCommand {
       .value(
         "compare-as-of", "time",
         "Print what changed between the report as known at this time and as known at --as-of (default: all)."),
+      .value(
+        "by", "field",
+        "Split every metric by a field of the charges: country, store, product, offer or entitlement ('unknown' where none is stated)."),
       .value("metrics", "list", "Comma-separated metric names to keep (default: all; see Docs/reports.md)."),
       .value(
         "format", "format",
@@ -61,6 +64,7 @@ enum ReportCommand: LedgerCommand {
     let rates = try exchangeRates(arguments, format: format, console: console)
     let asOf = try optionalInstant(arguments, "as-of")
     let compareAsOf = try optionalInstant(arguments, "compare-as-of")
+    let by = try segmentKey(arguments.value("by"), compareAsOf: compareAsOf)
     var metrics = try selectedMetrics(arguments.value("metrics"))
     // A merge divides a derived metric again from its parts, so a partial keeps them.
     if format == "partial" {
@@ -76,12 +80,14 @@ enum ReportCommand: LedgerCommand {
     let line = console.progress(reading: CommandSupport.logPath(arguments))
     defer { line?.finish() }
     let (ledger, _) = try CommandSupport.ledger(arguments, console: console, progress: line)
+    let facts = try chargeFacts(ledger, arguments: arguments, console: console)
     let progress = line.map { line in
       { (done: Int, total: Int) in line.update("computing the report", done: done, total: total) }
     }
     func built(asOf: Timestamp?) throws(Diagnostic) -> Report {
       do {
-        return try ReportBuilder.report(ledger: ledger, buckets: buckets, asOf: asOf, progress: progress)
+        return try ReportBuilder.report(
+          ledger: ledger, buckets: buckets, asOf: asOf, facts: facts, by: by, progress: progress)
           .keeping(metrics: metrics)
       } catch var diagnostic {
         diagnostic.file = CommandSupport.logPath(arguments)
@@ -159,6 +165,30 @@ enum ReportCommand: LedgerCommand {
   private static func optionalInstant(_ arguments: ParsedArguments, _ name: String) throws(UsageError) -> Timestamp? {
     guard let text = arguments.value(name) else { return nil }
     return try ArgumentParser.instant(text, option: name)
+  }
+
+  /// `--by`: a field of the charges, or nil (not with `--compare-as-of`, which compares whole reports).
+  private static func segmentKey(_ text: String?, compareAsOf: Timestamp?) throws(UsageError) -> ReportSegmentKey? {
+    guard let text else { return nil }
+    guard compareAsOf == nil else {
+      throw UsageError(message: "'--by' cannot be combined with '--compare-as-of': compare the whole report, or split each as-of.")
+    }
+    guard let key = ReportSegmentKey(rawValue: text) else {
+      throw UsageError(message: choiceMessage("by", text, ReportSegmentKey.allCases.map(\.rawValue)))
+    }
+    return key
+  }
+
+  /// The charges' `store`, `country` and `proceeds`, read again from the log file; a log from
+  /// stdin cannot be read twice, so its charges are counted as stating none (said on stderr).
+  private static func chargeFacts(_ ledger: Ledger, arguments: ParsedArguments, console: Console) throws -> ChargeFacts {
+    let log = CommandSupport.logPath(arguments)
+    guard log == "-" else { return try ChargeFacts.read(path: log, for: ledger) }
+    if !ChargeFacts.lines(of: ledger).isEmpty {
+      console.err(
+        "warning: charges' store, country and proceeds are read again from the log file; from stdin they count as not stated (proceeds_unknown, segment 'unknown')\n")
+    }
+    return ChargeFacts()
   }
 
   private static func selectedMetrics(_ list: String?) throws(UsageError) -> Set<String> {

@@ -9,6 +9,10 @@ struct BucketTally {
   var active: [Int64]
   /// Of those, the subjects whose reported grant is family-shared.
   var familyShared: [Int64]
+  /// Of `active`, the subjects whose reported grant is a support `grant` (contract v1.3, section 10).
+  var grantedActive: [Int64]
+  /// Subjects a service blocks at the bucket's end, by service (a subject blocked by two counts under each).
+  var blocksActive: [String: Int64] = [:]
   /// Subjects with a subscription giving access at the bucket's end.
   var subscribers: Int64 = 0
   /// Monthly recurring revenue at the bucket's end in thousandths, by currency symbol.
@@ -66,6 +70,13 @@ struct BucketTally {
   var revenue: [Int64]
   var refunded: [Int64]
   var reversed: [Int64]
+  /// Of net revenue: the stores' stated proceeds, the rest of those charges (the stores' fees), and
+  /// the charges stating none; thousandths by currency symbol (their sum is `revenue`).
+  var proceeds: [Int64]
+  var storeFees: [Int64]
+  var proceedsUnknownRevenue: [Int64]
+  /// Charges with a price and no stated `proceeds`.
+  var proceedsUnknown: Int64 = 0
   /// Consumable units by currency symbol.
   var credits: [Int64]
   var spends: [Int64]
@@ -95,11 +106,15 @@ struct BucketTally {
     subscriberUses = limitHits
     active = Array(repeating: 0, count: entitlements)
     familyShared = active
+    grantedActive = active
     newSubscriptions = Array(repeating: 0, count: products)
     churn = Array(repeating: 0, count: ExpirationReason.allCases.count + 1)
     revenue = Array(repeating: 0, count: currencies)
     refunded = revenue
     reversed = revenue
+    proceeds = revenue
+    storeFees = revenue
+    proceedsUnknownRevenue = revenue
     credits = revenue
     spends = revenue
     mrr = revenue

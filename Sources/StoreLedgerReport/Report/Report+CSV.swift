@@ -1,59 +1,72 @@
 import StoreLedgerCore
 
 extension Report {
-  /// One row per bucket: `start,end`, then one column per metric and key (`revenue.USD`).
+  /// One row per bucket: `start,end`, then one column per metric and key (`revenue.USD`); with
+  /// segments (`report --by`), a first column `segment` (`all` for the whole report's rows, then
+  /// each segment's rows).
   ///
   /// Keyed metrics get a column for every key any bucket has, so rows line up; each header
   /// names its unit (`revenue.USD (thousandths)`); money stays in thousandths and rates are
-  /// decimals (empty when undefined), as in the JSON.
-  /// - Complexity: O(buckets · columns).
+  /// decimals (empty when undefined), as in the JSON. A metric a row lacks is empty.
+  /// - Complexity: O(rows · columns).
   package var csv: String {
-    var columns: [(metric: Int, key: String?)] = []
-    if let first = buckets.first {
-      for (index, metric) in first.metrics.enumerated() {
-        guard case .keyed = metric.value else {
-          columns.append((index, nil))
-          continue
-        }
-        var keys: [String] = []
-        for bucket in buckets {
-          if case .keyed(let entries) = bucket.metrics[index].value {
-            for entry in entries where !keys.contains(entry.key) { keys.append(entry.key) }
-          }
-        }
-        if let metric = ReportMetric(rawValue: first.metrics[index].name) {
-          keys.sort(by: metric.keyPrecedes)
-        } else {
-          keys.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        }
-        columns += keys.map { (index, $0) }
-      }
-    }
+    var rows: [(segment: String?, bucket: ReportBucket)] = buckets.map { (segments == nil ? nil : "all", $0) }
+    for part in segments?.parts ?? [] { rows += part.buckets.map { (part.value, $0) } }
+    let columns = Self.csvColumns(rows.map(\.bucket))
     let names = columns.map { column in
-      let name = buckets[0].metrics[column.metric].name
-      let unit = ReportMetric(rawValue: name).map { " (\($0.unit))" } ?? ""
-      return CSV.field(name + (column.key.map { "." + $0 } ?? "") + unit)
+      let unit = ReportMetric(rawValue: column.name).map { " (\($0.unit))" } ?? ""
+      return CSV.field(column.name + (column.key.map { "." + $0 } ?? "") + unit)
     }
-    var text = (["start", "end"] + names).joined(separator: ",") + "\n"
-    for bucket in buckets {
-      var row = [bucket.start.rfc3339, bucket.end.rfc3339]
-      for column in columns {
-        let value = bucket.metrics[column.metric].value
-        if let key = column.key {
-          // A key the metric lists even at 0 but this bucket lacks is beyond its row (a cohort offset past the report's end).
-          let isBeyond =
-            ReportMetric(rawValue: bucket.metrics[column.metric].name)?.keepsZeroKeys == true
-            && value.entry(key) == nil
-          row.append(isBeyond ? "" : String(value[key]))
-        } else if case .count(let count) = value {
-          row.append(String(count))
-        } else {
-          row.append(value.rateTenThousandths.map(ReportFormat.decimal(tenThousandths:)) ?? "")
-        }
-      }
+    var text = ((segments == nil ? [] : ["segment"]) + ["start", "end"] + names).joined(separator: ",") + "\n"
+    for (segment, bucket) in rows {
+      var row = segment.map { [CSV.field($0)] } ?? []
+      row += [bucket.start.rfc3339, bucket.end.rfc3339]
+      for column in columns { row.append(Self.csvCell(bucket[column.name], key: column.key, name: column.name)) }
       text += row.joined(separator: ",") + "\n"
     }
     return text
+  }
+
+  /// The columns of `buckets`: every metric in the order first seen, a keyed one once per key any bucket has.
+  /// - Complexity: O(buckets · metric entries · columns).
+  private static func csvColumns(_ buckets: [ReportBucket]) -> [(name: String, key: String?)] {
+    var names: [String] = []
+    var keys: [String: [String]] = [:]
+    for bucket in buckets {
+      for metric in bucket.metrics {
+        if !names.contains(metric.name) { names.append(metric.name) }
+        guard case .keyed(let entries) = metric.value else { continue }
+        var known = keys[metric.name, default: []]
+        for entry in entries where !known.contains(entry.key) { known.append(entry.key) }
+        keys[metric.name] = known
+      }
+    }
+    var columns: [(name: String, key: String?)] = []
+    for name in names {
+      guard var known = keys[name] else {
+        columns.append((name, nil))
+        continue
+      }
+      if let metric = ReportMetric(rawValue: name) {
+        known.sort(by: metric.keyPrecedes)
+      } else {
+        known.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+      }
+      columns += known.map { (name, $0) }
+    }
+    return columns
+  }
+
+  /// One cell: a count, a key's value, a rate as a decimal; empty for a rate without a denominator,
+  /// a metric the row lacks, or a key beyond the row (a cohort offset past the report's end).
+  private static func csvCell(_ value: MetricValue?, key: String?, name: String) -> String {
+    guard let value else { return "" }
+    if let key {
+      let isBeyond = ReportMetric(rawValue: name)?.keepsZeroKeys == true && value.entry(key) == nil
+      return isBeyond ? "" : String(value[key])
+    }
+    if case .count(let count) = value { return String(count) }
+    return value.rateTenThousandths.map(ReportFormat.decimal(tenThousandths:)) ?? ""
   }
 }
 

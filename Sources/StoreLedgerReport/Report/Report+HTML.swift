@@ -139,6 +139,7 @@ extension Report {
       for note in notes { page.element("p", "Total left out (–): " + note + ".", attributes: "class=\"note\"") }
       page.append("</section>\n")
     }
+    appendSegments(to: &page)
     return page.document(title: "StoreLedger report")
   }
 

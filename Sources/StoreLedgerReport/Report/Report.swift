@@ -70,6 +70,8 @@ package struct Report: Sendable, Equatable {
   /// With `--tz`: each bucket's start on the zone's wall clock (written as if it were UTC), for
   /// labels; nil in UTC (and after a merge, whose labels are then UTC dates).
   package var localStarts: [Timestamp]? = nil
+  /// With `report --by`: the report split by one field of the charges (nil: not split).
+  package var segments: ReportSegments? = nil
 }
 
 extension Report {
@@ -78,6 +80,11 @@ extension Report {
     var copy = self
     for index in copy.buckets.indices {
       copy.buckets[index].metrics.removeAll { !names.contains($0.name) }
+    }
+    for part in copy.segments?.parts.indices ?? 0..<0 {
+      for index in copy.segments!.parts[part].buckets.indices {
+        copy.segments!.parts[part].buckets[index].metrics.removeAll { !names.contains($0.name) }
+      }
     }
     return copy
   }

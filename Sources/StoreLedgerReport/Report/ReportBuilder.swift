@@ -11,7 +11,7 @@ package struct ReportBuilder {
   let buckets: ReportBuckets
   let knownBy: Timestamp
   /// The subject being folded, with the query engine's own fold and selection.
-  private var state = SubjectState()
+  var state = SubjectState()
   private var selection = Selection()
   /// One tally per bucket plus a last one that absorbs events outside the window.
   var tallies: [BucketTally]
@@ -21,11 +21,11 @@ package struct ReportBuilder {
   private var revokedCharges: [(transaction: Symbol, isRefund: Bool, amount: Int64)] = []
   private var pendingTrialAt: Timestamp? = nil
   private var pendingTrialBucket = 0
-  private var heldEntitlements: [(entitlement: Int, isShared: Bool)] = []
+  private var heldEntitlements: [(entitlement: Int, isShared: Bool, isGrant: Bool)] = []
   private var heldSubscription = false
   private var heldUntil = Timestamp.distantFuture
   /// The current period's charge of each subscription slot, as charged (for MRR).
-  private var charges: [PeriodCharge] = []
+  var charges: [PeriodCharge] = []
   /// What the subject adds to MRR at the last sample: (currency, thousandths) per owned paid subscription.
   private var heldRecurring: [(currency: Int, thousandths: Int64)] = []
   private var heldUnpriced: Int64 = 0
@@ -40,6 +40,12 @@ package struct ReportBuilder {
   var customerTally = CustomerTally()
   /// The transactions of the subject with a `refund_requested` so far, in effective order.
   private var requestedRefunds: [Symbol] = []
+  /// The charges' `store`, `country` and `proceeds` (empty: none stated).
+  let facts: ChargeFacts
+  /// With `report --by`, the one segment this pass counts (nil: everything).
+  let segment: SegmentFilter?
+  /// Whether the event being tallied is in `segment` (what is not goes to the tally never reported).
+  private var isEventInSegment = true
 
   /// Computes the report of `ledger` over `buckets` as known at `asOf` (nil: everything),
   /// calling `progress` with the subject passes done and to do (one pass per subject, two with
@@ -47,9 +53,28 @@ package struct ReportBuilder {
   /// - Complexity: O(events + subjects · buckets · (subscriptions + grants of a subject)).
   /// Throws when a bucket's money or units sum would pass `Limits.reportValueMax`.
   package static func report(
-    ledger: Ledger, buckets: ReportBuckets, asOf: Timestamp?, progress: ((_ done: Int, _ total: Int) -> Void)? = nil
+    ledger: Ledger, buckets: ReportBuckets, asOf: Timestamp?, facts: ChargeFacts = ChargeFacts(),
+    by key: ReportSegmentKey? = nil, progress: ((_ done: Int, _ total: Int) -> Void)? = nil
   ) throws(Diagnostic) -> Report {
-    var builder = ReportBuilder(ledger: ledger, buckets: buckets, asOf: asOf)
+    var whole = try pass(ledger: ledger, buckets: buckets, asOf: asOf, facts: facts, segment: nil, progress: progress)
+    guard let key else { return whole }
+    var parts: [ReportSegment] = []
+    for value in SegmentFilter.allValues(key: key, ledger: ledger, facts: facts) {
+      let filter = SegmentFilter(key: key, value: value, catalog: ledger.catalog)
+      let part = try pass(ledger: ledger, buckets: buckets, asOf: asOf, facts: facts, segment: filter, progress: nil)
+      parts.append(ReportSegment(value: value, buckets: part.buckets))
+    }
+    whole.segments = ReportSegments(key: key, parts: parts)
+    return whole
+  }
+
+  /// One pass over the subjects, counting only `segment` when given.
+  /// - Complexity: O(events + subjects · buckets · (subscriptions + grants of a subject)).
+  private static func pass(
+    ledger: Ledger, buckets: ReportBuckets, asOf: Timestamp?, facts: ChargeFacts, segment: SegmentFilter?,
+    progress: ((_ done: Int, _ total: Int) -> Void)?
+  ) throws(Diagnostic) -> Report {
+    var builder = ReportBuilder(ledger: ledger, buckets: buckets, asOf: asOf, facts: facts, segment: segment)
     let subjects = ledger.subjectCount
     let total = ledger.catalog.policy == nil ? subjects : 2 * subjects
     progress?(0, total)
@@ -63,7 +88,8 @@ package struct ReportBuilder {
       if done % progressSubjects == progressSubjects - 1 { progress?(done + 1, total) }
     }
     builder.flushCustomer()
-    if ledger.catalog.policy != nil { builder.addPolicyMetrics { progress?(subjects + $0, total) } }
+    // Usage policy metrics belong to no charge: a segment's pass leaves them out.
+    if ledger.catalog.policy != nil && segment == nil { builder.addPolicyMetrics { progress?(subjects + $0, total) } }
     progress?(total, total)
     if let (metric, key, bucket) = builder.outOfRange {
       let keyName = ledger.symbols.currencies.string(Symbol(rawValue: UInt32(key)))
@@ -92,8 +118,10 @@ package struct ReportBuilder {
     if outOfRange == nil && bucket < outside { outOfRange = (metric, key, bucket) }
   }
 
-  private init(ledger: Ledger, buckets: ReportBuckets, asOf: Timestamp?) {
+  private init(ledger: Ledger, buckets: ReportBuckets, asOf: Timestamp?, facts: ChargeFacts, segment: SegmentFilter?) {
     self.ledger = ledger
+    self.facts = facts
+    self.segment = segment
     self.buckets = buckets
     knownBy = asOf ?? .distantFuture
     tallies = (0...buckets.count).map { index in
@@ -133,7 +161,7 @@ package struct ReportBuilder {
     requestedRefunds.removeAll(keepingCapacity: true)
     var isDirty = false
     var isFirstKnown = true
-    let hasUsageTrial = ledger.catalog.policy?.trial != nil
+    let hasUsageTrial = ledger.catalog.policy?.trial != nil && segment == nil
     var funnel = TrialFunnel(trial: ledger.catalog.policy?.trial)
     var sampleBoundary = 0
     var flowBucket = 0
@@ -159,7 +187,9 @@ package struct ReportBuilder {
         }
         isFirstKnown = false
         if hasUsageTrial && event.kind == .usage { funnel.count(event) }
-        tally(event, bucket: bucket, subjectEvents: UnsafeBufferPointer(rebasing: all[lower..<upper]))
+        let subjectEvents = UnsafeBufferPointer(rebasing: all[lower..<upper])
+        isEventInSegment = segment == nil || isInSegment(event, subjectEvents: subjectEvents)
+        tally(event, bucket: isEventInSegment ? bucket : outside, subjectEvents: subjectEvents)
         _ = state.apply(event, context: ledger.context)
         isDirty = true
       }
@@ -205,9 +235,11 @@ package struct ReportBuilder {
       selection.select(state, at: time, catalog: ledger.catalog)
       heldEntitlements.removeAll(keepingCapacity: true)
       for (entitlement, candidate) in selection.bestByEntitlement.enumerated() where candidate.isSet {
+        if segment != nil && !isInSegment(candidate) { continue }
         let ownership =
           candidate.isSubscription ? state.subscriptions[candidate.index].ownership : state.items[candidate.index].ownership
-        heldEntitlements.append((entitlement, ownership == .familyShared))
+        let isGrant = !candidate.isSubscription && state.items[candidate.index].isGrant
+        heldEntitlements.append((entitlement, ownership == .familyShared, isGrant))
       }
       // Without events, what is held changes only where a period, grace or grant ends.
       heldSubscription = false
@@ -216,7 +248,7 @@ package struct ReportBuilder {
       heldUnpriced = 0
       heldPaying = false
       for (slot, sub) in state.subscriptions.enumerated() where sub.isKnown {
-        if sub.hasAccess(at: time) {
+        if sub.hasAccess(at: time) && charges[slot].isInSegment {
           heldSubscription = true
           if sub.ownership == .purchased && sub.offer != .trial { holdRecurring(charges[slot], bucket: bucket) }
         }
@@ -235,7 +267,9 @@ package struct ReportBuilder {
     for held in heldEntitlements {
       tallies[bucket].active[held.entitlement] += 1
       if held.isShared { tallies[bucket].familyShared[held.entitlement] += 1 }
+      if held.isGrant { tallies[bucket].grantedActive[held.entitlement] += 1 }
     }
+    if state.hasBlockEvents { tallyBlocks(bucket: bucket) }
     if heldSubscription { tallies[bucket].subscribers += 1 }
     for recurring in heldRecurring { add(recurring.thousandths, to: \.mrr, .mrr, key: recurring.currency, bucket: bucket) }
     tallies[bucket].mrrPricedSubscriptions += Int64(heldRecurring.count)
@@ -276,7 +310,10 @@ package struct ReportBuilder {
       let revoked = revokedCharges.remove(at: index)
       let price = ledger.details.details(line: charge.line)
       // The amount its revocation took back comes back (contract v1.3, section 11).
-      if price.hasPrice { addRevenue(revoked.amount, currency: Int(price.priceCurrency.rawValue), bucket: bucket) }
+      if price.hasPrice {
+        addRevenue(revoked.amount, currency: Int(price.priceCurrency.rawValue), bucket: bucket)
+        addProceeds(revoked.amount, of: price, line: charge.line, bucket: bucket)
+      }
       if revoked.isRefund {
         tallies[bucket].refundReversals += 1
         if price.hasPrice { add(revoked.amount, to: \.reversed, .reversed, key: Int(price.priceCurrency.rawValue), bucket: bucket) }
@@ -312,17 +349,22 @@ package struct ReportBuilder {
     let isOwned =
       event.kind == .purchase ? event.ownership == .purchased : !before.isKnown || before.ownership == .purchased
     let price = ledger.details.details(line: event.line)
-    if price.hasPrice { addRevenue(price.price, currency: Int(price.priceCurrency.rawValue), bucket: bucket) }
+    if price.hasPrice {
+      addRevenue(price.price, currency: Int(price.priceCurrency.rawValue), bucket: bucket)
+      addProceeds(price.price, of: price, line: event.line, bucket: bucket)
+      if statedFacts(line: event.line)?.proceeds == nil { tallies[bucket].proceedsUnknown += 1 }
+    }
     if isSubscription {
       charges[slot] = PeriodCharge(
         start: event.at, expires: event.expires, period: catalog.products[Int(event.product.rawValue)].period,
         hasPrice: price.hasPrice, price: price.price, currency: Int(price.priceCurrency.rawValue))
+      charges[slot].isInSegment = isEventInSegment
     }
     guard isOwned else { return }
     tallies[bucket].charges += 1
     if price.hasPrice && price.price > 0 {
       customerTally.notePayment(at: event.at, bucket: bucket)
-      if isSubscription && event.offer != .trial && (charges[slot].monthlyThousandths ?? 1) > 0 {
+      if isEventInSegment && isSubscription && event.offer != .trial && (charges[slot].monthlyThousandths ?? 1) > 0 {
         customerTally.noteMRR(currency: Int(price.priceCurrency.rawValue), from: event.at)
       }
     }
@@ -359,7 +401,10 @@ package struct ReportBuilder {
     let price = ledger.details.details(line: charge.line)
     let amount = Self.refundedAmount(event, revocation: ledger.details.details(line: event.line), charge: charge, price: price)
     revokedCharges.append((event.transaction, isRefund, amount))
-    if price.hasPrice { addRevenue(-amount, currency: Int(price.priceCurrency.rawValue), bucket: bucket) }
+    if price.hasPrice {
+      addRevenue(-amount, currency: Int(price.priceCurrency.rawValue), bucket: bucket)
+      addProceeds(-amount, of: price, line: charge.line, bucket: bucket)
+    }
     if isRefund {
       tallies[bucket].refunds += 1
       if event.reasonRaw == RevocationReason.refund.rawValue && requestedRefunds.contains(event.transaction) {
@@ -485,6 +530,8 @@ package struct ReportBuilder {
 /// the period do not change the nominal period MRR divides by.
 struct PeriodCharge {
   var hasPrice = false
+  /// Whether the charge is in the segment the pass counts (always, without `report --by`).
+  var isInSegment = true
   /// In thousandths of `currency`.
   var price: Int64 = 0
   /// The currency symbol's number.

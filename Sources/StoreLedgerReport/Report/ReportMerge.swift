@@ -42,7 +42,27 @@ extension Report {
       guard let parsed = Timestamp.parseRFC3339(text) else { throw bad("as_of \(text)") }
       asOf = parsed
     }
-    guard case .array(let items)? = value["buckets"] else { throw bad("no \"buckets\" array") }
+    var report = Report(interval: interval, asOf: asOf, buckets: try parseBuckets(value["buckets"], file: file, bad: bad))
+    if let by = value["by"]?.stringValue {
+      guard let key = ReportSegmentKey(rawValue: by), case .array(let items)? = value["segments"] else {
+        throw bad("\"by\": \(by) without valid \"segments\"")
+      }
+      var parts: [ReportSegment] = []
+      for item in items {
+        guard let name = item["segment"]?.stringValue else { throw bad("a segment without a name") }
+        parts.append(ReportSegment(value: name, buckets: try parseBuckets(item["buckets"], file: file, bad: bad)))
+      }
+      report.segments = ReportSegments(key: key, parts: parts)
+    }
+    return report
+  }
+
+  /// The buckets of a partial report's `buckets` array.
+  /// - Complexity: O(size).
+  private static func parseBuckets(
+    _ array: JSONValue?, file: String, bad: (String) -> Diagnostic
+  ) throws(Diagnostic) -> [ReportBucket] {
+    guard case .array(let items)? = array else { throw bad("no \"buckets\" array") }
     var buckets: [ReportBucket] = []
     for item in items {
       guard let members = item.objectMembers, let start = item["start"]?.stringValue.flatMap(Timestamp.parseRFC3339),
@@ -83,7 +103,7 @@ extension Report {
       metrics.sort { order.firstIndex(of: $0.name)! < order.firstIndex(of: $1.name)! }
       buckets.append(ReportBucket(start: start, end: end, metrics: metrics))
     }
-    return Report(interval: interval, asOf: asOf, buckets: buckets)
+    return buckets
   }
 
   /// The sum of shards' reports: counts and amounts added key by key, rates from the summed parts.
@@ -130,7 +150,37 @@ extension Report {
         }
       }
     }
+    merged.segments = try mergedSegments(reports, files: files)
     return try merged.derivingMetrics(file: files[0])
+  }
+
+  /// The shards' segments merged value by value (a shard without a value adds nothing to it).
+  private static func mergedSegments(_ reports: [Report], files: [String]) throws(Diagnostic) -> ReportSegments? {
+    guard let key = reports[0].segments?.key else {
+      if let index = reports.firstIndex(where: { $0.segments != nil }) { throw differentSplit(files[index], files[0]) }
+      return nil
+    }
+    var byValue: [String: (reports: [Report], files: [String])] = [:]
+    for (report, file) in zip(reports, files) {
+      guard let segments = report.segments, segments.key == key else { throw differentSplit(file, files[0]) }
+      for part in segments.parts {
+        let whole = Report(interval: report.interval, asOf: report.asOf, buckets: part.buckets)
+        byValue[part.value, default: ([], [])].reports.append(whole)
+        byValue[part.value, default: ([], [])].files.append(file)
+      }
+    }
+    var parts: [ReportSegment] = []
+    for (value, group) in byValue {
+      parts.append(ReportSegment(value: value, buckets: try merging(group.reports, files: group.files).buckets))
+    }
+    return ReportSegments(key: key, parts: parts)
+  }
+
+  /// The error for partials split differently (`--by`).
+  private static func differentSplit(_ file: String, _ first: String) -> Diagnostic {
+    Diagnostic(
+      file: file,
+      .invalidValue(field: "report", expected: "the same --by as \(first) (one report command run per shard)", found: "a different --by"))
   }
 
   /// `a + b` when its magnitude is at most `limit`; else the error naming the metric, bucket and file.

@@ -4,6 +4,8 @@ import StoreLedgerCore
 package enum ReportMetric: String, Sendable, CaseIterable {
   case active
   case familyShared = "family_shared"
+  case grantedActive = "granted_active"
+  case blocksActive = "blocks_active"
   case subscribers
   case mrr
   case mrrPricedSubscriptions = "mrr_priced_subscriptions"
@@ -32,6 +34,10 @@ package enum ReportMetric: String, Sendable, CaseIterable {
   case billingRecoveryRate = "billing_recovery_rate"
   case charges
   case revenue
+  case proceeds
+  case storeFees = "store_fees"
+  case proceedsUnknown = "proceeds_unknown"
+  case proceedsUnknownRevenue = "proceeds_unknown_revenue"
   case refunds
   case refundRate = "refund_rate"
   case refunded
@@ -78,8 +84,8 @@ package enum ReportMetric: String, Sendable, CaseIterable {
 
   /// Whether it is read at the bucket's end (a stock) rather than summed over the bucket (a flow).
   package var isStock: Bool {
-    self == .active || self == .familyShared || self == .subscribers || self == .mrr
-      || self == .mrrPricedSubscriptions || self == .mrrUnpricedSubscriptions || self == .mrrOpening
+    self == .active || self == .familyShared || self == .grantedActive || self == .blocksActive || self == .subscribers
+      || self == .mrr || self == .mrrPricedSubscriptions || self == .mrrUnpricedSubscriptions || self == .mrrOpening
   }
 
   /// Whether it is computed from other metrics of its bucket (`parts`) rather than summed over
@@ -119,7 +125,7 @@ package enum ReportMetric: String, Sendable, CaseIterable {
   /// Whether its keyed values are money in thousandths of the currency unit.
   package var isMoney: Bool {
     switch self {
-    case .revenue, .refunded, .reversed, .mrr, .mrrOpening, .mrrNew, .mrrReactivation, .mrrExpansion, .mrrContraction,
+    case .revenue, .proceeds, .storeFees, .proceedsUnknownRevenue, .refunded, .reversed, .mrr, .mrrOpening, .mrrNew, .mrrReactivation, .mrrExpansion, .mrrContraction,
       .mrrChurn, .arppu, .firstPaymentRevenue, .ltv:
       return true
     default: return false
@@ -131,13 +137,13 @@ package enum ReportMetric: String, Sendable, CaseIterable {
 
   /// Whether its keyed values are listed even when 0 (every entitlement; every offset of the cohort triangle).
   package var keepsZeroKeys: Bool {
-    self == .active || self == .familyShared || self == .paidCohortRetained || self == .firstPaymentRevenue || self == .ltv
+    self == .active || self == .familyShared || self == .grantedActive || self == .paidCohortRetained || self == .firstPaymentRevenue || self == .ltv
   }
 
   /// Its unit, as CSV headers name it and Docs/reports.md gives it.
   package var unit: String {
     switch self {
-    case .revenue, .refunded, .reversed, .mrr, .mrrOpening, .mrrNew, .mrrReactivation, .mrrExpansion, .mrrContraction,
+    case .revenue, .proceeds, .storeFees, .proceedsUnknownRevenue, .refunded, .reversed, .mrr, .mrrOpening, .mrrNew, .mrrReactivation, .mrrExpansion, .mrrContraction,
       .mrrChurn, .arppu, .firstPaymentRevenue, .ltv:
       return "thousandths"
     case .credits, .spends: return "units"
@@ -145,7 +151,7 @@ package enum ReportMetric: String, Sendable, CaseIterable {
     case .trialConversionRate, .billingRecoveryRate, .refundRate, .refundGrantRate, .limitHitConversionRate7d,
       .limitHitConversionRate30d:
       return "ratio"
-    case .active, .familyShared, .subscribers, .paidCohortSubjects, .paidCohortRetained, .limitHitSubjects,
+    case .active, .familyShared, .grantedActive, .blocksActive, .subscribers, .paidCohortSubjects, .paidCohortRetained, .limitHitSubjects,
       .limitHitConversions7d, .limitHitConversions30d, .usageTrialsStarted, .usageTrialsConvertedInTrial,
       .usageTrialsEnded, .usageTrialsConvertedInGrace, .usageTrialsConvertedAfter:
       return "subjects"
@@ -186,6 +192,12 @@ package enum ReportMetric: String, Sendable, CaseIterable {
     case .usageTrialsConvertedInGrace: return "of them, converted during the grace after it ended"
     case .usageTrialsConvertedAfter: return "of them, converted after the grace"
     case .subscriberUses: return "uses by subscribers"
+    case .grantedActive: return "of them, through a support grant (not in subscribers or MRR)"
+    case .blocksActive: return "subjects blocked, by service"
+    case .proceeds: return "proceeds (what the stores pay, net of refunds)"
+    case .storeFees: return "store fees (price less stated proceeds)"
+    case .proceedsUnknown: return "charges without stated proceeds"
+    case .proceedsUnknownRevenue: return "net revenue of charges without stated proceeds"
     default: return rawValue.replacingUnderscores()
     }
   }
@@ -203,7 +215,8 @@ extension ReportBuilder {
       },
       products: catalog.products.map(\.id), reasons: ExpirationReason.allCases.map(\.name) + ["unspecified"],
       features: features, trialEnds: ["duration"] + features)
-    let shown = ReportMetric.allCases.filter { catalog.policy != nil || !$0.needsPolicy }
+    // A segment's pass leaves out the usage policy metrics (they belong to no charge).
+    let shown = ReportMetric.allCases.filter { (catalog.policy != nil && segment == nil) || !$0.needsPolicy }
     let result = (0..<buckets.count).map { index in
       ReportBucket(
         start: buckets.boundaries[index], end: buckets.boundaries[index + 1],
@@ -238,6 +251,10 @@ extension ReportMetric {
     switch self {
     case .active: return keyed(keys.entitlements, tally.active, keepZeros: true)
     case .familyShared: return keyed(keys.entitlements, tally.familyShared, keepZeros: true)
+    case .grantedActive: return keyed(keys.entitlements, tally.grantedActive, keepZeros: true)
+    case .blocksActive:
+      return .keyed(
+        tally.blocksActive.map { (key: $0.key, value: $0.value) }.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) })
     case .mrr: return keyed(keys.currencies, tally.mrr)
     case .mrrOpening: return keyed(keys.currencies, tally.mrrOpening)
     case .mrrNew: return keyed(keys.currencies, tally.mrrNew)
@@ -262,6 +279,9 @@ extension ReportMetric {
     case .churn: return keyed(keys.reasons, tally.churn)
     case .billingRecoveryRate: return .rate(numerator: tally.billingIssuesRecovered, denominator: tally.billingIssues)
     case .revenue: return keyed(keys.currencies, tally.revenue)
+    case .proceeds: return keyed(keys.currencies, tally.proceeds)
+    case .storeFees: return keyed(keys.currencies, tally.storeFees)
+    case .proceedsUnknownRevenue: return keyed(keys.currencies, tally.proceedsUnknownRevenue)
     case .refundRate: return .rate(numerator: tally.refunds, denominator: tally.charges)
     case .refunded: return keyed(keys.currencies, tally.refunded)
     case .reversed: return keyed(keys.currencies, tally.reversed)
@@ -313,6 +333,7 @@ extension ReportMetric {
     case .billingIssuesRecovered: return tally.billingIssuesRecovered
     case .charges: return tally.charges
     case .refunds: return tally.refunds
+    case .proceedsUnknown: return tally.proceedsUnknown
     case .refundReversals: return tally.refundReversals
     case .refundRequests: return tally.refundRequests
     case .refundsDeclined: return tally.refundsDeclined

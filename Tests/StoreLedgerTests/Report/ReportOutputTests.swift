@@ -131,11 +131,13 @@ struct ReportOutputTests {
     #expect(march["mrr_contraction.USD"]! == (0, 824))
     #expect(
       march.keys.sorted() == [
-        "arppu.USD", "charges", "mrr.USD", "mrr_contraction.USD", "reactivations", "refunded.USD", "refunds", "revenue.USD",
-        "upgrades",
+        "arppu.USD", "charges", "mrr.USD", "mrr_contraction.USD", "proceeds_unknown", "proceeds_unknown_revenue.USD",
+        "reactivations", "refunded.USD", "refunds", "revenue.USD", "upgrades",
       ])
+    // The demo's charges state no proceeds: all of the revenue is of unknown proceeds.
+    #expect(march["proceeds_unknown_revenue.USD"]! == march["revenue.USD"]!)
     #expect(xmlError(comparison.html(log: "demo")) == nil)
-    #expect(comparison.csv.split(separator: "\n").count == 1 + 2 + 9)
+    #expect(comparison.csv.split(separator: "\n").count == 1 + 2 + 11)
   }
 
   @Test("a window with no events gives empty buckets, not an error")
