@@ -3,11 +3,13 @@
  * "Measured"). Dev-time only: not part of the package build.
  *
  *   gcc -O2 -pthread -o /tmp/serve-load Scripts/serve-load.c
- *   /tmp/serve-load PORT SUBJECTS_FILE CLIENTS SECONDS [MAX_REQUESTS] [QUERY]
+ *   /tmp/serve-load PORT SUBJECTS_FILE CLIENTS SECONDS [MAX_REQUESTS] [QUERY | post]
  *
  * CLIENTS threads each keep one connection to 127.0.0.1:PORT alive and ask
  * GET /v1/subjects/{id}?at=2026-03-DD (or ?QUERY&at=... when QUERY is given) for random subjects
  * of SUBJECTS_FILE (one id per line), until SECONDS pass or MAX_REQUESTS were answered in all.
+ * With `post`, each request is instead POST /v1/events of one new `coins.100` purchase by a
+ * random subject (the line `storeledger-bench --appends` appends in-process), to compare rates.
  * Prints one JSON line: requests, errors, requests/s, latency percentiles in ms, and the CPU
  * time this process used (so a reader can see what share of the cores the clients took).
  * Loopback only: the address is fixed.
@@ -35,6 +37,7 @@ static int port;
 static double deadline;
 static long requestsMax;
 static const char *extraQuery = "";
+static int posts;
 static atomic_long answered;
 static atomic_long errors;
 
@@ -81,8 +84,9 @@ static void encode(const char *in, char *out) {
   *out = 0;
 }
 
-/* Reads one answer with Content-Length; returns its status, or -1 when the connection failed. */
-static int readAnswer(int fd, char *buffer) {
+/* Reads one answer with Content-Length; returns its status, or -1 when the connection failed.
+ * Sets *closing when the server says it closes the connection after this answer. */
+static int readAnswer(int fd, char *buffer, int *closing) {
   size_t have = 0;
   char *end = NULL;
   while (!(end = memmem(buffer, have, "\r\n\r\n", 4))) {
@@ -96,6 +100,7 @@ static int readAnswer(int fd, char *buffer) {
   char *length = memmem(buffer, headerBytes, "Content-Length:", 15);
   if (!length) return -1;
   size_t body = strtoul(length + 15, NULL, 10);
+  *closing = memmem(buffer, headerBytes, "Connection: close", 17) != NULL;
   if (headerBytes + body > bufferBytes) return -1;
   while (have < headerBytes + body) {
     ssize_t got = read(fd, buffer + have, headerBytes + body - have);
@@ -116,17 +121,34 @@ static void *run(void *argument) {
     if (strlen(subject) > 300) continue;
     encode(subject, encoded);
     int day = 1 + rand_r(&client->seed) % 28;
-    int length = snprintf(
+    int length;
+    if (posts) {
+      char line[1024];
+      int bytes = snprintf(
+        line, sizeof line,
+        "{\"id\":\"load-%p-%zu\",\"type\":\"purchase\",\"subject\":\"%s\",\"at\":\"2026-03-%02dT00:00:00Z\","
+        "\"product\":\"coins.100\",\"transaction\":\"load-tx-%p-%zu\",\"quantity\":1}\n",
+        (void *)client, client->count, subject, day, (void *)client, client->count);
+      length = snprintf(
+        request, sizeof request,
+        "POST /v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: %d\r\n\r\n%s", bytes, line);
+    } else length = snprintf(
       request, sizeof request, "GET /v1/subjects/%s?%s%sat=2026-03-%02d HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", encoded,
       extraQuery, *extraQuery ? "&" : "", day);
     double started = now();
-    if (write(fd, request, (size_t)length) != length || readAnswer(fd, buffer) != 200) {
+    int closing = 0;
+    if (write(fd, request, (size_t)length) != length || readAnswer(fd, buffer, &closing) != 200) {
       atomic_fetch_add(&errors, 1);
       close(fd);
       fd = connectLoopback();
       continue;
     }
     if (client->count < client->capacity) client->latencies[client->count++] = now() - started;
+    /* The server closes a connection after its request limit: open the next one. */
+    if (closing) {
+      close(fd);
+      fd = connectLoopback();
+    }
   }
   if (fd >= 0) close(fd);
   free(buffer);
@@ -171,6 +193,7 @@ int main(int argc, char **argv) {
   double seconds = atof(argv[4]);
   requestsMax = argc > 5 ? atol(argv[5]) : 0;
   if (argc > 6) extraQuery = argv[6];
+  posts = strcmp(extraQuery, "post") == 0;
   if (clients < 1 || clients > 1024 || seconds <= 0 || seconds > 600) {
     fprintf(stderr, "clients 1...1024, seconds up to 600\n");
     return 64;
