@@ -1,5 +1,4 @@
 import StoreLedger
-import Synchronization
 
 // From a framed request to the bytes written back: routing, the handlers, metrics and the
 // access log.
@@ -46,7 +45,7 @@ extension LedgerServer {
       let extent = store.readExtent
       let text = metrics.text(
         logBytes: extent.bytes, logLines: extent.lines, events: store.eventCount, connections: openConnections,
-        groupCommits: store.groupCommits.load(ordering: .relaxed))
+        groupCommits: store.groupCommits)
       return HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4", body: Array(text.utf8))
     case .changes: preconditionFailure("the change feed is streamed, not answered")
     }

@@ -1,6 +1,5 @@
 import Dispatch
 import StoreLedgerCore
-import Synchronization
 
 extension LedgerStore {
   /// An append that waits to be written with the appends of other threads (`groupsCommits`):
@@ -40,7 +39,7 @@ extension LedgerStore {
           IndexBuild.afterAppend(log: log, logPath: logPath, committed: committed, catalog: catalog)
         })
       if let outcome = group.outcome {
-        if outcome.logLines > linesBefore { groupCommits.add(1, ordering: .relaxed) }
+        if outcome.logLines > linesBefore { commitGroups.countWrite() }
         committed(outcome, linesBefore: linesBefore)
       }
       return group.results

@@ -2,7 +2,6 @@
 @_exported import StoreLedgerImport
 @_exported import StoreLedgerStorage
 import Dispatch
-import Synchronization
 
 /// An open ledger: answers from memory, appends durably, safe to share between threads.
 ///
@@ -49,7 +48,7 @@ public final class LedgerStore: @unchecked Sendable {
   /// Appends waiting to be written together.
   let commitGroups = CommitGroups()
   /// Groups written by `groupsCommits` appends, each one write and one fsync (the server's metrics).
-  package let groupCommits = Atomic<Int>(0)
+  package var groupCommits: Int { commitGroups.groupsWritten }
   /// How long an append or import waits for another process's lock on the log before it fails
   /// with `lock_busy` (the server's `--wait`). Set before the first append.
   package var lockWait = LogLock.Wait.standard

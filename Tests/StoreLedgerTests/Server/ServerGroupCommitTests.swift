@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 import Testing
 
 @testable import StoreLedger
@@ -92,7 +91,7 @@ struct ServerGroupCommitTests {
     let expected = bodies.indices.filter { refusals[$0] == nil }.flatMap { ["g\($0)a", "g\($0)b"] }
     #expect(ids == expected)
     // The leader's own batch, then every request that queued behind it: two writes, two fsyncs.
-    #expect(fixture.store.groupCommits.load(ordering: .relaxed) <= 2)
+    #expect(fixture.store.groupCommits <= 2)
     #expect(runCLI(["check", fixture.log, "--catalog", fixture.catalog]).status == 0)
   }
 
