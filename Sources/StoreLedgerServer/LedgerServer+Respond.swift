@@ -44,7 +44,8 @@ extension LedgerServer {
     case .metrics:
       let extent = store.readExtent
       let text = metrics.text(
-        logBytes: extent.bytes, logLines: extent.lines, events: store.eventCount, connections: openConnections)
+        logBytes: extent.bytes, logLines: extent.lines, events: store.eventCount, connections: openConnections,
+        groupCommits: store.groupCommits)
       return HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4", body: Array(text.utf8))
     case .changes: preconditionFailure("the change feed is streamed, not answered")
     }

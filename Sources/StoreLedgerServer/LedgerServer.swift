@@ -6,8 +6,8 @@ import Synchronization
 ///
 /// One thread accepts; each connection gets its own thread (up to `connectionsMax`), so a
 /// slow or idle client holds only its own thread, and every wait is bounded by a limit. The
-/// store does the rest: answers are readers of its ledger, appends queue on its lock and
-/// are fsynced before their 200.
+/// store does the rest: answers are readers of its ledger, concurrent appends are written
+/// together (one fsync for the group) and are fsynced before their 200.
 package final class LedgerServer: Sendable {
   /// The open ledger.
   package let store: LedgerStore
@@ -35,6 +35,8 @@ package final class LedgerServer: Sendable {
     self.configuration = configuration
     self.accessLog = accessLog
     self.clock = clock
+    store.groupsCommits = configuration.groupsCommits
+    store.lockWait = configuration.lockWait
   }
 
   /// Listens and starts accepting on a thread of its own.
@@ -79,9 +81,11 @@ package final class LedgerServer: Sendable {
       _ = pause.wait(timeout: .now() + .milliseconds(configuration.changePollingMilliseconds))
       let size = try? PlatformFile(path: store.logPath, mode: .read).size()
       guard let size, size != store.readExtent.bytes else { continue }
-      // A failure (the log shrank behind the server, a lock held past its wait) leaves the
-      // ledger as it was; the next look tries again, and appends report the problem.
-      try? store.refresh()
+      // A failure (the log shrank behind the server, the lock held by a writer) leaves the
+      // ledger as it was; the next look tries again, and appends report the problem. It does
+      // not wait for the lock: meanwhile it would hold the store's appender, and the appends
+      // waiting behind it would wait past `--wait`.
+      try? store.refresh(wait: LogLock.Wait(limitMilliseconds: 0))
     }
   }
 

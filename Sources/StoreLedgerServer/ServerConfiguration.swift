@@ -27,6 +27,11 @@ package struct ServerConfiguration: Sendable {
   package var subjectLogging = SubjectLogging.plain
   /// How often change feeds look for new lines, and the ledger for lines other processes appended.
   package var changePollingMilliseconds = 250
+  /// How long an append waits for another process's lock on the log before answering 503
+  /// `lock_busy` (`--wait`).
+  package var lockWait = LogLock.Wait.standard
+  /// Whether concurrent appends share one write and fsync (group commit); off only to measure it.
+  package var groupsCommits = true
   /// How long a stop waits for in-flight requests before giving up on them.
   package var stopGraceMilliseconds = 10_000
 

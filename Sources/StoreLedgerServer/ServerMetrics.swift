@@ -43,7 +43,7 @@ package final class ServerMetrics: Sendable {
 
   /// The exposition text, with the log's size and lines and the connections open now.
   /// - Complexity: O(routes × statuses).
-  package func text(logBytes: Int64, logLines: Int, events: Int, connections: Int) -> String {
+  package func text(logBytes: Int64, logLines: Int, events: Int, connections: Int, groupCommits: Int) -> String {
     let snapshot = counts.withLock { $0 }
     var text = "# HELP storeledger_http_requests_total Requests answered, by route and status.\n"
     text += "# TYPE storeledger_http_requests_total counter\n"
@@ -63,6 +63,8 @@ package final class ServerMetrics: Sendable {
     }
     text += "# TYPE storeledger_appended_events_total counter\nstoreledger_appended_events_total \(snapshot.appendedEvents)\n"
     text += "# TYPE storeledger_append_batches_total counter\nstoreledger_append_batches_total \(snapshot.appendBatches)\n"
+    text += "# HELP storeledger_group_commits_total Writes of the log, each one fsync for the appends grouped in it.\n"
+    text += "# TYPE storeledger_group_commits_total counter\nstoreledger_group_commits_total \(groupCommits)\n"
     text += "# TYPE storeledger_log_bytes gauge\nstoreledger_log_bytes \(logBytes)\n"
     text += "# TYPE storeledger_log_lines gauge\nstoreledger_log_lines \(logLines)\n"
     text += "# TYPE storeledger_events gauge\nstoreledger_events \(events)\n"

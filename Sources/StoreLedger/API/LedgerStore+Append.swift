@@ -4,7 +4,9 @@ import StoreLedgerStorage
 import Dispatch
 
 extension LedgerStore {
-  /// Appends JSON lines (`inputName` in messages), stamping `now` as `recorded` where absent.
+  /// Appends JSON lines (`inputName` in messages), stamping `now` as `recorded` where absent,
+  /// waiting for another process's lock at most `wait` (nil: `lockWait`, grouped with other
+  /// callers' appends when `groupsCommits` is set).
   ///
   /// Under the log's lock, `LogAppender` hands over the log's size; the builder it validates
   /// against holds only the subjects the batch and the lines appended since involve (by
@@ -12,9 +14,12 @@ extension LedgerStore {
   /// fsync the re-folded subjects replace theirs in `state`. An in-memory ledger does the same
   /// without a file.
   /// - Complexity: O(input + lines appended since + events of the subjects involved).
-  package func append(lines input: [UInt8], named inputName: String, now: Timestamp?) throws(DiagnosticList)
-    -> AppendReport
+  package func append(lines input: [UInt8], named inputName: String, now: Timestamp?, wait: LogLock.Wait? = nil)
+    throws(DiagnosticList) -> AppendReport
   {
+    if groupsCommits && !isInMemory && !input.isEmpty && wait == nil {
+      return try appendInGroup(input, named: inputName, now: now)
+    }
     appending.wait()
     defer { appending.signal() }
     let linesBefore = state.logLines
@@ -31,7 +36,7 @@ extension LedgerStore {
       outcome = committed
     } else {
       outcome = try LogAppender.append(
-        input: input, inputName: inputName, logPath: logPath, catalog: catalog, now: now,
+        input: input, inputName: inputName, logPath: logPath, catalog: catalog, now: now, wait: wait ?? lockWait,
         prepare: { (log, size) throws(DiagnosticList) in
           try reopenIfReplaced(log, size: size)
           return try state.builder(forAppending: input, log: log, size: size, catalog: catalog, logPath: logPath)
@@ -40,11 +45,16 @@ extension LedgerStore {
           IndexBuild.afterAppend(log: log, logPath: logPath, committed: committed, catalog: catalog)
         })
     }
+    committed(outcome, linesBefore: linesBefore)
+    return outcome.report
+  }
+
+  /// Takes in an append's outcome and tells the change streams; called by the appender.
+  func committed(_ outcome: LogAppender.Outcome, linesBefore: Int) {
     take(outcome)
     if outcome.logLines > linesBefore && !commits.isEmpty {
       commits.publish(CommittedBatch(outcome, after: linesBefore))
     }
-    return outcome.report
   }
 }
 

@@ -164,7 +164,7 @@ extension LedgerStore {
     // googleplay --append` does (`GooglePlayDocumentFile+Import.swift`).
     return try DiagnosticList.collecting(path: GooglePlayDocumentFile.path(log: logPath), writing: true) {
       let (report, warnings) = try GooglePlayDocumentFile.importing(
-        log: logPath, wait: .standard, notice: nil,
+        log: logPath, wait: lockWait, notice: nil,
         decide: { kept in try self.decideImport(payloads, from: source, options: options, kept: kept) },
         commit: { result in try self.commitImport(result) })
       var withWarnings = report

@@ -42,6 +42,16 @@ public final class LedgerStore: @unchecked Sendable {
   /// Whether growth and compaction are built beside the readers (false: under the write lock,
   /// as before; the benchmark's baseline). Set before the first append.
   package var compactsBesideReaders = true
+  /// Whether concurrent appends are written together, one write and one fsync for all the
+  /// batches waiting (`CommitGroups`; the server sets it). Set before the first append.
+  package var groupsCommits = false
+  /// Appends waiting to be written together.
+  let commitGroups = CommitGroups()
+  /// Groups written by `groupsCommits` appends, each one write and one fsync (the server's metrics).
+  package var groupCommits: Int { commitGroups.groupsWritten }
+  /// How long an append or import waits for another process's lock on the log before it fails
+  /// with `lock_busy` (the server's `--wait`). Set before the first append.
+  package var lockWait = LogLock.Wait.standard
   /// The longest an append held the write lock (readers wait that long at most, plus one
   /// answer), in nanoseconds; read by the benchmark. Written only by the appender.
   package var longestWriteNanoseconds: UInt64 = 0
@@ -145,8 +155,14 @@ public final class LedgerStore: @unchecked Sendable {
   /// Reads the lines other processes appended since the ledger last looked at the log.
   /// - Complexity: O(lines appended since + events of the subjects they touch).
   public func refresh() throws(DiagnosticList) {
+    try refresh(wait: lockWait)
+  }
+
+  /// `refresh`, waiting for another process's lock at most `wait` (0: give up at once if held).
+  /// - Complexity: as `refresh()`.
+  package func refresh(wait: LogLock.Wait) throws(DiagnosticList) {
     guard !isInMemory else { return }
-    _ = try append(lines: [], named: "<none>", now: nil)
+    _ = try append(lines: [], named: "<none>", now: nil, wait: wait)
   }
 
   /// Appends log lines as they are (JSON Lines, one event per line, Docs/log-format.md),

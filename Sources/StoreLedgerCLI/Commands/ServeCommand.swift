@@ -7,7 +7,7 @@ enum ServeCommand: LedgerCommand {
   static let spec = CommandSpec(
     name: "serve", abstract: "Serve answers, appends, store webhooks and a change feed over HTTP/1.1.",
     usage:
-      "serve <log> [--listen <host:port>] [--catalog <file>] [--snapshot <file>] [--root <file>]... [--bundle-id <id>] [--app-apple-id <number>] [--no-verify] [--allow-sandbox] [--allow-test] [--trust-notifications] [--pubsub-token <token>] [--log-subjects plain|hash|none] [--max-body <bytes>] [--max-connections <n>]",
+      "serve <log> [--listen <host:port>] [--catalog <file>] [--snapshot <file>] [--root <file>]... [--bundle-id <id>] [--app-apple-id <number>] [--no-verify] [--allow-sandbox] [--allow-test] [--trust-notifications] [--pubsub-token <token>] [--log-subjects plain|hash|none] [--max-body <bytes>] [--max-connections <n>] [--wait <seconds>]",
     positionals: [("<log>", "The JSON-lines event log (created if absent).")], requiredPositionals: 1,
     options: [
       .value("listen", "host:port", "The IPv4 address and port to listen on. Default: 127.0.0.1:8787."),
@@ -23,6 +23,7 @@ enum ServeCommand: LedgerCommand {
       .value("log-subjects", "mode", "How the access log names subjects: plain (default), hash or none."),
       .value("max-body", "bytes", "The largest request body. Default: 4194304."),
       .value("max-connections", "n", "Open connections at once; more are answered 503. Default: 256."),
+      .value("wait", "seconds", "Appends wait at most this long for another process's lock on the log, then answer 503 lock_busy. Default: 10."),
     ],
     discussion: """
       Opens the log once and answers GET /v1/subjects/{id} (query), GET /v1/subjects/{id}/can
@@ -74,6 +75,7 @@ enum ServeCommand: LedgerCommand {
     }
     configuration.limits.bodyBytesMax = try count(arguments, "max-body", default: configuration.limits.bodyBytesMax)
     configuration.limits.connectionsMax = try count(arguments, "max-connections", default: configuration.limits.connectionsMax)
+    configuration.lockWait = try CommandSupport.lockWait(arguments)
     configuration.pubSubToken = arguments.value("pubsub-token") ?? console.environment("STORELEDGER_PUBSUB_TOKEN").flatMap { $0.isEmpty ? nil : $0 }
     return configuration
   }

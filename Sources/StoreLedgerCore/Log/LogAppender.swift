@@ -82,18 +82,26 @@ package enum LogAppender {
   ) throws(DiagnosticList) -> Outcome {
     try DiagnosticList.collecting(path: logPath, writing: true) {
       try withLockedLog(logPath: logPath, command: "append", wait: wait, waitNotice: waitNotice) { log in
-        _ = try AppendIntent.recover(log, logPath: logPath)
-        let size = try log.size()
-        let ending = try LogReader.ending(of: log, size: size)
-        if case .torn = ending {
-          let foreign = try JSONLinesSniffer.judgeStart(of: log, name: logPath, size: size, catalog: catalog)
-          throw DiagnosticList([foreign ?? Diagnostic(file: logPath, .tornLineBlocksAppend)])
-        }
+        let (size, missingNewline) = try writableEnd(of: log, logPath: logPath, catalog: catalog)
         return try appendLocked(
           input: input, inputName: inputName, log: log, logPath: logPath, size: size,
-          missingNewline: ending == .missingNewline, catalog: catalog, now: now, prepare: prepare, afterCommit: afterCommit)
+          missingNewline: missingNewline, catalog: catalog, now: now, prepare: prepare, afterCommit: afterCommit)
       }
     }
+  }
+
+  /// Under the lock: rolls back an unfinished batch and returns where the next batch goes, and
+  /// whether the last line lacks its newline.
+  /// - Throws: `tornLineBlocksAppend` (or what the file's start says it is) for a torn last line.
+  static func writableEnd(of log: borrowing PlatformFile, logPath: String, catalog: Catalog) throws -> (Int64, Bool) {
+    _ = try AppendIntent.recover(log, logPath: logPath)
+    let size = try log.size()
+    let ending = try LogReader.ending(of: log, size: size)
+    if case .torn = ending {
+      let foreign = try JSONLinesSniffer.judgeStart(of: log, name: logPath, size: size, catalog: catalog)
+      throw DiagnosticList([foreign ?? Diagnostic(file: logPath, .tornLineBlocksAppend)])
+    }
+    return (size, ending == .missingNewline)
   }
 
   /// The append under the lock: validate the batch against what `prepare` returns, write it,
@@ -155,19 +163,62 @@ package enum LogAppender {
     input: [UInt8], inputName: String, logPath: String, catalog: Catalog, now: Timestamp?,
     into builder: consuming LedgerBuilder, existingLines: Int, logBytes: Int64
   ) throws(DiagnosticList) -> (batch: [UInt8], outcome: Outcome) {
+    let admitted = try admit(
+      input: input, inputName: inputName, segments: [Segment(lines: Int.max, now: now)], ownLinesFrom: 1,
+      logPath: logPath, catalog: catalog, into: builder, existingLines: existingLines, logBytes: logBytes)
+    return (admitted.batch, admitted.outcome)
+  }
+
+  /// A run of input lines from one caller of a group commit, with the time stamped on its lines.
+  package struct Segment: Sendable {
+    /// Input lines in the run.
+    package var lines: Int
+    /// The knowledge time stamped on its events without `recorded`; nil stamps nothing.
+    package var now: Timestamp?
+    /// A run of `lines` lines stamped with `now`.
+    package init(lines: Int, now: Timestamp?) {
+      self.lines = lines
+      self.now = now
+    }
+  }
+
+  /// What `admit` found: the lines to write, the outcome, and the counts of each segment
+  /// (warnings stay in `outcome.report`, by input line).
+  package struct Admitted {
+    /// The lines to write, duplicates left out.
+    package var batch: [UInt8]
+    /// What the append leaves behind; its report counts every segment.
+    package var outcome: Outcome
+    /// Appended, duplicate, stamped and learned-earlier counts of each segment, without warnings.
+    package var reports: [AppendReport]
+  }
+
+  /// `admit` over `segments` of the input, each stamped with its own time and counted apart.
+  ///
+  /// Input lines before `ownLinesFrom` belong to callers admitted already: a diagnostic that
+  /// points at one names the log line it takes, and diagnostics of the later lines are numbered
+  /// from `ownLinesFrom`, so a caller whose lines come last reads its own line numbers.
+  /// - Complexity: O(input + the builder's finish).
+  package static func admit(
+    input: [UInt8], inputName: String, segments: [Segment], ownLinesFrom: Int, logPath: String, catalog: Catalog,
+    into builder: consuming LedgerBuilder, existingLines: Int, logBytes: Int64
+  ) throws(DiagnosticList) -> Admitted {
     var builder = builder
     if builder.errorCount > 0 { throw DiagnosticList(builder.errors) }
     var parser = EventLineParser(catalog: catalog)
     // Holds the batch's strings only: sized by the batch, not for a whole log.
     var scratchSymbols = LedgerSymbols(expectedStrings: min(1 << 16, max(64, input.count / 64)))
     var output: [UInt8] = []
-    var report = AppendReport(appended: 0, duplicates: 0, stamped: 0)
-    var places = BatchPlaces(inputName: inputName, logPath: logPath, existingLines: existingLines)
+    var reports = [AppendReport](repeating: AppendReport(appended: 0, duplicates: 0, stamped: 0), count: segments.count)
+    var places = BatchPlaces(
+      inputName: inputName, logPath: logPath, existingLines: existingLines, ownLinesFrom: ownLinesFrom)
+    var cursor = SegmentCursor(segments)
     var inputLine = 0
     var logLine = existingLines
     var inputErrors: [Diagnostic] = []
     forEachInputLine(input) { line in
       inputLine += 1
+      let segment = cursor.segment(ofLine: inputLine)
       if line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) { return }
       var text = Array(line)
       while let last = text.last, last == 32 || last == 9 || last == 13 { text.removeLast() }
@@ -176,24 +227,39 @@ package enum LogAppender {
         parser.parse($0, lineNumber: inputLine, symbols: &scratchSymbols)
       }
       var wasStamped = false
-      if let now, case .success(let event) = parsed, !event.hasRecorded, text.last == 125 {
+      if let now = segments[segment].now, case .success(let event) = parsed, !event.hasRecorded, text.last == 125 {
         stamp(&text, recorded: now)
         wasStamped = true
       }
       if case .failure(var diagnostic) = parsed {
         diagnostic.file = inputName
+        diagnostic.line = places.ownLine(inputLine)
         inputErrors.append(diagnostic)
         return
       }
       // The line this one takes in the log if it is written: a skipped redelivery takes none, so
       // the next line gets its number (a rejected one keeps its own, for its diagnostic).
       logLine += 1
-      places.inputLineOf[logLine] = inputLine
+      places.note(logLine: logLine, inputLine: inputLine)
       let outcome = text.withUnsafeBufferPointer { builder.add(line: $0, lineNumber: logLine) }
-      if !take(outcome, text, wasStamped: wasStamped, into: &output, &report) { logLine -= 1 }
+      if !take(outcome, text, wasStamped: wasStamped, into: &output, &reports[segment]) { logLine -= 1 }
     }
     if !inputErrors.isEmpty || builder.errorCount > 0 {
       throw DiagnosticList(inputErrors + builder.errors.map(places.relocate))
+    }
+    return try finish(builder, output: output, reports: reports, places: places, logBytes: logBytes)
+  }
+
+  /// The builder's finish after every line was admitted: errors thrown, warnings of new lines kept.
+  private static func finish(
+    _ builder: consuming LedgerBuilder, output: [UInt8], reports: [AppendReport], places: BatchPlaces, logBytes: Int64
+  ) throws(DiagnosticList) -> Admitted {
+    var report = AppendReport(appended: 0, duplicates: 0, stamped: 0)
+    for part in reports {
+      report.appended += part.appended
+      report.duplicates += part.duplicates
+      report.stamped += part.stamped
+      report.learnedEarlier += part.learnedEarlier
     }
     let ledger: Ledger
     switch builder.finish() {
@@ -201,9 +267,32 @@ package enum LogAppender {
       throw DiagnosticList(list.diagnostics.filter { $0.severity == .error }.map(places.relocate))
     case .success(let finished):
       ledger = finished
-      report.warnings = finished.warnings.filter { ($0.line ?? 0) > existingLines }.map(places.relocate)
+      report.warnings = finished.warnings.filter { ($0.line ?? 0) > places.existingLines }.map(places.relocate)
     }
-    return (output, Outcome(report: report, ledger: ledger, logBytes: logBytes, logLines: existingLines))
+    let outcome = Outcome(report: report, ledger: ledger, logBytes: logBytes, logLines: places.existingLines)
+    return Admitted(batch: output, outcome: outcome, reports: reports)
+  }
+
+  /// Which segment an input line is in, for lines asked in increasing order.
+  private struct SegmentCursor {
+    let segments: [Segment]
+    var index = 0
+    /// The last input line of segment `index`.
+    var end: Int
+
+    init(_ segments: [Segment]) {
+      precondition(!segments.isEmpty, "an admission has at least one segment")
+      self.segments = segments
+      end = segments[0].lines
+    }
+
+    mutating func segment(ofLine line: Int) -> Int {
+      while line > end && index + 1 < segments.count {
+        index += 1
+        end += segments[index].lines
+      }
+      return index
+    }
   }
 
   /// Adds `"recorded":"<now>"` before the closing brace of a line that has no `recorded`.
@@ -222,8 +311,18 @@ package enum LogAppender {
     let logPath: String
     /// Lines the log held before the batch.
     let existingLines: Int
-    /// The input line of each batch line, by its line number in the log.
+    /// The first input line of the caller whose diagnostics these are (earlier ones are others').
+    var ownLinesFrom = 1
+    /// The caller's input line of each of its batch lines, by its line number in the log.
     var inputLineOf: [Int: Int] = [:]
+
+    /// An input line numbered from the caller's first line.
+    func ownLine(_ inputLine: Int) -> Int { inputLine >= ownLinesFrom ? inputLine - ownLinesFrom + 1 : inputLine }
+
+    /// Notes where an admitted line is; lines of callers admitted before keep their log line.
+    mutating func note(logLine: Int, inputLine: Int) {
+      if inputLine >= ownLinesFrom { inputLineOf[logLine] = ownLine(inputLine) }
+    }
 
     /// The file and line a log line number stands for.
     func place(_ line: Int) -> (file: String, line: Int) {
