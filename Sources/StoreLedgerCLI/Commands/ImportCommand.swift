@@ -223,6 +223,11 @@ enum ImportCommand: LedgerCommand {
     if skipped > 0 {
       summary += "  skipped \(skipped) payload\(skipped == 1 ? " that carries" : "s that carry") no purchase, by type: \(listed(result.skipped))\n"
     }
+    if !result.transfers.isEmpty {
+      let shown = result.transfers.prefix(5).map { TerminalText.clipped($0, bytesMax: 400) }.joined(separator: "; ")
+      let more = result.transfers.count > 5 ? "; and \(result.transfers.count - 5) more" : ""
+      summary += "  moved \(Plural.counted(result.transfers.count, "unit")) to the account the store now names (transfer): \(shown)\(more)\n"
+    }
     if !result.environments.isEmpty { summary += "  events by payload environment: \(listed(result.environments))\n" }
     if !result.unknownValues.isEmpty { summary += "  values this importer does not know (warned above): \(listed(result.unknownValues))\n" }
     return summary

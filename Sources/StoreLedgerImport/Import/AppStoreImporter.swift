@@ -52,6 +52,7 @@ package enum AppStoreImporter {
     let payloads = AppStoreDocuments(verifier: verifier).payloads(in: documents, &problems)
     var mapper = AppStoreMapper(catalog: catalog, options: options, problems: problems)
     for payload in payloads { mapper.map(payload) }
+    mapper.settleOwners(knowledge)
     problems = mapper.problems
     var result = try ImportResult.assemble(
       events: mapper.events, skipped: mapper.skipped, problems: &problems, knowledge: knowledge)
@@ -60,6 +61,8 @@ package enum AppStoreImporter {
       unverifiedPayloads: verifier == nil ? payloads.count : 0,
       verifiedSignatures: verifier?.verifiedSignatures ?? 0,
       rootsUsed: verifier?.rootsUsed.sorted() ?? [])
+    // A transfer the log holds already is not written again, so not reported either.
+    result.transfers = mapper.transferNotes.filter { knowledge.events[$0.key] == nil }.values.sorted()
     return result
   }
 }

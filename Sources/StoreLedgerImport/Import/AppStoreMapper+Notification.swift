@@ -329,7 +329,9 @@ extension AppStoreMapper {
     // The transaction's token wins so that these events have the subject of the purchase.
     let token = transaction != nil ? transaction?.appAccountToken : renewal?.appAccountToken
     guard
-      let subject = subject(token: token, originalTransactionID: originalTransactionID, line: line)
+      let subject = subject(
+        token: token, originalTransactionID: originalTransactionID,
+        appTransactionID: transaction?.appTransactionID, line: line)
     else { return nil }
     var meta = baseMeta(
       environment: notification.environment ?? transaction?.environment ?? renewal?.environment)
