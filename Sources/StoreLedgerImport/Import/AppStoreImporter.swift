@@ -53,6 +53,7 @@ package enum AppStoreImporter {
     var mapper = AppStoreMapper(catalog: catalog, options: options, problems: problems)
     for payload in payloads { mapper.map(payload) }
     mapper.settleOwners(knowledge)
+    mapper.blockWithdrawnConsents()
     problems = mapper.problems
     var result = try ImportResult.assemble(
       events: mapper.events, skipped: mapper.skipped, problems: &problems, knowledge: knowledge)

@@ -50,6 +50,9 @@ extension AppStoreMapper {
     }
     guard problems.errors.count == errorsBefore else { return nil }
     claimOwner(transaction, product: product, subject: subject)
+    if let appTransactionID = transaction.appTransactionID {
+      appTransactionSubjects[appTransactionID, default: []].insert(subject)
+    }
     emit(
       ImportedEvent(
         id: "appstore:\(transaction.transactionID):\(kind.name)", kind: kind, subject: subject,

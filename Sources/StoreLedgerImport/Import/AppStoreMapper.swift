@@ -27,6 +27,11 @@ struct AppStoreMapper: EventMapping {
   var ownerClaims: [AppStoreOwnerClaim] = []
   /// The transfers this import writes, by event id, in words for the summary.
   var transferNotes: [String: String] = [:]
+  /// The subjects the transactions of each `appTransactionId` name (who a RESCIND_CONSENT
+  /// blocks).
+  var appTransactionSubjects: [String: Set<String>] = [:]
+  /// RESCIND_CONSENT notifications, blocked once every transaction is mapped.
+  var consentWithdrawals: [NotificationPayload] = []
 
   /// Creates a mapper.
   init(catalog: Catalog, options: AppStoreImportOptions, problems: ImportProblems) {
