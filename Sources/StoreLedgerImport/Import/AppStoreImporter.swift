@@ -2,7 +2,8 @@ import StoreLedgerCore
 
 /// How an App Store import assigns subjects and which environments it accepts.
 package struct AppStoreImportOptions: Sendable {
-  /// Subject per `originalTransactionId`, used when a transaction has no `appAccountToken`.
+  /// Subject per `originalTransactionId` (or `appTransactionId`), used when a transaction has no
+  /// `appAccountToken`.
   package var subjects: [String: String]
   /// Whether Sandbox, Xcode and LocalTesting data (and data without an environment) is imported.
   package var allowsSandbox: Bool

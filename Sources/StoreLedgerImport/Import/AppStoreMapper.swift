@@ -90,7 +90,7 @@ struct AppStoreMapper: EventMapping {
   /// The subject a transaction names (Docs/log-format.md: 1–256 characters).
   ///
   /// The app account token when the app set one; otherwise the caller's mapping of original
-  /// transaction ids; otherwise `appstore:app-transaction:<appTransactionId>` (one per Apple
+  /// transaction ids, then of app transaction ids; otherwise `appstore:app-transaction:<appTransactionId>` (one per Apple
   /// Account and app, so one customer's purchases share it); otherwise
   /// `appstore:<originalTransactionId>`, stable across renewals. A unit's events all carry the
   /// subject it was first imported under; another token makes a `transfer` (+Owners).
@@ -101,6 +101,8 @@ struct AppStoreMapper: EventMapping {
     if let token, !token.isEmpty {
       subject = token
     } else if let mapped = options.subjects[originalTransactionID] {
+      subject = mapped
+    } else if let appTransactionID, let mapped = options.subjects[appTransactionID] {
       subject = mapped
     } else if let appTransactionID, !appTransactionID.isEmpty {
       subject = Self.appTransactionSubject(appTransactionID)

@@ -129,6 +129,15 @@ struct AppStoreIdentityTests {
     #expect(transfers.first?["to"]?.stringValue == Self.b)
   }
 
+  @Test(
+    "without a token, a --subjects mapping of the originalTransactionId, then of the appTransactionId, names the subject",
+    arguments: [(["8001": "by-original", "704": "by-app"], "by-original"), (["704": "by-app"], "by-app")])
+  func mappedSubjects(subjects: [String: String], expected: String) throws {
+    let input = [Self.period(1, token: nil), Self.period(2, token: nil)].map(\.json).joined(separator: "\n")
+    let result = try #require(ImportFixtures.importEvents(input, subjects: subjects))
+    #expect(Set(Self.objects(result.eventLines).compactMap { $0["subject"]?.stringValue }) == [expected])
+  }
+
   @Test("a consumable is never transferred: each purchase stays with the account its own transaction names")
   func consumableStays() throws {
     func coins(_ id: String, _ token: String, _ day: String) -> AppleTransaction {
