@@ -80,8 +80,7 @@ extension AppStoreMapper {
       renewalExtendedEvent(notification)
     case .consumptionRequest, .refundDeclined:
       refundRequestEvent(notification, type: type)
-    case .rescindConsent:
-      consentWithdrawals.append(notification)
+    case .rescindConsent: consentWithdrawals.append(notification)
     case .priceIncrease, .test, .renewalExtension,
       .externalPurchaseToken, .metadataUpdate, .migration, .priceChange:
       // No entitlement change: counted so the summary can say how many of each were seen.
