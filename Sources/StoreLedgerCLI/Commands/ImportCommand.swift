@@ -10,7 +10,7 @@ enum ImportCommand: LedgerCommand {
     options: [
       .value("append", "log", "Append the events to this log (validated, all or nothing, fsynced)."),
       .value("out", "file", "Write the events to this new file instead of stdout."),
-      .value("subjects", "file", "JSON object mapping originalTransactionId (App Store) or purchase token (Google Play) to subject."),
+      .value("subjects", "file", "JSON object mapping originalTransactionId or appTransactionId (App Store) or purchase token (Google Play) to subject."),
       .flag("allow-sandbox", "App Store: also import Sandbox and Xcode data (refused by default)."),
       .flag("allow-test", "Google Play: also import license testers' purchases (refused by default)."),
       .repeatedValue("root", "file", "App Store: verify signatures up to this root certificate (DER or PEM; repeatable). Default: $STORELEDGER_APPLE_ROOT."),
@@ -32,7 +32,10 @@ enum ImportCommand: LedgerCommand {
       (decoded or as the signedPayload JWS), and Get Transaction History / Get All Subscription
       Statuses / Get Notification History responses. Event ids derive from notificationUUID or
       transactionId, so importing the same data twice adds nothing. 'recorded' is Apple's
-      signedDate. Subjects: appAccountToken, else --subjects, else appstore:<originalTransactionId>.
+      signedDate. Subjects: appAccountToken, else --subjects, else
+      appstore:app-transaction:<appTransactionId>, else appstore:<originalTransactionId>; a
+      subscription or purchase keeps the subject it was first imported under, and a later token
+      moves it with a transfer (RESCIND_CONSENT: a block by service consent).
 
       Signatures are verified as Apple's libraries verify them: each JWS (nested ones too) must be
       ES256 with an x5c chain whose intermediate was issued by a --root, valid at the payload's
@@ -222,6 +225,11 @@ enum ImportCommand: LedgerCommand {
     let skipped = result.skipped.values.reduce(0, +)
     if skipped > 0 {
       summary += "  skipped \(skipped) payload\(skipped == 1 ? " that carries" : "s that carry") no purchase, by type: \(listed(result.skipped))\n"
+    }
+    if !result.transfers.isEmpty {
+      let shown = result.transfers.prefix(5).map { TerminalText.clipped($0, bytesMax: 400) }.joined(separator: "; ")
+      let more = result.transfers.count > 5 ? "; and \(result.transfers.count - 5) more" : ""
+      summary += "  moved \(Plural.counted(result.transfers.count, "unit")) to the account the store now names (transfer): \(shown)\(more)\n"
     }
     if !result.environments.isEmpty { summary += "  events by payload environment: \(listed(result.environments))\n" }
     if !result.unknownValues.isEmpty { summary += "  values this importer does not know (warned above): \(listed(result.unknownValues))\n" }

@@ -244,6 +244,11 @@ struct AppStoreDocuments {
     } else if let appData = object["appData"] {
       notification.environment = appData["environment"]?.stringValue
       notification.environmentField = object.name("appData.environment")
+      if type == AppStoreNotificationType.rescindConsent.rawValue {
+        notification.appTransactionID = appTransactionID(
+          appData["signedAppTransactionInfo"], path: object.name("appData.signedAppTransactionInfo"),
+          line: object.line, covered: isSigned, &problems)
+      }
     } else if let token = object["externalPurchaseToken"]?["externalPurchaseId"]?.stringValue {
       // Apple's own verifier treats external purchase ids starting with SANDBOX as sandbox data.
       notification.environment =
@@ -263,6 +268,22 @@ struct AppStoreDocuments {
       isUsable(object, isSigned: covered || value.stringValue != nil, &problems)
     else { return nil }
     return TransactionPayload.read(object, environment: environment, &problems)
+  }
+
+  /// The `appTransactionId` of the app transaction a RESCIND_CONSENT names (who withdrew
+  /// consent); an error when it is missing or unreadable, since without it the notification
+  /// names nobody.
+  private func appTransactionID(
+    _ value: JSONValue?, path: String, line: Int, covered: Bool, _ problems: inout ImportProblems
+  ) -> String? {
+    guard let value else {
+      problems.error(line, "field '\(path)' is missing; it is required to import RESCIND_CONSENT (whose consent was withdrawn)")
+      return nil
+    }
+    guard let object = object(value, path: path, line: line, &problems),
+      isUsable(object, isSigned: covered || value.stringValue != nil, &problems)
+    else { return nil }
+    return object.requiredString("appTransactionId", &problems, why: "to import RESCIND_CONSENT")
   }
 
   /// Renewal info carried as a JWS (or, tolerated, as a decoded object; see `transaction`).

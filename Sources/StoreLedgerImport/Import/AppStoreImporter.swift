@@ -2,7 +2,8 @@ import StoreLedgerCore
 
 /// How an App Store import assigns subjects and which environments it accepts.
 package struct AppStoreImportOptions: Sendable {
-  /// Subject per `originalTransactionId`, used when a transaction has no `appAccountToken`.
+  /// Subject per `originalTransactionId` (or `appTransactionId`), used when a transaction has no
+  /// `appAccountToken`.
   package var subjects: [String: String]
   /// Whether Sandbox, Xcode and LocalTesting data (and data without an environment) is imported.
   package var allowsSandbox: Bool
@@ -52,6 +53,8 @@ package enum AppStoreImporter {
     let payloads = AppStoreDocuments(verifier: verifier).payloads(in: documents, &problems)
     var mapper = AppStoreMapper(catalog: catalog, options: options, problems: problems)
     for payload in payloads { mapper.map(payload) }
+    mapper.settleOwners(knowledge)
+    mapper.blockWithdrawnConsents()
     problems = mapper.problems
     var result = try ImportResult.assemble(
       events: mapper.events, skipped: mapper.skipped, problems: &problems, knowledge: knowledge)
@@ -60,6 +63,8 @@ package enum AppStoreImporter {
       unverifiedPayloads: verifier == nil ? payloads.count : 0,
       verifiedSignatures: verifier?.verifiedSignatures ?? 0,
       rootsUsed: verifier?.rootsUsed.sorted() ?? [])
+    // A transfer the log holds already is not written again, so not reported either.
+    result.transfers = mapper.transferNotes.filter { knowledge.events[$0.key] == nil }.values.sorted()
     return result
   }
 }

@@ -80,8 +80,9 @@ extension AppStoreMapper {
       renewalExtendedEvent(notification)
     case .consumptionRequest, .refundDeclined:
       refundRequestEvent(notification, type: type)
+    case .rescindConsent: consentWithdrawals.append(notification)
     case .priceIncrease, .test, .renewalExtension,
-      .externalPurchaseToken, .rescindConsent, .metadataUpdate, .migration, .priceChange:
+      .externalPurchaseToken, .metadataUpdate, .migration, .priceChange:
       // No entitlement change: counted so the summary can say how many of each were seen.
       markSkipped(notification)
     }
@@ -329,7 +330,9 @@ extension AppStoreMapper {
     // The transaction's token wins so that these events have the subject of the purchase.
     let token = transaction != nil ? transaction?.appAccountToken : renewal?.appAccountToken
     guard
-      let subject = subject(token: token, originalTransactionID: originalTransactionID, line: line)
+      let subject = subject(
+        token: token, originalTransactionID: originalTransactionID,
+        appTransactionID: transaction?.appTransactionID, line: line)
     else { return nil }
     var meta = baseMeta(
       environment: notification.environment ?? transaction?.environment ?? renewal?.environment)

@@ -21,7 +21,8 @@ extension AppStoreMapper {
     guard
       let subject = subject(
         token: transaction.appAccountToken,
-        originalTransactionID: transaction.originalTransactionID, line: line)
+        originalTransactionID: transaction.originalTransactionID,
+        appTransactionID: transaction.appTransactionID, line: line)
     else { return }
     let renewal = entry.renewalInfo
     let recorded = renewal?.signedDate ?? transaction.signedDate

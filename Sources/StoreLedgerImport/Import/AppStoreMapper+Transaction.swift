@@ -28,7 +28,8 @@ extension AppStoreMapper {
     guard
       let subject = subject(
         token: transaction.appAccountToken,
-        originalTransactionID: transaction.originalTransactionID, line: line)
+        originalTransactionID: transaction.originalTransactionID,
+        appTransactionID: transaction.appTransactionID, line: line)
     else { return nil }
     let kind = chargeKind(transaction, product: product, meta: &meta)
     let at = transaction.purchaseDate
@@ -48,6 +49,10 @@ extension AppStoreMapper {
       fields.append(("country", .string(country)))
     }
     guard problems.errors.count == errorsBefore else { return nil }
+    claimOwner(transaction, product: product, subject: subject)
+    if let appTransactionID = transaction.appTransactionID {
+      appTransactionSubjects[appTransactionID, default: []].insert(subject)
+    }
     emit(
       ImportedEvent(
         id: "appstore:\(transaction.transactionID):\(kind.name)", kind: kind, subject: subject,

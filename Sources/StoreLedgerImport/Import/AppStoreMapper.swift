@@ -22,6 +22,16 @@ struct AppStoreMapper: EventMapping {
   /// Skipped payloads by kind (notification type), each a set of payload identities so that
   /// redeliveries are counted once.
   var skipped: [String: Set<String>] = [:]
+  /// Who each copy of a transferable unit's transaction names as its owner
+  /// (`AppStoreMapper+Owners.swift` turns them into subjects and transfers).
+  var ownerClaims: [AppStoreOwnerClaim] = []
+  /// The transfers this import writes, by event id, in words for the summary.
+  var transferNotes: [String: String] = [:]
+  /// The subjects the transactions of each `appTransactionId` name (who a RESCIND_CONSENT
+  /// blocks).
+  var appTransactionSubjects: [String: Set<String>] = [:]
+  /// RESCIND_CONSENT notifications, blocked once every transaction is mapped.
+  var consentWithdrawals: [NotificationPayload] = []
 
   /// Creates a mapper.
   init(catalog: Catalog, options: AppStoreImportOptions, problems: ImportProblems) {
@@ -77,23 +87,35 @@ struct AppStoreMapper: EventMapping {
     return false
   }
 
-  /// The subject of a subscription or purchase (Docs/log-format.md: 1–256 characters).
+  /// The subject a transaction names (Docs/log-format.md: 1–256 characters).
   ///
   /// The app account token when the app set one; otherwise the caller's mapping of original
-  /// transaction ids; otherwise `appstore:<originalTransactionId>`, stable across renewals.
-  mutating func subject(token: String?, originalTransactionID: String, line: Int) -> String? {
+  /// transaction ids, then of app transaction ids; otherwise `appstore:app-transaction:<appTransactionId>` (one per Apple
+  /// Account and app, so one customer's purchases share it); otherwise
+  /// `appstore:<originalTransactionId>`, stable across renewals. A unit's events all carry the
+  /// subject it was first imported under; another token makes a `transfer` (+Owners).
+  mutating func subject(
+    token: String?, originalTransactionID: String, appTransactionID: String? = nil, line: Int
+  ) -> String? {
     let subject: String
     if let token, !token.isEmpty {
       subject = token
     } else if let mapped = options.subjects[originalTransactionID] {
       subject = mapped
+    } else if let appTransactionID, let mapped = options.subjects[appTransactionID] {
+      subject = mapped
+    } else if let appTransactionID, !appTransactionID.isEmpty {
+      subject = Self.appTransactionSubject(appTransactionID)
     } else {
       subject = "appstore:" + originalTransactionID
     }
     return checkedSubject(subject, source: "original transaction '\(originalTransactionID)'", line: line)
   }
 
-
+  /// The subject of an Apple Account's purchases in one app, when no token names it.
+  static func appTransactionSubject(_ appTransactionID: String) -> String {
+    "appstore:app-transaction:" + appTransactionID
+  }
 
   /// The `meta` every imported event starts with.
   func baseMeta(environment: String?) -> [(String, JSONValue)] {

@@ -163,6 +163,9 @@ struct NotificationPayload {
   var renewalInfo: RenewalInfoPayload?
   /// `data.consumptionRequestReason` of a CONSUMPTION_REQUEST, raw.
   var consumptionReason: String? = nil
+  /// `appTransactionId` of the app transaction a RESCIND_CONSENT carries
+  /// (`appData.signedAppTransactionInfo`).
+  var appTransactionID: String? = nil
 }
 
 /// One entry of a Get All Subscription Statuses response: the latest transaction of a

@@ -32,6 +32,9 @@ package struct ImportResult: Sendable, Equatable {
   /// when its period began); kept in the document store, they change no answer until the
   /// document they need is imported.
   package var waitingDocuments = 0
+  /// The transfers the import writes, in words: a unit the store data names another account
+  /// for moves to it (contract v1.3, section 9).
+  package var transfers: [String] = []
   /// Google Play: purchase tokens the log already held events of (`LedgerKnowledge`), so that
   /// an import into a log with none of its documents kept can say so.
   package var knownPurchaseTokens = 0

@@ -29,6 +29,8 @@ struct ImportedLineFields: Equatable {
   var content: String
   /// `recorded`, when the line has one.
   var recorded: String? = nil
+  /// `to`, the receiving subject of a `transfer`.
+  var to: String? = nil
 
   /// The fields of `line` (no trailing newline); nil when it is not a JSON object with an id.
   /// - Complexity: O(n) in the line's length.
@@ -91,7 +93,8 @@ struct ImportedLineFields: Equatable {
       at: value("at", inMeta: false), expires: value("expires", inMeta: false),
       source: value("source", inMeta: true), purchaseToken: value("purchaseToken", inMeta: true),
       addOnProduct: value("addOnProduct", inMeta: true),
-      content: String(decoding: content, as: UTF8.self), recorded: value("recorded", inMeta: false))
+      content: String(decoding: content, as: UTF8.self), recorded: value("recorded", inMeta: false),
+      to: value("to", inMeta: false))
   }
 
   /// The JSON parser's reading of a line the scan does not take.
@@ -109,7 +112,7 @@ struct ImportedLineFields: Equatable {
       source: meta?["source"]?.stringValue, purchaseToken: meta?["purchaseToken"]?.stringValue,
       addOnProduct: meta?["addOnProduct"]?.stringValue,
       content: JSONWriter.compact(.object(members.filter { $0.0 != "recorded" })),
-      recorded: event["recorded"]?.stringValue)
+      recorded: event["recorded"]?.stringValue, to: event["to"]?.stringValue)
   }
 
   /// The first offset of `pattern` in `bytes[from..<to]`.

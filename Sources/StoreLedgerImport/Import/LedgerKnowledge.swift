@@ -46,12 +46,19 @@ package struct LedgerKnowledge: Sendable {
   package var googlePlaySubjects: [String: String] = [:]
   /// Google Play subscription tokens and the original transaction and subject they got.
   package var googlePlayTokens: [String: GooglePlayKnownToken] = [:]
+  /// The subject each App Store unit (an `original_transaction`, or a purchase's
+  /// `transaction`) was first imported under: its first owner, which its events keep.
+  package var appStoreUnitSubjects: [String: String] = [:]
+  /// The transfers of each unit the log holds (imported or written by hand), in log order.
+  package var transfers: [String: [KnownTransfer]] = [:]
 
   /// An empty knowledge: nothing is known (an import into a new log, `--out`, stdout).
   package init() {}
 
   /// Whether nothing is known.
-  package var isEmpty: Bool { events.isEmpty && charges.isEmpty && revocations.isEmpty }
+  package var isEmpty: Bool {
+    events.isEmpty && charges.isEmpty && revocations.isEmpty && transfers.isEmpty
+  }
 
   /// The knowledge of a log's imported events: lines whose `meta.source` is `appstore` or
   /// `googleplay`. Other lines are passed over unparsed; unreadable lines are left to the
@@ -60,11 +67,15 @@ package struct LedgerKnowledge: Sendable {
   package static func read(log bytes: [UInt8]) -> LedgerKnowledge {
     var knowledge = LedgerKnowledge()
     let marker = Array(#""source":""#.utf8)
+    // A transfer written by hand (no `meta.source`) still moves an imported unit.
+    let transferMarker = Array(#""type":"transfer""#.utf8)
     for line in bytes.split(separator: 10) {
       let hasMarker = line.withUnsafeBufferPointer {
         ImportedLineFields.find(marker, in: $0, from: 0, to: $0.count) != nil
+          || ImportedLineFields.find(transferMarker, in: $0, from: 0, to: $0.count) != nil
       }
       guard hasMarker, let fields = ImportedLineFields.read(line) else { continue }
+      knowledge.learnTransfer(fields)
       knowledge.learn(fields)
     }
     return knowledge
@@ -104,6 +115,13 @@ package struct LedgerKnowledge: Sendable {
     {
       periodEnds[transaction] = expires
     }
+    if source == "appstore", let subject = event.subject, event.type != EventKind.transfer.name,
+      let unit = event.originalTransaction
+        ?? (event.type == "purchase" || event.type == "renewal" ? event.transaction : nil),
+      appStoreUnitSubjects[unit] == nil
+    {
+      appStoreUnitSubjects[unit] = subject
+    }
     if event.type == "revocation", let transaction = event.transaction, let at,
       let subject = event.subject, revocations[transaction] == nil
     {
@@ -114,6 +132,14 @@ package struct LedgerKnowledge: Sendable {
     if let original = event.originalTransaction, googlePlayTokens[key] == nil {
       googlePlayTokens[key] = GooglePlayKnownToken(originalTransaction: original, subject: subject)
     }
+  }
+
+  /// Records a `transfer` line, whoever wrote it.
+  mutating func learnTransfer(_ event: ImportedLineFields) {
+    guard event.type == EventKind.transfer.name, let unit = event.originalTransaction ?? event.transaction,
+      let from = event.subject, let to = event.to, let at = event.at.flatMap(Timestamp.parseRFC3339)
+    else { return }
+    transfers[unit, default: []].append(KnownTransfer(id: event.id, at: at, from: from, to: to))
   }
 
   /// Where the period of a charged transaction ends, when a correction changed it.
@@ -144,4 +170,16 @@ package struct LedgerKnowledge: Sendable {
       charges[transaction].map { (transaction, $0) }
     }
   }
+}
+
+/// A `transfer` the log holds: from `from` to `to` at `at`.
+package struct KnownTransfer: Sendable, Equatable {
+  /// The event id.
+  package var id: String
+  /// When the unit moved.
+  package var at: Timestamp
+  /// The subject it moved from.
+  package var from: String
+  /// The subject it moved to.
+  package var to: String
 }

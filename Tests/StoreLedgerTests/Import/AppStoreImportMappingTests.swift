@@ -343,7 +343,9 @@ struct AppStoreImportMappingTests {
       ])
   }
 
-  @Test("the subject is the app account token, else the caller's mapping, else appstore:<original>")
+  @Test(
+    "the subject is the app account token, else the caller's mapping, else the appTransactionId, else appstore:<original>"
+  )
   func subjects() throws {
     var withToken = Self.current
     withToken.transactionId = "6001"
@@ -354,13 +356,17 @@ struct AppStoreImportMappingTests {
     var plain = mapped
     plain.transactionId = "6003"
     plain.originalTransactionId = "6200"
-    let input = [withToken.json, mapped.json, plain.json].joined(separator: "\n")
+    var bare = plain
+    bare.transactionId = "6004"
+    bare.originalTransactionId = "6300"
+    bare.appTransactionId = nil
+    let input = [withToken.json, mapped.json, plain.json, bare.json].joined(separator: "\n")
     let result = try #require(
       ImportFixtures.importEvents(input, subjects: ["6100": "user-6100", "9001": "ignored"]))
     let subjects = result.eventLines.compactMap {
       (try? JSONValue.parse($0))?["subject"]?.stringValue
     }
-    #expect(subjects == [Self.token, "user-6100", "appstore:6200"])
+    #expect(subjects == [Self.token, "user-6100", "appstore:app-transaction:704", "appstore:6300"])
   }
 
   @Test(

@@ -189,9 +189,18 @@ struct AppStoreImportSampleTests {
     SampleCase(
       path: "models/signedExternalPurchaseTokenSandboxNotification.json",
       outcome: .lines([], skipped: ["EXTERNAL_PURCHASE_TOKEN": 1])),
+    // RESCIND_CONSENT blocks the app transaction's account; Apple's placeholder is no JWS.
     SampleCase(
       path: "models/signedRescindConsentNotification.json",
-      outcome: .lines([], skipped: ["RESCIND_CONSENT": 1])),
+      outcome: .errors([
+        "field 'appData.signedAppTransactionInfo': not a JWS (expected header.payload.signature in base64url)"
+      ])),
+    SampleCase(
+      path: "models/signedRescindConsentNotification.json",
+      signing: ["signed_app_transaction_info_value": "models/appTransaction.json"],
+      outcome: .lines([
+        #"{"at":"2023-10-24T12:01:40Z","id":"appstore:002e14d5-51f5-4503-b5a8-c3a1af68eb20:block","meta":{"appTransactionId":"71134","environment":"LocalTesting","notificationType":"RESCIND_CONSENT","source":"appstore"},"reason":"RESCIND_CONSENT: a parent or guardian withdrew consent","service":"consent","subject":"appstore:app-transaction:71134","type":"block"}"#
+      ])),
     // Notification history: both notifications of Apple's samples, signed.
     SampleCase(
       path: "models/getNotificationHistoryResponse.json",

@@ -29,6 +29,7 @@ struct AppleTransaction {
   var quantity: Int64 = 1
   var revocationPercentage: Int64?
   var storefront = "USA"
+  var appTransactionId: String? = "704"
 
   /// The decoded payload as compact JSON.
   var json: String {
@@ -43,8 +44,9 @@ struct AppleTransaction {
       ("inAppOwnershipType", .string(inAppOwnershipType)),
       ("signedDate", .integer(ImportFixtures.ms(signedDate))),
       ("environment", .string(environment)), ("storefront", .string(storefront)),
-      ("storefrontId", .string("143441")), ("appTransactionId", .string("704")),
+      ("storefrontId", .string("143441")),
     ]
+    if let appTransactionId { members.append(("appTransactionId", .string(appTransactionId))) }
     if let subscriptionGroupIdentifier, type == "Auto-Renewable Subscription" {
       members.append(("subscriptionGroupIdentifier", .string(subscriptionGroupIdentifier)))
     }

@@ -114,6 +114,7 @@ enum ContractCheck {
         .renewalExtended: ["original_transaction", "expires"],
         .revocation: ["transaction"], .refundReversed: ["transaction"],
         .refundRequested: ["transaction"], .refundDeclined: ["transaction"], .block: ["service"],
+        .transfer: ["to"],
       ]
       let optional: [EventKind: Set<String>] = [
         .purchase: [
@@ -123,10 +124,14 @@ enum ContractCheck {
         .renewal: ["offer", "price", "currency", "store", "country", "proceeds"],
         .expiration: ["reason"], .revocation: ["reason", "refunded", "quantity"],
         .refundRequested: ["reason", "respond_by"], .block: ["entitlements", "reason"],
+        .transfer: ["original_transaction", "transaction"],
       ]
       guard let needed = required[kind] else {
         say("the importer never writes \(type)")
         continue
+      }
+      if kind == .transfer, (fields["original_transaction"] == nil) == (fields["transaction"] == nil) {
+        say("a transfer names its unit by original_transaction or transaction, one of them")
       }
       let allowed = common.union(needed).union(optional[kind] ?? [])
       for key in fields.keys where !allowed.contains(key) { say("field \(key) not allowed") }
