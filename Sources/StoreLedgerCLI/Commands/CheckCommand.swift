@@ -77,7 +77,7 @@ enum CheckCommand: LedgerCommand {
       let summary =
         "ok: \(name): \(Plural.counted(extent.lineCount, "line")), \(Plural.counted(ledger.events.count, "event")), "
         + "\(Plural.counted(ledger.duplicatesSkipped, "duplicate")) skipped, "
-        + "\(Plural.counted(ledger.subjectCount, "subject")), \(Plural.counted(warnings, "warning"))\n"
+        + "\(Plural.counted(ledger.namedSubjectCount, "subject")), \(Plural.counted(warnings, "warning"))\n"
       if json { console.err(summary) } else { console.out(summary) }
       if let erased = try ErasureNote.summary(log: log) {
         if json { console.err(erased + "\n") } else { console.out(erased + "\n") }

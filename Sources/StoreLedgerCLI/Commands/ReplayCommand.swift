@@ -28,7 +28,7 @@ enum ReplayCommand: LedgerCommand {
     let events = ledger.events.count + ledger.duplicatesSkipped
     var text = "events read: \(events)\n"
     text += "duplicates skipped: \(ledger.duplicatesSkipped)\n"
-    text += "subjects: \(ledger.subjectCount)\n"
+    text += "subjects: \(ledger.namedSubjectCount)\n"
     text += "latest effective time: \(ledger.events.isEmpty ? "none" : latest.rfc3339)\n"
     if !ledger.events.isEmpty || at != nil {
       text += "entitlements active at \(countedAt.rfc3339):"

@@ -70,12 +70,7 @@ enum ReportCommand: LedgerCommand {
     if format == "partial" {
       for name in metrics { metrics.formUnion(ReportMetric(rawValue: name)?.parts.map(\.rawValue) ?? []) }
     }
-    let buckets: ReportBuckets
-    do {
-      buckets = try ReportBuckets(from: from, to: to, every: interval, zone: zone ?? .utc)
-    } catch {
-      throw UsageError(message: error.message)
-    }
+    let buckets = try reportBuckets(from: from, to: to, every: interval, zone: zone)
     // One line through every phase: reading, folding, computing, writing.
     let line = console.progress(reading: CommandSupport.logPath(arguments))
     defer { line?.finish() }
@@ -117,6 +112,17 @@ enum ReportCommand: LedgerCommand {
     default: console.out(JSONWriter.pretty(report.jsonValue) + "\n")
     }
     return 0
+  }
+
+  /// The report's buckets; a span the buckets cannot cover is a usage error.
+  static func reportBuckets(
+    from: Timestamp, to: Timestamp, every interval: ReportInterval, zone: CustomerZone?
+  ) throws(UsageError) -> ReportBuckets {
+    do {
+      return try ReportBuckets(from: from, to: to, every: interval, zone: zone ?? .utc)
+    } catch {
+      throw UsageError(message: error.message)
+    }
   }
 
   /// `report --merge P1 P2 …`: the whole log's report from its shards' partial reports.

@@ -151,6 +151,14 @@ package struct QueryEngine {
     for (index, candidate) in subjectFold.selection.bestByEntitlement.enumerated() where candidate.isSet { body(index) }
   }
 
+  /// Calls `body` with the index of every entitlement a subject only a transfer names holds at T.
+  /// - Complexity: O(events of its transfer group).
+  package mutating func forEachActiveEntitlement(receiver name: String, at time: Timestamp, _ body: (Int) -> Void) {
+    subjectFold.touches = nil
+    evaluate(subject: nil, name: name, at: time, asOf: nil, cache: nil)
+    for (index, candidate) in subjectFold.selection.bestByEntitlement.enumerated() where candidate.isSet { body(index) }
+  }
+
   /// The answer for a subject name at T as known at R, or as cached at V (`cache`; then `asOf` must be nil).
   /// - Complexity: O(events of the subject).
   package mutating func answer(
