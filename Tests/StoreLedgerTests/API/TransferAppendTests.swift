@@ -33,6 +33,14 @@ struct TransferAppendTests {
     return (lines, questions)
   }
 
+  /// An open ledger over an empty log in `directory`, with the example catalog beside it.
+  static func emptyStore(in directory: URL) throws -> LedgerStore {
+    try exampleCatalogText.write(to: directory.appendingPathComponent("catalog.json"), atomically: true, encoding: .utf8)
+    let log = directory.appendingPathComponent("log.jsonl").path
+    try "".write(toFile: log, atomically: true, encoding: .utf8)
+    return try LedgerStore(logPath: log)
+  }
+
   @Test("an open ledger fed the v1.3 scenario a few lines at a time answers every question as a fresh load")
   func openLedgerAppends() throws {
     let (lines, questions) = try Self.material()
@@ -94,10 +102,7 @@ struct TransferAppendTests {
   func typedConstructors() throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
-    try exampleCatalogText.write(to: directory.appendingPathComponent("catalog.json"), atomically: true, encoding: .utf8)
-    let log = directory.appendingPathComponent("log.jsonl").path
-    try "".write(toFile: log, atomically: true, encoding: .utf8)
-    let store = try LedgerStore(logPath: log)
+    let store = try Self.emptyStore(in: directory)
     let at = { (text: String) in ts(text) }
     _ = try store.append([
       .purchase(id: "p1", subject: "a", at: at("2026-01-01T00:00:00Z"), product: "pro.lifetime", transaction: "l1"),
@@ -140,10 +145,7 @@ struct TransferAppendTests {
     let (lines, _) = try Self.material()
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
-    try exampleCatalogText.write(to: directory.appendingPathComponent("catalog.json"), atomically: true, encoding: .utf8)
-    let log = directory.appendingPathComponent("log.jsonl").path
-    try "".write(toFile: log, atomically: true, encoding: .utf8)
-    let store = try LedgerStore(logPath: log)
+    let store = try Self.emptyStore(in: directory)
     var iterator = store.commits(pollingInterval: nil).makeAsyncIterator()
     // Lines 1-6: ana buys m1, cleo buys l1, ana → ben, ben renews m1, ben → ana, cleo → dan.
     let expected: [[SubjectID]] = [["ana"], ["cleo"], ["ana", "ben"], ["ana", "ben"], ["ana", "ben"], ["cleo", "dan"], ["ana", "ben"]]
@@ -158,10 +160,7 @@ struct TransferAppendTests {
   func onwardFromReceiverWithoutLines() throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
-    try exampleCatalogText.write(to: directory.appendingPathComponent("catalog.json"), atomically: true, encoding: .utf8)
-    let log = directory.appendingPathComponent("log.jsonl").path
-    try "".write(toFile: log, atomically: true, encoding: .utf8)
-    let store = try LedgerStore(logPath: log)
+    let store = try Self.emptyStore(in: directory)
     let lines = [
       #"{"id":"p1","type":"purchase","subject":"ana","at":"2026-01-01T00:00:00Z","product":"pro.lifetime","transaction":"l1"}"#,
       #"{"id":"x1","type":"transfer","subject":"ana","at":"2026-02-01T00:00:00Z","to":"ben","transaction":"l1"}"#,

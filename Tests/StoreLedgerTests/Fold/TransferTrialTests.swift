@@ -11,6 +11,14 @@ import Testing
 struct TransferTrialTests {
   static let buyM1 = #"{"id":"p1","type":"purchase","subject":"a","at":"2026-01-01T00:00:00Z","product":"plus.monthly","transaction":"m1","expires":"2026-02-01T00:00:00Z"}"#
 
+  /// b uses and buys coins before a's subscription reaches it on 10 Jan.
+  static let receivedAfterOwnLines = [
+    #"{"id":"u1","type":"usage","subject":"b","at":"2026-01-01T00:00:00Z","feature":"interaction"}"#,
+    #"{"id":"p1","type":"purchase","subject":"a","at":"2026-01-02T00:00:00Z","product":"plus.monthly","transaction":"m1","expires":"2026-02-02T00:00:00Z"}"#,
+    #"{"id":"c1","type":"purchase","subject":"b","at":"2026-01-05T00:00:00Z","product":"coins.100","transaction":"k1"}"#,
+    #"{"id":"t1","type":"transfer","subject":"a","at":"2026-01-10T00:00:00Z","to":"b","original_transaction":"m1"}"#,
+  ]
+
   struct Case: Sendable, CustomTestStringConvertible {
     var lines: [String]
     var subject: String
@@ -47,20 +55,10 @@ struct TransferTrialTests {
       expected: ("subscribed", "2026-01-06T00:00:00Z", "2026-01-06T00:00:00Z")),
     // A line of the subject before the unit reached it does not convert: the owner then was another.
     Case(
-      lines: [
-        #"{"id":"u1","type":"usage","subject":"b","at":"2026-01-01T00:00:00Z","feature":"interaction"}"#,
-        #"{"id":"p1","type":"purchase","subject":"a","at":"2026-01-02T00:00:00Z","product":"plus.monthly","transaction":"m1","expires":"2026-02-02T00:00:00Z"}"#,
-        #"{"id":"c1","type":"purchase","subject":"b","at":"2026-01-05T00:00:00Z","product":"coins.100","transaction":"k1"}"#,
-        #"{"id":"t1","type":"transfer","subject":"a","at":"2026-01-10T00:00:00Z","to":"b","original_transaction":"m1"}"#,
-      ], subject: "b", at: "2026-01-10T00:00:00Z",
+      lines: receivedAfterOwnLines, subject: "b", at: "2026-01-10T00:00:00Z",
       expected: ("subscribed", "2026-01-01T00:00:00Z", "2026-01-10T00:00:00Z")),
     Case(
-      lines: [
-        #"{"id":"u1","type":"usage","subject":"b","at":"2026-01-01T00:00:00Z","feature":"interaction"}"#,
-        #"{"id":"p1","type":"purchase","subject":"a","at":"2026-01-02T00:00:00Z","product":"plus.monthly","transaction":"m1","expires":"2026-02-02T00:00:00Z"}"#,
-        #"{"id":"c1","type":"purchase","subject":"b","at":"2026-01-05T00:00:00Z","product":"coins.100","transaction":"k1"}"#,
-        #"{"id":"t1","type":"transfer","subject":"a","at":"2026-01-10T00:00:00Z","to":"b","original_transaction":"m1"}"#,
-      ], subject: "b", at: "2026-01-09T23:59:59.999Z",
+      lines: receivedAfterOwnLines, subject: "b", at: "2026-01-09T23:59:59.999Z",
       expected: ("trial", "2026-01-01T00:00:00Z", "2026-01-22T00:00:00Z")),
     // Access that came back by the first owner's renewal converts at the subject's next line.
     Case(
