@@ -42,6 +42,7 @@ package enum SnapshotWriter {
     defer { out = json.out }
     let names = (0..<ledger.subjectCount).map { ledger.symbols.subjects.string(Symbol(rawValue: UInt32($0))) }
     let order = names.indices.sorted { names[$0].utf8.lexicographicallyPrecedes(names[$1].utf8) }
+    let readable = ReadableSubject.order(subjects: order, names: names, receivers: ledger.receiversWithoutLines)
     json.raw("{\n  \"catalog\": {\n    \"sha256\": \"\(header.catalogDigest.hex)\"\n  },\n")
     json.raw("  \"format\": \"\(SnapshotHeader.format)\",\n")
     json.raw("  \"log\": {\n    \"block_bytes\": \(header.logBlockBytes),\n    \"bytes\": \(header.bytes),\n")
@@ -51,10 +52,10 @@ package enum SnapshotWriter {
     let headerText = json.out
     var written = 0
     json.raw("\"subjects\": {")
-    try inBatches(of: order) { range, batch in
+    try inBatches(count: readable.count) { range, batch in
       for n in range {
         batch.raw(n == 0 ? "\n    " : ",\n    ")
-        batch.subject(Symbol(rawValue: UInt32(order[n])), named: names[order[n]], of: ledger)
+        batch.subject(readable[n], named: names, of: ledger)
       }
     } consume: { (bytes) throws(E) in
       json.out.append(contentsOf: bytes)
@@ -64,7 +65,7 @@ package enum SnapshotWriter {
         json.out.removeAll(keepingCapacity: true)
       }
     }
-    json.raw(order.isEmpty ? "}\n}\n" : "\n  }\n}\n")
+    json.raw(readable.isEmpty ? "}\n}\n" : "\n  }\n}\n")
     let sectionAt = written + json.out.count
     let section = SnapshotSection.encode(ledger, subjectOrder: order, into: &json.out)
     var trailer = SnapshotTrailer(
@@ -86,14 +87,14 @@ package enum SnapshotWriter {
   /// Batches written at once: keeps a few cores busy, while memory holds one round's output.
   static let batchesPerRound = 8
 
-  /// Writes `order`'s subjects in batches on every core, a few batches at a time, and hands each
+  /// Writes `count` subjects in batches on every core, a few batches at a time, and hands each
   /// batch's bytes to `consume` in order, so the output is the same as written on one thread.
   /// - Complexity: O(subjects) calls of `produce`; memory: one round of batches.
   private static func inBatches<E: Error>(
-    of order: [Int], _ produce: @Sendable (Range<Int>, inout SnapshotJSON) -> Void,
+    count total: Int, _ produce: @Sendable (Range<Int>, inout SnapshotJSON) -> Void,
     consume: ([UInt8]) throws(E) -> Void
   ) throws(E) {
-    let batches = (order.count + subjectsPerBatch - 1) / subjectsPerBatch
+    let batches = (total + subjectsPerBatch - 1) / subjectsPerBatch
     let perRound = batchesPerRound
     var round = 0
     while round < batches {
@@ -104,7 +105,7 @@ package enum SnapshotWriter {
       let first = round
       DispatchQueue.concurrentPerform(iterations: count) { k in
         let lower = (first + k) * subjectsPerBatch
-        produce(lower..<min(order.count, lower + subjectsPerBatch), &shared[k])
+        produce(lower..<min(total, lower + subjectsPerBatch), &shared[k])
       }
       defer {
         outputs.deinitialize()
@@ -113,6 +114,34 @@ package enum SnapshotWriter {
       for k in 0..<count { try consume(outputs[k].out) }
       round += count
     }
+  }
+}
+
+/// A subject of a snapshot's readable part: one with lines (its symbol's number), or one only a
+/// transfer's `to` names (contract v1.3, section 9), listed so its access shows in golden files.
+enum ReadableSubject: Sendable {
+  case withLines(Int)
+  case receiver(String)
+
+  /// `subjects` (sorted by name) merged with `receivers` (sorted likewise), by name's bytes.
+  /// - Complexity: O(subjects + receivers).
+  static func order(subjects: [Int], names: [String], receivers: [String]) -> [ReadableSubject] {
+    guard !receivers.isEmpty else { return subjects.map { .withLines($0) } }
+    var merged: [ReadableSubject] = []
+    merged.reserveCapacity(subjects.count + receivers.count)
+    var (i, j) = (0, 0)
+    while i < subjects.count || j < receivers.count {
+      if j == receivers.count
+        || (i < subjects.count && names[subjects[i]].utf8.lexicographicallyPrecedes(receivers[j].utf8))
+      {
+        merged.append(.withLines(subjects[i]))
+        i += 1
+      } else {
+        merged.append(.receiver(receivers[j]))
+        j += 1
+      }
+    }
+    return merged
   }
 }
 
@@ -185,8 +214,19 @@ struct SnapshotJSON {
 
   /// One subject's readable timeline: balances, entitlement intervals, event count, subscription
   /// changes; interval and change entries after the first of their list hold only what changed.
-  mutating func subject(_ subject: Symbol, named name: String, of ledger: Ledger) {
-    let timeline = ledger.timeline(subject: subject)
+  mutating func subject(_ entry: ReadableSubject, named names: [String], of ledger: Ledger) {
+    let name: String
+    let timeline: SubjectTimeline
+    let eventCount: Int
+    switch entry {
+    case .withLines(let number):
+      let subject = Symbol(rawValue: UInt32(number))
+      (name, timeline, eventCount) = (names[number], ledger.timeline(subject: subject), ledger.events(of: subject).count)
+    case .receiver(let receiver):
+      let owned = ledger.timeline(named: receiver)
+      precondition(owned != nil, "a receiver the ledger lists has a timeline")
+      (name, timeline, eventCount) = (receiver, owned!, 0)
+    }
     string(name)
     raw(": {\n")
     section(.balances, timeline.balances) { change, fields in
@@ -201,7 +241,7 @@ struct SnapshotJSON {
       fields.string(interval.state)
       fields.time(interval.to)
     }
-    raw("      \"events\": \(ledger.events(of: subject).count),\n")
+    raw("      \"events\": \(eventCount),\n")
     section(.subscriptions, timeline.subscriptions, last: true) { change, fields in
       fields.time(change.at)
       fields.time(change.expires)

@@ -7,8 +7,9 @@ import Testing
 
 /// The timeline of `subject` with every entry whole, built from `SubjectTimeline` directly
 /// (the slow twin of writing only what changed and expanding it again).
-private func wholeTimeline(_ ledger: Ledger, subject: Symbol) -> JSONValue {
-  let timeline = ledger.timeline(subject: subject)
+private func wholeTimeline(_ ledger: Ledger, named name: String) throws -> JSONValue {
+  let timeline = try #require(ledger.timeline(named: name))
+  let eventCount = ledger.subject(named: name).map { ledger.events(of: $0).count } ?? 0
   func time(_ t: Timestamp?) -> JSONValue {
     guard let t else { return .null }
     var bytes: [UInt8] = []
@@ -45,7 +46,7 @@ private func wholeTimeline(_ ledger: Ledger, subject: Symbol) -> JSONValue {
   }
   return .object([
     ("balances", .object(balances)), ("entitlements", .object(entitlements)),
-    ("events", .integer(Int64(ledger.events(of: subject).count))), ("subscriptions", .object(subscriptions)),
+    ("events", .integer(Int64(eventCount))), ("subscriptions", .object(subscriptions)),
   ])
 }
 
@@ -59,11 +60,10 @@ struct SnapshotTimelineTests {
     let (ledger, bytes) = try writtenSnapshot(of: logPath, catalogPath: catalogPath, catalog: catalog)
     let readable = try JSONValue.parse(bytes: Array(SnapshotReader.readablePart(bytes)))
     let subjects = try #require(readable["subjects"]?.objectMembers)
-    #expect(subjects.count == ledger.subjectCount)
+    #expect(subjects.count == ledger.namedSubjectCount)
     var (shortened, longLists) = (0, 0)
     for (name, written) in subjects {
-      let symbol = try #require(ledger.symbols.subjects.lookup(name))
-      let whole = wholeTimeline(ledger, subject: symbol)
+      let whole = try wholeTimeline(ledger, named: name)
       #expect(SnapshotDiff.expanded(written) == whole, "\(scenario.name) \(name)")
       if written != whole { shortened += 1 }
       for section in ["entitlements", "subscriptions"] {
@@ -102,5 +102,36 @@ struct SnapshotTimelineTests {
     // The renewal turns it on again: the entry after it is whole again on both sides, so no change there.
     #expect(!lines.contains { $0.contains("at 1 Feb 2026: will_renew") }, "\(lines)")
     #expect(lines.last == "1 subject differs", "\(lines)")
+  }
+  @Test("a subject only a transfer's `to` names is listed among the subjects, in name order, with what it held")
+  func receiverWithoutLinesListed() throws {
+    let catalogPath = repoPath("Events/catalog.json")
+    let catalog = try LedgerLoader.loadCatalog(path: catalogPath)
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let logPath = directory.appendingPathComponent("log.jsonl").path
+    let lines = [
+      #"{"id":"p1","type":"purchase","subject":"ana","at":"2026-01-01T00:00:00Z","product":"pro.lifetime","transaction":"l1"}"#,
+      #"{"id":"x1","type":"transfer","subject":"ana","at":"2026-02-01T00:00:00Z","to":"bo","transaction":"l1"}"#,
+      #"{"id":"p2","type":"purchase","subject":"cy","at":"2026-01-05T00:00:00Z","product":"pro.lifetime","transaction":"l2"}"#,
+    ]
+    try (lines.joined(separator: "\n") + "\n").write(toFile: logPath, atomically: true, encoding: .utf8)
+    let bytes = try writtenSnapshot(of: logPath, catalogPath: catalogPath, catalog: catalog).bytes
+    let readable = try JSONValue.parse(bytes: Array(SnapshotReader.readablePart(bytes)))
+    let subjects = try #require(readable["subjects"]?.objectMembers)
+    #expect(subjects.map(\.0) == ["ana", "bo", "cy"])
+    func firstPro(_ name: String) throws -> JSONValue {
+      let subject = try #require(subjects.first { $0.0 == name }?.1)
+      guard case .array(let intervals)? = subject["entitlements"]?["pro"], let first = intervals.first else {
+        Issue.record("\(name) holds no pro interval")
+        return .null
+      }
+      return first
+    }
+    #expect(subjects.first { $0.0 == "bo" }?.1["events"] == .integer(0))
+    #expect(try firstPro("bo")["from"] == .string("2026-02-01T00:00:00Z"))
+    #expect(try firstPro("bo")["to"] == .null)
+    // ana held it until the transfer.
+    #expect(try firstPro("ana")["to"] == .string("2026-02-01T00:00:00Z"))
   }
 }
