@@ -284,8 +284,10 @@ struct StoreState {
     // New lines follow every line the table holds: in line order, they append.
     for (line, details) in newDetails.sorted(by: { $0.line < $1.line }) { ledger.details.set(details, line: line) }
     // Lines the input repeated were not written; only the log's own redeliveries count.
-    // Owner chains are a rule of the whole log: rebuilt from every event once a log has transfers.
-    if !ledger.owners.isEmpty || !refolded.owners.isEmpty { _ = ledger.settleOwners(file: nil) }
+    // Owner chains are a rule of the whole log, rebuilt from every event (O(events)), but only
+    // when the batch touched one: the refold holds the whole group of every subject it names, so
+    // it has transfers exactly when a chain, or a unit's charges, may have changed.
+    if !refolded.owners.isEmpty { _ = ledger.settleOwners(file: nil) }
     ledger.duplicatesSkipped += refolded.duplicatesSkipped - outcome.report.duplicates
     ledger.linesRead = outcome.logLines
     logBytes = outcome.logBytes

@@ -3,6 +3,7 @@ import Testing
 
 @testable import StoreLedger
 @testable import StoreLedgerCore
+@testable import StoreLedgerGenerate
 @testable import StoreLedgerStorage
 
 /// Appends of transfers (contract v1.3, section 9) through an open `LedgerStore`, the CLI's
@@ -171,5 +172,40 @@ struct TransferAppendTests {
       #expect(store.answer(for: SubjectID(rawValue: subject), at: ts("2026-03-02T00:00:00Z")).has("pro") == has, "\(subject)")
     }
     #expect(store.answer(for: "ben", at: ts("2026-02-02T00:00:00Z")).has("pro"))
+  }
+  // The store rebuilds its owner chains only after a batch whose refold has transfers: a batch
+  // that skips the rebuild must leave every answer as a fresh load of the log so far gives.
+  @Test("an open ledger fed a generated v1.3 log with transfers in uneven batches answers, after each batch, at every transfer's edges, as a fresh load")
+  func generatedBatches() throws {
+    let options = GeneratorOptions(subjects: 80, seed: 45, usage: .none, contract: .v1_3, transfers: true)
+    let lines = generatedLog(options).bytes.split(separator: 10).map { Array($0) + [10] }
+    let transfers = try Contract13ReadPathTests.transfers(in: generatedLog(options).bytes)
+    #expect(transfers.count >= 2)
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    try LogGenerator.catalogJSON.write(to: directory.appendingPathComponent("catalog.json"), atomically: true, encoding: .utf8)
+    let log = directory.appendingPathComponent("log.jsonl").path
+    try "".write(toFile: log, atomically: true, encoding: .utf8)
+    let store = try LedgerStore(logPath: log)
+    var random = SeededGenerator(seed: 45)
+    var (next, batches, compared) = (0, 0, 0)
+    while next < lines.count {
+      let end = min(lines.count, next + Int.random(in: 1...(lines.count / 12), using: &random))
+      _ = try store.append(lines: Array(lines[next..<end].joined()), named: "batch", now: nil)
+      next = end
+      batches += 1
+      guard batches % 3 == 0 || next == lines.count else { continue }
+      var engine = QueryEngine(ledger: try LedgerLoader.load(logPath: log, catalog: store.catalog).ledger)
+      for transfer in transfers {
+        for subject in transfer.subjects {
+          for (at, asOf) in [(transfer.at, nil), (transfer.at.adding(milliseconds: -1), nil), (transfer.at, transfer.recorded.adding(milliseconds: -1))] {
+            let expected = Holdings(engine.answer(subject: subject, at: at, asOf: asOf))
+            #expect(store.answer(for: SubjectID(rawValue: subject), at: at, asOf: asOf) == expected, "batch \(batches): \(subject) at \(at)")
+            compared += 1
+          }
+        }
+      }
+    }
+    #expect(compared > 100)
   }
 }
