@@ -31,7 +31,7 @@ struct SubjectRules {
   private struct RefundEffect {
     var currency: Symbol
     var delta: Int64
-    /// When the ledger learned of it; a reversal inherits a later `recorded` of its refund.
+    /// When the ledger learned of it; a reversal takes its refund's `recorded`.
     package var recorded: Timestamp
     var transaction: Symbol
   }
@@ -117,8 +117,10 @@ struct SubjectRules {
     if event.kind == .refundReversed,
       let refund = refundEffects.last(where: { $0.transaction == event.transaction && $0.delta < 0 })
     {
-      // A reversal goes with its refund: left out whenever the refund is.
-      recorded = max(recorded, refund.recorded)
+      // A reversal goes with its refund, left out exactly when the refund is (contract §3,
+      // "Balances"): a reversal learned late of a refund known in time is a store event that
+      // gives the credit back, and leaving it out would refuse the log that records it.
+      recorded = refund.recorded
     }
     refundEffects.append(RefundEffect(currency: currency, delta: delta, recorded: recorded, transaction: event.transaction))
   }
