@@ -374,16 +374,20 @@ package struct LedgerBuilder {
     let latest = settled.latest
     // History rules alone keep their order (per subject, in effective time: a cause before its
     // consequences); mixed with line errors, everything goes in line order.
-    if errorCount > 0 {
-      return .failure(DiagnosticList((errorsBeforeSizes > 0 ? errorsInLineOrder() : errors) + warnings))
-    }
-    warnings.sort { ($0.line ?? 0) < ($1.line ?? 0) }
+    let hasErrors = errorCount > 0
+    if !hasErrors { warnings.sort { ($0.line ?? 0) < ($1.line ?? 0) } }
     var ledger = Ledger(
       context: context, symbols: symbols, details: details, events: grouped, subjectStarts: starts.map { UInt32($0) },
       subscriptionCounts: subscriptionCounts, linesRead: linesRead,
       duplicatesSkipped: duplicatesSkipped, latestEffective: latest, warnings: warnings)
     ledger.learnedEarlier = learnedEarlier
-    return settledOwners(ledger)
+    guard hasErrors else { return settledOwners(ledger) }
+    // Owner chains are a log-wide rule too, checked over the lines that parsed, so one run
+    // reports a broken chain beside a line error.
+    let lineErrors = errorsBeforeSizes > 0 ? errorsInLineOrder() : errors
+    let chainErrors = ledger.settleOwners(file: file)
+    let all = chainErrors.isEmpty ? lineErrors : (lineErrors + chainErrors).sorted { ($0.line ?? 0) < ($1.line ?? 0) }
+    return .failure(DiagnosticList(all + warnings))
   }
 
   /// Merges the tail into a restored ledger: only subjects the tail touches are re-folded.

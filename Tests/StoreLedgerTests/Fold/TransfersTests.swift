@@ -50,6 +50,17 @@ struct TransfersTests {
     #expect(message.contains(words), "\(message)")
   }
 
+  @Test("a broken owner chain is reported beside a line error, in line order, in one run")
+  func chainErrorBesideLineError() throws {
+    let found = try errors(
+      Self.base + "\n"
+        + #"{"id":"x","type":"transfer","subject":"z","at":"2026-01-05T00:00:00Z","to":"b","transaction":"l1"}"# + "\n"
+        + #"{"id":"g","type":"grant","subject":"a","at":"2026-01-06T00:00:00Z","entitlements":[]}"#)
+    #expect(found.map(\.line) == [4, 5], "\(found.map(\.description))")
+    #expect(found.first?.message.contains("subject 'z' has no line naming it") == true)
+    #expect(found.last?.message.contains("'entitlements'") == true)
+  }
+
   static let moved = base + "\n" + """
     {"id":"t1","type":"transfer","subject":"a","at":"2026-01-10T12:00:00Z","recorded":"2026-02-05T00:00:00Z","to":"b","original_transaction":"m1"}
     {"id":"t2","type":"transfer","subject":"a","at":"2026-01-11T00:00:00Z","to":"c","transaction":"l1"}
