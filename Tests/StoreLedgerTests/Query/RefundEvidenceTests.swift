@@ -183,6 +183,23 @@ struct RefundEvidenceTests {
     #expect(evidence.tenureDays == 40)
   }
 
+  @Test("a unit transferred to the subject: its charge is the first owner's, its uses the requester's")
+  func transferredUnit() throws {
+    let evidence = try Self.evidence(
+      #"""
+      {"id":"p1","type":"purchase","subject":"old","at":"2026-01-01T00:00:00Z","product":"pro.lifetime","transaction":"t1","price":9990,"currency":"USD"}
+      {"id":"u0","type":"usage","subject":"old","at":"2026-01-02T00:00:00Z","feature":"export"}
+      {"id":"x1","type":"transfer","subject":"old","at":"2026-01-03T00:00:00Z","transaction":"t1","to":"new"}
+      {"id":"u1","type":"usage","subject":"new","at":"2026-01-04T00:00:00Z","feature":"export"}
+      {"id":"rq","type":"refund_requested","subject":"new","at":"2026-01-05T00:00:00Z","transaction":"t1"}
+      """#)
+    #expect(evidence.request.subject == "new")
+    #expect(evidence.purchase.line == 1 && evidence.purchase.price == 9990)
+    #expect(evidence.uses.map(\.description) == ["u1: 1 use of export"])
+    // The requester's own history: no charge of its own.
+    #expect(evidence.history.purchases == 0 && evidence.tenureDays == 1)
+  }
+
   @Test("Google's list holds the newest 1,000 uses of 1,001; the note says so")
   func usesCap() throws {
     var lines = [
