@@ -19,7 +19,7 @@ extension RefundEvidence {
       use.kind == .usage && use.quantity > 0 && use.at >= charge.at && end.map { use.at < $0 } ?? true
     }.reversed().map { use in
       let feature = ledger.catalog.policy?.features[Int(use.feature)].name ?? "?"
-      return Use(at: use.at, description: "\(ledger.symbols.ids.string(use.id)): \(use.quantity) use\(use.quantity == 1 ? "" : "s") of \(feature)")
+      return Use(at: use.at, description: "\(ledger.symbols.ids.string(use.id)): \(Plural.counted(use.quantity, "use")) of \(feature)")
     }
     guard let end else { return Measure(consumption: .unmeasured, consumedMilliunits: nil, uses: uses) }
     let lengthMs = end.millisecondsSinceEpoch - charge.at.millisecondsSinceEpoch

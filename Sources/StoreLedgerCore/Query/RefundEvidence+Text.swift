@@ -49,10 +49,10 @@ extension RefundEvidence {
       amounts.isEmpty ? "" : " (" + amounts.sorted { $0.key < $1.key }.map { "\(Self.money($0.value)) \($0.key)" }.joined(separator: ", ") + ")"
     }
     return
-      "Customer: first seen \(AnswerWords.instant(history.firstSeen)), \(tenureDays) day\(tenureDays == 1 ? "" : "s") before the request; "
-      + "\(history.purchases) paid charge\(history.purchases == 1 ? "" : "s")\(sums(history.purchased)); "
-      + "\(history.refunds) refund\(history.refunds == 1 ? "" : "s")\(sums(history.refunded)); "
-      + "\(history.earlierRequests) earlier refund request\(history.earlierRequests == 1 ? "" : "s"), \(history.declines) declined."
+      "Customer: first seen \(AnswerWords.instant(history.firstSeen)), \(Plural.counted(tenureDays, "day")) before the request; "
+      + "\(Plural.counted(history.purchases, "paid charge"))\(sums(history.purchased)); "
+      + "\(Plural.counted(history.refunds, "refund"))\(sums(history.refunded)); "
+      + "\(Plural.counted(history.earlierRequests, "earlier refund request")), \(history.declines) declined."
   }
 
   private var preferenceWords: String {
