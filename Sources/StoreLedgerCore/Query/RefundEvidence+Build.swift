@@ -167,7 +167,7 @@ extension RefundEvidence {
     if let token = meta?["pendingRefundToken"]?.stringValue, !token.isEmpty {
       pendingRefundToken = token
     } else {
-      tokenMissing = "the request's meta has no pendingRefundToken (the import did not keep it)"
+      tokenMissing = "the request's meta has no pendingRefundToken"
     }
   }
 }
