@@ -31,6 +31,7 @@ enum StoreLedgerCLI {
       CommandEntry(GenerateCommand.self), CommandEntry(SnapshotCommand.self),
       CommandEntry(DiffCommand.self), CommandEntry(ImportCommand.self),
       CommandEntry(ReportCommand.self), CommandEntry(TimelineCommand.self), CommandEntry(FindCommand.self),
+      CommandEntry(EvidenceCommand.self),
       CommandEntry(SplitCommand.self), CommandEntry(IndexCommand.self), CommandEntry(PolicyCommand.self),
       CommandEntry(ServeCommand.self),
       CommandEntry(CompletionCommand.self),

@@ -22,8 +22,8 @@ extension Catalog {
     guard let top = document.objectMembers else {
       throw DiagnosticList([Diagnostic(file: file, .badCatalog("expected a JSON object"))])
     }
-    for (key, _) in top where key != "products" && key != "policy" {
-      bad("unknown top-level field '\(key)'; expected 'products' or 'policy'")
+    for (key, _) in top where !topLevelFields.contains(key) {
+      bad("unknown top-level field '\(key)'; expected 'products', 'policy', 'refund_preference' or 'store_fees'")
     }
     guard let productMembers = document["products"]?.objectMembers else {
       bad("field 'products': expected an object of product id → product")
@@ -38,9 +38,37 @@ extension Catalog {
       let entitlementNames = Array(Set(products.flatMap(\.entitlements))).sorted()
       policy = Policy.parse(raw, entitlementNames: entitlementNames, bad: bad)
     }
+    let refundPreference = document["refund_preference"].map { RefundPreferencePolicy.parse($0, bad: bad) } ?? .standard
+    let storeFees = document["store_fees"].flatMap { section in
+      StoreFees.parse(section) { path, detail in
+        problems.append(
+          Diagnostic(file: file, line: line(of: path, in: text), .badCatalog("field '\(path.joined(separator: "."))': \(detail)")))
+      }
+    }
     if !problems.isEmpty { throw DiagnosticList(problems) }
-    return Catalog(products: products, policy: policy)
+    return Catalog(products: products, policy: policy, refundPreference: refundPreference ?? .standard, storeFees: storeFees)
   }
+
+  /// The line of the field at `path` (`["store_fees", "appstore", "rate"]`): each key looked for
+  /// as a quoted string after the one before it; a key not found (a required field) gives the line
+  /// of the last key found, none found nil (the message still names the field).
+  /// - Complexity: O(text length).
+  static func line(of path: [String], in text: String) -> Int? {
+    let bytes = Array(text.utf8)
+    var from = 0
+    for key in path {
+      let needle = Array(JSONWriter.compact(.string(key)).utf8)
+      guard from + needle.count <= bytes.count,
+        let at = (from...(bytes.count - needle.count)).first(where: { bytes[$0..<($0 + needle.count)].elementsEqual(needle) })
+      else { break }
+      from = at + needle.count
+    }
+    return from == 0 ? nil : 1 + bytes[..<from].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+  }
+
+  /// The catalog's sections: the contract's two (v1.3, section 2 and 7) and the project's
+  /// extensions, `refund_preference` and `store_fees` (Docs/evidence.md, Docs/reports.md).
+  static let topLevelFields: Set<String> = ["products", "policy", "refund_preference", "store_fees"]
 
   private static func parseProduct(id: String, value: JSONValue, bad: (String) -> Void) -> Product? {
     let here = "product '\(id)'"

@@ -32,10 +32,14 @@ package struct Catalog: Sendable {
     let grantDurations: [ISODuration?]
     let names: SymbolTable
     let policy: Policy?
+    let refundPreference: RefundPreferencePolicy
+    let storeFees: StoreFees?
     let consumableCurrencies: [[UInt8]]
 
-    init(products: [Product], policy: Policy?) {
+    init(products: [Product], policy: Policy?, refundPreference: RefundPreferencePolicy, storeFees: StoreFees?) {
       self.policy = policy
+      self.refundPreference = refundPreference
+      self.storeFees = storeFees
       let sorted = products.sorted { $0.id < $1.id }
       self.products = sorted
       var names = SymbolTable(capacity: max(16, sorted.count))
@@ -89,9 +93,18 @@ package struct Catalog: Sendable {
   /// The usage policy (tiers, metered features, usage-based trial), if the catalog has one.
   package var policy: Policy? { storage.policy }
 
+  /// What `storeledger evidence` prefers the stores do with a refund request: the catalog's
+  /// `refund_preference`, or the default (Docs/evidence.md).
+  package var refundPreference: RefundPreferencePolicy { storage.refundPreference }
+
+  /// The stores' fee rates the catalog declares (`store_fees`), for estimated proceeds; nil: none.
+  package var storeFees: StoreFees? { storage.storeFees }
+
   /// Creates a catalog from products and an optional policy (validated by the caller or `Catalog.parse`).
-  package init(products: [Product], policy: Policy? = nil) {
-    storage = Storage(products: products, policy: policy)
+  package init(
+    products: [Product], policy: Policy? = nil, refundPreference: RefundPreferencePolicy = .standard, storeFees: StoreFees? = nil
+  ) {
+    storage = Storage(products: products, policy: policy, refundPreference: refundPreference, storeFees: storeFees)
   }
 
   /// The kind of the product at an index.

@@ -59,6 +59,11 @@ package enum Problem: Sendable, Equatable {
   // The library API.
   /// A feature the catalog's policy does not have.
   case unknownFeature(feature: String, features: [String])
+  /// `evidence` named a refund request the log does not have (`named` says how it was named),
+  /// with the nearest request ids or the instants of the transaction's requests.
+  case unknownRefundRequest(named: String, nearest: [String])
+  /// `evidence` for a request whose transaction had no charge known at the request's `recorded`.
+  case evidenceWithoutCharge(request: String, transaction: String, recorded: String)
   /// A question that needs a catalog `policy` asked of a catalog without one.
   case noPolicy(what: String)
   /// A cached answer whose verification time is after the time asked about.
@@ -333,6 +338,10 @@ public struct DiagnosticCode: RawRepresentable, Hashable, Sendable, Codable, Cus
   public static let importFailed = DiagnosticCode(rawValue: "import_failed")
   /// A feature the catalog's policy does not have.
   public static let unknownFeature = DiagnosticCode(rawValue: "unknown_feature")
+  /// A refund request the log does not have (`storeledger evidence`).
+  public static let unknownRefundRequest = DiagnosticCode(rawValue: "unknown_refund_request")
+  /// A refund request whose purchase the ledger did not know when it was made.
+  public static let evidenceWithoutCharge = DiagnosticCode(rawValue: "evidence_without_charge")
   /// A policy question asked of a catalog without a `policy`.
   public static let noPolicy = DiagnosticCode(rawValue: "no_policy")
   /// A change stream whose reader fell too far behind (it ends with this error).
@@ -383,7 +392,7 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
   /// The sysexits code (Docs/commands.md, exit codes).
   public var exitCode: Int32 {
     switch problem {
-    case .usage, .noTrustedRoot, .unknownFeature, .cacheAfterAnswer: return 64
+    case .usage, .noTrustedRoot, .unknownFeature, .unknownRefundRequest, .cacheAfterAnswer: return 64
     case .fileNotFound, .defaultCatalogNotFound, .goldenNotFound, .cannotRead, .unknownSubject: return 66
     case .cannotWrite: return 74
     case .lockBusy, .commitsDropped: return 75
@@ -396,7 +405,7 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
   /// The sysexits code of the problems with stable code `code`, as `exitCode` gives it for them.
   static func exitCode(of code: DiagnosticCode) -> Int32 {
     switch code {
-    case .usage, .noTrustedRoot, .unknownFeature, .cacheAfterAnswer: return 64
+    case .usage, .noTrustedRoot, .unknownFeature, .unknownRefundRequest, .cacheAfterAnswer: return 64
     case .fileNotFound, .cannotRead, .unknownSubject: return 66
     case .cannotWrite: return 74
     case .lockBusy, .commitsDropped: return 75
@@ -456,6 +465,8 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
     case .badRootCertificate: return .badRootCertificate
     case .rootNotApple: return .rootNotApple
     case .unknownFeature: return .unknownFeature
+    case .unknownRefundRequest: return .unknownRefundRequest
+    case .evidenceWithoutCharge: return .evidenceWithoutCharge
     case .noPolicy: return .noPolicy
     case .commitsDropped: return .commitsDropped
     case .cacheAfterAnswer: return .cacheAfterAnswer
@@ -496,7 +507,7 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
       return indexMessage
     case .googlePlayDocuments:
       return googlePlayDocumentsMessage
-    case .unknownFeature, .noPolicy, .cacheAfterAnswer, .commitsDropped, .external:
+    case .unknownFeature, .noPolicy, .cacheAfterAnswer, .commitsDropped, .external, .unknownRefundRequest, .evidenceWithoutCharge:
       return libraryMessage
     }
   }
@@ -696,6 +707,13 @@ public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
     case .unknownFeature(let feature, let features):
       return "'\(feature)' is not a feature of the catalog's policy (\(features.joined(separator: ", ")))"
         + Diagnostic.didYouMean(NearMatch.suggestions(for: feature, among: features), separator: "; ")
+    case .unknownRefundRequest(let named, let nearest):
+      return "no refund_requested event \(named) in the log"
+        + (named.hasPrefix("of transaction")
+          ? (nearest.isEmpty ? "" : "; its requests are at " + nearest.joined(separator: ", "))
+          : Diagnostic.didYouMean(nearest, separator: "; "))
+    case .evidenceWithoutCharge(let request, let transaction, let recorded):
+      return "refund request '\(request)': the ledger knew no purchase or renewal of transaction '\(transaction)' effective before the request and recorded by \(recorded), so there is no evidence to give"
     case .noPolicy(let what):
       return "\(what) needs a catalog with a 'policy' (tiers and features); this catalog has none"
     case .cacheAfterAnswer(let verifiedAt, let at):

@@ -244,8 +244,9 @@ enum GooglePlayDocuments {
     } else if let member = object.child("pendingRefundReviewNotification", &problems) {
       let token = member.string("purchaseToken", &problems)
       let orderID = member.string("orderId", &problems)
+      let refundToken = member.string("pendingRefundToken", &problems).flatMap { $0.isEmpty ? nil : $0 }
       if let token, let orderID {
-        body = .refundReview(token: token, orderID: orderID)
+        body = .refundReview(token: token, orderID: orderID, refundToken: refundToken)
       } else {
         body = .other(name: "pendingRefundReviewNotification", isKnown: true)
       }

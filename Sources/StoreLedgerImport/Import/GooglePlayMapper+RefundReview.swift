@@ -6,7 +6,8 @@ extension GooglePlayMapper {
   static let refundReviewWindowMilliseconds: Int64 = 24 * 3_600_000
 
   /// `pendingRefundReviewNotification`: a `refund_requested` of the order at the
-  /// notification's event time, answer due 24 hours later (`respond_by`). It changes no access,
+  /// notification's event time, answer due 24 hours later (`respond_by`), with the
+  /// notification's `pendingRefundToken` in `meta`. It changes no access,
   /// so the notification alone is enough; whose purchase it is comes from its token's
   /// resources or the ledger, and it waits (with `--append`) until one of them is known.
   /// - Complexity: O(r log r) in the order's refund reviews.
@@ -16,7 +17,7 @@ extension GooglePlayMapper {
     }
     var seen: Set<String> = []
     for review in reviews where seen.insert(review.identity).inserted {
-      guard case .refundReview(let token, _) = review.body else { continue }
+      guard case .refundReview(let token, _, let refundToken) = review.body else { continue }
       guard let (subject, isTest) = purchaseSubject(token: token) else {
         deferredLines.insert(review.line)
         problems.warning(
@@ -37,7 +38,9 @@ extension GooglePlayMapper {
               ("transaction", .string(transaction)),
               ("respond_by", .string(Timestamp(millisecondsSinceEpoch: deadline).rfc3339)),
             ],
-            meta: Self.baseMeta(isTest: isTest, token: token), line: review.line, identity: id))
+            // `storeledger evidence` copies the refund token into its orders.reviewrefund body.
+            meta: Self.baseMeta(isTest: isTest, token: token) + (refundToken.map { [("pendingRefundToken", .string($0))] } ?? []),
+            line: review.line, identity: id))
       }
     }
   }

@@ -182,7 +182,7 @@ struct GooglePlayMapper: EventMapping {
         }
       case .voided(let entry):
         voided[entry.orderID, default: []].append(entry)
-      case .refundReview(_, let orderID):
+      case .refundReview(_, let orderID, _):
         refundReviews[orderID, default: []].append(notification)
       case .test:
         skip(notification)

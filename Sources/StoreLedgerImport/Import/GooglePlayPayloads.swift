@@ -12,8 +12,9 @@ struct GooglePlayNotificationPayload {
     /// `voidedPurchaseNotification`.
     case voided(GooglePlayVoidedPayload)
     /// `pendingRefundReviewNotification`: the buyer asked for a refund of `orderID`, and Google
-    /// waits 24 hours for the developer's answer (`orders.reviewrefund`).
-    case refundReview(token: String, orderID: String)
+    /// waits 24 hours for the developer's answer (`orders.reviewrefund`, which needs the
+    /// notification's `pendingRefundToken`, kept when present).
+    case refundReview(token: String, orderID: String, refundToken: String?)
     /// `testNotification` (sent from the Play Console).
     case test
     /// A member that changes no entitlement (`pendingRefundReviewNotification`) or one this
@@ -56,7 +57,7 @@ struct GooglePlayNotificationPayload {
     switch body {
     case .subscription(_, let token), .oneTime(_, let token, _): subject = token
     case .voided(let entry): subject = entry.orderID
-    case .refundReview(_, let orderID): subject = orderID
+    case .refundReview(_, let orderID, _): subject = orderID
     case .test, .other: subject = ""
     }
     return "\(typeName)@\(eventTime.millisecondsSinceEpoch):\(subject)"
@@ -242,7 +243,7 @@ extension GooglePlayPayload {
       switch payload.body {
       case .subscription(_, let token), .oneTime(_, let token, _): [token]
       case .voided(let entry): [entry.token]
-      case .refundReview(let token, _): [token]
+      case .refundReview(let token, _, _): [token]
       case .test, .other: []
       }
     case .subscription(let payload): [payload.token]

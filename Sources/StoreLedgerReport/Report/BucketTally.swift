@@ -75,7 +75,11 @@ struct BucketTally {
   var proceeds: [Int64]
   var storeFees: [Int64]
   var proceedsUnknownRevenue: [Int64]
-  /// Charges with a price and no stated `proceeds`.
+  /// Of net revenue, for charges stating no proceeds whose store the catalog's `store_fees`
+  /// rates: the estimated proceeds and the rest (the estimated fees).
+  var proceedsEstimated: [Int64]
+  var storeFeesEstimated: [Int64]
+  /// Charges with a price and neither stated nor estimated `proceeds`.
   var proceedsUnknown: Int64 = 0
   /// Consumable units by currency symbol.
   var credits: [Int64]
@@ -115,6 +119,8 @@ struct BucketTally {
     proceeds = revenue
     storeFees = revenue
     proceedsUnknownRevenue = revenue
+    proceedsEstimated = revenue
+    storeFeesEstimated = revenue
     credits = revenue
     spends = revenue
     mrr = revenue

@@ -13,9 +13,15 @@ package struct ChargeFacts: Sendable {
     package var country: String? = nil
     /// What the store pays the developer, in thousandths of the charge's currency.
     package var proceeds: Int64? = nil
+    /// Without stated `proceeds`: the catalog's `store_fees` estimate of them (`ChargeFacts+Estimates`).
+    package var estimatedProceeds: Int64? = nil
+
+    /// Whether proceeds are stated or estimated (else the charge counts in `proceeds_unknown`).
+    package var hasProceeds: Bool { proceeds != nil || estimatedProceeds != nil }
   }
 
-  private var byLine: [UInt32: Facts] = [:]
+  /// The facts by line (estimates are added by `ChargeFacts+Estimates`).
+  var byLine: [UInt32: Facts] = [:]
 
   /// No facts: every charge is read as stating none.
   package init() {}
@@ -50,38 +56,15 @@ package struct ChargeFacts: Sendable {
   }
 
   /// The facts of `ledger`'s charges, read again from the log file at `path` (the lines of
-  /// `lines(of:)` only, in one pass of `chunkBytes` reads that stops after the last of them).
+  /// `lines(of:)` only, in one pass of `chunkBytes` reads that stops after the last of them),
+  /// with the proceeds the catalog's `store_fees` estimate for those that state none.
   /// - Complexity: O(bytes up to the last charge with facts).
   package static func read(path: String, for ledger: Ledger, chunkBytes: Int = 1 << 20) throws(Diagnostic) -> ChargeFacts {
-    let wanted = lines(of: ledger)
     var facts = ChargeFacts()
-    guard let last = wanted.last else { return facts }
-    let file = try PlatformFile(path: path, mode: .read)
-    var next = 0
-    var lineNumber: UInt32 = 1
-    var pending: [UInt8] = []
-    var offset: Int64 = 0
-    while next < wanted.count {
-      let chunk = try file.readBytes(count: chunkBytes, at: offset)
-      offset += Int64(chunk.count)
-      var lineStart = 0
-      for (index, byte) in chunk.enumerated() where byte == 0x0A {
-        if lineNumber == wanted[next] {
-          facts.note(line: lineNumber, bytes: pending + chunk[lineStart..<index])
-          next += 1
-          if lineNumber == last { return facts }
-        }
-        pending.removeAll(keepingCapacity: true)
-        lineStart = index + 1
-        lineNumber += 1
-      }
-      // Only the line being read is carried over; lines not wanted are never copied whole.
-      if lineNumber == wanted[next] { pending += chunk[lineStart...] }
-      if chunk.count < chunkBytes {
-        if lineNumber == wanted[next] { facts.note(line: lineNumber, bytes: pending) }
-        break
-      }
+    try LogLineReader.read(path: path, lines: lines(of: ledger), chunkBytes: chunkBytes) { line, bytes in
+      facts.note(line: line, bytes: bytes)
     }
+    facts.estimate(ledger: ledger)
     return facts
   }
 }

@@ -39,8 +39,12 @@ struct ReportSection {
       definition: ReportDefinitions.movement, charts: [Chart(metrics: [], style: .stackedBars, special: .movement)],
       tabled: [.mrrOpening, .mrrNew, .mrrReactivation, .mrrExpansion, .mrrContraction, .mrrChurn, .mrr]),
     ReportSection(
-      title: "Revenue net of refunds, per currency", definition: ReportDefinitions.revenue,
-      charts: [Chart(metrics: [.revenue], style: .groupedBars, isPerKey: true)], tabled: [.revenue, .charges]),
+      title: "Revenue net of refunds and what the stores pay of it, per currency", definition: ReportDefinitions.revenue,
+      charts: [Chart(metrics: [.revenue, .proceeds, .proceedsEstimated], style: .groupedBars, isPerKey: true)],
+      tabled: [
+        .revenue, .proceeds, .storeFees, .proceedsEstimated, .storeFeesEstimated, .proceedsUnknownRevenue, .charges,
+        .proceedsUnknown,
+      ]),
     ReportSection(
       title: "New subscriptions and trials", definition: ReportDefinitions.acquisition,
       charts: [
@@ -151,7 +155,9 @@ extension Report {
         continue
       }
       // A chart with nothing but zeros says less than the table's "0"s: it is not drawn.
-      let lines = self.columns(chart.metrics).filter { !$0.isAnnual && !$0.isPerSubscriber }.compactMap { series(for: $0) }.filter { $0.values.contains { $0 != 0 } }
+      let keyed = self.columns(chart.metrics).filter { !$0.isAnnual && !$0.isPerSubscriber }
+        .compactMap { column in series(for: column).map { (key: column.key, series: $0) } }.filter { $0.series.values.contains { $0 != 0 } }
+      let lines = keyed.map(\.series)
       guard !lines.isEmpty else { continue }
       let isMoney = chart.metrics.contains(where: \.isMoney)
       let caption = chart.metrics == [.mrr] ? mrrCoverageCaption() : nil
@@ -169,8 +175,12 @@ extension Report {
         continue
       }
       page.append("<div class=\"grid\">\n")
-      for single in lines {
-        let svg = SVGChart(style: chart.style, labels: labels, series: [single], width: 520, height: 190, isCount: !isMoney, caption: caption)
+      // One chart per key (currency), its metrics side by side (revenue beside proceeds).
+      var keys: [String?] = []
+      for entry in keyed where !keys.contains(entry.key) { keys.append(entry.key) }
+      for key in keys {
+        let group = keyed.filter { $0.key == key }.map(\.series)
+        let svg = SVGChart(style: chart.style, labels: labels, series: group, width: 520, height: 190, isCount: !isMoney, caption: caption)
         page.append(svg.svg(attributes: "class=\"chart\""))
       }
       page.append("</div>\n")

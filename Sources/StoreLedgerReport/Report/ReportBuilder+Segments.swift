@@ -43,10 +43,18 @@ extension ReportBuilder {
 
   /// Adds `amount` of a charge's price (negative: taken back by a revocation) to the proceeds:
   /// with the charge's stated `proceeds`, the same share of them to `proceeds` and the rest to
-  /// `store_fees`; without, the whole amount to `proceeds_unknown_revenue`. Docs/reports.md, "Proceeds".
+  /// `store_fees`; with proceeds estimated from the catalog's `store_fees`, likewise to
+  /// `proceeds_estimated` and `store_fees_estimated`; without either, the whole amount to
+  /// `proceeds_unknown_revenue`. Docs/reports.md, "Proceeds".
   mutating func addProceeds(_ amount: Int64, of price: EventDetails, line: UInt32, bucket: Int) {
     let currency = Int(price.priceCurrency.rawValue)
     guard let proceeds = statedFacts(line: line)?.proceeds else {
+      if let estimated = statedFacts(line: line)?.estimatedProceeds {
+        let share = Self.share(of: estimated, amount: amount, price: price.price)
+        add(share, to: \.proceedsEstimated, .proceedsEstimated, key: currency, bucket: bucket)
+        add(amount - share, to: \.storeFeesEstimated, .storeFeesEstimated, key: currency, bucket: bucket)
+        return
+      }
       add(amount, to: \.proceedsUnknownRevenue, .proceedsUnknownRevenue, key: currency, bucket: bucket)
       return
     }

@@ -352,7 +352,7 @@ package struct ReportBuilder {
     if price.hasPrice {
       addRevenue(price.price, currency: Int(price.priceCurrency.rawValue), bucket: bucket)
       addProceeds(price.price, of: price, line: event.line, bucket: bucket)
-      if statedFacts(line: event.line)?.proceeds == nil { tallies[bucket].proceedsUnknown += 1 }
+      if statedFacts(line: event.line)?.hasProceeds != true { tallies[bucket].proceedsUnknown += 1 }
     }
     if isSubscription {
       charges[slot] = PeriodCharge(

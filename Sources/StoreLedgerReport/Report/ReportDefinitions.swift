@@ -33,7 +33,7 @@ enum ReportDefinitions {
     "How MRR moved from the bucket's start to its end, customer by customer (mrr_new, mrr_reactivation, mrr_expansion, mrr_contraction, mrr_churn)."
   /// The revenue section.
   static let revenue =
-    "The prices of the charges effective in the bucket minus what refunds took back (revenue), per currency, never converted."
+    "The prices of the charges effective in the bucket minus what refunds took back (revenue), per currency, never converted; beside it what the stores pay of it, stated by the charges (proceeds) or estimated from the catalog's store_fees (proceeds_estimated)."
   /// The acquisition section.
   static let acquisition =
     "Subscriptions started, not reactivations (new_subscriptions), by product; trials started (trials_started) and paid charges ending a trial (trial_conversions)."

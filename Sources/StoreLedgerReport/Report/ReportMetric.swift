@@ -38,6 +38,8 @@ package enum ReportMetric: String, Sendable, CaseIterable {
   case storeFees = "store_fees"
   case proceedsUnknown = "proceeds_unknown"
   case proceedsUnknownRevenue = "proceeds_unknown_revenue"
+  case proceedsEstimated = "proceeds_estimated"
+  case storeFeesEstimated = "store_fees_estimated"
   case refunds
   case refundRate = "refund_rate"
   case refunded
@@ -82,6 +84,9 @@ package enum ReportMetric: String, Sendable, CaseIterable {
     }
   }
 
+  /// Whether it needs the catalog's `store_fees`; reports of a catalog without them leave it out.
+  package var needsStoreFees: Bool { self == .proceedsEstimated || self == .storeFeesEstimated }
+
   /// Whether it is read at the bucket's end (a stock) rather than summed over the bucket (a flow).
   package var isStock: Bool {
     self == .active || self == .familyShared || self == .grantedActive || self == .blocksActive || self == .subscribers
@@ -125,7 +130,7 @@ package enum ReportMetric: String, Sendable, CaseIterable {
   /// Whether its keyed values are money in thousandths of the currency unit.
   package var isMoney: Bool {
     switch self {
-    case .revenue, .proceeds, .storeFees, .proceedsUnknownRevenue, .refunded, .reversed, .mrr, .mrrOpening, .mrrNew, .mrrReactivation, .mrrExpansion, .mrrContraction,
+    case .revenue, .proceeds, .storeFees, .proceedsUnknownRevenue, .proceedsEstimated, .storeFeesEstimated, .refunded, .reversed, .mrr, .mrrOpening, .mrrNew, .mrrReactivation, .mrrExpansion, .mrrContraction,
       .mrrChurn, .arppu, .firstPaymentRevenue, .ltv:
       return true
     default: return false
@@ -143,7 +148,7 @@ package enum ReportMetric: String, Sendable, CaseIterable {
   /// Its unit, as CSV headers name it and Docs/reports.md gives it.
   package var unit: String {
     switch self {
-    case .revenue, .proceeds, .storeFees, .proceedsUnknownRevenue, .refunded, .reversed, .mrr, .mrrOpening, .mrrNew, .mrrReactivation, .mrrExpansion, .mrrContraction,
+    case .revenue, .proceeds, .storeFees, .proceedsUnknownRevenue, .proceedsEstimated, .storeFeesEstimated, .refunded, .reversed, .mrr, .mrrOpening, .mrrNew, .mrrReactivation, .mrrExpansion, .mrrContraction,
       .mrrChurn, .arppu, .firstPaymentRevenue, .ltv:
       return "thousandths"
     case .credits, .spends: return "units"
@@ -197,7 +202,9 @@ package enum ReportMetric: String, Sendable, CaseIterable {
     case .proceeds: return "proceeds (what the stores pay, net of refunds)"
     case .storeFees: return "store fees (price less stated proceeds)"
     case .proceedsUnknown: return "charges without stated proceeds"
-    case .proceedsUnknownRevenue: return "net revenue of charges without stated proceeds"
+    case .proceedsUnknownRevenue: return "net revenue of charges without stated or estimated proceeds"
+    case .proceedsEstimated: return "estimated proceeds (from the catalog's store_fees)"
+    case .storeFeesEstimated: return "estimated store fees (from the catalog's store_fees)"
     default: return rawValue.replacingUnderscores()
     }
   }
@@ -216,7 +223,9 @@ extension ReportBuilder {
       products: catalog.products.map(\.id), reasons: ExpirationReason.allCases.map(\.name) + ["unspecified"],
       features: features, trialEnds: ["duration"] + features)
     // A segment's pass leaves out the usage policy metrics (they belong to no charge).
-    let shown = ReportMetric.allCases.filter { (catalog.policy != nil && segment == nil) || !$0.needsPolicy }
+    let shown = ReportMetric.allCases.filter {
+      ((catalog.policy != nil && segment == nil) || !$0.needsPolicy) && (catalog.storeFees != nil || !$0.needsStoreFees)
+    }
     let result = (0..<buckets.count).map { index in
       ReportBucket(
         start: buckets.boundaries[index], end: buckets.boundaries[index + 1],
@@ -282,6 +291,8 @@ extension ReportMetric {
     case .proceeds: return keyed(keys.currencies, tally.proceeds)
     case .storeFees: return keyed(keys.currencies, tally.storeFees)
     case .proceedsUnknownRevenue: return keyed(keys.currencies, tally.proceedsUnknownRevenue)
+    case .proceedsEstimated: return keyed(keys.currencies, tally.proceedsEstimated)
+    case .storeFeesEstimated: return keyed(keys.currencies, tally.storeFeesEstimated)
     case .refundRate: return .rate(numerator: tally.refunds, denominator: tally.charges)
     case .refunded: return keyed(keys.currencies, tally.refunded)
     case .reversed: return keyed(keys.currencies, tally.reversed)

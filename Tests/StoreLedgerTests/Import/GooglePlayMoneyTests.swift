@@ -161,6 +161,8 @@ struct GooglePlayMoneyTests {
     #expect(requests.first?["at"] == .string("2026-01-05T08:00:00Z"))
     #expect(requests.first?["respond_by"] == .string("2026-01-06T08:00:00Z"))
     #expect(requests.first?["subject"] == .string(G.account))
+    // Kept for `storeledger evidence`'s orders.reviewrefund body.
+    #expect(requests.first?["meta"]?["pendingRefundToken"] == .string("prt-1"))
   }
 }
 
