@@ -123,6 +123,7 @@ extension GooglePlayMapper {
         context: GooglePlayStateContext(order: order, chain: chain, resource: order.resource),
         notifications: notificationsByOrder[order.id] ?? [],
         copyResources: resourcesByOrder[order.id] ?? [])
+      deferredReplacementEvents(order, chain: chain, copies: resourcesByOrder[order.id] ?? [])
     }
   }
 
