@@ -141,6 +141,7 @@ extension GooglePlayMapper {
   /// The copy of a subscription key that names an account first: the earliest fetched, then
   /// the least account id (copies without `fetchTime` only when none has one), so the choice
   /// does not depend on input order; nil when no copy names one.
+  /// - Complexity: O(c) in the key's copies.
   func firstAccount(of key: String) -> GooglePlaySubscriptionPayload? {
     (subscriptions[key] ?? []).filter { !($0.accountID ?? "").isEmpty }.min {
       ($0.knownAt?.millisecondsSinceEpoch ?? .max, $0.accountID!)

@@ -18,6 +18,7 @@ struct GooglePlayResubscription {
 
 extension GooglePlayMapper {
   /// The members of every chain, by its root, each sorted.
+  /// - Complexity: O(k log k) in the chains' keys.
   var chainMembers: [String: [String]] {
     var members: [String: [String]] = [:]
     for (key, chain) in chains { members[chain.root, default: []].append(key) }
@@ -54,6 +55,7 @@ extension GooglePlayMapper {
   /// The resubscription a chain's first token is (its copies' `outOfAppPurchaseContext`),
   /// when no token of the chain names its own account or mapping and the expired purchase's
   /// subject is known (this import, the kept documents, the log, else the expired account id).
+  /// - Complexity: O(c) in the chain's copies.
   func resubscription(root: String, keys: [String]) -> GooglePlayResubscription? {
     let copies = (subscriptions[root] ?? []).filter { $0.expiredToken != nil && !$0.isFromLedger }
     guard
@@ -127,6 +129,7 @@ extension GooglePlayMapper {
   /// What one subscription key's copies say about its owner: the first account from the
   /// token's `startTime`, and each later-fetched copy's account from its `fetchTime` (while the
   /// token was not yet replaced: a replaced token's copies speak for the old purchase).
+  /// - Complexity: O(c) in the key's copies.
   private mutating func accountClaims(key: String) -> [OwnerClaim] {
     let copies = (subscriptions[key] ?? []).filter { !$0.isFromLedger }
     guard let first = firstAccount(of: key), let start = copies.compactMap(\.startTime).min()

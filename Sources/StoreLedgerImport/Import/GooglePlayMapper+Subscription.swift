@@ -123,7 +123,6 @@ extension GooglePlayMapper {
         context: GooglePlayStateContext(order: order, chain: chain, resource: order.resource),
         notifications: notificationsByOrder[order.id] ?? [],
         copyResources: resourcesByOrder[order.id] ?? [])
-      deferredReplacementEvents(order, chain: chain, copies: resourcesByOrder[order.id] ?? [])
     }
   }
 
