@@ -159,8 +159,16 @@ extension GooglePlayMapper {
   /// consumable's credit stays with its buyer): every event of the purchase token keeps the
   /// first owner (the log's, else the first-fetched copy's account); a re-fetched copy naming
   /// another account moves the purchase from its `fetchTime`.
-  /// - Complexity: O(e) per token in the events, plus its claims.
+  /// - Complexity: O(e + p log p) in the events and the purchase tokens, plus the claims.
   private mutating func settleProductOwners() {
+    var eventsByToken: [String: [Int]] = [:]
+    for index in events.indices {
+      if case .string(let token)? = events[index].meta.first(where: { $0.0 == "purchaseToken" })?.1,
+        products[token] != nil
+      {
+        eventsByToken[token, default: []].append(index)
+      }
+    }
     for token in products.keys.sorted() {
       let copies = products[token]!.filter { $0.state == nil || $0.state == 0 }
       guard
@@ -176,8 +184,7 @@ extension GooglePlayMapper {
       else { continue }
       let unit = first.orderID ?? token
       var hasLine = knowledge.charges[unit] != nil
-      for index in events.indices
-      where events[index].meta.contains(where: { $0.0 == "purchaseToken" && $0.1 == .string(token) }) {
+      for index in eventsByToken[token] ?? [] {
         events[index].subject = firstOwner
         hasLine = true
       }
