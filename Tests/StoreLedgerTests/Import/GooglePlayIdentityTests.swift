@@ -234,9 +234,12 @@ struct GooglePlayIdentityTests {
     #expect(purchase["subject"] == .string(subject))
     #expect(purchase["original_transaction"] == .string(G.tokenB))
     #expect(Self.transfers(result.eventLines).isEmpty)
+    var engine = try Self.engine(result.eventLines)
+    #expect(engine.checkedAnswer(subject, at: "2026-03-01T09:59:59.999Z").entitlements.isEmpty)
+    #expect(engine.checkedAnswer(subject, at: "2026-03-01T10:00:00Z").entitlements.contains { $0.entitlement == "pro" })
   }
 
-  @Test("the resubscription imported before its expired purchase: the later import moves it to the expired purchase's subject from its startTime")
+  @Test("the resubscription imported before its expired purchase: the later import moves it to the expired purchase's subject from its startTime, and MRR movement counts a reactivation")
   func resubscriptionBeforeExpired() throws {
     let log = try Self.appendRuns([[Self.comeback(account: nil)], [Self.expired], [Self.expired, Self.comeback(account: nil)]])
     let moved = Self.transfers(log)
@@ -248,6 +251,14 @@ struct GooglePlayIdentityTests {
     #expect(engine.checkedAnswer(G.account, at: "2026-03-01T09:59:59.999Z").entitlements.isEmpty)
     #expect(engine.checkedAnswer(G.account, at: "2026-03-01T10:00:00Z").entitlements.contains { $0.entitlement == "pro" })
     #expect(engine.checkedAnswer("googleplay:" + G.tokenB, at: "2026-03-01T10:00:00Z").entitlements.isEmpty)
+    let report = try ReportBuilder.report(
+      ledger: try ledger(log.joined(separator: "\n"), catalogText: Self.catalogText),
+      buckets: try ReportBuckets(from: ts("2026-01-01T00:00:00Z"), to: ts("2026-04-01T00:00:00Z"), every: .month),
+      asOf: nil)
+    // MRR movement counts customers by transfer groups: the March charge is a reactivation.
+    // (`reactivations` folds each subject's own lines: see Docs/decisions.md, play35.)
+    #expect(report.buckets[2]["mrr_reactivation"] == .keyed([(key: "EUR", value: 4990)]))
+    #expect(report.buckets[2]["mrr_new"] == .keyed([(key: String, value: Int64)]()))
   }
 
   @Test("report: the resubscription is a reactivation of the same customer, not a new subscription")
@@ -284,6 +295,23 @@ struct GooglePlayIdentityTests {
     #expect(plan.renewsTo == renewsTo)
     #expect(plan.product == "pro:monthly")
     #expect(result.eventLines.filter { $0.contains(#""type":"plan_changed""#) }.count == 2)
+  }
+
+  @Test(
+    "the renewal that charges the replacing product makes it the plan's product and clears renews_to",
+    arguments: [
+      ("2026-01-31T10:00:00Z", "pro:monthly", "max:monthly"), ("2026-02-01T10:00:03Z", "max:monthly", nil),
+    ] as [(String, String, String?)])
+  func deferredReplacementRenews(at instant: String, product: String, renewsTo: String?) throws {
+    let result = try Self.importEvents([
+      Self.deferred[0], Self.deferred[1], G.notification(2, at: "2026-02-01T10:00:03Z"),
+      G.subscription(
+        order: G.orderA + "..0", expiry: "2026-03-01T10:00:03Z", product: "max", fetched: "2026-02-01T10:00:04Z"),
+    ])
+    var engine = try Self.engine(result.eventLines)
+    let plan = try #require(engine.checkedAnswer(G.account, at: instant).plans.first { $0.group == "pro" })
+    #expect(plan.product == product)
+    #expect(plan.renewsTo == renewsTo)
   }
 
   @Test(
