@@ -303,7 +303,8 @@ enum GooglePlayDocuments {
       cancelTime = user.rfc3339("cancelTime", &problems)
     }
     let paused = resource.child("pausedStateContext", &problems)
-    let payload = GooglePlaySubscriptionPayload(
+    let outOfApp = resource.child("outOfAppPurchaseContext", &problems)
+    var payload = GooglePlaySubscriptionPayload(
       line: envelope.line, path: resource.path, token: token ?? "",
       startTime: resource.rfc3339("startTime", &problems),
       state: resource.string("subscriptionState", &problems),
@@ -315,6 +316,9 @@ enum GooglePlayDocuments {
       regionCode: resource.string("regionCode", &problems),
       acknowledgementState: resource.string("acknowledgementState", &problems),
       hasSignupPromotion: resource.has("signupPromotion"))
+    payload.expiredToken = outOfApp?.string("expiredPurchaseToken", &problems)
+    payload.expiredAccountID = outOfApp?.child("expiredExternalAccountIdentifiers", &problems)?
+      .string("obfuscatedExternalAccountId", &problems)
     return problems.errors.count == errorsBefore ? payload : nil
   }
 
@@ -333,6 +337,7 @@ enum GooglePlayDocuments {
       price = thousandths(money, &problems)
     }
     let phase = item.child("offerPhase", &problems)
+    let replacement = item.child("deferredItemReplacement", &problems)?.string("productId", &problems)
     guard problems.errors.count == errorsBefore, let productID, let expiry else { return nil }
     return GooglePlayLineItem(
       productID: productID, basePlanID: offer?.string("basePlanId", &problems),
@@ -340,7 +345,7 @@ enum GooglePlayDocuments {
       orderID: item.string("latestSuccessfulOrderId", &problems) ?? fallbackOrderID,
       autoRenewEnabled: plan?.bool("autoRenewEnabled", &problems),
       offerPhase: phase?.fields.keys.sorted().first, recurringPrice: price,
-      isPrepaid: item.has("prepaidPlan"))
+      isPrepaid: item.has("prepaidPlan"), deferredReplacementProductID: replacement)
   }
 
   /// A `Money` value (`currencyCode`, `units`, `nanos`) in thousandths of its currency.

@@ -115,7 +115,8 @@ extension GooglePlayMapper {
 
   /// The subject of a chain (`tokens` nearest the root first): the one the log has for it,
   /// else the first account id, else the `--subjects` mapping, else `googleplay:<root>`;
-  /// nil (with an error) when the root or the subject is unusable.
+  /// nil (with an error) when the root or the subject is unusable. A later account id of the
+  /// chain is a transfer (`settleOwners`), not another subject.
   private mutating func chainSubject(root: String, tokens: [String], logged: String?) -> String? {
     let line = subscriptions[tokens[0]]![0].line
     guard root.utf8.count <= Limits.referenceBytesMax else {
@@ -125,33 +126,26 @@ extension GooglePlayMapper {
       )
       return nil
     }
-    var accounts: [String] = []
-    for member in tokens {
-      for resource in subscriptions[member] ?? [] {
-        if let account = resource.accountID, !account.isEmpty, !accounts.contains(account) {
-          accounts.append(account)
-        }
-      }
-    }
-    if accounts.count > 1 {
-      problems.warning(
-        line,
-        "the tokens of subscription '\(root)' carry different obfuscatedExternalAccountId values (\(accounts.joined(separator: ", "))); all its events go to the first, '\(accounts[0])'"
-      )
-    }
+    let account = tokens.compactMap { firstAccount(of: $0)?.accountID }.first
     let subjectMap = options.subjects
     let mapped = tokens.compactMap { member in
       subscriptions[member]?.first.flatMap { subjectMap[$0.token] }
     }.first
     // The subject the log already has for this subscription keeps it whole.
-    if let logged, let account = accounts.first, account != logged {
-      problems.warning(
-        line,
-        "subscription '\(root)' is already in the log under subject '\(logged)'; its new events go there too, not to obfuscatedExternalAccountId '\(account)'"
-      )
-    }
+    let unitLogged = logged ?? knowledge.googlePlayUnitSubject(root)
     return checkedSubject(
-      logged ?? accounts.first ?? mapped ?? "googleplay:" + root,
+      unitLogged ?? account ?? mapped ?? "googleplay:" + root,
       source: "purchase token '\(root)'", line: line)
+  }
+
+  /// The copy of a subscription key that names an account first: the earliest fetched, then
+  /// the least account id (copies without `fetchTime` only when none has one), so the choice
+  /// does not depend on input order; nil when no copy names one.
+  /// - Complexity: O(c) in the key's copies.
+  func firstAccount(of key: String) -> GooglePlaySubscriptionPayload? {
+    (subscriptions[key] ?? []).filter { !($0.accountID ?? "").isEmpty }.min {
+      ($0.knownAt?.millisecondsSinceEpoch ?? .max, $0.accountID!)
+        < ($1.knownAt?.millisecondsSinceEpoch ?? .max, $1.accountID!)
+    }
   }
 }

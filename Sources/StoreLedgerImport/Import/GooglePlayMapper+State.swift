@@ -19,6 +19,7 @@ extension GooglePlayMapper {
     deferralEvent(facts)
     expirationEvent(facts, isOnHold: isOnHold)
     revocationEvent(facts)
+    deferredReplacementEvents(order, chain: context.chain, copies: copyResources)
     // A charge notification after the last known order: the resource that shows it is missing.
     if isLast,
       let charge = notifications.last(where: {

@@ -62,6 +62,8 @@ struct GooglePlayMapper: EventMapping {
   var revokedByCopies: Set<String> = []
   /// Charges of orders the ledger already holds (not written again; counted as known).
   var knownCharges = 0
+  /// The transfers this import writes, by event id, in words for the summary.
+  var transferNotes: [String: String] = [:]
 
   /// Creates a mapper.
   init(
@@ -96,6 +98,7 @@ struct GooglePlayMapper: EventMapping {
     warnUnacknowledged()
     addLedgerOrders()
     resolveChains()
+    joinResubscriptions()
     for key in subscriptions.keys.sorted() { mapSubscription(key: key) }
     let tokens = Set(subscriptions.values.compactMap { $0.first?.token })
     for token in subscriptionNotifications.keys.sorted() where !tokens.contains(token) {
@@ -111,6 +114,7 @@ struct GooglePlayMapper: EventMapping {
     for token in oneTimeNotifications.keys.sorted() { mapOneTimeNotifications(token: token) }
     for orderID in voided.keys.sorted() { mapVoided(orderID: orderID) }
     for orderID in refundReviews.keys.sorted() { mapRefundReview(orderID: orderID) }
+    settleOwners()
   }
 
   /// Stands in the ledger's orders for tokens that this import has notifications about but no

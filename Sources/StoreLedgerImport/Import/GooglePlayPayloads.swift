@@ -84,6 +84,8 @@ struct GooglePlayLineItem {
   var recurringPrice: (thousandths: Int64, currency: String)?
   /// Whether `prepaidPlan` is present.
   var isPrepaid: Bool
+  /// `deferredItemReplacement.productId`: the product that replaces this one at its renewal.
+  var deferredReplacementProductID: String? = nil
 }
 
 /// A stored `purchases.subscriptionsv2.get` result: `{"packageName", "purchaseToken",
@@ -125,6 +127,11 @@ struct GooglePlaySubscriptionPayload {
   var knownState: GooglePlaySubscriptionState? { state.flatMap(GooglePlaySubscriptionState.init) }
   /// Whether `signupPromotion` is present: a promotion (a promo code) applied at signup.
   var hasSignupPromotion = false
+  /// `outOfAppPurchaseContext.expiredPurchaseToken`: the expired purchase a Play Store
+  /// resubscription (no `linkedPurchaseToken`) comes back from.
+  var expiredToken: String? = nil
+  /// `outOfAppPurchaseContext.expiredExternalAccountIdentifiers.obfuscatedExternalAccountId`.
+  var expiredAccountID: String? = nil
   /// Whether this stands for orders the ledger already holds (`LedgerKnowledge`), so that
   /// notifications about a known token are attributed to them; it charges nothing.
   var isFromLedger = false
@@ -246,7 +253,9 @@ extension GooglePlayPayload {
       case .refundReview(let token, _, _): [token]
       case .test, .other: []
       }
-    case .subscription(let payload): [payload.token]
+    // A resubscription is kept under its expired token too, so that the expired purchase,
+    // imported later, finds it.
+    case .subscription(let payload): [payload.token] + (payload.expiredToken.map { [$0] } ?? [])
     case .product(let payload): [payload.token]
     case .voided(let payload): [payload.token]
     case .order(let payload): [payload.token]

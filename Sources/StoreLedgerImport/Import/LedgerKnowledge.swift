@@ -46,6 +46,9 @@ package struct LedgerKnowledge: Sendable {
   package var googlePlaySubjects: [String: String] = [:]
   /// Google Play subscription tokens and the original transaction and subject they got.
   package var googlePlayTokens: [String: GooglePlayKnownToken] = [:]
+  /// The subject of each Google Play subscription (its `original_transaction`): the first
+  /// owner its events keep, whichever of its tokens the log holds.
+  var googlePlayUnitSubjects: [String: String] = [:]
   /// The subject each App Store unit (an `original_transaction`, or a purchase's
   /// `transaction`) was first imported under: its first owner, which its events keep.
   package var appStoreUnitSubjects: [String: String] = [:]
@@ -131,6 +134,7 @@ package struct LedgerKnowledge: Sendable {
     if googlePlaySubjects[token] == nil { googlePlaySubjects[token] = subject }
     if let original = event.originalTransaction, googlePlayTokens[key] == nil {
       googlePlayTokens[key] = GooglePlayKnownToken(originalTransaction: original, subject: subject)
+      if googlePlayUnitSubjects[original] == nil { googlePlayUnitSubjects[original] = subject }
     }
   }
 
@@ -140,6 +144,11 @@ package struct LedgerKnowledge: Sendable {
       let from = event.subject, let to = event.to, let at = event.at.flatMap(Timestamp.parseRFC3339)
     else { return }
     transfers[unit, default: []].append(KnownTransfer(id: event.id, at: at, from: from, to: to))
+  }
+
+  /// The subject a Google Play subscription was first imported under; nil when the log has none.
+  func googlePlayUnitSubject(_ originalTransaction: String) -> String? {
+    googlePlayUnitSubjects[originalTransaction]
   }
 
   /// Where the period of a charged transaction ends, when a correction changed it.

@@ -38,6 +38,13 @@ struct ImportPropertyTests {
         text, file: "batch.jsonl", catalog: fixtureCatalog(Self.file("Events/googleplay/catalog.json")),
         options: GooglePlayImportOptions(), knowledge: known, documentStore: store)
     }
+    static let googlePlayIdentity = Store(
+      name: "googleplay", catalogText: GooglePlayIdentityTests.catalogText
+    ) { text, known, store in
+      try GooglePlayImporter.importEvents(
+        text, file: "batch.jsonl", catalog: GooglePlayIdentityTests.catalog, options: GooglePlayImportOptions(),
+        knowledge: known, documentStore: store)
+    }
     static let appStore = Store(name: "appstore", catalogText: ImportFixtures.catalogText) {
       text, known, _ in
       try AppStoreImporter.importEvents(
@@ -111,6 +118,9 @@ struct ImportPropertyTests {
     .files(
       "Events/googleplay/lifecycles (one file per document)", .googlePlaySamples,
       "Events/googleplay/lifecycles"),
+    Scenario(
+      name: "identity: a new account, a deferred plan change, a one-time purchase moved, a Play Store resubscription",
+      store: .googlePlayIdentity, deliveries: GooglePlayIdentityTests.story.map { [$0] }),
     .lines("Events/appstore/notifications.jsonl", .appStoreSamples, "Events/appstore/notifications.jsonl"),
     Scenario(
       name: "renewals and grace", store: .appStore,
