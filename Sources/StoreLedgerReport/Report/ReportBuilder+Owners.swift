@@ -34,6 +34,7 @@ extension ReportBuilder {
           }
           gathering.gather(
             party: party, own: eventsOf(subject), chains: owners, at: from, knownBy: knownBy, eventsOf: eventsOf)
+          if hasUsageTrial { noteHiddenOwnLines(eventsOf(subject), party: party, from: from, until: until) }
         }
         let gathered = gathering.events
         gathered.withUnsafeBufferPointer { events in
@@ -45,6 +46,25 @@ extension ReportBuilder {
         if hasUsageTrial { funnel.settle(before: until, state: state, catalog: ledger.catalog, isCandidate: false) }
       }
       if hasUsageTrial { tallyFunnel(funnel) }
+    }
+    hiddenOwnInstants.removeAll()
+  }
+
+  /// Notes the instants in [`from`, `until`) of `party`'s own lines its gathering leaves out: those
+  /// naming a unit whose chain counts it a member then while another party owns the unit. The
+  /// usage-based trial is the subject's own (contract section 7 with 9), so it sees them.
+  /// - Complexity: O(own events × the party's units).
+  private mutating func noteHiddenOwnLines(
+    _ own: UnsafeBufferPointer<Event>, party: Int32, from: Timestamp, until: Timestamp
+  ) {
+    hiddenOwnInstants.removeAll(keepingCapacity: true)
+    let owners = ledger.owners
+    let hidden = owners.unitsOfParty[Int(party)].map { owners.units[Int($0)] }.filter { unit in
+      unit.isMember(party, at: from, knownBy: knownBy) && unit.owner(at: from, knownBy: knownBy) != party
+    }
+    guard !hidden.isEmpty else { return }
+    for event in own where event.recorded <= knownBy && event.at >= from && event.at < until {
+      if hidden.contains(where: { $0.names(event) }) { hiddenOwnInstants.append(event.at) }
     }
   }
 }

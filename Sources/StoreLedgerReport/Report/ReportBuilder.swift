@@ -53,6 +53,9 @@ package struct ReportBuilder {
   /// The bucket the event being tallied is in for what the subject remembers of it (a trial's,
   /// a billing issue's or the paid cohort's bucket): its own when in the segment, replayed or not.
   private var scratchBucket = 0
+  /// The instants of the subject's own lines its fold leaves out (lines of a unit it shares but
+  /// does not own then), sorted: its usage-based trial starts and tries its conversion there too.
+  var hiddenOwnInstants: [Timestamp] = []
 
   /// Computes the report of `ledger` over `buckets` as known at `asOf` (nil: everything),
   /// calling `progress` with the subject passes done and to do (one pass per subject, two with
@@ -213,12 +216,17 @@ package struct ReportBuilder {
     while sampleBoundary <= bucketCount && buckets.boundaries[sampleBoundary] < from { sampleBoundary += 1 }
     var flowBucket = 0
     let end = buckets.end
+    var nextHidden = 0
     for event in events {
       if event.recorded > knownBy { continue }
       if event.at >= until { break }
       let isReplay = event.at < from
       if !isReplay {
         if hasUsageTrial {
+          while nextHidden < hiddenOwnInstants.count && hiddenOwnInstants[nextHidden] <= event.at {
+            probeTrial(at: hiddenOwnInstants[nextHidden], funnel: &funnel, isFirstKnown: &isFirstKnown)
+            nextHidden += 1
+          }
           let isProbe = !event.isForeign || (event.isTransfer && funnel.started != nil)
           funnel.settle(before: event.at, state: state, catalog: ledger.catalog, isCandidate: isProbe)
         }
@@ -247,10 +255,26 @@ package struct ReportBuilder {
       isDirty = true
     }
     isReplaying = false
+    // After the report's end a conversion counts nowhere; up to it, every event before is applied.
+    for instant in hiddenOwnInstants[nextHidden...] where hasUsageTrial && instant <= end {
+      probeTrial(at: instant, funnel: &funnel, isFirstKnown: &isFirstKnown)
+    }
     while sampleBoundary <= bucketCount && buckets.boundaries[sampleBoundary] < until {
       sample(boundary: sampleBoundary, isDirty: &isDirty)
       sampleBoundary += 1
     }
+  }
+
+  /// An own line of the subject that its fold leaves out, for its usage-based trial: the trial
+  /// starts there if it has not, and its conversion is tried there (every event before it applied).
+  private mutating func probeTrial(at instant: Timestamp, funnel: inout TrialFunnel, isFirstKnown: inout Bool) {
+    if isFirstKnown {
+      let bucket = buckets.index(of: instant) ?? outside
+      tallies[bucket].usageTrialsStarted += 1
+      funnel.start(at: instant, bucket: bucket)
+      isFirstKnown = false
+    }
+    funnel.settle(before: instant, state: state, catalog: ledger.catalog)
   }
 
   /// Adds one subject's usage trial to the funnel of the bucket it started in (Docs/reports.md).

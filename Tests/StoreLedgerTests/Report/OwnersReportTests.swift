@@ -279,4 +279,37 @@ struct OwnersReportTests {
     #expect(merged.status == 0, "\(merged.stderr)")
     #expect(merged.stdout == whole.stdout)
   }
+
+  @Test(
+    "on a generated log with usage and transfers, the usage-based trial funnel agrees with each subject's trial in the answer at the report's end",
+    arguments: [nil, "2024-07-01T00:00:00Z"] as [String?])
+  func trialFunnelIsTheAnswers(asOf: String?) throws {
+    let options = GeneratorOptions(subjects: 120, seed: 5, months: 12, usage: .typical, contract: .v1_3, transfers: true)
+    let text = String(decoding: generatedLog(options).bytes, as: UTF8.self)
+    let ledger = try buildLedger(text, catalogText: LogGenerator.catalogJSON(for: .typical)).get()
+    #expect(!ledger.owners.isEmpty && ledger.catalog.policy?.trial != nil)
+    let buckets = try ReportBuckets(from: ts("2024-01-01T00:00:00Z"), to: ts("2025-01-01T00:00:00Z"), every: .month)
+    let report = try ReportBuilder.report(ledger: ledger, buckets: buckets, asOf: asOf.map(ts))
+    let end = buckets.end
+    // Per start bucket: (started, converted before maturity and the end, matured before the end unconverted).
+    var want = Array(repeating: [Int64](repeating: 0, count: 3), count: buckets.count)
+    var engine = QueryEngine(ledger: ledger)
+    for subject in 0..<ledger.subjectCount {
+      let name = ledger.symbols.subjects.string(Symbol(rawValue: UInt32(subject)))
+      let answer = engine.answer(subject: name, at: end.adding(milliseconds: -1), asOf: asOf.map(ts))
+      guard let trial = answer.policy?.trial, let bucket = buckets.index(of: trial.started) else { continue }
+      want[bucket][0] += 1
+      if trial.endsBy == "subscription" { want[bucket][1] += 1 } else if trial.ends < end { want[bucket][2] += 1 }
+    }
+    #expect(want.map { $0[0] }.reduce(0, +) > 0)
+    for (index, bucket) in report.buckets.enumerated() {
+      guard case .keyed(let ended) = bucket["usage_trials_ended"] else { return #expect(Bool(false)) }
+      let got = [
+        bucket["usage_trials_started"], bucket["usage_trials_converted_in_trial"],
+        .count(ended.map(\.value).reduce(0, +)),
+      ]
+      #expect(got == want[index].map { MetricValue.count($0) }, "bucket \(index)")
+    }
+  }
 }
+
