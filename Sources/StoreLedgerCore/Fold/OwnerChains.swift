@@ -122,9 +122,26 @@ package struct OwnerChains: Sendable {
     unit.parties.map { partySubjects[Int($0)] }.filter(\.isSome)
   }
 
-  /// The groups of parties joined by transfers: for each party, the smallest party number of its group.
+  /// The instants from which `party`'s events at (T, `knownBy`) may change: the `at` of each
+  /// transfer known at `knownBy` of a unit whose chain names the party, sorted, each once.
+  /// Between two of them, and before the first, what `OwnedEventGathering` gathers for the party
+  /// is the same at every T (every step it reads is of those units, and counts from its `at`).
+  /// - Complexity: O(transfers of the party's units · log).
+  package func changeInstants(of party: Int32, knownBy: Timestamp) -> [Timestamp] {
+    var instants: [Timestamp] = []
+    for number in unitsOfParty[Int(party)] {
+      for step in units[Int(number)].steps where step.transfer.recorded <= knownBy { instants.append(step.transfer.at) }
+    }
+    instants.sort()
+    var unique: [Timestamp] = []
+    for instant in instants where unique.last != instant { unique.append(instant) }
+    return unique
+  }
+
+  /// The groups of parties joined by the transfers known at `knownBy` (default: every transfer,
+  /// whatever its `recorded`): for each party, the smallest party number of its group.
   /// - Complexity: O(transfers × α(parties)).
-  package func groupLeaders() -> [Int32] {
+  package func groupLeaders(knownBy: Timestamp = .distantFuture) -> [Int32] {
     var parent = (0..<Int32(partyNames.count)).map { $0 }
     func find(_ x: Int32) -> Int32 {
       var x = x
@@ -135,7 +152,7 @@ package struct OwnerChains: Sendable {
       return x
     }
     for unit in units {
-      for step in unit.steps {
+      for step in unit.steps where step.transfer.recorded <= knownBy {
         let a = find(step.from)
         let b = find(step.to)
         if a != b { parent[Int(max(a, b))] = min(a, b) }

@@ -46,6 +46,16 @@ package struct ReportBuilder {
   let segment: SegmentFilter?
   /// Whether the event being tallied is in `segment` (what is not goes to the tally never reported).
   private var isEventInSegment = true
+  /// Whether the event being tallied only rebuilds state: an earlier fold of the owner model
+  /// tallied it (`add(group:)`). Its flows go to the tally never reported, and nothing of it to
+  /// the customer or to a cohort.
+  private var isReplaying = false
+  /// The bucket the event being tallied is in for what the subject remembers of it (a trial's,
+  /// a billing issue's or the paid cohort's bucket): its own when in the segment, replayed or not.
+  private var scratchBucket = 0
+  /// The instants of the subject's own lines its fold leaves out (lines of a unit it shares but
+  /// does not own then), sorted: its usage-based trial starts and tries its conversion there too.
+  var hiddenOwnInstants: [Timestamp] = []
 
   /// Computes the report of `ledger` over `buckets` as known at `asOf` (nil: everything),
   /// calling `progress` with the subject passes done and to do (one pass per subject, two with
@@ -80,11 +90,14 @@ package struct ReportBuilder {
     progress?(0, total)
     for (done, subject) in builder.customers.subjects.enumerated() {
       let customer = builder.customers.customer(of: subject)
+      let parties = builder.customers.parties(of: customer)
       if customer != builder.customerTally.customer {
         builder.flushCustomer()
         builder.customerTally.reset(customer: customer)
+        // A customer joined by transfers is folded once, all its parties under the owner model.
+        if let parties { builder.add(group: parties) }
       }
-      builder.add(subject: subject)
+      if parties == nil { builder.add(subject: subject) }
       if done % progressSubjects == progressSubjects - 1 { progress?(done + 1, total) }
     }
     builder.flushCustomer()
@@ -131,7 +144,7 @@ package struct ReportBuilder {
         cohortOffsets: min(buckets.count - index, Limits.reportCohortOffsetsMax))
     }
     levels = ledger.catalog.products.map(\.level)
-    customers = ReportCustomers(ledger: ledger)
+    customers = ReportCustomers(ledger: ledger, knownBy: knownBy)
   }
 
   private var outside: Int { buckets.count }
@@ -139,64 +152,21 @@ package struct ReportBuilder {
   /// How many subjects go by between two calls of a report's progress callback.
   static let progressSubjects = 64
 
+  /// Whether the report counts the policy's usage-based trial (never in a segment's pass).
+  var hasUsageTrial: Bool { ledger.catalog.policy?.trial != nil && segment == nil }
+
   private mutating func add(subject: Symbol) {
     let s = Int(subject.rawValue)
     let lower = Int(ledger.subjectStarts[s])
     let upper = Int(ledger.subjectStarts[s + 1])
-    state.reset(subscriptionCount: Int(ledger.subscriptionCounts[s]), itemCount: upper - lower)
-    episodeBucket.removeAll(keepingCapacity: true)
-    episodeBucket.append(contentsOf: repeatElement(-1, count: Int(ledger.subscriptionCounts[s])))
-    revokedCharges.removeAll(keepingCapacity: true)
-    pendingTrialAt = nil
-    heldEntitlements.removeAll(keepingCapacity: true)
-    heldSubscription = false
-    heldUntil = .distantFuture
-    charges.removeAll(keepingCapacity: true)
-    charges.append(contentsOf: repeatElement(PeriodCharge(), count: Int(ledger.subscriptionCounts[s])))
-    heldRecurring.removeAll(keepingCapacity: true)
-    heldUnpriced = 0
-    heldPaying = false
-    hasPaid = false
-    paidCohortBucket = -1
-    requestedRefunds.removeAll(keepingCapacity: true)
-    var isDirty = false
-    var isFirstKnown = true
-    let hasUsageTrial = ledger.catalog.policy?.trial != nil && segment == nil
+    beginSubject()
     var funnel = TrialFunnel(trial: ledger.catalog.policy?.trial)
-    var sampleBoundary = 0
-    var flowBucket = 0
-    let bucketCount = buckets.count
-    let end = buckets.end
+    var isFirstKnown = true
     let events = ledger.events
     events.withUnsafeBufferPointer { all in
-      for position in lower..<upper {
-        let event = all[position]
-        if event.recorded > knownBy { continue }
-        if hasUsageTrial { funnel.settle(before: event.at, state: state, catalog: ledger.catalog) }
-        while sampleBoundary <= bucketCount && event.at > buckets.boundaries[sampleBoundary] {
-          sample(boundary: sampleBoundary, isDirty: &isDirty)
-          sampleBoundary += 1
-        }
-        if sampleBoundary > bucketCount { break }
-        while flowBucket < bucketCount && buckets.boundaries[flowBucket + 1] <= event.at { flowBucket += 1 }
-        let bucket = event.at >= buckets.start && event.at < end ? flowBucket : outside
-        // The usage-based trial starts at the subject's first event, whatever its type.
-        if isFirstKnown && hasUsageTrial {
-          tallies[bucket].usageTrialsStarted += 1
-          funnel.start(at: event.at, bucket: bucket)
-        }
-        isFirstKnown = false
-        if hasUsageTrial && event.kind == .usage { funnel.count(event) }
-        let subjectEvents = UnsafeBufferPointer(rebasing: all[lower..<upper])
-        isEventInSegment = segment == nil || isInSegment(event, subjectEvents: subjectEvents)
-        tally(event, bucket: isEventInSegment ? bucket : outside, subjectEvents: subjectEvents)
-        _ = state.apply(event, context: ledger.context)
-        isDirty = true
-      }
-    }
-    while sampleBoundary <= bucketCount {
-      sample(boundary: sampleBoundary, isDirty: &isDirty)
-      sampleBoundary += 1
+      fold(
+        UnsafeBufferPointer(rebasing: all[lower..<upper]), subscriptionCount: Int(ledger.subscriptionCounts[s]),
+        funnel: &funnel, isFirstKnown: &isFirstKnown)
     }
     if hasUsageTrial {
       funnel.settle(before: .distantFuture, state: state, catalog: ledger.catalog)
@@ -204,8 +174,111 @@ package struct ReportBuilder {
     }
   }
 
+  /// Starts a subject: it has not paid yet (its paid cohort spans the folds of its events).
+  mutating func beginSubject() {
+    hasPaid = false
+    paidCohortBucket = -1
+  }
+
+  /// Starts a fold of a subject's events from nothing (the paid cohort is the caller's to reset).
+  private mutating func resetSubject(subscriptionCount: Int, itemCount: Int) {
+    state.reset(subscriptionCount: subscriptionCount, itemCount: itemCount)
+    episodeBucket.removeAll(keepingCapacity: true)
+    episodeBucket.append(contentsOf: repeatElement(-1, count: subscriptionCount))
+    revokedCharges.removeAll(keepingCapacity: true)
+    pendingTrialAt = nil
+    heldEntitlements.removeAll(keepingCapacity: true)
+    heldSubscription = false
+    heldUntil = .distantFuture
+    charges.removeAll(keepingCapacity: true)
+    charges.append(contentsOf: repeatElement(PeriodCharge(), count: subscriptionCount))
+    heldRecurring.removeAll(keepingCapacity: true)
+    heldUnpriced = 0
+    heldPaying = false
+    requestedRefunds.removeAll(keepingCapacity: true)
+  }
+
+  /// Folds one subject's events, or the events the owner model gathers for a party, in effective
+  /// order from nothing: those effective before `from` only rebuild the state (an earlier fold
+  /// tallied them); the flows of those in [`from`, `until`) are tallied and the stocks sampled at
+  /// the boundaries in [`from`, `until`). Another subject's line (`isForeign`) is not the
+  /// subject's for its usage-based trial; a transfer to it is an instant its conversion is tried at.
+  /// - Complexity: O(events + buckets · (subscriptions + grants)).
+  mutating func fold(
+    _ events: UnsafeBufferPointer<Event>, subscriptionCount: Int, from: Timestamp = .distantPast,
+    until: Timestamp = .distantFuture, funnel: inout TrialFunnel, isFirstKnown: inout Bool
+  ) {
+    resetSubject(subscriptionCount: subscriptionCount, itemCount: events.count)
+    var isDirty = false
+    let hasUsageTrial = hasUsageTrial
+    var sampleBoundary = 0
+    let bucketCount = buckets.count
+    while sampleBoundary <= bucketCount && buckets.boundaries[sampleBoundary] < from { sampleBoundary += 1 }
+    var flowBucket = 0
+    let end = buckets.end
+    var nextHidden = 0
+    for event in events {
+      if event.recorded > knownBy { continue }
+      if event.at >= until { break }
+      let isReplay = event.at < from
+      if !isReplay {
+        if hasUsageTrial {
+          while nextHidden < hiddenOwnInstants.count && hiddenOwnInstants[nextHidden] <= event.at {
+            probeTrial(at: hiddenOwnInstants[nextHidden], funnel: &funnel, isFirstKnown: &isFirstKnown)
+            nextHidden += 1
+          }
+          let isProbe = !event.isForeign || (event.isTransfer && funnel.started != nil)
+          funnel.settle(before: event.at, state: state, catalog: ledger.catalog, isCandidate: isProbe)
+        }
+        while sampleBoundary <= bucketCount && event.at > buckets.boundaries[sampleBoundary] {
+          sample(boundary: sampleBoundary, isDirty: &isDirty)
+          sampleBoundary += 1
+        }
+        if sampleBoundary > bucketCount { break }
+      }
+      while flowBucket < bucketCount && buckets.boundaries[flowBucket + 1] <= event.at { flowBucket += 1 }
+      let bucket = event.at >= buckets.start && event.at < end ? flowBucket : outside
+      // The usage-based trial starts at the subject's first own event, whatever its type.
+      if !isReplay && !event.isForeign {
+        if isFirstKnown && hasUsageTrial {
+          tallies[bucket].usageTrialsStarted += 1
+          funnel.start(at: event.at, bucket: bucket)
+        }
+        isFirstKnown = false
+        if hasUsageTrial && event.kind == .usage { funnel.count(event) }
+      }
+      isEventInSegment = segment == nil || isInSegment(event, subjectEvents: events)
+      isReplaying = isReplay
+      scratchBucket = isEventInSegment ? bucket : outside
+      tally(event, bucket: isEventInSegment && !isReplay ? bucket : outside, subjectEvents: events)
+      _ = state.apply(event, context: ledger.context)
+      isDirty = true
+    }
+    isReplaying = false
+    // After the report's end a conversion counts nowhere; up to it, every event before is applied.
+    for instant in hiddenOwnInstants[nextHidden...] where hasUsageTrial && instant <= end {
+      probeTrial(at: instant, funnel: &funnel, isFirstKnown: &isFirstKnown)
+    }
+    while sampleBoundary <= bucketCount && buckets.boundaries[sampleBoundary] < until {
+      sample(boundary: sampleBoundary, isDirty: &isDirty)
+      sampleBoundary += 1
+    }
+  }
+
+  /// An own line of the subject that its fold leaves out, for its usage-based trial: the trial
+  /// starts there if it has not, and its conversion is tried there (every event before it applied).
+  private mutating func probeTrial(at instant: Timestamp, funnel: inout TrialFunnel, isFirstKnown: inout Bool) {
+    if isFirstKnown {
+      let bucket = buckets.index(of: instant) ?? outside
+      tallies[bucket].usageTrialsStarted += 1
+      funnel.start(at: instant, bucket: bucket)
+      isFirstKnown = false
+    }
+    funnel.settle(before: instant, state: state, catalog: ledger.catalog)
+  }
+
   /// Adds one subject's usage trial to the funnel of the bucket it started in (Docs/reports.md).
-  private mutating func tallyFunnel(_ funnel: TrialFunnel) {
+  mutating func tallyFunnel(_ funnel: TrialFunnel) {
     guard let trial = funnel.trial, funnel.startBucket >= 0, funnel.startBucket < outside else { return }
     let (maturity, endedBy) = funnel.maturity
     let graceEnds = trial.grace?.added(to: maturity) ?? maturity
@@ -362,7 +435,7 @@ package struct ReportBuilder {
     }
     guard isOwned else { return }
     tallies[bucket].charges += 1
-    if price.hasPrice && price.price > 0 {
+    if price.hasPrice && price.price > 0 && !isReplaying {
       customerTally.notePayment(at: event.at, bucket: bucket)
       if isEventInSegment && isSubscription && event.offer != .trial && (charges[slot].monthlyThousandths ?? 1) > 0 {
         customerTally.noteMRR(currency: Int(price.priceCurrency.rawValue), from: event.at)
@@ -379,13 +452,13 @@ package struct ReportBuilder {
       if event.kind == .purchase {
         tallies[bucket].trialsStarted += 1
         pendingTrialAt = event.at
-        pendingTrialBucket = bucket
+        pendingTrialBucket = scratchBucket
       }
     } else if let trialStart = pendingTrialAt {
       tallies[bucket].trialConversions += 1
       let day = (event.at.millisecondsSinceEpoch - trialStart.millisecondsSinceEpoch) / ReportInterval.dayMs
       tallies[bucket].trialConversionDays[day, default: 0] += 1
-      if event.at < buckets.end { tallies[pendingTrialBucket].trialsConverted += 1 }
+      if event.at < buckets.end && !isReplaying { tallies[pendingTrialBucket].trialsConverted += 1 }
       pendingTrialAt = nil
     }
   }
@@ -423,7 +496,7 @@ package struct ReportBuilder {
   /// Adds to `revenue` and to the customer's net revenue (for its lifetime value).
   private mutating func addRevenue(_ amount: Int64, currency: Int, bucket: Int) {
     add(amount, to: \.revenue, .revenue, key: currency, bucket: bucket)
-    customerTally.revenue.append((bucket, currency, amount))
+    if !isReplaying { customerTally.revenue.append((bucket, currency, amount)) }
   }
 
   /// What a revocation takes back of its charge's price (contract v1.3, section 11): its
@@ -456,7 +529,7 @@ package struct ReportBuilder {
       }
       if before.status == .active {
         tallies[bucket].billingIssues += 1
-        episodeBucket[slot] = bucket
+        episodeBucket[slot] = scratchBucket
       }
     default:
       if before.status == .billingRetry || before.status == .grace { tallyRecovery(slot: slot, at: event.at, bucket) }
@@ -479,9 +552,11 @@ package struct ReportBuilder {
     }
     if event.offer != .trial && !hasPaid {
       hasPaid = true
-      if bucket < outside {
-        paidCohortBucket = bucket
-        tallies[bucket].paidCohortSubjects += 1
+      // A replayed first paid period keeps its cohort (a subscription received follows its
+      // first owner's cohort) but the subject is not counted in it again.
+      if scratchBucket < outside {
+        paidCohortBucket = scratchBucket
+        if !isReplaying { tallies[scratchBucket].paidCohortSubjects += 1 }
       }
     }
   }
@@ -502,7 +577,9 @@ package struct ReportBuilder {
 
   private mutating func tallyRecovery(slot: Int, at time: Timestamp, _ bucket: Int) {
     tallies[bucket].billingRecoveries += 1
-    if episodeBucket[slot] >= 0 && time < buckets.end { tallies[episodeBucket[slot]].billingIssuesRecovered += 1 }
+    if episodeBucket[slot] >= 0 && time < buckets.end && !isReplaying {
+      tallies[episodeBucket[slot]].billingIssuesRecovered += 1
+    }
     episodeBucket[slot] = -1
   }
 
@@ -604,8 +681,15 @@ struct TrialFunnel {
   }
 
   /// Before an event at `time`: checks the previous instant, now that all its events are applied.
-  mutating func settle(before time: Timestamp, state: SubjectState, catalog: Catalog) {
-    defer { pending = time }
+  /// `isCandidate` false: `time` is not an instant to try (another subject's line), only a check.
+  mutating func settle(before time: Timestamp, state: SubjectState, catalog: Catalog, isCandidate: Bool = true) {
+    defer {
+      if isCandidate {
+        pending = time
+      } else if let instant = pending, instant < time {
+        pending = nil
+      }
+    }
     guard let instant = pending, instant < time, conversion == nil, let trial else { return }
     if state.hasEntitlement(trial.entitlement, at: instant, catalog: catalog) { conversion = instant }
   }

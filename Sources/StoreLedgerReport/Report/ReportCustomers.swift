@@ -1,43 +1,51 @@
 import StoreLedgerCore
 
-/// Who a report's customers are: subjects joined by transfers (contract v1.3, section 9), so
-/// MRR movement, ARPPU and lifetime value count a customer once however many ids it used, and a
-/// transfer inside a customer moves nothing.
+/// Who a report's customers are at its knowledge time R: subjects joined by the transfers known
+/// at R (contract v1.3, section 9), so MRR movement, ARPPU and lifetime value count a customer
+/// once however many ids it used, and a transfer inside a customer moves nothing.
 ///
 /// A customer is numbered by its group's first subject (in symbol order); a subject no transfer
-/// names is its own customer. Groups are the whole log's (every transfer, whatever its
-/// `recorded`): a report as of R before a transfer was known still counts the two ids as one
-/// customer (Docs/reports.md says so). The builder folds the subjects of one customer one after
-/// another (`subjects`).
+/// known at R names is its own customer, so a transfer learned after R does not join two ids yet
+/// (Docs/reports.md, "Owners and customers"). The builder folds the subjects of one customer one
+/// after another (`subjects`), and a group's parties together through the owner model (`parties`).
 package struct ReportCustomers: Sendable {
-  /// Each subject's customer; empty when no transfer joins subjects (each is its own).
+  /// Each subject's customer; empty when no transfer known at R joins subjects (each is its own).
   private let customerOf: [Int]
   /// The subjects in folding order; empty when it is symbol order.
   private let order: [Symbol]
+  /// The parties of each customer joined by transfers, by customer (parties without lines included).
+  private let groups: [Int: [Int32]]
   /// How many subjects the ledger has.
   let subjectCount: Int
 
-  /// The customers of `ledger`'s subjects.
-  /// - Complexity: O(subjects log subjects) when transfers join subjects, else O(1).
-  package init(ledger: Ledger) {
+  /// The customers of `ledger`'s subjects as known at `knownBy`.
+  /// - Complexity: O(transfers + subjects log subjects) when transfers known at R join subjects, else O(1).
+  package init(ledger: Ledger, knownBy: Timestamp = .distantFuture) {
     subjectCount = ledger.subjectCount
-    guard !ledger.owners.isEmpty else {
+    let owners = ledger.owners
+    var joined: [Int32: [Int32]] = [:]
+    if !owners.isEmpty {
+      let leaders = owners.groupLeaders(knownBy: knownBy)
+      for (party, leader) in leaders.enumerated() { joined[leader, default: []].append(Int32(party)) }
+      joined = joined.filter { $0.value.count > 1 }
+    }
+    guard !joined.isEmpty else {
       customerOf = []
       order = []
+      groups = [:]
       return
     }
-    let owners = ledger.owners
-    let leaders = owners.groupLeaders()
-    var first: [Int32: Int] = [:]
-    for (party, leader) in leaders.enumerated() where owners.partySubjects[party].isSome {
-      first[leader] = min(first[leader] ?? Int.max, Int(owners.partySubjects[party].rawValue))
-    }
     var customers = Array(0..<ledger.subjectCount)
-    for (party, leader) in leaders.enumerated() where owners.partySubjects[party].isSome {
-      let subject = Int(owners.partySubjects[party].rawValue)
-      if subject < customers.count { customers[subject] = first[leader]! }
+    var groups: [Int: [Int32]] = [:]
+    for parties in joined.values {
+      // The first owner of a chain has lines (section 9), so every group has a subject.
+      let subjects = parties.map { owners.partySubjects[Int($0)] }.filter(\.isSome).map { Int($0.rawValue) }
+      guard let first = subjects.min() else { continue }
+      for subject in subjects where subject < customers.count { customers[subject] = first }
+      groups[first] = parties
     }
     customerOf = customers
+    self.groups = groups
     order = customers.indices.sorted { (customers[$0], $0) < (customers[$1], $1) }.map { Symbol(rawValue: UInt32($0)) }
   }
 
@@ -45,6 +53,9 @@ package struct ReportCustomers: Sendable {
   package func customer(of subject: Symbol) -> Int {
     customerOf.isEmpty ? Int(subject.rawValue) : customerOf[Int(subject.rawValue)]
   }
+
+  /// The parties of `customer` when transfers known at R join it to other subjects, else nil.
+  package func parties(of customer: Int) -> [Int32]? { groups.isEmpty ? nil : groups[customer] }
 
   /// The subjects in the order the builder folds them: the subjects of one customer together.
   package var subjects: [Symbol] {
