@@ -55,7 +55,7 @@ enum SnapshotCommand: LedgerCommand {
       let count = try SnapshotFiles.write(ledger, header: header, to: out, force: arguments.has("force"), inUse: inUse)
       console.out(
         "wrote \(out): \(Plural.counted(header.lines, "line")), \(Plural.counted(header.events, "event")), "
-          + "\(Plural.counted(ledger.subjectCount, "subject")), \(Plural.counted(count, "byte"))\n")
+          + "\(Plural.counted(ledger.namedSubjectCount, "subject")), \(Plural.counted(count, "byte"))\n")
       return 0
     }
     let bytes = SnapshotWriter.write(ledger, header: header)

@@ -223,9 +223,8 @@ struct SnapshotJSON {
       let subject = Symbol(rawValue: UInt32(number))
       (name, timeline, eventCount) = (names[number], ledger.timeline(subject: subject), ledger.events(of: subject).count)
     case .receiver(let receiver):
-      let owned = ledger.timeline(named: receiver)
-      precondition(owned != nil, "a receiver the ledger lists has a timeline")
-      (name, timeline, eventCount) = (receiver, owned!, 0)
+      guard let owned = ledger.timeline(named: receiver) else { preconditionFailure("a listed receiver has a timeline") }
+      (name, timeline, eventCount) = (receiver, owned, 0)
     }
     string(name)
     raw(": {\n")

@@ -184,27 +184,21 @@ struct LedgerBuilderTests {
 
   @Test("a reversal learned after a spend, of a refund known before it, still counts: the spend was covered")
   func lateReversalOfKnownRefund() throws {
-    let ledger = try ledger(
+    func log(spending quantity: Int) -> String {
       #"""
       {"id":"p1","type":"purchase","subject":"u","at":"2026-03-01T00:00:00Z","product":"coins.100","transaction":"c1"}
       {"id":"r1","type":"revocation","subject":"u","at":"2026-03-02T00:00:00Z","transaction":"c1","reason":"refund"}
-      {"id":"s1","type":"consumption","subject":"u","at":"2026-03-05T00:00:00Z","currency":"coins","quantity":40}
+      {"id":"s1","type":"consumption","subject":"u","at":"2026-03-05T00:00:00Z","currency":"coins","quantity":\#(quantity)}
       {"id":"x1","type":"refund_reversed","subject":"u","at":"2026-03-03T00:00:00Z","recorded":"2026-03-10T00:00:00Z","transaction":"c1"}
-      """#)
-    var engine = QueryEngine(ledger: ledger)
+      """#
+    }
+    var engine = QueryEngine(ledger: try ledger(log(spending: 40)))
     let balance = { (at: String, asOf: String?) in engine.checkedAnswer("u", at: at, asOf: asOf).balances.first?.amount }
     #expect(balance("2026-03-06T00:00:00Z", nil) == 60)
     #expect(balance("2026-03-06T00:00:00Z", "2026-03-06T00:00:00Z") == -40)
     #expect(balance("2026-03-06T00:00:00Z", "2026-03-10T00:00:00Z") == 60)
     // Spending past the balance the reversal restores is an overdraw all the same.
-    let over = try errors(
-      #"""
-      {"id":"p1","type":"purchase","subject":"u","at":"2026-03-01T00:00:00Z","product":"coins.100","transaction":"c1"}
-      {"id":"r1","type":"revocation","subject":"u","at":"2026-03-02T00:00:00Z","transaction":"c1","reason":"refund"}
-      {"id":"s1","type":"consumption","subject":"u","at":"2026-03-05T00:00:00Z","currency":"coins","quantity":101}
-      {"id":"x1","type":"refund_reversed","subject":"u","at":"2026-03-03T00:00:00Z","recorded":"2026-03-10T00:00:00Z","transaction":"c1"}
-      """#)
-    #expect(over.map(\.line) == [3])
+    #expect(try errors(log(spending: 101)).map(\.line) == [3])
   }
 
   @Test("an event naming a subscription the subject has no purchase for yet changes nothing and warns")
