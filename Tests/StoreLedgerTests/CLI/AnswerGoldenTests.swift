@@ -5,7 +5,7 @@ import Testing
 @testable import StoreLedgerCore
 
 /// Whether this run re-records the golden answers: only when asked, and never on CI.
-private let isRecordingAnswers: Bool = {
+let isRecordingAnswers: Bool = {
   let environment = ProcessInfo.processInfo.environment
   return environment["STORELEDGER_RECORD"] == "1" && environment["CI"] == nil
 }()
