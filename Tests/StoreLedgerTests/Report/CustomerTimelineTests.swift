@@ -176,6 +176,28 @@ struct TimelineLayoutTests {
   }
 }
 
+@Suite("Timeline text a ticket can carry")
+struct TimelineTextTests {
+  @Test("a heavy user's uses are counted per day, not listed one by one; a light user's are listed", arguments: [true, false])
+  func usesFolded(heavy: Bool) throws {
+    let subject = heavy ? TimelineLayoutTests.heavy.heaviest : TimelineLayoutTests.heavy.typical
+    let timeline = try CustomerTimeline.build(ledger: TimelineLayoutTests.heavy.ledger, subject: subject, asOf: nil)
+    let uses = timeline.markers.filter { $0.type == "usage" }
+    let listed = timeline.text.split(separator: "\n").filter { $0.contains(" usage ") }
+    if uses.count > Limits.timelineTextUsesMax {
+      #expect(heavy || uses.count > 0)
+      #expect(listed.isEmpty)
+      #expect(timeline.text.contains("(\(uses.count) uses not listed: counted per day under USAGE"))
+      #expect(timeline.text.contains("USAGE (per local day"))
+    } else {
+      #expect(!heavy, "the heaviest subject has only \(uses.count) uses")
+      #expect(listed.count == uses.count)
+      #expect(!timeline.text.contains("uses not listed"))
+    }
+    for marker in timeline.markers where marker.type != "usage" { #expect(timeline.text.contains(" \(marker.id) ")) }
+  }
+}
+
 @Suite("Timeline labels in words")
 struct TimelineWordsTests {
   @Test("the demo's refund is labelled in words, and as learned 4 days late; its id is only in the tooltip")
