@@ -34,15 +34,7 @@ struct TicketGoldenTests {
     if let catalog = Self.catalog(for: command[1]) { arguments += ["--catalog", repoPath(catalog)] }
     let result = runCLI(arguments)
     let received = "$ storeledger \(command.joined(separator: " "))\n" + result.stdout + "(exit \(result.status))\n"
-    let goldenPath = repoPath("Snapshots/answers/\(name).txt")
-    if isRecordingAnswers {
-      try received.write(toFile: goldenPath, atomically: true, encoding: .utf8)
-      return
-    }
-    let golden = try String(contentsOfFile: goldenPath, encoding: .utf8)
-    #expect(
-      golden == received,
-      "Snapshots/answers/\(name).txt differs; re-record on purpose with STORELEDGER_RECORD=1 swift test --filter TicketGoldenTests")
+    try expectAnswerGolden(received, name: name, suite: "TicketGoldenTests")
   }
 
   /// The Google Play sample's own catalog (it is not beside the expected lines' file).
