@@ -31,7 +31,7 @@ enum QueryText {
         "\(held.entitlement): yes, by "
           + AnswerWords.grant(
             product: held.product, state: held.state.name, ownership: held.ownership.name, period: held.period.name,
-            until: held.expires))
+            until: accessEnd(state: held.state.name, expires: held.expires, graceExpires: held.graceExpires)))
       if explain {
         let evidence = answer.explanation?.entitlements.first { $0.0 == held.entitlement }?.1 ?? []
         lines += decidedLines(held: evidence, subject: answer.subject, ledger: ledger)
@@ -48,6 +48,7 @@ enum QueryText {
           + AnswerWords.plan(
             product: plan.product, state: plan.state.name, expires: plan.expires, willRenew: plan.willRenew,
             renewsTo: plan.renewsTo, at: answer.at)
+          + (plan.state.name == "grace" ? plan.graceExpires.map { " until \(instant(max($0, plan.expires)))" } ?? "" : "")
           + " (transaction \(plan.transaction))")
     }
     for balance in answer.balances { lines.append("balance \(balance.currency): \(balance.amount)") }
@@ -55,6 +56,13 @@ enum QueryText {
       lines += AnswerWords.policy(decision, policy: policy, catalog: ledger.catalog)
     }
     return lines.map { "  " + TerminalText.escaped($0) + "\n" }.joined()
+  }
+
+  /// When access ends: in grace, the later of the grace end and the period end (a grace end
+  /// before the instant asked about would read as if access had already stopped), else `expires`.
+  static func accessEnd(state: String, expires: Timestamp?, graceExpires: Timestamp?) -> Timestamp? {
+    guard state == "grace", let graceExpires else { return expires }
+    return max(graceExpires, expires ?? graceExpires)
   }
 
   /// `5 Mar 2026 16:00 UTC`, or `5 Mar 2026` at midnight.

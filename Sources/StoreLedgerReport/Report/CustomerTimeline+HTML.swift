@@ -48,6 +48,15 @@ extension CustomerTimeline {
     ("revoked", "#d64545"), (ownedState, "#5b6bd6"),
   ]
 
+  /// A state as the picture words it: `billing retry`, `grace period`.
+  static func words(state: String) -> String {
+    switch state {
+    case "grace": return "grace period"
+    case "billing_retry": return "billing retry"
+    default: return state
+    }
+  }
+
   static func colour(state: String) -> String {
     stateColours.first(where: { $0.state == state })?.colour ?? "#6c7a89"
   }
@@ -117,6 +126,8 @@ private struct TimelineSVG {
   static let right = 24.0
   static let laneHeight = 26.0
   static let laneGap = 10.0
+  /// The narrowest a state's segment is drawn, however short it is on the axis.
+  static let segmentMinPx = 3.0
   static let axisY = 44.0
   /// Label rows under the event markers at most; store events are far fewer than this.
   static let labelRowsMax = 40
@@ -154,8 +165,10 @@ private struct TimelineSVG {
   /// A lane's name at the left and its background.
   mutating func laneStart(kind: String, name: String, title: String, height: Double) {
     body += "<g class=\"lane\" data-kind=\"\(kind)\" data-name=\"\(HTMLPage.escape(name))\">\n"
-    let markup = text(title, x: Self.left - 8, y: y + min(17, height / 2 + 4), anchor: "end")
-    body += markup
+    // A long name (a purchase token) would run past the left edge: it is clipped, whole in the tooltip.
+    let shown = LabelBoxes.clipped(title, toWidth: Self.left - 12)
+    let markup = text(shown, x: Self.left - 8, y: y + min(17, height / 2 + 4), anchor: "end")
+    body += shown == title ? markup : "<g><title>\(HTMLPage.escape(title))</title>\(markup)</g>"
     body += "\n<rect x=\"\(SVGChart.number(Self.left))\" y=\"\(SVGChart.number(y))\" width=\"\(SVGChart.number(plotWidth))\" height=\"\(SVGChart.number(height))\" fill=\"#f6f7fa\"/>\n"
   }
 
@@ -167,11 +180,16 @@ private struct TimelineSVG {
         let isCut = segment.to.map { $0 > end } ?? true
         let to = isCut ? Self.width - Self.right : x(segment.to!)
         let title = "\(lane.kind) \(lane.name): \(segment.state), \(segment.product), \(segment.from.rfc3339) to \(segment.to?.rfc3339 ?? "open")"
-        body += "<rect class=\"segment\" data-state=\"\(segment.state)\" x=\"\(SVGChart.number(from))\" y=\"\(SVGChart.number(y))\" width=\"\(SVGChart.number(max(to - from, 1)))\" height=\"\(SVGChart.number(Self.laneHeight))\" fill=\"\(CustomerTimeline.colour(state: segment.state))\"\(isCut ? " fill-opacity=\"0.65\"" : "")><title>\(HTMLPage.escape(title))</title></rect>\n"
-        var label = segment.state == "active" ? segment.product : segment.state + " · " + segment.product
+        // A day of grace on an axis of years stays a visible sliver, not a hairline.
+        body += "<rect class=\"segment\" data-state=\"\(segment.state)\" x=\"\(SVGChart.number(from))\" y=\"\(SVGChart.number(y))\" width=\"\(SVGChart.number(max(to - from, Self.segmentMinPx)))\" height=\"\(SVGChart.number(Self.laneHeight))\" fill=\"\(CustomerTimeline.colour(state: segment.state))\"\(isCut ? " fill-opacity=\"0.65\"" : "")><title>\(HTMLPage.escape(title))</title></rect>\n"
+        let words = CustomerTimeline.words(state: segment.state)
+        var label = segment.state == "active" ? segment.product : words + " · " + segment.product
         if isCut { label += segment.to.map { " → " + String($0.rfc3339.prefix(10)) } ?? " →" }
-        if to - from > Double(label.count) * LabelBoxes.charWidth + 8 {
-          let markup = text(label, x: from + 5, y: y + 17, attributes: " style=\"fill:#10141c\"")
+        // The state alone when the product does not fit: a short grace period still says so.
+        let fitting = [label, segment.state == "active" ? nil : words].compactMap { $0 }
+          .first { to - from > Double($0.count) * LabelBoxes.charWidth + 8 }
+        if let fitting {
+          let markup = text(fitting, x: from + 5, y: y + 17, attributes: " style=\"fill:#10141c\"")
           body += markup
           body += "\n"
         }
@@ -311,11 +329,12 @@ private struct TimelineSVG {
     for (marker, label, row, anchor) in placed {
       let at = x(marker.at)
       let colour = CustomerTimeline.colour(eventType: marker.type)
-      body += "<g class=\"marker\" data-id=\"\(HTMLPage.escape(marker.id))\" data-late=\"\(marker.isLate)\">"
+      let isLate = marker.lateness != nil
+      body += "<g class=\"marker\" data-id=\"\(HTMLPage.escape(marker.id))\" data-late=\"\(isLate)\">"
       body += "<title>\(HTMLPage.escape("\(marker.words): \(marker.id) \(marker.type) at \(marker.at.rfc3339)" + (marker.isLate ? ", learned \(marker.recorded.rfc3339)" : "") + (marker.details.isEmpty ? "" : ": " + marker.details)))</title>"
       let labelY = eventsY + 22 + Double(row ?? 0) * 14
       body += "<line x1=\"\(SVGChart.number(at))\" y1=\"\(SVGChart.number(eventsY + 6))\" x2=\"\(SVGChart.number(at))\" y2=\"\(SVGChart.number(row == nil ? eventsY : labelY - 9))\" stroke=\"\(colour)\" stroke-opacity=\"0.35\"/>"
-      body += "<circle cx=\"\(SVGChart.number(at))\" cy=\"\(SVGChart.number(eventsY))\" r=\"5\" fill=\"\(marker.isLate ? "#ffffff" : colour)\" stroke=\"\(colour)\" stroke-width=\"2\"/>"
+      body += "<circle cx=\"\(SVGChart.number(at))\" cy=\"\(SVGChart.number(eventsY))\" r=\"5\" fill=\"\(isLate ? "#ffffff" : colour)\" stroke=\"\(colour)\" stroke-width=\"2\"/>"
       if let label, row != nil {
         let markup = text(
           label, x: anchor == "end" ? at - 3 : at + 3, y: labelY, anchor: anchor, attributes: " fill=\"\(colour)\" style=\"fill:\(colour)\"")
@@ -326,10 +345,12 @@ private struct TimelineSVG {
     y = eventsY + 22 + Double(max(rows.ends.count, 1)) * 14
   }
 
-  /// Store events learned late: a dashed line from when they took effect to when the ledger
-  /// learned them, labelled on rows of their own.
+  /// Store events learned a minute or more late, on rows of their own: a delay long enough to
+  /// see on the axis is drawn to scale, a dashed line from where the event took effect to a
+  /// diamond where the ledger learned it; a shorter one is its label alone, under its marker
+  /// (`DelayDrawing`).
   mutating func drawLearnedLate() {
-    let late = timeline.markers.filter { $0.isLate && $0.type != "usage" }
+    let late = timeline.markers.filter { $0.lateness != nil && $0.type != "usage" }
     guard !late.isEmpty else { return }
     let learnedY = y + 6
     let markup = text("learned late (knowledge time)", x: Self.left - 8, y: learnedY + 4, anchor: "end")
@@ -339,18 +360,23 @@ private struct TimelineSVG {
     for marker in late {
       let at = x(marker.at)
       let learned = x(min(marker.recorded, end))
-      let label = marker.words + " learned " + (EventWords.lateness(at: marker.at, recorded: marker.recorded) ?? "late")
+      let drawing = DelayDrawing.of(pixels: learned - at)
+      let label = marker.words + " learned " + (marker.lateness ?? "late")
       let width = Double(label.count) * LabelBoxes.charWidth
-      // Past the right edge, the label ends before the diamond instead of being cut.
-      let anchor = learned + 9 + width > Self.width - 2 ? "end" : "start"
-      let labelX = anchor == "end" ? learned - 9 : learned + 9
+      // Drawn to scale the label follows the diamond, else its marker; past the right edge it
+      // ends before them instead of being cut.
+      let origin = drawing == .toScale ? learned + 9 : at + 3
+      let anchor = origin + width > Self.width - 2 ? "end" : "start"
+      let labelX = anchor == "start" ? origin : drawing == .toScale ? learned - 9 : at - 3
       let row = rows.place(left: anchor == "end" ? labelX - width : labelX, right: anchor == "end" ? labelX : labelX + width)
       let rowY = learnedY + Double(row ?? 0) * 14
-      body += "<g class=\"learned\" data-id=\"\(HTMLPage.escape(marker.id))\"><title>\(HTMLPage.escape("\(marker.id) took effect \(marker.at.rfc3339), learned \(marker.recorded.rfc3339) (+\(CustomerTimeline.delay(marker)))"))</title>"
-      body += "<path d=\"M \(SVGChart.number(at)) \(SVGChart.number(eventsY + 6)) L \(SVGChart.number(learned)) \(SVGChart.number(rowY))\" stroke=\"#d64545\" stroke-dasharray=\"4 3\" stroke-opacity=\"0.6\" fill=\"none\"/>"
-      body += "<path d=\"M \(SVGChart.number(learned)) \(SVGChart.number(rowY - 6)) l 6 6 l -6 6 l -6 -6 z\" fill=\"#d64545\"/>"
+      body += "<g class=\"learned\" data-id=\"\(HTMLPage.escape(marker.id))\" data-drawn=\"\(drawing.rawValue)\"><title>\(HTMLPage.escape("\(marker.id) took effect \(marker.at.rfc3339), learned \(marker.recorded.rfc3339) (+\(CustomerTimeline.delay(marker)))"))</title>"
+      if drawing == .toScale {
+        body += "<path d=\"M \(SVGChart.number(at)) \(SVGChart.number(eventsY + 6)) L \(SVGChart.number(learned)) \(SVGChart.number(rowY))\" stroke=\"#d64545\" stroke-dasharray=\"4 3\" stroke-opacity=\"0.6\" fill=\"none\"/>"
+        body += "<path d=\"M \(SVGChart.number(learned)) \(SVGChart.number(rowY - 6)) l 6 6 l -6 6 l -6 -6 z\" fill=\"#d64545\"/>"
+      }
       if row != nil {
-        let markup = text(label, x: labelX, y: rowY + 4, anchor: anchor)
+        let markup = text(label, x: labelX, y: rowY + 4, anchor: anchor, attributes: drawing == .words ? " style=\"fill:#a33a3a\"" : "")
         body += markup
       }
       body += "</g>\n"
@@ -374,10 +400,11 @@ private struct TimelineSVG {
     let hasOwnership = timeline.lanes.contains { $0.kind == "ownership" }
     for (state, colour) in CustomerTimeline.stateColours where state != CustomerTimeline.ownedState || hasOwnership {
       header += "<rect x=\"\(SVGChart.number(legendX))\" y=\"8\" width=\"12\" height=\"12\" fill=\"\(colour)\"/>"
-      let markup = text(state, x: legendX + 16, y: 18)
+      let words = CustomerTimeline.words(state: state)
+      let markup = text(words, x: legendX + 16, y: 18)
       header += markup
       header += "\n"
-      legendX += 34 + Double(state.count) * LabelBoxes.charWidth
+      legendX += 34 + Double(words.count) * LabelBoxes.charWidth
     }
     header += "<circle cx=\"\(SVGChart.number(legendX + 6))\" cy=\"14\" r=\"5\" fill=\"#ffffff\" stroke=\"#d64545\" stroke-width=\"2\"/>"
     let markup = text("learned late", x: legendX + 16, y: 18)
@@ -394,19 +421,20 @@ private struct TimelineSVG {
 
 extension TimelineSVG {
   /// Each store event's label in words, nil for routine renewals folded into the label of the
-  /// first of their run (`renewal ×11`): a renewal that is on time, follows a renewal, and is
-  /// followed by nothing but renewals until the run ends. Every marker and tooltip stays.
+  /// first of their run (`renewal ×11`): a renewal that is on time (learned under a minute after
+  /// it took effect), follows a renewal, and is followed by nothing but renewals until the run
+  /// ends. Every marker and tooltip stays.
   /// - Complexity: O(markers).
   static func markerLabels(_ markers: [CustomerTimeline.Marker]) -> [String?] {
     var labels: [String?] = markers.map { $0.words }
     var index = 0
     while index < markers.count {
-      guard markers[index].type == "renewal" && !markers[index].isLate else {
+      guard markers[index].type == "renewal" && markers[index].lateness == nil else {
         index += 1
         continue
       }
       var end = index + 1
-      while end < markers.count && markers[end].type == "renewal" && !markers[end].isLate { end += 1 }
+      while end < markers.count && markers[end].type == "renewal" && markers[end].lateness == nil { end += 1 }
       if end - index > 1 {
         labels[index] = "renewal ×\(end - index)"
         for folded in (index + 1)..<end { labels[folded] = nil }

@@ -7,15 +7,18 @@ extension CustomerTimeline {
     // Values from the log are escaped (`TerminalText`), cell by cell so that columns stay aligned.
     var out = "Subject \(TerminalText.escaped(subject)), as known " + (asOf.map { "at \($0.rfc3339)" } ?? "now (every event in the log)") + "\n"
     out += "\nEVENTS (effective order; 'learned' is shown when the ledger knew later than 'at')\n"
+    let uses = markers.filter { $0.type == "usage" }.count
+    let foldsUses = uses > Limits.timelineTextUsesMax && !usage.isEmpty
     out += Self.columns(
       [["at", "learned", "line", "id", "type", "details"]]
-        + markers.map { marker in
+        + (foldsUses ? markers.filter { $0.type != "usage" } : markers).map { marker in
           [
             marker.at.rfc3339, marker.isLate ? marker.recorded.rfc3339 + " (+" + Self.delay(marker) + ")" : "",
             String(marker.line), marker.id, marker.type, marker.details,
           ]
         })
     if markers.isEmpty { out += "  (none known)\n" }
+    if foldsUses { out += "  (\(uses) uses not listed: counted per day under USAGE; --format html lists them)\n" }
     for (kind, title) in Self.laneTitles {
       let selected = lanes.filter { $0.kind == kind }
       if kind == "ownership" && selected.isEmpty { continue }

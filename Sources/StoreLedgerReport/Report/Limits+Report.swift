@@ -23,4 +23,8 @@ extension Limits {
   /// Most lines a rates file (`report --rates`) may have: a rate a day for 30 currencies over
   /// nine years, read whole into memory.
   package static let exchangeRateLinesMax = 100_000
+
+  /// Most uses `timeline --format text` lists one by one; past it they are counted per day under
+  /// USAGE only, so a heavy user's ticket is not thousands of lines (the HTML lists them folded).
+  package static let timelineTextUsesMax = 20
 }

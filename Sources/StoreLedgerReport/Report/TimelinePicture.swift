@@ -23,6 +23,17 @@ struct LabelBoxes {
     return (left, y - ascent, left + width, y + descent)
   }
 
+  /// `text`, or its start and end around `…` when it is wider than `width` pixels: a long id
+  /// (a Google Play purchase token) keeps both ends, which tell ids apart.
+  /// - Complexity: O(n) in the text's length.
+  static func clipped(_ text: String, toWidth width: Double) -> String {
+    let fitting = Int(width / charWidth)
+    guard text.count > fitting else { return text }
+    guard fitting > 2 else { return "…" }
+    let kept = fitting - 1
+    return String(text.prefix(kept - kept / 2)) + "…" + String(text.suffix(kept / 2))
+  }
+
   /// Whether a label there would overlap one already drawn.
   func collides(_ text: String, x: Double, y: Double, anchor: String = "start") -> Bool {
     let b = Self.box(text, x: x, y: y, anchor: anchor)
@@ -66,4 +77,33 @@ enum UsageBucket: String, Sendable {
     if Double(days) / 7 <= bars { return .week }
     return .month
   }
+}
+
+/// How the picture draws the delay between an event taking effect and the ledger learning of it.
+///
+/// A delay is drawn to the time axis' scale (a dashed line to a diamond at the moment the ledger
+/// learned it) only when it is long enough to see on that axis; a shorter one is a label alone
+/// (`renewal learned 3 hours late`), because a line of a pixel or two would say nothing but hide
+/// the marker under the diamond. A delay under a minute is routine delivery, not lateness
+/// (`EventWords.lateness`), and is not drawn at all.
+enum DelayDrawing: String, Sendable, Equatable {
+  /// A dashed line from the marker to a diamond where the ledger learned of the event.
+  case toScale
+  /// A label under the marker, no line.
+  case words
+
+  /// The shortest delay drawn to scale, in pixels of the axis: the diamond's width, so a delay
+  /// drawn to scale always shows its line beside the marker rather than under the diamond.
+  static let scaledMinPx = 12.0
+
+  /// How a delay spanning `pixels` of the axis is drawn.
+  static func of(pixels: Double) -> DelayDrawing {
+    pixels >= scaledMinPx ? .toScale : .words
+  }
+}
+
+extension CustomerTimeline.Marker {
+  /// How late the ledger learned of it, in words (`3 hours late`); nil when on time or under a
+  /// minute late, which the picture draws as on time.
+  var lateness: String? { EventWords.lateness(at: at, recorded: recorded) }
 }

@@ -116,6 +116,32 @@ struct LibraryExampleTests {
     return (process.terminationStatus, String(decoding: printed, as: UTF8.self), String(decoding: complaint, as: UTF8.self))
   }
 
+  @Test("the Package.swift for one's own package is a whole manifest SwiftPM reads, depending on this checkout by path")
+  func manifestIsWhole() throws {
+    let manifest = try #require(blocks.first { $0.language == "swift" && $0.text.contains("import PackageDescription") })
+    #expect(manifest.text.hasPrefix("// swift-tools-version:"))
+    // Placed in a folder beside a link to this checkout, as a new user's package would be.
+    let folder = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let package = folder.appendingPathComponent("App")
+    try FileManager.default.createDirectory(at: package.appendingPathComponent("Sources/App"), withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent("StoreLedger"), withDestinationURL: packageRoot)
+    try manifest.text.write(to: package.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+    try "print(1)\n".write(to: package.appendingPathComponent("Sources/App/main.swift"), atomically: true, encoding: .utf8)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["swift", "package", "dump-package"]
+    process.currentDirectoryURL = package
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = Pipe()
+    try process.run()
+    let dumped = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    #expect(dumped.contains("\"StoreLedger\"") && dumped.contains("\"App\""), "\(dumped.prefix(400))")
+  }
+
   @Test("every public declaration of the library is named in library.md's tables")
   func everyPublicDeclarationIsDocumented() throws {
     let tables = markdown.split(separator: "\n").filter { $0.hasPrefix("|") }.joined(separator: "\n")

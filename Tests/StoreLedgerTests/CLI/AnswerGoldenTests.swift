@@ -5,10 +5,24 @@ import Testing
 @testable import StoreLedgerCore
 
 /// Whether this run re-records the golden answers: only when asked, and never on CI.
-private let isRecordingAnswers: Bool = {
+let isRecordingAnswers: Bool = {
   let environment = ProcessInfo.processInfo.environment
   return environment["STORELEDGER_RECORD"] == "1" && environment["CI"] == nil
 }()
+
+/// Compares `received` with `Snapshots/answers/NAME.txt`, or writes it there when re-recording.
+func expectAnswerGolden(_ received: String, name: String, suite: String) throws {
+  let goldenPath = repoPath("Snapshots/answers/\(name).txt")
+  if isRecordingAnswers {
+    try FileManager.default.createDirectory(atPath: repoPath("Snapshots/answers"), withIntermediateDirectories: true)
+    try received.write(toFile: goldenPath, atomically: true, encoding: .utf8)
+    return
+  }
+  let golden = try String(contentsOfFile: goldenPath, encoding: .utf8)
+  #expect(
+    golden == received,
+    "Snapshots/answers/\(name).txt differs; re-record on purpose with STORELEDGER_RECORD=1 swift test --filter \(suite)")
+}
 
 /// One pinned question: a scenario log, a subject, a time and the customer's zone.
 struct AnswerCase: CustomTestStringConvertible, Sendable {
@@ -56,18 +70,7 @@ struct AnswerGoldenTests {
 
   @Test("each case's explained text and customer reply match its golden file", arguments: cases)
   func golden(answerCase: AnswerCase) throws {
-    let received = Self.transcript(answerCase)
-    let goldenPath = repoPath("Snapshots/answers/\(answerCase.name).txt")
-    if isRecordingAnswers {
-      try FileManager.default.createDirectory(
-        atPath: repoPath("Snapshots/answers"), withIntermediateDirectories: true)
-      try received.write(toFile: goldenPath, atomically: true, encoding: .utf8)
-      return
-    }
-    let golden = try String(contentsOfFile: goldenPath, encoding: .utf8)
-    #expect(
-      golden == received,
-      "Snapshots/answers/\(answerCase.name).txt differs; re-record on purpose with STORELEDGER_RECORD=1 swift test --filter AnswerGoldenTests")
+    try expectAnswerGolden(Self.transcript(answerCase), name: answerCase.name, suite: "AnswerGoldenTests")
   }
 
   @Test("a reply names no id, no transaction and no state name", arguments: cases)

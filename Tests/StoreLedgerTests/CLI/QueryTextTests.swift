@@ -25,6 +25,17 @@ struct QueryTextTests {
     return space
   }
 
+  @Test("in grace, access runs until the grace end: no date before the instant asked about", arguments: [
+    ("hank", "2026-03-10", "17 Mar 2026", "1 Mar 2026)"), ("gina", "2026-02-22", "6 Mar 2026", "20 Feb 2026)"),
+  ])
+  func graceUntil(subject: String, at: String, graceEnd: String, periodEnd: String) {
+    let result = runCLI(["query", repoPath("Events/grace-recovery.jsonl"), "--subject", subject, "--at", at, "--format", "text"])
+    #expect(result.status == 0)
+    #expect(result.stdout.contains("pro: yes, by pro.") && result.stdout.contains("(grace, purchased, until \(graceEnd))"), "\(result.stdout)")
+    #expect(result.stdout.contains("access continues until \(graceEnd) (transaction"), "\(result.stdout)")
+    #expect(!result.stdout.contains("until \(periodEnd)"), "\(result.stdout)")
+  }
+
   @Test("a free-tier subject with 4 of 5 uses spent and the trial over reads so, not 'no entitlements' alone")
   func freeTierAfterTrial() throws {
     let space = try Self.workspace()

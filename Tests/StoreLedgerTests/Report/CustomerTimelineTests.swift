@@ -67,7 +67,9 @@ struct CustomerTimelineTests {
     let events = ledger.events(of: ledger.subject(named: subject)!)
     let storeEvents = events.filter { $0.kind != .usage }
     #expect(occurrences(of: #"<g class="marker""#, in: html) == storeEvents.count)
-    #expect(occurrences(of: #"<g class="learned""#, in: html) == storeEvents.filter { $0.recorded > $0.at }.count)
+    // Late by a minute or more: under a minute is delivery, drawn as on time.
+    let late = storeEvents.filter { $0.recorded.millisecondsSinceEpoch - $0.at.millisecondsSinceEpoch >= 60_000 }
+    #expect(occurrences(of: #"<g class="learned""#, in: html) == late.count)
     #expect(occurrences(of: #"class="axis-date""#, in: html) >= 2)
     for event in events { #expect(html.contains(ledger.symbols.ids.string(event.id))) }
   }
@@ -174,6 +176,28 @@ struct TimelineLayoutTests {
   }
 }
 
+@Suite("Timeline text a ticket can carry")
+struct TimelineTextTests {
+  @Test("a heavy user's uses are counted per day, not listed one by one; a light user's are listed", arguments: [true, false])
+  func usesFolded(heavy: Bool) throws {
+    let subject = heavy ? TimelineLayoutTests.heavy.heaviest : TimelineLayoutTests.heavy.typical
+    let timeline = try CustomerTimeline.build(ledger: TimelineLayoutTests.heavy.ledger, subject: subject, asOf: nil)
+    let uses = timeline.markers.filter { $0.type == "usage" }
+    let listed = timeline.text.split(separator: "\n").filter { $0.contains(" usage ") }
+    if uses.count > Limits.timelineTextUsesMax {
+      #expect(heavy || uses.count > 0)
+      #expect(listed.isEmpty)
+      #expect(timeline.text.contains("(\(uses.count) uses not listed: counted per day under USAGE"))
+      #expect(timeline.text.contains("USAGE (per local day"))
+    } else {
+      #expect(!heavy, "the heaviest subject has only \(uses.count) uses")
+      #expect(listed.count == uses.count)
+      #expect(!timeline.text.contains("uses not listed"))
+    }
+    for marker in timeline.markers where marker.type != "usage" { #expect(timeline.text.contains(" \(marker.id) ")) }
+  }
+}
+
 @Suite("Timeline labels in words")
 struct TimelineWordsTests {
   @Test("the demo's refund is labelled in words, and as learned 4 days late; its id is only in the tooltip")
@@ -202,5 +226,102 @@ struct TimelineWordsTests {
     let texts = svgTextBoxes(svg).map(\.text)
     #expect(texts.filter { $0.hasPrefix("renewal") } == ["renewal ×12"], "\(texts)")
     #expect(occurrences(of: "<g class=\"marker\"", in: svg) == 13)
+  }
+}
+
+@Suite("Timeline delays: drawn to scale only when they matter")
+struct TimelineDelayTests {
+  /// One subject's log: a renewal learned 3 hours late, a refund learned 3 weeks late and an
+  /// auto-renew change delivered 20 seconds after it took effect.
+  static let lines = [
+    #"{"id":"p1","type":"purchase","subject":"s","at":"2025-01-01T00:00:00Z","product":"pro.monthly","transaction":"t0","expires":"2025-02-01T00:00:00Z"}"#,
+    #"{"id":"a1","type":"auto_renew_changed","subject":"s","at":"2025-01-15T00:00:00Z","recorded":"2025-01-15T00:00:20Z","original_transaction":"t0","auto_renew":false}"#,
+    #"{"id":"r1","type":"renewal","subject":"s","at":"2025-02-01T00:00:00Z","recorded":"2025-02-01T03:00:00Z","product":"pro.monthly","transaction":"t1","original_transaction":"t0","expires":"2025-03-01T00:00:00Z"}"#,
+    #"{"id":"v1","type":"revocation","subject":"s","at":"2025-02-10T00:00:00Z","recorded":"2025-03-03T00:00:00Z","transaction":"t1","reason":"refund"}"#,
+  ]
+
+  /// The markup of the element of `class` whose `data-id` is `id`, up to its closing `</g>`.
+  static func group(_ svg: String, _ elementClass: String, _ id: String) -> String? {
+    guard let start = svg.range(of: "<g class=\"\(elementClass)\" data-id=\"\(id)\"") else { return nil }
+    return String(svg[start.lowerBound..<svg[start.upperBound...].range(of: "</g>")!.upperBound])
+  }
+
+  /// A number attribute's value in `markup`.
+  static func number(_ markup: String, _ attribute: String) -> Double? {
+    guard let start = markup.range(of: " \(attribute)=\"") else { return nil }
+    return Double(markup[start.upperBound...].prefix { $0 != "\"" })
+  }
+
+  @Test("hours late is a label under its marker and weeks late a line to scale, on one timeline; 20 seconds is on time")
+  func hoursAndWeeks() throws {
+    let space = try Workspace(log: Self.lines.joined(separator: "\n") + "\n")
+    defer { try? FileManager.default.removeItem(at: space.directory) }
+    let result = runCLI(["timeline", space.log, "--subject", "s", "--format", "html"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let html = result.stdout
+    let svg = String(html[html.range(of: "<svg")!.lowerBound..<html.range(of: "</svg>")!.upperBound])
+    let hours = try #require(Self.group(svg, "learned", "r1"))
+    #expect(hours.contains("data-drawn=\"words\""))
+    #expect(!hours.contains("<path"), "a delay of hours on a two-month axis is no line: \(hours)")
+    #expect(hours.contains(">renewal learned 3 hours late</text>"))
+    // The label starts at its marker.
+    let renewal = try #require(Self.group(svg, "marker", "r1"))
+    #expect(Self.number(hours, "x") == Self.number(renewal, "cx").map { $0 + 3 })
+    let weeks = try #require(Self.group(svg, "learned", "v1"))
+    #expect(weeks.contains("data-drawn=\"toScale\""))
+    #expect(occurrences(of: "<path", in: weeks) == 2, "a dashed line and a diamond: \(weeks)")
+    #expect(weeks.contains(">refund learned 21 days late</text>"))
+    // Twenty seconds is delivery, not lateness: a filled marker and nothing in the learned-late rows.
+    #expect(Self.group(svg, "learned", "a1") == nil)
+    #expect(try #require(Self.group(svg, "marker", "a1")).contains("data-late=\"false\""))
+    #expect(try #require(Self.group(svg, "marker", "r1")).contains("data-late=\"true\""))
+    // The text keeps every delay exactly, the 20 seconds included.
+    let text = runCLI(["timeline", space.log, "--subject", "s"]).stdout
+    #expect(text.contains("2025-01-15T00:00:20Z (+20s)") && text.contains("2025-02-01T03:00:00Z (+3h)"))
+    #expect(text.contains("2025-03-03T00:00:00Z (+21d)"))
+  }
+
+  @Test("a delay is drawn to scale from the diamond's width, 12 px of the axis", arguments: [
+    (0.0, DelayDrawing.words), (11.99, .words), (12.0, .toScale), (400.0, .toScale),
+  ])
+  func threshold(pixels: Double, expected: DelayDrawing) {
+    #expect(DelayDrawing.of(pixels: pixels) == expected)
+  }
+
+  @Test("a day of grace on an axis of two years is still a visible segment, and the legend names it in words")
+  func graceVisible() throws {
+    let log = [
+      #"{"id":"p","type":"purchase","subject":"s","at":"2024-01-01T00:00:00Z","product":"pro.annual","transaction":"t0","expires":"2025-01-01T00:00:00Z"}"#,
+      #"{"id":"r","type":"renewal","subject":"s","at":"2025-01-01T00:00:00Z","product":"pro.annual","transaction":"t1","original_transaction":"t0","expires":"2026-01-01T00:00:00Z"}"#,
+      #"{"id":"g","type":"grace_entered","subject":"s","at":"2026-01-01T00:00:00Z","original_transaction":"t0","grace_expires":"2026-01-02T00:00:00Z"}"#,
+      #"{"id":"x","type":"expiration","subject":"s","at":"2026-02-01T00:00:00Z","original_transaction":"t0","reason":"billing"}"#,
+    ]
+    let space = try Workspace(log: log.joined(separator: "\n") + "\n")
+    defer { try? FileManager.default.removeItem(at: space.directory) }
+    let html = runCLI(["timeline", space.log, "--subject", "s", "--format", "html"]).stdout
+    var widths: [Double] = []
+    var rest = html[...]
+    while let start = rest.range(of: "<rect class=\"segment\" data-state=\"grace\"") {
+      let element = rest[start.lowerBound...].prefix { $0 != ">" }
+      widths.append(Self.number(String(element), "width") ?? 0)
+      rest = rest[start.upperBound...]
+    }
+    // One lane for the entitlement, one for the subscription; a day is about 1 px here.
+    #expect(widths.count == 2 && widths.allSatisfy { $0 >= 3 }, "\(widths)")
+    #expect(html.contains(">grace period</text>") && html.contains(">billing retry</text>"))
+  }
+
+  @Test("a lane named by a long purchase token is clipped inside the picture, whole in its tooltip")
+  func longLaneName() throws {
+    let token = String(repeating: "abcdefghij", count: 12) + "-end"
+    let log = #"{"id":"g1","type":"purchase","subject":"s","at":"2025-01-01T00:00:00Z","product":"pro.monthly","transaction":"GPA.1","original_transaction":"\#(token)","expires":"2025-02-01T00:00:00Z"}"#
+    let space = try Workspace(log: log + "\n")
+    defer { try? FileManager.default.removeItem(at: space.directory) }
+    let html = runCLI(["timeline", space.log, "--subject", "s", "--format", "html"]).stdout
+    let svg = String(html[html.range(of: "<svg")!.lowerBound..<html.range(of: "</svg>")!.upperBound])
+    let boxes = svgTextBoxes(svg)
+    #expect(boxes.allSatisfy { $0.left >= 0 && $0.right <= 1100 }, "\(boxes.filter { $0.left < 0 }.map(\.text))")
+    #expect(boxes.contains { $0.text.hasPrefix("subscription a") && $0.text.hasSuffix("abcdefghij-end") && $0.text.contains("…") })
+    #expect(svg.contains("<title>subscription \(token)</title>"))
   }
 }
