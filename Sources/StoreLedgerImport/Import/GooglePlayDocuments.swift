@@ -6,7 +6,7 @@ import StoreLedgerCore
 /// a Pub/Sub pull response (`receivedMessages[].message`), a decoded `DeveloperNotification`,
 /// a stored subscription resource (`{"packageName", "purchaseToken",
 /// "subscriptionPurchaseV2"}`), a stored product resource (`{…, "productId",
-/// "productPurchase"}`), a `voidedpurchases.list` response (`voidedPurchases`) and one voided
+/// "productPurchase"}`, or `{…, "productPurchaseV2"}`), a `voidedpurchases.list` response (`voidedPurchases`) and one voided
 /// purchase on its own, an `Order` (`orders.get`) and an `orders.batchget` response (`orders`).
 enum GooglePlayDocuments {
   /// The payloads of every document; problems are collected, never thrown one by one.
@@ -76,6 +76,8 @@ enum GooglePlayDocuments {
         product.knownAt = object.rfc3339("fetchTime", &problems)
         payloads.append(.product(product))
       }
+    } else if object.has("productPurchaseV2") {
+      payloads += productResourceV2(object, &problems).map(GooglePlayPayload.product)
     } else if object.has("voidedPurchases") {
       voidedList(object, line: line, into: &payloads, &problems)
     } else if case .array? = object["orders"] {
@@ -159,7 +161,7 @@ enum GooglePlayDocuments {
       let found = keys.isEmpty ? "an empty object" : "keys: \(keys)"
       problems.error(
         line,
-        "this document is not a payload the Google Play importer knows (\(found)); expected a Pub/Sub message, a DeveloperNotification, a stored subscriptionPurchaseV2 or productPurchase, a voidedpurchases.list response, or an Order (orders.get, orders.batchget)"
+        "this document is not a payload the Google Play importer knows (\(found)); expected a Pub/Sub message, a DeveloperNotification, a stored subscriptionPurchaseV2, productPurchase or productPurchaseV2, a voidedpurchases.list response, or an Order (orders.get, orders.batchget)"
       )
     }
   }

@@ -179,6 +179,18 @@ struct GooglePlayProductPayload {
   var accountID: String?
   /// The stored wrapper's `fetchTime`; nil when absent.
   var knownAt: Timestamp?
+  /// The field that marks a test purchase, for messages (`purchaseType`, `testPurchaseContext`).
+  var testField: String? = nil
+  /// A line item of a `ProductPurchaseV2` (`GooglePlayDocuments+ProductV2.swift`); nil for a
+  /// `ProductPurchase`.
+  var v2: GooglePlayProductV2Details? = nil
+
+  /// The transaction of its charge: the order id (`#<productId>` added for one of several line
+  /// items), else the token.
+  var transaction: String {
+    guard let orderID else { return token }
+    return orderID + (v2?.transactionSuffix(productID: productID) ?? "")
+  }
 }
 
 /// A voided purchase: an element of a `voidedpurchases.list` response, or a
