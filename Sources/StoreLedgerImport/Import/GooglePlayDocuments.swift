@@ -300,11 +300,13 @@ enum GooglePlayDocuments {
     let canceled = resource.child("canceledStateContext", &problems)
     let cancellation = canceled?.fields.keys.sorted().first
     var cancelTime: Timestamp?
+    var surveyReason: String?
     if let user = canceled?.child(GooglePlayCancellation.user.rawValue, &problems) {
       cancelTime = user.rfc3339("cancelTime", &problems)
+      surveyReason = user.child("cancelSurveyResult", &problems)?.string("reason", &problems)
     }
     let paused = resource.child("pausedStateContext", &problems)
-    let payload = GooglePlaySubscriptionPayload(
+    var payload = GooglePlaySubscriptionPayload(
       line: envelope.line, path: resource.path, token: token ?? "",
       startTime: resource.rfc3339("startTime", &problems),
       state: resource.string("subscriptionState", &problems),
@@ -316,6 +318,7 @@ enum GooglePlayDocuments {
       regionCode: resource.string("regionCode", &problems),
       acknowledgementState: resource.string("acknowledgementState", &problems),
       hasSignupPromotion: resource.has("signupPromotion"))
+    payload.cancelSurveyReason = surveyReason
     return problems.errors.count == errorsBefore ? payload : nil
   }
 
@@ -334,14 +337,19 @@ enum GooglePlayDocuments {
       price = thousandths(money, &problems)
     }
     let phase = item.child("offerPhase", &problems)
+    let installments = plan?.child("installmentDetails", &problems).map {
+      ($0.int64("initialCommittedPaymentsCount", &problems), $0.int64("subsequentCommittedPaymentsCount", &problems))
+    }
     guard problems.errors.count == errorsBefore, let productID, let expiry else { return nil }
-    return GooglePlayLineItem(
+    var lineItem = GooglePlayLineItem(
       productID: productID, basePlanID: offer?.string("basePlanId", &problems),
       offerID: offer?.string("offerId", &problems), expiryTime: expiry,
       orderID: item.string("latestSuccessfulOrderId", &problems) ?? fallbackOrderID,
       autoRenewEnabled: plan?.bool("autoRenewEnabled", &problems),
       offerPhase: phase?.fields.keys.sorted().first, recurringPrice: price,
       isPrepaid: item.has("prepaidPlan"))
+    lineItem.installments = installments
+    return lineItem
   }
 
   /// A `Money` value (`currencyCode`, `units`, `nanos`) in thousandths of its currency.

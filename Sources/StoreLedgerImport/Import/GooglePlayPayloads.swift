@@ -83,6 +83,9 @@ struct GooglePlayLineItem {
   var recurringPrice: (thousandths: Int64, currency: String)?
   /// Whether `prepaidPlan` is present.
   var isPrepaid: Bool
+  /// `autoRenewingPlan.installmentDetails`: the payments an installment plan commits to, first
+  /// and on renewal (fixed for the plan, unlike `remainingCommittedPaymentsCount`).
+  var installments: (initial: Int64?, subsequent: Int64?)? = nil
 }
 
 /// A stored `purchases.subscriptionsv2.get` result: `{"packageName", "purchaseToken",
@@ -110,6 +113,8 @@ struct GooglePlaySubscriptionPayload {
   var cancellation: String?
   /// `canceledStateContext.userInitiatedCancellation.cancelTime`.
   var cancelTime: Timestamp?
+  /// `…userInitiatedCancellation.cancelSurveyResult.reason`: why the user canceled.
+  var cancelSurveyReason: String? = nil
   /// `pausedStateContext.autoResumeTime`.
   var autoResumeTime: Timestamp?
   /// `regionCode`: the buyer's ISO 3166-1 alpha-2 country when the subscription was granted.
