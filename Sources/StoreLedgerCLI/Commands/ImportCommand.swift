@@ -44,11 +44,13 @@ enum ImportCommand: LedgerCommand {
       (SHA-256 63343abfb89a6a03ebb57e9b3f5fa7be7c4f5c756f3017b3a8c488c3653e9179). A decoded
       payload cannot be verified and is refused unless --no-verify. Any failure imports nothing.
       --emit-catalog decodes without verifying. The payload environment is kept in each event's
-      meta. See Docs/verification.md and Docs/import-appstore.md.
+      meta. Xcode data (StoreKit Testing) needs --allow-xcode and is never verified: its events
+      carry meta.verified false. See Docs/verification.md and Docs/import-appstore.md.
 
       googleplay reads any mix of Pub/Sub push envelopes (base64 message.data, or that data
       alone on a line), decoded DeveloperNotifications, stored resources {"packageName",
-      "purchaseToken", "subscriptionPurchaseV2" | "productId" + "productPurchase"},
+      "purchaseToken", "subscriptionPurchaseV2" | "productId" + "productPurchase" |
+      "productPurchaseV2"},
       voidedpurchases.list responses and Orders (orders.get, orders.batchget), which price the
       charges of their order ids (total, tax, proceeds). Event ids derive from order ids (and purchase tokens); tokens chained through
       linkedPurchaseToken share one original_transaction. Subjects: obfuscatedExternalAccountId,
