@@ -47,8 +47,11 @@ public struct StoreImportOptions: Sendable {
   /// Subject per App Store `originalTransactionId` or Google Play purchase token, used when a
   /// purchase names no account (`appAccountToken`, `obfuscatedExternalAccountId`); `--subjects`.
   public var subjects: [String: String]
-  /// App Store: also import Sandbox and Xcode data (`--allow-sandbox`).
+  /// App Store: also import Sandbox and LocalTesting data (`--allow-sandbox`).
   public var allowsSandbox: Bool
+  /// App Store: also import StoreKit Testing in Xcode data, never verified (its events carry
+  /// `meta.verified: false`; `--allow-xcode`).
+  public var allowsXcode: Bool
   /// Google Play: also import license testers' purchases (`--allow-test`).
   public var allowsTestPurchases: Bool
   /// App Store: how signatures are checked; by default verified against no root, so signed
@@ -64,12 +67,14 @@ public struct StoreImportOptions: Sendable {
 
   /// Options refusing sandbox and test data, subjects from the payloads.
   public init(
-    subjects: [String: String] = [:], allowsSandbox: Bool = false, allowsTestPurchases: Bool = false,
+    subjects: [String: String] = [:], allowsSandbox: Bool = false, allowsXcode: Bool = false,
+    allowsTestPurchases: Bool = false,
     appStoreVerification: AppStoreVerificationOptions = .verify(rootCertificates: []),
     trustsGooglePlayNotifications: Bool = false, startsGooglePlayRenewalsAtPreviousEnd: Bool = false
   ) {
     self.subjects = subjects
     self.allowsSandbox = allowsSandbox
+    self.allowsXcode = allowsXcode
     self.allowsTestPurchases = allowsTestPurchases
     self.appStoreVerification = appStoreVerification
     self.trustsGooglePlayNotifications = trustsGooglePlayNotifications
@@ -78,7 +83,9 @@ public struct StoreImportOptions: Sendable {
 
   /// The App Store importer's options.
   func appStore() throws(DiagnosticList) -> AppStoreImportOptions {
-    AppStoreImportOptions(subjects: subjects, allowsSandbox: allowsSandbox, verification: try appStoreVerification.verification())
+    AppStoreImportOptions(
+      subjects: subjects, allowsSandbox: allowsSandbox, allowsXcode: allowsXcode,
+      verification: try appStoreVerification.verification())
   }
 
   /// The Google Play importer's options; `importedAt` is the knowledge time of documents without their own.

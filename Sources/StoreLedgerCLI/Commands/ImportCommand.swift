@@ -4,14 +4,15 @@ import StoreLedger
 enum ImportCommand: LedgerCommand {
   static let spec = CommandSpec(
     name: "import", abstract: "Turn App Store or Google Play purchase data into ledger events.",
-    usage: "import appstore|googleplay [<file|->] [--catalog <file>] [--append <log> | --out <file>] [--subjects <file>] [--allow-sandbox | --allow-test] [--root <file>]... [--bundle-id <id>] [--app-apple-id <number>] [--no-verify] [--recorded-at <time> | --recorded-as-at] [--trust-notifications] [--renewals-from-resources] [--emit-catalog]",
+    usage: "import appstore|googleplay [<file|->] [--catalog <file>] [--append <log> | --out <file>] [--subjects <file>] [--allow-sandbox | --allow-test] [--allow-xcode] [--root <file>]... [--bundle-id <id>] [--app-apple-id <number>] [--no-verify] [--recorded-at <time> | --recorded-as-at] [--trust-notifications] [--renewals-from-resources] [--emit-catalog]",
     positionals: [("appstore|googleplay", "The source format."), ("<file|->", "Input; '-' or absent reads stdin.")],
     requiredPositionals: 1,
     options: [
       .value("append", "log", "Append the events to this log (validated, all or nothing, fsynced)."),
       .value("out", "file", "Write the events to this new file instead of stdout."),
       .value("subjects", "file", "JSON object mapping originalTransactionId or appTransactionId (App Store) or purchase token (Google Play) to subject."),
-      .flag("allow-sandbox", "App Store: also import Sandbox and Xcode data (refused by default)."),
+      .flag("allow-sandbox", "App Store: also import Sandbox and LocalTesting data (refused by default)."),
+      .flag("allow-xcode", "App Store: also import StoreKit Testing in Xcode data, unverified (meta.verified false)."),
       .flag("allow-test", "Google Play: also import license testers' purchases (refused by default)."),
       .repeatedValue("root", "file", "App Store: verify signatures up to this root certificate (DER or PEM; repeatable). Default: $STORELEDGER_APPLE_ROOT."),
       .value("bundle-id", "id", "App Store: refuse signed transactions and notifications of another app."),
@@ -43,11 +44,13 @@ enum ImportCommand: LedgerCommand {
       (SHA-256 63343abfb89a6a03ebb57e9b3f5fa7be7c4f5c756f3017b3a8c488c3653e9179). A decoded
       payload cannot be verified and is refused unless --no-verify. Any failure imports nothing.
       --emit-catalog decodes without verifying. The payload environment is kept in each event's
-      meta. See Docs/verification.md and Docs/import-appstore.md.
+      meta. Xcode data (StoreKit Testing) needs --allow-xcode and is never verified: its events
+      carry meta.verified false. See Docs/verification.md and Docs/import-appstore.md.
 
       googleplay reads any mix of Pub/Sub push envelopes (base64 message.data, or that data
       alone on a line), decoded DeveloperNotifications, stored resources {"packageName",
-      "purchaseToken", "subscriptionPurchaseV2" | "productId" + "productPurchase"},
+      "purchaseToken", "subscriptionPurchaseV2" | "productId" + "productPurchase" |
+      "productPurchaseV2"},
       voidedpurchases.list responses and Orders (orders.get, orders.batchget), which price the
       charges of their order ids (total, tax, proceeds). Event ids derive from order ids (and purchase tokens); tokens chained through
       linkedPurchaseToken share one original_transaction. Subjects: obfuscatedExternalAccountId,
@@ -176,7 +179,8 @@ enum ImportCommand: LedgerCommand {
       : try AppStoreImporter.importEvents(
         text, file: displayName, catalog: catalog,
         options: AppStoreImportOptions(
-          subjects: subjects, allowsSandbox: arguments.has("allow-sandbox"), verification: verification),
+          subjects: subjects, allowsSandbox: arguments.has("allow-sandbox"),
+          allowsXcode: arguments.has("allow-xcode"), verification: verification),
         knowledge: knowledge)
     return result.withoutErased(erased, file: displayName)
   }
@@ -184,7 +188,7 @@ enum ImportCommand: LedgerCommand {
   /// Refuses options of the other store's importer.
   private static func checkOptions(_ arguments: ParsedArguments, source: String) throws {
     for (flag, owner) in [
-      ("allow-sandbox", "appstore"), ("emit-catalog", "appstore"), ("allow-test", "googleplay"), ("no-verify", "appstore"),
+      ("allow-sandbox", "appstore"), ("allow-xcode", "appstore"), ("emit-catalog", "appstore"), ("allow-test", "googleplay"), ("no-verify", "appstore"),
       ("recorded-at", "googleplay"), ("recorded-as-at", "googleplay"), ("trust-notifications", "googleplay"),
       ("renewals-from-resources", "googleplay"),
     ]
@@ -281,6 +285,15 @@ enum ImportCommand: LedgerCommand {
 
   /// The summary lines that say what was verified, against which roots, or that nothing was.
   private static func verificationSummary(_ counts: ImportVerification, roots: [String], console: Console) -> String {
+    let xcode =
+      counts.xcodePayloads == 0
+      ? ""
+      : "  NOT VERIFIED: \(Plural.counted(counts.xcodePayloads, "Xcode payload")) (--allow-xcode: StoreKit Testing in Xcode signs with its own key; events marked meta.verified false)\n"
+    return xcode + signatureSummary(counts, roots: roots, console: console)
+  }
+
+  /// The summary line of the payloads checked against roots, or of those not checked.
+  private static func signatureSummary(_ counts: ImportVerification, roots: [String], console: Console) -> String {
     if counts.unverifiedPayloads > 0 {
       return "  NOT VERIFIED: \(counts.unverifiedPayloads) payload\(counts.unverifiedPayloads == 1 ? "" : "s") (--no-verify: signatures and certificate chains not checked)\n"
     }

@@ -7,7 +7,7 @@ enum ServeCommand: LedgerCommand {
   static let spec = CommandSpec(
     name: "serve", abstract: "Serve answers, appends, store webhooks and a change feed over HTTP/1.1.",
     usage:
-      "serve <log> [--listen <host:port>] [--catalog <file>] [--snapshot <file>] [--root <file>]... [--bundle-id <id>] [--app-apple-id <number>] [--no-verify] [--allow-sandbox] [--allow-test] [--trust-notifications] [--pubsub-token <token>] [--log-subjects plain|hash|none] [--max-body <bytes>] [--max-connections <n>] [--wait <seconds>]",
+      "serve <log> [--listen <host:port>] [--catalog <file>] [--snapshot <file>] [--root <file>]... [--bundle-id <id>] [--app-apple-id <number>] [--no-verify] [--allow-sandbox] [--allow-xcode] [--allow-test] [--trust-notifications] [--pubsub-token <token>] [--log-subjects plain|hash|none] [--max-body <bytes>] [--max-connections <n>] [--wait <seconds>]",
     positionals: [("<log>", "The JSON-lines event log (created if absent).")], requiredPositionals: 1,
     options: [
       .value("listen", "host:port", "The IPv4 address and port to listen on. Default: 127.0.0.1:8787."),
@@ -16,7 +16,8 @@ enum ServeCommand: LedgerCommand {
       .value("bundle-id", "id", "App Store: signed payloads must name this bundle id."),
       .value("app-apple-id", "number", "App Store: Production notifications must name this App Apple ID."),
       .flag("no-verify", "App Store: import payloads without verifying signatures (a proxy verified them)."),
-      .flag("allow-sandbox", "App Store: also import Sandbox and Xcode data."),
+      .flag("allow-sandbox", "App Store: also import Sandbox and LocalTesting data."),
+      .flag("allow-xcode", "App Store: also import StoreKit Testing in Xcode data, unverified (meta.verified false)."),
       .flag("allow-test", "Google Play: also import license testers' purchases."),
       .flag("trust-notifications", "Google Play: let a revocation notification revoke (import's option)."),
       .value("pubsub-token", "token", "Google Play: pushes must carry this token (?token= or Authorization: Bearer). Default: $STORELEDGER_PUBSUB_TOKEN."),
@@ -121,8 +122,8 @@ enum ServeCommand: LedgerCommand {
       verification = .verify(rootCertificates: roots, bundleID: arguments.value("bundle-id"), appAppleID: appAppleID)
     }
     return StoreImportOptions(
-      allowsSandbox: arguments.has("allow-sandbox"), allowsTestPurchases: arguments.has("allow-test"),
-      appStoreVerification: verification, trustsGooglePlayNotifications: arguments.has("trust-notifications"))
+      allowsSandbox: arguments.has("allow-sandbox"), allowsXcode: arguments.has("allow-xcode"),
+      allowsTestPurchases: arguments.has("allow-test"), appStoreVerification: verification, trustsGooglePlayNotifications: arguments.has("trust-notifications"))
   }
 }
 

@@ -55,6 +55,18 @@ private struct CatalogDrafts {
     var group: String?
     var isFamilyShared: Bool
     var line: Int
+    /// Nominal periods the payloads state (`advancedCommerceInfo.period`), by how often.
+    var statedPeriods: [NominalPeriod: Int] = [:]
+    /// Nominal periods nearest to full-price transactions' lengths, by how often.
+    var measuredPeriods: [NominalPeriod: Int] = [:]
+
+    /// The plan's period: the one stated most often, else the length measured most often
+    /// (ties to the shorter); nil when no transaction tells.
+    var period: NominalPeriod? {
+      let counts = statedPeriods.isEmpty ? measuredPeriods : statedPeriods
+      return NominalPeriod.allCases.filter { counts[$0] != nil }
+        .max { (counts[$0]!, $0.periodsPerYear) < (counts[$1]!, $1.periodsPerYear) }
+    }
   }
 
   var drafts: [String: Draft] = [:]
@@ -87,11 +99,36 @@ private struct CatalogDrafts {
       }
       group = identifier
     }
-    merge(
-      transaction.productID,
-      Draft(
-        kind: kind, group: group, isFamilyShared: transaction.ownership == "FAMILY_SHARED",
-        line: transaction.line), &problems)
+    var draft = Draft(
+      kind: kind, group: group, isFamilyShared: transaction.ownership == "FAMILY_SHARED",
+      line: transaction.line)
+    if kind == .autoRenewable { Self.addPeriod(of: transaction, to: &draft) }
+    merge(transaction.productID, draft, &problems)
+  }
+
+  /// Counts the plan period a transaction tells: the one it states, else (a full-price
+  /// transaction only: an offer's period is not the plan's) its length rounded to the nearest
+  /// nominal period.
+  private static func addPeriod(of transaction: TransactionPayload, to draft: inout Draft) {
+    if let stated = transaction.plan.statedPeriod.flatMap(NominalPeriod.init(rawValue:)) {
+      draft.statedPeriods[stated, default: 0] += 1
+    } else if transaction.offerType == nil, let expires = transaction.expiresDate,
+      expires > transaction.purchaseDate
+    {
+      let length = expires.millisecondsSinceEpoch - transaction.purchaseDate.millisecondsSinceEpoch
+      let period =
+        transaction.environment == "Sandbox" ? sandboxPeriod(length) : NominalPeriod.nearest(toMilliseconds: length)
+      draft.measuredPeriods[period, default: 0] += 1
+    }
+  }
+
+  /// Sandbox renews on Apple's accelerated clock (a week lasts 3 minutes, a month 5, two months
+  /// 10, three 15, six 30, a year an hour): the nominal period nearest to `length` on it.
+  private static func sandboxPeriod(_ length: Int64) -> NominalPeriod {
+    let minutes: [(NominalPeriod, Int64)] = [
+      (.week, 3), (.month, 5), (.twoMonths, 10), (.quarter, 15), (.halfYear, 30), (.year, 60),
+    ]
+    return minutes.min { abs($0.1 * 60_000 - length) < abs($1.1 * 60_000 - length) }!.0
   }
 
   /// Adds the product a subscription renews to: an auto-renewable of the same group.
@@ -121,6 +158,8 @@ private struct CatalogDrafts {
       return
     }
     known.isFamilyShared = known.isFamilyShared || draft.isFamilyShared
+    known.statedPeriods.merge(draft.statedPeriods, uniquingKeysWith: +)
+    known.measuredPeriods.merge(draft.measuredPeriods, uniquingKeysWith: +)
     drafts[id] = known
   }
 
@@ -138,6 +177,7 @@ private struct CatalogDrafts {
       case .autoRenewable:
         let group = draft.group ?? ""
         members.append(("group", .string(group)))
+        if let period = draft.period { members.append(("period", .string(period.rawValue))) }
         members.append(
           ("entitlements", .array([.string(placeholder + "entitlement-for-group-" + group)])))
       case .nonRenewing:

@@ -5,8 +5,11 @@ package struct AppStoreImportOptions: Sendable {
   /// Subject per `originalTransactionId` (or `appTransactionId`), used when a transaction has no
   /// `appAccountToken`.
   package var subjects: [String: String]
-  /// Whether Sandbox, Xcode and LocalTesting data (and data without an environment) is imported.
+  /// Whether Sandbox and LocalTesting data (and data without an environment) is imported.
   package var allowsSandbox: Bool
+  /// Whether Xcode data (StoreKit Testing in Xcode, signed by Xcode's own key) is imported,
+  /// unverified and marked `meta.verified: false` (`--allow-xcode`).
+  package var allowsXcode: Bool
   /// Whether and against what signatures are verified; no default, so that skipping
   /// verification is always written out.
   package var verification: AppStoreVerification
@@ -14,10 +17,12 @@ package struct AppStoreImportOptions: Sendable {
   /// Creates options; by default only Production data is imported and subjects default to
   /// `appstore:<originalTransactionId>`.
   package init(
-    subjects: [String: String] = [:], allowsSandbox: Bool = false, verification: AppStoreVerification
+    subjects: [String: String] = [:], allowsSandbox: Bool = false, allowsXcode: Bool = false,
+    verification: AppStoreVerification
   ) {
     self.subjects = subjects
     self.allowsSandbox = allowsSandbox
+    self.allowsXcode = allowsXcode
     self.verification = verification
   }
 }
@@ -58,11 +63,13 @@ package enum AppStoreImporter {
     problems = mapper.problems
     var result = try ImportResult.assemble(
       events: mapper.events, skipped: mapper.skipped, problems: &problems, knowledge: knowledge)
+    // Xcode payloads are never verified, whatever the mode (Apple's verifier skips them too).
+    let xcodePayloads = payloads.filter { $0.environment == AppStoreEnvironment.xcode }.count
     result.verification = ImportVerification(
-      verifiedPayloads: verifier == nil ? 0 : payloads.count,
-      unverifiedPayloads: verifier == nil ? payloads.count : 0,
+      verifiedPayloads: verifier == nil ? 0 : payloads.count - xcodePayloads,
+      unverifiedPayloads: verifier == nil ? payloads.count - xcodePayloads : 0,
       verifiedSignatures: verifier?.verifiedSignatures ?? 0,
-      rootsUsed: verifier?.rootsUsed.sorted() ?? [])
+      rootsUsed: verifier?.rootsUsed.sorted() ?? [], xcodePayloads: xcodePayloads)
     // A transfer the log holds already is not written again, so not reported either.
     result.transfers = mapper.transferNotes.filter { knowledge.events[$0.key] == nil }.values.sorted()
     return result

@@ -44,6 +44,7 @@ extension AppStoreMapper {
       fields.append(("offer", .string(offer.name)))
     }
     fields += price(transaction)
+    meta += transaction.plan.meta
     fields.append(("store", .string("appstore")))
     if let country = AppStoreStorefronts.country(transaction.storefront) {
       fields.append(("country", .string(country)))

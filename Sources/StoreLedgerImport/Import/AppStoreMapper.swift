@@ -79,6 +79,14 @@ struct AppStoreMapper: EventMapping {
         line, field: field, raw: .string(environment),
         consequence: "treated as non-Production data")
     }
+    if environment == AppStoreEnvironment.xcode {
+      if options.allowsXcode { return true }
+      problems.error(
+        line,
+        "field '\(field)': Xcode data is refused: StoreKit Testing in Xcode signs it with its own key, never Apple's, so it is not real money and cannot be verified; import it with Xcode data allowed (--allow-xcode) if that is intended (its events are marked meta.verified false)"
+      )
+      return false
+    }
     if environment == AppStoreEnvironment.production || options.allowsSandbox { return true }
     problems.error(
       line,
@@ -121,6 +129,8 @@ struct AppStoreMapper: EventMapping {
   func baseMeta(environment: String?) -> [(String, JSONValue)] {
     var meta: [(String, JSONValue)] = [("source", .string("appstore"))]
     if let environment { meta.append(("environment", .string(environment))) }
+    // Xcode data is never verified (no Apple chain), in any mode: said in the event itself.
+    if environment == AppStoreEnvironment.xcode { meta.append(("verified", .bool(false))) }
     return meta
   }
 

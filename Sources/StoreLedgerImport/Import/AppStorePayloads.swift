@@ -57,6 +57,8 @@ struct TransactionPayload {
   var storefront: String? = nil
   /// `appTransactionId`: one per Apple Account and app (App Store Server API 1.15).
   var appTransactionID: String? = nil
+  /// Its offer and plan (`TransactionPlanFacts.swift`).
+  var plan = TransactionPlanFacts()
 
   /// Reads a transaction, reporting every missing or mistyped field; nil when any is wrong.
   static func read(
@@ -68,7 +70,7 @@ struct TransactionPayload {
     let originalTransactionID = object.requiredString("originalTransactionId", &problems, why: why)
     let productID = object.requiredString("productId", &problems, why: why)
     let purchaseDate = object.requiredTimestamp("purchaseDate", &problems, why: why)
-    let payload = TransactionPayload(
+    var payload = TransactionPayload(
       line: object.line, path: object.path,
       transactionID: transactionID ?? "", originalTransactionID: originalTransactionID ?? "",
       productID: productID ?? "",
@@ -92,6 +94,7 @@ struct TransactionPayload {
       revocationPercentage: object.integer("revocationPercentage", &problems),
       storefront: object.string("storefront", &problems),
       appTransactionID: object.string("appTransactionId", &problems))
+    payload.plan = TransactionPlanFacts.read(object, &problems)
     return problems.errors.count == errorsBefore ? payload : nil
   }
 }
@@ -202,6 +205,16 @@ enum AppStorePayload {
     case .notification(let payload): return payload.line
     case .subscriptionStatus(let payload): return payload.line
     case .ignored(_, let line, _, _): return line
+    }
+  }
+
+  /// The payload's own environment (its transaction's for a status entry).
+  var environment: String? {
+    switch self {
+    case .transaction(let payload): return payload.environment
+    case .notification(let payload): return payload.environment ?? payload.transaction?.environment
+    case .subscriptionStatus(let payload): return payload.transaction.environment
+    case .ignored(_, _, let environment, _): return environment
     }
   }
 }

@@ -54,6 +54,9 @@ enum AppStoreSubtype: String, CaseIterable {
 enum AppStoreEnvironment {
   /// The live App Store.
   static let production = "Production"
+  /// StoreKit Testing in Xcode: signed by Xcode's own certificate (`kid: Apple_Xcode_Key`),
+  /// which chains to no Apple root.
+  static let xcode = "Xcode"
   /// Every value Apple documents (`LocalTesting` appears only in Apple's library tests).
   static let known: Set<String> = ["Production", "Sandbox", "Xcode", "LocalTesting"]
 }

@@ -6,7 +6,7 @@ import StoreLedgerCore
 /// a Pub/Sub pull response (`receivedMessages[].message`), a decoded `DeveloperNotification`,
 /// a stored subscription resource (`{"packageName", "purchaseToken",
 /// "subscriptionPurchaseV2"}`), a stored product resource (`{…, "productId",
-/// "productPurchase"}`), a `voidedpurchases.list` response (`voidedPurchases`) and one voided
+/// "productPurchase"}`, or `{…, "productPurchaseV2"}`), a `voidedpurchases.list` response (`voidedPurchases`) and one voided
 /// purchase on its own, an `Order` (`orders.get`) and an `orders.batchget` response (`orders`).
 enum GooglePlayDocuments {
   /// The payloads of every document; problems are collected, never thrown one by one.
@@ -76,6 +76,8 @@ enum GooglePlayDocuments {
         product.knownAt = object.rfc3339("fetchTime", &problems)
         payloads.append(.product(product))
       }
+    } else if object.has("productPurchaseV2") {
+      payloads += productResourceV2(object, &problems).map(GooglePlayPayload.product)
     } else if object.has("voidedPurchases") {
       voidedList(object, line: line, into: &payloads, &problems)
     } else if case .array? = object["orders"] {
@@ -159,7 +161,7 @@ enum GooglePlayDocuments {
       let found = keys.isEmpty ? "an empty object" : "keys: \(keys)"
       problems.error(
         line,
-        "this document is not a payload the Google Play importer knows (\(found)); expected a Pub/Sub message, a DeveloperNotification, a stored subscriptionPurchaseV2 or productPurchase, a voidedpurchases.list response, or an Order (orders.get, orders.batchget)"
+        "this document is not a payload the Google Play importer knows (\(found)); expected a Pub/Sub message, a DeveloperNotification, a stored subscriptionPurchaseV2, productPurchase or productPurchaseV2, a voidedpurchases.list response, or an Order (orders.get, orders.batchget)"
       )
     }
   }
@@ -299,8 +301,10 @@ enum GooglePlayDocuments {
     let canceled = resource.child("canceledStateContext", &problems)
     let cancellation = canceled?.fields.keys.sorted().first
     var cancelTime: Timestamp?
+    var surveyReason: String?
     if let user = canceled?.child(GooglePlayCancellation.user.rawValue, &problems) {
       cancelTime = user.rfc3339("cancelTime", &problems)
+      surveyReason = user.child("cancelSurveyResult", &problems)?.string("reason", &problems)
     }
     let paused = resource.child("pausedStateContext", &problems)
     let outOfApp = resource.child("outOfAppPurchaseContext", &problems)
@@ -319,6 +323,7 @@ enum GooglePlayDocuments {
     payload.expiredToken = outOfApp?.string("expiredPurchaseToken", &problems)
     payload.expiredAccountID = outOfApp?.child("expiredExternalAccountIdentifiers", &problems)?
       .string("obfuscatedExternalAccountId", &problems)
+    payload.cancelSurveyReason = surveyReason
     return problems.errors.count == errorsBefore ? payload : nil
   }
 
@@ -338,14 +343,20 @@ enum GooglePlayDocuments {
     }
     let phase = item.child("offerPhase", &problems)
     let replacement = item.child("deferredItemReplacement", &problems)?.string("productId", &problems)
+    let installments = plan?.child("installmentDetails", &problems).map {
+      ($0.int64("initialCommittedPaymentsCount", &problems), $0.int64("subsequentCommittedPaymentsCount", &problems))
+    }
     guard problems.errors.count == errorsBefore, let productID, let expiry else { return nil }
-    return GooglePlayLineItem(
+    var lineItem = GooglePlayLineItem(
       productID: productID, basePlanID: offer?.string("basePlanId", &problems),
       offerID: offer?.string("offerId", &problems), expiryTime: expiry,
       orderID: item.string("latestSuccessfulOrderId", &problems) ?? fallbackOrderID,
       autoRenewEnabled: plan?.bool("autoRenewEnabled", &problems),
       offerPhase: phase?.fields.keys.sorted().first, recurringPrice: price,
       isPrepaid: item.has("prepaidPlan"), deferredReplacementProductID: replacement)
+      isPrepaid: item.has("prepaidPlan"))
+    lineItem.installments = installments
+    return lineItem
   }
 
   /// A `Money` value (`currencyCode`, `units`, `nanos`) in thousandths of its currency.

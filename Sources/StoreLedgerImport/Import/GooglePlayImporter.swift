@@ -99,9 +99,23 @@ package enum GooglePlayImporter {
     problems = mapper.problems
     // What a kept document says was reported when it was first imported.
     problems.warnings.removeAll { ($0.line ?? 0) >= firstKeptLine }
+    // Only where documents are kept: a log whose lists are never polled misses refunds.
+    if !documentStore.isEmpty,
+      let stale = staleVoidedListWarning(
+        documents: documents, payloads: payloads.filter { $0.line < firstKeptLine }, store: documentStore,
+        importedAt: options.importedAt)
+    {
+      problems.warning(stale.line, stale.message)
+    }
     var result = try ImportResult.assemble(
       events: mapper.events, skipped: mapper.skipped, problems: &problems, knowledge: knowledge)
     result.documentLines = storeLines(documents, payloads: payloads, kept: kept.lines)
+    // Each list poll is kept too (an empty list says nothing was voided, as of then).
+    let keptPolls = Set(GooglePlayDocumentStore.lines(in: documentStore, tokens: [voidedPollToken]))
+    for poll in voidedPolls(in: documents) {
+      let line = GooglePlayDocumentStore.line(token: voidedPollToken, document: poll.document)
+      if !keptPolls.contains(line), !result.documentLines.contains(line) { result.documentLines.append(line) }
+    }
     result.waitingDocuments = mapper.deferredLines.count
     result.alreadyKnown += mapper.knownCharges
     result.knownPurchaseTokens = knowledge.googlePlayTokens.count

@@ -14,9 +14,10 @@ extension GooglePlayMapper {
     let path = resource.path
     guard
       isTestAllowed(
-        resource.purchaseType == 0, line: resource.line, field: path + ".purchaseType"),
+        resource.purchaseType == 0, line: resource.line, field: resource.testField ?? path + ".purchaseType"),
+      // A purchase option names a catalog product as a base plan does (PRODUCT:OPTION).
       let product = product(
-        resource.productID, basePlanID: nil, line: resource.line, field: "productId"),
+        resource.productID, basePlanID: resource.v2?.purchaseOptionID, line: resource.line, field: "productId"),
       let subject = productSubject(resource)
     else { return }
     var meta = Self.baseMeta(isTest: resource.purchaseType == 0, token: token)
@@ -27,6 +28,10 @@ extension GooglePlayMapper {
           resource.line,
           "field '\(path).purchaseState' is missing; the product is imported as purchased")
       }
+    case .pending? where resource.v2?.hasCompletionTime == false:
+      // A pending ProductPurchaseV2 carries no instant (Google sets none until payment).
+      skipped["productPurchaseV2 pending (no time)", default: []].insert(resource.transaction)
+      return
     case .pending?:
       emit(
         ImportedEvent(
@@ -36,7 +41,7 @@ extension GooglePlayMapper {
           identity: "pending:" + token))
       return
     case .canceled?:
-      skipped["productPurchase canceled", default: []].insert(token)
+      skipped["productPurchase canceled", default: []].insert(resource.transaction)
       return
     }
     if let state = resource.state, GooglePlayProductPurchaseState(rawValue: state) == nil {
@@ -59,16 +64,19 @@ extension GooglePlayMapper {
       fields += money.fields
       meta += money.meta
     }
+    if let details = resource.v2 {
+      addV2Facts(details, resource: resource, product: product, fields: &fields, meta: &meta)
+    }
     fields.append(("store", .string(Self.storeName)))
-    let key = resource.orderID ?? Self.tokenKey(token)
+    let key = resource.orderID.map { _ in resource.transaction } ?? Self.tokenKey(token)
     emit(
       ImportedEvent(
         id: "googleplay:\(key):purchase", kind: .purchase, subject: subject,
         at: resource.purchaseTime, recorded: recorded(resource.knownAt), fields: fields,
         meta: meta,
-        line: resource.line, identity: "charge:" + (resource.orderID ?? token)))
+        line: resource.line, identity: "charge:" + resource.transaction))
     revocationForKnownVoid(
-      transaction: resource.orderID ?? token, subject: subject,
+      transaction: resource.transaction, subject: subject,
       meta: Self.baseMeta(isTest: resource.purchaseType == 0, token: token), line: resource.line,
       recorded: recorded(resource.knownAt))
   }
@@ -79,7 +87,7 @@ extension GooglePlayMapper {
     _ resource: GooglePlayProductPayload, product: Product, token: String
   ) -> [(String, JSONValue)]? {
     var fields: [(String, JSONValue)] = [
-      ("product", .string(product.id)), ("transaction", .string(resource.orderID ?? token)),
+      ("product", .string(product.id)), ("transaction", .string(resource.transaction)),
     ]
     switch product.kind {
     case .autoRenewable:
@@ -178,6 +186,8 @@ extension GooglePlayMapper {
   private func refundedPacks(_ entry: GooglePlayVoidedPayload) -> Int64? {
     guard let quantity = entry.voidedQuantity, quantity >= 1,
       let resource = products[entry.token]?.first(where: { $0.orderID == entry.orderID }),
+      // A voided purchase names the order, not which of several line items it refunds.
+      (resource.v2?.lineItemCount ?? 1) == 1,
       let index = catalog.index(of: resource.productID), catalog[index].kind == .consumable,
       quantity <= (resource.quantity ?? 1)
     else { return nil }

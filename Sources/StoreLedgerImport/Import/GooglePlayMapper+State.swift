@@ -91,7 +91,9 @@ extension GooglePlayMapper {
       context.line = copies[0].line
       context.knownAt = Self.earliest(
         copies.map { recorded($0.knownAt) } + (told[cancelTime] ?? []))
-      emit(.autoRenewChanged, at: cancelTime, [("auto_renew", .bool(false))], context)
+      emit(
+        .autoRenewChanged, at: cancelTime, [("auto_renew", .bool(false))],
+        extraMeta: Self.surveyMeta(copies), context)
     }
   }
 

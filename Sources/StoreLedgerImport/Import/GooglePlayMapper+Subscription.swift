@@ -391,6 +391,7 @@ extension GooglePlayMapper {
     var meta = Self.baseMeta(isTest: chain.isTest, resource: order.resource)
     if let basePlan = item.basePlanID { meta.append(("basePlanId", .string(basePlan))) }
     if let offerID = item.offerID { meta.append(("offerId", .string(offerID))) }
+    meta += Self.installmentMeta(item)
     var kind = EventKind.purchase
     var fields: [(String, JSONValue)] = [
       ("product", .string(product.id)), ("transaction", .string(order.id)),

@@ -96,6 +96,7 @@ struct GooglePlayMapper: EventMapping {
         .filter { seen.insert($0.identity).inserted }
     }
     warnUnacknowledged()
+    warnUnacknowledgedProducts()
     addLedgerOrders()
     resolveChains()
     joinResubscriptions()
@@ -154,6 +155,10 @@ struct GooglePlayMapper: EventMapping {
       }
     case .product(let product):
       products[product.token, default: []].append(product)
+      // Several line items of one order: a voided order revokes each item's charge.
+      if let orderID = product.orderID, product.transaction != orderID {
+        addOnTransactions[orderID, default: []].insert(product.transaction)
+      }
     case .voided(let entry):
       voided[entry.orderID, default: []].append(entry)
     case .order(let order):

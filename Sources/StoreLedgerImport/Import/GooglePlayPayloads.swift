@@ -86,6 +86,9 @@ struct GooglePlayLineItem {
   var isPrepaid: Bool
   /// `deferredItemReplacement.productId`: the product that replaces this one at its renewal.
   var deferredReplacementProductID: String? = nil
+  /// `autoRenewingPlan.installmentDetails`: the payments an installment plan commits to, first
+  /// and on renewal (fixed for the plan, unlike `remainingCommittedPaymentsCount`).
+  var installments: (initial: Int64?, subsequent: Int64?)? = nil
 }
 
 /// A stored `purchases.subscriptionsv2.get` result: `{"packageName", "purchaseToken",
@@ -113,6 +116,8 @@ struct GooglePlaySubscriptionPayload {
   var cancellation: String?
   /// `canceledStateContext.userInitiatedCancellation.cancelTime`.
   var cancelTime: Timestamp?
+  /// `…userInitiatedCancellation.cancelSurveyResult.reason`: why the user canceled.
+  var cancelSurveyReason: String? = nil
   /// `pausedStateContext.autoResumeTime`.
   var autoResumeTime: Timestamp?
   /// `regionCode`: the buyer's ISO 3166-1 alpha-2 country when the subscription was granted.
@@ -187,6 +192,18 @@ struct GooglePlayProductPayload {
   var accountID: String?
   /// The stored wrapper's `fetchTime`; nil when absent.
   var knownAt: Timestamp?
+  /// The field that marks a test purchase, for messages (`purchaseType`, `testPurchaseContext`).
+  var testField: String? = nil
+  /// A line item of a `ProductPurchaseV2` (`GooglePlayDocuments+ProductV2.swift`); nil for a
+  /// `ProductPurchase`.
+  var v2: GooglePlayProductV2Details? = nil
+
+  /// The transaction of its charge: the order id (`#<productId>` added for one of several line
+  /// items), else the token.
+  var transaction: String {
+    guard let orderID else { return token }
+    return orderID + (v2?.transactionSuffix(productID: productID) ?? "")
+  }
 }
 
 /// A voided purchase: an element of a `voidedpurchases.list` response, or a

@@ -191,13 +191,20 @@ package struct ImportVerification: Sendable, Equatable {
   package var verifiedSignatures = 0
   /// Indices of the configured roots that verified a chain.
   package var rootsUsed: [Int] = []
+  /// Xcode payloads (`--allow-xcode`): signed by Xcode's own key, never verified, their events
+  /// marked `meta.verified: false`.
+  package var xcodePayloads = 0
 
   /// Nothing verified, nothing unverified.
-  package init(verifiedPayloads: Int = 0, unverifiedPayloads: Int = 0, verifiedSignatures: Int = 0, rootsUsed: [Int] = []) {
+  package init(
+    verifiedPayloads: Int = 0, unverifiedPayloads: Int = 0, verifiedSignatures: Int = 0, rootsUsed: [Int] = [],
+    xcodePayloads: Int = 0
+  ) {
     self.verifiedPayloads = verifiedPayloads
     self.unverifiedPayloads = unverifiedPayloads
     self.verifiedSignatures = verifiedSignatures
     self.rootsUsed = rootsUsed
+    self.xcodePayloads = xcodePayloads
   }
 }
 

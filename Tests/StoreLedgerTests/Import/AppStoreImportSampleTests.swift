@@ -20,6 +20,8 @@ struct SampleCase: Sendable, CustomTestStringConvertible {
   var path: String
   /// Whether sandbox data is allowed.
   var allowsSandbox = true
+  /// Whether Xcode data is allowed (`--allow-xcode`).
+  var allowsXcode = false
   /// Placeholder strings in the sample replaced by the JWS of another sample, the way Apple's
   /// own tests sign the models at run time.
   var signing: [String: String] = [:]
@@ -28,7 +30,7 @@ struct SampleCase: Sendable, CustomTestStringConvertible {
 
   var testDescription: String {
     path + (signing.isEmpty ? "" : " (placeholders signed)")
-      + (allowsSandbox ? "" : " without sandbox data")
+      + (allowsSandbox ? "" : " without sandbox data") + (allowsXcode ? " with Xcode data" : "")
   }
 
   /// The input: the sample with its placeholders replaced.
@@ -92,7 +94,12 @@ struct AppStoreImportSampleTests {
   static let token = "7e3fb20b-4cdb-47cc-936d-99d65f608138"
   /// signedTransaction.json's purchase (its signedDate equals purchaseDate: no `recorded`).
   static let samplePurchase =
-    #"{"at":"2023-10-24T12:01:40Z","country":"US","currency":"USD","expires":"2023-10-24T12:03:20Z","id":"appstore:23456:purchase","meta":{"environment":"LocalTesting","source":"appstore"},"offer":"intro","original_transaction":"12345","ownership":"purchased","price":10990,"product":"com.example.product","store":"appstore","subject":"7e3fb20b-4cdb-47cc-936d-99d65f608138","transaction":"23456","type":"purchase"}"#
+    #"{"at":"2023-10-24T12:01:40Z","country":"US","currency":"USD","expires":"2023-10-24T12:03:20Z","id":"appstore:23456:purchase","meta":{"billingPeriodNumber":3,"billingPlanType":"MONTHLY","environment":"LocalTesting","offerIdentifier":"abc.123","offerPeriod":"P1Y","source":"appstore","totalBillingPeriods":12},"offer":"intro","original_transaction":"12345","ownership":"purchased","price":10990,"product":"com.example.product","store":"appstore","subject":"7e3fb20b-4cdb-47cc-936d-99d65f608138","transaction":"23456","type":"purchase"}"#
+  /// signedTransactionWithRevocation.json's purchase: the same transaction without the plan
+  /// fields (billingPlanType, commitmentInfo) that signedTransaction.json carries.
+  static let sampleRevokedPurchase = samplePurchase.replacingAll(
+    #""meta":{"billingPeriodNumber":3,"billingPlanType":"MONTHLY","environment":"LocalTesting","offerIdentifier":"abc.123","offerPeriod":"P1Y","source":"appstore","totalBillingPeriods":12}"#,
+    with: #""meta":{"environment":"LocalTesting","offerIdentifier":"abc.123","offerPeriod":"P1Y","source":"appstore"}"#)
   /// signedTransaction.json's revocation: revocationReason 1, no revocationType.
   static let sampleRevocation =
     #"{"at":"2023-10-24T12:02:30Z","id":"appstore:23456:revocation","meta":{"environment":"LocalTesting","revocationReason":1,"source":"appstore"},"reason":"refund","recorded":"2023-10-24T12:01:40Z","subject":"7e3fb20b-4cdb-47cc-936d-99d65f608138","transaction":"23456","type":"revocation"}"#
@@ -116,7 +123,7 @@ struct AppStoreImportSampleTests {
       ])),
     SampleCase(
       path: "models/signedTransactionWithRevocation.json",
-      outcome: .lines([samplePurchase, sampleProratedRevocation])),
+      outcome: .lines([sampleRevokedPurchase, sampleProratedRevocation])),
     SampleCase(
       path: "models/transactionInfoResponse.json",
       signing: ["signed_transaction_info_value": "models/signedTransaction.json"],
@@ -131,7 +138,7 @@ struct AppStoreImportSampleTests {
       signing: [
         "signed_transaction_value": "models/signedTransaction.json",
         "signed_transaction_value2": "models/signedTransactionWithRevocation.json",
-      ], outcome: .lines([samplePurchase, sampleProratedRevocation], warnings: 1)),
+      ], outcome: .lines([samplePurchase, sampleProratedRevocation], warnings: 2)),
     SampleCase(
       path: "models/transactionHistoryResponse.json",
       outcome: .errors([
@@ -143,7 +150,7 @@ struct AppStoreImportSampleTests {
       signing: [
         "signed_transaction_one": "models/signedTransactionWithRevocation.json",
         "signed_transaction_two": "models/signedTransactionWithRevocation.json",
-      ], outcome: .lines([samplePurchase, sampleProratedRevocation])),
+      ], outcome: .lines([sampleRevokedPurchase, sampleProratedRevocation])),
     SampleCase(
       path: "models/getRefundHistoryResponse.json",
       outcome: .errors([
@@ -248,19 +255,23 @@ struct AppStoreImportSampleTests {
         "field 'data[0].lastTransactions[0].signedTransactionInfo': \(notJWS)",
         "field 'data[0].lastTransactions[0].signedRenewalInfo': \(notJWS)",
       ])),
-    // Xcode: fractional milliseconds are floored; Xcode data needs sandbox data allowed.
+    // Xcode: fractional milliseconds are floored; Xcode data needs --allow-xcode (sandbox data
+    // allowed is not enough) and its events say they were not verified.
     SampleCase(
-      path: "xcode/xcode-signed-transaction",
+      path: "xcode/xcode-signed-transaction", allowsSandbox: false, allowsXcode: true,
       outcome: .lines([
-        #"{"at":"2023-10-19T01:45:36.049Z","country":"US","expires":"2023-11-19T01:45:36.049Z","id":"appstore:0:purchase","meta":{"environment":"Xcode","source":"appstore"},"offer":"intro","original_transaction":"0","ownership":"purchased","product":"pass.premium","recorded":"2023-10-19T01:45:36.056Z","store":"appstore","subject":"appstore:0","transaction":"0","type":"purchase"}"#
+        #"{"at":"2023-10-19T01:45:36.049Z","country":"US","expires":"2023-11-19T01:45:36.049Z","id":"appstore:0:purchase","meta":{"environment":"Xcode","source":"appstore","verified":false},"offer":"intro","original_transaction":"0","ownership":"purchased","product":"pass.premium","recorded":"2023-10-19T01:45:36.056Z","store":"appstore","subject":"appstore:0","transaction":"0","type":"purchase"}"#
       ])),
     SampleCase(
-      path: "xcode/xcode-signed-transaction", allowsSandbox: false,
+      path: "xcode/xcode-signed-transaction",
+      outcome: .errors(["input.jsonl:1: error: field 'environment': Xcode data is refused", "(--allow-xcode)"])),
+    SampleCase(
+      path: "xcode/xcode-signed-renewal-info", allowsXcode: true, outcome: .lines([], skipped: ["renewalInfo": 1])),
+    SampleCase(
+      path: "xcode/xcode-signed-renewal-info",
       outcome: .errors(["input.jsonl:1: error: field 'environment': Xcode data is refused"])),
     SampleCase(
-      path: "xcode/xcode-signed-renewal-info", outcome: .lines([], skipped: ["renewalInfo": 1])),
-    SampleCase(
-      path: "xcode/xcode-signed-app-transaction",
+      path: "xcode/xcode-signed-app-transaction", allowsXcode: true,
       outcome: .lines([], skipped: ["appTransaction": 1])),
     // Payloads that carry no purchase.
     SampleCase(
@@ -324,12 +335,13 @@ struct AppStoreImportSampleTests {
     switch sample.outcome {
     case .lines(let lines, let skipped, let warnings):
       let result = try #require(
-        ImportFixtures.importEvents(sample.input, allowsSandbox: sample.allowsSandbox))
+        ImportFixtures.importEvents(sample.input, allowsSandbox: sample.allowsSandbox, allowsXcode: sample.allowsXcode))
       #expect(result.eventLines == lines)
       #expect(result.skipped == skipped)
       #expect(result.warnings.count == warnings, "\(result.warnings.map(\.description))")
     case .errors(let expected):
-      let printed = ImportFixtures.importErrors(sample.input, allowsSandbox: sample.allowsSandbox)
+      let printed = ImportFixtures.importErrors(
+        sample.input, allowsSandbox: sample.allowsSandbox, allowsXcode: sample.allowsXcode)
         .joined(separator: "\n")
       var rest = Substring(printed)
       for part in expected {
@@ -378,6 +390,7 @@ struct AppStoreImportSampleTests {
                 "TODO:entitlement-for-group-55555"
               ],
               "group": "55555",
+              "period": "P1M",
               "type": "auto_renewable"
             },
             "com.example.product.2": {

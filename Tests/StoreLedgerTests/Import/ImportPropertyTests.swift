@@ -115,6 +115,9 @@ struct ImportPropertyTests {
       "Events/googleplay/mapping-rows.jsonl", .googlePlaySamples,
       Store.file("Events/googleplay/mapping-rows.jsonl").split(separator: "\n").map(String.init)),
     .googlePlay("the lifecycle story", .googlePlay, GooglePlayImportLifecycleTests.story),
+    Scenario(
+      name: "one-time products with purchase options (ProductPurchaseV2)", store: .googlePlay,
+      deliveries: GooglePlayProductV2Tests.story.map { [$0] }),
     .files(
       "Events/googleplay/lifecycles (one file per document)", .googlePlaySamples,
       "Events/googleplay/lifecycles"),

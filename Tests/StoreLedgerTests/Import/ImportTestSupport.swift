@@ -49,13 +49,14 @@ enum ImportFixtures {
   /// Imports `input`, failing the test (at the caller) with the diagnostics when it throws,
   /// and checking every line against the contract.
   static func importEvents(
-    _ input: String, allowsSandbox: Bool = false, subjects: [String: String] = [:],
+    _ input: String, allowsSandbox: Bool = false, allowsXcode: Bool = false, subjects: [String: String] = [:],
     sourceLocation: SourceLocation = #_sourceLocation
   ) -> AppStoreImport? {
     do {
       let result = try AppStoreImporter.importEvents(
         input, file: "input.jsonl", catalog: catalog,
-        options: AppStoreImportOptions(subjects: subjects, allowsSandbox: allowsSandbox, verification: .skip))
+        options: AppStoreImportOptions(
+          subjects: subjects, allowsSandbox: allowsSandbox, allowsXcode: allowsXcode, verification: .skip))
       let problems = ContractCheck.problems(result.eventLines, catalog: catalog)
       #expect(
         problems.isEmpty, "lines break the contract: \(problems)", sourceLocation: sourceLocation)
@@ -69,13 +70,13 @@ enum ImportFixtures {
 
   /// The diagnostics (as printed) of an import that must fail.
   static func importErrors(
-    _ input: String, allowsSandbox: Bool = false,
+    _ input: String, allowsSandbox: Bool = false, allowsXcode: Bool = false,
     sourceLocation: SourceLocation = #_sourceLocation
   ) -> [String] {
     do {
       let result = try AppStoreImporter.importEvents(
         input, file: "input.jsonl", catalog: catalog,
-        options: AppStoreImportOptions(allowsSandbox: allowsSandbox, verification: .skip))
+        options: AppStoreImportOptions(allowsSandbox: allowsSandbox, allowsXcode: allowsXcode, verification: .skip))
       Issue.record("import succeeded with \(result.eventLines)", sourceLocation: sourceLocation)
       return []
     } catch {

@@ -227,7 +227,8 @@ struct StoreFixturesTests {
     let space = try Workspace()
     try space.write("fixtures-catalog.json", Self.catalogText)
     let file = Self.folder.appendingPathComponent(row.path).path
-    let flags = row.store == "appstore" ? ["--no-verify", "--allow-sandbox"] : []
+    let xcode = row.path.contains("/xcode/") ? ["--allow-xcode"] : []
+    let flags = row.store == "appstore" ? ["--no-verify", "--allow-sandbox"] + xcode : []
     let result = runCLI(
       ["import", row.store, file, "--catalog", space.path("fixtures-catalog.json"), "--append", space.log]
         + flags)
@@ -245,5 +246,64 @@ struct StoreFixturesTests {
     case .notPayload:
       break
     }
+  }
+
+  /// Xcode-signed payloads of Apple's library, verified against its test root as a user would.
+  static let xcodeRows = ["xcode-signed-transaction", "xcode-signed-renewal-info", "xcode-signed-app-transaction"]
+
+  /// Imports one file of Apple's library with `flags`, into a fresh log; the run, the file's
+  /// path and the log's text.
+  private func importAppleFile(_ path: String, _ flags: [String]) throws -> (result: RunResult, file: String, log: String) {
+    let space = try Workspace()
+    try space.write("fixtures-catalog.json", Self.catalogText)
+    let file = Self.folder.appendingPathComponent(Self.swiftLib + path).path
+    let result = runCLI(
+      ["import", "appstore", file, "--catalog", space.path("fixtures-catalog.json"), "--append", space.log] + flags)
+    return (result, file, (try? String(contentsOfFile: space.log, encoding: .utf8)) ?? "")
+  }
+
+  /// The `--root` flag of Apple's library test root.
+  static var testRoot: [String] {
+    ["--root", folder.appendingPathComponent(swiftLib + "certs/testCA.der").path]
+  }
+
+  @Test(
+    "Xcode-signed payloads are refused without --allow-xcode, even with sandbox data allowed: exit 65 naming file, line and field 'environment'",
+    arguments: xcodeRows)
+  func xcodeRefusedWithoutFlag(_ name: String) throws {
+    guard Self.isPresent else { return }
+    let (result, file, log) = try importAppleFile("xcode/" + name, Self.testRoot + ["--allow-sandbox"])
+    #expect(result.status == 65, "\(result.stderr)")
+    #expect(result.stderr.contains("\(file):1:"), "\(result.stderr)")
+    #expect(result.stderr.contains("field 'environment': Xcode data is refused"), "\(result.stderr)")
+    #expect(result.stderr.contains("--allow-xcode"), "\(result.stderr)")
+    #expect(log.isEmpty)
+  }
+
+  @Test("with --allow-xcode an Xcode-signed transaction imports unverified even while verifying: meta.verified false, the summary says so")
+  func xcodeImportsUnverified() throws {
+    guard Self.isPresent else { return }
+    let (result, _, log) = try importAppleFile("xcode/xcode-signed-transaction", Self.testRoot + ["--allow-xcode"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(log.split(separator: "\n").count == 1)
+    #expect(log.contains(#""meta":{"environment":"Xcode","source":"appstore","verified":false}"#), "\(log)")
+    #expect(result.stdout.contains("NOT VERIFIED: 1 Xcode payload (--allow-xcode"), "\(result.stdout)")
+    #expect(!result.stdout.contains("verified 1 payload"), "\(result.stdout)")
+  }
+
+  @Test("Apple's library transaction keeps its offer and 12-month commitment in its charge's meta (offerIdentifier, offerPeriod, billingPlanType, billingPeriodNumber, totalBillingPeriods), not in its revocation's")
+  func planMeta() throws {
+    guard Self.isPresent else { return }
+    let (result, _, log) = try importAppleFile("models/signedTransaction.json", ["--no-verify", "--allow-sandbox"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let events = try log.split(separator: "\n").map { try JSONValue.parse(String($0)) }
+    let purchase = try #require(events.first { $0["type"] == .string("purchase") })
+    #expect(purchase["meta"]?["offerIdentifier"] == .string("abc.123"))
+    #expect(purchase["meta"]?["offerPeriod"] == .string("P1Y"))
+    #expect(purchase["meta"]?["billingPlanType"] == .string("MONTHLY"))
+    #expect(purchase["meta"]?["billingPeriodNumber"] == .integer(3))
+    #expect(purchase["meta"]?["totalBillingPeriods"] == .integer(12))
+    let revocation = try #require(events.first { $0["type"] == .string("revocation") })
+    #expect(revocation["meta"]?["billingPlanType"] == nil)
   }
 }
