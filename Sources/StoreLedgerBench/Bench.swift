@@ -118,6 +118,8 @@ struct Bench {
   var primary: LogUnderTest! = nil
   var primarySummary: ReplaySummary? = nil
   var started = Date()
+  /// Issue 25's rows of the usage comparison, once it ran (the headline names one of them).
+  var usageRows: [TargetRow] = []
 
   init(options: BenchOptions) { self.options = options }
 
@@ -141,13 +143,14 @@ struct Bench {
       try usageComparison()
       return
     }
+    // The production shape first: it is the headline (issue 40).
     var logs: [LogUnderTest] = []
-    if options.measuresOriginal { logs.append(primary) }
     var production: (log: LogUnderTest, stats: ProductionShape.Stats, seconds: Double)? = nil
     if options.measuresProduction {
       production = try writeProduction()
       logs.append(production!.log)
     }
+    if options.measuresOriginal { logs.append(primary) }
     for log in logs {
       results = Results()
       results.log = log
@@ -180,6 +183,7 @@ struct Bench {
       results.log = primary
       try usageComparison()
     }
+    summarizeHeadline(usage: usageRows)
   }
 
   // MARK: - Set-up
@@ -269,14 +273,15 @@ struct Bench {
       return
     }
     let log = try LogUnderTest.prepare(
-      in: dir, subjects: options.subjects, seed: options.seed, usage: options.usageLevel, contract: options.contract)
+      in: dir, subjects: options.subjects, seed: options.seed, usage: options.usageLevel, contract: options.contract,
+      transfers: options.transfers)
     primary = log
     results.log = log
     let how =
       log.seconds.map {
         "generated in \(Format.seconds($0)) (\(Format.fixed(Double(log.bytes) / 1e6 / $0, 0)) MB/s)"
       } ?? "reused (same --subjects and --seed)"
-    say("[1/6] log \(log.logPath) (usage: \(options.usageLevel.rawValue), contract v\(options.contract.rawValue)): \(how)")
+    say("[1/6] log \(log.logPath) (usage: \(options.usageLevel.rawValue), contract v\(options.contract.rawValue)\(options.transfers ? " with transfers" : "")): \(how)")
     say(
       "      \(Format.grouped(log.lines)) lines = \(Format.grouped(log.events)) events + "
         + "\(Format.grouped(log.duplicates)) redelivered duplicates; \(Format.grouped(log.subjects)) subjects; "

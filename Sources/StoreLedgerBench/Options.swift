@@ -4,7 +4,10 @@ import StoreLedgerGenerate
 
 /// Command-line options of `storeledger-bench`.
 struct BenchOptions {
-  var subjects = 90_000
+  /// Issue 40's headline log: at least 200,000 subjects of store events.
+  var subjects = 200_000
+  /// Subjects of the usage comparison's logs (issue 25's target is at the default 90,000).
+  var usageSubjects = 90_000
   var seed: UInt64 = 1
   var dir: String? = nil
   var queries = 1_000_000
@@ -20,8 +23,10 @@ struct BenchOptions {
   var duckdb: String? = nil
   /// The generated log's usage (the v1-shaped log by default, so figures compare across versions).
   var usageLevel = UsageLevel.none
-  /// The generated log's event types: v1.2 by default (the headline figures), or v1.3.
-  var contract = GeneratedContract.v1_2
+  /// The generated log's event types: v1.3 by default (issue 40's headline), or v1.2.
+  var contract = GeneratedContract.v1_3
+  /// Whether the generated logs also move purchases between accounts (v1.3's `transfer`).
+  var transfers = true
   /// Whether to measure replay and audit with usage against without, after the rest.
   var compareUsage = true
   /// Whether to measure only that comparison.
@@ -54,22 +59,26 @@ struct BenchOptions {
                              [--cli PATH] [--no-build] [--duckdb PATH|none] [--baseline-cli PATH]
                              [--log PATH [--catalog PATH]] [--shape generator|production|both]
                              [--quick] [--usage none|typical|heavy] [--contract 1.2|1.3]
+                             [--no-transfers] [--usage-subjects N]
                              [--usage-only | --no-usage-comparison]
 
     Generates a log (or takes --log) and measures, in one run, the storeledger command against
     it: replay end to end, a Foundation JSONDecoder fold of the same file, DuckDB's read_json,
     audit on Q queries (end to end and the answering alone), snapshot writing and restore.
-    By default it does so for two shapes of the same events: the generator's log, and a
-    production-shaped copy written from it (keys in random order, meta on a fifth of the
-    lines, timestamps with UTC offsets, 2% redeliveries) that must fold to the same answers.
-    Prints, per shape, every measurement, then one table of the targets of issues 11 and 25,
-    each MET or MISSED with the measured number, and the same as Markdown for
-    Docs/performance.md. Then compares, on the same subjects and queries, a log without usage
-    (v1 catalog), the same log with the usage policy in its catalog, and the log with typical
-    usage, and prints issue 25's audit-with-usage target, MET or MISSED.
+    By default it does so for two shapes of the same events: the headline, a production-shaped
+    copy (keys in random order, meta on a fifth of the lines, timestamps with UTC offsets, 2%
+    redeliveries) of a store-events log (no usage, contract v1.3 with transfers, 200,000
+    subjects) that must fold to the same answers, then the log as generated. Prints, per shape,
+    every measurement, then one table of the targets of issues 11 and 25, each MET or MISSED
+    with the measured number, and the same as Markdown for Docs/performance.md. Then compares,
+    on the same 90,000 subjects and queries, a log without usage (v1 catalog), the same log
+    with the usage policy in its catalog, and the log with typical usage, and prints issue 25's
+    audit-with-usage target, MET or MISSED. Last, HEADLINE: each of issue 40's targets on the
+    headline row, MET or MISSED, with what that means.
 
     OPTIONS:
-      --subjects N        Subjects in the generated log (default 90000: about 1.1M events, 220 MB).
+      --subjects N        Subjects in the generated log (default 200000: about 2.4M lines, 510 MB
+                          with v1.3 and transfers).
       --seed S            Generator and query seed (default 1).
       --dir DIR           Work directory; a log generated there earlier with the same --subjects
                           and --seed is reused, and the log is kept (default: a temporary
@@ -88,10 +97,12 @@ struct BenchOptions {
                           on PATH when there is one; a script wrapper adds its start-up time).
       --usage LEVEL       Usage in the log of steps 1-6: none (default, the v1-shaped log),
                           typical or heavy.
-      --contract VERSION  Event types of the generated logs: 1.2 (default, the figures of
-                          Docs/performance.md) or 1.3 (grants, blocks, refund notices, prorated
-                          and partial refunds, store, country and proceeds; no transfers). The
-                          JSONDecoder folds read v1.2 only: 1.3 runs none of them.
+      --contract VERSION  Event types of the generated logs: 1.3 (default: grants, blocks,
+                          refund notices, prorated and partial refunds, store, country and
+                          proceeds, and transfers unless --no-transfers) or 1.2 (the figures of
+                          issue 11). The JSONDecoder folds read v1.2 only: 1.3 runs none of them.
+      --no-transfers      With --contract 1.3: no transfer events (1.2 has none anyway).
+      --usage-subjects N  Subjects of the usage comparison's logs (default 90000).
       --usage-only        Generate and run only the usage comparison (a short run).
       --no-usage-comparison  Skip the usage comparison.
       --log PATH          Measure this log instead of a generated one (queries are drawn from
@@ -111,6 +122,7 @@ struct BenchOptions {
     if arguments.contains("--quick") {
       options.quick = true
       options.subjects = 10_000
+      options.usageSubjects = 10_000
       options.queries = 100_000
       options.runs = 2
       options.compareUsage = false
@@ -152,6 +164,8 @@ struct BenchOptions {
       case "--contract":
         let text = try value(argument)
         options.contract = try GeneratedContract(rawValue: text) ?? invalid("--contract", text, "1.2 or 1.3")
+      case "--no-transfers": options.transfers = false
+      case "--usage-subjects": options.usageSubjects = try integer(argument, 1...10_000_000)
       case "--usage-only": options.usageOnly = true
       case "--no-usage-comparison": options.compareUsage = false
       case "--quick": break
@@ -177,10 +191,14 @@ struct BenchOptions {
     if options.catalog != nil && options.log == nil { throw BenchError("--catalog needs --log") }
     if options.log != nil && options.usageOnly { throw BenchError("--usage-only needs a generated log, not --log") }
     if options.log != nil { options.compareUsage = false }
+    // Only the comparison runs: its logs are the only ones generated.
+    if options.usageOnly { options.subjects = options.usageSubjects }
+    // Transfers are a v1.3 event: a v1.2 log has none.
+    if options.contract != .v1_3 { options.transfers = false }
     // The JSONDecoder folds know the v1.2 types only (Baseline.swift): a v1.3 log skips them.
     if options.contract == .v1_3 {
       if arguments.contains("--baseline"), !options.baselines.isEmpty {
-        throw BenchError("--baseline folds v1.2 logs only: use --baseline none with --contract 1.3")
+        throw BenchError("--baseline folds v1.2 logs only: add --contract 1.2, or use --baseline none")
       }
       options.baselines = []
     }

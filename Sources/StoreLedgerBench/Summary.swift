@@ -2,13 +2,15 @@ import Foundation
 import StoreLedger
 import StoreLedgerGenerate
 
-/// Issue 11's and issue 25's targets, and the figures issue 11 states for snapshot writing.
+/// Issue 11's, 25's and 40's targets, and the figures issue 11 states for snapshot writing.
 enum Targets {
   static let replayEventsPerSecond = 3_500_000.0
   static let foldSpeedup = 40.0
   static let bytesPerEvent = 64.0
   static let rssToLogSize = 0.4
   static let restoreSpeedup = 5.0
+  /// Issue 40: restore and a 10% tail against a refold (5× stays the goal with an empty tail).
+  static let restoreWithTailSpeedup = 3.0
   /// Snapshot writing: at most this share of the baseline's time and peak memory.
   static let snapshotShare = 0.5
   /// Issue 11's figures for `snapshot` of the 90% prefix of the default log (used without
@@ -41,11 +43,11 @@ struct TargetRow {
   /// The line under a targets table: how many rows were MET and MISSED, and what the two mean
   /// (a reader of 19 MISSED rows must not take them for 19 failures).
   /// - Complexity: O(rows).
-  static func legend(_ rows: [TargetRow]) -> String {
+  static func legend(_ rows: [TargetRow], issues: String = "issue 11's or issue 25's") -> String {
     let met = rows.count { $0.verdict == "MET" }
     let missed = rows.count { $0.verdict == "MISSED" }
-    return "\(met) MET, \(missed) MISSED. Each row is measured against the goal in its target column (issue 11's or "
-      + "issue 25's, for this machine); MET: this run reached it; MISSED: a goal not reached yet, not a failed run "
+    return "\(met) MET, \(missed) MISSED. Each row is measured against the goal in its target column (\(issues), "
+      + "for this machine); MET: this run reached it; MISSED: a goal not reached yet, not a failed run "
       + "or a wrong answer (each shape's 'checks' line says whether the answers were right)."
   }
 
@@ -177,7 +179,9 @@ extension Bench {
           measured: "\(Format.times(speedup)) (fold \(Format.seconds(fold.measured.best.seconds)))"
             + (fold.agrees ? "" : "; fold DIFFERS"), value: speedup, goal: Targets.foldSpeedup))
     } else {
-      rows.append(.notMeasured(shape, foldTarget, why: "--baseline without formatstyle"))
+      // A v1.3 log runs no fold (Baseline.swift reads v1.2 only): say so rather than blame --baseline.
+      let why = options.contract == .v1_3 && options.log == nil ? "the fold reads v1.2 logs only" : "--baseline without formatstyle"
+      rows.append(.notMeasured(shape, foldTarget, why: why))
     }
     if let fold = r.baselines.first(where: { $0.variant == .formatter }) {
       let speedup = fold.measured.best.seconds / replay.seconds
@@ -233,9 +237,9 @@ extension Bench {
     let restore = r.restoreFull.best.seconds
     rows.append(
       .check(
-        shape, "restore ≥ 5× faster than refolding: replay LOG ÷ replay LOG --snapshot S (\(options.prefixPercent)% prefix + tail)",
+        shape, "restore ≥ 3× faster than refolding (issue 40): replay LOG ÷ replay LOG --snapshot S (\(options.prefixPercent)% prefix + tail)",
         measured: "\(Format.times(replay.seconds / restore)) (\(Format.seconds(replay.seconds)) vs \(Format.seconds(restore)))",
-        value: replay.seconds / restore, goal: Targets.restoreSpeedup))
+        value: replay.seconds / restore, goal: Targets.restoreWithTailSpeedup))
     let prefix = r.replayPrefix.best.seconds
     let restorePrefix = r.restorePrefix.best.seconds
     rows.append(
@@ -375,7 +379,7 @@ extension Bench {
       say()
       say(measurements(r).text)
     }
-    say("TARGETS (issues 11 and 25; audit with usage: USAGE TARGETS below), measured ÷ target: a ≥ target is met at 1× or more, a ≤ target at 1× or less")
+    say("TARGETS (issues 11, 25 and 40; audit with usage: USAGE TARGETS below; issue 40 on the headline row: HEADLINE at the end), measured ÷ target: a ≥ target is met at 1× or more, a ≤ target at 1× or less")
     say(targets.text)
     say(TargetRow.legend(rows))
 

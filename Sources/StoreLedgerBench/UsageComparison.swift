@@ -29,7 +29,7 @@ extension Bench {
   /// answering differs only by the usage events and the policy path.
   mutating func usageComparison() throws {
     say()
-    say("[usage] the same \(Format.grouped(options.subjects)) subjects without and with usage, \(Format.grouped(options.queries)) queries, best of \(options.runs)")
+    say("[usage] the same \(Format.grouped(options.usageSubjects)) subjects without and with usage, \(Format.grouped(options.queries)) queries, best of \(options.runs)")
     let (without, with) = try usageLogs()
     let policyCatalogPath = dir + "/policy-catalog.json"
     try OutputFile(path: policyCatalogPath).write(Array(LogGenerator.policyCatalogJSON.utf8))
@@ -59,21 +59,25 @@ extension Bench {
     let batch = try QueryBatch.parse(input, file: queries)
     try measureUsageAnswering(&subjects, batch: batch)
     summarizeUsage(subjects)
+    usageRows = usageTargets(subjects)
   }
 
   /// The log without usage and the log of the same subjects with typical usage (generated, or reused).
   private func usageLogs() throws -> (without: LogUnderTest, with: LogUnderTest) {
+    // The headline log is reused only when it is the log this comparison asks for.
+    let reuse = options.usageSubjects == options.subjects
     let without =
-      options.usageLevel == .none
+      options.usageLevel == .none && reuse
       ? results.log!
       : try LogUnderTest.prepare(
-        in: dir + "/usage-none", subjects: options.subjects, seed: options.seed, usage: .none, contract: options.contract)
+        in: dir + "/usage-none", subjects: options.usageSubjects, seed: options.seed, usage: .none,
+        contract: options.contract, transfers: options.transfers)
     let with =
-      options.usageLevel == .typical
+      options.usageLevel == .typical && reuse
       ? results.log!
       : try LogUnderTest.prepare(
-        in: dir + "/usage-typical", subjects: options.subjects, seed: options.seed, usage: .typical,
-        contract: options.contract)
+        in: dir + "/usage-typical", subjects: options.usageSubjects, seed: options.seed, usage: .typical,
+        contract: options.contract, transfers: options.transfers)
     for (name, log) in [("without usage", without), ("with usage", with)] {
       say(
         "      log \(name): \(Format.grouped(log.lines)) lines, \(Format.mb(log.bytes))"

@@ -109,7 +109,8 @@ struct LogUnderTest {
   /// Writes `log.jsonl` and `catalog.json` into `dir`, or reuses them when `bench-log.txt`
   /// says they were generated with the same parameters and the sizes still match.
   static func prepare(
-    in dir: String, subjects: Int, seed: UInt64, usage: UsageLevel, contract: GeneratedContract = .v1_2
+    in dir: String, subjects: Int, seed: UInt64, usage: UsageLevel, contract: GeneratedContract = .v1_2,
+    transfers: Bool = false
   ) throws -> LogUnderTest {
     try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
     let logPath = dir + "/log.jsonl"
@@ -119,7 +120,9 @@ struct LogUnderTest {
     if let marker = try? String(contentsOfFile: markerPath, encoding: .utf8),
       marker.contains("usage=\(usage.rawValue) "),
       // Markers written before the v1.3 mode name no contract: theirs is 1.2.
-      marker.contains("contract=1.3 ") == (contract == .v1_3)
+      marker.contains("contract=1.3 ") == (contract == .v1_3),
+      // Markers written before transfers were measured name none: their logs have none.
+      marker.contains("transfers=true ") == transfers
     {
       var fields: [String: Int] = [:]
       for pair in marker.split(whereSeparator: { $0 == " " || $0 == "\n" }) {
@@ -140,13 +143,14 @@ struct LogUnderTest {
     try? FileManager.default.removeItem(atPath: markerPath)
     try OutputFile(path: catalogPath).write(catalogBytes)
     let out = try OutputFile(path: logPath)
-    let generator = LogGenerator(options: GeneratorOptions(subjects: subjects, seed: seed, usage: usage, contract: contract))
+    let generator = LogGenerator(options: GeneratorOptions(
+        subjects: subjects, seed: seed, usage: usage, contract: contract, transfers: transfers))
     let (stats, seconds) = try timed { try generator.generate { chunk in try out.write(chunk) } }
     let log = LogUnderTest(
       logPath: logPath, catalogPath: catalogPath, lines: stats.lines, events: stats.events,
       duplicates: stats.duplicates, subjects: stats.subjects, bytes: stats.bytes, seconds: seconds)
     let marker =
-      "subjects=\(subjects) seed=\(seed) usage=\(usage.rawValue) contract=\(contract.rawValue) lines=\(log.lines) events=\(log.events) "
+      "subjects=\(subjects) seed=\(seed) usage=\(usage.rawValue) contract=\(contract.rawValue) transfers=\(transfers) lines=\(log.lines) events=\(log.events) "
       + "duplicates=\(log.duplicates) subject_count=\(log.subjects) bytes=\(log.bytes)\n"
     try OutputFile(path: markerPath).write(Array(marker.utf8))
     return log

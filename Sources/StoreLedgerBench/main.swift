@@ -38,6 +38,15 @@ if arguments.first == "--answering" {
   exit(AnsweringRun.run(logPath: arguments[1], catalogPath: arguments[2], queriesPath: arguments[3], runs: runs))
 }
 
+if arguments.first == "--production-shape" {
+  // The headline log on its own, for timing other tools on the same file (Docs/performance.md, "The floor").
+  guard arguments.count == 3 || arguments.count == 4, let seed = UInt64(arguments.count == 4 ? arguments[3] : "1") else {
+    say("usage: storeledger-bench --production-shape LOG OUT [SEED]")
+    exit(64)
+  }
+  exit(ProductionShapeRun.run(logPath: arguments[1], outPath: arguments[2], seed: seed))
+}
+
 if arguments.contains("--help") || arguments.contains("-h") {
   say(BenchOptions.usage)
   exit(0)

@@ -10,7 +10,7 @@ import StoreLedger
 /// - `meta` on one line in `metaOneIn`: an object of mixed values (strings, numbers,
 ///   booleans, null, an array, a nested object) in place of any `meta` the line had; the
 ///   other lines carry none (`meta` is opaque: no answer depends on it, Docs/log-format.md);
-/// - every top-level timestamp (`at`, `recorded`, `expires`, `grace_expires`) written with a
+/// - every top-level timestamp (`at`, `recorded`, `expires`, `grace_expires`, `respond_by`) written with a
 ///   non-zero UTC offset from `offsetsMinutes`, one per line: the same instant, other digits;
 /// - `redeliveryPerMille` of the lines delivered a second time, an exact copy placed 1 to
 ///   `redeliveryDelayLinesMax` lines later (or at the end), as an at-least-once queue does.
@@ -53,8 +53,9 @@ package struct ProductionShape {
   /// The most top-level members a line may have (the format has 19 fields; more is malformed).
   package static let membersMax = 64
 
-  /// The top-level keys whose values are RFC 3339 timestamps.
-  private static let timestampKeys: [[UInt8]] = ["at", "recorded", "expires", "grace_expires"].map {
+  /// The top-level keys whose values are RFC 3339 timestamps (`respond_by`: v1.3's refund
+  /// requests; the contract allows an offset on every timestamp).
+  private static let timestampKeys: [[UInt8]] = ["at", "recorded", "expires", "grace_expires", "respond_by"].map {
     Array("\"\($0)\"".utf8)
   }
   private static let metaKey = Array("\"meta\"".utf8)

@@ -57,10 +57,13 @@ private func members(_ log: [UInt8]) throws -> [[String: String]] {
 struct ProductionShapeTests {
   @Test(
     "the rewritten log folds to the same events, subjects and answers, with exactly the added duplicates",
-    arguments: [(UsageLevel.none, 600), (.typical, 150)])
-  func sameAnswers(usage: UsageLevel, subjects: Int) throws {
+    arguments: [(UsageLevel.none, GeneratedContract.v1_2, 600), (.typical, .v1_2, 150), (.none, .v1_3, 600)])
+  func sameAnswers(usage: UsageLevel, contract: GeneratedContract, subjects: Int) throws {
     let catalog = usage == .none ? LogGenerator.catalog : LogGenerator.policyCatalog
-    let original = generatedLog(GeneratorOptions(subjects: subjects, seed: 11, usage: usage)).bytes
+    // v1.3 with transfers: issue 40's headline log is this shape of such a log.
+    let options = GeneratorOptions(
+      subjects: subjects, seed: 11, usage: usage, contract: contract, transfers: contract == .v1_3)
+    let original = generatedLog(options).bytes
     let (rewritten, stats) = try reshaped(original, seed: 5)
     #expect(stats.redeliveriesAdded > 0)
     #expect(stats.linesWritten == stats.linesRead + stats.redeliveriesAdded)
@@ -90,7 +93,9 @@ struct ProductionShapeTests {
 
   @Test("lines get shuffled keys, offsets on every timestamp, meta on about a fifth and 2% redeliveries")
   func shape() throws {
-    let original = generatedLog(GeneratorOptions(subjects: 1000, seed: 3, usage: .none)).bytes
+    // v1.3, so that `respond_by` (a refund request's deadline) is among the timestamps.
+    let original = generatedLog(
+      GeneratorOptions(subjects: 1000, seed: 3, usage: .none, contract: .v1_3, transfers: true)).bytes
     let (rewritten, stats) = try reshaped(original, seed: 9)
     let before = try members(original)
     let after = try members(rewritten)
@@ -106,13 +111,15 @@ struct ProductionShapeTests {
     }
     #expect(firstKeys.count > 10)
     var timestamps = 0
+    let timestampKeys = ["\"at\"", "\"recorded\"", "\"expires\"", "\"grace_expires\"", "\"respond_by\""]
+    #expect(before.contains { $0["\"respond_by\""] != nil })
     for fields in after {
-      for key in ["\"at\"", "\"recorded\"", "\"expires\"", "\"grace_expires\""] where fields[key] != nil {
+      for key in timestampKeys where fields[key] != nil {
         #expect(!fields[key]!.hasSuffix("Z\""), "\(key) \(fields[key]!) has no offset")
       }
     }
     for fields in before {
-      for key in ["\"at\"", "\"recorded\"", "\"expires\"", "\"grace_expires\""] {
+      for key in timestampKeys {
         guard let value = fields[key] else { continue }
         #expect(value.hasSuffix("Z\""))
         timestamps += 1
