@@ -354,7 +354,6 @@ enum GooglePlayDocuments {
       autoRenewEnabled: plan?.bool("autoRenewEnabled", &problems),
       offerPhase: phase?.fields.keys.sorted().first, recurringPrice: price,
       isPrepaid: item.has("prepaidPlan"), deferredReplacementProductID: replacement)
-      isPrepaid: item.has("prepaidPlan"))
     lineItem.installments = installments
     return lineItem
   }
