@@ -41,6 +41,6 @@ extension Event {
     if originalTransaction == unit { return true }
     guard transaction.isSome else { return false }
     if kind.isCharge { return transaction == unit || charges(transaction) }
-    return (kind.isRefund || kind.scope.contains(.refundNotice)) && (transaction == unit || charges(transaction))
+    return kind.namesCharge && (transaction == unit || charges(transaction))
   }
 }

@@ -174,6 +174,7 @@ package struct Event: Sendable, Equatable {
     set { slot = newValue.rawValue }
   }
 
+  /// The kind table's `namesCharge`, restated so hot paths inline it (pinned by `EventKindTableTests`).
   @inlinable
   static func isRefundKind(_ kind: EventKind) -> Bool {
     kind == .revocation || kind == .refundReversed || kind == .refundRequested || kind == .refundDeclined

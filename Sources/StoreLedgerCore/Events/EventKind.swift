@@ -81,6 +81,13 @@ public enum EventKind: UInt8, Sendable, CaseIterable {
   /// Whether it revokes a charge or reverses a revocation (`revocation`, `refund_reversed`).
   package var isRefund: Bool { facts.scope.contains(.refund) }
 
+  /// Whether it names a charge by its `transaction` to revoke, reverse or ask about: the refund
+  /// and refund-notice scopes.
+  package var namesCharge: Bool { !facts.scope.isDisjoint(with: [.refund, .refundNotice]) }
+
+  /// Whether a line of this kind may carry `field` (required or optional).
+  package func mayCarry(_ field: FieldSet) -> Bool { !facts.required.union(facts.optional).isDisjoint(with: field) }
+
   /// Every type name, in the order of Docs/log-format.md.
   package static let allNames: [String] = allCases.map(\.name)
 

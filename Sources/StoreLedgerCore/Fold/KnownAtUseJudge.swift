@@ -153,7 +153,7 @@ package struct KnownAtUseJudge {
         continue
       }
       run.countedRecorded = max(run.countedRecorded, event.recorded)
-      if !run.isCopied && event.kind != .usage && event.kind != .purchasePending {
+      if !run.isCopied && !event.kind.scope.isSubset(of: .usage) {
         work.copy(base)
         run.isCopied = true
       }

@@ -36,7 +36,7 @@ struct Resolver {
       } else if event.kind == .grantRevoked {
         // The grant it names, before or after it in effective order; none: it changes nothing.
         event.slot = grantByReference[event.grantReference] ?? UInt32.max
-      } else if event.kind.isRefund || event.kind.scope.contains(.refundNotice) {
+      } else if event.kind.namesCharge {
         if let target = chargeByTransaction[event.transaction] {
           let charge = events[Int(target)]
           event.targetProduct = charge.product

@@ -68,7 +68,7 @@ struct SubjectRules {
           report(event, refundTerms(event, touch: touch, events: events))
         }
       case .unknownReference:
-        let namesTransaction = event.kind.isRefund || event.kind.scope.contains(.refundNotice)
+        let namesTransaction = event.kind.namesCharge
         let field: Field = event.kind == .grantRevoked ? .grant : namesTransaction ? .transaction : .originalTransaction
         report(
           event,

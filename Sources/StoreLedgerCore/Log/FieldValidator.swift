@@ -525,7 +525,7 @@ extension FieldValidator {
       }
       pending.transaction = internRef(ref)
     }
-    guard kind == .grant || kind == .block else { return nil }
+    guard kind.mayCarry(.entitlements) else { return nil }
     guard fields.present.contains(.entitlements) else {
       event.entitlementMask = UInt64.max
       return nil

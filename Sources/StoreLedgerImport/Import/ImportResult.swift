@@ -107,7 +107,7 @@ package struct ImportResult: Sendable, Equatable {
         }
         continue
       }
-      if event.kind == .purchase || event.kind == .renewal,
+      if event.kind.isCharge,
         let transaction = event.fields.first(where: { $0.0 == "transaction" })?.1.stringValue,
         let charge = knowledge.charges[transaction]
       {

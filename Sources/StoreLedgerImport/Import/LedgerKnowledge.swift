@@ -101,7 +101,7 @@ package struct LedgerKnowledge: Sendable {
     let key = token.map { token in event.addOnProduct.map { token + "#" + $0 } ?? token }
     let at = event.at.flatMap(Timestamp.parseRFC3339)
     if let typeName = event.type, let kind = EventKind(name: typeName),
-      kind == .purchase || kind == .renewal, let transaction = event.transaction, let at,
+      kind.isCharge, let transaction = event.transaction, let at,
       charges[transaction] == nil
     {
       charges[transaction] = Charge(

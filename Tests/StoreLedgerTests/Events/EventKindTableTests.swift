@@ -127,6 +127,24 @@ struct EventKindTableTests {
     }
   }
 
+  @Test("the kind tests Event restates for inlining are the kind table's, kind by kind")
+  func inlinedKindTestsMatchTheTable() {
+    for kind in EventKind.allCases {
+      var event = Event(kind: kind)
+      event.transaction = Symbol(rawValue: 7)
+      #expect(Event.isRefundKind(kind) == kind.namesCharge, "isRefundKind of \(kind.name)")
+      let namesGrant = kind.scope.contains(.access) && !kind.mayCarry(.service)
+      #expect(event.grantReference.isSome == namesGrant, "grantReference of \(kind.name)")
+      #expect(event.service.isSome == kind.mayCarry(.service), "service of \(kind.name)")
+      if kind.mayCarry(.entitlements) {
+        event.entitlementMask = 5
+        #expect(event.entitlementMask == 5, "entitlementMask of \(kind.name)")
+      } else {
+        #expect(event.entitlementMask == 0, "entitlementMask of \(kind.name)")
+      }
+    }
+  }
+
   /// Which kinds each scope holds, as Docs/log-format.md and Docs/semantics.md describe them.
   static let scopes: [(scope: EventScope, kinds: [EventKind])] = [
     (.charge, [.purchase, .renewal]),

@@ -44,6 +44,26 @@ struct TidyTests {
     #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))\n\nFunctions over the limit now:\n\(current)")
   }
 
+  @Test("no code lists event kinds in a test (kind == .a || kind == .b): it asks the kind table")
+  func noKindLists() throws {
+    try #require(Self.sources.count > 100, "Sources/ not found")
+    // Only `EventKind` cases: the stores' own vocabularies (Google's notification kinds) are not the table's.
+    let kinds = EventKind.allCases.map { String(describing: $0) }.joined(separator: "|")
+    let test = #"kind\s*[!=]=\s*\.("# + kinds + #")\b"#
+    let chain = try Regex(test + #"\s*(\|\||&&)\s*[a-zA-Z.]*"# + test)
+    var listing: Set<String> = []
+    for source in Self.sources {
+      let code = String(decoding: source.code, as: UTF8.self)
+      if code.contains(chain) { listing.insert(source.path) }
+    }
+    for path in listing.sorted() where TidyAllowList.kindLists[path] == nil {
+      Issue.record("\(path) lists event kinds: ask the kind table (EventKind.facts: scope, isCharge, namesCharge, mayCarry) instead")
+    }
+    for path in TidyAllowList.kindLists.keys.sorted() where !listing.contains(path) {
+      Issue.record("\(path) is allow-listed in TidyAllowList.kindLists but lists no kinds: remove it")
+    }
+  }
+
   @Test("every folder uses only the folders and modules its row of Docs/architecture.md's layer table lists")
   func layers() throws {
     let table = try LayerTable.read()
