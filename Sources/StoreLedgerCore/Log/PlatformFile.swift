@@ -370,9 +370,9 @@ package struct FileIdentity: Sendable, Equatable {
 
 /// A planned I/O failure for tests, applied to files whose path begins with `pathPrefix`.
 ///
-/// Deterministic fault injection in the one file that does I/O: a test arms a plan for its
-/// own temporary directory (other tests running at the same time are not affected), runs
-/// an operation, and checks what is on disk afterwards.
+/// Deterministic fault injection in the one file that does I/O: a test binds a plan for its
+/// own temporary directory around an operation (`IOFaults.with`, a task-local value, so other
+/// tests running at the same time are not affected) and checks what is on disk afterwards.
 package struct IOFault: Sendable {
   /// What goes wrong.
   package enum Failure: Sendable, Equatable {
@@ -412,32 +412,36 @@ package struct IOFault: Sendable {
   }
 }
 
-/// The armed fault plans (tests only; empty in production, where each check is one atomic load).
+/// The fault plan a test binds around the operation it checks (tests only): a task-local value,
+/// passed down the call tree like a logger's metadata, so no process-wide state exists and tests
+/// running at the same time never see each other's plans. Unbound in production, where each
+/// check is one task-local read per write, fsync or rename (never per event).
 package enum IOFaults {
-  private static let plans = Mutex<[IOFault]>([])
-  private static let count = Atomic<Int>(0)
+  /// A plan as it advances (bytes written, fsyncs, changes), shared by the calls it covers.
+  package final class Plan: Sendable {
+    fileprivate let state: Mutex<IOFault>
+    init(_ fault: IOFault) { state = Mutex(fault) }
+  }
 
-  /// Whether any plan is armed.
+  /// The plan bound to the current task, if any.
+  @TaskLocal package static var bound: Plan?
+
+  /// Whether a plan is bound.
   @inline(__always)
-  static var armed: Bool { count.load(ordering: .relaxed) > 0 }
+  static var armed: Bool { bound != nil }
 
-  /// Runs `body` with `fault` armed; returns the plan as it ended (bytes written, crashed).
+  /// Runs `body` with `fault` bound; returns the plan as it ended (bytes written, crashed).
+  /// Work `body` hands to other threads (not child tasks) runs without the plan.
   package static func with<R>(_ fault: IOFault, _ body: () throws -> R) rethrows -> (R, IOFault) {
-    plans.withLock { $0.append(fault) }
-    count.add(1, ordering: .relaxed)
-    defer { count.subtract(1, ordering: .relaxed) }
-    let result: R
-    do {
-      result = try body()
-    } catch {
-      plans.withLock { list in list.removeAll { $0.pathPrefix == fault.pathPrefix } }
-      throw error
-    }
-    let ended = plans.withLock { list in
-      let index = list.firstIndex { $0.pathPrefix == fault.pathPrefix }!
-      return list.remove(at: index)
-    }
-    return (result, ended)
+    let plan = Plan(fault)
+    let result = try $bound.withValue(plan) { try body() }
+    return (result, plan.state.withLock { $0 })
+  }
+
+  /// Runs `change` on the bound plan when `path` is under its prefix; nil otherwise.
+  private static func advance<T>(_ path: String, _ change: (inout IOFault) -> T) -> T? {
+    guard let plan = bound else { return nil }
+    return plan.state.withLock { fault in path.hasPrefix(fault.pathPrefix) ? change(&fault) : nil }
   }
 
   /// The diagnostic a planned failure gives.
@@ -452,58 +456,56 @@ package enum IOFaults {
 
   /// How many of `count` bytes a write may transfer, and the failure to raise after them.
   static func write(path: String, count: Int) throws(Diagnostic) -> (Int, IOFault.Failure?) {
-    let decision: Result<(Int, IOFault.Failure?), Diagnostic> = plans.withLock { list in
-      guard let k = list.firstIndex(where: { path.hasPrefix($0.pathPrefix) }) else { return .success((count, nil)) }
-      if list[k].crashed { return .failure(diagnostic(.crash, path: path)) }
-      let left = max(0, list[k].afterBytes - list[k].bytesWritten)
-      switch list[k].failure {
+    let decision: Result<(Int, IOFault.Failure?), Diagnostic>? = advance(path) { fault in
+      if fault.crashed { return .failure(diagnostic(.crash, path: path)) }
+      let left = max(0, fault.afterBytes - fault.bytesWritten)
+      switch fault.failure {
       case .crash:
         guard count > left else { break }
-        list[k].bytesWritten += left
-        list[k].crashed = true
+        fault.bytesWritten += left
+        fault.crashed = true
         return .success((left, .crash))
       case .writeError(let code):
-        guard count > left, list[k].bytesWritten <= list[k].afterBytes else { break }
-        list[k].bytesWritten += left + 1  // past the point: later writes succeed
+        guard count > left, fault.bytesWritten <= fault.afterBytes else { break }
+        fault.bytesWritten += left + 1  // past the point: later writes succeed
         return .success((left, .writeError(code)))
       case .shortWrites:
-        let n = min(count, max(1, list[k].afterBytes))
-        list[k].bytesWritten += n
+        let n = min(count, max(1, fault.afterBytes))
+        fault.bytesWritten += n
         return .success((n, nil))
       case .syncError, .crashBeforeChange:
         break
       }
-      list[k].bytesWritten += count
+      fault.bytesWritten += count
       return .success((count, nil))
     }
-    return try decision.get()
+    return try (decision ?? .success((count, nil))).get()
   }
 
   /// Fails an fsync as planned; true when the path is under a plan, so the real fsync is
   /// skipped (a simulated process crash keeps the page cache, and tests stay fast).
   static func sync(path: String) throws(Diagnostic) -> Bool {
-    let outcome: (planned: Bool, failure: IOFault.Failure?) = plans.withLock { list in
-      guard let k = list.firstIndex(where: { path.hasPrefix($0.pathPrefix) }) else { return (false, nil) }
-      if list[k].crashed { return (true, .crash) }
-      defer { list[k].syncs += 1 }
-      if case .syncError = list[k].failure, list[k].syncs == list[k].afterBytes { return (true, list[k].failure) }
-      return (true, nil)
+    let failure: IOFault.Failure?? = advance(path) { fault in
+      if fault.crashed { return .crash }
+      defer { fault.syncs += 1 }
+      if case .syncError = fault.failure, fault.syncs == fault.afterBytes { return fault.failure }
+      return nil
     }
-    if let failure = outcome.failure { throw diagnostic(failure, path: path) }
-    return outcome.planned
+    guard let planned = failure else { return false }
+    if let planned { throw diagnostic(planned, path: path) }
+    return true
   }
 
   /// Refuses any change after a simulated crash, and crashes before the planned change.
   static func mutate(path: String) throws(Diagnostic) {
-    let crashed = plans.withLock { list in
-      guard let k = list.firstIndex(where: { path.hasPrefix($0.pathPrefix) }) else { return false }
-      if list[k].failure == .crashBeforeChange, !list[k].crashed {
-        if list[k].changes == list[k].afterBytes { list[k].crashed = true }
-        list[k].changes += 1
+    let crashed = advance(path) { fault in
+      if fault.failure == .crashBeforeChange, !fault.crashed {
+        if fault.changes == fault.afterBytes { fault.crashed = true }
+        fault.changes += 1
       }
-      return list[k].crashed
+      return fault.crashed
     }
-    if crashed { throw diagnostic(.crash, path: path) }
+    if crashed == true { throw diagnostic(.crash, path: path) }
   }
 }
 
