@@ -8,7 +8,7 @@ extension RefundEvidence {
         + (request.reason.map { "; reason: \($0)" } ?? "") + ".")
     lines.append(
       "As the ledger knew it then: events effective before \(AnswerWords.instant(request.at)) and recorded by \(AnswerWords.instant(request.recorded)).")
-    let price = purchase.price.map { ", \(Self.money($0)) \(purchase.currency ?? "")" } ?? ""
+    let price = purchase.price.map { ", \(MoneyText.exact(thousandths: $0, currency: purchase.currency ?? "")) \(purchase.currency ?? "")" } ?? ""
     lines.append(
       "Purchase: \(purchase.product) (\(purchase.kind.rawValue)) on \(AnswerWords.instant(purchase.at))\(price), line \(purchase.line)"
         + (purchase.offer == .normal ? "" : ", offer \(purchase.offer.name)") + (purchase.revoked ? "; already revoked at the request" : "")
@@ -46,7 +46,7 @@ extension RefundEvidence {
 
   private var historyWords: String {
     func sums(_ amounts: [String: Int64]) -> String {
-      amounts.isEmpty ? "" : " (" + amounts.sorted { $0.key < $1.key }.map { "\(Self.money($0.value)) \($0.key)" }.joined(separator: ", ") + ")"
+      amounts.isEmpty ? "" : " (" + amounts.sorted { $0.key < $1.key }.map { "\(MoneyText.exact(thousandths: $0.value, currency: $0.key)) \($0.key)" }.joined(separator: ", ") + ")"
     }
     return
       "Customer: first seen \(AnswerWords.instant(history.firstSeen)), \(Plural.counted(tenureDays, "day")) before the request; "
@@ -65,15 +65,6 @@ extension RefundEvidence {
     case .neutral: why = "how much was consumed is not known"
     }
     return "Refund preference (\(policy)): \(preference.appStore ?? "none (left out)") for the App Store, \(preference.googlePlay) for Google Play, because \(why)."
-  }
-
-  /// Thousandths as a decimal: `4.99`, `4.995`, `5.00`.
-  static func money(_ thousandths: Int64) -> String {
-    let sign = thousandths < 0 ? "-" : ""
-    let whole = thousandths.magnitude / 1000
-    let fraction = thousandths.magnitude % 1000
-    let digits = fraction % 10 == 0 ? String(fraction / 10).leftPadded(2) : String(fraction).leftPadded(3)
-    return "\(sign)\(whole).\(digits)"
   }
 
   /// Milliunits as a percentage with three decimals at most: `45.2%`.

@@ -170,7 +170,8 @@ package struct CustomerTimeline: Sendable {
     }
     let price = ledger.details.details(line: event.line)
     if price.hasPrice {
-      parts.append(ReportFormat.money(thousandths: price.price) + " " + symbols.currencies.string(price.priceCurrency))
+      let currency = symbols.currencies.string(price.priceCurrency)
+      parts.append(MoneyText.exact(thousandths: price.price, currency: currency) + " " + currency)
     } else if event.kind == .consumption {
       parts.append("\(event.quantity) " + symbols.currencies.string(event.balanceCurrency))
     }

@@ -1,21 +1,26 @@
+import StoreLedgerCore
+
 /// The one way the HTML report writes numbers: counts and money with thousands separators, money
-/// in currency units to the cent, shares as percentages with one decimal (JSON and CSV stay exact).
+/// in its currency's minor units (`MoneyText`), shares as percentages with one decimal (JSON and
+/// CSV stay exact).
 enum HTMLNumber {
   /// `1234567` → `1,234,567`.
   static func count(_ value: Int64) -> String {
     (value < 0 ? "-" : "") + grouped(value.magnitude)
   }
 
-  /// Thousandths of a currency unit (× `factor`) in units to the cent, rounded half away from zero:
-  /// `4990` → `4.99`, `1234567` → `1,234.57`; `factor` 12 gives ARR from MRR without overflow.
-  static func money(thousandths: Int64, times factor: UInt64 = 1) -> String {
-    precondition((1...18).contains(factor), "factor \(factor): a small multiple such as 12")
-    // |thousandths| × 18 < 2^128 and its tenth < 2^64, so the cents never overflow.
-    let product = thousandths.magnitude.multipliedFullWidth(by: factor)
-    var (cents, remainder) = UInt64(10).dividingFullWidth(product)
-    if remainder >= 5 { cents += 1 }
-    let fraction = cents % 100
-    return (thousandths < 0 && cents > 0 ? "-" : "") + grouped(cents / 100) + (fraction < 10 ? ".0" : ".") + String(fraction)
+  /// Thousandths of `currency` (× `factor`) in its minor units, grouped, rounded half away from
+  /// zero (`MoneyText`): `4990` USD → `4.99`, `1234567` USD → `1,234.57`, `1200000` JPY → `1,200`.
+  static func money(thousandths: Int64, times factor: UInt64 = 1, currency: String) -> String {
+    MoneyText.rounded(thousandths: thousandths, times: factor, currency: currency)
+  }
+
+  /// The currency of a money metric's key: the key itself, or `USD` of a cohort's `USD/3`.
+  static func currency(ofKey key: String) -> String { String(key.prefix { $0 != "/" }) }
+
+  /// Thousandths with two decimals, grouped: `1500` → `1.50` (a count per subscriber).
+  static func hundredths(thousandths: Int64) -> String {
+    MoneyText.rounded(thousandths: thousandths, digits: 2)
   }
 
   /// `numerator / denominator` as a percentage with one decimal, rounded half away from zero:
@@ -39,13 +44,5 @@ enum HTMLNumber {
   }
 
   /// Digits in groups of three: `1234567` → `1,234,567`.
-  private static func grouped(_ value: UInt64) -> String {
-    let digits = Array(String(value))
-    var text = ""
-    for (index, digit) in digits.enumerated() {
-      if index > 0 && (digits.count - index) % 3 == 0 { text.append(",") }
-      text.append(digit)
-    }
-    return text
-  }
+  private static func grouped(_ value: UInt64) -> String { MoneyText.groupedDigits(value) }
 }

@@ -112,7 +112,7 @@ extension Report {
       "p",
       "\(Plural.counted(buckets.count, interval.rawValue + " bucket")), \(span), as known "
         + (asOf.map { "at \($0.rfc3339)" } ?? "now (every event in the log)")
-        + ". Money in currency units to the cent (the JSON and CSV formats are exact); tables list the newest bucket first; definitions in Docs/reports.md.",
+        + ". Money in each currency's own minor units, yen without decimals (the JSON and CSV formats are exact); tables list the newest bucket first; definitions in Docs/reports.md.",
       attributes: "class=\"meta\"")
     headline(into: &page, now: now, rates: rates)
     let labels = buckets.indices.map(bucketLabel)
@@ -133,13 +133,18 @@ extension Report {
         continue
       }
       charts(of: section, into: &page, labels: labels, rates: rates)
-      var rows = columns.map { column in (title: column.title, cells: buckets.map { cell($0, column) }) }
+      // Cohort metrics by offset are tables of their own (`lifetimeValueTables`), not rows per bucket.
+      let byOffset: [ReportMetric] = [.firstPaymentRevenue, .ltv]
+      var rows = columns.filter { !byOffset.contains($0.metric) }.map { column in
+        (title: column.title, cells: buckets.map { cell($0, column) })
+      }
       var notes: [String] = []
       if let rates, let metric = [ReportMetric.mrr, .revenue].first(where: section.tabled.contains), buckets.first?[metric.rawValue] != nil {
         rows.insert(totalRow(metric, rates: rates), at: 0)
         notes = missingRates([metric], rates: rates)
       }
       page.bucketTables(labels: labels, rows: rows)
+      if section.tabled.contains(.ltv) { page.append(lifetimeValueTables(labels: labels)) }
       for note in notes { page.element("p", "Total left out (–): " + note + ".", attributes: "class=\"note\"") }
       page.append("</section>\n")
     }
@@ -211,7 +216,7 @@ extension Report {
   private func totalRow(_ metric: ReportMetric, rates: ExchangeRates) -> (title: String, cells: [String]) {
     let cells = buckets.indices.map { index -> String in
       guard case .amount(let total) = total(of: metric, bucket: index, rates: rates) else { return "–" }
-      return HTMLNumber.money(thousandths: total)
+      return HTMLNumber.money(thousandths: total, currency: rates.target)
     }
     return ("\(metric.title) total in \(rates.target) (at dated rates)", cells)
   }
@@ -336,7 +341,7 @@ extension Report {
     return columns
   }
 
-  /// A table cell, in `HTMLNumber`'s formats: counts and money grouped, money to the cent, shares in percent.
+  /// A table cell, in `HTMLNumber`'s formats: counts and money grouped, money in its currency's minor units, shares in percent.
   private func cell(_ bucket: ReportBucket, _ column: Column) -> String {
     guard let value = bucket[column.metric.rawValue] else { return "" }
     switch value {
@@ -346,16 +351,17 @@ extension Report {
         return HTMLNumber.count(entries.filter { Int64($0.key).map(days.contains) ?? false }.reduce(0) { $0 + $1.value })
       }
       let amount = value[column.key ?? ""]
-      if column.isAnnual { return HTMLNumber.money(thousandths: amount, times: 12) }
+      let currency = HTMLNumber.currency(ofKey: column.key ?? "")
+      if column.isAnnual { return HTMLNumber.money(thousandths: amount, times: 12, currency: currency) }
       if column.isPerSubscriber {
         guard case .count(let subscribers)? = bucket[ReportMetric.subscribers.rawValue], subscribers > 0 else { return "–" }
         // Hundredths, rounded half up; the remainder is below `subscribers`, so only the whole part can overflow.
         let (whole, overflow) = (amount / subscribers).multipliedReportingOverflow(by: 1000)
         guard !overflow, amount >= 0 else { return "–" }
         let hundredths = (amount % subscribers * 200 + subscribers) / (2 * subscribers)
-        return HTMLNumber.money(thousandths: whole + hundredths * 10)
+        return HTMLNumber.hundredths(thousandths: whole + hundredths * 10)
       }
-      return column.metric.isMoney ? HTMLNumber.money(thousandths: amount) : HTMLNumber.count(amount)
+      return column.metric.isMoney ? HTMLNumber.money(thousandths: amount, currency: currency) : HTMLNumber.count(amount)
     case .rate(let numerator, let denominator): return HTMLNumber.percent(numerator, of: denominator) ?? "–"
     }
   }

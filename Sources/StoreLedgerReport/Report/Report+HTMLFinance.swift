@@ -52,6 +52,46 @@ extension Report {
     return charts
   }
 
+  /// The offsets k an LTV table shows: the first months, then quarters and years. Every k is in
+  /// the charts and the JSON; a column per k made 24 columns of each of 24 rows per currency, and
+  /// printed, dozens of pages.
+  static let lifetimeValueTableOffsets = [0, 1, 2, 3, 6, 9, 12, 18, 24, 36]
+
+  /// Per currency: a row per first-payment cohort (newest first) with its paying customers and its
+  /// realized LTV k buckets after, at `lifetimeValueTableOffsets` within the report.
+  /// - Complexity: O(currencies · buckets · offsets).
+  func lifetimeValueTables(labels: [String]) -> String {
+    var currencies: [String] = []
+    for key in keys(of: [.ltv]) {
+      let currency = HTMLNumber.currency(ofKey: key)
+      if !currencies.contains(currency) { currencies.append(currency) }
+    }
+    let offsets = Self.lifetimeValueTableOffsets.filter { $0 < buckets.count }
+    var html = ""
+    for currency in currencies {
+      var rows = ""
+      for (index, bucket) in buckets.enumerated().reversed() {
+        guard case .keyed(let entries)? = bucket[ReportMetric.ltv.rawValue] else { continue }
+        let values = Dictionary(entries.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+        guard values.keys.contains(where: { $0.hasPrefix(currency + "/") }) else { continue }
+        var customers = "–"
+        if case .count(let count)? = bucket[ReportMetric.firstPaymentCustomers.rawValue] { customers = HTMLNumber.count(count) }
+        rows += "<tr><th>\(HTMLPage.escape(labels[index]))</th><td>\(customers)</td>"
+        for k in offsets {
+          let cell = values[currency + "/" + String(k)].map { HTMLNumber.money(thousandths: $0, currency: currency) } ?? ""
+          rows += "<td>\(cell)</td>"
+        }
+        rows += "</tr>\n"
+      }
+      guard !rows.isEmpty else { continue }
+      html += "<p class=\"meta\">Realized LTV in \(HTMLPage.escape(currency)) per paying customer of each first-payment cohort, k buckets after its first payment (every k is in the chart above and in the JSON).</p>\n"
+      html += "<div class=\"scroll\">\n<table class=\"cohorts\">\n<thead><tr><th>cohort</th><th>customers</th>"
+      for k in offsets { html += "<th>k = \(k)</th>" }
+      html += "</tr></thead>\n<tbody>\n" + rows + "</tbody>\n</table>\n</div>\n"
+    }
+    return html
+  }
+
   /// The keys any bucket has in these keyed metrics, in byte order.
   private func keys(of metrics: [ReportMetric]) -> [String] {
     var keys: [String] = []

@@ -38,7 +38,7 @@ extension Report {
     guard case .keyed? = values.first else { return String(count) }
     let entries = keyed.filter { $0.value != 0 }.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
     if entries.isEmpty { return "0" }
-    return entries.map { metric.isMoney ? "\($0.key) \(ReportFormat.money(thousandths: $0.value))" : "\($0.key) \($0.value)" }
+    return entries.map { metric.isMoney ? "\($0.key) \(HTMLNumber.money(thousandths: $0.value, currency: HTMLNumber.currency(ofKey: $0.key)))" : "\($0.key) \($0.value)" }
       .joined(separator: "; ")
   }
 }

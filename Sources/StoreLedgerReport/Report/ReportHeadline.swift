@@ -75,7 +75,7 @@ private struct HeadlineReading {
 
   func mrr() -> ReportHeadline.Figure? {
     guard let amounts = keyed(.mrr, index) else { return nil }
-    var lines = amounts.map { ReportHeadline.Line(text: "\($0.key) \(HTMLNumber.money(thousandths: $0.value))", value: String($0.value)) }
+    var lines = amounts.map { ReportHeadline.Line(text: "\($0.key) \(HTMLNumber.money(thousandths: $0.value, currency: $0.key))", value: String($0.value)) }
     if let rates { lines.append(total(of: .mrr, at: index, rates: rates)) }
     if lines.isEmpty { lines = [.init(text: "none", value: "0")] }
     var detail = "coverage unknown (no mrr_priced_subscriptions in this report)"
@@ -99,14 +99,14 @@ private struct HeadlineReading {
       let then = before.first { $0.key == currency }?.value ?? 0
       let difference = now - then  // both at most `Limits.reportValueMax`, half of Int64.max
       let share = HTMLNumber.change(from: then, to: now).map { " (\($0))" } ?? ""
-      lines.append(.init(text: "\(currency) \(difference >= 0 ? "+" : "")\(HTMLNumber.money(thousandths: difference))\(share)", value: String(difference)))
+      lines.append(.init(text: "\(currency) \(difference >= 0 ? "+" : "")\(HTMLNumber.money(thousandths: difference, currency: currency))\(share)", value: String(difference)))
     }
     if let rates {
       let now = total(of: .mrr, at: index, rates: rates)
       let then = total(of: .mrr, at: previous, rates: rates)
       if let a = Int64(now.value), let b = Int64(then.value) {
         let share = HTMLNumber.change(from: b, to: a).map { " (\($0))" } ?? ""
-        lines.append(.init(text: "total \(rates.target) \(a - b >= 0 ? "+" : "")\(HTMLNumber.money(thousandths: a - b))\(share)", value: String(a - b)))
+        lines.append(.init(text: "total \(rates.target) \(a - b >= 0 ? "+" : "")\(HTMLNumber.money(thousandths: a - b, currency: rates.target))\(share)", value: String(a - b)))
       } else {
         lines.append(.init(text: "total \(rates.target): –, a rate is missing", value: ""))
       }
@@ -143,7 +143,7 @@ private struct HeadlineReading {
     guard let refunds = count(.refunds, index) else { return nil }
     var lines = [ReportHeadline.Line(text: HTMLNumber.count(refunds), value: String(refunds))]
     for amount in keyed(.refunded, index) ?? [] {
-      lines.append(.init(text: "\(amount.key) \(HTMLNumber.money(thousandths: amount.value)) refunded", value: String(amount.value)))
+      lines.append(.init(text: "\(amount.key) \(HTMLNumber.money(thousandths: amount.value, currency: amount.key)) refunded", value: String(amount.value)))
     }
     if let rates, keyed(.refunded, index) != nil { lines.append(total(of: .refunded, at: index, rates: rates)) }
     let charges = count(.charges, index)
@@ -157,7 +157,7 @@ private struct HeadlineReading {
     let total = report.total(of: metric, bucket: bucket, rates: rates)
     switch total {
     case .amount(let value):
-      return .init(text: "total \(rates.target) \(HTMLNumber.money(thousandths: value))", value: String(value))
+      return .init(text: "total \(rates.target) \(HTMLNumber.money(thousandths: value, currency: rates.target))", value: String(value))
     case .missingRates(let currencies):
       return .init(text: "total \(rates.target): –, no rate for \(currencies.joined(separator: ", "))", value: "")
     case .outOfRange:

@@ -93,13 +93,17 @@ struct PMReportTests {
   }
 
   @Test(
-    "numbers have one format: grouped counts, money to the cent, percentages with one decimal",
+    "numbers have one format: grouped counts, money in its currency's minor units, percentages with one decimal",
     arguments: [
       (HTMLNumber.count(1_234_567), "1,234,567"), (HTMLNumber.count(-1000), "-1,000"), (HTMLNumber.count(999), "999"),
-      (HTMLNumber.money(thousandths: 4990), "4.99"), (HTMLNumber.money(thousandths: 1_234_567), "1,234.57"),
-      (HTMLNumber.money(thousandths: -29_995), "-30.00"), (HTMLNumber.money(thousandths: 4), "0.00"),
-      (HTMLNumber.money(thousandths: 4166, times: 12), "49.99"),
-      (HTMLNumber.money(thousandths: Limits.reportValueMax, times: 12), "48,000,000,000,000,000.00"),
+      (HTMLNumber.money(thousandths: 4990, currency: "USD"), "4.99"),
+      (HTMLNumber.money(thousandths: 1_234_567, currency: "EUR"), "1,234.57"),
+      (HTMLNumber.money(thousandths: -29_995, currency: "USD"), "-30.00"),
+      (HTMLNumber.money(thousandths: 4, currency: "USD"), "0.00"),
+      (HTMLNumber.money(thousandths: 4166, times: 12, currency: "USD"), "49.99"),
+      (HTMLNumber.money(thousandths: Limits.reportValueMax, times: 12, currency: "USD"), "48,000,000,000,000,000.00"),
+      (HTMLNumber.money(thousandths: 1_200_000, currency: "JPY"), "1,200"),
+      (HTMLNumber.money(thousandths: 4_995, currency: "KWD"), "4.995"),
       (HTMLNumber.percent(1, of: 3) ?? "", "33.3%"), (HTMLNumber.percent(1, of: 8) ?? "", "12.5%"),
       (HTMLNumber.percent(0, of: 5) ?? "", "0.0%"), (HTMLNumber.percent(1, of: 0) ?? "nil", "nil"),
       (HTMLNumber.change(from: 4990, to: 4166) ?? "", "-16.5%"), (HTMLNumber.change(from: 0, to: 5) ?? "nil", "nil"),
