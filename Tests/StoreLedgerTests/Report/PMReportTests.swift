@@ -122,6 +122,25 @@ struct PMReportTests {
     #expect(html.contains("@media print") && html.contains("@page { size: A4 landscape"))
   }
 
+  @Test("realized LTV is a table per currency, a row per cohort at k = 0, 1, 2, 3, 6, 9, 12, with the JSON's figures, and no row per offset")
+  func lifetimeValueTables() throws {
+    let json = runCLI(["report", generatedLog] + Self.window + ["--metrics", "ltv,first_payment_customers"])
+    let html = runCLI(["report", generatedLog] + Self.window + ["--format", "html"]).stdout
+    guard case .array(let buckets)? = try JSONValue.parse(json.stdout)["buckets"], buckets.count == 14 else {
+      Issue.record("no 14 buckets")
+      return
+    }
+    // The oldest cohort, January 2024, in USD: its row holds the JSON's ltv at each shown k.
+    let ltv = Dictionary(pairs(buckets[0]["ltv"]), uniquingKeysWith: { a, _ in a })
+    let shown = [0, 1, 2, 3, 6, 9, 12].map { ltv["USD/\($0)"].map { HTMLNumber.money(thousandths: $0, currency: "USD") } ?? "" }
+    try #require(shown.allSatisfy { !$0.isEmpty }, "the generated log's first cohort pays in USD")
+    let table = try #require(html.range(of: "Realized LTV in USD per paying customer"))
+    let row = "<tr><th>2024-01</th><td>\(integer(buckets[0]["first_payment_customers"]))</td>" + shown.map { "<td>\($0)</td>" }.joined() + "</tr>"
+    #expect(html[table.upperBound...].contains(row))
+    #expect(html[table.upperBound...].contains("<th>k = 12</th></tr></thead>"))
+    #expect(!html.contains("(cumulative, by month after) USD/0"))
+  }
+
   @Test("--rates gives a total in one currency at the newest rate dated before each bucket's end; a missing rate is a note")
   func ratesTotal() throws {
     let directory = try temporaryDirectory()
