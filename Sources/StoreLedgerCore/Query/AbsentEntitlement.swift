@@ -59,12 +59,15 @@ extension AbsentEntitlement {
               + describe(ending(before?.to, subject: symbol, ledger: ledger), subject: symbol, ledger: ledger),
             evidence: ending(before?.to, subject: symbol, ledger: ledger)))
       } else if let last = intervals.last, let end = last.to {
+        let evidence = ending(end, subject: symbol, ledger: ledger)
+        // A unit given away is not in a state of its own here: the transfer is what ended it.
+        let how = recipient(of: evidence, subject: symbol, ledger: ledger).map { "transferred to \($0)" } ?? last.state
         result.append(
           AbsentEntitlement(
             entitlement: entitlement,
-            reason: "it ended at \(AnswerWords.instant(end)) (\(last.product), \(last.state))"
-              + describe(ending(end, subject: symbol, ledger: ledger), subject: symbol, ledger: ledger),
-            evidence: ending(end, subject: symbol, ledger: ledger)))
+            reason: "it ended at \(AnswerWords.instant(end)) (\(last.product), \(how))"
+              + describe(evidence, subject: symbol, ledger: ledger),
+            evidence: evidence))
       }
     }
     // Blocked from its first instant, an entitlement is in no interval of the timeline: still say why.
@@ -91,12 +94,21 @@ extension AbsentEntitlement {
         + describe(evidence, subject: subject, ledger: ledger), evidence: evidence)
   }
 
-  /// The subject's revocations and expirations effective at `end`: what ended a grant then
-  /// (none when it simply ran out).
+  /// The subject's revocations, expirations and transfers away effective at `end`: what ended
+  /// a grant then (none when it simply ran out). A transfer's `subject` is the giving owner, so
+  /// the subject's own transfers at `end` are the ones that took a unit from it (contract v1.3, section 9).
   package static func ending(_ end: Timestamp?, subject: Symbol, ledger: Ledger) -> [Evidence] {
     guard let end else { return [] }
-    return ledger.events(of: subject).filter { $0.at == end && ($0.kind == .revocation || $0.kind == .expiration) }
+    return ledger.events(of: subject)
+      .filter { $0.at == end && ($0.kind == .revocation || $0.kind == .expiration || $0.isTransfer) }
       .map { Evidence(id: ledger.symbols.ids.string($0.id), line: Int($0.line)) }
+  }
+
+  /// The receiving subject of the last transfer `evidence` cites among the subject's events, if any.
+  static func recipient(of evidence: [Evidence], subject: Symbol, ledger: Ledger) -> String? {
+    let lines = Set(evidence.map(\.line))
+    return ledger.events(of: subject).last { $0.isTransfer && lines.contains(Int($0.line)) }
+      .map { ledger.symbols.transactions.string($0.transferRecipient) }
   }
 
   /// `; events e6 (line 6: revocation, refund, effective 4 Mar 2026 16:00 UTC, learned 9 Mar 2026 08:00 UTC)`.
@@ -107,6 +119,7 @@ extension AbsentEntitlement {
       guard let event = events.first(where: { Int($0.line) == item.line }) else { return "\(item.id) (line \(item.line))" }
       var text = "\(item.id) (line \(item.line): \(event.kind.name)"
       if event.kind == .revocation, let reason = RevocationReason(rawValue: event.reasonRaw) { text += ", \(reason.name)" }
+      if event.isTransfer { text += " to \(ledger.symbols.transactions.string(event.transferRecipient))" }
       text += ", effective \(AnswerWords.instant(event.at))"
       if event.recorded != event.at { text += ", learned \(AnswerWords.instant(event.recorded))" }
       return text + ")"

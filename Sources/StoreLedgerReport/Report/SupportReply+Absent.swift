@@ -30,6 +30,10 @@ extension SupportReply {
     if let revocation = ending.last(where: { $0.kind == .revocation }) {
       return revoked(name, revocation, zone: zone)
     }
+    // No account id in a reply: the customer may not know, or be, the receiving account.
+    if ending.contains(where: \.isTransfer) {
+      return "Your \(name) access moved to another account on \(zone.day(end))."
+    }
     return "Your \(name) access ended on \(zone.day(end))."
   }
 

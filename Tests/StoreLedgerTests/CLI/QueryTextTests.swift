@@ -107,6 +107,13 @@ struct TransferWordsTests {
     let query = runCLI(["query", log, "--subject", "ben", "--at", "2026-02-10T00:00:00Z", "--explain", "--format", "text"])
     #expect(query.status == 0)
     #expect(query.stdout.contains("owned through: transfer between accounts (event t2, line 3), took effect 10 Jan 2026 12:00 UTC"), "\(query.stdout)")
+    // The giver: the transfer that took the unit away decides the "no", in the text and the reply.
+    let given = runCLI(["query", log, "--subject", "ben", "--at", "2026-02-20", "--explain", "--format", "text"])
+    #expect(given.stdout.contains("pro: no: it ended at 15 Feb 2026 (pro.monthly, transferred to ana)"), "\(given.stdout)")
+    #expect(given.stdout.contains("decided by: transfer between accounts (event t4, line 5), took effect 15 Feb 2026"), "\(given.stdout)")
+    let reply = runCLI(["query", log, "--subject", "ben", "--at", "2026-02-20", "--format", "reply"])
+    #expect(reply.stdout.contains("Your Pro access moved to another account on 15 Feb 2026."), "\(reply.stdout)")
+    #expect(!reply.stdout.contains("ana"), "\(reply.stdout)")
     let timeline = runCLI(["timeline", log, "--subject", "cleo"])
     #expect(timeline.stdout.contains("transfer to dan, transaction l1"), "\(timeline.stdout)")
   }

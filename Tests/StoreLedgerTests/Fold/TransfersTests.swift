@@ -117,6 +117,23 @@ struct TransfersTests {
     #expect(ownCited == ["p2"])
   }
 
+  @Test("--explain of the giver after a transfer cites the transfer as what ended its access, and names the receiver")
+  func explainCitesTransferAway() throws {
+    let log = Self.moved
+    var engine = QueryEngine(ledger: try ledger(log))
+    let answer = engine.answer(subject: "a", at: ts("2026-02-15T00:00:00Z"), asOf: nil, explain: true)
+    let absent = AbsentEntitlement.all(from: answer, ledger: engine.ledger).first { $0.entitlement == "pro" }
+    // Pro came from m1 (to b on 10 Jan) and the lifetime l1 (to c on 11 Jan): the later transfer ended it.
+    #expect(absent?.evidence.map(\.id) == ["t2"])
+    #expect(absent?.reason.contains("transferred to c") == true, "\(absent?.reason ?? "nil")")
+    // An expiry with no transfer at its instant cites nothing and keeps the plan's state.
+    let lapsed = try ledger(Self.base)
+    var plain = QueryEngine(ledger: lapsed)
+    let expired = AbsentEntitlement.all(
+      from: plain.answer(subject: "a", at: ts("2026-02-15T00:00:00Z"), asOf: nil, explain: true), ledger: lapsed)
+    #expect(expired.allSatisfy { $0.evidence.isEmpty && !$0.reason.contains("transferred") }, "\(expired)")
+  }
+
   @Test("a transfer back to an earlier owner is allowed, and the unit returns with every line it gathered")
   func transferBack() throws {
     let log = Self.moved + "\n" + """
