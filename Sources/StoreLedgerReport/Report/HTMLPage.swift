@@ -113,6 +113,10 @@ struct HTMLPage {
       table.buckets td { min-width: 0; }
       table.cohorts { font-size: 7px; }
       table.cohorts th, table.cohorts td { padding: 1px 2px; }
+      /* Two small charts a row, as a grid: in a wrapping flex row Chromium printed one a row and
+         shrank the first chart of a page to a thumbnail. */
+      .grid { display: grid; grid-template-columns: 1fr 1fr; gap: 0 12px; }
+      .grid svg { width: 100%; height: auto; }
     }
     </style>
     </head>

@@ -120,6 +120,9 @@ struct PMReportTests {
     // 14 months: a table of the newest 12, then one of the oldest 2, in every tabled section.
     #expect(html.contains("<th>2024-02</th><th>2024-01</th></tr>"))
     #expect(html.contains("@media print") && html.contains("@page { size: A4 landscape"))
+    // Printed, small charts sit two a row on a grid (a wrapping flex row printed one a row, the first of a page shrunk).
+    let print = try #require(html.range(of: "@media print {")).upperBound
+    #expect(html[print...].contains(".grid { display: grid; grid-template-columns: 1fr 1fr;"))
   }
 
   @Test("realized LTV is a table per currency, a row per cohort at k = 0, 1, 2, 3, 6, 9, 12, with the JSON's figures, and no row per offset")
