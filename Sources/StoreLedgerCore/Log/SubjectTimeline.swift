@@ -34,6 +34,10 @@ package struct SubjectTimeline: Sendable, Equatable {
     package var renewsTo: String?
   }
 
+  /// The state of a subscription change from which another subject owns the subscription: the
+  /// subject's lane for it ends there (contract v1.3, section 9).
+  package static let transferredAway = "transferred_away"
+
   /// One balance after a change.
   package struct BalanceChange: Sendable, Equatable {
     /// When it changed.
@@ -120,7 +124,7 @@ extension Ledger {
     }
     var gathering = OwnedEventGathering(catalog: catalog)
     var fold = PointInTimeFold()
-    var accumulator = TimelineAccumulator()
+    var accumulator = TimelineAccumulator(gathersOwnedUnits: true)
     events.withUnsafeBufferPointer { all in
       func eventsOf(_ subject: Symbol) -> UnsafeBufferPointer<Event> {
         guard subject.isSome else { return UnsafeBufferPointer(rebasing: all[0..<0]) }
@@ -144,6 +148,8 @@ extension Ledger {
 
 /// A timeline being built instant by instant from the state and selection there.
 private struct TimelineAccumulator {
+  /// Whether the subject's events are gathered per instant (a subject some transfer names).
+  var gathersOwnedUnits = false
   var entitlementIntervals: [Int: [SubjectTimeline.Interval]] = [:]
   /// By original transaction: a subscription's number may change between gatherings.
   var subscriptionChanges: [Symbol: [SubjectTimeline.SubscriptionChange]] = [:]
@@ -177,6 +183,16 @@ private struct TimelineAccumulator {
       }
       changes.append(change)
       subscriptionChanges[sub.originalTransaction] = changes
+    }
+    // A subscription gathered earlier and not now was transferred away (contract v1.3, section 9):
+    // close it, or its last state would read as held ever after. Without transfers none goes.
+    for (original, changes) in subscriptionChanges where gathersOwnedUnits {
+      guard let last = changes.last, last.state != SubjectTimeline.transferredAway,
+        !state.subscriptions.contains(where: { $0.isKnown && $0.originalTransaction == original })
+      else { continue }
+      var gone = last
+      (gone.at, gone.expires, gone.state, gone.willRenew, gone.renewsTo) = (instant, instant, SubjectTimeline.transferredAway, false, nil)
+      subscriptionChanges[original, default: []].append(gone)
     }
     for balance in state.balances {
       var changes = balanceChanges[balance.currency] ?? []

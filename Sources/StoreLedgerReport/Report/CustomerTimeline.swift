@@ -91,9 +91,16 @@ package struct CustomerTimeline: Sendable {
     }
     for (original, changes) in timeline.subscriptions {
       var segments: [Segment] = []
+      var afterGap = false
       for (index, change) in changes.enumerated() {
         let end = index + 1 < changes.count ? changes[index + 1].at : nil
-        if let last = segments.last, last.state == change.state, last.product == change.product {
+        // Owned by another subject from here on: the ownership lane says to whom; this lane has a gap.
+        if change.state == SubjectTimeline.transferredAway {
+          afterGap = true
+          continue
+        }
+        defer { afterGap = false }
+        if !afterGap, let last = segments.last, last.state == change.state, last.product == change.product {
           segments[segments.count - 1].to = end
         } else {
           segments.append(Segment(from: change.at, to: end, state: change.state, product: change.product))

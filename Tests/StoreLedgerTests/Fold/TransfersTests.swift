@@ -134,6 +134,28 @@ struct TransfersTests {
     #expect(expired.allSatisfy { $0.evidence.isEmpty && !$0.reason.contains("transferred") }, "\(expired)")
   }
 
+  @Test("the giver's timeline closes the subscription at the transfer's at, once the transfer is known; a return reopens it")
+  func giverTimelineClosesAtTransfer() throws {
+    let log = Self.moved + "\n" + """
+      {"id":"t3","type":"transfer","subject":"b","at":"2026-02-10T00:00:00Z","to":"a","original_transaction":"m1"}
+      """
+    let loaded = try ledger(log)
+    func states(_ subject: String, asOf: String?) -> [String] {
+      let timeline = loaded.timeline(named: subject, asOf: asOf.map(ts))
+      let changes = timeline?.subscriptions.first { $0.0 == "m1" }?.1 ?? []
+      return changes.map { "\($0.state)@\(AnswerWords.instant($0.at))" }
+    }
+    #expect(states("a", asOf: nil) == [
+      "active@1 Jan 2026", "transferred_away@10 Jan 2026 12:00 UTC", "active@10 Feb 2026", "expired@1 Mar 2026",
+    ])
+    // b's renewal r2 is a change of transaction; the return to a closes b's lane.
+    #expect(states("b", asOf: nil) == ["active@10 Jan 2026 12:00 UTC", "active@1 Feb 2026", "transferred_away@10 Feb 2026"])
+    // Before t1's recorded the ledger does not know of it: a's m1 runs out, and b's renewal folds
+    // as b's own (section 9); the return t3, effective and learned on 10 Feb, is not known yet either.
+    #expect(states("a", asOf: "2026-02-04T00:00:00Z") == ["active@1 Jan 2026", "expired@1 Feb 2026"])
+    #expect(states("b", asOf: "2026-02-04T00:00:00Z") == ["active@1 Feb 2026", "expired@1 Mar 2026"])
+  }
+
   @Test("a transfer back to an earlier owner is allowed, and the unit returns with every line it gathered")
   func transferBack() throws {
     let log = Self.moved + "\n" + """
