@@ -8,7 +8,7 @@ import Testing
 @testable import StoreLedgerGenerate
 
 /// Rewrites a whole log in memory with `ProductionShape`.
-private func reshaped(_ log: [UInt8], seed: UInt64) throws -> (bytes: [UInt8], stats: ProductionShape.Stats) {
+func reshaped(_ log: [UInt8], seed: UInt64) throws -> (bytes: [UInt8], stats: ProductionShape.Stats) {
   var shape = ProductionShape(seed: seed)
   var out: [UInt8] = []
   try log.withUnsafeBytes { raw in

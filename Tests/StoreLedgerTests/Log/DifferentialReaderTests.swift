@@ -112,6 +112,15 @@ struct FastLineReader {
       || (event.kind == .revocation && event.quantity != 0)
     {
       n.quantity = event.quantity
+    } else if event.kind == .grant || event.kind == .block {
+      // The entitlements' bit mask (Event+Access); every bit: a block of every entitlement.
+      let mask = event.entitlementMask
+      if mask != UInt64.max {
+        n.entitlements = catalog.entitlementNames.enumerated().filter { mask & (1 << UInt64($0.offset)) != 0 }.map(\.element)
+          .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+      } else if event.kind == .grant {
+        inconsistencies.append("a grant of every entitlement")
+      }
     } else if event.quantity != 0 {
       inconsistencies.append("quantity \(event.quantity) on a \(event.kind.name)")
     }
@@ -141,6 +150,18 @@ struct FastLineReader {
           ? RefundRequestReason(rawValue: event.reasonRaw)?.name : RevocationReason(rawValue: event.reasonRaw)?.name
     }
     if event.kind == .autoRenewChanged { n.autoRenew = event.autoRenew }
+    // The v1.3 kinds keep their values in fields they have no other use for (Event+Transfer, Event+Access).
+    if event.kind == .transfer {
+      n.to = text(symbols.transactions, event.transferRecipient)
+      let unit = text(symbols.transactions, event.transferredUnit)
+      (n.transaction, n.originalTransaction) = event.transferNamesTransaction ? (unit, nil) : (nil, unit)
+      n.reason = nil
+    } else if event.isAccess {
+      n.reason = text(symbols.transactions, event.accessReason)
+      n.grant = event.kind == .grantRevoked ? text(symbols.transactions, event.grantReference) : nil
+      n.service = event.kind == .block || event.kind == .unblock ? text(symbols.transactions, event.service) : nil
+      (n.transaction, n.originalTransaction) = (nil, nil)
+    }
     n.hasMeta = details.metaHash != 0
     if !inconsistencies.isEmpty { n.type += " <" + inconsistencies.joined(separator: "; ") + ">" }
     return n

@@ -114,6 +114,12 @@ struct NormalizedEvent: Equatable {
   var refunded: Int64?
   var respondBy: Int64?
   var hasChargeFacts = false
+  /// Contract v1.3, sections 9 and 10: a transfer's `to`, a grant's or block's `entitlements`
+  /// (as a set, sorted), the grant a `grant_revoked` names, a block's `service`.
+  var to: String?
+  var entitlements: [String]?
+  var grant: String?
+  var service: String?
 
   /// One ASCII line naming every value; strings are escaped scalar by scalar, so two
   /// descriptions are equal exactly when the values are equal scalar for scalar.
@@ -132,6 +138,8 @@ struct NormalizedEvent: Equatable {
       "price=\(number(price))", "currency=\(text(currency))", "reason=\(text(reason))",
       "refunded=\(number(refunded))", "respond_by=\(number(respondBy))", "charge_facts=\(hasChargeFacts)",
       "auto_renew=\(autoRenew.map { String($0) } ?? "-")", "meta=\(hasMeta)",
+      "to=\(text(to))", "entitlements=\(entitlements.map { "[" + $0.map { text($0) }.joined(separator: ",") + "]" } ?? "-")",
+      "grant=\(text(grant))", "service=\(text(service))",
     ].joined(separator: " ")
   }
 
@@ -149,7 +157,7 @@ struct ReferenceEventReader {
 
   // MARK: The rules, as tables (Docs/log-format.md, the type table and the fields every event has).
 
-  enum ValueKind { case string, timestamp, integer, boolean, object }
+  enum ValueKind { case string, timestamp, integer, boolean, object, strings }
 
   static let fieldKinds: [String: ValueKind] = [
     "id": .string, "type": .string, "subject": .string, "at": .timestamp,
@@ -158,7 +166,7 @@ struct ReferenceEventReader {
     "quantity": .integer, "ownership": .string, "offer": .string, "price": .integer,
     "currency": .string, "reason": .string, "auto_renew": .boolean,
     "refunded": .integer, "store": .string, "country": .string, "proceeds": .integer, "respond_by": .timestamp,
-    "to": .string,
+    "to": .string, "entitlements": .strings, "grant": .string, "service": .string,
   ]
 
   static let commonRequired = ["id", "type", "subject", "at"]
@@ -184,7 +192,16 @@ struct ReferenceEventReader {
     "consumption": (["currency", "quantity"], []),
     "refund_requested": (["transaction"], ["reason", "respond_by"]),
     "refund_declined": (["transaction"], []),
+    // Contract v1.3, sections 9 and 10 (a transfer names its unit by exactly one of the two).
+    "transfer": (["to"], ["original_transaction", "transaction"]),
+    "grant": (["entitlements"], ["expires", "reason"]),
+    "grant_revoked": (["grant"], ["reason"]),
+    "block": (["service"], ["entitlements", "reason"]),
+    "unblock": (["service"], ["reason"]),
   ]
+
+  /// The v1.3 kinds whose `reason` is free text (1–256 characters) rather than a name.
+  static let freeTextReasonTypes = ["grant", "grant_revoked", "block", "unblock"]
 
   static let ownerships = ["purchased", "family_shared"]
   static let offers = ["trial", "intro", "promo", "code", "win_back"]
@@ -472,6 +489,7 @@ struct ReferenceEventReader {
     var times: [String: Int64] = [:]
     var integers: [String: Int64] = [:]
     var booleans: [String: Bool] = [:]
+    var lists: [String: [String]] = [:]
     for member in members {
       let name = member.key
       let first = member.tokens[0]
@@ -495,6 +513,8 @@ struct ReferenceEventReader {
         booleans[name] = first.text == "true"
       case .object:
         guard first.text == "{" else { throw reject(name, "not an object: \(member.raw)") }
+      case .strings:
+        lists[name] = try stringList(member)
       }
     }
 
@@ -629,7 +649,11 @@ struct ReferenceEventReader {
     }
 
     try checkV13Values(typeName, strings: strings, integers: integers, times: times, into: &event)
-    if let reason = strings["reason"] {
+    try checkOwnershipAndAccess(typeName, strings: strings, lists: lists, into: &event)
+    if let reason = strings["reason"], Self.freeTextReasonTypes.contains(typeName) {
+      guard (1...256).contains(reason.unicodeScalars.count) else { throw reject("reason", "\(reason.unicodeScalars.count) characters") }
+      event.reason = reason
+    } else if let reason = strings["reason"] {
       let reasons =
         typeName == "expiration"
         ? Self.expirationReasons : typeName == "refund_requested" ? Self.refundRequestReasons : Self.revocationReasons
@@ -642,6 +666,62 @@ struct ReferenceEventReader {
 }
 
 extension ReferenceEventReader {
+  /// A JSON array of strings, as `[ "a" , "b" ]` tokens.
+  func stringList(_ member: Member) throws -> [String] {
+    let tokens = member.tokens
+    guard tokens.first?.text == "[", tokens.last?.text == "]" else { throw reject(member.key, "not an array: \(member.raw)") }
+    var values: [String] = []
+    for (index, token) in tokens.dropFirst().dropLast().enumerated() {
+      if index % 2 == 1 {
+        guard token.kind == .comma else { throw reject(member.key, "not an array of strings: \(member.raw)") }
+        continue
+      }
+      guard token.kind == .string else { throw reject(member.key, "not an array of strings: \(member.raw)") }
+      values.append(try decodeString(token))
+    }
+    return values
+  }
+
+  /// Contract v1.3, sections 9 and 10, as one line can break them: a transfer names its unit by
+  /// exactly one field and moves it to another subject id; grants and blocks name entitlements
+  /// some product grants (a non-empty list, kept as a set); a service has 1–64 characters; the
+  /// grant revoked is named like an event id.
+  func checkOwnershipAndAccess(
+    _ typeName: String, strings: [String: String], lists: [String: [String]], into event: inout NormalizedEvent
+  ) throws {
+    switch typeName {
+    case "transfer":
+      let to = strings["to"]!
+      switch (strings["original_transaction"], strings["transaction"]) {
+      case (nil, nil): throw reject("original_transaction", "neither it nor transaction")
+      case (.some, .some): throw reject("transaction", "both it and original_transaction")
+      default: break
+      }
+      guard (1...Limits.subjectLengthMax).contains(to.unicodeScalars.count) else { throw reject("to", "\(to.unicodeScalars.count) characters") }
+      guard !sameUnicodeScalars(to, event.subject) else { throw reject("to", "the line's own subject") }
+      event.to = to
+    case "grant", "block":
+      guard let names = lists["entitlements"] else { break }
+      guard !names.isEmpty else { throw reject("entitlements", "empty") }
+      let granted = Set(catalog.products.flatMap(\.entitlements))
+      for name in names where !granted.contains(where: { sameUnicodeScalars($0, name) }) {
+        throw reject("entitlements", "no product grants \(name)")
+      }
+      event.entitlements = Set(names).sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+    case "grant_revoked":
+      let grant = strings["grant"]!
+      guard (1...Limits.idLengthMax).contains(grant.unicodeScalars.count) else { throw reject("grant", "\(grant.unicodeScalars.count) characters") }
+      event.grant = grant
+    default:
+      break
+    }
+    if typeName == "block" || typeName == "unblock" {
+      let service = strings["service"]!
+      guard (1...64).contains(service.unicodeScalars.count) else { throw reject("service", "\(service.unicodeScalars.count) characters") }
+      event.service = service
+    }
+  }
+
   /// Contract v1.3, section 11, as one line can break it: a revocation's packs (≥ 1) and
   /// `refunded` (≥ 0); a charge's `store`, `country` and `proceeds` (0 to its price).
   func checkV13Values(

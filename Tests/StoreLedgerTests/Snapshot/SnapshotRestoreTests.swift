@@ -8,7 +8,7 @@ import Testing
 @testable import StoreLedgerStorage
 
 /// Loads `lines` as a log file in a fresh directory with the Events catalog.
-private func logFile(_ lines: [String], in directory: URL, name: String = "log.jsonl") throws -> String {
+func logFile(_ lines: [String], in directory: URL, name: String = "log.jsonl") throws -> String {
   let path = directory.appendingPathComponent(name).path
   try (lines.map { $0 + "\n" }.joined()).write(toFile: path, atomically: true, encoding: .utf8)
   return path
