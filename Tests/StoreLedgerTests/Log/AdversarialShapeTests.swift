@@ -127,8 +127,14 @@ struct AdversarialShapeTests {
     }
     testLog("v1.3 mutations: \(differential.summary)")
     DifferentialReaderTests.report("decision or value differs (v1.3 lines)", differential.disagreements, catalog: catalog)
-    DifferentialReaderTests.report(
-      "field named is not the mutated one (v1.3 lines)", differential.targetMisses, catalog: catalog, shrinking: false)
+    // A transfer without its unit's field is refused as "exactly one of original_transaction or
+    // transaction": naming either of the two is naming the mutated field.
+    let unitFields = ["transaction", "original_transaction"]
+    let misses = differential.targetMisses.filter { miss in
+      !(String(decoding: miss.line, as: UTF8.self).contains(#""type":"transfer""#)
+        && [miss.fast.rejectedField, miss.reference.rejectedField].allSatisfy { unitFields.contains($0 ?? "") })
+    }
+    DifferentialReaderTests.report("field named is not the mutated one (v1.3 lines)", misses, catalog: catalog, shrinking: false)
   }
 
   @Test("a snapshot of each shape's first half, restored with the rest as its tail, answers as a full fold at every subject's edge instants")
