@@ -30,16 +30,26 @@ KEEP = {
         r"var description\b", r"var rfc3339\b",
     ],
     "Support/Timestamp+Parsing.swift": [r"static func parseRFC3339\(_ text: String\)"],
+    "Support/Timestamp+Date.swift": [
+        r"init\(_ date: Date\)", r"static func parseUserInput\(", r"static var now\b", r"var date: Date",
+    ],
     "Support/Diagnostic.swift": [
         r"enum Severity\b", r"struct Diagnostic\b", r"var file: String\?", r"var line: Int\?",
         r"var column: Int\?", r"var severity\b", r"var exitCode\b", r"var description\b",
-        r"var message\b", r"struct DiagnosticList\b", r"var diagnostics\b",
+        r"var message\b", r"struct DiagnosticList\b", r"var diagnostics\b", r"init\(_ diagnostics:",
+        r"var code: DiagnosticCode", r"public init\($", r"struct DiagnosticCode\b", r"var rawValue: String",
+        r"init\(rawValue: String\)", r"init\(from decoder:", r"func encode\(to encoder:",
+        # The codes a library caller acts on (Docs/decisions.md, "The public face of errors").
+        r"static let (idConflict|transactionReused|overdraw|invalidJSON|importFailed|signatureRejected|"
+        r"unsignedPayload|lockBusy|commitsDropped|tornLineBlocksAppend|googlePlayDocumentsDamaged|"
+        r"unknownFeature|noPolicy|cacheAfterAnswer|unknownRefundRequest|evidenceWithoutCharge|fileNotFound) ",
     ],
     "Events/EventKind.swift": [r"enum EventKind\b", r"enum Ownership\b", r"enum Offer\b", r"var name: String"],
     "Fold/SubscriptionStatus.swift": [r"enum SubscriptionStatus\b", r"var name: String"],
     "Fold/PolicyDecision.swift": [r"enum TrialState\b"],
     "Log/LogAppender.swift": [
         r"struct AppendReport\b", r"var appended\b", r"var duplicates\b", r"var stamped\b", r"var warnings\b",
+        r"var learnedEarlier\b", r"var linesWritten\b",
     ],
 }
 

@@ -18,14 +18,14 @@ package struct GeneratorStats: Sendable, Equatable {
   package var outOfOrder = 0
   /// Distinct `transfer` events (contract v1.3 §9; `EventKind` has no case for them yet).
   package var transfers = 0
-  /// Distinct events per type, indexed by `EventKind.rawValue`; transfers are not among them.
+  /// Distinct events per type, indexed by `EventKind.storageCode`; transfers are not among them.
   package var eventsByKind = [Int](repeating: 0, count: EventKind.allCases.count)
 
   /// An empty tally.
   package init() {}
 
   /// Distinct events of `kind`.
-  package func count(of kind: EventKind) -> Int { eventsByKind[Int(kind.rawValue)] }
+  package func count(of kind: EventKind) -> Int { eventsByKind[Int(kind.storageCode)] }
 
   /// Counts one written line of `bytes` bytes. `latestAt` holds, per subject of the batch (from
   /// `batchFirst`), the latest `at` written so far, `Int64.min` before its first line.
@@ -40,7 +40,7 @@ package struct GeneratorStats: Sendable, Equatable {
     }
     events += 1
     if event.isTransfer { transfers += 1 }
-    eventsByKind[Int(event.kind.rawValue)] += 1
+    eventsByKind[Int(event.kind.storageCode)] += 1
     if event.recordedAt != .min, event.recordedAt - event.at >= Span.day {
       lateKnowledge += 1
     }

@@ -52,10 +52,8 @@ extension NamedVocabulary {
   }
 }
 
-extension SubscriptionStatus: NamedVocabulary, Codable, CaseIterable {
+extension SubscriptionStatus: NamedVocabulary, Codable {
   static var all: [SubscriptionStatus] { allCases }
-  /// Every state, in the order Docs/semantics.md lists them.
-  public static let allCases: [SubscriptionStatus] = [.active, .billingRetry, .grace, .expired, .revoked]
   /// Decodes a name (`billing_retry`).
   public init(from decoder: any Decoder) throws { self = try Self.decodeName(from: decoder) }
   /// Encodes the name.

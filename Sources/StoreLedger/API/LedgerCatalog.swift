@@ -8,7 +8,7 @@ import StoreLedgerStorage
 public struct LedgerCatalog: Sendable {
   let catalog: Catalog
   /// Where it came from: a path, or `<catalog>` for one built in code.
-  public let source: String
+  package let source: String
 
   /// Reads a catalog file.
   /// - Throws: every problem found, naming the file.
@@ -40,7 +40,7 @@ public struct LedgerCatalog: Sendable {
   /// One product of a catalog built in code.
   public struct Product: Sendable {
     /// The product id events name.
-    public let id: ProductID
+    package let id: ProductID
     let json: JSONValue
 
     /// An auto-renewable subscription in `group`, at `level` (1 is the highest), granting `entitlements`.

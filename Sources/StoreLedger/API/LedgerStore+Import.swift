@@ -11,13 +11,13 @@ import Dispatch
 public struct AppStoreVerificationOptions: Sendable {
   /// Root certificates (DER or PEM bytes) an intermediate must be issued by: Apple Root CA - G3
   /// for real data. Empty with `verifies` refuses every signed payload (no root to verify it).
-  public var rootCertificates: [[UInt8]]
+  package var rootCertificates: [[UInt8]]
   /// When set, signed transactions and notifications must name this bundle id.
-  public var bundleID: String?
+  package var bundleID: String?
   /// When set, signed Production notifications must name this App Apple ID.
-  public var appAppleID: Int64?
+  package var appAppleID: Int64?
   /// Whether signatures are verified; false imports decoded and signed payloads unchecked.
-  public var verifies: Bool
+  package var verifies: Bool
 
   /// Verify against `rootCertificates`, with the optional app checks.
   public static func verify(rootCertificates: [[UInt8]], bundleID: String? = nil, appAppleID: Int64? = nil) -> Self {

@@ -7,54 +7,44 @@ import StoreLedgerStorage
 // transaction does not compile. `recorded` and `meta` may be set on the result.
 
 extension NewEvent {
-  /// Why a subscription expired (`expiration`'s `reason`).
-  public struct ExpirationReason: RawRepresentable, Hashable, Sendable {
-    /// The name in the log.
-    public var rawValue: String
-    /// Wraps a name.
-    public init(rawValue: String) { self.rawValue = rawValue }
+  /// Why a subscription expired (`expiration`'s `reason`): the log's closed set, so no other
+  /// name can be built (`rawValue` is the name in the log).
+  public enum ExpirationReason: String, Hashable, Sendable {
     /// The subscriber turned auto-renew off.
-    public static let voluntary = ExpirationReason(rawValue: "voluntary")
+    case voluntary
     /// Billing failed past retry and grace.
-    public static let billing = ExpirationReason(rawValue: "billing")
+    case billing
     /// The subscriber did not accept a price increase.
-    public static let priceIncrease = ExpirationReason(rawValue: "price_increase")
+    case priceIncrease = "price_increase"
     /// The product was no longer offered.
-    public static let productUnavailable = ExpirationReason(rawValue: "product_unavailable")
+    case productUnavailable = "product_unavailable"
     /// Any other reason.
-    public static let other = ExpirationReason(rawValue: "other")
+    case other
   }
 
-  /// Why a transaction was revoked (`revocation`'s `reason`).
-  public struct RevocationReason: RawRepresentable, Hashable, Sendable {
-    /// The name in the log.
-    public var rawValue: String
-    /// Wraps a name.
-    public init(rawValue: String) { self.rawValue = rawValue }
+  /// Why a transaction was revoked (`revocation`'s `reason`; `rawValue` is the name in the log).
+  public enum RevocationReason: String, Hashable, Sendable {
     /// Refunded.
-    public static let refund = RevocationReason(rawValue: "refund")
+    case refund
     /// Family sharing was withdrawn.
-    public static let familyRevoked = RevocationReason(rawValue: "family_revoked")
+    case familyRevoked = "family_revoked"
     /// Any other reason.
-    public static let other = RevocationReason(rawValue: "other")
+    case other
   }
 
-  /// Why a customer asked the store for a refund (`refund_requested`'s `reason`, contract v1.3, section 11).
-  public struct RefundRequestReason: RawRepresentable, Hashable, Sendable {
-    /// The name in the log.
-    public var rawValue: String
-    /// Wraps a name.
-    public init(rawValue: String) { self.rawValue = rawValue }
+  /// Why a customer asked the store for a refund (`refund_requested`'s `reason`, contract v1.3,
+  /// section 11; `rawValue` is the name in the log).
+  public enum RefundRequestReason: String, Hashable, Sendable {
     /// The customer did not mean to buy.
-    public static let unintendedPurchase = RefundRequestReason(rawValue: "unintended_purchase")
+    case unintendedPurchase = "unintended_purchase"
     /// What was bought was not delivered or did not work.
-    public static let fulfillmentIssue = RefundRequestReason(rawValue: "fulfillment_issue")
+    case fulfillmentIssue = "fulfillment_issue"
     /// The customer was not satisfied.
-    public static let unsatisfied = RefundRequestReason(rawValue: "unsatisfied")
+    case unsatisfied
     /// A legal reason.
-    public static let legal = RefundRequestReason(rawValue: "legal")
+    case legal
     /// Any other reason.
-    public static let other = RefundRequestReason(rawValue: "other")
+    case other
   }
 
   private mutating func setSale(store: String?, country: String?, proceeds: Int64?) {

@@ -6,7 +6,9 @@ import StoreLedgerStorage
 /// fields each type requires; the ledger checks them exactly as it checks a line).
 ///
 /// Build one with the constructor of its type (`NewEvent.purchase(...)`), which takes exactly
-/// the fields the type requires and allows. `Codable` as the log's line (snake_case names).
+/// the fields the type requires and allows; `recorded` and `meta` may be set on the result.
+/// `Codable` as the log's line (snake_case names). The other fields are read by the package only,
+/// so their storage can change without changing the API.
 public struct NewEvent: Hashable, Sendable, Codable {
   /// Unique id; appending an equal event with the same id again is a no-op.
   public var id: EventID
@@ -19,55 +21,56 @@ public struct NewEvent: Hashable, Sendable, Codable {
   /// Knowledge time; nil stamps the time of the append.
   public var recorded: Timestamp?
   /// The product bought, renewed or changed to.
-  public var product: ProductID?
+  package var product: ProductID?
   /// The transaction charged, revoked or reinstated.
-  public var transaction: TransactionID?
+  package var transaction: TransactionID?
   /// The subscription's first transaction.
-  public var originalTransaction: TransactionID?
+  package var originalTransaction: TransactionID?
   /// End of the period bought or extended to.
-  public var expires: Timestamp?
+  package var expires: Timestamp?
   /// End of a grace period (`grace_entered`).
-  public var graceExpires: Timestamp?
+  package var graceExpires: Timestamp?
   /// Units bought (consumables) or consumed.
-  public var quantity: Int64?
+  package var quantity: Int64?
   /// Bought by the subject or shared by its family.
-  public var ownership: Ownership?
+  package var ownership: Ownership?
   /// The offer of the transaction.
-  public var offer: Offer?
+  package var offer: Offer?
   /// Price in thousandths of `currency`'s unit (4990 is 4.99).
-  public var price: Int64?
+  package var price: Int64?
   /// The price currency, or the consumable currency consumed.
-  public var currency: String?
+  package var currency: String?
   /// `expiration` or `revocation` reason, as named in the log (`voluntary`, `refund`, ...).
-  public var reason: String?
+  package var reason: String?
   /// The new auto-renew setting (`auto_renew_changed`).
-  public var autoRenew: Bool?
+  package var autoRenew: Bool?
   /// The metered feature used (`usage`).
-  public var feature: String?
+  package var feature: String?
   /// What a `revocation` refunded, in thousandths of the charge's currency (contract v1.3).
-  public var refunded: Int64?
+  package var refunded: Int64?
   /// Who charged a `purchase` or `renewal`: `appstore`, `googleplay` or another name (contract v1.3).
-  public var store: String?
+  package var store: String?
   /// The storefront's ISO 3166-1 alpha-2 code of a charge (contract v1.3).
-  public var country: String?
+  package var country: String?
   /// What the store pays the developer for a charge, in thousandths of its currency (contract v1.3).
-  public var proceeds: Int64?
+  package var proceeds: Int64?
   /// A `refund_requested`'s deadline from the store (contract v1.3).
-  public var respondBy: Timestamp?
+  package var respondBy: Timestamp?
   /// The entitlement ids a `grant` gives or a `block` denies (contract v1.3).
-  public var entitlements: [String]?
+  package var entitlements: [String]?
   /// The `grant` event a `grant_revoked` ends (contract v1.3).
-  public var grant: EventID?
+  package var grant: EventID?
   /// The service of a `block` or `unblock`, such as `fraud` (contract v1.3).
-  public var service: String?
+  package var service: String?
   /// The subject a `transfer` moves its unit to (contract v1.3, section 9).
-  public var to: SubjectID?
+  package var to: SubjectID?
   /// Anything else to keep with the event (store ids, environment); answers ignore it.
   /// The log allows any JSON values; this form holds strings (others decode as their JSON text).
   public var meta: [String: String] = [:]
 
-  /// An event with the fields every type has; set the others as its type requires.
-  public init(id: EventID, kind: EventKind, subject: SubjectID, at: Timestamp) {
+  /// An event with the fields every type has; the package sets the others as its type requires
+  /// (users build events with the per-type constructors, which ask for exactly those fields).
+  package init(id: EventID, kind: EventKind, subject: SubjectID, at: Timestamp) {
     self.id = id
     self.kind = kind
     self.subject = subject

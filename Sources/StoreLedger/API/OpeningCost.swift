@@ -9,9 +9,9 @@ import StoreLedgerStorage
 /// (`memoryBytesPerLogByte`, `logBytesPerSecond`); a slower disk or a loaded machine takes longer.
 public struct OpeningCost: Sendable, Hashable {
   /// Resident memory per byte of log after opening it (measured: see Docs/library.md).
-  public static let memoryBytesPerLogByte = 0.8
+  package static let memoryBytesPerLogByte = 0.8
   /// Bytes of log read, checked and folded per second on one core of the measuring machine.
-  public static let logBytesPerSecond = 70_000_000.0
+  package static let logBytesPerSecond = 70_000_000.0
 
   /// The log's size in bytes.
   public var logBytes: Int64

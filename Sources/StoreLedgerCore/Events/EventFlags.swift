@@ -24,9 +24,9 @@ package enum EventFlags {
 
   /// The flags word of `e` (with whether it has a price).
   package static func pack(_ e: Event, hasPrice: Bool) -> Int64 {
-    var flags = Int64(min(e.kind.rawValue, extendedKind))
-    flags |= Int64(e.ownership.rawValue) << ownershipShift
-    flags |= Int64(e.offer.rawValue) << offerShift
+    var flags = Int64(min(e.kind.storageCode, extendedKind))
+    flags |= Int64(e.ownership.storageCode) << ownershipShift
+    flags |= Int64(e.offer.storageCode) << offerShift
     flags |= Int64(e.reasonRaw == 255 ? 0 : Int64(e.reasonRaw) + 1) << reasonShift
     if e.autoRenew { flags |= 1 << flagsShift }
     if e.hasExpires { flags |= 1 << (flagsShift + 1) }
@@ -40,9 +40,9 @@ package enum EventFlags {
   /// Sets `e`'s small fields (and `hasPrice`) from `flags`; false when a field is not a valid value.
   package static func unpack(_ flags: Int64, into e: inout Event, hasPrice: inout Bool) -> Bool {
     // An extended kind (15) reads as the first such kind; the record's extra says which.
-    guard let kind = EventKind(rawValue: UInt8(flags & (1 << kindBits - 1))),
-      let ownership = Ownership(rawValue: UInt8(flags >> ownershipShift & (1 << ownershipBits - 1))),
-      let offer = Offer(rawValue: UInt8(flags >> offerShift & (1 << offerBits - 1)))
+    guard let kind = EventKind(storageCode: UInt8(flags & (1 << kindBits - 1))),
+      let ownership = Ownership(storageCode: UInt8(flags >> ownershipShift & (1 << ownershipBits - 1))),
+      let offer = Offer(storageCode: UInt8(flags >> offerShift & (1 << offerBits - 1)))
     else { return false }
     e.kind = kind
     e.ownership = ownership

@@ -1,5 +1,5 @@
 /// The event types of Docs/log-format.md, as past-tense facts.
-public enum EventKind: UInt8, Sendable, CaseIterable {
+public enum EventKind: Sendable, CaseIterable {
   case purchase
   case purchasePending
   case renewal
@@ -91,12 +91,12 @@ public enum EventKind: UInt8, Sendable, CaseIterable {
   /// Every type name, in the order of Docs/log-format.md.
   package static let allNames: [String] = allCases.map(\.name)
 
-  /// The kinds by the byte length of their log name: bit `rawValue` of `kindsByNameLength[n]`
+  /// The kinds by the byte length of their log name: bit `storageCode` of `kindsByNameLength[n]`
   /// is set for each kind whose name has `n` bytes. Derived from `allCases`.
   private static let kindsByNameLength: [UInt64] = {
     precondition(allCases.count <= UInt64.bitWidth, "EventKind.kindsByNameLength holds at most 64 kinds")
     var table = [UInt64](repeating: 0, count: 1 + (allCases.map { $0.staticName.utf8CodeUnitCount }.max() ?? 0))
-    for kind in allCases { table[kind.staticName.utf8CodeUnitCount] |= 1 << UInt64(kind.rawValue) }
+    for kind in allCases { table[kind.staticName.utf8CodeUnitCount] |= 1 << UInt64(kind.storageCode) }
     return table
   }()
 
@@ -107,7 +107,7 @@ public enum EventKind: UInt8, Sendable, CaseIterable {
     guard bytes.count < table.count else { return nil }
     var candidates = table[bytes.count]
     while candidates != 0 {
-      let kind = EventKind(rawValue: UInt8(truncatingIfNeeded: candidates.trailingZeroBitCount))!
+      let kind = EventKind(storageCode: UInt8(truncatingIfNeeded: candidates.trailingZeroBitCount))!
       let name = kind.staticName.utf8Start
       var index = 0
       while index < bytes.count && bytes[index] == name[index] { index += 1 }
@@ -140,7 +140,7 @@ public enum EventKind: UInt8, Sendable, CaseIterable {
 }
 
 /// `ownership`: bought by the subject or shared by a family organiser.
-public enum Ownership: UInt8, Sendable, CaseIterable {
+public enum Ownership: Sendable, CaseIterable {
   case purchased
   case familyShared
   /// Access from a support `grant` (contract v1.3): in answers only, never a log value.
@@ -160,7 +160,7 @@ public enum Ownership: UInt8, Sendable, CaseIterable {
 }
 
 /// `offer`: the kind of price of a transaction; `normal` when absent.
-public enum Offer: UInt8, Sendable, CaseIterable {
+public enum Offer: Sendable, CaseIterable {
   case normal
   case trial
   case intro

@@ -28,7 +28,7 @@ package enum RecordCoding {
     case recorded, expires, quantity, price, meta, currency, product, target, feature
     // Contract v1.3: a revocation's `refunded` (instead of `price`), a charge's facts hash.
     case refunded, facts
-    // A kind past `EventFlags.extendedKind`: its raw value.
+    // A kind past `EventFlags.extendedKind`: its storage code.
     case kind
     var bit: UInt32 { 1 << (RecordCoding.firstExtraBit + rawValue) }
   }
@@ -52,7 +52,7 @@ package enum RecordCoding {
     if d.price != 0 || e.hasRefunded { bytes += 8 }
     if d.metaHash != 0 { bytes += 8 }
     if d.factsHash != 0 { bytes += 8 }
-    if e.kind.rawValue >= EventFlags.extendedKind { bytes += 1 }
+    if e.kind.storageCode >= EventFlags.extendedKind { bytes += 1 }
     if currency(e, d).isSome { bytes += 4 }
     if e.product.isSome { bytes += 4 }
     if e.targetProduct.isSome { bytes += 4 }
@@ -98,7 +98,7 @@ package enum RecordCoding {
     extra(e.feature != Event.noFeature, .feature, e.feature)
     extra(e.hasRefunded, .refunded, d.price)
     extra(d.factsHash != 0, .facts, d.factsHash)
-    extra(e.kind.rawValue >= EventFlags.extendedKind, .kind, e.kind.rawValue)
+    extra(e.kind.storageCode >= EventFlags.extendedKind, .kind, e.kind.storageCode)
     put(e.at.millisecondsSinceEpoch, offset + atOffset)
     put(e.id.rawValue, offset + idOffset)
     put(e.transaction.rawValue, offset + transactionOffset)
@@ -153,9 +153,9 @@ package enum RecordCoding {
       d.price = extra(.refunded, Int64(0))
     }
     d.factsHash = extra(.facts, UInt64(0))
-    if e.kind.rawValue == EventFlags.extendedKind {
-      guard flags & Extra.kind.bit != 0, let kind = EventKind(rawValue: extra(.kind, UInt8(0))),
-        kind.rawValue >= EventFlags.extendedKind
+    if e.kind.storageCode == EventFlags.extendedKind {
+      guard flags & Extra.kind.bit != 0, let kind = EventKind(storageCode: extra(.kind, UInt8(0))),
+        kind.storageCode >= EventFlags.extendedKind
       else { return nil }
       e.kind = kind
     } else if flags & Extra.kind.bit != 0 {

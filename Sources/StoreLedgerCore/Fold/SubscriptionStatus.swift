@@ -1,5 +1,5 @@
 /// The billing state of an auto-renewable subscription (Docs/semantics.md).
-public enum SubscriptionStatus: UInt8, Sendable {
+public enum SubscriptionStatus: Sendable, CaseIterable {
   case active
   case billingRetry
   case grace
@@ -17,6 +17,33 @@ public enum SubscriptionStatus: UInt8, Sendable {
     case .grace: return "grace"
     case .expired: return "expired"
     case .revoked: return "revoked"
+    }
+  }
+}
+
+// Its storage code sits here, not beside the others in Events/EventKind+StorageCode.swift,
+// because Events/ may not use Fold/ (Docs/architecture.md, the layer table).
+extension SubscriptionStatus {
+  /// The state's number in snapshots and wherever a state is stored as a byte.
+  @inlinable package var storageCode: UInt8 {
+    switch self {
+    case .active: return 0
+    case .billingRetry: return 1
+    case .grace: return 2
+    case .expired: return 3
+    case .revoked: return 4
+    }
+  }
+
+  /// The state stored as `code`, or nil for a number none has.
+  @inlinable package init?(storageCode code: UInt8) {
+    switch code {
+    case 0: self = .active
+    case 1: self = .billingRetry
+    case 2: self = .grace
+    case 3: self = .expired
+    case 4: self = .revoked
+    default: return nil
     }
   }
 }

@@ -224,7 +224,9 @@ package enum IndexIssue: Sendable, Equatable {
 
 /// A stable, machine-readable name for a kind of problem (`id_conflict`, `overdraw`): what a
 /// backend maps to an HTTP status and `check --format json` prints. New codes may be added;
-/// existing ones keep their spelling (Docs/library.md lists them).
+/// existing ones keep their spelling (Docs/library.md lists them). The codes a library caller acts
+/// on have a public static member; the others compare by `rawValue` (Docs/decisions.md, "The
+/// public face of errors").
 public struct DiagnosticCode: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
   /// The code as printed (`snake_case`).
   public var rawValue: String
@@ -243,97 +245,97 @@ public struct DiagnosticCode: RawRepresentable, Hashable, Sendable, Codable, Cus
   /// A line that is not JSON.
   public static let invalidJSON = DiagnosticCode(rawValue: "invalid_json")
   /// A field the format does not have.
-  public static let unknownField = DiagnosticCode(rawValue: "unknown_field")
+  package static let unknownField = DiagnosticCode(rawValue: "unknown_field")
   /// A field given twice.
-  public static let duplicateField = DiagnosticCode(rawValue: "duplicate_field")
+  package static let duplicateField = DiagnosticCode(rawValue: "duplicate_field")
   /// A field the event's type requires is absent.
-  public static let missingField = DiagnosticCode(rawValue: "missing_field")
+  package static let missingField = DiagnosticCode(rawValue: "missing_field")
   /// A field the event's type does not take.
-  public static let fieldNotAllowed = DiagnosticCode(rawValue: "field_not_allowed")
+  package static let fieldNotAllowed = DiagnosticCode(rawValue: "field_not_allowed")
   /// A field's value has the wrong form or range.
-  public static let invalidValue = DiagnosticCode(rawValue: "invalid_value")
+  package static let invalidValue = DiagnosticCode(rawValue: "invalid_value")
   /// A time without `Z` or an offset.
-  public static let missingUTCOffset = DiagnosticCode(rawValue: "missing_utc_offset")
+  package static let missingUTCOffset = DiagnosticCode(rawValue: "missing_utc_offset")
   /// A `type` the format does not have.
-  public static let unknownEventType = DiagnosticCode(rawValue: "unknown_event_type")
+  package static let unknownEventType = DiagnosticCode(rawValue: "unknown_event_type")
   /// A product the catalog does not have.
-  public static let unknownProduct = DiagnosticCode(rawValue: "unknown_product")
+  package static let unknownProduct = DiagnosticCode(rawValue: "unknown_product")
   /// A line longer than the limit.
-  public static let lineTooLong = DiagnosticCode(rawValue: "line_too_long")
+  package static let lineTooLong = DiagnosticCode(rawValue: "line_too_long")
   /// One event id used for two different events (HTTP 409 territory).
   public static let idConflict = DiagnosticCode(rawValue: "id_conflict")
   /// A transaction charged twice.
   public static let transactionReused = DiagnosticCode(rawValue: "transaction_reused")
   /// A transfer that breaks its unit's owner chain, or moves what cannot change hands.
-  public static let ownerChain = DiagnosticCode(rawValue: "owner_chain")
+  package static let ownerChain = DiagnosticCode(rawValue: "owner_chain")
   /// A consumption spending more than the balance.
   public static let overdraw = DiagnosticCode(rawValue: "overdraw")
   /// A subject over the per-subject event limit.
-  public static let tooManyEvents = DiagnosticCode(rawValue: "too_many_events")
+  package static let tooManyEvents = DiagnosticCode(rawValue: "too_many_events")
   /// A last line without its newline, ignored.
-  public static let tornLastLine = DiagnosticCode(rawValue: "torn_last_line")
+  package static let tornLastLine = DiagnosticCode(rawValue: "torn_last_line")
   /// An event referring to a transaction the subject does not have (a warning).
-  public static let unknownReference = DiagnosticCode(rawValue: "unknown_reference")
+  package static let unknownReference = DiagnosticCode(rawValue: "unknown_reference")
   /// An event that changes nothing in its state (a warning).
-  public static let ignoredInState = DiagnosticCode(rawValue: "ignored_in_state")
+  package static let ignoredInState = DiagnosticCode(rawValue: "ignored_in_state")
   /// A question about a subject without events (a warning).
-  public static let subjectWithoutEvents = DiagnosticCode(rawValue: "subject_without_events")
+  package static let subjectWithoutEvents = DiagnosticCode(rawValue: "subject_without_events")
   /// The log ends in a torn line: appends wait for `repair`.
   public static let tornLineBlocksAppend = DiagnosticCode(rawValue: "torn_line_blocks_append")
   /// The log shrank behind an open ledger.
-  public static let logShrank = DiagnosticCode(rawValue: "log_shrank")
+  package static let logShrank = DiagnosticCode(rawValue: "log_shrank")
   /// An append intent record that does not describe the log beside it (writers refuse).
-  public static let foreignIntentRecord = DiagnosticCode(rawValue: "foreign_intent_record")
+  package static let foreignIntentRecord = DiagnosticCode(rawValue: "foreign_intent_record")
   /// A log with several hard links (writers refuse).
-  public static let logHasSeveralNames = DiagnosticCode(rawValue: "log_has_several_names")
+  package static let logHasSeveralNames = DiagnosticCode(rawValue: "log_has_several_names")
   /// Another writer held the log's lock past the wait limit (exit 75).
   public static let lockBusy = DiagnosticCode(rawValue: "lock_busy")
   /// A spend of a currency no consumable of the catalog grants.
-  public static let unknownCurrency = DiagnosticCode(rawValue: "unknown_currency")
+  package static let unknownCurrency = DiagnosticCode(rawValue: "unknown_currency")
   /// A subject's balance moved past the per-currency limit.
-  public static let balanceLimit = DiagnosticCode(rawValue: "balance_limit")
+  package static let balanceLimit = DiagnosticCode(rawValue: "balance_limit")
   /// A report sum past what a report may hold.
-  public static let reportValueOutOfRange = DiagnosticCode(rawValue: "report_value_out_of_range")
+  package static let reportValueOutOfRange = DiagnosticCode(rawValue: "report_value_out_of_range")
   /// The index beside the log was not used (a warning; the whole log was read).
-  public static let indexNotUsed = DiagnosticCode(rawValue: "index_not_used")
+  package static let indexNotUsed = DiagnosticCode(rawValue: "index_not_used")
   /// A committed append did not bring the index up to date (a warning).
-  public static let indexNotUpdated = DiagnosticCode(rawValue: "index_not_updated")
+  package static let indexNotUpdated = DiagnosticCode(rawValue: "index_not_updated")
   /// An index that did not describe the log was rebuilt (a warning).
-  public static let indexRebuilt = DiagnosticCode(rawValue: "index_rebuilt")
+  package static let indexRebuilt = DiagnosticCode(rawValue: "index_rebuilt")
   /// `check` found an index that does not describe the log (a warning).
-  public static let indexMismatch = DiagnosticCode(rawValue: "index_mismatch")
+  package static let indexMismatch = DiagnosticCode(rawValue: "index_mismatch")
   /// The Google Play documents kept beside the log were lost, truncated, replaced or damaged: imports stop.
   public static let googlePlayDocumentsDamaged = DiagnosticCode(rawValue: "googleplay_documents_damaged")
   /// Kept Google Play documents their record does not cover yet (a warning).
-  public static let googlePlayDocumentsNotRecorded = DiagnosticCode(rawValue: "googleplay_documents_not_recorded")
+  package static let googlePlayDocumentsNotRecorded = DiagnosticCode(rawValue: "googleplay_documents_not_recorded")
   /// A signed App Store payload failed a verification check.
   public static let signatureRejected = DiagnosticCode(rawValue: "signature_rejected")
   /// A decoded App Store payload where signatures are verified.
   public static let unsignedPayload = DiagnosticCode(rawValue: "unsigned_payload")
   /// Signed App Store input and no root certificate to verify it (exit 64).
-  public static let noTrustedRoot = DiagnosticCode(rawValue: "no_trusted_root")
+  package static let noTrustedRoot = DiagnosticCode(rawValue: "no_trusted_root")
   /// A `--root` that is not a usable certificate.
-  public static let badRootCertificate = DiagnosticCode(rawValue: "bad_root_certificate")
+  package static let badRootCertificate = DiagnosticCode(rawValue: "bad_root_certificate")
   /// A `--root` that is not Apple Root CA - G3 (a warning).
-  public static let rootNotApple = DiagnosticCode(rawValue: "root_not_apple")
+  package static let rootNotApple = DiagnosticCode(rawValue: "root_not_apple")
   /// A log over the line limit.
-  public static let tooManyLines = DiagnosticCode(rawValue: "too_many_lines")
+  package static let tooManyLines = DiagnosticCode(rawValue: "too_many_lines")
   /// A use the policy did not allow when it happened (a warning).
-  public static let leak = DiagnosticCode(rawValue: "leak")
+  package static let leak = DiagnosticCode(rawValue: "leak")
   /// A catalog that breaks its format.
-  public static let badCatalog = DiagnosticCode(rawValue: "bad_catalog")
+  package static let badCatalog = DiagnosticCode(rawValue: "bad_catalog")
   /// A file that does not exist.
   public static let fileNotFound = DiagnosticCode(rawValue: "file_not_found")
   /// A file that could not be read.
-  public static let cannotRead = DiagnosticCode(rawValue: "cannot_read")
+  package static let cannotRead = DiagnosticCode(rawValue: "cannot_read")
   /// A file that could not be written.
-  public static let cannotWrite = DiagnosticCode(rawValue: "cannot_write")
+  package static let cannotWrite = DiagnosticCode(rawValue: "cannot_write")
   /// A command line or call that is wrong as asked.
-  public static let usage = DiagnosticCode(rawValue: "usage")
+  package static let usage = DiagnosticCode(rawValue: "usage")
   /// A subject with no event in the log where one is needed.
-  public static let unknownSubject = DiagnosticCode(rawValue: "unknown_subject")
+  package static let unknownSubject = DiagnosticCode(rawValue: "unknown_subject")
   /// A snapshot that does not match its log or catalog.
-  public static let snapshotMismatch = DiagnosticCode(rawValue: "snapshot_mismatch")
+  package static let snapshotMismatch = DiagnosticCode(rawValue: "snapshot_mismatch")
   /// Store data the importer cannot turn into events.
   public static let importFailed = DiagnosticCode(rawValue: "import_failed")
   /// A feature the catalog's policy does not have.

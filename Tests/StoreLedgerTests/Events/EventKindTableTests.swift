@@ -117,7 +117,7 @@ struct EventKindTableTests {
               var back = Event(kind: .purchase)
               var backHasPrice = !hasPrice
               #expect(EventFlags.unpack(EventFlags.pack(event, hasPrice: hasPrice), into: &back, hasPrice: &backHasPrice))
-              let packed = kind.rawValue < EventFlags.extendedKind ? kind : EventKind(rawValue: EventFlags.extendedKind)!
+              let packed = kind.storageCode < EventFlags.extendedKind ? kind : EventKind(storageCode: EventFlags.extendedKind)!
               #expect(back.kind == packed && back.ownership == ownership && back.offer == offer)
               #expect(back.reasonRaw == reason && back.hasExpires && back.hasOffer && backHasPrice == hasPrice)
             }
