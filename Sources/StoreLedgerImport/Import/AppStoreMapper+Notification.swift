@@ -27,6 +27,8 @@ extension AppStoreMapper {
         notification.renewalInfo?.environment, line: line,
         field: "data.signedRenewalInfo.environment", isRequired: false)
     else { return }
+    countPriceIncrease(
+      notification.renewalInfo, originalTransactionID: notification.transaction?.originalTransactionID, line: line)
     guard let type = AppStoreNotificationType(rawValue: notification.type) else {
       problems.unknownValue(
         line, field: "notificationType", raw: .string(notification.type),
@@ -338,6 +340,7 @@ extension AppStoreMapper {
       environment: notification.environment ?? transaction?.environment ?? renewal?.environment)
     meta.append(("notificationType", .string(notification.type)))
     if let subtype = notification.subtype { meta.append(("subtype", .string(subtype))) }
+    meta += Self.priceIncreaseMeta(renewal)
     return NotificationContext(
       uuid: uuid, signedDate: signedDate, originalTransactionID: originalTransactionID,
       subject: subject, meta: meta)
