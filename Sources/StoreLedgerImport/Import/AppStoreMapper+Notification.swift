@@ -27,8 +27,6 @@ extension AppStoreMapper {
         notification.renewalInfo?.environment, line: line,
         field: "data.signedRenewalInfo.environment", isRequired: false)
     else { return }
-    countPriceIncrease(
-      notification.renewalInfo, originalTransactionID: notification.transaction?.originalTransactionID, line: line)
     guard let type = AppStoreNotificationType(rawValue: notification.type) else {
       problems.unknownValue(
         line, field: "notificationType", raw: .string(notification.type),

@@ -49,6 +49,9 @@ struct AppStoreMapper: EventMapping {
     case .transaction(let transaction):
       _ = transactionEvents(transaction)
     case .notification(let notification):
+      countPriceIncrease(
+        notification.renewalInfo, originalTransactionID: notification.transaction?.originalTransactionID,
+        line: notification.line)
       notificationEvents(notification)
     case .subscriptionStatus(let status):
       countPriceIncrease(

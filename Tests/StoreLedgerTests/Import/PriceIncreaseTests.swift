@@ -182,6 +182,33 @@ struct PriceIncreaseTests {
     #expect(result.eventLines == plain.eventLines)
   }
 
+  /// Google, as a backend stores it: the plans, a price increase announced, awaited, consented
+  /// and notified, and the renewal that charges the new price (ImportPropertyTests splits,
+  /// shuffles and redelivers it).
+  static let googleStory: [String] = [
+    G.subscription(expiry: "2026-02-01T10:00:00Z", fetched: "2026-01-01T10:00:05Z"),
+    GooglePlayCatalogTests.plans([GooglePlayCatalogTests.BasePlan(id: "monthly", period: "P1M")]),
+    withPriceChange(details("OUTCOME_PENDING"), fetched: "2026-01-10T00:00:00Z"),
+    G.push(G.notification(19, at: "2026-01-10T00:00:00Z")),
+    withPriceChange(details("CONFIRMED"), fetched: "2026-01-12T00:00:01Z"),
+    G.push(G.notification(8, at: "2026-01-12T00:00:00Z")),
+    G.push(G.notification(2, at: "2026-02-01T10:00:00Z")),
+    G.subscription(order: G.orderA + "..0", expiry: "2026-03-01T10:00:00Z", fetched: "2026-02-01T10:00:02Z"),
+  ]
+
+  /// Apple: an increase announced, awaited while auto-renew is turned off and on, then accepted.
+  static var appleStory: [String] {
+    var pending = M.notification(
+      "PRICE_INCREASE", "PENDING", signed: "2026-03-05T00:00:00Z",
+      renewal: renewal(status: 0, signed: "2026-03-05T00:00:00Z"))
+    pending.notificationUUID = "e0000000-0000-4000-8000-0000000000b1"
+    var accepted = M.notification(
+      "PRICE_INCREASE", "ACCEPTED", signed: "2026-03-20T00:00:00Z",
+      renewal: renewal(status: 1, signed: "2026-03-20T00:00:00Z"))
+    accepted.notificationUUID = "e0000000-0000-4000-8000-0000000000b3"
+    return [pending.decoded, autoRenewOff(status: 0), accepted.decoded]
+  }
+
   struct Malformed: Sendable, CustomTestStringConvertible {
     var details: String
     var error: String
