@@ -18,7 +18,7 @@ enum ImportCommand: LedgerCommand {
       .value("bundle-id", "id", "App Store: refuse signed transactions and notifications of another app."),
       .value("app-apple-id", "number", "App Store: refuse signed Production notifications of another app."),
       .flag("no-verify", "App Store: import without verifying signatures; decoded payloads accepted (the summary says so)."),
-      .flag("emit-catalog", "App Store: print a starting catalog from the payloads instead of events (not verified)."),
+      .flag("emit-catalog", "Print a starting catalog from the payloads instead of events (App Store: not verified; Google Play: with each plan's period and its source, --append reads the plans kept beside the log)."),
       .value("recorded-at", "time", "Google Play: the knowledge time of documents without publishTime or fetchTime (default: now)."),
       .flag("recorded-as-at", "Google Play: documents without publishTime or fetchTime are known from each event's 'at' (a backfill)."),
       .flag("trust-notifications", "Google Play: let SUBSCRIPTION_REVOKED and voidedPurchaseNotification revoke without the voided purchases list."),
@@ -51,8 +51,10 @@ enum ImportCommand: LedgerCommand {
       alone on a line), decoded DeveloperNotifications, stored resources {"packageName",
       "purchaseToken", "subscriptionPurchaseV2" | "productId" + "productPurchase" |
       "productPurchaseV2"},
-      voidedpurchases.list responses and Orders (orders.get, orders.batchget), which price the
-      charges of their order ids (total, tax, proceeds). Event ids derive from order ids (and purchase tokens); tokens chained through
+      voidedpurchases.list responses, Orders (orders.get, orders.batchget), which price the
+      charges of their order ids (total, tax, proceeds), and monetization.subscriptions
+      documents (get, list), whose base plans' billing periods --emit-catalog drafts as each
+      plan's period (else inferred from full-price charges' lengths; a note says which). Event ids derive from order ids (and purchase tokens); tokens chained through
       linkedPurchaseToken share one original_transaction. Subjects: obfuscatedExternalAccountId,
       else --subjects, else googleplay:<first purchase token>. 'recorded' is the push's
       publishTime, a stored resource's fetchTime, else --recorded-at (default now). Resources
@@ -84,9 +86,17 @@ enum ImportCommand: LedgerCommand {
     let input = try CommandSupport.input(inputName, console: console)
     let text = try utf8Text(input, displayName: displayName)
     if arguments.has("emit-catalog") {
-      let catalogText = try AppStoreImporter.emitCatalog(text, file: displayName)
+      guard isGooglePlay else {
+        let catalogText = try AppStoreImporter.emitCatalog(text, file: displayName)
+        try emit(Array(catalogText.utf8), to: out, console: console)
+        console.err("note: --emit-catalog read the payloads without verifying their signatures\n")
+        return 0
+      }
+      // With --append, the plans kept beside the log state periods too; nothing is appended.
+      let kept = try appendLog.map { (log) throws(Diagnostic) in try GooglePlayDocumentFile.read(log: log).bytes } ?? []
+      let (catalogText, notes) = try GooglePlayImporter.emitCatalog(text, file: displayName, documentStore: kept)
       try emit(Array(catalogText.utf8), to: out, console: console)
-      console.err("note: --emit-catalog read the payloads without verifying their signatures\n")
+      for note in notes { console.err("note: " + TerminalText.escaped(TerminalText.clipped(note, bytesMax: 400)) + "\n") }
       return 0
     }
     let verification = isGooglePlay ? AppStoreVerification.skip : try verification(arguments, console: console)
@@ -188,7 +198,7 @@ enum ImportCommand: LedgerCommand {
   /// Refuses options of the other store's importer.
   private static func checkOptions(_ arguments: ParsedArguments, source: String) throws {
     for (flag, owner) in [
-      ("allow-sandbox", "appstore"), ("allow-xcode", "appstore"), ("emit-catalog", "appstore"), ("allow-test", "googleplay"), ("no-verify", "appstore"),
+      ("allow-sandbox", "appstore"), ("allow-xcode", "appstore"), ("allow-test", "googleplay"), ("no-verify", "appstore"),
       ("recorded-at", "googleplay"), ("recorded-as-at", "googleplay"), ("trust-notifications", "googleplay"),
       ("renewals-from-resources", "googleplay"),
     ]
@@ -229,6 +239,9 @@ enum ImportCommand: LedgerCommand {
     let skipped = result.skipped.values.reduce(0, +)
     if skipped > 0 {
       summary += "  skipped \(skipped) payload\(skipped == 1 ? " that carries" : "s that carry") no purchase, by type: \(listed(result.skipped))\n"
+    }
+    if !result.priceChanges.isEmpty {
+      summary += "  price changes the store reports, by state (no event records a consent: \"Price increases\" in Docs/import-*.md): \(listed(result.priceChanges))\n"
     }
     if !result.transfers.isEmpty {
       let shown = result.transfers.prefix(5).map { TerminalText.clipped($0, bytesMax: 400) }.joined(separator: "; ")

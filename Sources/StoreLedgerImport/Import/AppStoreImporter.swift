@@ -70,6 +70,7 @@ package enum AppStoreImporter {
       unverifiedPayloads: verifier == nil ? payloads.count - xcodePayloads : 0,
       verifiedSignatures: verifier?.verifiedSignatures ?? 0,
       rootsUsed: verifier?.rootsUsed.sorted() ?? [], xcodePayloads: xcodePayloads)
+    result.priceChanges = mapper.priceChanges.mapValues(\.count)
     // A transfer the log holds already is not written again, so not reported either.
     result.transfers = mapper.transferNotes.filter { knowledge.events[$0.key] == nil }.values.sorted()
     return result

@@ -338,6 +338,7 @@ extension AppStoreMapper {
       environment: notification.environment ?? transaction?.environment ?? renewal?.environment)
     meta.append(("notificationType", .string(notification.type)))
     if let subtype = notification.subtype { meta.append(("subtype", .string(subtype))) }
+    meta += Self.priceIncreaseMeta(renewal)
     return NotificationContext(
       uuid: uuid, signedDate: signedDate, originalTransactionID: originalTransactionID,
       subject: subject, meta: meta)

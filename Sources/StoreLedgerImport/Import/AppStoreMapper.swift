@@ -32,6 +32,9 @@ struct AppStoreMapper: EventMapping {
   var appTransactionSubjects: [String: Set<String>] = [:]
   /// RESCIND_CONSENT notifications, blocked once every transaction is mapped.
   var consentWithdrawals: [NotificationPayload] = []
+  /// Price increases the renewal infos announce, by state (`PRICE_INCREASE awaiting consent`,
+  /// `… accepted`), each a set of subscription and price so that copies count once.
+  var priceChanges: [String: Set<String>] = [:]
 
   /// Creates a mapper.
   init(catalog: Catalog, options: AppStoreImportOptions, problems: ImportProblems) {
@@ -46,8 +49,13 @@ struct AppStoreMapper: EventMapping {
     case .transaction(let transaction):
       _ = transactionEvents(transaction)
     case .notification(let notification):
+      countPriceIncrease(
+        notification.renewalInfo, originalTransactionID: notification.transaction?.originalTransactionID,
+        line: notification.line)
       notificationEvents(notification)
     case .subscriptionStatus(let status):
+      countPriceIncrease(
+        status.renewalInfo, originalTransactionID: status.transaction.originalTransactionID, line: status.line)
       statusEvents(status)
     case .ignored(let kind, let line, let environment, let identity):
       guard isEnvironmentAllowed(environment, line: line, field: "environment", isRequired: false)

@@ -121,6 +121,11 @@ struct RenewalInfoPayload {
   var environment: String?
   /// `appAccountToken`.
   var appAccountToken: String?
+  /// `priceIncreaseStatus`: present only while a price increase is announced; 0 the customer
+  /// has not answered one that needs consent, 1 consented (or one that needs none was notified).
+  var priceIncreaseStatus: Int64? = nil
+  /// `renewalPrice` (thousandths of `currency`) and `currency`: what the next period charges.
+  var renewalPrice: (thousandths: Int64, currency: String)? = nil
 
   /// Reads renewal info; nil when a field has the wrong type.
   static func read(
@@ -138,7 +143,12 @@ struct RenewalInfoPayload {
       signedDate: object.timestamp("signedDate", &problems),
       environment: object.string("environment", &problems) ?? inherited,
       appAccountToken: object.string("appAccountToken", &problems))
-    return problems.errors.count == errorsBefore ? payload : nil
+    var withPrice = payload
+    withPrice.priceIncreaseStatus = object.integer("priceIncreaseStatus", &problems)
+    if let price = object.integer("renewalPrice", &problems), let currency = object.string("currency", &problems) {
+      withPrice.renewalPrice = (price, currency)
+    }
+    return problems.errors.count == errorsBefore ? withPrice : nil
   }
 }
 

@@ -7,7 +7,9 @@ import StoreLedgerCore
 /// a stored subscription resource (`{"packageName", "purchaseToken",
 /// "subscriptionPurchaseV2"}`), a stored product resource (`{…, "productId",
 /// "productPurchase"}`, or `{…, "productPurchaseV2"}`), a `voidedpurchases.list` response (`voidedPurchases`) and one voided
-/// purchase on its own, an `Order` (`orders.get`) and an `orders.batchget` response (`orders`).
+/// purchase on its own, an `Order` (`orders.get`) and an `orders.batchget` response (`orders`),
+/// and a `Subscription` of the monetization API (`monetization.subscriptions.get`, or `.list`'s
+/// `subscriptions`), which states its base plans' billing periods.
 enum GooglePlayDocuments {
   /// The payloads of every document; problems are collected, never thrown one by one.
   /// - Complexity: O(n) in the total size of the documents.
@@ -20,12 +22,14 @@ enum GooglePlayDocuments {
   }
 
   /// A document as the document store keeps it: a pull response per message (as a push
-  /// envelope), a voided purchases list per entry (with the list's `fetchTime`), anything
+  /// envelope), a `monetization.subscriptions.list` response per subscription, a voided
+  /// purchases list per entry (with the list's `fetchTime`), anything
   /// else whole.
   static func storedParts(of value: JSONValue) -> [JSONValue] {
     if case .array(let received)? = value["receivedMessages"] {
       return received.compactMap { $0["message"].map { .object([("message", $0)]) } }
     }
+    if case .array(let subscriptions)? = value["subscriptions"] { return subscriptions }
     if case .array(let orders)? = value["orders"] {
       return orders.map { order in
         guard let fetchTime = value["fetchTime"], order["fetchTime"] == nil,
@@ -84,6 +88,10 @@ enum GooglePlayDocuments {
       orderList(object, line: line, into: &payloads, &problems)
     } else if isOrder(object) {
       if let order = order(object, &problems) { payloads.append(.order(order)) }
+    } else if isPlans(object) {
+      if let plans = plans(object, &problems) { payloads.append(.plans(plans)) }
+    } else if case .array? = object["subscriptions"] {
+      plansList(object, line: line, into: &payloads, &problems)
     } else if object.has("voidedTimeMillis") {
       if var voided = voidedPurchase(object, &problems) {
         voided.knownAt = object.rfc3339("fetchTime", &problems)
@@ -161,7 +169,7 @@ enum GooglePlayDocuments {
       let found = keys.isEmpty ? "an empty object" : "keys: \(keys)"
       problems.error(
         line,
-        "this document is not a payload the Google Play importer knows (\(found)); expected a Pub/Sub message, a DeveloperNotification, a stored subscriptionPurchaseV2, productPurchase or productPurchaseV2, a voidedpurchases.list response, or an Order (orders.get, orders.batchget)"
+        "this document is not a payload the Google Play importer knows (\(found)); expected a Pub/Sub message, a DeveloperNotification, a stored subscriptionPurchaseV2, productPurchase or productPurchaseV2, a voidedpurchases.list response, an Order (orders.get, orders.batchget), or a Subscription of monetization.subscriptions (get, list)"
       )
     }
   }
@@ -346,6 +354,12 @@ enum GooglePlayDocuments {
     let installments = plan?.child("installmentDetails", &problems).map {
       ($0.int64("initialCommittedPaymentsCount", &problems), $0.int64("subsequentCommittedPaymentsCount", &problems))
     }
+    let priceChange = plan?.child("priceChangeDetails", &problems).map { details in
+      GooglePlayPriceChange(
+        mode: details.string("priceChangeMode", &problems), state: details.string("priceChangeState", &problems),
+        newPrice: details.child("newPrice", &problems).flatMap { thousandths($0, &problems) },
+        expectedChargeTime: details.rfc3339("expectedNewPriceChargeTime", &problems))
+    }
     guard problems.errors.count == errorsBefore, let productID, let expiry else { return nil }
     var lineItem = GooglePlayLineItem(
       productID: productID, basePlanID: offer?.string("basePlanId", &problems),
@@ -355,6 +369,7 @@ enum GooglePlayDocuments {
       offerPhase: phase?.fields.keys.sorted().first, recurringPrice: price,
       isPrepaid: item.has("prepaidPlan"), deferredReplacementProductID: replacement)
     lineItem.installments = installments
+    lineItem.priceChange = priceChange
     return lineItem
   }
 

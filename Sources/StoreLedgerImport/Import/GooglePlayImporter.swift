@@ -116,6 +116,15 @@ package enum GooglePlayImporter {
       let line = GooglePlayDocumentStore.line(token: voidedPollToken, document: poll.document)
       if !keptPolls.contains(line), !result.documentLines.contains(line) { result.documentLines.append(line) }
     }
+    // Plans are product configuration, about no token: kept under their own pseudo token.
+    let keptPlans = Set(GooglePlayDocumentStore.lines(in: documentStore, tokens: [plansToken]))
+    for document in documents {
+      for part in GooglePlayDocuments.storedParts(of: document.value) where part["basePlans"] != nil {
+        let line = GooglePlayDocumentStore.line(token: plansToken, document: part)
+        if !keptPlans.contains(line), !result.documentLines.contains(line) { result.documentLines.append(line) }
+      }
+    }
+    result.priceChanges = mapper.priceChanges.mapValues(\.count)
     result.waitingDocuments = mapper.deferredLines.count
     result.alreadyKnown += mapper.knownCharges
     result.knownPurchaseTokens = knowledge.googlePlayTokens.count

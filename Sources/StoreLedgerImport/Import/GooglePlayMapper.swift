@@ -28,6 +28,9 @@ struct GooglePlayMapper: EventMapping {
   /// redeliveries are counted once.
   var skipped: [String: Set<String>] = [:]
 
+  /// Price changes the resources show, by mode and state, each a set of subscription key,
+  /// new price and expected charge time so that copies count once (no event records them).
+  var priceChanges: [String: Set<String>] = [:]
   /// Subscription resources by subscription key: the purchase token, or for a line item of a
   /// subscription with add-ons `<token>#<productId>` (`GooglePlaySubscriptionPayload.items`).
   var subscriptions: [String: [GooglePlaySubscriptionPayload]] = [:]
@@ -148,6 +151,7 @@ struct GooglePlayMapper: EventMapping {
     case .subscription(let subscription):
       for item in subscription.items() {
         subscriptions[item.key, default: []].append(item)
+        countPriceChange(item)
         if item.isAddOnItem, let orderID = item.lineItems.first?.orderID {
           addOnTransactions[orderID, default: []].insert(orderID + item.transactionSuffix)
           addOnKeys[item.token, default: []].insert(item.key)
@@ -164,6 +168,9 @@ struct GooglePlayMapper: EventMapping {
     case .order(let order):
       if let kept = orders[order.orderID], !order.isNewer(than: kept) { return }
       orders[order.orderID] = order
+    case .plans(let plans):
+      // Product configuration: read by `emitCatalog`, kept beside the log, no ledger fact.
+      skipped["monetization.subscriptions", default: []].insert(plans.identity)
     case .notification(let notification):
       switch notification.body {
       case .subscription(let type, let token):
@@ -204,6 +211,15 @@ struct GooglePlayMapper: EventMapping {
         skip(notification)
       }
     }
+  }
+
+  /// Counts the price change a resource's line item shows (Docs/import-googleplay.md, "Price
+  /// increases"): its state changes between copies of one order, so no event carries it.
+  private mutating func countPriceChange(_ resource: GooglePlaySubscriptionPayload) {
+    guard let change = resource.lineItems.first?.priceChange else { return }
+    let price = change.newPrice.map { "\($0.thousandths) \($0.currency)" } ?? ""
+    let time = change.expectedChargeTime?.rfc3339 ?? ""
+    priceChanges[change.summaryKey, default: []].insert(resource.key + "|" + price + "|" + time)
   }
 
   /// Subscription notification types that change no entitlement by themselves.

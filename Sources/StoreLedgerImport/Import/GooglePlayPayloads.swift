@@ -89,6 +89,27 @@ struct GooglePlayLineItem {
   /// `autoRenewingPlan.installmentDetails`: the payments an installment plan commits to, first
   /// and on renewal (fixed for the plan, unlike `remainingCommittedPaymentsCount`).
   var installments: (initial: Int64?, subsequent: Int64?)? = nil
+  /// `autoRenewingPlan.priceChangeDetails`: a price change announced for this item.
+  var priceChange: GooglePlayPriceChange? = nil
+}
+
+/// `autoRenewingPlan.priceChangeDetails` of a line item: a snapshot of a price change, whose
+/// state changes while the customer decides (Docs/import-googleplay.md, "Price increases").
+struct GooglePlayPriceChange {
+  /// `priceChangeMode` raw (`PRICE_INCREASE` needs consent, `OPT_OUT_PRICE_INCREASE`,
+  /// `PRICE_DECREASE`).
+  var mode: String?
+  /// `priceChangeState` raw (`OUTCOME_PENDING`, `CONFIRMED`, `APPLIED`, `CANCELED`).
+  var state: String?
+  /// `newPrice` in thousandths of its currency.
+  var newPrice: (thousandths: Int64, currency: String)?
+  /// `expectedNewPriceChargeTime`: the renewal that will charge the new price.
+  var expectedChargeTime: Timestamp?
+
+  /// How the summary names it: mode and state.
+  var summaryKey: String {
+    (mode ?? "PRICE_CHANGE_MODE_UNSPECIFIED") + " " + (state ?? "PRICE_CHANGE_STATE_UNSPECIFIED")
+  }
 }
 
 /// A stored `purchases.subscriptionsv2.get` result: `{"packageName", "purchaseToken",
@@ -246,6 +267,8 @@ enum GooglePlayPayload {
   case voided(GooglePlayVoidedPayload)
   /// An order (`orders.get`, an element of `orders.batchget`).
   case order(GooglePlayOrderPayload)
+  /// A subscription's base plans (`monetization.subscriptions`): about no purchase.
+  case plans(GooglePlayPlansPayload)
 }
 
 extension GooglePlayPayload {
@@ -257,6 +280,7 @@ extension GooglePlayPayload {
     case .product(let payload): payload.line
     case .voided(let payload): payload.line
     case .order(let payload): payload.line
+    case .plans(let payload): payload.line
     }
   }
 
@@ -276,6 +300,7 @@ extension GooglePlayPayload {
     case .product(let payload): [payload.token]
     case .voided(let payload): [payload.token]
     case .order(let payload): [payload.token]
+    case .plans: []
     }
   }
 

@@ -35,6 +35,11 @@ package struct ImportResult: Sendable, Equatable {
   /// The transfers the import writes, in words: a unit the store data names another account
   /// for moves to it (contract v1.3, section 9).
   package var transfers: [String] = []
+  /// Price changes the store reports, by state (`PRICE_INCREASE awaiting consent`, Google's
+  /// `PRICE_INCREASE OUTCOME_PENDING`, …), each counted once per subscription and price: no
+  /// event kind records a consent (Docs/import-appstore.md and Docs/import-googleplay.md,
+  /// "Price increases").
+  package var priceChanges: [String: Int] = [:]
   /// Google Play: purchase tokens the log already held events of (`LedgerKnowledge`), so that
   /// an import into a log with none of its documents kept can say so.
   package var knownPurchaseTokens = 0

@@ -108,8 +108,10 @@ struct AppStoreImportSampleTests {
     #"{"at":"2023-10-24T12:02:30Z","id":"appstore:23456:revocation","meta":{"environment":"LocalTesting","revocationPercentage":50000,"revocationReason":1,"revocationType":"REFUND_PRORATED","source":"appstore"},"reason":"refund","recorded":"2023-10-24T12:01:40Z","refunded":5495,"subject":"7e3fb20b-4cdb-47cc-936d-99d65f608138","transaction":"23456","type":"revocation"}"#
   /// signedConsumptionRequestNotification.json's refund request: Apple's reason, answer due 12
   /// hours after the notification.
+  /// Its renewal info (Apple's sample) announces a price increase awaiting consent: the state
+  /// and new price go into the meta of the notification's own event.
   static let sampleRefundRequest =
-    #"{"at":"2023-10-24T12:01:40Z","id":"appstore:002e14d5-51f5-4503-b5a8-c3a1af68eb20:refund_requested","meta":{"environment":"LocalTesting","notificationType":"CONSUMPTION_REQUEST","source":"appstore"},"reason":"unintended_purchase","respond_by":"2023-10-25T00:01:40Z","subject":"7e3fb20b-4cdb-47cc-936d-99d65f608138","transaction":"23456","type":"refund_requested"}"#
+    #"{"at":"2023-10-24T12:01:40Z","id":"appstore:002e14d5-51f5-4503-b5a8-c3a1af68eb20:refund_requested","meta":{"environment":"LocalTesting","notificationType":"CONSUMPTION_REQUEST","priceIncreaseStatus":0,"renewalCurrency":"USD","renewalPrice":9990,"source":"appstore"},"reason":"unintended_purchase","respond_by":"2023-10-25T00:01:40Z","subject":"7e3fb20b-4cdb-47cc-936d-99d65f608138","transaction":"23456","type":"refund_requested"}"#
   static let notJWS = "not a JWS (expected header.payload.signature in base64url)"
 
   static let cases: [SampleCase] = [

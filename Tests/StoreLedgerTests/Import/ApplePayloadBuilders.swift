@@ -87,6 +87,10 @@ struct AppleRenewalInfo {
   var expirationIntent: Int64?
   var renewalDate: String?
   var environment = "Production"
+  /// `priceIncreaseStatus`: 0 awaiting consent, 1 accepted; absent without a price increase.
+  var priceIncreaseStatus: Int64? = nil
+  /// `renewalPrice` (milliunits) with `currency`.
+  var renewalPrice: (Int64, String)? = nil
 
   /// The decoded payload as compact JSON.
   var json: String {
@@ -104,6 +108,10 @@ struct AppleRenewalInfo {
     }
     if let expirationIntent { members.append(("expirationIntent", .integer(expirationIntent))) }
     if let renewalDate { members.append(("renewalDate", .integer(ImportFixtures.ms(renewalDate)))) }
+    if let priceIncreaseStatus { members.append(("priceIncreaseStatus", .integer(priceIncreaseStatus))) }
+    if let renewalPrice {
+      members += [("renewalPrice", .integer(renewalPrice.0)), ("currency", .string(renewalPrice.1))]
+    }
     return JSONWriter.compact(.object(members))
   }
 }

@@ -124,7 +124,11 @@ struct ImportPropertyTests {
     Scenario(
       name: "identity: a new account, a deferred plan change, a one-time purchase moved, a Play Store resubscription",
       store: .googlePlayIdentity, deliveries: GooglePlayIdentityTests.story.map { [$0] }),
+    .googlePlay("price increases awaiting consent, and the plans", .googlePlay, PriceIncreaseTests.googleStory),
     .lines("Events/appstore/notifications.jsonl", .appStoreSamples, "Events/appstore/notifications.jsonl"),
+    Scenario(
+      name: "price increases awaiting consent", store: .appStore,
+      deliveries: PriceIncreaseTests.appleStory.map { [$0] }),
     Scenario(
       name: "renewals and grace", store: .appStore,
       deliveries: AppStoreImportLifecycleTests.renewalsAndGrace.map { [$0.decoded] }),
