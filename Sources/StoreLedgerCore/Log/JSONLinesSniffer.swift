@@ -15,6 +15,8 @@ struct JSONLinesSniffer {
   private(set) var isOpen: Bool
   private var startSeen = false
   private var hasNULBytes = false
+  /// Whether the first byte that is not whitespace (or a byte order mark) is `{`, as a line of a log's is.
+  private var startsLikeObject = false
   private var linesFailed = 0
   private var firstError: String? = nil
 
@@ -30,6 +32,8 @@ struct JSONLinesSniffer {
     guard isOpen && !startSeen else { return nil }
     startSeen = true
     hasNULBytes = bytes.prefix(Self.startBytesLooked).contains(0)
+    let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
+    startsLikeObject = text.first { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D && $0 != 0x0A } == UInt8(ascii: "{")
     for signature in FileSignature.allCases where bytes.starts(with: signature.magic) {
       // "BZh" is printable: a bzip2 file also has its block magic at byte 4.
       if signature == .bzip2 && !bytes.dropFirst(4).starts(with: [0x31, 0x41, 0x59, 0x26, 0x53, 0x59]) { continue }
@@ -75,7 +79,7 @@ struct JSONLinesSniffer {
     let bytes = try file.readBytes(count: Int(min(size, Int64(startBytesJudged))), at: 0)
     var sniffer = JSONLinesSniffer(name: name, isActive: true)
     if let foreign = bytes.withUnsafeBufferPointer({ sniffer.lookAtStart($0) }) { return foreign }
-    guard let lastNewline = bytes.lastIndex(of: 10) else { return nil }
+    guard let lastNewline = bytes.lastIndex(of: 10) else { return sniffer.verdict(atEnd: Int64(bytes.count) == size) }
     let block = ParsedBlock(capacity: lastNewline + 1, catalog: catalog)
     bytes.withUnsafeBytes { block.buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[...lastNewline])) }
     block.length = lastNewline + 1
@@ -91,7 +95,13 @@ struct JSONLinesSniffer {
   /// `linesJudged` failed lines, or (`atEnd`) every line of a shorter file with NUL bytes. A short
   /// text file keeps its few per-line errors, which carry their place and hint.
   func verdict(atEnd: Bool) -> Diagnostic? {
-    guard isOpen, let firstError else { return nil }
+    guard isOpen else { return nil }
+    guard let firstError else {
+      // No whole line: binary data without a newline is not a log whose last write was torn
+      // (that starts as a line does, with `{`), and `repair` is not the advice it needs.
+      guard atEnd && startSeen && hasNULBytes && !startsLikeObject else { return nil }
+      return Diagnostic(file: name, .notJSONLines(.binary(linesFailed: 1, isWholeFile: true)))
+    }
     if linesFailed >= Self.linesJudged {
       let what: ForeignInput =
         hasNULBytes

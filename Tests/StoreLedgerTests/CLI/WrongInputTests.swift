@@ -34,6 +34,8 @@ struct WrongInputTests {
       "none of its first 8 lines is JSON (line 1: invalid JSON: expected '{' at the start of an event)"
     ),
     ("short.bin", [0x00, 0x01, 0x02, 0x0A, 0xFF, 0x00, 0x0A], "it holds binary data (NUL bytes) and none of its 2 lines is JSON"),
+    // No newline at all: not a torn last line of an empty log (which would start with `{`).
+    ("noline.bin", [0x00, 0x7F, 0xFF, 0x00] + Array("abc".utf8) + [0x00], "it holds binary data (NUL bytes) and its only line is not JSON"),
     (
       "pretty.json", Array(String(repeating: "{\n  \"id\": \"e1\",\n  \"type\": \"purchase\"\n}\n", count: 3).utf8),
       "none of its first 8 lines is JSON (line 1: invalid JSON: expected a field name in double quotes; the log is JSON Lines"
@@ -90,6 +92,24 @@ struct WrongInputTests {
     defer { try? FileManager.default.removeItem(at: torn.directory) }
     let tornResult = runCLI(["append", torn.log, "-"], stdin: good(3) + "\n")
     #expect(tornResult.stderr.contains("the log ends in a torn line; run 'storeledger repair' before appending"))
+  }
+
+  @Test("a log that is only a torn first line, zeros after it as a crash may leave, is still a torn log: a warning, and append advises repair")
+  func tornFirstLineWithZeros() throws {
+    let space = try Workspace(log: "")
+    defer { try? FileManager.default.removeItem(at: space.directory) }
+    try Data(Array(#"{"id":"e1","type":"purch"#.utf8) + [UInt8](repeating: 0, count: 64)).write(to: URL(fileURLWithPath: space.log))
+    let check = runCLI(["check", space.log, "--catalog", space.path("catalog.json")])
+    #expect(check.status == 0)
+    #expect(check.stderr.contains("torn last line"), "\(check.stderr)")
+    let append = runCLI(["append", space.log, "-"], stdin: good(1) + "\n")
+    #expect(append.stderr.contains("run 'storeledger repair' before appending"), "\(append.stderr)")
+    // Binary data without a newline is refused by append as not a log, with nothing written.
+    try Data([0x00, 0x7F, 0xFF, 0x00, 0x41]).write(to: URL(fileURLWithPath: space.log))
+    let binary = runCLI(["append", space.log, "-"], stdin: good(1) + "\n")
+    #expect(binary.status == 65)
+    #expect(binary.stderr.contains("not a JSON Lines log: it holds binary data (NUL bytes) and its only line is not JSON"), "\(binary.stderr)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: space.log)) == Data([0x00, 0x7F, 0xFF, 0x00, 0x41]))
   }
 
   @Test("a log on stdin that is not JSON Lines gets the same one error, naming <stdin>")
