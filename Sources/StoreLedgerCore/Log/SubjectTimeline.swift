@@ -184,21 +184,29 @@ private struct TimelineAccumulator {
       changes.append(change)
       subscriptionChanges[sub.originalTransaction] = changes
     }
-    // A subscription gathered earlier and not now was transferred away (contract v1.3, section 9):
-    // close it, or its last state would read as held ever after. Without transfers none goes.
-    for (original, changes) in subscriptionChanges where gathersOwnedUnits {
-      guard let last = changes.last, last.state != SubjectTimeline.transferredAway,
-        !state.subscriptions.contains(where: { $0.isKnown && $0.originalTransaction == original })
-      else { continue }
-      var gone = last
-      (gone.at, gone.expires, gone.state, gone.willRenew, gone.renewsTo) = (instant, instant, SubjectTimeline.transferredAway, false, nil)
-      subscriptionChanges[original, default: []].append(gone)
-    }
+    // Without transfers a subscription, once known, stays in the state: none goes away.
+    if gathersOwnedUnits { closeTransferredAway(at: instant, state: state) }
     for balance in state.balances {
       var changes = balanceChanges[balance.currency] ?? []
       if changes.last?.balance == balance.amount { continue }
       changes.append(SubjectTimeline.BalanceChange(at: instant, balance: balance.amount))
       balanceChanges[balance.currency] = changes
+    }
+  }
+
+  /// Closes each subscription gathered earlier and not at `instant`: it was transferred away
+  /// (contract v1.3, section 9), and its last state would otherwise read as held ever after.
+  /// - Complexity: O(s) for the s subscriptions noted so far.
+  private mutating func closeTransferredAway(at instant: Timestamp, state: SubjectState) {
+    let held = Set(state.subscriptions.lazy.filter(\.isKnown).map(\.originalTransaction))
+    let gone = subscriptionChanges.compactMap { original, changes in
+      changes.last.flatMap { $0.state != SubjectTimeline.transferredAway && !held.contains(original) ? (original, $0) : nil }
+    }
+    for (original, last) in gone {
+      var closing = last
+      (closing.at, closing.expires, closing.state, closing.willRenew, closing.renewsTo) =
+        (instant, instant, SubjectTimeline.transferredAway, false, nil)
+      subscriptionChanges[original]!.append(closing)
     }
   }
 

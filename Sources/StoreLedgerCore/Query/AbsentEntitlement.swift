@@ -51,13 +51,14 @@ extension AbsentEntitlement {
             evidence: []))
       } else if let next = intervals.first(where: { $0.from > t }) {
         let before = intervals.last(where: { ($0.to ?? .distantFuture) <= t })
+        let evidence = ending(before?.to, subject: symbol, ledger: ledger)
         result.append(
           AbsentEntitlement(
             entitlement: entitlement,
             reason: (before.map { "it ended at \(AnswerWords.instant($0.to!)) (\($0.product)); " } ?? "")
               + "it starts at \(AnswerWords.instant(next.from)) (\(next.product))"
-              + describe(ending(before?.to, subject: symbol, ledger: ledger), subject: symbol, ledger: ledger),
-            evidence: ending(before?.to, subject: symbol, ledger: ledger)))
+              + describe(evidence, subject: symbol, ledger: ledger),
+            evidence: evidence))
       } else if let last = intervals.last, let end = last.to {
         let evidence = ending(end, subject: symbol, ledger: ledger)
         // A unit given away is not in a state of its own here: the transfer is what ended it.

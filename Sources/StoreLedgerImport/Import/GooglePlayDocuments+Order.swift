@@ -20,12 +20,7 @@ extension GooglePlayDocuments {
       return
     }
     let fetchTime = object.rfc3339("fetchTime", &problems)
-    for (index, item) in items.enumerated() {
-      let path = "orders[\(index)]"
-      guard let entry = PayloadObject(item, path: path, line: line) else {
-        problems.error(line, "field '\(path)': expected an object, found \(item.kindName)")
-        continue
-      }
+    for entry in object.objects(items, in: "orders", &problems) {
       if var order = order(entry, &problems) {
         order.knownAt = fetchTime ?? entry.rfc3339("fetchTime", &problems)
         payloads.append(.order(order))
@@ -43,12 +38,7 @@ extension GooglePlayDocuments {
     let token = object.requiredString("purchaseToken", &problems, why: why)
     var items: [GooglePlayOrderPayload.Item] = []
     if case .array(let values)? = object["lineItems"] {
-      for (index, value) in values.enumerated() {
-        let path = object.name("lineItems[\(index)]")
-        guard let item = PayloadObject(value, path: path, line: object.line) else {
-          problems.error(object.line, "field '\(path)': expected an object, found \(value.kindName)")
-          continue
-        }
+      for item in object.objects(values, in: "lineItems", &problems) {
         let productID = item.requiredString("productId", &problems, why: "in an order line item")
         items.append(
           GooglePlayOrderPayload.Item(

@@ -49,12 +49,7 @@ extension GooglePlayDocuments {
       problems.error(line, "field 'subscriptions': expected an array")
       return
     }
-    for (index, item) in items.enumerated() {
-      let path = "subscriptions[\(index)]"
-      guard let entry = PayloadObject(item, path: path, line: line) else {
-        problems.error(line, "field '\(path)': expected an object, found \(item.kindName)")
-        continue
-      }
+    for entry in object.objects(items, in: "subscriptions", &problems) {
       if let plans = plans(entry, &problems) { payloads.append(.plans(plans)) }
     }
   }
@@ -68,12 +63,7 @@ extension GooglePlayDocuments {
     let subscriptionID = object.requiredString("productId", &problems, why: why)
     var basePlans: [GooglePlayBasePlan] = []
     if case .array(let values)? = object["basePlans"] {
-      for (index, value) in values.enumerated() {
-        let path = object.name("basePlans[\(index)]")
-        guard let entry = PayloadObject(value, path: path, line: object.line) else {
-          problems.error(object.line, "field '\(path)': expected an object, found \(value.kindName)")
-          continue
-        }
+      for entry in object.objects(values, in: "basePlans", &problems) {
         if let plan = basePlan(entry, &problems) { basePlans.append(plan) }
       }
     } else {

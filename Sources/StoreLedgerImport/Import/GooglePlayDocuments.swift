@@ -132,12 +132,7 @@ enum GooglePlayDocuments {
       return
     }
     let fetchTime = object.rfc3339("fetchTime", &problems)
-    for (index, item) in items.enumerated() {
-      let path = "voidedPurchases[\(index)]"
-      guard let entry = PayloadObject(item, path: path, line: line) else {
-        problems.error(line, "field '\(path)': expected an object, found \(item.kindName)")
-        continue
-      }
+    for entry in object.objects(items, in: "voidedPurchases", &problems) {
       if var voided = voidedPurchase(entry, &problems) {
         voided.knownAt = fetchTime ?? entry.rfc3339("fetchTime", &problems)
         payloads.append(.voided(voided))

@@ -14,6 +14,22 @@ extension PayloadObject {
     return object
   }
 
+  /// The objects of `values`, the array in field `key`; an element of another type is an error
+  /// naming its place (`key[i]`), and is left out.
+  /// - Complexity: O(n) in the array's length.
+  func objects(_ values: [JSONValue], in key: String, _ problems: inout ImportProblems) -> [PayloadObject] {
+    var objects: [PayloadObject] = []
+    for (index, value) in values.enumerated() {
+      let path = name("\(key)[\(index)]")
+      guard let object = PayloadObject(value, path: path, line: line) else {
+        problems.error(line, "field '\(path)': expected an object, found \(value.kindName)")
+        continue
+      }
+      objects.append(object)
+    }
+    return objects
+  }
+
   /// An int64 field written as a JSON string of digits (Google's encoding) or as a number.
   func int64(_ key: String, _ problems: inout ImportProblems) -> Int64? {
     guard case .string(let text)? = fields[key] else { return integer(key, &problems) }
