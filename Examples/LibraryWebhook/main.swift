@@ -30,6 +30,11 @@ let catalog = try LedgerCatalog(products: [
   .autoRenewable("pro:annual", group: "pro", level: 1, entitlements: ["pro"]),
 ])
 
+// The inputs, found before anything is created: a missing one exits without leaving a directory.
+let rootPath = input("../Tests/TestCA/root.pem")
+let appStorePath = input("appstore/notifications.jsonl")
+let playPath = input("googleplay/export.jsonl")
+
 // A new, empty log in a temporary directory; the clock says "now" for answers about access.
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storeledger-webhook-\(UUID())")
 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -52,7 +57,7 @@ func status(of error: DiagnosticList) -> Int {
 
 // App Store payloads are verified before anything is imported. The samples are signed by the
 // repository's test CA; real ones by Apple Root CA - G3 (Docs/verification.md).
-let trustedRoot = try Data(contentsOf: URL(fileURLWithPath: input("../Tests/TestCA/root.pem")))
+let trustedRoot = try Data(contentsOf: URL(fileURLWithPath: rootPath))
 let options = StoreImportOptions(appStoreVerification: .verify(rootCertificates: [Array(trustedRoot)]))
 
 /// POST /webhooks/{store}: the body in, the subjects whose access changed out.
@@ -69,9 +74,9 @@ func handle(store: String, body: String) async -> (status: Int, changed: [Subjec
   }
 }
 
-let appStoreBody = try String(contentsOfFile: input("appstore/notifications.jsonl"), encoding: .utf8)
+let appStoreBody = try String(contentsOfFile: appStorePath, encoding: .utf8)
   .split(separator: "\n")[0]
-let playBody = try String(contentsOfFile: input("googleplay/export.jsonl"), encoding: .utf8)
+let playBody = try String(contentsOfFile: playPath, encoding: .utf8)
   .split(separator: "\n")[1]
 for (store, body) in [("appstore", String(appStoreBody)), ("googleplay", String(playBody)), ("appstore", String(appStoreBody))] {
   let (status, changed) = await handle(store: store, body: body)

@@ -87,11 +87,14 @@ struct LibraryExampleTests {
     #expect(printed == expected.text)
   }
 
-  @Test("an example whose input folder lacks a file names the file on stderr and exits 66, without a backtrace")
+  @Test("an example whose input folder lacks a file names the file on stderr and exits 66, without a backtrace or a leftover directory")
   func missingInput() throws {
     for example in examples where example.binary != "StoreLedgerExampleTesting" {
       let empty = try temporaryDirectory()
-      let (status, _, errors) = try runExample(example.binary, in: empty, environment: ["STORELEDGER_EVENTS": empty.path])
+      let scratch = try temporaryDirectory()
+      let (status, _, errors) = try runExample(
+        example.binary, in: empty, environment: ["STORELEDGER_EVENTS": empty.path, "TMPDIR": scratch.path])
+      #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == [], "\(example.binary) left a directory behind")
       #expect(status == 66, "\(example.binary): \(errors)")
       #expect(errors.hasPrefix("error: /"), "\(example.binary): \(errors)")
       #expect(errors.contains("does not exist (pass the folder holding"), "\(example.binary): \(errors)")
