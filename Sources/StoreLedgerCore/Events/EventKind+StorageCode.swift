@@ -1,62 +1,29 @@
 // The storage codes of the log's vocabulary: the numbers snapshots, index segments and event
-// records store for each case. They are written out here, case by case, so that the public
-// enums have no raw type (reordering a case changes neither the API nor a file format), and
+// records store for each case. An event kind's is a column of its row in the kind table; the
+// others are written out here, case by case, so that the public enums have no raw type (reordering a case changes neither the API nor a file format), and
 // `StorageCodeTests` pins every number. A code, once used, is never reused for another case.
 
 extension EventKind {
   /// The kind's number in snapshots, index segments and records (`RecordCoding` keeps codes from
-  /// `EventFlags.extendedKind` on in an extra byte); fixed per kind, whatever the order of the cases.
-  @inlinable package var storageCode: UInt8 {
-    switch self {
-    case .purchase: return 0
-    case .purchasePending: return 1
-    case .renewal: return 2
-    case .billingRetry: return 3
-    case .graceEntered: return 4
-    case .expiration: return 5
-    case .autoRenewChanged: return 6
-    case .planChanged: return 7
-    case .renewalExtended: return 8
-    case .revocation: return 9
-    case .refundReversed: return 10
-    case .consumption: return 11
-    case .usage: return 12
-    case .refundRequested: return 13
-    case .refundDeclined: return 14
-    case .grant: return 15
-    case .grantRevoked: return 16
-    case .block: return 17
-    case .unblock: return 18
-    case .transfer: return 19
-    }
-  }
+  /// `EventFlags.extendedKind` on in an extra byte): a column of the kind table (`facts`).
+  @inlinable package var storageCode: UInt8 { facts.storageCode }
 
   /// The kind stored as `code`, or nil for a number no kind has.
-  @inlinable package init?(storageCode code: UInt8) {
-    switch code {
-    case 0: self = .purchase
-    case 1: self = .purchasePending
-    case 2: self = .renewal
-    case 3: self = .billingRetry
-    case 4: self = .graceEntered
-    case 5: self = .expiration
-    case 6: self = .autoRenewChanged
-    case 7: self = .planChanged
-    case 8: self = .renewalExtended
-    case 9: self = .revocation
-    case 10: self = .refundReversed
-    case 11: self = .consumption
-    case 12: self = .usage
-    case 13: self = .refundRequested
-    case 14: self = .refundDeclined
-    case 15: self = .grant
-    case 16: self = .grantRevoked
-    case 17: self = .block
-    case 18: self = .unblock
-    case 19: self = .transfer
-    default: return nil
-    }
+  package init?(storageCode code: UInt8) {
+    guard let kind = EventKind.byStorageCode[Int(code)] else { return nil }
+    self = kind
   }
+
+  /// Every kind at its storage code, nil where no kind has that number. Derived from `allCases`;
+  /// two kinds given one number stop the program at first use (a programmer error).
+  private static let byStorageCode: [EventKind?] = {
+    var table = [EventKind?](repeating: nil, count: Int(UInt8.max) + 1)
+    for kind in allCases {
+      precondition(table[Int(kind.storageCode)] == nil, "two event kinds have storage code \(kind.storageCode)")
+      table[Int(kind.storageCode)] = kind
+    }
+    return table
+  }()
 }
 
 extension Ownership {

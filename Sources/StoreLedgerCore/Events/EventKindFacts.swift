@@ -3,9 +3,14 @@
 /// The rows live in `EventKind.facts`, the one place a kind's name, scope and fields are
 /// written; name look-ups, field checks and every "which kinds are charges" question derive
 /// from it and `EventKind.allCases`.
-struct EventKindFacts: Sendable {
+@usableFromInline struct EventKindFacts: Sendable {
   /// The name in the log's `type` field.
   let name: StaticString
+  /// The kind's number in snapshots, index segments and records: fixed once used, never reused
+  /// for another kind, whatever the order of the cases (`StorageCodeTests` pins them).
+  @usableFromInline let storageCode: UInt8
+  /// The kind in words for people (`EventWords`, where no field of the event words it better).
+  let words: StaticString
   /// The sets of kinds it belongs to.
   let scope: EventScope
   /// Required fields beyond `id`, `type`, `subject`, `at`.
@@ -14,8 +19,13 @@ struct EventKindFacts: Sendable {
   let optional: FieldSet
 
   /// A row of the kind table.
-  init(_ name: StaticString, _ scope: EventScope, required: FieldSet, optional: FieldSet = []) {
+  init(
+    _ name: StaticString, code: UInt8, words: StaticString, _ scope: EventScope, required: FieldSet,
+    optional: FieldSet = []
+  ) {
     self.name = name
+    self.storageCode = code
+    self.words = words
     self.scope = scope
     self.required = required
     self.optional = optional

@@ -5,40 +5,27 @@ import StoreLedgerCore
 package enum EventWords {
   /// The event in words, without ids: `renewal`, `refund`, `auto-renew turned off`.
   package static func kind(_ event: Event, catalog: Catalog) -> String {
+    // Kinds whose fields change the words; every other kind is worded by its row of the kind table.
     switch event.kind {
     case .purchase: return event.originalTransaction.isSome && event.originalTransaction != event.transaction ? "resubscription" : "purchase"
-    case .purchasePending: return "purchase awaiting approval"
-    case .renewal: return "renewal"
-    case .billingRetry: return "failed renewal payment (billing retry)"
-    case .graceEntered: return "failed renewal payment (grace period entered)"
     case .expiration:
       switch ExpirationReason(rawValue: event.reasonRaw) {
       case .voluntary: return "expiration (cancelled by the customer)"
       case .billing: return "expiration (payment never succeeded)"
       case .priceIncrease: return "expiration (price increase not accepted)"
       case .productUnavailable: return "expiration (product no longer sold)"
-      case .other, nil: return "expiration"
+      case .other, nil: return event.kind.words
       }
     case .autoRenewChanged: return event.autoRenew ? "auto-renew turned on" : "auto-renew turned off"
     case .planChanged:
-      return event.product.isSome ? "plan change to \(catalog[event.product].id)" : "plan change"
-    case .renewalExtended: return "renewal date extended"
+      return event.product.isSome ? "plan change to \(catalog[event.product].id)" : event.kind.words
     case .revocation:
       switch RevocationReason(rawValue: event.reasonRaw) {
       case .refund: return "refund"
       case .familyRevoked: return "family sharing ended"
-      case .other, nil: return "revocation"
+      case .other, nil: return event.kind.words
       }
-    case .refundReversed: return "refund reversed"
-    case .consumption: return "balance spent"
-    case .usage: return "use"
-    case .refundRequested: return "refund requested"
-    case .refundDeclined: return "refund declined by the store"
-    case .grant: return "access granted by support"
-    case .grantRevoked: return "support grant withdrawn"
-    case .block: return "access blocked"
-    case .unblock: return "block lifted"
-    case .transfer: return "transfer between accounts"
+    default: return event.kind.words
     }
   }
 
