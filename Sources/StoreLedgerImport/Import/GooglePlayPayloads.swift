@@ -99,7 +99,7 @@ struct GooglePlayPriceChange {
   /// `priceChangeMode` raw (`PRICE_INCREASE` needs consent, `OPT_OUT_PRICE_INCREASE`,
   /// `PRICE_DECREASE`).
   var mode: String?
-  /// `priceChangeState` raw (`OUTCOME_PENDING`, `CONFIRMED`, `APPLIED`, `CANCELED`).
+  /// `priceChangeState` raw (`OUTSTANDING` awaiting consent, `CONFIRMED`, `APPLIED`, `CANCELED`).
   var state: String?
   /// `newPrice` in thousandths of its currency.
   var newPrice: (thousandths: Int64, currency: String)?
