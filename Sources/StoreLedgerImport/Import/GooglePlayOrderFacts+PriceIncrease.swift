@@ -8,21 +8,34 @@ extension GooglePlayPriceChange {
   var awaitsConsent: Bool { mode == "PRICE_INCREASE" && state == "OUTSTANDING" }
 }
 
+extension GooglePlayLineItem {
+  /// Whether the item still waits for the customer's consent to a higher price that was due by
+  /// its `expiryTime`: a price increase `OUTSTANDING` whose `expectedNewPriceChargeTime` is at
+  /// or before it, or a price step-up `PENDING` whose `consentDeadlineTime` is (either time
+  /// absent: no evidence against).
+  var endsAwaitingConsent: Bool {
+    if let change = priceChange, change.awaitsConsent,
+      change.expectedChargeTime.map({ expiryTime >= $0 }) ?? true
+    {
+      return true
+    }
+    guard let stepUp = priceStepUp, stepUp.state == "PENDING" else { return false }
+    return stepUp.deadline.map { expiryTime >= $0 } ?? true
+  }
+}
+
 extension GooglePlayOrderFacts {
   /// Whether the subscription ended because the customer never accepted a price increase
   /// (Docs/import-googleplay.md, "Price increases"): a copy fetched expired, canceled by the
-  /// system (`systemInitiatedCancellation`), whose line item still shows an increase awaiting
-  /// consent, with its `expiryTime` at or after the renewal that would have charged it
-  /// (`expectedNewPriceChargeTime`, when the copy states it). Only copies that show the
-  /// expiry count: the price change is a snapshot, and one that an earlier copy showed may
-  /// have been accepted or withdrawn since.
+  /// system (`systemInitiatedCancellation`), whose line item still waits for consent to a
+  /// higher price due by its `expiryTime` (`GooglePlayLineItem.endsAwaitingConsent`). Only
+  /// copies that show the expiry count: the price change is a snapshot, and one that an
+  /// earlier copy showed may have been accepted or withdrawn since.
   var endedAwaitingConsent: Bool {
     copies.contains { copy in
-      guard copy.knownState == .expired, !copy.isFromLedger,
-        copy.cancellation == GooglePlayCancellation.system.rawValue,
-        let item = copy.lineItems.first, let change = item.priceChange, change.awaitsConsent
-      else { return false }
-      return change.expectedChargeTime.map { item.expiryTime >= $0 } ?? true
+      copy.knownState == .expired && !copy.isFromLedger
+        && copy.cancellation == GooglePlayCancellation.system.rawValue
+        && copy.lineItems.first?.endsAwaitingConsent == true
     }
   }
 }

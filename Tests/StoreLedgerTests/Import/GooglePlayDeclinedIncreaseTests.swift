@@ -39,6 +39,19 @@ struct GooglePlayDeclinedIncreaseTests {
       state: "EXPIRED", expiry: periodEnd, cancel: cancel, autoRenew: false, fetched: "2026-02-01T10:00:10Z"))
   }
 
+  /// `priceStepUpConsentDetails` in `state` with its consent deadline (nil: absent), in the
+  /// place `with` puts `priceChangeDetails`.
+  static func stepUp(_ state: String, deadline: String? = "2026-01-25T10:00:00Z") -> String {
+    let time = deadline.map { #","consentDeadlineTime":"\#($0)""# } ?? ""
+    return #"{"state":"\#(state)","newPrice":{"currencyCode":"EUR","units":"6","nanos":990000000}\#(time)}"#
+  }
+
+  /// `resource` with a price step-up `details` instead of a price change.
+  static func withStepUp(_ details: String, _ resource: String) -> String {
+    resource.replacingOccurrences(
+      of: #""autoRenewingPlan":{"#, with: #""autoRenewingPlan":{"priceStepUpConsentDetails":\#(details),"#)
+  }
+
   struct Row: Sendable, CustomTestStringConvertible {
     var testDescription: String
     /// The details of the active copy fetched while the customer decided.
@@ -103,6 +116,49 @@ struct GooglePlayDeclinedIncreaseTests {
     #expect(expirations.count == 1)
     #expect(expirations.first?["reason"] == .string(row.reason))
     #expect(expirations.first?["at"] == .string(row.at))
+  }
+
+  struct StepUpRow: Sendable, CustomTestStringConvertible {
+    var testDescription: String
+    var details: String
+    var reason: String
+  }
+
+  @Test(
+    "A price step-up never consented to (priceStepUpConsentDetails, SUBSCRIPTION_PRICE_STEP_UP_CONSENT_UPDATED) ends the same way",
+    arguments: [
+      StepUpRow(testDescription: "PENDING, deadline before the expiry: price_increase", details: stepUp("PENDING"), reason: "price_increase"),
+      StepUpRow(
+        testDescription: "PENDING, deadline at the expiry: price_increase",
+        details: stepUp("PENDING", deadline: periodEnd), reason: "price_increase"),
+      StepUpRow(
+        testDescription: "PENDING, deadline 1 ms after the expiry: billing",
+        details: stepUp("PENDING", deadline: "2026-02-01T10:00:00.001Z"), reason: "billing"),
+      StepUpRow(testDescription: "PENDING without a deadline: price_increase", details: stepUp("PENDING", deadline: nil), reason: "price_increase"),
+      StepUpRow(testDescription: "CONFIRMED: billing", details: stepUp("CONFIRMED"), reason: "billing"),
+      StepUpRow(testDescription: "COMPLETED: billing", details: stepUp("COMPLETED"), reason: "billing"),
+    ])
+  func stepUps(_ row: StepUpRow) throws {
+    let result = G.importEvents([
+      G.subscription(expiry: Self.periodEnd, fetched: "2026-01-01T10:00:05Z"),
+      G.notification(22, at: "2026-01-05T00:00:00Z"),
+      G.notification(13, at: Self.gaveUp),
+      Self.withStepUp(row.details, G.subscription(
+        state: "EXPIRED", expiry: Self.periodEnd, cancel: Self.system, autoRenew: false, fetched: "2026-02-01T10:00:10Z")),
+    ])
+    let expiration = G.events(result)["googleplay:\(G.orderA):expiration"]
+    #expect(expiration?["reason"] == .string(row.reason))
+    #expect(result?.skipped["SUBSCRIPTION_PRICE_STEP_UP_CONSENT_UPDATED"] == 1)
+  }
+
+  @Test("A priceStepUpConsentDetails of the wrong shape is refused, naming the field")
+  func stepUpMalformed() {
+    let resource = Self.withStepUp(
+      #"{"state":"PENDING","consentDeadlineTime":"soon"}"#, G.subscription(expiry: Self.periodEnd))
+    #expect(
+      G.importErrors([resource]) == [
+        #"input.jsonl:1: error: field 'subscriptionPurchaseV2.lineItems[0].autoRenewingPlan.priceStepUpConsentDetails.consentDeadlineTime': expected an RFC 3339 time such as 2026-03-01T12:00:00Z, found "soon""#
+      ])
   }
 
   @Test("A declined increase does not wait for SUBSCRIPTION_EXPIRED: the expired copy alone tells where and why access ended")
