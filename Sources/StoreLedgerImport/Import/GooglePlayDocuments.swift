@@ -355,6 +355,10 @@ enum GooglePlayDocuments {
         newPrice: details.child("newPrice", &problems).flatMap { thousandths($0, &problems) },
         expectedChargeTime: details.rfc3339("expectedNewPriceChargeTime", &problems))
     }
+    let stepUp = plan?.child("priceStepUpConsentDetails", &problems).map { details in
+      GooglePlayPriceStepUp(
+        state: details.string("state", &problems), deadline: details.rfc3339("consentDeadlineTime", &problems))
+    }
     guard problems.errors.count == errorsBefore, let productID, let expiry else { return nil }
     var lineItem = GooglePlayLineItem(
       productID: productID, basePlanID: offer?.string("basePlanId", &problems),
@@ -365,6 +369,7 @@ enum GooglePlayDocuments {
       isPrepaid: item.has("prepaidPlan"), deferredReplacementProductID: replacement)
     lineItem.installments = installments
     lineItem.priceChange = priceChange
+    lineItem.priceStepUp = stepUp
     return lineItem
   }
 

@@ -185,7 +185,10 @@ extension GooglePlayMapper {
     let cancellation = facts.copies.compactMap {
       $0.cancellation.flatMap(GooglePlayCancellation.init)
     }.first
-    let reason = cancellation?.expirationReason ?? (isOnHold ? .billing : .other)
+    var reason = cancellation?.expirationReason ?? (isOnHold ? .billing : .other)
+    // A system cancellation at a renewal whose price increase was never accepted is no
+    // billing problem: it ends at the period end like Apple's EXPIRED / PRICE_INCREASE.
+    if reason == .billing, cancellation == .system, facts.endedAwaitingConsent { reason = .priceIncrease }
     let gaveUp = facts.latest(.expired)?.eventTime
     guard let expiredEnd = order.expiries([.expired]).max(), reason != .billing || gaveUp != nil
     else {

@@ -91,6 +91,17 @@ struct GooglePlayLineItem {
   var installments: (initial: Int64?, subsequent: Int64?)? = nil
   /// `autoRenewingPlan.priceChangeDetails`: a price change announced for this item.
   var priceChange: GooglePlayPriceChange? = nil
+  /// `autoRenewingPlan.priceStepUpConsentDetails`: a price step-up that needs consent.
+  var priceStepUp: GooglePlayPriceStepUp? = nil
+}
+
+/// `autoRenewingPlan.priceStepUpConsentDetails` of a line item: a price step-up that needs the
+/// customer's consent (notified by `SUBSCRIPTION_PRICE_STEP_UP_CONSENT_UPDATED`).
+struct GooglePlayPriceStepUp {
+  /// `state` raw (`PENDING` not yet consented, `CONFIRMED`, `COMPLETED`).
+  var state: String?
+  /// `consentDeadlineTime`: Google cancels the subscription when consent has not come by then.
+  var deadline: Timestamp?
 }
 
 /// `autoRenewingPlan.priceChangeDetails` of a line item: a snapshot of a price change, whose
@@ -99,7 +110,7 @@ struct GooglePlayPriceChange {
   /// `priceChangeMode` raw (`PRICE_INCREASE` needs consent, `OPT_OUT_PRICE_INCREASE`,
   /// `PRICE_DECREASE`).
   var mode: String?
-  /// `priceChangeState` raw (`OUTCOME_PENDING`, `CONFIRMED`, `APPLIED`, `CANCELED`).
+  /// `priceChangeState` raw (`OUTSTANDING` awaiting consent, `CONFIRMED`, `APPLIED`, `CANCELED`).
   var state: String?
   /// `newPrice` in thousandths of its currency.
   var newPrice: (thousandths: Int64, currency: String)?

@@ -36,7 +36,7 @@ package struct ImportResult: Sendable, Equatable {
   /// for moves to it (contract v1.3, section 9).
   package var transfers: [String] = []
   /// Price changes the store reports, by state (`PRICE_INCREASE awaiting consent`, Google's
-  /// `PRICE_INCREASE OUTCOME_PENDING`, …), each counted once per subscription and price: no
+  /// `PRICE_INCREASE OUTSTANDING`, …), each counted once per subscription and price: no
   /// event kind records a consent (Docs/import-appstore.md and Docs/import-googleplay.md,
   /// "Price increases").
   package var priceChanges: [String: Int] = [:]

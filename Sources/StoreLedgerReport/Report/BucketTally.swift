@@ -44,6 +44,10 @@ struct BucketTally {
   var trialsConverted: Int64 = 0
   /// Expirations by `ExpirationReason` raw value; the last slot is "unspecified".
   var churn: [Int64]
+  /// Owned renewals charged more than their subscription's previous charge (`PeriodCharge.isRaised`).
+  var priceIncreasesAccepted: Int64 = 0
+  /// Expirations with reason `price_increase` (its slot of `churn`).
+  var priceIncreasesDeclined: Int64 { churn[Int(ExpirationReason.priceIncrease.rawValue)] }
   var billingRetryEntries: Int64 = 0
   var graceEntries: Int64 = 0
   var billingIssues: Int64 = 0

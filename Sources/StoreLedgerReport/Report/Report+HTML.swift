@@ -66,6 +66,10 @@ struct ReportSection {
       title: "Churn by reason", definition: ReportDefinitions.churn, charts: [Chart(metrics: [.churn], style: .stackedBars)],
       tabled: [.churn]),
     ReportSection(
+      title: "Price increases: accepted and declined", definition: ReportDefinitions.priceIncreases,
+      charts: [Chart(metrics: [.priceIncreasesAccepted, .priceIncreasesDeclined], style: .groupedBars)],
+      tabled: [.priceIncreasesAccepted, .priceIncreasesDeclined, .priceIncreaseAcceptanceRate]),
+    ReportSection(
       title: "Billing retry, grace and recoveries", definition: ReportDefinitions.billing,
       charts: [Chart(metrics: [.billingRetryEntries, .graceEntries, .billingRecoveries], style: .groupedBars)],
       tabled: [

@@ -422,6 +422,7 @@ package struct ReportBuilder {
     let isOwned =
       event.kind == .purchase ? event.ownership == .purchased : !before.isKnown || before.ownership == .purchased
     let price = ledger.details.details(line: event.line)
+    let raisesPrice = isSubscription && event.kind == .renewal && charges[slot].isRaised(by: event, price: price)
     if price.hasPrice {
       addRevenue(price.price, currency: Int(price.priceCurrency.rawValue), bucket: bucket)
       addProceeds(price.price, of: price, line: event.line, bucket: bucket)
@@ -432,9 +433,15 @@ package struct ReportBuilder {
         start: event.at, expires: event.expires, period: catalog.products[Int(event.product.rawValue)].period,
         hasPrice: price.hasPrice, price: price.price, currency: Int(price.priceCurrency.rawValue))
       charges[slot].isInSegment = isEventInSegment
+      charges[slot].product = event.product
+      charges[slot].isRegular = event.offer == .normal
     }
     guard isOwned else { return }
     tallies[bucket].charges += 1
+    // A renewal of a subscription still running (not one coming back after it ended).
+    if raisesPrice && before.isKnown && before.status != .expired && before.status != .revoked {
+      tallies[bucket].priceIncreasesAccepted += 1
+    }
     if price.hasPrice && price.price > 0 && !isReplaying {
       customerTally.notePayment(at: event.at, bucket: bucket)
       if isEventInSegment && isSubscription && event.offer != .trial && (charges[slot].monthlyThousandths ?? 1) > 0 {
@@ -615,6 +622,10 @@ struct PeriodCharge {
   var currency = 0
   /// Periods per year of the plan's nominal billing period (Docs/reports.md, `mrr`).
   var periodsPerYear: Int64 = 12
+  /// The product charged (`.none`: no charge yet).
+  var product = ProductIndex.none
+  /// Whether it was charged at the regular price (`offer` `normal`: no trial, intro or other offer).
+  var isRegular = false
 
   /// The charge of a plan whose nominal period is `period`, or else the one nearest to the
   /// charge's own length (from `start` to `expires`).

@@ -46,6 +46,9 @@ enum ReportDefinitions {
   /// The churn section.
   static let churn =
     "Subscriptions ended by an expiration event in the bucket, by reason (churn); a lapse without an expiration event is not counted here."
+  /// The price increases section.
+  static let priceIncreases =
+    "Renewals charged more than their subscription's previous regular-price charge of the same product and currency (price_increases_accepted), expirations because a price increase was not accepted (price_increases_declined), and the share accepted (price_increase_acceptance_rate)."
   /// The billing section.
   static let billing =
     "Subscriptions entering billing retry or grace, and those a renewal recovered (billing_retry_entries, grace_entries, billing_recoveries)."

@@ -26,6 +26,9 @@ package enum ReportMetric: String, Sendable, CaseIterable {
   case paidCohortSubjects = "paid_cohort_subjects"
   case paidCohortRetained = "paid_cohort_retained"
   case churn
+  case priceIncreasesAccepted = "price_increases_accepted"
+  case priceIncreasesDeclined = "price_increases_declined"
+  case priceIncreaseAcceptanceRate = "price_increase_acceptance_rate"
   case billingRetryEntries = "billing_retry_entries"
   case graceEntries = "grace_entries"
   case billingIssues = "billing_issues"
@@ -153,8 +156,8 @@ package enum ReportMetric: String, Sendable, CaseIterable {
       return "thousandths"
     case .credits, .spends: return "units"
     case .subscriberUses: return "uses"
-    case .trialConversionRate, .billingRecoveryRate, .refundRate, .refundGrantRate, .limitHitConversionRate7d,
-      .limitHitConversionRate30d:
+    case .trialConversionRate, .billingRecoveryRate, .refundRate, .refundGrantRate, .priceIncreaseAcceptanceRate,
+      .limitHitConversionRate7d, .limitHitConversionRate30d:
       return "ratio"
     case .active, .familyShared, .grantedActive, .blocksActive, .subscribers, .paidCohortSubjects, .paidCohortRetained, .limitHitSubjects,
       .limitHitConversions7d, .limitHitConversions30d, .usageTrialsStarted, .usageTrialsConvertedInTrial,
@@ -179,6 +182,9 @@ package enum ReportMetric: String, Sendable, CaseIterable {
     case .mrrContraction: return "MRR movement: contraction"
     case .mrrChurn: return "MRR movement: churn"
     case .refundGrantRate: return "share of decided refund requests granted"
+    case .priceIncreasesAccepted: return "renewals charged more than the period before (increases accepted)"
+    case .priceIncreasesDeclined: return "expirations for a price increase not accepted (increases declined)"
+    case .priceIncreaseAcceptanceRate: return "share of decided price increases accepted"
     case .payingCustomers: return "customers with a paid charge here"
     case .arppu: return "ARPPU (net revenue per paying customer)"
     case .firstPaymentCustomers: return "customers whose first payment was here"
@@ -286,6 +292,9 @@ extension ReportMetric {
     case .paidCohortRetained:
       return .keyed(tally.paidCohortRetained.enumerated().map { (key: String($0.offset), value: $0.element) })
     case .churn: return keyed(keys.reasons, tally.churn)
+    case .priceIncreaseAcceptanceRate:
+      return .rate(
+        numerator: tally.priceIncreasesAccepted, denominator: tally.priceIncreasesAccepted + tally.priceIncreasesDeclined)
     case .billingRecoveryRate: return .rate(numerator: tally.billingIssuesRecovered, denominator: tally.billingIssues)
     case .revenue: return keyed(keys.currencies, tally.revenue)
     case .proceeds: return keyed(keys.currencies, tally.proceeds)
@@ -337,6 +346,8 @@ extension ReportMetric {
     case .trialConversions: return tally.trialConversions
     case .trialsConverted: return tally.trialsConverted
     case .paidCohortSubjects: return tally.paidCohortSubjects
+    case .priceIncreasesAccepted: return tally.priceIncreasesAccepted
+    case .priceIncreasesDeclined: return tally.priceIncreasesDeclined
     case .billingRetryEntries: return tally.billingRetryEntries
     case .graceEntries: return tally.graceEntries
     case .billingIssues: return tally.billingIssues

@@ -125,6 +125,8 @@ struct ImportPropertyTests {
       name: "identity: a new account, a deferred plan change, a one-time purchase moved, a Play Store resubscription",
       store: .googlePlayIdentity, deliveries: GooglePlayIdentityTests.story.map { [$0] }),
     .googlePlay("price increases awaiting consent, and the plans", .googlePlay, PriceIncreaseTests.googleStory),
+    .googlePlay(
+      "a price increase never accepted: Google cancels at the renewal", .googlePlay, GooglePlayDeclinedIncreaseTests.story),
     .lines("Events/appstore/notifications.jsonl", .appStoreSamples, "Events/appstore/notifications.jsonl"),
     Scenario(
       name: "price increases awaiting consent", store: .appStore,

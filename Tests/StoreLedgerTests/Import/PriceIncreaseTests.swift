@@ -156,14 +156,14 @@ struct PriceIncreaseTests {
     let plain = try #require(G.importEvents([Self.withPriceChange(nil, fetched: "2026-01-01T10:00:05Z")]))
     let copies = [
       Self.withPriceChange(nil, fetched: "2026-01-01T10:00:05Z"),
-      Self.withPriceChange(Self.details("OUTCOME_PENDING"), fetched: "2026-01-10T00:00:00Z"),
-      Self.withPriceChange(Self.details("OUTCOME_PENDING"), fetched: "2026-01-11T00:00:00Z"),
+      Self.withPriceChange(Self.details("OUTSTANDING"), fetched: "2026-01-10T00:00:00Z"),
+      Self.withPriceChange(Self.details("OUTSTANDING"), fetched: "2026-01-11T00:00:00Z"),
       Self.withPriceChange(Self.details("CONFIRMED"), fetched: "2026-01-20T00:00:00Z"),
     ]
     let result = try #require(G.importEvents(copies))
     #expect(result.eventLines == plain.eventLines)
     #expect(!result.warnings.contains { $0.message.contains("differ") })
-    #expect(result.priceChanges == ["PRICE_INCREASE OUTCOME_PENDING": 1, "PRICE_INCREASE CONFIRMED": 1])
+    #expect(result.priceChanges == ["PRICE_INCREASE OUTSTANDING": 1, "PRICE_INCREASE CONFIRMED": 1])
     // In any order, the same.
     let reversed = try #require(G.importEvents(Array(copies.reversed())))
     #expect(reversed.eventLines == result.eventLines)
@@ -188,7 +188,7 @@ struct PriceIncreaseTests {
   static let googleStory: [String] = [
     G.subscription(expiry: "2026-02-01T10:00:00Z", fetched: "2026-01-01T10:00:05Z"),
     GooglePlayCatalogTests.plans([GooglePlayCatalogTests.BasePlan(id: "monthly", period: "P1M")]),
-    withPriceChange(details("OUTCOME_PENDING"), fetched: "2026-01-10T00:00:00Z"),
+    withPriceChange(details("OUTSTANDING"), fetched: "2026-01-10T00:00:00Z"),
     G.push(G.notification(19, at: "2026-01-10T00:00:00Z")),
     withPriceChange(details("CONFIRMED"), fetched: "2026-01-12T00:00:01Z"),
     G.push(G.notification(8, at: "2026-01-12T00:00:00Z")),
@@ -219,10 +219,10 @@ struct PriceIncreaseTests {
     "Google: a priceChangeDetails of the wrong shape is refused, naming the field",
     arguments: [
       Malformed(
-        details: #"{"newPrice":"6.99 EUR","priceChangeState":"OUTCOME_PENDING"}"#,
+        details: #"{"newPrice":"6.99 EUR","priceChangeState":"OUTSTANDING"}"#,
         error: "input.jsonl:1: error: field 'subscriptionPurchaseV2.lineItems[0].autoRenewingPlan.priceChangeDetails.newPrice': expected an object, found a string"),
       Malformed(
-        details: #"{"priceChangeState":"OUTCOME_PENDING","expectedNewPriceChargeTime":"next month"}"#,
+        details: #"{"priceChangeState":"OUTSTANDING","expectedNewPriceChargeTime":"next month"}"#,
         error: #"input.jsonl:1: error: field 'subscriptionPurchaseV2.lineItems[0].autoRenewingPlan.priceChangeDetails.expectedNewPriceChargeTime': expected an RFC 3339 time such as 2026-03-01T12:00:00Z, found "next month""#),
       Malformed(
         details: #"{"priceChangeState":2}"#,

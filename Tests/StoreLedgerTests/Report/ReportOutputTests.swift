@@ -90,11 +90,12 @@ struct ReportOutputTests {
     // The headline, then every section but the usage policy's: the demo catalog has no policy.
     #expect(occurrences(of: "<section", in: html) == 1 + ReportSection.all.count - 1)
     // Charts: active, MRR (USD only), MRR movement (USD), revenue (USD only), new subscriptions,
-    // trials, lifetime value (USD), refunds, plan changes, consumables; the demo has no expiration
-    // and no billing issue, so churn and billing say so and have no chart (a chart of zeros is never drawn).
+    // trials, lifetime value (USD), refunds, plan changes, consumables; the demo has no expiration,
+    // no price increase and no billing issue, so churn, price increases and billing say so and have
+    // no chart (a chart of zeros is never drawn).
     #expect(occurrences(of: "<svg", in: html) == 10)
     #expect(html.contains(">MRR USD</text>") && html.contains("Realized LTV in USD"))
-    #expect(occurrences(of: "None in these buckets.", in: html) == 2)
+    #expect(occurrences(of: "None in these buckets.", in: html) == 3)
     // MRR and ARR in currency units: a monthly plan's 4990 thousandths, even in February, is 59.88 a year.
     #expect(html.contains("<td>4.99</td>") && html.contains("<td>59.88</td>"))
     // The paid cohort heat map: February's cohort (u1) still paying one month later.

@@ -72,6 +72,8 @@ struct ScenarioReportTests {
     "mrr_opening", "mrr_new", "mrr_reactivation", "mrr_expansion", "mrr_contraction", "mrr_churn", "refund_requests",
     "refunds_declined", "refunds_granted", "refund_grant_rate", "paying_customers", "arppu", "first_payment_customers",
     "first_payment_revenue", "ltv",
+    // Checked by PriceIncreaseReportTests.
+    "price_increases_accepted", "price_increases_declined", "price_increase_acceptance_rate",
   ]
 
   private func instant(_ text: String) -> Timestamp {
