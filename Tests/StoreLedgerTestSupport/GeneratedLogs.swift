@@ -1,12 +1,4 @@
-import Foundation
-import Testing
-
-@testable import StoreLedger
-@testable import StoreLedgerCore
-@testable import StoreLedgerImport
-@testable import StoreLedgerReport
-@testable import StoreLedgerStorage
-@testable import StoreLedgerGenerate
+import StoreLedgerGenerate
 
 /// Generates a whole log into memory (tests only: the generator itself never holds a log).
 package func generatedLog(_ options: GeneratorOptions) -> (bytes: [UInt8], stats: GeneratorStats) {

@@ -1,11 +1,4 @@
-import Foundation
-import Testing
-
-@testable import StoreLedger
-@testable import StoreLedgerCore
-@testable import StoreLedgerImport
-@testable import StoreLedgerReport
-@testable import StoreLedgerStorage
+import StoreLedgerCore
 
 /// A ledger as text: counts, subject ranges, every string table in symbol order, every event, warnings.
 package func ledgerText(_ ledger: Ledger) -> String {

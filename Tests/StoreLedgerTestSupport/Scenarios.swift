@@ -1,11 +1,6 @@
 import Foundation
+import StoreLedgerCore
 import Testing
-
-@testable import StoreLedger
-@testable import StoreLedgerCore
-@testable import StoreLedgerImport
-@testable import StoreLedgerReport
-@testable import StoreLedgerStorage
 
 /// Every scenario log in Events/ that has a query file and expected answers.
 package let scenarioNames: [String] = {

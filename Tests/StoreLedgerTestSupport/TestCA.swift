@@ -1,11 +1,6 @@
 import Foundation
-import Testing
-
-@testable import StoreLedger
-@testable import StoreLedgerCore
-@testable import StoreLedgerImport
-@testable import StoreLedgerReport
-@testable import StoreLedgerStorage
+import StoreLedgerCore
+import StoreLedgerImport
 
 /// Signed App Store input made by the project's test CA (Tests/TestCA/testca.py): the samples,
 /// a valid notification, and chains that each break one rule.
