@@ -12,6 +12,11 @@ func libraryTarget(_ name: String, folders: [String], dependencies: [Target.Depe
     name: name, dependencies: dependencies, path: "Sources/\(name)", sources: folders, swiftSettings: strictSettings)
 }
 
+/// A test target: `Tests/<name>/` (Docs/architecture.md, "Test targets").
+func testsTarget(_ name: String, dependencies: [Target.Dependency]) -> Target {
+  .testTarget(name: name, dependencies: dependencies, path: "Tests/\(name)", swiftSettings: strictSettings)
+}
+
 let package = Package(
   name: "StoreLedger",
   // Synchronization's `Mutex` and `Atomic` (the log lock's fault plans, pending files, a loaded
@@ -71,14 +76,37 @@ let package = Package(
     .executableTarget(
       name: "StoreLedgerLibraryBench", dependencies: ["StoreLedger"], path: "Examples/LibraryBench",
       swiftSettings: strictSettings),
-    .testTarget(
-      name: "StoreLedgerTests",
+    // The tests (Docs/architecture.md, "Test targets"): `Tests/<name>/`, one folder per thing tested,
+    // over one support module. The support module is a test target too (built for testing, so it
+    // may `@testable import`; never built by `swift build`), and holds what more than one target uses.
+    testsTarget(
+      "StoreLedgerTestSupport",
       dependencies: [
-        "StoreLedgerCore", "StoreLedgerStorage", "StoreLedgerImport", "StoreLedgerReport",
-        "StoreLedger", "StoreLedgerGenerate", "StoreLedgerServer", "StoreLedgerCLI", "StoreLedgerExample", "StoreLedgerExampleQuestions",
-        "StoreLedgerExampleWebhook", "StoreLedgerExampleTesting", "StoreLedgerBench",
-      ],
-      swiftSettings: strictSettings),
+        "StoreLedgerCore", "StoreLedgerStorage", "StoreLedgerImport", "StoreLedgerReport", "StoreLedger",
+        "StoreLedgerGenerate", "StoreLedgerCLI",
+      ]),
+    // The engine's layers and the library, in process.
+    testsTarget(
+      "StoreLedgerUnitTests",
+      dependencies: [
+        "StoreLedgerTestSupport", "StoreLedgerCore", "StoreLedgerStorage", "StoreLedgerImport", "StoreLedgerReport",
+        "StoreLedger", "StoreLedgerGenerate",
+      ]),
+    // The programs end to end: the command line, the server, crashes and damage, scale-out, the benchmark.
+    testsTarget(
+      "StoreLedgerCommandTests",
+      dependencies: [
+        "StoreLedgerTestSupport", "StoreLedgerCore", "StoreLedgerStorage", "StoreLedgerImport", "StoreLedgerReport",
+        "StoreLedger", "StoreLedgerGenerate", "StoreLedgerServer", "StoreLedgerCLI", "StoreLedgerBench",
+      ]),
+    // The documents: their command blocks run, the examples built and run, the tree's tidy rules.
+    testsTarget(
+      "StoreLedgerDocsTests",
+      dependencies: [
+        "StoreLedgerTestSupport", "StoreLedgerCore", "StoreLedgerStorage", "StoreLedgerImport", "StoreLedgerReport",
+        "StoreLedger", "StoreLedgerCLI", "StoreLedgerExample", "StoreLedgerExampleQuestions",
+        "StoreLedgerExampleWebhook", "StoreLedgerExampleTesting",
+      ]),
   ],
   swiftLanguageModes: [.v6]
 )

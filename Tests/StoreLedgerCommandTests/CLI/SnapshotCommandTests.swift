@@ -1,0 +1,65 @@
+import Foundation
+import StoreLedgerTestSupport
+import Testing
+
+@testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerImport
+@testable import StoreLedgerReport
+@testable import StoreLedgerStorage
+@testable import StoreLedgerCLI
+
+@Suite("snapshot, diff and --snapshot on the command line")
+struct SnapshotCommandTests {
+  static let first =
+    #"{"id":"e1","type":"purchase","subject":"u1","at":"2026-03-01T12:00:00Z","product":"pro.monthly","transaction":"t1","expires":"2026-04-01T12:00:00Z"}"#
+  static let second =
+    #"{"id":"e2","type":"revocation","subject":"u1","at":"2026-03-10T00:00:00Z","recorded":"2026-03-20T00:00:00Z","transaction":"t1"}"#
+
+  @Test("snapshot --check passes on an unchanged log and exits 1 with a readable diff after a change")
+  func check() throws {
+    let space = try Workspace(log: Self.first + "\n")
+    let golden = space.path("golden.json")
+    #expect(runCLI(["snapshot", space.log, "--out", golden]).status == 0)
+    let same = runCLI(["snapshot", space.log, "--check", golden])
+    #expect(same.status == 0)
+    #expect(same.stdout.contains("matches"))
+    #expect(runCLI(["append", space.log, "-"], stdin: Self.second).status == 0)
+    let changed = runCLI(["snapshot", space.log, "--check", golden])
+    #expect(changed.status == 1)
+    #expect(changed.stdout.contains("subject \"u1\":"))
+    #expect(changed.stdout.contains("1 subject differs"))
+  }
+
+  @Test("diff exits 0 for identical snapshots and 1 naming the changed subject otherwise")
+  func diff() throws {
+    let space = try Workspace(log: Self.first + "\n")
+    #expect(runCLI(["snapshot", space.log, "--out", space.path("a.json")]).status == 0)
+    #expect(runCLI(["diff", space.path("a.json"), space.path("a.json")]).status == 0)
+    #expect(runCLI(["append", space.log, "-"], stdin: Self.second).status == 0)
+    #expect(runCLI(["snapshot", space.log, "--out", space.path("b.json")]).status == 0)
+    let result = runCLI(["diff", space.path("a.json"), space.path("b.json")])
+    #expect(result.status == 1)
+    #expect(result.stdout.contains("events: 1 → 2 records"))
+    #expect(runCLI(["diff", space.path("a.json"), space.path("missing.json")]).status == 66)
+  }
+
+  @Test("query --snapshot answers like a full replay, and refuses an edited prefix with 65")
+  func restore() throws {
+    let space = try Workspace(log: Self.first + "\n")
+    #expect(runCLI(["snapshot", space.log, "--out", space.path("s.json")]).status == 0)
+    #expect(runCLI(["append", space.log, "-"], stdin: Self.second).status == 0)
+    for asOf in ["2026-03-15", "2026-03-25"] {
+      let full = runCLI(["query", space.log, "--subject", "u1", "--at", "2026-03-12", "--as-of", asOf])
+      let restored = runCLI(["query", space.log, "--subject", "u1", "--at", "2026-03-12", "--as-of", asOf, "--snapshot", space.path("s.json")])
+      #expect(full.status == 0)
+      #expect(restored.stdout == full.stdout)
+    }
+    let text = try String(contentsOfFile: space.log, encoding: .utf8)
+    try text.replacingOccurrences(of: "pro.monthly", with: "pro.annual").write(toFile: space.log, atomically: true, encoding: .utf8)
+    let refused = runCLI(["replay", space.log, "--snapshot", space.path("s.json")])
+    #expect(refused.status == 65)
+    #expect(refused.stdout.isEmpty)
+    #expect(refused.stderr.contains("does not begin with"))
+  }
+}

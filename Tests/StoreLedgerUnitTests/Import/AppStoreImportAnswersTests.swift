@@ -1,0 +1,146 @@
+import Foundation
+import StoreLedgerTestSupport
+import Testing
+
+@testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerImport
+@testable import StoreLedgerReport
+@testable import StoreLedgerStorage
+
+/// Imports Apple-format lifecycles, folds them, and checks the answers Apple's status API would give.
+@Suite("App Store import: answers after folding")
+struct AppStoreImportAnswersTests {
+  typealias L = AppStoreImportLifecycleTests
+
+  private func engine(_ notifications: [AppleNotification]) throws -> QueryEngine {
+    let input = notifications.map(\.decoded).joined(separator: "\n")
+    let result = try #require(ImportFixtures.importEvents(input, subjects: L.allSubjects))
+    return QueryEngine(ledger: try ledger(result.eventLines.joined(separator: "\n"), catalogText: ImportFixtures.catalogText))
+  }
+
+  @Test("buy, renewals, grace, recovery: access through grace, then active on the recovered renewal")
+  func graceRecovery() throws {
+    var engine = try engine(L.renewalsAndGrace)
+    let inGrace = engine.checkedAnswer(L.u1, at: "2026-04-03T00:00:00Z")
+    #expect(inGrace.plans.first?.state == .grace)
+    #expect(inGrace.entitlements.first?.entitlement == "pro")
+    let recovered = engine.checkedAnswer(L.u1, at: "2026-04-06T00:00:00Z")
+    #expect(recovered.plans.first?.state == .active)
+    #expect(recovered.plans.first?.transaction == "1004")
+    #expect(engine.checkedAnswer(L.u1, at: "2026-01-15T00:00:00Z").plans.first?.period == .trial)
+  }
+
+  @Test("upgrade shows at once; a downgrade only as renews_to until renewal; expiry ends access")
+  func upgradeDowngrade() throws {
+    var engine = try engine(L.upgradeDowngrade)
+    let afterUpgrade = engine.checkedAnswer(L.u3, at: "2026-03-10T12:00:00Z")
+    #expect(afterUpgrade.plans.first?.product == "premium.monthly")
+    #expect(afterUpgrade.entitlements.map(\.entitlement) == ["plus", "premium"])
+    let afterDowngrade = engine.checkedAnswer(L.u3, at: "2026-03-16T00:00:00Z")
+    #expect(afterDowngrade.plans.first?.product == "premium.monthly")
+    #expect(afterDowngrade.plans.first?.renewsTo == "plus.monthly")
+    let cancelled = engine.checkedAnswer(L.u3, at: "2026-03-21T00:00:00Z")
+    #expect(cancelled.plans.first?.renewsTo == nil)
+    let expired = engine.checkedAnswer(L.u3, at: "2026-04-11T00:00:00Z")
+    #expect(expired.plans.first?.state == .expired)
+    #expect(expired.entitlements.isEmpty)
+  }
+
+  @Test("a refund of an older period leaves the current one active")
+  func refundOlderPeriod() throws {
+    var engine = try engine(L.refundOfOlderPeriod)
+    let answer = engine.checkedAnswer(L.u4, at: "2026-03-20T00:00:00Z")
+    #expect(answer.plans.first?.state == .active)
+    #expect(answer.plans.first?.transaction == "4003")
+    #expect(answer.entitlements.count == 1)
+  }
+
+  @Test("shuffled, duplicated notifications give the same answers after check")
+  func shuffledAnswers() throws {
+    let reference = try #require(
+      ImportFixtures.importEvents(L.allNotifications.map(\.decoded).joined(separator: "\n"), subjects: L.allSubjects))
+    var random = SeededGenerator(seed: 5)
+    let documents = (L.allNotifications + L.allNotifications).map { Bool.random(using: &random) ? $0.decoded : $0.signedBody }
+      .shuffled(using: &random)
+    let shuffled = try #require(ImportFixtures.importEvents(documents.joined(separator: "\n"), subjects: L.allSubjects))
+    let a = try ledger(reference.eventLines.joined(separator: "\n"), catalogText: ImportFixtures.catalogText)
+    let b = try ledger(shuffled.eventLines.joined(separator: "\n"), catalogText: ImportFixtures.catalogText)
+    var engineA = QueryEngine(ledger: a)
+    var engineB = QueryEngine(ledger: b)
+    let subjects = (0..<a.subjectCount).map { a.symbols.subjects.string(Symbol(rawValue: UInt32($0))) }
+    for subject in subjects {
+      for day in stride(from: 0, to: 150, by: 3) {
+        let at = ts("2026-01-01T00:00:00Z").adding(milliseconds: Int64(day) * 86_400_000)
+        #expect(engineA.answer(subject: subject, at: at, asOf: nil) == engineB.answer(subject: subject, at: at, asOf: nil))
+      }
+    }
+  }
+
+  @Test("import --append adds the events once, and importing again adds nothing")
+  func cliAppend() throws {
+    let space = try Workspace()
+    try ImportFixtures.catalogText.write(toFile: space.path("catalog.json"), atomically: true, encoding: .utf8)
+    // About appending, not trust: these payloads are unsigned JWS, so --no-verify.
+    let input = L.renewalsAndGrace.map(\.signedBody).joined(separator: "\n")
+    let first = runCLI(["import", "appstore", "-", "--append", space.log, "--no-verify"], stdin: input)
+    #expect(first.status == 0, "\(first.stderr)")
+    #expect(first.stdout.contains("appended 5 events"))
+    #expect(first.stdout.contains("  NOT VERIFIED: 5 payloads (--no-verify"))
+    #expect(first.stderr.contains("warning: --no-verify: 5 payloads imported without verifying signatures"))
+    let second = runCLI(["import", "appstore", "-", "--append", space.log, "--no-verify"], stdin: input)
+    #expect(second.stdout.contains("appended 0 events"))
+    #expect(runCLI(["check", space.log]).status == 0)
+    let query = runCLI(["query", space.log, "--subject", L.u1, "--at", "2026-04-03"])
+    #expect(query.stdout.contains(#""state":"grace""#))
+    let help = runCLI(["import", "--help"])
+    #expect(help.stdout.contains("is refused unless --no-verify"))
+  }
+
+  @Test("import errors name the input line and leave the log unchanged")
+  func cliErrors() throws {
+    let space = try Workspace(log: "")
+    try ImportFixtures.catalogText.write(toFile: space.path("catalog.json"), atomically: true, encoding: .utf8)
+    let bad = runCLI(["import", "appstore", "-", "--append", space.log], stdin: "{\"notificationType\": \n")
+    #expect(bad.status == 65)
+    #expect(bad.stdout.isEmpty)
+    #expect(bad.stderr.contains("<stdin>:2:1: error: invalid JSON"))
+    #expect(try space.read().isEmpty)
+    #expect(runCLI(["import", "playstore", "-"]).status == 64)
+  }
+}
+
+@Suite("App Store import: the sample export in Events/appstore")
+struct AppStoreSampleExportTests {
+  @Test("the README's import example imports, checks and answers as Apple's status would")
+  func sampleExport() throws {
+    let space = try Workspace()
+    let catalogPath = repoPath("Events/appstore/catalog.json")
+    // The sample is signed by the project's test CA (Tests/TestCA), as the README says.
+    let root = repoPath("Tests/TestCA/root.pem")
+    let result = runCLI([
+      "import", "appstore", repoPath("Events/appstore/notifications.jsonl"), "--catalog", catalogPath,
+      "--append", space.log, "--root", root,
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("imported 6 events"))
+    #expect(result.stdout.contains("  verified 7 payloads (17 signatures) up to root \(root)\n"))
+    #expect(result.stderr.contains("warning: --root \(root) is not Apple Root CA - G3"))
+    #expect(result.stdout.contains("  skipped 1 payload that carries no purchase, by type: TEST (1)\n"))
+    #expect(runCLI(["check", space.log, "--catalog", catalogPath]).status == 0)
+    let subject = "6f1d3b0e-8a2c-4a6e-9d5b-2c7e1f0a9b31"
+    func answer(_ at: String) throws -> JSONValue {
+      let run = runCLI(["query", space.log, "--catalog", catalogPath, "--subject", subject, "--at", at])
+      return try JSONValue.parse(run.stdout.trimmingCharacters(in: .newlines))
+    }
+    #expect(try answer("2026-03-07T00:00:00Z")["plans"]?["pro"]?["state"] == .string("grace"))
+    #expect(try answer("2026-03-10T00:00:00Z")["plans"]?["pro"]?["transaction"] == .string("2000000900000003"))
+    #expect(try answer("2026-03-10T00:00:00Z")["entitlements"]?["pro"]?["product"] == .string("pro.lifetime"))
+    #expect(try answer("2026-03-25T00:00:00Z")["entitlements"]?["pro"]?["product"] == .string("pro.monthly"))
+    let again = runCLI([
+      "import", "appstore", repoPath("Events/appstore/notifications.jsonl"), "--catalog", catalogPath,
+      "--append", space.log, "--root", root,
+    ])
+    #expect(again.stdout.contains("appended 0 events"))
+  }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import StoreLedgerTestSupport
+import Testing
+
+@testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerStorage
+
+/// A prefix (what the snapshot covers), a tail after it, and what restoring must give.
+struct TailCase: Sendable, CustomTestStringConvertible {
+  let name: String
+  let prefix: [String]
+  let tail: [String]
+  var testDescription: String { name }
+}
+
+@Suite("Snapshots: restore with a tail settles like a full fold")
+struct SnapshotTailTests {
+  static let catalogPath = repoPath("Events/catalog.json")
+
+  static let cases: [TailCase] = [
+    TailCase(
+      name: "a redelivery in the tail makes a prefix event known earlier",
+      prefix: [
+        #"{"id":"p1","type":"purchase","subject":"u1","at":"2026-01-01T00:00:00Z","product":"pro.monthly","transaction":"t1","expires":"2026-02-01T00:00:00Z","recorded":"2026-01-10T00:00:00Z"}"#,
+        #"{"id":"c1","type":"purchase","subject":"u2","at":"2026-01-02T00:00:00Z","product":"coins.100","transaction":"t9"}"#,
+      ],
+      tail: [
+        #"{"id":"p1","type":"purchase","subject":"u1","at":"2026-01-01T00:00:00Z","product":"pro.monthly","transaction":"t1","expires":"2026-02-01T00:00:00Z","recorded":"2026-01-03T00:00:00Z"}"#
+      ]),
+    TailCase(
+      name: "late tail events land before the prefix's instants: a refund, then a renewal dated earlier",
+      prefix: [
+        #"{"id":"p1","type":"purchase","subject":"u1","at":"2026-01-01T00:00:00Z","product":"pro.monthly","transaction":"t1","expires":"2026-02-01T00:00:00Z"}"#,
+        #"{"id":"r2","type":"renewal","subject":"u1","at":"2026-02-01T00:00:00Z","product":"pro.monthly","transaction":"t2","original_transaction":"t1","expires":"2026-03-01T00:00:00Z"}"#,
+        #"{"id":"x1","type":"expiration","subject":"u1","at":"2026-03-01T00:00:00Z","original_transaction":"t1"}"#,
+      ],
+      tail: [
+        #"{"id":"v1","type":"revocation","subject":"u1","at":"2026-01-15T00:00:00Z","recorded":"2026-03-05T00:00:00Z","transaction":"t1","reason":"refund"}"#,
+        #"{"id":"a1","type":"auto_renew_changed","subject":"u1","at":"2026-02-10T00:00:00Z","original_transaction":"t1","auto_renew":false}"#,
+        #"{"id":"q1","type":"purchase","subject":"u3","at":"2025-12-01T00:00:00Z","product":"pro.lifetime","transaction":"t7"}"#,
+      ]),
+    TailCase(
+      name: "a tail spend dated between a prefix purchase and a prefix spend, within the balance",
+      prefix: [
+        #"{"id":"c1","type":"purchase","subject":"u2","at":"2026-03-01T00:00:00Z","product":"coins.500","transaction":"g1"}"#,
+        #"{"id":"s1","type":"consumption","subject":"u2","at":"2026-03-05T00:00:00Z","currency":"coins","quantity":200}"#,
+      ],
+      tail: [
+        #"{"id":"s2","type":"consumption","subject":"u2","at":"2026-03-03T00:00:00Z","currency":"coins","quantity":300}"#
+      ]),
+  ]
+
+  /// The prefix and the whole log written in a fresh directory, a snapshot of the prefix beside them.
+  private static func files(_ tailCase: TailCase, in directory: URL, catalog: Catalog) throws -> (log: String, snapshot: String) {
+    let prefixPath = directory.appendingPathComponent("prefix.jsonl").path
+    let logPath = directory.appendingPathComponent("log.jsonl").path
+    try (tailCase.prefix.map { $0 + "\n" }.joined()).write(toFile: prefixPath, atomically: true, encoding: .utf8)
+    try ((tailCase.prefix + tailCase.tail).map { $0 + "\n" }.joined()).write(toFile: logPath, atomically: true, encoding: .utf8)
+    let (ledger, extent) = try LedgerLoader.load(logPath: prefixPath, catalog: catalog)
+    let header = try SnapshotFiles.header(for: ledger, extent: extent, logPath: prefixPath, catalogPath: catalogPath)
+    let snapshotPath = directory.appendingPathComponent("prefix.snapshot").path
+    try SnapshotFiles.write(SnapshotWriter.write(ledger, header: header), to: snapshotPath)
+    return (logPath, snapshotPath)
+  }
+
+  @Test("the restored ledger answers like a full fold at every edge instant and knowledge time", arguments: cases)
+  func answersLikeFullFold(tailCase: TailCase) throws {
+    let catalog = try LedgerLoader.loadCatalog(path: Self.catalogPath)
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let (logPath, snapshotPath) = try Self.files(tailCase, in: directory, catalog: catalog)
+    let full = try LedgerLoader.load(logPath: logPath, catalog: catalog).ledger
+    let restored = try SnapshotFiles.restore(
+      snapshotPath: snapshotPath, logPath: logPath, catalogPath: Self.catalogPath, catalog: catalog
+    ).ledger
+    #expect(restored.events.count == full.events.count)
+    #expect(restored.duplicatesSkipped == full.duplicatesSkipped)
+    #expect(restored.warnings.map(\.description) == full.warnings.map(\.description))
+    var expected = QueryEngine(ledger: full)
+    var actual = QueryEngine(ledger: restored)
+    let subjects = (0..<full.subjectCount).map { full.symbols.subjects.string(Symbol(rawValue: UInt32($0))) }
+    let edges = Set(full.events.flatMap { e in [e.at, e.recorded] + (e.hasExpires ? [e.expires] : []) })
+      .flatMap { [$0, $0.adding(milliseconds: -1)] }.sorted()
+    let knowledge: [Timestamp?] = [nil] + edges.map { Optional($0) }
+    for subject in subjects {
+      for at in edges {
+        for asOf in knowledge {
+          let want = expected.answer(subject: subject, at: at, asOf: asOf, explain: true)
+          #expect(actual.answer(subject: subject, at: at, asOf: asOf, explain: true) == want, "\(subject) at \(at) as of \(String(describing: asOf))")
+        }
+      }
+    }
+  }
+
+  @Test("the redelivery's earlier knowledge time replaces the snapshot's, so an as-of answer between them sees the purchase")
+  func knownEarlier() throws {
+    let catalog = try LedgerLoader.loadCatalog(path: Self.catalogPath)
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let (logPath, snapshotPath) = try Self.files(Self.cases[0], in: directory, catalog: catalog)
+    let restored = try SnapshotFiles.restore(
+      snapshotPath: snapshotPath, logPath: logPath, catalogPath: Self.catalogPath, catalog: catalog
+    ).ledger
+    #expect(restored.duplicatesSkipped == 1)
+    var engine = QueryEngine(ledger: restored)
+    // Known from 3 Jan (the redelivery), not 10 Jan (the snapshot's line).
+    let answer = engine.answer(subject: "u1", at: ts("2026-01-05T00:00:00Z"), asOf: ts("2026-01-05T00:00:00Z"), explain: false)
+    let before = engine.answer(subject: "u1", at: ts("2026-01-05T00:00:00Z"), asOf: ts("2026-01-02T23:59:59.999Z"), explain: false)
+    #expect(answer != before)
+    var fullEngine = QueryEngine(ledger: try LedgerLoader.load(logPath: logPath, catalog: catalog).ledger)
+    #expect(answer == fullEngine.answer(subject: "u1", at: ts("2026-01-05T00:00:00Z"), asOf: ts("2026-01-05T00:00:00Z"), explain: false))
+  }
+
+  @Test(
+    "a tail that overdraws a balance is refused with the full fold's diagnostics, also when the spend is dated before the prefix's",
+    arguments: [
+      #"{"id":"s9","type":"consumption","subject":"u2","at":"2026-03-09T00:00:00Z","currency":"coins","quantity":400}"#,
+      #"{"id":"s9","type":"consumption","subject":"u2","at":"2026-03-03T00:00:00Z","currency":"coins","quantity":400}"#,
+    ])
+  func overdraw(spend: String) throws {
+    let catalog = try LedgerLoader.loadCatalog(path: Self.catalogPath)
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let tailCase = TailCase(name: "overdraw", prefix: Self.cases[2].prefix, tail: [spend])
+    let (logPath, snapshotPath) = try Self.files(tailCase, in: directory, catalog: catalog)
+    var fullErrors: [String] = []
+    do { _ = try LedgerLoader.load(logPath: logPath, catalog: catalog) } catch { fullErrors = error.diagnostics.map(\.description) }
+    #expect(fullErrors.contains { $0.contains("overdraw") }, "\(fullErrors)")
+    do {
+      _ = try SnapshotFiles.restore(snapshotPath: snapshotPath, logPath: logPath, catalogPath: Self.catalogPath, catalog: catalog)
+      Issue.record("restored a log whose tail overdraws")
+    } catch {
+      #expect(error.exitCode == 65)
+      #expect(error.diagnostics.map(\.description) == fullErrors)
+    }
+  }
+
+  /// Tail lines that the log-wide rules refuse against a prefix event (the builder's id and charge
+  /// indexes over the restored events), and the phrase of the refusal.
+  static let refusedTails: [(String, String)] = [
+    (#"{"id":"p1","type":"purchase","subject":"u1","at":"2026-01-01T00:00:00Z","product":"pro.annual","transaction":"t1","expires":"2027-01-01T00:00:00Z"}"#, "p1"),
+    (#"{"id":"p1","type":"purchase","subject":"u9","at":"2026-01-01T00:00:00Z","product":"pro.monthly","transaction":"t1","expires":"2026-02-01T00:00:00Z","recorded":"2026-01-10T00:00:00Z"}"#, "p1"),
+    (#"{"id":"c2","type":"purchase","subject":"u3","at":"2026-01-05T00:00:00Z","product":"coins.100","transaction":"t9"}"#, "t9"),
+  ]
+
+  @Test("a tail line that conflicts with a prefix event's id or reuses its transaction is refused with the full load's diagnostics", arguments: refusedTails)
+  func refusedTail(line: String, names: String) throws {
+    let catalog = try LedgerLoader.loadCatalog(path: Self.catalogPath)
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let tailCase = TailCase(name: "refused", prefix: Self.cases[0].prefix, tail: [line])
+    let (logPath, snapshotPath) = try Self.files(tailCase, in: directory, catalog: catalog)
+    var fullErrors: [String] = []
+    do { _ = try LedgerLoader.load(logPath: logPath, catalog: catalog) } catch { fullErrors = error.diagnostics.map(\.description) }
+    #expect(fullErrors.count == 1 && fullErrors[0].contains(names) && fullErrors[0].contains(":3"), "\(fullErrors)")
+    do {
+      _ = try SnapshotFiles.restore(snapshotPath: snapshotPath, logPath: logPath, catalogPath: Self.catalogPath, catalog: catalog)
+      Issue.record("restored a log whose tail breaks a log-wide rule")
+    } catch {
+      #expect(error.exitCode == 65)
+      #expect(error.diagnostics.map(\.description) == fullErrors)
+    }
+  }
+
+  @Test("an exact redelivery of a prefix event in the tail is skipped, and an empty tail restores the prefix as it was", arguments: [true, false])
+  func redeliveredOrEmpty(redeliver: Bool) throws {
+    let catalog = try LedgerLoader.loadCatalog(path: Self.catalogPath)
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let prefix = Self.cases[0].prefix
+    let tailCase = TailCase(name: "redelivered", prefix: prefix, tail: redeliver ? [prefix[1], prefix[0]] : [])
+    let (logPath, snapshotPath) = try Self.files(tailCase, in: directory, catalog: catalog)
+    let full = try LedgerLoader.load(logPath: logPath, catalog: catalog).ledger
+    let restored = try SnapshotFiles.restore(
+      snapshotPath: snapshotPath, logPath: logPath, catalogPath: Self.catalogPath, catalog: catalog
+    ).ledger
+    #expect(restored.events.count == 2 && full.events.count == 2)
+    #expect(restored.duplicatesSkipped == (redeliver ? 2 : 0) && restored.duplicatesSkipped == full.duplicatesSkipped)
+    #expect(restored.linesRead == full.linesRead)
+    for id in ["p1", "c1"] {
+      let event = try #require(restored.events.first { restored.symbols.ids.string($0.id) == id })
+      let fullEvent = try #require(full.events.first { full.symbols.ids.string($0.id) == id })
+      #expect(event.line == fullEvent.line && event.recorded == fullEvent.recorded)
+    }
+  }
+}
