@@ -11,7 +11,7 @@ The CLI, the benchmark and the example are targets of this package and keep `pac
 the tests use `@testable import`.
 
 The surface that results is recorded in .ci/public-surface.txt and checked by `swift test`
-(Tests/StoreLedgerTests/Tidy/PublicSurfaceTests.swift), so CI fails on a public declaration
+(Tests/StoreLedgerDocsTests/Tidy/PublicSurfaceTests.swift), so CI fails on a public declaration
 nobody meant to add; the test prints the new surface to record when a change is meant.
 """
 import os

@@ -7,7 +7,7 @@ attacker who knows the unkeyed hash builds it); in the other, ordinary strings o
     storeledger check /tmp/flood/crafted.jsonl --catalog Events/catalog.json
     storeledger check /tmp/flood/ordinary.jsonl --catalog Events/catalog.json
 
-The construction is the one in Tests/StoreLedgerTests/Reliability/HashFloodTests.swift."""
+The construction is the one in Tests/StoreLedgerCommandTests/Reliability/HashFloodTests.swift."""
 import os
 import random
 import sys

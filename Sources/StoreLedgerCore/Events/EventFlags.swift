@@ -1,7 +1,7 @@
 /// Packs an event's small fields into one integer for the snapshot's event records.
 ///
 /// The layout, low bits first: kind (`kindBits`), ownership, offer, reason + 1 (0: none), then
-/// six flags. Each enum must fit its bits; `Tests/StoreLedgerTests/Snapshot` asserts that for
+/// six flags. Each enum must fit its bits; `Tests/StoreLedgerUnitTests/Snapshot` asserts that for
 /// every case of `EventKind`, `Ownership`, `Offer` and both reasons, so a new case that does not
 /// fit fails loudly instead of being packed as another.
 package enum EventFlags {
