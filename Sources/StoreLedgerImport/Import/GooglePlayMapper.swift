@@ -213,13 +213,19 @@ struct GooglePlayMapper: EventMapping {
     }
   }
 
-  /// Counts the price change a resource's line item shows (Docs/import-googleplay.md, "Price
-  /// increases"): its state changes between copies of one order, so no event carries it.
+  /// Counts the price change and the price step-up a resource's line item shows
+  /// (Docs/import-googleplay.md, "Price increases"), each state once per subscription and
+  /// change: their states change between copies of one order, so no event carries them.
   private mutating func countPriceChange(_ resource: GooglePlaySubscriptionPayload) {
-    guard let change = resource.lineItems.first?.priceChange else { return }
-    let price = change.newPrice.map { "\($0.thousandths) \($0.currency)" } ?? ""
-    let time = change.expectedChargeTime?.rfc3339 ?? ""
-    priceChanges[change.summaryKey, default: []].insert(resource.key + "|" + price + "|" + time)
+    guard let item = resource.lineItems.first else { return }
+    if let change = item.priceChange {
+      let price = change.newPrice.map { "\($0.thousandths) \($0.currency)" } ?? ""
+      let time = change.expectedChargeTime?.rfc3339 ?? ""
+      priceChanges[change.summaryKey, default: []].insert(resource.key + "|" + price + "|" + time)
+    }
+    if let stepUp = item.priceStepUp {
+      priceChanges[stepUp.summaryKey, default: []].insert(resource.key + "|" + (stepUp.deadline?.rfc3339 ?? ""))
+    }
   }
 
   /// Subscription notification types that change no entitlement by themselves.

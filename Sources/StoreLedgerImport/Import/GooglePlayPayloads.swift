@@ -102,6 +102,9 @@ struct GooglePlayPriceStepUp {
   var state: String?
   /// `consentDeadlineTime`: Google cancels the subscription when consent has not come by then.
   var deadline: Timestamp?
+
+  /// How the summary names it: `PRICE_STEP_UP` and the state.
+  var summaryKey: String { "PRICE_STEP_UP " + (state ?? "STATE_UNSPECIFIED") }
 }
 
 /// `autoRenewingPlan.priceChangeDetails` of a line item: a snapshot of a price change, whose

@@ -171,6 +171,30 @@ struct PriceIncreaseTests {
     #expect(reversed.priceChanges == result.priceChanges)
   }
 
+  @Test("Google: priceStepUpConsentDetails changes no event either; the summary counts each step-up state once per subscription")
+  func googleStepUps() throws {
+    typealias D = GooglePlayDeclinedIncreaseTests
+    let fetched = ["2026-01-01T10:00:05Z", "2026-01-10T00:00:00Z", "2026-01-11T00:00:00Z", "2026-01-20T00:00:00Z"]
+    let plain = try #require(G.importEvents([Self.withPriceChange(nil, fetched: fetched[0])]))
+    let copies = [
+      Self.withPriceChange(nil, fetched: fetched[0]),
+      D.withStepUp(D.stepUp("PENDING"), Self.withPriceChange(nil, fetched: fetched[1])),
+      D.withStepUp(D.stepUp("PENDING"), Self.withPriceChange(nil, fetched: fetched[2])),
+      D.withStepUp(D.stepUp("CONFIRMED"), Self.withPriceChange(nil, fetched: fetched[3])),
+    ]
+    let result = try #require(G.importEvents(copies))
+    #expect(result.eventLines == plain.eventLines)
+    #expect(result.priceChanges == ["PRICE_STEP_UP PENDING": 1, "PRICE_STEP_UP CONFIRMED": 1])
+    let reversed = try #require(G.importEvents(Array(copies.reversed())))
+    #expect(reversed.eventLines == result.eventLines)
+    #expect(reversed.priceChanges == result.priceChanges)
+    // A step-up with another consent deadline is another step-up.
+    let later = D.withStepUp(
+      D.stepUp("PENDING", deadline: "2026-03-25T10:00:00Z"), Self.withPriceChange(nil, fetched: "2026-01-21T00:00:00Z"))
+    let twoStepUps = try #require(G.importEvents(copies + [later]))
+    #expect(twoStepUps.priceChanges["PRICE_STEP_UP PENDING"] == 2)
+  }
+
   @Test("Google: SUBSCRIPTION_PRICE_CHANGE_CONFIRMED and _UPDATED stay skipped by type, once per notification")
   func googleNotifications() throws {
     let confirmed = G.notification(8, at: "2026-01-12T00:00:00Z")
