@@ -54,23 +54,23 @@ public struct FeaturePermission: Hashable, Codable, Sendable {
       preconditionFailure("a permission is an object")
     }
     // The reason is a field like the others: a decoded, edited value encodes as it is.
-    if let index = members.firstIndex(where: { $0.0 == "reason" }) { members[index].1 = .string(reason) }
+    if let index = members.firstIndex(where: { $0.0 == PermissionKey.reason.name }) { members[index].1 = .string(reason) }
     try JSONValue.object(members).encode(to: encoder)
   }
 
   /// Decodes a `storeledger can` line.
   public init(from decoder: any Decoder) throws {
     let json = try JSONObjectReader(try JSONValue(from: decoder), codingPath: decoder.codingPath)
-    subject = SubjectID(rawValue: try json.string("subject"))
-    feature = FeatureID(rawValue: try json.string("feature"))
-    at = try json.time("at")
-    asOf = try json.optionalTime("as_of")
-    allowed = try json.bool("allowed")
-    tier = try json.optionalString("tier")
-    used = try json.integer("used")
-    limit = try json.optionalInteger("limit")
-    windowEnds = try json.optionalTime("window_ends")
-    wouldAllow = try json.optionalString("would_allow")
-    reason = try json.string("reason")
+    subject = SubjectID(rawValue: try json.string(PermissionKey.subject.name))
+    feature = FeatureID(rawValue: try json.string(PermissionKey.feature.name))
+    at = try json.time(PermissionKey.at.name)
+    asOf = try json.optionalTime(PermissionKey.asOf.name)
+    allowed = try json.bool(PermissionKey.allowed.name)
+    tier = try json.optionalString(PermissionKey.tier.name)
+    used = try json.integer(PermissionKey.used.name)
+    limit = try json.optionalInteger(PermissionKey.limit.name)
+    windowEnds = try json.optionalTime(PermissionKey.windowEnds.name)
+    wouldAllow = try json.optionalString(PermissionKey.wouldAllow.name)
+    reason = try json.string(PermissionKey.reason.name)
   }
 }

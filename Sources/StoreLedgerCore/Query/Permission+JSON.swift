@@ -2,15 +2,26 @@ extension Permission {
   /// The `can` answer line: the decision, its numbers, and a sentence saying why
   /// (Docs/commands.md, `can`); `FeaturePermission` encodes the same object.
   package func jsonValue(feature: String) -> JSONValue {
+    .object(PermissionKey.allCases.map { key in (key.name, value(of: key, feature: feature)) })
+  }
+
+  /// The value of member `key` in the line.
+  private func value(of key: PermissionKey, feature: String) -> JSONValue {
     func time(_ t: Timestamp?) -> JSONValue { t.map { .string($0.rfc3339) } ?? .null }
-    return .object([
-      ("subject", .string(subject)), ("feature", .string(feature)), ("at", time(at)),
-      ("as_of", time(asOf)), ("allowed", .bool(usage.allowed)),
-      ("tier", usage.tier.map { .string($0) } ?? .null), ("used", .integer(usage.used)),
-      ("limit", usage.limit.map { .integer($0) } ?? .null), ("window_ends", time(usage.windowEnds)),
-      ("would_allow", wouldAllow.map { .string($0) } ?? .null),
-      ("reason", .string(reason(feature: feature))),
-    ])
+    func text(_ s: String?) -> JSONValue { s.map { .string($0) } ?? .null }
+    switch key {
+    case .subject: return .string(subject)
+    case .feature: return .string(feature)
+    case .at: return time(at)
+    case .asOf: return time(asOf)
+    case .allowed: return .bool(usage.allowed)
+    case .tier: return text(usage.tier)
+    case .used: return .integer(usage.used)
+    case .limit: return usage.limit.map { .integer($0) } ?? .null
+    case .windowEnds: return time(usage.windowEnds)
+    case .wouldAllow: return text(wouldAllow)
+    case .reason: return .string(reason(feature: feature))
+    }
   }
 
   /// Why: the tier that decided, uses in its window, the limit, and the tier that would allow it.

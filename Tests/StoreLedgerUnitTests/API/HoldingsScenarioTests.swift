@@ -80,10 +80,14 @@ struct HoldingsScenarioTests {
           let permission = try store.can(
             subject, use: FeatureID(rawValue: feature), at: try #require(Timestamp.parseRFC3339(atText)),
             asOf: asOfText.flatMap(Timestamp.parseRFC3339))
-          let cli = try cliJSON(
+          let run = runCLI(
             ["can", log, "--subject", subject.rawValue, "--feature", feature, "--at", atText]
               + (asOfText.map { ["--as-of", $0] } ?? []))
+          let cli = try JSONValue.parse(run.stdout)
           #expect(try encodedJSON(permission) == cli, "\(scenario.name) \(subject.rawValue) \(feature) \(atText)")
+          // The line's members are PermissionKey's, and decode to the same value.
+          if case .object(let members) = cli { #expect(members.map(\.0).sorted() == PermissionKey.allCases.map(\.name).sorted()) }
+          #expect(try JSONDecoder().decode(FeaturePermission.self, from: Data(run.stdout.utf8)) == permission)
           compared += 1
         }
       }
