@@ -100,13 +100,15 @@ enum ImportCommand: LedgerCommand {
       return 0
     }
     let verification = isGooglePlay ? AppStoreVerification.skip : try verification(arguments, console: console)
-    guard let catalogPath = arguments.value("catalog")
-      ?? appendLog.map(LedgerLoader.defaultCatalogPath(forLog:))
-      ?? out.map(LedgerLoader.defaultCatalogPath(forLog:))
-    else {
+    let catalog: Catalog
+    if let named = arguments.value("catalog") {
+      catalog = try LedgerLoader.loadCatalog(path: named)
+    } else if let written = appendLog ?? out {
+      // The catalog beside the log written, worded as every command words a missing default.
+      catalog = try CommandSupport.catalog(arguments, log: written, logMustExist: false)
+    } else {
       throw UsageError(message: "Missing '--catalog <file>' (needed to know each product's type).")
     }
-    let catalog = try LedgerLoader.loadCatalog(path: catalogPath)
     let decide = { (kept: [UInt8]) throws -> ImportResult in
       try importResult(
         text, displayName: displayName, catalog: catalog, arguments: arguments,

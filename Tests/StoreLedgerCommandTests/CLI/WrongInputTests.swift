@@ -182,6 +182,24 @@ struct WrongInputTests {
     #expect(result.stderr.contains("\(space.log) is not a folder"), "\(result.stderr)")
   }
 
+  @Test(
+    "import without --catalog looks beside the log it writes and, finding none, says where it looked: exit 66, nothing written",
+    arguments: [("appstore", "--append"), ("googleplay", "--append"), ("appstore", "--out"), ("googleplay", "--out")])
+  func importWithoutCatalog(store: String, option: String) throws {
+    let space = try Workspace(log: goodLine + "\n")
+    defer { try? FileManager.default.removeItem(at: space.directory) }
+    try FileManager.default.removeItem(atPath: space.path("catalog.json"))
+    try space.write("input.jsonl", "{}\n")
+    let written = option == "--append" ? space.log : space.path("out.jsonl")
+    let result = runCLI(["import", store, space.path("input.jsonl"), option, written, "--no-verify"].filter { store == "appstore" || $0 != "--no-verify" })
+    #expect(result.status == 66)
+    #expect(result.stdout.isEmpty)
+    #expect(
+      result.stderr == "error: no catalog: looked for \(space.path("catalog.json")) (the default, catalog.json beside the log \(written)); pass --catalog FILE to name the catalog\n")
+    #expect(try space.read() == Data((goodLine + "\n").utf8))
+    #expect(!FileManager.default.fileExists(atPath: space.path("out.jsonl")))
+  }
+
   @Test("timeline of a mistyped subject exits 66 with the nearest subjects")
   func timelineDidYouMean() throws {
     let space = try Workspace(log: goodLine + "\n")
