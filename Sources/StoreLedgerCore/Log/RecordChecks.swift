@@ -15,8 +15,8 @@ package struct RecordChecks {
   let transactionCount: Int
   let currencyCount: Int
   let productCount: UInt32
-  /// Features of the catalog's policy (0 without one).
-  let policyFeatures: Int
+  /// The value rules each record must keep, as the parser keeps them.
+  let rules: ValueRules
 
   /// Checks against `catalog` and the section's table sizes `counts` (subjects, ids, transactions, currencies).
   package init(section bytes: UnsafeRawBufferPointer, file: String, catalog: Catalog, counts: [Int]) {
@@ -27,7 +27,7 @@ package struct RecordChecks {
     transactionCount = counts[2]
     currencyCount = counts[3]
     productCount = UInt32(catalog.products.count)
-    policyFeatures = catalog.policy?.features.count ?? 0
+    rules = ValueRules(catalog: catalog)
   }
 
   /// The error for a restore section that is not what its writer makes, with `detail` saying what.
@@ -132,6 +132,6 @@ package struct RecordChecks {
       guard e.transaction.isSome, !e.isTransfer || e.originalTransaction.isSome else { return false }
     }
     guard Resolver.isResolved(e, position: position, catalog: catalog) else { return false }
-    return ValueRules(catalog: catalog).problem(e, details, present: ValueRules.storedFields(e, details)) == nil
+    return rules.problem(e, details, present: ValueRules.storedFields(e, details)) == nil
   }
 }
