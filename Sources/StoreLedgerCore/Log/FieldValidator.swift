@@ -224,7 +224,8 @@ struct FieldValidator {
     if kind.scope.contains(.balance), let problem = balanceCurrencyProblem(fields, into: &pending) { return problem }
     if present.contains(.quantity) {
       event.quantity = fields.quantity
-    } else if kind.scope.contains(.usage) || (kind.isCharge && catalog.kind(event.product) == .consumable) {
+    } else if kind.mayCarry(.quantity) && (kind.scope.contains(.usage) || (kind.isCharge && catalog.kind(event.product) == .consumable)) {
+      // Its default: one use, one pack of a consumable (a kind without the field holds none).
       event.quantity = 1
     }
     if present.contains(.refunded) {
