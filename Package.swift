@@ -32,7 +32,7 @@ let package = Package(
     // Sources/ holding its layers' folders, and may use only the targets it depends on, so the
     // compiler keeps the layers. Only `StoreLedger` (API/) is a product; it re-exports the targets below it.
     libraryTarget(
-      "StoreLedgerCore", folders: ["Support", "Crypto", "Catalog", "Events", "Fold", "Log", "Query"],
+      "StoreLedgerCore", folders: ["Support", "Crypto", "Catalog", "Events", "Fold", "Decide", "Log", "Query"],
       dependencies: ["CStoreLedgerSHA", "CStoreLedgerSupport"]),
     libraryTarget("StoreLedgerStorage", folders: ["Snapshot", "Index"], dependencies: ["StoreLedgerCore"]),
     libraryTarget("StoreLedgerImport", folders: ["Import"], dependencies: ["StoreLedgerCore"]),

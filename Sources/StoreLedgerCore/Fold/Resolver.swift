@@ -50,6 +50,18 @@ struct Resolver {
     return count
   }
 
+  /// Whether `e`'s slot is one `resolve` leaves at `position` of its subject (what restore, which
+  /// does not resolve again, checks): a subscription's events and a charge of an auto-renewable
+  /// product name a subscription; another charge and a grant, their own position.
+  @inline(__always)
+  static func isResolved(_ e: Event, position: Int, catalog: Catalog) -> Bool {
+    if e.kind.scope.contains(.subscription) { return e.slot != UInt32.max }
+    if e.kind.isCharge {
+      return catalog.kind(e.product) == .autoRenewable ? e.slot != UInt32.max : Int(e.slot) == position
+    }
+    return e.kind != .grant || Int(e.slot) == position
+  }
+
   private mutating func subscriptionNumber(_ key: Symbol, _ count: inout UInt32) -> UInt32 {
     if let existing = subscriptionByOriginal[key] { return existing }
     subscriptionByOriginal[key] = count

@@ -70,13 +70,14 @@ struct FieldValidator {
     return .unknownCurrency(currency: currency, suggestions: NearMatch.suggestions(for: currency, among: catalog.currencies))
   }
 
+  /// The per-kind value rules on the event read so far (`Decide/`).
+  @inline(__always)
+  var rules: ValueRules { ValueRules(catalog: catalog) }
+
   func internRef(_ ref: StringRef) -> InternRef { InternRef(ref: ref, hash: SymbolTable.hash(bytes(ref))) }
 
-  /// The most a `usage` event's `quantity` may be, either way (Docs/log-format.md).
-  static let usageQuantityMax: Int64 = 1_000_000
-
-  /// Checks `feature` against the catalog's policy and the `quantity` rules of a `usage` event.
-  private func usageProblem(_ fields: RawFields, into event: inout Event) -> Problem? {
+  /// A usage's `feature`: one of the catalog's policy (its rules on the value are `ValueRules`').
+  private func featureProblem(_ fields: RawFields, into event: inout Event) -> Problem? {
     let ref = fields.strings[Field.feature.rawValue]
     guard let policy = catalog.policy else {
       return .invalidValue(
@@ -88,64 +89,7 @@ struct FieldValidator {
       return .invalidValue(field: "feature", expected: "a feature of the catalog's policy (\(names))", found: quoted(ref))
     }
     event.feature = UInt16(feature)
-    // Any usage may be the trial's first: its end and grace end must be times an answer can
-    // print. Only a usage near the end of time can fail, so the calendar sum is done only there.
-    if let trial = policy.trial,
-      fields.at.millisecondsSinceEpoch
-        > Timestamp.latestMilliseconds - trial.duration.upperBoundMilliseconds
-          - (trial.grace?.upperBoundMilliseconds ?? 0)
-    {
-      let ends = trial.duration.added(to: fields.at)
-      let graceEnds = trial.grace.map { $0.added(to: ends) } ?? ends
-      guard graceEnds.isReadable else {
-        return .invalidValue(
-          field: "at",
-          expected: "a time from which the policy's trial (\(trial.duration)\(trial.grace.map { " and grace \($0)" } ?? "")) "
-            + "ends by \(Timestamp.latest.rfc3339), the latest time a log can hold",
-          found: "\"\(fields.at.rfc3339)\" (it would end at \(graceEnds.rfc3339))")
-      }
-    }
-    if fields.present.contains(.quantity) {
-      let quantity = fields.quantity
-      guard quantity != 0, quantity.magnitude <= FieldValidator.usageQuantityMax.magnitude else {
-        return .invalidValue(
-          field: "quantity",
-          expected: "a non-zero integer from -\(FieldValidator.usageQuantityMax) to \(FieldValidator.usageQuantityMax) (negative: held items released)",
-          found: String(quantity))
-      }
-      event.quantity = quantity
-    } else {
-      event.quantity = 1
-    }
     return nil
-  }
-
-  /// Refuses a purchase whose computed values leave their range (Docs/log-format.md, "Limits"):
-  /// a grant end from the catalog's duration past the latest time a log can hold, or a
-  /// consumable credit (`quantity` × the product's `units`) above `Limits.amountMax`.
-  private func computedAmountProblem(
-    _ fields: RawFields, product index: ProductIndex, productKind: ProductKind
-  ) -> Problem? {
-    let product = catalog[index]
-    if productKind == .consumable {
-      let quantity = fields.present.contains(.quantity) ? fields.quantity : 1
-      let (credit, overflow) = quantity.multipliedReportingOverflow(by: product.units)
-      guard overflow || credit > Limits.amountMax else { return nil }
-      return .invalidValue(
-        field: "quantity",
-        expected: "at most \(Limits.amountMax / product.units) of '\(product.id)' (\(product.units) units each; "
-          + "one event credits at most \(Limits.amountMax) units)",
-        found: String(quantity))
-    }
-    guard !fields.present.contains(.expires), let duration = catalog.grantDurations[Int(index.rawValue)],
-      fields.at.millisecondsSinceEpoch > Timestamp.latestMilliseconds - duration.upperBoundMilliseconds
-    else { return nil }
-    let end = duration.added(to: fields.at)
-    guard end.millisecondsSinceEpoch > Timestamp.latestMilliseconds else { return nil }
-    return .invalidValue(
-      field: "at",
-      expected: "a time from which '\(product.id)' (\(duration)) ends by \(Timestamp.latest.rfc3339), the latest time a log can hold",
-      found: "\"\(fields.at.rfc3339)\" (it would end at \(end.rfc3339))")
   }
 
   /// Checks the per-type rules and returns the event with its strings still to intern.
@@ -226,8 +170,9 @@ struct FieldValidator {
     return nil
   }
 
-  /// The rules of fields several types share: `product`, the transaction references, the end
-  /// (`expires` or `grace_expires`, one per type) and `auto_renew`.
+  /// The values of fields several types share: `product`, the transaction references, the end
+  /// (`expires` or `grace_expires`, one per type) and `auto_renew`, with the rules on their values
+  /// (`ValueRules`) where the line's order puts them.
   @inline(__always)
   private func sharedValueProblem(_ fields: RawFields, _ kind: EventKind, into event: inout Event) -> Problem? {
     let present = fields.present
@@ -238,11 +183,7 @@ struct FieldValidator {
         return .unknownProduct(field: "product", product: product, suggestions: catalog.suggestions(for: product))
       }
       event.product = index
-      if kind.scope.contains(.subscription) && catalog.kind(index) != .autoRenewable {
-        return .invalidValue(
-          field: "product", expected: "an auto_renewable product for '\(kind.name)'",
-          found: "'\(catalog[index].id)' (\(catalog[index].kind.rawValue))")
-      }
+      if let problem = rules.productProblem(event) { return problem }
     }
     for field in [Field.transaction, .originalTransaction] where present.contains(field) {
       let ref = fields.strings[field.rawValue]
@@ -255,83 +196,55 @@ struct FieldValidator {
     // Two optional lookups rather than an array of pairs: an array built from line values is
     // allocated on every line.
     for field in [Field.expires, .graceExpires] where present.contains(field) {
-      let end = field == .expires ? fields.expires : fields.graceExpires
-      guard end > fields.at else {
-        return .invalidValue(
-          field: field.name, expected: "a time later than 'at' (\(fields.at.rfc3339))", found: "\"\(end.rfc3339)\"")
-      }
-      event.expires = end
+      event.expires = field == .expires ? fields.expires : fields.graceExpires
       event.hasExpires = true
     }
+    if let problem = rules.endProblem(event) { return problem }
     if present.contains(.autoRenew) { event.autoRenew = fields.autoRenew }
     return nil
   }
 
-  /// The rules of the values only some kinds carry (`quantity`, `ownership`, `feature`,
-  /// `currency` of a consumption, `reason`), one function per kind that has any.
+  /// The values only some kinds carry (`quantity`, `ownership`, `feature`, `currency` of a
+  /// consumption, `reason`, `refunded`, `respond_by`, the access kinds' and a transfer's), read
+  /// from the line's text field by field; then the kind's rules on them (`ValueRules.kindProblem`).
   @inline(__always)
   private func kindValueProblem(
     _ fields: RawFields, _ kind: EventKind, into event: inout Event, _ pending: inout PendingEvent
   ) -> Problem? {
-    switch kind {
-    case .purchase: return purchaseProblem(fields, into: &event)
-    case .consumption: return consumptionProblem(fields, into: &event, &pending)
-    case .usage: return usageProblem(fields, into: &event)
-    case .expiration: return reasonProblem(fields, ExpirationReason.self, into: &event)
-    case .revocation: return revocationProblem(fields, into: &event, &pending)
-    case .refundRequested: return refundRequestProblem(fields, into: &event)
-    case .grant, .grantRevoked, .block, .unblock: return accessProblem(fields, kind, into: &event, &pending)
-    case .transfer: return transferProblem(fields, into: &event, &pending)
-    case .purchasePending, .renewal, .billingRetry, .graceEntered, .autoRenewChanged, .planChanged,
-      .renewalExtended, .refundReversed, .refundDeclined:
-      return nil
-    }
-  }
-
-  /// A purchase's rules by its product's kind: `expires`, `original_transaction`, the computed
-  /// amounts, `quantity` and `ownership`.
-  @inline(__always)
-  private func purchaseProblem(_ fields: RawFields, into event: inout Event) -> Problem? {
     let present = fields.present
-    // The product's kind only: copying a whole `Product` per line costs retains.
-    let productKind = catalog.kind(event.product)
-    func productLabel() -> String { "'\(catalog[event.product].id)' is \(catalog[event.product].kind.rawValue)" }
-    switch productKind {
-    case .autoRenewable:
-      guard present.contains(.expires) else {
-        return .missingField(field: "expires", type: "purchase of an auto_renewable product")
-      }
-    case .nonRenewing:
-      break
-    case .nonConsumable, .consumable:
-      if present.contains(.expires) { return .fieldNotAllowed(field: "expires", type: EventKind.purchase.name, why: productLabel()) }
-    }
-    if present.contains(.originalTransaction) && productKind != .autoRenewable {
-      return .fieldNotAllowed(
-        field: "original_transaction", type: EventKind.purchase.name, why: "only for auto_renewable products; " + productLabel())
-    }
-    if let problem = computedAmountProblem(fields, product: event.product, productKind: productKind) { return problem }
-    if productKind == .consumable {
-      event.quantity = present.contains(.quantity) ? fields.quantity : 1
-    } else if present.contains(.quantity) {
-      return .fieldNotAllowed(
-        field: "quantity", type: EventKind.purchase.name, why: "only for consumable products; " + productLabel())
+    if kind.scope.contains(.access) {
+      if let problem = accessProblem(fields, kind, into: &event, &pending) { return problem }
+    } else if kind.scope.contains(.ownership) {
+      if let problem = transferProblem(fields, into: &event, &pending) { return problem }
+    } else if present.contains(.reason), let problem = reasonProblem(fields, kind, into: &event) {
+      return problem
     }
     if present.contains(.ownership), let problem = ownershipProblem(fields, into: &event) { return problem }
-    return quantityProblem(fields)
+    if present.contains(.feature), let problem = featureProblem(fields, into: &event) { return problem }
+    if kind.scope.contains(.balance), let problem = balanceCurrencyProblem(fields, into: &pending) { return problem }
+    if present.contains(.quantity) {
+      event.quantity = fields.quantity
+    } else if kind.mayCarry(.quantity) && (kind.scope.contains(.usage) || (kind.isCharge && catalog.kind(event.product) == .consumable)) {
+      // Its default: one use, one pack of a consumable (a kind without the field holds none).
+      event.quantity = 1
+    }
+    if present.contains(.refunded) {
+      event.hasRefunded = true
+      pending.details.price = fields.refunded
+    }
+    if present.contains(.respondBy) {
+      event.expires = fields.respondBy
+      event.hasExpires = true
+    }
+    return rules.kindProblem(event, pending.details, present: present)
   }
 
-  /// A purchase's `ownership`: `family_shared` only of a family-shareable product.
+  /// A purchase's `ownership`: `purchased` or `family_shared` (of which products: `ValueRules`).
   private func ownershipProblem(_ fields: RawFields, into event: inout Event) -> Problem? {
     let ref = fields.strings[Field.ownership.rawValue]
     if equals(ref, "purchased") {
       event.ownership = .purchased
     } else if equals(ref, "family_shared") {
-      guard catalog.products[Int(event.product.rawValue)].isFamilyShareable else {
-        return .invalidValue(
-          field: "ownership", expected: "'purchased' ('\(catalog[event.product].id)' is not family_shareable)",
-          found: quoted(ref))
-      }
       event.ownership = .familyShared
     } else {
       return .invalidValue(field: "ownership", expected: "'purchased' or 'family_shared'", found: quoted(ref))
@@ -340,20 +253,9 @@ struct FieldValidator {
     return nil
   }
 
-  /// A `quantity` outside `usage`: a positive count.
+  /// A consumption's `currency`: a currency some consumable of the catalog grants.
   @inline(__always)
-  private func quantityProblem(_ fields: RawFields) -> Problem? {
-    guard fields.present.contains(.quantity), fields.quantity < 1 else { return nil }
-    return .invalidValue(field: "quantity", expected: "an integer ≥ 1", found: String(fields.quantity))
-  }
-
-  /// A consumption's `quantity` and `currency`: a currency some consumable of the catalog grants.
-  @inline(__always)
-  private func consumptionProblem(
-    _ fields: RawFields, into event: inout Event, _ pending: inout PendingEvent
-  ) -> Problem? {
-    if let problem = quantityProblem(fields) { return problem }
-    event.quantity = fields.quantity
+  private func balanceCurrencyProblem(_ fields: RawFields, into pending: inout PendingEvent) -> Problem? {
     let ref = fields.strings[Field.currency.rawValue]
     guard ref.count >= 1 && Int(ref.count) <= Limits.referenceBytesMax else {
       return .invalidValue(field: "currency", expected: "a non-empty currency id", found: quoted(ref))
@@ -363,11 +265,18 @@ struct FieldValidator {
     return nil
   }
 
-  /// `reason`, one of the names of `Reason` (the expiration's or the revocation's reasons).
+  /// `reason`, one of the names of the kind's reasons, by its scope: an expiration's (subscription),
+  /// a revocation's (refund) or a refund request's (refund notice); the access kinds' are free text.
+  private func reasonProblem(_ fields: RawFields, _ kind: EventKind, into event: inout Event) -> Problem? {
+    if kind.scope.contains(.subscription) { return reasonProblem(fields, ExpirationReason.self, into: &event) }
+    if kind.scope.contains(.refund) { return reasonProblem(fields, RevocationReason.self, into: &event) }
+    return reasonProblem(fields, RefundRequestReason.self, into: &event)
+  }
+
+  /// `reason`, one of the names of `Reason`.
   private func reasonProblem<Reason: ReasonName>(
     _ fields: RawFields, _: Reason.Type, into event: inout Event
   ) -> Problem? {
-    guard fields.present.contains(.reason) else { return nil }
     let ref = fields.strings[Field.reason.rawValue]
     guard let reason = Reason.allCases.first(where: { matches(ref, $0.name) }) else {
       let names = Reason.allCases.map(\.name).joined(separator: ", ")
@@ -402,56 +311,19 @@ struct FieldValidator {
         type: "\(kind.name) with a \(hasPrice ? "price" : "currency") (both or neither)")
     }
     guard hasPrice else { return nil }
-    guard fields.price >= 0 else {
-      return .invalidValue(field: "price", expected: "an integer ≥ 0 in thousandths", found: String(fields.price))
-    }
+    pending.details.price = fields.price
+    if let problem = rules.priceProblem(event, pending.details, present: fields.present) { return problem }
     let ref = fields.strings[Field.currency.rawValue]
     let b = bytes(ref)
     guard b.count == 3, b.allSatisfy({ $0 >= 65 && $0 <= 90 }) else {
       return .invalidValue(field: "currency", expected: "an ISO 4217 code such as USD", found: quoted(ref))
     }
-    pending.details.price = fields.price
     pending.currency = internRef(ref)
     return nil
   }
 }
 
 extension FieldValidator {
-  /// A revocation's `reason`, and its v1.3 `quantity` (packs refunded, ≥ 1) and `refunded`
-  /// (thousandths, ≥ 0, kept as its details' `price`); what they may be against the revoked
-  /// charge is the decide step's (`SubjectRules`).
-  fileprivate func revocationProblem(
-    _ fields: RawFields, into event: inout Event, _ pending: inout PendingEvent
-  ) -> Problem? {
-    if let problem = reasonProblem(fields, RevocationReason.self, into: &event) { return problem }
-    if fields.present.contains(.quantity) {
-      guard fields.quantity >= 1 else {
-        return .invalidValue(field: "quantity", expected: "an integer ≥ 1 (packs refunded)", found: String(fields.quantity))
-      }
-      event.quantity = fields.quantity
-    }
-    if fields.present.contains(.refunded) {
-      guard fields.refunded >= 0 else {
-        return .invalidValue(
-          field: "refunded", expected: "an integer ≥ 0 in thousandths of the charge's currency",
-          found: String(fields.refunded))
-      }
-      event.hasRefunded = true
-      pending.details.price = fields.refunded
-    }
-    return nil
-  }
-
-  /// A refund request's `reason` (one of the stores' reasons) and `respond_by` (kept as `expires`).
-  fileprivate func refundRequestProblem(_ fields: RawFields, into event: inout Event) -> Problem? {
-    if let problem = reasonProblem(fields, RefundRequestReason.self, into: &event) { return problem }
-    if fields.present.contains(.respondBy) {
-      event.expires = fields.respondBy
-      event.hasExpires = true
-    }
-    return nil
-  }
-
   /// A charge's v1.3 `store` (`appstore`, `googleplay` or 1–32 of `a-z0-9_-`), `country` (two
   /// uppercase letters) and `proceeds` (0 ≤ proceeds ≤ price, only with a price), kept as one hash
   /// in its details so a redelivery that changes them is a conflict.

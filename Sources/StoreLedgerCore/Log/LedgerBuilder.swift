@@ -276,48 +276,41 @@ package struct LedgerBuilder {
     return admit(event, details: details)
   }
 
-  /// Admits one event (its subject in `loadingSubject`) with its details.
+  /// Admits one event (its subject in `loadingSubject`) with its details: gathers what the
+  /// ledger knows of its id and transaction, asks `Decision`, and keeps what it decided.
   mutating func admit(_ event: Event, details: EventDetails) -> LineOutcome {
     let idIndex = Int(event.id.rawValue)
-    if idIndex < eventIndexByID.count, eventIndexByID[idIndex] != UInt32.max {
-      let firstIndex = eventIndexByID[idIndex]
+    var known = Decision.Known()
+    let firstIndex = idIndex < eventIndexByID.count ? eventIndexByID[idIndex] : UInt32.max
+    if firstIndex != UInt32.max {
       let first = self.event(at: firstIndex)
-      let sameSubject = subject(ofEventAt: firstIndex) == event.loadingSubject
-      let firstDetails = self.details(ofEventAt: firstIndex, line: first.line)
-      if event.isRedelivery(of: first, sameSubject: sameSubject, details: details, otherDetails: firstDetails) {
-        duplicatesSkipped += 1
-        guard event.recorded < first.recorded else { return .duplicate(firstLine: Int(first.line)) }
-        learnEarlier(eventIndexByID[idIndex], from: event)
-        return .learnedEarlier(firstLine: Int(first.line))
-      }
-      record(
-        Diagnostic(
-          file: file, line: Int(event.line),
-          .idConflict(
-            id: symbols.ids.string(event.id), firstLine: Int(first.line),
-            differing: event.differingFields(
-              from: first, sameSubject: sameSubject, details: details, otherDetails: firstDetails
-            ).map(\.name))))
-      return .rejected
-    }
-    if event.kind.isCharge {
+      known.eventWithID = first
+      known.sameSubject = subject(ofEventAt: firstIndex) == event.loadingSubject
+      known.firstDetails = self.details(ofEventAt: firstIndex, line: first.line)
+    } else if event.kind.isCharge {
       let txIndex = Int(event.transaction.rawValue)
       if txIndex >= chargeLineByTransaction.count {
         chargeLineByTransaction.append(
           contentsOf: repeatElement(0, count: txIndex + 1 - chargeLineByTransaction.count))
       }
-      let firstLine = chargeLineByTransaction[txIndex]
-      if firstLine != 0 {
-        record(
-          Diagnostic(
-            file: file, line: Int(event.line),
-            .transactionReused(
-              transaction: symbols.transactions.string(event.transaction), firstLine: Int(firstLine))))
-        // The id stays unclaimed so a later correct line with this id is not a conflict.
-        return .rejected
-      }
-      chargeLineByTransaction[txIndex] = event.line
+      known.chargeLine = chargeLineByTransaction[txIndex]
     }
+    switch Decision.of(event, details: details, knowing: known, symbols: symbols) {
+    case .accepted:
+      break
+    case .duplicate(let firstLine):
+      duplicatesSkipped += 1
+      return .duplicate(firstLine: firstLine)
+    case .learnedEarlier(let firstLine):
+      duplicatesSkipped += 1
+      learnEarlier(firstIndex, from: event)
+      return .learnedEarlier(firstLine: firstLine)
+    case .rejected(let problem):
+      // A refused charge leaves its id unclaimed, so a later correct line with this id is not a conflict.
+      record(Diagnostic(file: file, line: Int(event.line), problem))
+      return .rejected
+    }
+    if event.kind.isCharge { chargeLineByTransaction[Int(event.transaction.rawValue)] = event.line }
     // Ids of rejected lines are interned too, so the table can run ahead of the events.
     if idIndex >= eventIndexByID.count {
       eventIndexByID.append(contentsOf: repeatElement(UInt32.max, count: idIndex + 1 - eventIndexByID.count))

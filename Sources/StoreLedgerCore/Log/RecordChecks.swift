@@ -15,8 +15,8 @@ package struct RecordChecks {
   let transactionCount: Int
   let currencyCount: Int
   let productCount: UInt32
-  /// Features of the catalog's policy (0 without one).
-  let policyFeatures: Int
+  /// The value rules each record must keep, as the parser keeps them.
+  let rules: ValueRules
 
   /// Checks against `catalog` and the section's table sizes `counts` (subjects, ids, transactions, currencies).
   package init(section bytes: UnsafeRawBufferPointer, file: String, catalog: Catalog, counts: [Int]) {
@@ -27,7 +27,7 @@ package struct RecordChecks {
     transactionCount = counts[2]
     currencyCount = counts[3]
     productCount = UInt32(catalog.products.count)
-    policyFeatures = catalog.policy?.features.count ?? 0
+    rules = ValueRules(catalog: catalog)
   }
 
   /// The error for a restore section that is not what its writer makes, with `detail` saying what.
@@ -80,7 +80,7 @@ package struct RecordChecks {
       guard
         let (e, d) = RecordCoding.decode(
           bytes, at: recordsAt + index * RecordCoding.recordBytes, extras: &extras, extrasEnd: extrasEnd),
-        check(e, position: position), !d.priceCurrency.isSome || Int(d.priceCurrency.rawValue) < currencyCount
+        check(e, d, position: position), !d.priceCurrency.isSome || Int(d.priceCurrency.rawValue) < currencyCount
       else { throw fail("record \(index) (subject \(subject.rawValue), event \(position + 1)) is damaged") }
       if e.at > latest { latest = e.at }
       if isSubscriptionEvent(e) { subscriptions = max(subscriptions, e.slot &+ 1) }
@@ -110,7 +110,7 @@ package struct RecordChecks {
   }
 
   /// Whether the record's indices, instants and numbers are ones the loader could have made.
-  func check(_ e: Event, position: Int) -> Bool {
+  func check(_ e: Event, _ details: EventDetails, position: Int) -> Bool {
     func inside(_ symbol: Symbol, _ count: Int) -> Bool { !symbol.isSome || Int(symbol.rawValue) < count }
     func inside(_ product: ProductIndex) -> Bool { !product.isSome || product.rawValue < productCount }
     guard e.id.isSome, Int(e.id.rawValue) < idCount,
@@ -121,53 +121,17 @@ package struct RecordChecks {
       e.at.isReadable, e.recorded.isReadable, e.expires.isReadable,
       e.hasRequiredValues
     else { return false }
-    return checkKind(e, position: position)
+    return checkKind(e, details, position: position)
   }
 
-  /// Checks what the fold of `e`'s kind relies on.
-  private func checkKind(_ e: Event, position: Int) -> Bool {
-    guard e.kind == .usage || e.feature == Event.noFeature else { return false }
-    switch e.kind {
-    case .purchase:
-      guard e.product.isSome, e.transaction.isSome else { return false }
-      if catalog.kind(e.product) != .autoRenewable {
-        guard Int(e.slot) == position else { return false }
-      } else {
-        guard e.slot != UInt32.max, e.hasExpires else { return false }
-      }
-      if catalog.kind(e.product) == .consumable && e.quantity < 1 { return false }
-    case .renewal:
-      guard e.product.isSome, catalog.kind(e.product) == .autoRenewable, e.slot != UInt32.max, e.transaction.isSome,
-        e.originalTransaction.isSome, e.hasExpires
-      else { return false }
-    case .planChanged:
-      guard e.product.isSome, catalog.kind(e.product) == .autoRenewable, e.slot != UInt32.max,
-        e.originalTransaction.isSome
-      else { return false }
-    case .graceEntered, .renewalExtended:
-      guard e.slot != UInt32.max, e.originalTransaction.isSome, e.hasExpires else { return false }
-    case .billingRetry, .expiration, .autoRenewChanged:
-      guard e.slot != UInt32.max, e.originalTransaction.isSome else { return false }
-    case .revocation, .refundReversed, .refundRequested, .refundDeclined:
-      guard e.transaction.isSome else { return false }
-      if e.kind != .revocation && e.quantity != 0 { return false }
-    case .consumption:
-      guard e.balanceCurrency.isSome, e.quantity >= 1 else { return false }
-    case .grant:
-      guard Int(e.slot) == position, e.grantReference.isSome, e.entitlementMask != 0 else { return false }
-    case .grantRevoked:
-      guard e.grantReference.isSome, e.quantity == 0 else { return false }
-    case .block:
-      guard e.service.isSome, e.entitlementMask != 0 else { return false }
-    case .unblock:
-      guard e.service.isSome, e.quantity == 0 else { return false }
-    case .transfer:
-      guard e.transferredUnit.isSome, e.transferRecipient.isSome, e.quantity == 0, e.reasonRaw <= 1 else { return false }
-    case .purchasePending:
-      guard e.product.isSome else { return false }
-    case .usage:
-      guard Int(e.feature) < policyFeatures, e.quantity != 0 else { return false }
+  /// Checks what the fold of `e`'s kind relies on: its kind's value rules (`ValueRules`, as the
+  /// parser checks them), the references its kind keeps, and its slot as `Resolver` leaves it.
+  @inline(__always)
+  private func checkKind(_ e: Event, _ details: EventDetails, position: Int) -> Bool {
+    if e.isAccess || e.isTransfer {
+      guard e.transaction.isSome, !e.isTransfer || e.originalTransaction.isSome else { return false }
     }
-    return true
+    guard Resolver.isResolved(e, position: position, catalog: catalog) else { return false }
+    return rules.problem(e, details, present: ValueRules.storedFields(e, details)) == nil
   }
 }

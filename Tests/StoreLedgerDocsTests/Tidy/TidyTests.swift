@@ -65,6 +65,63 @@ struct TidyTests {
     }
   }
 
+  @Test("only the kind table, the fold, the value rules and the report's tally switch over every event kind")
+  func exhaustiveKindSwitches() throws {
+    try #require(Self.sources.count > 100, "Sources/ not found")
+    var switching: Set<String> = []
+    for source in Self.sources where Self.hasExhaustiveKindSwitch(String(decoding: source.code, as: UTF8.self)) {
+      switching.insert(source.path)
+    }
+    for path in switching.sorted() where TidyAllowList.kindSwitches[path] == nil {
+      Issue.record(
+        "\(path) switches over every event kind: a new kind would have to be added here too; put the rule in the kind table or Decide/")
+    }
+    for path in TidyAllowList.kindSwitches.keys.sorted() where !switching.contains(path) {
+      Issue.record("\(path) is allow-listed in TidyAllowList.kindSwitches but has no switch over every kind: remove it")
+    }
+  }
+
+  @Test("the kind-switch check finds a switch naming every kind, also nested, and passes one with a default", arguments: [
+    ("switch e.kind {\ncase .purchase: a()\ncase .renewal, .usage: b()\ncase .grant: c()\n}", true),
+    ("func f() {\n  if x {\n    switch kind {\n    case .purchase: if y { a() }\n    case .renewal: b()\n    case .usage, .transfer: c()\n    }\n  }\n}", true),
+    ("switch e.kind {\ncase .purchase: a()\ncase .renewal, .usage: b()\ndefault: c()\n}", false),
+    ("switch e.kind {\ncase .purchase: a()\ncase let other: b(other)\n}", false),
+    ("switch field {\ncase .product: a()\ncase .transaction, .quantity: b()\n}", false),
+    ("switch type {\ncase .didRenew: a(.renewal)\ncase .refund: b(.revocation)\ncase .expired: c(.expiration)\n}", false),
+  ])
+  func kindSwitchCheck(code: String, isExhaustive: Bool) {
+    #expect(Self.hasExhaustiveKindSwitch(code) == isExhaustive, "\(code)")
+  }
+
+  /// Whether `code` (blanked) has a `switch` whose own `case` labels name event kinds (three or
+  /// more) with no `default`, `case let` or `case _`: one the compiler names when a kind is added.
+  static func hasExhaustiveKindSwitch(_ code: String) -> Bool {
+    let kinds = Set(EventKind.allCases.map { String(describing: $0) })
+    let text = Array(code)
+    var searchFrom = code.startIndex
+    while let found = code[searchFrom...].firstMatch(of: #/\bswitch\b[^{\n]*\{/#) {
+      searchFrom = found.range.upperBound
+      // The switch's own lines: its body without the bodies of blocks nested in it.
+      var depth = 1
+      var own = ""
+      var index = code.distance(from: code.startIndex, to: found.range.upperBound)
+      while depth > 0 && index < text.count {
+        let character = text[index]
+        if character == "{" { depth += 1 } else if character == "}" { depth -= 1 }
+        if depth == 1 && character != "}" { own.append(character) }
+        index += 1
+      }
+      // Each label must start with a kind: another enum's cases may share a few kinds' names.
+      let labels = own.matches(of: #/(?m)^\s*case\b([^:]*):/#).map { String($0.output.1) }
+      let firsts = labels.map { $0.firstMatch(of: #/\.(\w+)/#).map { String($0.output.1) } }
+      guard !firsts.isEmpty, firsts.allSatisfy({ $0.map(kinds.contains) ?? false }) else { continue }
+      let named = Set(labels.flatMap { $0.matches(of: #/\.(\w+)/#).map { String($0.output.1) } }).intersection(kinds)
+      let catchAll = own.contains(#/(?m)^\s*(default\s*:|case\s+let\s|case\s+_)/#)
+      if named.count >= 3 && !catchAll { return true }
+    }
+    return false
+  }
+
   @Test("every folder uses only the folders and modules its row of Docs/architecture.md's layer table lists")
   func layers() throws {
     let table = try LayerTable.read()
