@@ -49,7 +49,7 @@ package enum IndexBuild {
   private static func update(
     _ opened: LogIndex.Opened, log: borrowing PlatformFile, logPath: String, length: Int64, catalog: Catalog
   ) throws -> IndexSummary {
-    var prepared = try IndexedLedger.prepare(opened, log: log, logPath: logPath, length: length, catalog: catalog, subjects: [], input: [])
+    var prepared = try IndexedLedger.prepare(opened, log: log, logPath: logPath, length: length, catalog: catalog, subjects: [], batch: nil)
     if case .failure(let list) = prepared.builder.finish() { throw list }
     // Writers' lock, with their bounded wait: a stopped appender makes this exit 75, never hang.
     try LogLock.acquire(log, logPath: logPath, command: "index", wait: .standard, notice: nil)

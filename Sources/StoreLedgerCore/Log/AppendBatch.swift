@@ -1,0 +1,104 @@
+/// An append's input with every line parsed once: the typed events an append checks, the
+/// subjects it involves and the lines it writes all come from here, never from parsing a line
+/// again (Docs/architecture.md, "How often an appended line is parsed").
+///
+/// The strings of its events are interned in the batch's own `symbols`; an admission moves them
+/// into its builder's tables (`moved(_:into:)`), so one parsed batch serves every admission of a
+/// group commit and any builder, whatever it holds already. A line that does not parse keeps
+/// its diagnostic, reported when the batch is admitted, where the append reported it before.
+package struct AppendBatch: Sendable {
+  /// One input line.
+  package enum Line: Sendable {
+    /// Only spaces, tabs and carriage returns: takes no line in the log.
+    case blank
+    /// A line that parsed.
+    case parsed(ParsedLine)
+    /// A line that did not parse: its diagnostic, numbered by input line, without a file.
+    case failed(Diagnostic)
+  }
+
+  /// A line that parsed: its typed event and where its text is in the input.
+  package struct ParsedLine: Sendable {
+    /// The event, its strings in the batch's `symbols` and its subject in `loadingSubject`.
+    package var event: Event
+    /// Its price and meta hash.
+    package var details: EventDetails
+    /// Its text in `input`, without trailing spaces, tabs and carriage returns.
+    package var text: Range<Int>
+  }
+
+  /// The input as given.
+  package let input: [UInt8]
+  /// Each input line, as `LogAppender.forEachInputLine` splits the input.
+  package private(set) var lines: [Line] = []
+  /// The strings of the parsed events: sized by the batch, not for a whole log.
+  package private(set) var symbols: LedgerSymbols
+
+  /// Parses every line of `input` once against `catalog`.
+  /// - Complexity: O(input).
+  package init(parsing input: [UInt8], catalog: Catalog) {
+    self.input = input
+    symbols = LedgerSymbols(expectedStrings: min(1 << 16, max(64, input.count / 64)))
+    var parser = EventLineParser(catalog: catalog)
+    var inputLine = 0
+    var lines: [Line] = []
+    input.withUnsafeBufferPointer { bytes in
+      LogAppender.forEachInputLine(input) { line in
+        inputLine += 1
+        guard !line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) else { return lines.append(.blank) }
+        var end = line.endIndex
+        while end > line.startIndex, line[end - 1] == 32 || line[end - 1] == 9 || line[end - 1] == 13 { end -= 1 }
+        let text = UnsafeBufferPointer(rebasing: bytes[line.startIndex..<end])
+        switch parser.parseDetailed(text, lineNumber: inputLine, symbols: &symbols) {
+        case .failure(let diagnostic): lines.append(.failed(diagnostic))
+        case .success(let parsed):
+          lines.append(.parsed(ParsedLine(event: parsed.event, details: parsed.details, text: line.startIndex..<end)))
+        }
+      }
+    }
+    self.lines = lines
+  }
+
+  /// The events that parsed, in input order.
+  package var events: some Sequence<Event> {
+    lines.lazy.compactMap { line -> Event? in
+      if case .parsed(let parsed) = line { return parsed.event }
+      return nil
+    }
+  }
+
+  /// `event` and `details` (a parsed line's, its strings in this batch's tables) with their
+  /// strings interned in `target` instead, in the order the line parser interns them, so a
+  /// builder numbers them as it would have numbered them parsing the line.
+  /// - Complexity: O(the event's strings) expected.
+  package func moved(_ event: Event, details: EventDetails, into target: inout LedgerSymbols) -> (event: Event, details: EventDetails) {
+    var event = event
+    var details = details
+    func moved(_ symbol: Symbol, _ source: SymbolTable, _ table: inout SymbolTable) -> Symbol {
+      symbol.isSome ? source.withBytes(symbol) { table.intern($0) } : .none
+    }
+    event.id = moved(event.id, symbols.ids, &target.ids)
+    event.loadingSubject = moved(event.loadingSubject, symbols.subjects, &target.subjects)
+    event.transaction = moved(event.transaction, symbols.transactions, &target.transactions)
+    event.originalTransaction = moved(event.originalTransaction, symbols.transactions, &target.transactions)
+    if event.kind == .consumption {
+      event.balanceCurrency = moved(event.balanceCurrency, symbols.currencies, &target.currencies)
+    }
+    details.priceCurrency = moved(details.priceCurrency, symbols.currencies, &target.currencies)
+    return (event, details)
+  }
+
+  /// Writes the log line of `parsed` as the append stores `event` (its value after stamping):
+  /// the input's text, with `"recorded"` added before the closing brace when the event carries a
+  /// knowledge time its text does not. The one writer of appended lines, so what the log holds
+  /// is the value the append checked.
+  /// - Complexity: O(the line's length).
+  package func encode(_ parsed: ParsedLine, as event: Event, into output: inout [UInt8]) {
+    output.append(contentsOf: input[parsed.text])
+    guard event.hasRecorded, !parsed.event.hasRecorded, output.last == 125 else { return }
+    output.removeLast()
+    output.append(contentsOf: #","recorded":""#.utf8)
+    event.recorded.appendRFC3339(to: &output)
+    output.append(contentsOf: #""}"#.utf8)
+  }
+}
