@@ -50,8 +50,8 @@ extension LedgerStore {
           try reopenIfReplaced(log, size: size)
           return try state.builder(forAppending: [batch], log: log, size: size, catalog: catalog, logPath: logPath)
         },
-        afterCommit: { log, committed in
-          IndexBuild.afterAppend(log: log, logPath: logPath, committed: committed, catalog: catalog)
+        afterCommit: { log, committed, written in
+          IndexBuild.afterAppend(log: log, logPath: logPath, committed: committed, catalog: catalog, written: written)
         })
     }
     committed(outcome, linesBefore: linesBefore)

@@ -35,8 +35,8 @@ extension LedgerStore {
         prepare: { (log, size, batches) throws(DiagnosticList) in
           try state.builder(forAppending: batches, log: log, size: size, catalog: catalog, logPath: logPath)
         },
-        afterCommit: { log, committed in
-          IndexBuild.afterAppend(log: log, logPath: logPath, committed: committed, catalog: catalog)
+        afterCommit: { log, committed, written in
+          IndexBuild.afterAppend(log: log, logPath: logPath, committed: committed, catalog: catalog, written: written)
         })
       if let outcome = group.outcome {
         if outcome.logLines > linesBefore { commitGroups.countWrite() }

@@ -102,3 +102,47 @@ package struct AppendBatch: Sendable {
     output.append(contentsOf: #""}"#.utf8)
   }
 }
+
+/// The lines an append wrote, with the typed events they were encoded from: what extends the
+/// index beside the log after the commit (`IndexBuild.afterAppend`) reads instead of parsing
+/// the lines back from the log.
+package struct WrittenLines: Sendable {
+  /// One line written.
+  package struct Line: Sendable {
+    /// The admission's segment whose batch holds the event's strings.
+    package var segment: Int
+    /// The event as written (stamped), its strings in that batch's tables.
+    package var event: Event
+    /// Its price and meta hash.
+    package var details: EventDetails
+    /// Where the line starts in the written bytes.
+    package var start: Int
+    /// Its length without the newline.
+    package var length: Int
+  }
+
+  /// The batches of the admission's segments.
+  package var batches: [AppendBatch] = []
+  /// The lines written, in order.
+  package var lines: [Line] = []
+  /// Where the written bytes start in the log (-1: not written yet).
+  package var logOffset: Int64 = -1
+
+  /// Nothing written.
+  package init() {}
+
+  /// The event and details of the line written at `offset` of the log, `length` bytes long,
+  /// with their strings interned in `symbols`; nil when no line written starts there. Asked in
+  /// increasing offsets, `cursor` (start at 0) finds each in O(1) amortized.
+  package func line(
+    at offset: Int64, length: Int, cursor: inout Int, into symbols: inout LedgerSymbols
+  ) -> (event: Event, details: EventDetails)? {
+    guard logOffset >= 0 else { return nil }
+    while cursor < lines.count, logOffset + Int64(lines[cursor].start) < offset { cursor += 1 }
+    guard cursor < lines.count, logOffset + Int64(lines[cursor].start) == offset, lines[cursor].length == length else {
+      return nil
+    }
+    let line = lines[cursor]
+    return batches[line.segment].moved(line.event, details: line.details, into: &symbols)
+  }
+}

@@ -39,7 +39,7 @@ extension LogAppender {
   package static func appendGroup(
     _ members: [GroupMember], logPath: String, catalog: Catalog, wait: LogLock.Wait,
     prepare: (_ log: borrowing PlatformFile, _ size: Int64, _ batches: [AppendBatch]) throws(DiagnosticList) -> (LedgerBuilder, Int),
-    afterCommit: (_ log: borrowing PlatformFile, _ committed: Int64) -> [Diagnostic]
+    afterCommit: (_ log: borrowing PlatformFile, _ committed: Int64, _ written: WrittenLines) -> [Diagnostic]
   ) throws(DiagnosticList) -> GroupOutcome {
     try DiagnosticList.collecting(path: logPath, writing: true) {
       try withLockedLog(logPath: logPath, command: "append", wait: wait, waitNotice: nil) { log in
@@ -56,7 +56,8 @@ extension LogAppender {
           try write(admitted.batch, to: log, logPath: logPath, committed: size)
           admitted.outcome.logBytes = size + Int64(admitted.batch.count)
           admitted.outcome.logLines = existingLines + admitted.outcome.report.linesWritten
-          laterWarnings = afterCommit(log, admitted.outcome.logBytes)
+          admitted.outcome.written.logOffset = size + (missingNewline ? 1 : 0)
+          laterWarnings = afterCommit(log, admitted.outcome.logBytes, admitted.outcome.written)
         }
         let results = group.results(admitted, laterWarnings: laterWarnings)
         admitted.outcome.report.warnings += laterWarnings

@@ -35,6 +35,8 @@ package enum LogAppender {
     package var logBytes: Int64
     /// Complete lines in the log afterwards.
     package var logLines: Int
+    /// The lines written and the events they were encoded from.
+    package var written = WrittenLines()
   }
 
   /// How often a writer opens the log again when an erasure replaced it while it waited.
@@ -69,16 +71,16 @@ package enum LogAppender {
   ///
   /// `prepare` runs under the lock with the log's current size and returns a builder holding
   /// whatever the batch must be checked against, and the number of lines already in the log.
-  /// `afterCommit` runs under the lock once a batch is committed, with the log's new length, and
-  /// returns warnings for the report (the index beside the log is brought up to date there:
-  /// `Index/` builds on the log, never the other way round).
+  /// `afterCommit` runs under the lock once a batch is committed, with the log's new length and
+  /// the lines written, and returns warnings for the report (the index beside the log is brought
+  /// up to date there: `Index/` builds on the log, never the other way round).
   /// - Parameter now: the knowledge time stamped on events without `recorded`; nil stamps
   ///   nothing (importers whose events carry their own knowledge time).
   package static func append(
     _ batch: AppendBatch, inputName: String, logPath: String, catalog: Catalog, now: Timestamp?,
     wait: LogLock.Wait = .standard, waitNotice: ((String) -> Void)? = nil,
     prepare: (_ log: borrowing PlatformFile, _ size: Int64) throws(DiagnosticList) -> (LedgerBuilder, Int),
-    afterCommit: (_ log: borrowing PlatformFile, _ committed: Int64) -> [Diagnostic]
+    afterCommit: (_ log: borrowing PlatformFile, _ committed: Int64, _ written: WrittenLines) -> [Diagnostic]
   ) throws(DiagnosticList) -> Outcome {
     try DiagnosticList.collecting(path: logPath, writing: true) {
       try withLockedLog(logPath: logPath, command: "append", wait: wait, waitNotice: waitNotice) { log in
@@ -95,7 +97,8 @@ package enum LogAppender {
         try write(output, to: log, logPath: logPath, committed: size)
         outcome.logBytes = size + Int64(output.count)
         outcome.logLines = existingLines + outcome.report.linesWritten
-        outcome.report.warnings += afterCommit(log, outcome.logBytes)
+        outcome.written.logOffset = size + (missingNewline ? 1 : 0)
+        outcome.report.warnings += afterCommit(log, outcome.logBytes, outcome.written)
         return outcome
       }
     }
@@ -174,6 +177,8 @@ package enum LogAppender {
     var inputLine = 0
     var logLine = existingLines
     var inputErrors: [Diagnostic] = []
+    var written = WrittenLines()
+    written.batches = segments.map(\.batch)
     for (index, segment) in segments.enumerated() {
       for line in segment.batch.lines {
         inputLine += 1
@@ -188,26 +193,34 @@ package enum LogAppender {
           // the next line gets its number (a rejected one keeps its own, for its diagnostic).
           logLine += 1
           places.note(logLine: logLine, inputLine: inputLine)
-          let takesLine = admit(
-            parsed, of: segment, lineNumber: logLine, into: &builder, output: &output, &reports[index])
-          if !takesLine { logLine -= 1 }
+          let start = output.count
+          let admitted = admit(parsed, of: segment, lineNumber: logLine, into: &builder, output: &output, &reports[index])
+          if !admitted.takesLine { logLine -= 1 }
+          if output.count > start {
+            written.lines.append(
+              WrittenLines.Line(
+                segment: index, event: admitted.event, details: parsed.details, start: start,
+                length: output.count - start - 1))
+          }
         }
       }
     }
     if !inputErrors.isEmpty || builder.errorCount > 0 {
       throw DiagnosticList(inputErrors + builder.errors.map(places.relocate))
     }
-    return try finish(builder, output: output, reports: reports, places: places, logBytes: logBytes)
+    var admitted = try finish(builder, output: output, reports: reports, places: places, logBytes: logBytes)
+    admitted.outcome.written = written
+    return admitted
   }
 
   /// Admits one parsed line as log line `lineNumber`: stamps `recorded` on its value, writes the
   /// line from that value (`AppendBatch.encode`), checks it as `LedgerBuilder.add(line:)` checks
-  /// a line, and adds its event to the builder and the report. Returns false when it takes no
-  /// line in the log (a skipped redelivery).
+  /// a line, and adds its event to the builder and the report. Returns the event as stamped
+  /// and whether it takes a line in the log (not a skipped redelivery).
   private static func admit(
     _ parsed: AppendBatch.ParsedLine, of segment: Segment, lineNumber: Int, into builder: inout LedgerBuilder,
     output: inout [UInt8], _ report: inout AppendReport
-  ) -> Bool {
+  ) -> (event: Event, takesLine: Bool) {
     let batch = segment.batch
     var event = parsed.event
     // Knowledge time goes on the value before it is admitted, so the stored line is the one checked.
@@ -239,14 +252,14 @@ package enum LogAppender {
     case .duplicate:
       output.removeSubrange(start...)
       report.duplicates += 1
-      return false
+      return (event, false)
     case .empty:
       output.removeSubrange(start...)
-      return false
+      return (event, false)
     case .rejected:
       output.removeSubrange(start...)
     }
-    return true
+    return (event, true)
   }
 
   /// The builder's finish after every line was admitted: errors thrown, warnings of new lines kept.

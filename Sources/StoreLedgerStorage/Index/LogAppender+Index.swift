@@ -27,8 +27,8 @@ extension LogAppender {
         }
         return (builder, extent.lineCount)
       },
-      afterCommit: { log, committed in
-        IndexBuild.afterAppend(log: log, logPath: logPath, committed: committed, catalog: catalog)
+      afterCommit: { log, committed, written in
+        IndexBuild.afterAppend(log: log, logPath: logPath, committed: committed, catalog: catalog, written: written)
       }
     ).report
   }

@@ -4,6 +4,7 @@ import Testing
 
 @testable import StoreLedger
 @testable import StoreLedgerCore
+@testable import StoreLedgerStorage
 
 /// How often the append and import paths parse a line of their batch: once
 /// (Docs/architecture.md, "How often an appended line is parsed"). `LineParses` counts every
@@ -43,6 +44,25 @@ import Testing
     #expect(run.status == 0, "\(run.stderr)")
     #expect(run.stdout.contains("appended \(place.batchEvents) events") && run.stdout.contains("\(place.unstamped) stamped"))
     #expect(parses == place.batchEvents)
+  }
+
+  @Test("beside an index, storeledger append parses its batch once and extends the index from the typed events")
+  func commandAppendBesideAnIndex() throws {
+    let place = try Self.workspace()
+    defer { try? FileManager.default.removeItem(at: place.directory) }
+    let index = runCLI(["index", place.log])
+    #expect(index.status == 0, "\(index.stderr)")
+    let batchPath = place.directory.appendingPathComponent("batch.jsonl").path
+    try place.batch.write(toFile: batchPath, atomically: true, encoding: .utf8)
+    let (run, parses) = LineParses.counting {
+      runCLI(["append", place.log, batchPath, "--recorded-at", "2026-05-01T00:00:00Z"])
+    }
+    #expect(run.status == 0 && !run.stderr.contains("warning"), "\(run.stderr)")
+    // The index hands over the covered lines of the subjects the batch involves (u1's e1 and
+    // u3's e3), which are the log's lines, read once: the rest is the batch, once.
+    #expect(parses == place.batchEvents + 2)
+    let manifest = try #require(LogIndex.readManifest(LogIndex.directory(forLog: place.log)).flatMap { try? $0.get() })
+    #expect(manifest.coveredBytes == Int64(try Data(contentsOf: URL(fileURLWithPath: place.log)).count))
   }
 
   @Test("an open store's append parses each line of its batch once, alone and in a commit group")
