@@ -270,14 +270,7 @@ struct StoreState {
   private static func move(
     _ event: inout Event, _ details: inout EventDetails, from: LedgerSymbols, to: inout LedgerSymbols
   ) {
-    func moved(_ symbol: Symbol, _ source: SymbolTable, _ target: inout SymbolTable) -> Symbol {
-      symbol.isSome ? source.withBytes(symbol) { target.intern($0) } : .none
-    }
-    event.id = moved(event.id, from.ids, &to.ids)
-    event.transaction = moved(event.transaction, from.transactions, &to.transactions)
-    event.originalTransaction = moved(event.originalTransaction, from.transactions, &to.transactions)
-    event.balanceCurrency = moved(event.balanceCurrency, from.currencies, &to.currencies)
-    details.priceCurrency = moved(details.priceCurrency, from.currencies, &to.currencies)
+    (event, details) = from.moved(event, details: details, into: &to, movingSubject: false)
   }
 
   /// Takes in the subjects an append re-folded; compacts when superseded events outnumber live ones.

@@ -72,20 +72,7 @@ package struct AppendBatch: Sendable {
   /// builder numbers them as it would have numbered them parsing the line.
   /// - Complexity: O(the event's strings) expected.
   package func moved(_ event: Event, details: EventDetails, into target: inout LedgerSymbols) -> (event: Event, details: EventDetails) {
-    var event = event
-    var details = details
-    func moved(_ symbol: Symbol, _ source: SymbolTable, _ table: inout SymbolTable) -> Symbol {
-      symbol.isSome ? source.withBytes(symbol) { table.intern($0) } : .none
-    }
-    event.id = moved(event.id, symbols.ids, &target.ids)
-    event.loadingSubject = moved(event.loadingSubject, symbols.subjects, &target.subjects)
-    event.transaction = moved(event.transaction, symbols.transactions, &target.transactions)
-    event.originalTransaction = moved(event.originalTransaction, symbols.transactions, &target.transactions)
-    if event.kind == .consumption {
-      event.balanceCurrency = moved(event.balanceCurrency, symbols.currencies, &target.currencies)
-    }
-    details.priceCurrency = moved(details.priceCurrency, symbols.currencies, &target.currencies)
-    return (event, details)
+    symbols.moved(event, details: details, into: &target, movingSubject: true)
   }
 
   /// Writes the log line of `parsed` as the append stores `event` (its value after stamping):
@@ -100,6 +87,29 @@ package struct AppendBatch: Sendable {
     output.append(contentsOf: #","recorded":""#.utf8)
     event.recorded.appendRFC3339(to: &output)
     output.append(contentsOf: #""}"#.utf8)
+  }
+}
+
+extension LedgerSymbols {
+  /// `event`'s strings and its price's currency, interned in these tables, interned in `target`
+  /// instead (ids, subject, transactions, currency: the order the line parser interns them). The
+  /// subject only when `movingSubject`: a ledger implies it by where it keeps the event.
+  /// - Complexity: O(the event's strings) expected.
+  package func moved(
+    _ event: Event, details: EventDetails, into target: inout LedgerSymbols, movingSubject: Bool
+  ) -> (event: Event, details: EventDetails) {
+    var event = event
+    var details = details
+    func moved(_ symbol: Symbol, _ source: SymbolTable, _ table: inout SymbolTable) -> Symbol {
+      symbol.isSome ? source.withBytes(symbol) { table.intern($0) } : .none
+    }
+    event.id = moved(event.id, ids, &target.ids)
+    if movingSubject { event.loadingSubject = moved(event.loadingSubject, subjects, &target.subjects) }
+    event.transaction = moved(event.transaction, transactions, &target.transactions)
+    event.originalTransaction = moved(event.originalTransaction, transactions, &target.transactions)
+    if event.kind == .consumption { event.balanceCurrency = moved(event.balanceCurrency, currencies, &target.currencies) }
+    details.priceCurrency = moved(details.priceCurrency, currencies, &target.currencies)
+    return (event, details)
   }
 }
 
