@@ -42,6 +42,7 @@ package struct AppendBatch: Sendable {
     var parser = EventLineParser(catalog: catalog)
     var inputLine = 0
     var lines: [Line] = []
+    lines.reserveCapacity(input.reduce(1) { $1 == 10 ? $0 + 1 : $0 })
     input.withUnsafeBufferPointer { bytes in
       LogAppender.forEachInputLine(input) { line in
         inputLine += 1
@@ -65,6 +66,16 @@ package struct AppendBatch: Sendable {
       if case .parsed(let parsed) = line { return parsed.event }
       return nil
     }
+  }
+
+  /// The event of `parsed` as the append stores it: stamped with `now` as its `recorded` when
+  /// it has none (and its text is an object, as every parsed line's is), and whether it was.
+  package func stamped(_ parsed: ParsedLine, now: Timestamp?) -> (event: Event, isStamped: Bool) {
+    var event = parsed.event
+    guard let now, !event.hasRecorded, input[parsed.text.upperBound - 1] == 125 else { return (event, false) }
+    event.recorded = now
+    event.hasRecorded = true
+    return (event, true)
   }
 
   /// `event` and `details` (a parsed line's, its strings in this batch's tables) with their
@@ -115,24 +126,24 @@ extension LedgerSymbols {
 
 /// The lines an append wrote, with the typed events they were encoded from: what extends the
 /// index beside the log after the commit (`IndexBuild.afterAppend`) reads instead of parsing
-/// the lines back from the log.
+/// the lines back from the log. It refers to the batches' parsed lines rather than copying them.
 package struct WrittenLines: Sendable {
   /// One line written.
   package struct Line: Sendable {
-    /// The admission's segment whose batch holds the event's strings.
-    package var segment: Int
-    /// The event as written (stamped), its strings in that batch's tables.
-    package var event: Event
-    /// Its price and meta hash.
-    package var details: EventDetails
+    /// The admission's segment whose batch holds the line.
+    package var segment: Int32
+    /// The line's place in that batch's `lines`.
+    package var index: Int32
+    /// Its length without the newline.
+    package var length: Int32
     /// Where the line starts in the written bytes.
     package var start: Int
-    /// Its length without the newline.
-    package var length: Int
   }
 
   /// The batches of the admission's segments.
   package var batches: [AppendBatch] = []
+  /// The knowledge time each segment stamps (`LogAppender.Segment.now`).
+  package var nows: [Timestamp?] = []
   /// The lines written, in order.
   package var lines: [Line] = []
   /// Where the written bytes start in the log (-1: not written yet).
@@ -142,17 +153,18 @@ package struct WrittenLines: Sendable {
   package init() {}
 
   /// The event and details of the line written at `offset` of the log, `length` bytes long,
-  /// with their strings interned in `symbols`; nil when no line written starts there. Asked in
-  /// increasing offsets, `cursor` (start at 0) finds each in O(1) amortized.
+  /// as stamped and with their strings interned in `symbols`; nil when no line written starts
+  /// there. Asked in increasing offsets, `cursor` (start at 0) finds each in O(1) amortized.
   package func line(
     at offset: Int64, length: Int, cursor: inout Int, into symbols: inout LedgerSymbols
   ) -> (event: Event, details: EventDetails)? {
     guard logOffset >= 0 else { return nil }
     while cursor < lines.count, logOffset + Int64(lines[cursor].start) < offset { cursor += 1 }
-    guard cursor < lines.count, logOffset + Int64(lines[cursor].start) == offset, lines[cursor].length == length else {
-      return nil
-    }
-    let line = lines[cursor]
-    return batches[line.segment].moved(line.event, details: line.details, into: &symbols)
+    guard cursor < lines.count, logOffset + Int64(lines[cursor].start) == offset, Int(lines[cursor].length) == length,
+      case .parsed(let parsed) = batches[Int(lines[cursor].segment)].lines[Int(lines[cursor].index)]
+    else { return nil }
+    let batch = batches[Int(lines[cursor].segment)]
+    let event = batch.stamped(parsed, now: nows[Int(lines[cursor].segment)]).event
+    return batch.moved(event, details: parsed.details, into: &symbols)
   }
 }

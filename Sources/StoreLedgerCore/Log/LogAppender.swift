@@ -179,8 +179,9 @@ package enum LogAppender {
     var inputErrors: [Diagnostic] = []
     var written = WrittenLines()
     written.batches = segments.map(\.batch)
+    written.nows = segments.map(\.now)
     for (index, segment) in segments.enumerated() {
-      for line in segment.batch.lines {
+      for (lineIndex, line) in segment.batch.lines.enumerated() {
         inputLine += 1
         switch line {
         case .blank: continue
@@ -194,13 +195,12 @@ package enum LogAppender {
           logLine += 1
           places.note(logLine: logLine, inputLine: inputLine)
           let start = output.count
-          let admitted = admit(parsed, of: segment, lineNumber: logLine, into: &builder, output: &output, &reports[index])
-          if !admitted.takesLine { logLine -= 1 }
+          let takesLine = admit(parsed, of: segment, lineNumber: logLine, into: &builder, output: &output, &reports[index])
+          if !takesLine { logLine -= 1 }
           if output.count > start {
             written.lines.append(
               WrittenLines.Line(
-                segment: index, event: admitted.event, details: parsed.details, start: start,
-                length: output.count - start - 1))
+                segment: Int32(index), index: Int32(lineIndex), length: Int32(output.count - start - 1), start: start))
           }
         }
       }
@@ -215,20 +215,15 @@ package enum LogAppender {
 
   /// Admits one parsed line as log line `lineNumber`: stamps `recorded` on its value, writes the
   /// line from that value (`AppendBatch.encode`), checks it as `LedgerBuilder.add(line:)` checks
-  /// a line, and adds its event to the builder and the report. Returns the event as stamped
-  /// and whether it takes a line in the log (not a skipped redelivery).
+  /// a line, and adds its event to the builder and the report. Returns false when it takes no
+  /// line in the log (a skipped redelivery).
   private static func admit(
     _ parsed: AppendBatch.ParsedLine, of segment: Segment, lineNumber: Int, into builder: inout LedgerBuilder,
     output: inout [UInt8], _ report: inout AppendReport
-  ) -> (event: Event, takesLine: Bool) {
+  ) -> Bool {
     let batch = segment.batch
-    var event = parsed.event
     // Knowledge time goes on the value before it is admitted, so the stored line is the one checked.
-    let isStamped = segment.now != nil && !event.hasRecorded && batch.input[parsed.text.upperBound - 1] == 125
-    if isStamped, let now = segment.now {
-      event.recorded = now
-      event.hasRecorded = true
-    }
+    let (event, isStamped) = batch.stamped(parsed, now: segment.now)
     let start = output.count
     batch.encode(parsed, as: event, into: &output)
     let outcome: LineOutcome
@@ -252,14 +247,14 @@ package enum LogAppender {
     case .duplicate:
       output.removeSubrange(start...)
       report.duplicates += 1
-      return (event, false)
+      return false
     case .empty:
       output.removeSubrange(start...)
-      return (event, false)
+      return false
     case .rejected:
       output.removeSubrange(start...)
     }
-    return (event, true)
+    return true
   }
 
   /// The builder's finish after every line was admitted: errors thrown, warnings of new lines kept.
