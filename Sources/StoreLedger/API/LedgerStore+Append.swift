@@ -17,32 +17,41 @@ extension LedgerStore {
   package func append(lines input: [UInt8], named inputName: String, now: Timestamp?, wait: LogLock.Wait? = nil)
     throws(DiagnosticList) -> AppendReport
   {
-    if groupsCommits && !isInMemory && !input.isEmpty && wait == nil {
-      return try appendInGroup(input, named: inputName, now: now)
+    try append(AppendBatch(parsing: input, catalog: catalog), named: inputName, now: now, wait: wait)
+  }
+
+  /// `append(lines:)` of lines parsed already: each line of `batch` is parsed once, by its
+  /// `AppendBatch`, and never again on the way to the log.
+  /// - Complexity: O(batch + lines appended since + events of the subjects involved).
+  package func append(_ batch: AppendBatch, named inputName: String, now: Timestamp?, wait: LogLock.Wait? = nil)
+    throws(DiagnosticList) -> AppendReport
+  {
+    if groupsCommits && !isInMemory && !batch.input.isEmpty && wait == nil {
+      return try appendInGroup(batch, named: inputName, now: now)
     }
     appending.wait()
     defer { appending.signal() }
     let linesBefore = state.logLines
     let outcome: LogAppender.Outcome
     if isInMemory {
-      let (builder, lines) = state.builder(forAppending: input, appendedSince: [], catalog: catalog, logPath: logPath)
-      let (batch, admitted) = try LogAppender.admit(
-        input: input, inputName: inputName, logPath: logPath, catalog: catalog, now: now, into: builder,
-        existingLines: lines, logBytes: state.logBytes)
+      let (builder, lines) = state.builder(forAppending: [batch], appendedSince: [], catalog: catalog, logPath: logPath)
+      let (written, admitted) = try LogAppender.admit(
+        batch, inputName: inputName, logPath: logPath, now: now, into: builder, existingLines: lines,
+        logBytes: state.logBytes)
       var committed = admitted
-      committed.logBytes += Int64(batch.count)
+      committed.logBytes += Int64(written.count)
       committed.logLines += admitted.report.linesWritten
-      memoryLog.append(contentsOf: batch)
+      memoryLog.append(contentsOf: written)
       outcome = committed
     } else {
       outcome = try LogAppender.append(
-        input: input, inputName: inputName, logPath: logPath, catalog: catalog, now: now, wait: wait ?? lockWait,
+        batch, inputName: inputName, logPath: logPath, catalog: catalog, now: now, wait: wait ?? lockWait,
         prepare: { (log, size) throws(DiagnosticList) in
           try reopenIfReplaced(log, size: size)
-          return try state.builder(forAppending: input, log: log, size: size, catalog: catalog, logPath: logPath)
+          return try state.builder(forAppending: [batch], log: log, size: size, catalog: catalog, logPath: logPath)
         },
-        afterCommit: { log, committed in
-          IndexBuild.afterAppend(log: log, logPath: logPath, committed: committed, catalog: catalog)
+        afterCommit: { log, committed, written in
+          IndexBuild.afterAppend(log: log, logPath: logPath, committed: committed, catalog: catalog, written: written)
         })
     }
     committed(outcome, linesBefore: linesBefore)
@@ -152,11 +161,11 @@ struct StoreState {
     table[at] = subject.rawValue
   }
 
-  /// A builder holding every subject that lines appended since `logBytes` and `input`
+  /// A builder holding every subject that lines appended since `logBytes` and `batches`
   /// involve, followed by those appended lines; and the number of lines in the log.
-  /// - Complexity: O(size - logBytes + input + events of the subjects involved).
+  /// - Complexity: O(size - logBytes + batches + events of the subjects involved).
   func builder(
-    forAppending input: [UInt8], log: borrowing PlatformFile, size: Int64, catalog: Catalog, logPath: String
+    forAppending batches: [AppendBatch], log: borrowing PlatformFile, size: Int64, catalog: Catalog, logPath: String
   ) throws(DiagnosticList) -> (LedgerBuilder, Int) {
     guard size >= logBytes else {
       throw DiagnosticList([Diagnostic(file: logPath, .logShrank(bytes: size, known: logBytes))])
@@ -167,17 +176,18 @@ struct StoreState {
     } catch {
       throw DiagnosticList([error])
     }
-    let prepared = builder(forAppending: input, appendedSince: appendedSince, catalog: catalog, logPath: logPath)
+    let prepared = builder(forAppending: batches, appendedSince: appendedSince, catalog: catalog, logPath: logPath)
     // The loaded ids were looked up (and the involved subjects' moved) by reading the log back:
     // a log changed under the store, now or at an earlier append's re-index, refuses every append.
     if let failure = ledger.symbols.readFailure { throw DiagnosticList([failure]) }
     return prepared
   }
 
-  /// A builder holding every subject that `appendedSince` (lines others appended) and `input`
+  /// A builder holding every subject that `appendedSince` (lines others appended) and `batches`
   /// involve, followed by the `appendedSince` lines; and the number of lines then in the log.
-  /// - Complexity: O(appendedSince + input + events of the subjects involved).
-  func builder(forAppending input: [UInt8], appendedSince: [UInt8], catalog: Catalog, logPath: String)
+  /// The batches' lines are not parsed again: their typed events name what they involve.
+  /// - Complexity: O(appendedSince + batches + events of the subjects involved).
+  func builder(forAppending batches: [AppendBatch], appendedSince: [UInt8], catalog: Catalog, logPath: String)
     -> (LedgerBuilder, Int)
   {
     // It holds only the subjects involved: small tables, grown as needed.
@@ -186,11 +196,8 @@ struct StoreState {
     let main = ledger.symbols
     var involved = Set<UInt32>()
     var parties = Set<String>()
-    func noteSubjects(of line: ArraySlice<UInt8>) {
-      let parsed = line.withUnsafeBufferPointer { bytes in
-        builder.withSymbols { parser.parse(bytes, lineNumber: 0, symbols: &$0) }
-      }
-      guard case .success(let event) = parsed else { return }  // reported when the line is added
+    /// Notes what `event` (its strings in the builder's tables) involves.
+    func noteSubjects(of event: Event) {
       builder.withSymbols { mini in
         func note(_ table: SymbolTable, _ symbol: Symbol, _ owners: [UInt32]?, in mainTable: SymbolTable) {
           guard symbol.isSome, let found = table.withBytes(symbol, { mainTable.lookup($0) }) else { return }
@@ -217,12 +224,34 @@ struct StoreState {
         }
       }
     }
-    LogAppender.forEachInputLine(appendedSince, noteSubjects)
-    LogAppender.forEachInputLine(input, noteSubjects)
+    LogAppender.forEachInputLine(appendedSince) { line in
+      let parsed = line.withUnsafeBufferPointer { bytes in
+        builder.withSymbols { parser.parse(bytes, lineNumber: 0, symbols: &$0) }
+      }
+      if case .success(let event) = parsed { noteSubjects(of: event) }  // a failure is reported when the line is added
+    }
+    // Each event's strings go into the builder's tables as a parse of its line would put them.
+    for batch in batches {
+      for case .parsed(let line) in batch.lines {
+        noteSubjects(of: builder.withSymbols { batch.moved(line.event, details: line.details, into: &$0).event })
+      }
+    }
     // A transfer's chain, and the answers of a unit, span its group (contract v1.3, section 9).
     for name in ledger.withGroups(ofNames: parties) { if let subject = main.subjects.lookup(name) { involved.insert(subject.rawValue) } }
-    involved = ledger.withGroups(of: involved)
-    for subject in involved.sorted() {
+    addEvents(ofSubjects: ledger.withGroups(of: involved), to: &builder)
+    var lineNumber = logLines
+    LogAppender.forEachInputLine(appendedSince) { line in
+      lineNumber += 1
+      _ = line.withUnsafeBufferPointer { builder.add(line: $0, lineNumber: lineNumber) }
+    }
+    return (builder, lineNumber)
+  }
+
+  /// Adds the events `subjects` hold in the ledger to `builder`, their strings moved into its tables.
+  /// - Complexity: O(events of those subjects).
+  private func addEvents(ofSubjects subjects: Set<UInt32>, to builder: inout LedgerBuilder) {
+    let main = ledger.symbols
+    for subject in subjects.sorted() {
       guard let (lower, upper) = extent(of: Symbol(rawValue: subject)) else { continue }
       for event in ledger.events[lower..<upper] {
         var moved = event
@@ -234,12 +263,6 @@ struct StoreState {
         _ = builder.add(event: moved, subject: subjectInMini, details: details)
       }
     }
-    var lineNumber = logLines
-    LogAppender.forEachInputLine(appendedSince) { line in
-      lineNumber += 1
-      _ = line.withUnsafeBufferPointer { builder.add(line: $0, lineNumber: lineNumber) }
-    }
-    return (builder, lineNumber)
   }
 
   /// Re-interns an event's strings (and its price's currency) from one symbol space into another;
@@ -247,14 +270,7 @@ struct StoreState {
   private static func move(
     _ event: inout Event, _ details: inout EventDetails, from: LedgerSymbols, to: inout LedgerSymbols
   ) {
-    func moved(_ symbol: Symbol, _ source: SymbolTable, _ target: inout SymbolTable) -> Symbol {
-      symbol.isSome ? source.withBytes(symbol) { target.intern($0) } : .none
-    }
-    event.id = moved(event.id, from.ids, &to.ids)
-    event.transaction = moved(event.transaction, from.transactions, &to.transactions)
-    event.originalTransaction = moved(event.originalTransaction, from.transactions, &to.transactions)
-    event.balanceCurrency = moved(event.balanceCurrency, from.currencies, &to.currencies)
-    details.priceCurrency = moved(details.priceCurrency, from.currencies, &to.currencies)
+    (event, details) = from.moved(event, details: details, into: &to, movingSubject: false)
   }
 
   /// Takes in the subjects an append re-folded; compacts when superseded events outnumber live ones.

@@ -6,8 +6,8 @@ extension LedgerStore {
   /// its batch is decided on its own and is durable when this returns, as with one append.
   /// - Throws: every problem of its own batch, or of the group's write (then nothing was written).
   /// - Complexity: as `append(_:)`, plus the wait for the group written before it.
-  func appendInGroup(_ input: [UInt8], named inputName: String, now: Timestamp?) throws(DiagnosticList) -> AppendReport {
-    let mine = CommitGroups.Waiting(LogAppender.GroupMember(input: input, inputName: inputName, now: now))
+  func appendInGroup(_ batch: AppendBatch, named inputName: String, now: Timestamp?) throws(DiagnosticList) -> AppendReport {
+    let mine = CommitGroups.Waiting(LogAppender.GroupMember(batch: batch, inputName: inputName, now: now))
     if !commitGroups.enqueue(mine) {
       mine.done.wait()
       if let result = mine.result { return try result.get() }
@@ -32,11 +32,11 @@ extension LedgerStore {
     do throws(DiagnosticList) {
       let group = try LogAppender.appendGroup(
         members, logPath: logPath, catalog: catalog, wait: lockWait,
-        prepare: { (log, size, input) throws(DiagnosticList) in
-          try state.builder(forAppending: input, log: log, size: size, catalog: catalog, logPath: logPath)
+        prepare: { (log, size, batches) throws(DiagnosticList) in
+          try state.builder(forAppending: batches, log: log, size: size, catalog: catalog, logPath: logPath)
         },
-        afterCommit: { log, committed in
-          IndexBuild.afterAppend(log: log, logPath: logPath, committed: committed, catalog: catalog)
+        afterCommit: { log, committed, written in
+          IndexBuild.afterAppend(log: log, logPath: logPath, committed: committed, catalog: catalog, written: written)
         })
       if let outcome = group.outcome {
         if outcome.logLines > linesBefore { commitGroups.countWrite() }

@@ -222,15 +222,14 @@ extension LedgerStore {
 
   /// Appends the events of `result` and says whose access changed.
   private func commitImport(_ result: ImportResult) throws(DiagnosticList) -> ImportReport {
-    var subjects = Set<SubjectID>()
-    for line in result.eventLines {
-      if let subject = (try? JSONValue.parse(line))?["subject"]?.stringValue { subjects.insert(SubjectID(rawValue: subject)) }
-    }
+    // Parsed once: the subjects come from the typed events, which the append then admits.
+    let batch = AppendBatch(parsing: Array(result.eventLines.map { $0 + "\n" }.joined().utf8), catalog: catalog)
+    let subjects = Set(batch.events.map { SubjectID(rawValue: batch.symbols.subjects.string($0.loadingSubject)) })
     let touched = subjects.sorted { $0.rawValue < $1.rawValue }
     let now = clock.now()
     let before = touched.map { answer(for: $0, at: now) }
     // Importers' events carry their own knowledge time (the store's signing time): no stamp.
-    let appended = try append(lines: Array(result.eventLines.map { $0 + "\n" }.joined().utf8), named: "<payload>", now: nil)
+    let appended = try append(batch, named: "<payload>", now: nil)
     let changed = zip(touched, before).filter { answer(for: $0.0, at: now) != $0.1 }.map(\.0)
     return ImportReport(
       append: appended, events: result.eventLines.count, subjects: touched, accessChanged: changed,

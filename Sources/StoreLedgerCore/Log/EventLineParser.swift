@@ -97,6 +97,7 @@ package struct EventLineParser {
   package mutating func parseDetailed(
     _ line: UnsafeBufferPointer<UInt8>, lineNumber: Int, symbols: inout LedgerSymbols
   ) -> Result<(event: Event, details: EventDetails), Diagnostic> {
+    LineParses.note()
     scratch.removeAll(keepingCapacity: true)
     switch parsePending(line, lineNumber: lineNumber, lineStart: 0) {
     case .failure(let diagnostic):

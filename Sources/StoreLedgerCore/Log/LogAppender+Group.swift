@@ -4,16 +4,16 @@
 extension LogAppender {
   /// One caller's batch in a group commit.
   package struct GroupMember: Sendable {
-    /// JSON lines, as `append(input:)` takes them.
-    package var input: [UInt8]
+    /// Its JSON lines, parsed once by the caller (before the lock, on its own thread).
+    package var batch: AppendBatch
     /// The input's name in this caller's diagnostics (`<lines>`, `<payload>`).
     package var inputName: String
     /// The knowledge time stamped on its events without `recorded`; nil stamps nothing.
     package var now: Timestamp?
 
-    /// A member appending `input`.
-    package init(input: [UInt8], inputName: String, now: Timestamp?) {
-      self.input = input
+    /// A member appending `batch`.
+    package init(batch: AppendBatch, inputName: String, now: Timestamp?) {
+      self.batch = batch
       self.inputName = inputName
       self.now = now
     }
@@ -32,21 +32,20 @@ extension LogAppender {
   /// Each member is decided on its own (`GroupAdmission`): a member whose lines are refused
   /// writes nothing and does not keep the others out; the admitted ones are written together,
   /// so each is durable when this returns, and none is interleaved with another's lines.
-  /// `prepare` gets every member's lines joined, so its builder holds whatever any of them
-  /// involves. A problem of the whole group (the lock held past `wait`, a torn log, a failed
+  /// `prepare` gets every member's batch, so its builder holds whatever any of them involves. A problem of the whole group (the lock held past `wait`, a torn log, a failed
   /// write) is thrown: then nothing was written.
   /// - Complexity: O(members' input + events of the subjects involved) when every member is
   ///   admitted at once; each member set aside costs one more admission of the group.
   package static func appendGroup(
     _ members: [GroupMember], logPath: String, catalog: Catalog, wait: LogLock.Wait,
-    prepare: (_ log: borrowing PlatformFile, _ size: Int64, _ input: [UInt8]) throws(DiagnosticList) -> (LedgerBuilder, Int),
-    afterCommit: (_ log: borrowing PlatformFile, _ committed: Int64) -> [Diagnostic]
+    prepare: (_ log: borrowing PlatformFile, _ size: Int64, _ batches: [AppendBatch]) throws(DiagnosticList) -> (LedgerBuilder, Int),
+    afterCommit: (_ log: borrowing PlatformFile, _ committed: Int64, _ written: WrittenLines) -> [Diagnostic]
   ) throws(DiagnosticList) -> GroupOutcome {
     try DiagnosticList.collecting(path: logPath, writing: true) {
       try withLockedLog(logPath: logPath, command: "append", wait: wait, waitNotice: nil) { log in
         let (size, missingNewline) = try writableEnd(of: log, logPath: logPath, catalog: catalog)
-        var group = GroupAdmission(members: members, logPath: logPath, catalog: catalog, logBytes: size)
-        let (builder, existingLines) = try prepare(log, size, group.joined(Array(members.indices)).input)
+        var group = GroupAdmission(members: members, logPath: logPath, logBytes: size)
+        let (builder, existingLines) = try prepare(log, size, members.map(\.batch))
         guard var admitted = group.decide(builder: builder, existingLines: existingLines) else {
           return GroupOutcome(outcome: nil, results: group.results(nil, laterWarnings: []))
         }
@@ -57,7 +56,8 @@ extension LogAppender {
           try write(admitted.batch, to: log, logPath: logPath, committed: size)
           admitted.outcome.logBytes = size + Int64(admitted.batch.count)
           admitted.outcome.logLines = existingLines + admitted.outcome.report.linesWritten
-          laterWarnings = afterCommit(log, admitted.outcome.logBytes)
+          admitted.outcome.written.logOffset = size + (missingNewline ? 1 : 0)
+          laterWarnings = afterCommit(log, admitted.outcome.logBytes, admitted.outcome.written)
         }
         let results = group.results(admitted, laterWarnings: laterWarnings)
         admitted.outcome.report.warnings += laterWarnings
@@ -80,7 +80,6 @@ struct GroupAdmission {
   /// Input lines of each member, as `LogAppender.forEachInputLine` counts them.
   let lineCounts: [Int]
   let logPath: String
-  let catalog: Catalog
   let logBytes: Int64
   /// Members refused, with their problems in their own words and line numbers.
   private(set) var refused: [Int: DiagnosticList] = [:]
@@ -90,40 +89,23 @@ struct GroupAdmission {
   /// The joined input's name in diagnostics, replaced by each member's own before it is shown.
   static let joinedName = "<group>"
 
-  init(members: [LogAppender.GroupMember], logPath: String, catalog: Catalog, logBytes: Int64) {
+  init(members: [LogAppender.GroupMember], logPath: String, logBytes: Int64) {
     self.members = members
     self.logPath = logPath
-    self.catalog = catalog
     self.logBytes = logBytes
-    lineCounts = members.map { member in
-      var lines = 0
-      LogAppender.forEachInputLine(member.input) { _ in lines += 1 }
-      return lines
-    }
+    lineCounts = members.map(\.batch.lines.count)
   }
 
-  /// The input of `indices` joined (each ending with a newline), and a segment per member.
-  /// - Complexity: O(their input).
-  func joined(_ indices: [Int]) -> (input: [UInt8], segments: [LogAppender.Segment]) {
-    var input: [UInt8] = []
-    input.reserveCapacity(indices.reduce(0) { $0 + members[$1].input.count + 1 })
-    for index in indices {
-      input.append(contentsOf: members[index].input)
-      if let last = input.last, last != 10 { input.append(10) }
-    }
-    return (input, indices.map { LogAppender.Segment(lines: lineCounts[$0], now: members[$0].now) })
-  }
-
-  /// Admits the lines of `indices` against a copy of `builder`.
+  /// Admits the lines of `indices`, numbered on from member to member as if joined, against a
+  /// copy of `builder`: each try reuses the members' parsed batches.
   private func admit(_ indices: [Int], ownLinesFrom: Int, builder: LedgerBuilder, existingLines: Int)
     -> Result<LogAppender.Admitted, DiagnosticList>
   {
-    let (input, segments) = joined(indices)
+    let segments = indices.map { LogAppender.Segment(batch: members[$0].batch, now: members[$0].now) }
     return Result { () throws(DiagnosticList) in
       try LogAppender.admit(
-        input: input, inputName: Self.joinedName, segments: segments.isEmpty ? [.init(lines: 0, now: nil)] : segments,
-        ownLinesFrom: ownLinesFrom, logPath: logPath, catalog: catalog, into: builder, existingLines: existingLines,
-        logBytes: logBytes)
+        segments, inputName: Self.joinedName, ownLinesFrom: ownLinesFrom, logPath: logPath, into: builder,
+        existingLines: existingLines, logBytes: logBytes)
     }
   }
 

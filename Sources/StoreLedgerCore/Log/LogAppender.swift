@@ -35,6 +35,8 @@ package enum LogAppender {
     package var logBytes: Int64
     /// Complete lines in the log afterwards.
     package var logLines: Int
+    /// The lines written and the events they were encoded from.
+    package var written = WrittenLines()
   }
 
   /// How often a writer opens the log again when an erasure replaced it while it waited.
@@ -64,28 +66,40 @@ package enum LogAppender {
     throw Diagnostic(.cannotWrite(path: logPath, reason: "the log was replaced \(reopenAttemptsMax) times while its lock was taken"))
   }
 
-  /// Appends the JSON lines in `input` (named `inputName` in messages) to the log at `logPath`,
-  /// validating the batch against the builder `prepare` returns.
+  /// Appends `batch` (named `inputName` in messages) to the log at `logPath`, validating it
+  /// against the builder `prepare` returns.
   ///
   /// `prepare` runs under the lock with the log's current size and returns a builder holding
   /// whatever the batch must be checked against, and the number of lines already in the log.
-  /// `afterCommit` runs under the lock once a batch is committed, with the log's new length, and
-  /// returns warnings for the report (the index beside the log is brought up to date there:
-  /// `Index/` builds on the log, never the other way round).
+  /// `afterCommit` runs under the lock once a batch is committed, with the log's new length and
+  /// the lines written, and returns warnings for the report (the index beside the log is brought
+  /// up to date there: `Index/` builds on the log, never the other way round).
   /// - Parameter now: the knowledge time stamped on events without `recorded`; nil stamps
   ///   nothing (importers whose events carry their own knowledge time).
   package static func append(
-    input: [UInt8], inputName: String, logPath: String, catalog: Catalog, now: Timestamp?,
+    _ batch: AppendBatch, inputName: String, logPath: String, catalog: Catalog, now: Timestamp?,
     wait: LogLock.Wait = .standard, waitNotice: ((String) -> Void)? = nil,
     prepare: (_ log: borrowing PlatformFile, _ size: Int64) throws(DiagnosticList) -> (LedgerBuilder, Int),
-    afterCommit: (_ log: borrowing PlatformFile, _ committed: Int64) -> [Diagnostic]
+    afterCommit: (_ log: borrowing PlatformFile, _ committed: Int64, _ written: WrittenLines) -> [Diagnostic]
   ) throws(DiagnosticList) -> Outcome {
     try DiagnosticList.collecting(path: logPath, writing: true) {
       try withLockedLog(logPath: logPath, command: "append", wait: wait, waitNotice: waitNotice) { log in
         let (size, missingNewline) = try writableEnd(of: log, logPath: logPath, catalog: catalog)
-        return try appendLocked(
-          input: input, inputName: inputName, log: log, logPath: logPath, size: size,
-          missingNewline: missingNewline, catalog: catalog, now: now, prepare: prepare, afterCommit: afterCommit)
+        let (builder, existingLines) = try prepare(log, size)
+        var (output, outcome) = try admit(
+          batch, inputName: inputName, logPath: logPath, now: now, into: builder, existingLines: existingLines,
+          logBytes: size)
+        // An id compared against a span the log no longer holds was not really compared.
+        if let failure = outcome.ledger.symbols.readFailure { throw DiagnosticList([failure]) }
+        guard !output.isEmpty else { return outcome }
+        // A last line saved without its newline gets one first, inside the same all-or-nothing batch.
+        if missingNewline { output.insert(10, at: 0) }
+        try write(output, to: log, logPath: logPath, committed: size)
+        outcome.logBytes = size + Int64(output.count)
+        outcome.logLines = existingLines + outcome.report.linesWritten
+        outcome.written.logOffset = size + (missingNewline ? 1 : 0)
+        outcome.report.warnings += afterCommit(log, outcome.logBytes, outcome.written)
+        return outcome
       }
     }
   }
@@ -104,80 +118,30 @@ package enum LogAppender {
     return (size, ending == .missingNewline)
   }
 
-  /// The append under the lock: validate the batch against what `prepare` returns, write it,
-  /// then run `afterCommit`.
-  private static func appendLocked(
-    input: [UInt8], inputName: String, log: borrowing PlatformFile, logPath: String, size: Int64,
-    missingNewline: Bool, catalog: Catalog, now: Timestamp?,
-    prepare: (_ log: borrowing PlatformFile, _ size: Int64) throws(DiagnosticList) -> (LedgerBuilder, Int),
-    afterCommit: (_ log: borrowing PlatformFile, _ committed: Int64) -> [Diagnostic]
-  ) throws -> Outcome {
-    let (builder, existingLines) = try prepare(log, size)
-    var (output, outcome) = try admit(
-      input: input, inputName: inputName, logPath: logPath, catalog: catalog, now: now, into: builder,
-      existingLines: existingLines, logBytes: size)
-    // An id compared against a span the log no longer holds was not really compared.
-    if let failure = outcome.ledger.symbols.readFailure { throw DiagnosticList([failure]) }
-    guard !output.isEmpty else { return outcome }
-    // A last line saved without its newline gets one first, inside the same all-or-nothing batch.
-    if missingNewline { output.insert(10, at: 0) }
-    try write(output, to: log, logPath: logPath, committed: size)
-    outcome.logBytes = size + Int64(output.count)
-    outcome.logLines = existingLines + outcome.report.linesWritten
-    outcome.report.warnings += afterCommit(log, outcome.logBytes)
-    return outcome
-  }
-
-  /// Adds an admitted line to the batch and the report; false when it takes no line in the log
-  /// (a skipped redelivery, an empty line).
-  private static func take(
-    _ outcome: LineOutcome, _ text: [UInt8], wasStamped: Bool, into output: inout [UInt8],
-    _ report: inout AppendReport
-  ) -> Bool {
-    switch outcome {
-    case .added:
-      output.append(contentsOf: text)
-      output.append(10)
-      report.appended += 1
-      if wasStamped { report.stamped += 1 }
-    case .duplicate:
-      report.duplicates += 1
-      return false
-    case .learnedEarlier:
-      output.append(contentsOf: text)
-      output.append(10)
-      report.learnedEarlier += 1
-    case .empty:
-      return false
-    case .rejected:
-      break
-    }
-    return true
-  }
-
-  /// Checks `input` against `builder` (holding what the log holds, `existingLines` lines):
+  /// Checks `batch` against `builder` (holding what the log holds, `existingLines` lines):
   /// stamps `recorded` with `now` where absent, admits each line, and returns the lines to
   /// write (duplicates left out) and what the append will leave behind. No file is touched.
-  /// - Complexity: O(input + the builder's finish).
+  /// - Complexity: O(batch + the builder's finish).
   package static func admit(
-    input: [UInt8], inputName: String, logPath: String, catalog: Catalog, now: Timestamp?,
+    _ batch: AppendBatch, inputName: String, logPath: String, now: Timestamp?,
     into builder: consuming LedgerBuilder, existingLines: Int, logBytes: Int64
   ) throws(DiagnosticList) -> (batch: [UInt8], outcome: Outcome) {
     let admitted = try admit(
-      input: input, inputName: inputName, segments: [Segment(lines: Int.max, now: now)], ownLinesFrom: 1,
-      logPath: logPath, catalog: catalog, into: builder, existingLines: existingLines, logBytes: logBytes)
+      [Segment(batch: batch, now: now)], inputName: inputName, ownLinesFrom: 1, logPath: logPath, into: builder,
+      existingLines: existingLines, logBytes: logBytes)
     return (admitted.batch, admitted.outcome)
   }
 
-  /// A run of input lines from one caller of a group commit, with the time stamped on its lines.
+  /// One caller's lines in an admission (a group commit admits several), with the time stamped
+  /// on its lines.
   package struct Segment: Sendable {
-    /// Input lines in the run.
-    package var lines: Int
+    /// The caller's lines, each parsed once.
+    package var batch: AppendBatch
     /// The knowledge time stamped on its events without `recorded`; nil stamps nothing.
     package var now: Timestamp?
-    /// A run of `lines` lines stamped with `now`.
-    package init(lines: Int, now: Timestamp?) {
-      self.lines = lines
+    /// `batch`'s lines stamped with `now`.
+    package init(batch: AppendBatch, now: Timestamp?) {
+      self.batch = batch
       self.now = now
     }
   }
@@ -193,61 +157,104 @@ package enum LogAppender {
     package var reports: [AppendReport]
   }
 
-  /// `admit` over `segments` of the input, each stamped with its own time and counted apart.
+  /// `admit` over `segments`, each stamped with its own time and counted apart; their lines are
+  /// numbered on from one segment to the next, as if their inputs were joined.
   ///
   /// Input lines before `ownLinesFrom` belong to callers admitted already: a diagnostic that
   /// points at one names the log line it takes, and diagnostics of the later lines are numbered
   /// from `ownLinesFrom`, so a caller whose lines come last reads its own line numbers.
-  /// - Complexity: O(input + the builder's finish).
+  /// - Complexity: O(the segments' lines + the builder's finish).
   package static func admit(
-    input: [UInt8], inputName: String, segments: [Segment], ownLinesFrom: Int, logPath: String, catalog: Catalog,
+    _ segments: [Segment], inputName: String, ownLinesFrom: Int, logPath: String,
     into builder: consuming LedgerBuilder, existingLines: Int, logBytes: Int64
   ) throws(DiagnosticList) -> Admitted {
     var builder = builder
     if builder.errorCount > 0 { throw DiagnosticList(builder.errors) }
-    var parser = EventLineParser(catalog: catalog)
-    // Holds the batch's strings only: sized by the batch, not for a whole log.
-    var scratchSymbols = LedgerSymbols(expectedStrings: min(1 << 16, max(64, input.count / 64)))
     var output: [UInt8] = []
     var reports = [AppendReport](repeating: AppendReport(appended: 0, duplicates: 0, stamped: 0), count: segments.count)
     var places = BatchPlaces(
       inputName: inputName, logPath: logPath, existingLines: existingLines, ownLinesFrom: ownLinesFrom)
-    var cursor = SegmentCursor(segments)
     var inputLine = 0
     var logLine = existingLines
     var inputErrors: [Diagnostic] = []
-    forEachInputLine(input) { line in
-      inputLine += 1
-      let segment = cursor.segment(ofLine: inputLine)
-      if line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) { return }
-      var text = Array(line)
-      while let last = text.last, last == 32 || last == 9 || last == 13 { text.removeLast() }
-      // Stamp knowledge time before admitting, so the stored line is the one checked.
-      let parsed = text.withUnsafeBufferPointer {
-        parser.parse($0, lineNumber: inputLine, symbols: &scratchSymbols)
+    var written = WrittenLines()
+    written.batches = segments.map(\.batch)
+    written.nows = segments.map(\.now)
+    for (index, segment) in segments.enumerated() {
+      for (lineIndex, line) in segment.batch.lines.enumerated() {
+        inputLine += 1
+        switch line {
+        case .blank: continue
+        case .failed(var diagnostic):
+          diagnostic.file = inputName
+          diagnostic.line = places.ownLine(inputLine)
+          inputErrors.append(diagnostic)
+        case .parsed(let parsed):
+          // The line this one takes in the log if it is written: a skipped redelivery takes none, so
+          // the next line gets its number (a rejected one keeps its own, for its diagnostic).
+          logLine += 1
+          places.note(logLine: logLine, inputLine: inputLine)
+          let start = output.count
+          let takesLine = admit(parsed, of: segment, lineNumber: logLine, into: &builder, output: &output, &reports[index])
+          if !takesLine { logLine -= 1 }
+          if output.count > start {
+            written.lines.append(
+              WrittenLines.Line(
+                segment: Int32(index), index: Int32(lineIndex), length: Int32(output.count - start - 1), start: start))
+          }
+        }
       }
-      var wasStamped = false
-      if let now = segments[segment].now, case .success(let event) = parsed, !event.hasRecorded, text.last == 125 {
-        stamp(&text, recorded: now)
-        wasStamped = true
-      }
-      if case .failure(var diagnostic) = parsed {
-        diagnostic.file = inputName
-        diagnostic.line = places.ownLine(inputLine)
-        inputErrors.append(diagnostic)
-        return
-      }
-      // The line this one takes in the log if it is written: a skipped redelivery takes none, so
-      // the next line gets its number (a rejected one keeps its own, for its diagnostic).
-      logLine += 1
-      places.note(logLine: logLine, inputLine: inputLine)
-      let outcome = text.withUnsafeBufferPointer { builder.add(line: $0, lineNumber: logLine) }
-      if !take(outcome, text, wasStamped: wasStamped, into: &output, &reports[segment]) { logLine -= 1 }
     }
     if !inputErrors.isEmpty || builder.errorCount > 0 {
       throw DiagnosticList(inputErrors + builder.errors.map(places.relocate))
     }
-    return try finish(builder, output: output, reports: reports, places: places, logBytes: logBytes)
+    var admitted = try finish(builder, output: output, reports: reports, places: places, logBytes: logBytes)
+    admitted.outcome.written = written
+    return admitted
+  }
+
+  /// Admits one parsed line as log line `lineNumber`: stamps `recorded` on its value, writes the
+  /// line from that value (`AppendBatch.encode`), checks it as `LedgerBuilder.add(line:)` checks
+  /// a line, and adds its event to the builder and the report. Returns false when it takes no
+  /// line in the log (a skipped redelivery).
+  private static func admit(
+    _ parsed: AppendBatch.ParsedLine, of segment: Segment, lineNumber: Int, into builder: inout LedgerBuilder,
+    output: inout [UInt8], _ report: inout AppendReport
+  ) -> Bool {
+    let batch = segment.batch
+    // Knowledge time goes on the value before it is admitted, so the stored line is the one checked.
+    let (event, isStamped) = batch.stamped(parsed, now: segment.now)
+    let start = output.count
+    batch.encode(parsed, as: event, into: &output)
+    let outcome: LineOutcome
+    if case .refused(var diagnostic) = output[start...].withUnsafeBufferPointer({ LineIntake.check($0, lineNumber: lineNumber) }) {
+      diagnostic.file = builder.file
+      builder.record(diagnostic)
+      outcome = .rejected
+    } else {
+      var (moved, details) = builder.withSymbols { batch.moved(event, details: parsed.details, into: &$0) }
+      moved.line = UInt32(lineNumber)
+      outcome = builder.add(event: moved, subject: moved.loadingSubject, details: details)
+    }
+    switch outcome {
+    case .added:
+      output.append(10)
+      report.appended += 1
+      if isStamped { report.stamped += 1 }
+    case .learnedEarlier:
+      output.append(10)
+      report.learnedEarlier += 1
+    case .duplicate:
+      output.removeSubrange(start...)
+      report.duplicates += 1
+      return false
+    case .empty:
+      output.removeSubrange(start...)
+      return false
+    case .rejected:
+      output.removeSubrange(start...)
+    }
+    return true
   }
 
   /// The builder's finish after every line was admitted: errors thrown, warnings of new lines kept.
@@ -271,37 +278,6 @@ package enum LogAppender {
     }
     let outcome = Outcome(report: report, ledger: ledger, logBytes: logBytes, logLines: places.existingLines)
     return Admitted(batch: output, outcome: outcome, reports: reports)
-  }
-
-  /// Which segment an input line is in, for lines asked in increasing order.
-  private struct SegmentCursor {
-    let segments: [Segment]
-    var index = 0
-    /// The last input line of segment `index`.
-    var end: Int
-
-    init(_ segments: [Segment]) {
-      precondition(!segments.isEmpty, "an admission has at least one segment")
-      self.segments = segments
-      end = segments[0].lines
-    }
-
-    mutating func segment(ofLine line: Int) -> Int {
-      while line > end && index + 1 < segments.count {
-        index += 1
-        end += segments[index].lines
-      }
-      return index
-    }
-  }
-
-  /// Adds `"recorded":"<now>"` before the closing brace of a line that has no `recorded`.
-  private static func stamp(_ text: inout [UInt8], recorded now: Timestamp) {
-    text.removeLast()
-    var stamp: [UInt8] = Array(#","recorded":""#.utf8)
-    now.appendRFC3339(to: &stamp)
-    stamp.append(contentsOf: #""}"#.utf8)
-    text.append(contentsOf: stamp)
   }
 
   /// Where a batch's lines are: batch lines are numbered in the input, log lines in the log; a

@@ -49,7 +49,7 @@ package enum IndexBuild {
   private static func update(
     _ opened: LogIndex.Opened, log: borrowing PlatformFile, logPath: String, length: Int64, catalog: Catalog
   ) throws -> IndexSummary {
-    var prepared = try IndexedLedger.prepare(opened, log: log, logPath: logPath, length: length, catalog: catalog, subjects: [], input: [])
+    var prepared = try IndexedLedger.prepare(opened, log: log, logPath: logPath, length: length, catalog: catalog, subjects: [], batch: nil)
     if case .failure(let list) = prepared.builder.finish() { throw list }
     // Writers' lock, with their bounded wait: a stopped appender makes this exit 75, never hang.
     try LogLock.acquire(log, logPath: logPath, command: "index", wait: .standard, notice: nil)
@@ -137,11 +137,13 @@ package enum IndexBuild {
   }
 
   /// Indexes the complete lines of `[covered, length)` as one new segment, merges, and commits.
-  /// The caller holds the log's exclusive lock and has checked those lines.
+  /// The caller holds the log's exclusive lock and has checked those lines; the lines an append
+  /// just wrote (`written`) are taken from their typed events, not parsed again.
   /// - Complexity: O(new bytes) plus merges, amortized O(log appends) per indexed byte.
-  static func extend(_ opened: LogIndex.Opened, log: borrowing PlatformFile, to length: Int64, catalog: Catalog) throws
-    -> IndexManifest
-  {
+  static func extend(
+    _ opened: LogIndex.Opened, log: borrowing PlatformFile, to length: Int64, catalog: Catalog,
+    written: WrittenLines = WrittenLines()
+  ) throws -> IndexManifest {
     let old = opened.manifest
     guard length > old.coveredBytes else { return old }
     let tail = try log.readBytes(count: Int(length - old.coveredBytes), at: old.coveredBytes)
@@ -153,11 +155,18 @@ package enum IndexBuild {
     var records: [UInt32: LineRecord] = [:]
     var lineNumber = Int(old.coveredLines)
     var start = 0
+    var writtenCursor = 0
     for index in 0...lastNewline where tail[index] == 10 {
       lineNumber += 1
       let line = tail[start..<index]
       let offset = old.coveredBytes + Int64(start)
       start = index + 1
+      if var known = written.line(at: offset, length: line.count, cursor: &writtenCursor, into: &symbols)?.event {
+        known.line = UInt32(lineNumber)
+        events.append(known)
+        records[UInt32(lineNumber)] = LineRecord(offset: offset, line: UInt32(lineNumber), length: UInt32(line.count))
+        continue
+      }
       let parsed: Result<Event, Diagnostic>? = line.withUnsafeBufferPointer { bytes in
         switch LineIntake.check(bytes, lineNumber: lineNumber) {
         case .empty: return nil
@@ -207,7 +216,9 @@ package enum IndexBuild {
   /// an index of another catalog is left as it is, so it never claims its catalog over lines
   /// checked with another (its readers read them as the tail, under their own catalog).
   /// The caller holds the log's exclusive lock.
-  package static func afterAppend(log: borrowing PlatformFile, logPath: String, committed: Int64, catalog: Catalog) -> [Diagnostic] {
+  package static func afterAppend(
+    log: borrowing PlatformFile, logPath: String, committed: Int64, catalog: Catalog, written: WrittenLines
+  ) -> [Diagnostic] {
     func warning(_ issue: IndexIssue) -> [Diagnostic] { [Diagnostic(file: logPath, .indexNotUpdated(issue), severity: .warning)] }
     switch LogIndex.open(logPath: logPath, log: log, length: committed, catalog: catalog) {
     case .absent: return []
@@ -216,7 +227,7 @@ package enum IndexBuild {
       let behind = committed - opened.manifest.coveredBytes
       guard behind <= LogIndex.tailBytesMax else { return warning(.tailTooLong(bytes: behind, limit: LogIndex.tailBytesMax)) }
       do {
-        _ = try extend(opened, log: log, to: committed, catalog: catalog)
+        _ = try extend(opened, log: log, to: committed, catalog: catalog, written: written)
         return []
       } catch let damage as IndexDamage {
         return warning(.damaged(damage.reason))

@@ -44,7 +44,7 @@ package enum IndexedLedger {
       case .absent: return .notUsed(nil)
       case .unusable(let issue): return warning(issue)
       case .usable(let opened):
-        prepared = try prepare(opened, log: log, logPath: logPath, length: length, catalog: catalog, subjects: subjects, input: [])
+        prepared = try prepare(opened, log: log, logPath: logPath, length: length, catalog: catalog, subjects: subjects, batch: nil)
       }
     } catch let damage as IndexDamage {
       return warning(.damaged(damage.reason))
@@ -64,17 +64,17 @@ package enum IndexedLedger {
     }
   }
 
-  /// A builder for an append of `input` through a usable index whose catalog is `catalog`'s;
+  /// A builder for an append of `batch` through a usable index whose catalog is `catalog`'s;
   /// nil when there is none (the appender then reads the whole log).
   /// Returns the builder and the number of lines in the log, as `LogAppender` wants them.
   static func appendBuilder(
-    input: [UInt8], log: borrowing PlatformFile, size: Int64, catalog: Catalog, logPath: String
+    batch: AppendBatch, log: borrowing PlatformFile, size: Int64, catalog: Catalog, logPath: String
   ) throws(DiagnosticList) -> (LedgerBuilder, Int)? {
     guard case .usable(let opened) = LogIndex.open(logPath: logPath, log: log, length: size, catalog: catalog) else {
       return nil
     }
     do {
-      let prepared = try prepare(opened, log: log, logPath: logPath, length: size, catalog: catalog, subjects: [], input: input)
+      let prepared = try prepare(opened, log: log, logPath: logPath, length: size, catalog: catalog, subjects: [], batch: batch)
       return (prepared.builder, prepared.extent.lineCount)
     } catch is IndexDamage {
       return nil
@@ -90,10 +90,11 @@ package enum IndexedLedger {
   }
 
   /// Feeds a builder with the covered lines of `subjects` and of every subject the tail and
-  /// `input` involve, then the whole tail `[covered, length)`.
+  /// `batch` involve, then the whole tail `[covered, length)`. The batch's lines are not parsed
+  /// again: its typed events name what they involve.
   static func prepare(
     _ opened: LogIndex.Opened, log: borrowing PlatformFile, logPath: String, length: Int64, catalog: Catalog,
-    subjects: [String], input: [UInt8]
+    subjects: [String], batch: AppendBatch?
   ) throws -> Prepared {
     let manifest = opened.manifest
     let tailBytes = length - manifest.coveredBytes
@@ -103,26 +104,29 @@ package enum IndexedLedger {
     var parser = EventLineParser(catalog: catalog)
     var scratch = LedgerSymbols()
     var lookupFailure: IndexDamage? = nil
-    func note(_ line: ArraySlice<UInt8>) {
-      let parsed = line.withUnsafeBufferPointer { parser.parse($0, lineNumber: 1, symbols: &scratch) }
-      guard case .success(let event) = parsed else { return }  // reported when the line is fed
-      involved.insert(scratch.subjects.withBytes(event.loadingSubject) { IndexHash.fingerprint($0) })
+    func note(_ event: Event, _ symbols: LedgerSymbols) {
+      involved.insert(symbols.subjects.withBytes(event.loadingSubject) { IndexHash.fingerprint($0) })
       do {
-        let id = scratch.ids.withBytes(event.id) { IndexHash.fingerprint($0) }
+        let id = symbols.ids.withBytes(event.id) { IndexHash.fingerprint($0) }
         involved.formUnion(try opened.owners(.ids, key: id))
         if event.kind.isCharge {
-          let charge = scratch.transactions.withBytes(event.transaction) { IndexHash.fingerprint($0) }
+          let charge = symbols.transactions.withBytes(event.transaction) { IndexHash.fingerprint($0) }
           involved.formUnion(try opened.owners(.charges, key: charge))
         }
         if event.kind == .transfer {
-          involved.insert(scratch.transactions.withBytes(event.transferRecipient) { IndexHash.fingerprint($0) })
+          involved.insert(symbols.transactions.withBytes(event.transferRecipient) { IndexHash.fingerprint($0) })
         }
       } catch {
         lookupFailure = error
       }
     }
-    LogAppender.forEachInputLine(tail, note)
-    LogAppender.forEachInputLine(input, note)
+    LogAppender.forEachInputLine(tail) { line in
+      let parsed = line.withUnsafeBufferPointer { parser.parse($0, lineNumber: 1, symbols: &scratch) }
+      if case .success(let event) = parsed { note(event, scratch) }  // a failure is reported when the line is fed
+    }
+    if let batch {
+      for event in batch.events { note(event, batch.symbols) }
+    }
     if let lookupFailure { throw lookupFailure }
     involved = try groupsClosed(involved, opened)
     var builder = LedgerBuilder(catalog: catalog, file: logPath)

@@ -13,10 +13,12 @@ extension LogAppender {
     input: [UInt8], inputName: String, logPath: String, catalog: Catalog, now: Timestamp?,
     wait: LogLock.Wait = .standard, waitNotice: ((String) -> Void)? = nil
   ) throws(DiagnosticList) -> AppendReport {
-    try append(
-      input: input, inputName: inputName, logPath: logPath, catalog: catalog, now: now, wait: wait, waitNotice: waitNotice,
+    // Each line is parsed here, once: the index's look-ups and the admission read the typed events.
+    let batch = AppendBatch(parsing: input, catalog: catalog)
+    return try append(
+      batch, inputName: inputName, logPath: logPath, catalog: catalog, now: now, wait: wait, waitNotice: waitNotice,
       prepare: { (log, size) throws(DiagnosticList) in
-        if let indexed = try IndexedLedger.appendBuilder(input: input, log: log, size: size, catalog: catalog, logPath: logPath) {
+        if let indexed = try IndexedLedger.appendBuilder(batch: batch, log: log, size: size, catalog: catalog, logPath: logPath) {
           return indexed
         }
         var builder = LedgerBuilder(catalog: catalog, file: logPath)
@@ -25,8 +27,8 @@ extension LogAppender {
         }
         return (builder, extent.lineCount)
       },
-      afterCommit: { log, committed in
-        IndexBuild.afterAppend(log: log, logPath: logPath, committed: committed, catalog: catalog)
+      afterCommit: { log, committed, written in
+        IndexBuild.afterAppend(log: log, logPath: logPath, committed: committed, catalog: catalog, written: written)
       }
     ).report
   }

@@ -1,0 +1,37 @@
+import Synchronization
+
+/// Counts the lines `EventLineParser` parses and validates one by one (`parseDetailed`, `parse`)
+/// inside `counting(_:)`: what pins "an appended line is parsed once" (Docs/architecture.md,
+/// "How often an appended line is parsed").
+///
+/// The count is bound to the task, like `IOFaults`' plans, so tests running at once never count
+/// each other's lines, and work handed to other threads is not counted. A process-wide gate keeps
+/// the task-local look-up off every parse while nothing counts; the pipelined reader of a whole
+/// log (`parsePending` on its workers) is never counted, so replay pays nothing.
+package enum LineParses {
+  /// The lines parsed while one `counting` call runs.
+  package final class Counter: Sendable {
+    fileprivate let lines = Atomic<Int>(0)
+  }
+
+  /// The counter bound to the current task, if any.
+  @TaskLocal static var bound: Counter?
+  /// How many `counting` calls run now, in any task.
+  private static let countersRunning = Atomic<Int>(0)
+
+  /// Notes one line parsed: a relaxed load while nothing counts.
+  @inline(__always)
+  static func note() {
+    guard countersRunning.load(ordering: .relaxed) > 0 else { return }
+    bound?.lines.wrappingAdd(1, ordering: .relaxed)
+  }
+
+  /// Runs `body` and returns its result with the lines parsed one by one in this task meanwhile.
+  package static func counting<R>(_ body: () throws -> R) rethrows -> (result: R, lines: Int) {
+    let counter = Counter()
+    countersRunning.wrappingAdd(1, ordering: .relaxed)
+    defer { countersRunning.wrappingSubtract(1, ordering: .relaxed) }
+    let result = try $bound.withValue(counter) { try body() }
+    return (result, counter.lines.load(ordering: .relaxed))
+  }
+}

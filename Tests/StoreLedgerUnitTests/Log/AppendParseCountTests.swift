@@ -1,0 +1,203 @@
+import Foundation
+import StoreLedgerTestSupport
+import Testing
+
+@testable import StoreLedger
+@testable import StoreLedgerCore
+@testable import StoreLedgerStorage
+
+/// How often the append and import paths parse a line of their batch: once
+/// (Docs/architecture.md, "How often an appended line is parsed"). `LineParses` counts every
+/// line `EventLineParser` parses one by one in the test's task; the log's own lines are read by
+/// the pipelined reader, which is not counted, so the count is the batch's.
+@Suite struct AppendParseCountTests {
+  /// The demo scenario split in two: the log as it stands and the batch appended to it (a
+  /// blank line and a line with leading spaces among them, neither of which is an extra event).
+  private static func demoSplit() throws -> (
+    log: String, batch: String, batchEvents: Int, unstamped: Int
+  ) {
+    let lines = try String(contentsOfFile: repoPath("Events/demo.jsonl"), encoding: .utf8)
+      .split(separator: "\n").map(String.init)
+    let batch = lines[3...].map { "  " + $0 + "\n\n" }.joined()
+    let unstamped = lines[3...].filter { !$0.contains(#""recorded""#) }.count
+    return (lines[..<3].map { $0 + "\n" }.joined(), batch, lines.count - 3, unstamped)
+  }
+
+  /// A directory with the demo log's first lines and its catalog beside it.
+  private static func workspace() throws -> (
+    directory: URL, log: String, batch: String, batchEvents: Int, unstamped: Int
+  ) {
+    let directory = try temporaryDirectory()
+    let split = try demoSplit()
+    let log = directory.appendingPathComponent("log.jsonl").path
+    try split.log.write(toFile: log, atomically: true, encoding: .utf8)
+    try String(contentsOfFile: repoPath("Events/catalog.json"), encoding: .utf8)
+      .write(
+        toFile: LedgerLoader.defaultCatalogPath(forLog: log), atomically: true, encoding: .utf8)
+    return (directory, log, split.batch, split.batchEvents, split.unstamped)
+  }
+
+  @Test(
+    "storeledger append parses each line of its batch once, stamping recorded on the parsed value")
+  func commandAppend() throws {
+    let place = try Self.workspace()
+    defer { try? FileManager.default.removeItem(at: place.directory) }
+    let batchPath = place.directory.appendingPathComponent("batch.jsonl").path
+    try place.batch.write(toFile: batchPath, atomically: true, encoding: .utf8)
+    let (run, parses) = LineParses.counting {
+      runCLI(["append", place.log, batchPath, "--recorded-at", "2026-05-01T00:00:00Z"])
+    }
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(
+      run.stdout.contains("appended \(place.batchEvents) events")
+        && run.stdout.contains("\(place.unstamped) stamped"))
+    #expect(parses == place.batchEvents)
+  }
+
+  @Test(
+    "beside an index, storeledger append parses its batch once and extends the index from the typed events"
+  )
+  func commandAppendBesideAnIndex() throws {
+    let place = try Self.workspace()
+    defer { try? FileManager.default.removeItem(at: place.directory) }
+    let index = runCLI(["index", place.log])
+    #expect(index.status == 0, "\(index.stderr)")
+    let batchPath = place.directory.appendingPathComponent("batch.jsonl").path
+    try place.batch.write(toFile: batchPath, atomically: true, encoding: .utf8)
+    let (run, parses) = LineParses.counting {
+      runCLI(["append", place.log, batchPath, "--recorded-at", "2026-05-01T00:00:00Z"])
+    }
+    #expect(run.status == 0 && !run.stderr.contains("warning"), "\(run.stderr)")
+    // The index hands over the covered lines of the subjects the batch involves (u1's e1 and
+    // u3's e3), which are the log's lines, read once: the rest is the batch, once.
+    #expect(parses == place.batchEvents + 2)
+    let manifest = try #require(
+      LogIndex.readManifest(LogIndex.directory(forLog: place.log)).flatMap { try? $0.get() })
+    #expect(
+      manifest.coveredBytes == Int64(try Data(contentsOf: URL(fileURLWithPath: place.log)).count))
+  }
+
+  @Test(
+    "an index extended from the written lines' typed events is byte for byte the one parsing them gives"
+  )
+  func indexFromWrittenLines() throws {
+    let batch = Array(
+      (#"{"id":"n1","type":"purchase","subject":"dee","at":"2026-03-04T00:00:00Z","product":"coins.100","transaction":"dee-1","price":990,"currency":"USD"}"#
+        + "\n"
+        + #"  {"id":"n4","type":"consumption","subject":"ann","at":"2026-03-05T00:00:00Z","currency":"coins","quantity":60}"#
+        + "\n\n"
+        + #"{"id":"o3","type":"purchase","subject":"cy","at":"2026-03-03T00:00:00Z","product":"pro.monthly","transaction":"cy-1","expires":"2026-04-03T00:00:00Z","recorded":"2026-03-02T12:00:00Z"}"#
+        + "\n").utf8)
+    // A line appended behind the index's back, without its newline: parsed, not written by the append.
+    let behind =
+      #"{"id":"t1","type":"purchase","subject":"eve","at":"2026-03-06T00:00:00Z","product":"coins.100","transaction":"eve-1"}"#
+    var files: [[(name: String, bytes: [UInt8])]] = []
+    for fromEvents in [true, false] {
+      let fixture = try IndexFixture(
+        log: Array(IndexAppendTests.oldLog.utf8), catalogText: exampleCatalogText)
+      defer { fixture.remove() }
+      try fixture.index()
+      try fixture.appendBehindBack(Array(behind.utf8))
+      let (outcome, parses) = try LineParses.counting {
+        try LogAppender.append(
+          AppendBatch(parsing: batch, catalog: fixture.catalog), inputName: "batch",
+          logPath: fixture.log,
+          catalog: fixture.catalog, now: ts("2026-03-10T00:00:00Z"),
+          prepare: { (_, size) throws(DiagnosticList) in
+            // The whole log, as an append without an index reads it.
+            var builder = LedgerBuilder(catalog: fixture.catalog, file: fixture.log)
+            let extent = try DiagnosticList.collecting(path: fixture.log) {
+              try LedgerLoader.feed(&builder, path: fixture.log, endingAt: size)
+            }
+            return (builder, extent.lineCount)
+          },
+          afterCommit: { log, committed, written in
+            IndexBuild.afterAppend(
+              log: log, logPath: fixture.log, committed: committed, catalog: fixture.catalog,
+              written: fromEvents ? written : WrittenLines())
+          })
+      }
+      // The batch's 3 lines once each and the line behind the index's back once; parsing what
+      // was written reads the 3 again.
+      #expect(parses == (fromEvents ? 4 : 7))
+      #expect(
+        outcome.report.appended == 2 && outcome.report.learnedEarlier == 1
+          && outcome.report.warnings.isEmpty)
+      #expect(!fromEvents || outcome.written.lines.count == 3)
+      let manifest = try #require(
+        LogIndex.readManifest(fixture.indexDirectory).flatMap { try? $0.get() })
+      #expect(
+        manifest.coveredBytes
+          == Int64(try Data(contentsOf: URL(fileURLWithPath: fixture.log)).count))
+      // The manifest names the log's identity (another file each run); the segments must be equal.
+      files.append(try fixture.indexFiles().filter { !$0.name.hasPrefix("manifest") })
+    }
+    #expect(files[0].map(\.name) == files[1].map(\.name) && !files[0].isEmpty)
+    #expect(files[0].map(\.bytes) == files[1].map(\.bytes))
+  }
+
+  @Test("an open store's append parses each line of its batch once, alone and in a commit group")
+  func storeAppend() throws {
+    for grouped in [false, true] {
+      let place = try Self.workspace()
+      defer { try? FileManager.default.removeItem(at: place.directory) }
+      let store = try LedgerStore(logPath: place.log)
+      store.groupsCommits = grouped
+      let (report, parses) = try LineParses.counting {
+        try store.append(
+          lines: Array(place.batch.utf8), named: "<lines>", now: ts("2026-05-01T00:00:00Z"))
+      }
+      #expect(report.appended == place.batchEvents && report.stamped == place.unstamped)
+      #expect(parses == place.batchEvents, "grouped: \(grouped)")
+    }
+  }
+
+  @Test("an in-memory store's append parses each line of its batch once")
+  func memoryAppend() throws {
+    let split = try Self.demoSplit()
+    let catalog = try LedgerCatalog(contentsOfFile: repoPath("Events/catalog.json"))
+    let store = LedgerStore(inMemory: catalog)
+    _ = try store.append(lines: Array(split.log.utf8), named: "<lines>", now: nil)
+    let (report, parses) = try LineParses.counting {
+      try store.append(lines: Array(split.batch.utf8), named: "<lines>", now: nil)
+    }
+    #expect(report.appended == split.batchEvents)
+    #expect(parses == split.batchEvents)
+  }
+
+  @Test(
+    "a store import and import --append parse each event line they append once",
+    arguments: ["appstore", "googleplay"])
+  func imports(source: String) throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let input =
+      source == "appstore"
+      ? "Events/appstore/notifications.jsonl" : "Events/googleplay/export.jsonl"
+    let catalogPath = repoPath("Events/\(source)/catalog.json")
+    let storeLog = directory.appendingPathComponent("store.jsonl").path
+    let store = try LedgerStore(
+      logPath: storeLog, catalog: try LedgerCatalog(contentsOfFile: catalogPath),
+      createIfMissing: true,
+      clock: .fixed(ts("2026-01-06T00:00:00Z")))
+    let payloads = try String(contentsOfFile: repoPath(input), encoding: .utf8)
+    let options = StoreImportOptions(appStoreVerification: .skip)
+    let (report, storeParses) = try LineParses.counting {
+      source == "appstore"
+        ? try store.importAppStore(payloads, options: options)
+        : try store.importGooglePlay(payloads, options: options)
+    }
+    #expect(report.append.appended == report.events && report.events > 0)
+    #expect(storeParses == report.events)
+
+    let commandLog = directory.appendingPathComponent("command.jsonl").path
+    let flags = source == "appstore" ? ["--no-verify"] : ["--recorded-at", "2026-01-06T00:00:00Z"]
+    let (run, commandParses) = LineParses.counting {
+      runCLI(
+        ["import", source, repoPath(input), "--catalog", catalogPath, "--append", commandLog]
+          + flags)
+    }
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(commandParses == report.events)
+  }
+}
