@@ -227,7 +227,18 @@ package enum LogAppender {
     let start = output.count
     batch.encode(parsed, as: event, into: &output)
     let outcome: LineOutcome
-    if case .refused(var diagnostic) = output[start...].withUnsafeBufferPointer({ LineIntake.check($0, lineNumber: lineNumber) }) {
+    if isStamped, !event.recorded.isReadable {
+      // A clock outside the times a log can hold (only a caller's own clock can be): the parser
+      // would refuse the stamped line when the log is read, so it is refused now.
+      var diagnostic = Diagnostic(
+        line: lineNumber,
+        .invalidValue(
+          field: "recorded", expected: TimeInput.rangeDescription,
+          found: "the append's clock, \(event.recorded.millisecondsSinceEpoch) ms after 1970, stamped because the line has none"))
+      diagnostic.file = builder.file
+      builder.record(diagnostic)
+      outcome = .rejected
+    } else if case .refused(var diagnostic) = output[start...].withUnsafeBufferPointer({ LineIntake.check($0, lineNumber: lineNumber) }) {
       diagnostic.file = builder.file
       builder.record(diagnostic)
       outcome = .rejected

@@ -142,6 +142,33 @@ struct LedgerStoreTests {
     #expect(store.eventCount == 8)
   }
 
+  @Test(
+    "a clock outside the times a log can hold is refused for each line it would stamp, the log unchanged; a line with its own recorded still lands",
+    arguments: [Timestamp.distantFuture, Timestamp(millisecondsSinceEpoch: 300_000_000_000_000), Timestamp(millisecondsSinceEpoch: -62_167_219_200_001)])
+  func unreadableClock(_ clock: Timestamp) throws {
+    let (directory, log) = try scratchLog(try String(contentsOfFile: repoPath("Events/demo.jsonl"), encoding: .utf8)
+      .split(separator: "\n").map(String.init))
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let store = try LedgerStore(logPath: log, clock: .fixed(clock))
+    let before = try Data(contentsOf: URL(fileURLWithPath: log))
+    let at = ts("2026-03-15T00:00:00Z")
+    var spend = NewEvent(id: "n1", kind: .consumption, subject: "u3", at: at)
+    spend.currency = "coins"
+    spend.quantity = 10
+    #expect {
+      _ = try store.append([spend])
+    } throws: { error in
+      let first = (error as? DiagnosticList)?.diagnostics.first
+      return first?.line == 1
+        && "\(first!)".contains("field 'recorded': expected \(TimeInput.rangeDescription), found the append's clock, \(clock.millisecondsSinceEpoch) ms after 1970")
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: log)) == before)
+    spend.recorded = at
+    #expect(try store.append([spend]) == AppendReport(appended: 1, duplicates: 0, stamped: 0))
+    // The log still loads as a whole.
+    #expect(try LedgerStore(logPath: log).eventCount == store.eventCount)
+  }
+
   @Test("a bad event names its position in the batch and leaves the log and the answers unchanged")
   func badBatchChangesNothing() throws {
     let (directory, log) = try scratchLog(try String(contentsOfFile: repoPath("Events/demo.jsonl"), encoding: .utf8)
