@@ -121,8 +121,26 @@ enum ImportInput {
                 ? "expected a JSON document or a JWS (header.payload.signature) on this line"
                 : "expected a JSON document on this line")))
       }
+      if documents.isEmpty, errors.count == Self.linesJudged, let first = errors.first {
+        return ([], [notPayloads(file: file, acceptsJWS: acceptsJWS, first: first)])
+      }
     }
     return (documents, errors)
+  }
+
+  /// This many lines from the start that are no document, and none that is, make an input
+  /// that is not payloads at all (a README, a CSV): one error instead of one per line, as
+  /// for a log (Docs/decisions.md, "A log that is not JSON Lines").
+  static let linesJudged = 8
+
+  /// The one error for an input whose first `linesJudged` lines are no document.
+  private static func notPayloads(file: String, acceptsJWS: Bool, first: Diagnostic) -> Diagnostic {
+    let what = acceptsJWS ? "a JSON document or a JWS" : "a JSON document or a Pub/Sub message's base64 data"
+    let line = first.line.map { "line \($0)" } ?? "the first line"
+    return Diagnostic(
+      file: file,
+      .importFailed(
+        "not a file of store payloads: none of its first \(linesJudged) lines is \(what) (\(line): \(first.message))"))
   }
 
   /// A Pub/Sub `message.data` stored as it came (base64 of a JSON object, as backends keep

@@ -85,6 +85,37 @@ struct AppStoreImportInputTests {
       ])
   }
 
+  /// `count` lines of prose, none a payload (a README given by mistake).
+  static func prose(_ count: Int) -> [String] { (1...count).map { "Line \($0) of a README, not a payload." } }
+
+  @Test(
+    "an input whose first 8 lines are no payload is one error for the file; fewer, or a payload first, keep one error per line",
+    arguments: [(8, nil), (12, nil), (7, 7), (8, 0)] as [(Int, Int?)])
+  func notPayloads(proseLines: Int, payloadAt: Int?) {
+    let prose = (1...proseLines).map { "Line \($0) of a README, not a payload." }
+    /// The prose with `payload` as line `payloadAt` + 1 (none without one).
+    func input(_ payload: String) -> [String] {
+      var lines = prose
+      if let payloadAt { lines.insert(payload, at: payloadAt) }
+      return lines
+    }
+    let apple = ImportFixtures.importErrors(input(Self.transaction.json).joined(separator: "\n"))
+    let google = GP.importErrors(input(GP.subscription(expiry: "2026-02-01T10:00:00Z")))
+    if payloadAt == nil {
+      #expect(
+        apple == [
+          "input.jsonl: error: not a file of store payloads: none of its first 8 lines is a JSON document or a JWS (line 1: expected a JSON document or a JWS (header.payload.signature) on this line)"
+        ])
+      #expect(
+        google == [
+          "input.jsonl: error: not a file of store payloads: none of its first 8 lines is a JSON document or a Pub/Sub message's base64 data (line 1: expected a JSON document on this line)"
+        ])
+    } else {
+      #expect(apple.count == prose.count && apple.allSatisfy { $0.contains("expected a JSON document or a JWS") })
+      #expect(google.count == prose.count && google.allSatisfy { $0.contains("expected a JSON document on this line") })
+    }
+  }
+
   @Test("base64url round-trips every length and rejects what is not base64url")
   func base64URL() {
     for length in 0...12 {
