@@ -136,6 +136,10 @@ struct LibraryExampleTests {
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = ["swift", "package", "dump-package"]
     process.currentDirectoryURL = package
+    // SwiftPM keeps a lock file named after the package's path in TMPDIR: keep it in the folder removed below.
+    let scratch = folder.appendingPathComponent("tmp")
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": scratch.path]) { _, new in new }
     let output = Pipe()
     process.standardOutput = output
     process.standardError = Pipe()
