@@ -48,9 +48,10 @@ struct JSONLinesSniffer {
   mutating func observe(_ block: ParsedBlock) {
     guard isOpen else { return }
     if let failure = block.leadingFailure { observe(.failure(failure)) }
-    for line in block.lines {
-      guard isOpen && linesFailed < Self.linesJudged else { return }
+    block.lines.forEach { line in
+      guard isOpen && linesFailed < Self.linesJudged else { return false }
       observe(line)
+      return true
     }
   }
 

@@ -60,11 +60,12 @@ extension LedgerBuilder {
 
   /// Adds a parsed block: its failures here, its events by the partitions of their subjects, in parallel.
   mutating func add(
-    partitioning lines: [ParsedLine], owners: [LineOwner], buffer: UnsafeBufferPointer<UInt8>,
+    partitioning lines: ParsedLines, owners: [LineOwner], buffer: UnsafeBufferPointer<UInt8>,
     scratch: UnsafeBufferPointer<UInt8>
   ) {
+    precondition(owners.count == lines.events.count, "one owner per event")
     linesRead += lines.count
-    for line in lines {
+    for (_, line) in lines.others {
       if case .failure(var diagnostic) = line {
         diagnostic.file = file
         record(diagnostic)
@@ -74,24 +75,27 @@ extension LedgerBuilder {
     let blockOffset = blockOffset
     nonisolated(unsafe) let buffer = buffer
     nonisolated(unsafe) let scratch = scratch
-    partitions.withUnsafeMutableBufferPointer { all in
-      // Each worker touches only its own partition.
-      nonisolated(unsafe) let all = all
-      DispatchQueue.concurrentPerform(iterations: count) { p in
-        all[p].blockOffset = blockOffset
-        all[p].admit(lines, owners: owners, partition: p, of: count, buffer: buffer, scratch: scratch)
+    lines.events.withUnsafeBufferPointer { events in
+      nonisolated(unsafe) let events = events
+      partitions.withUnsafeMutableBufferPointer { all in
+        // Each worker touches only its own partition.
+        nonisolated(unsafe) let all = all
+        DispatchQueue.concurrentPerform(iterations: count) { p in
+          all[p].blockOffset = blockOffset
+          all[p].admit(events, owners: owners, partition: p, of: count, buffer: buffer, scratch: scratch)
+        }
       }
     }
   }
 
   /// In a partition: interns and admits the events of its subjects, in line order, prefetching
-  /// the table slots of its own lines 6 of them ahead.
+  /// the table slots of its own events 6 of them ahead.
   private mutating func admit(
-    _ lines: [ParsedLine], owners: [LineOwner], partition: Int, of count: Int, buffer: UnsafeBufferPointer<UInt8>,
-    scratch: UnsafeBufferPointer<UInt8>
+    _ events: UnsafeBufferPointer<PendingEvent>, owners: [LineOwner], partition: Int, of count: Int,
+    buffer: UnsafeBufferPointer<UInt8>, scratch: UnsafeBufferPointer<UInt8>
   ) {
     let mine = UInt8(partition)
-    // The next line the look-ahead inspects, and how many of this partition's lines it prefetched
+    // The next event the look-ahead inspects, and how many of this partition's events it prefetched
     // that are still ahead.
     var ahead = 0
     var prefetched = 0
@@ -110,8 +114,7 @@ extension LedgerBuilder {
         }
         ahead += 1
       }
-      guard case .event(let pending) = lines[index] else { continue }
-      let interned = pending.interned(into: &symbols, buffer: buffer, scratch: scratch, blockOffset: blockOffset)
+      let interned = events[index].interned(into: &symbols, buffer: buffer, scratch: scratch, blockOffset: blockOffset)
       firstLines.note(symbols, line: interned.event.line)
       _ = admit(interned.event, details: interned.details)
     }
@@ -186,9 +189,9 @@ struct SymbolFirstLines {
   }
 }
 
-/// Where a parsed line goes when a load is partitioned, and the slots its partition prefetches.
+/// Where a parsed event goes when a load is partitioned, and the slots its partition prefetches.
 struct LineOwner {
-  /// The partition of its subject; `UInt8.max` for a line without an event.
+  /// The partition of its subject.
   var partition: UInt8
   /// `SymbolTable.hash` of its id.
   var idHash: UInt64
@@ -197,18 +200,9 @@ struct LineOwner {
 
   /// The owner of an event line among `partitionCount` partitions.
   init(_ pending: PendingEvent, partitionCount: Int) {
-    self.init(
-      partition: UInt8(LedgerBuilder.partition(ofSubjectHash: pending.subject.hash, count: partitionCount)),
-      idHash: pending.id.hash, transactionHash: pending.transaction.ref.isPresent ? pending.transaction.hash : 0)
-  }
-
-  /// The owner of a line without an event (empty or refused): none.
-  static let none = LineOwner(partition: .max, idHash: 0, transactionHash: 0)
-
-  private init(partition: UInt8, idHash: UInt64, transactionHash: UInt64) {
-    self.partition = partition
-    self.idHash = idHash
-    self.transactionHash = transactionHash
+    partition = UInt8(LedgerBuilder.partition(ofSubjectHash: pending.subject.hash, count: partitionCount))
+    idHash = pending.id.hash
+    transactionHash = pending.transaction.ref.isPresent ? pending.transaction.hash : 0
   }
 }
 

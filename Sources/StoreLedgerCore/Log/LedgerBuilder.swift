@@ -215,9 +215,10 @@ package struct LedgerBuilder {
       + "transfers join, which must stay in one shard)",
     found: "\"transfer\"")
 
-  /// Adds a block of lines the reader thread parsed, prefetching table slots a few lines ahead.
+  /// Adds a block of lines the reader thread parsed, prefetching table slots a few events ahead.
+  /// Events are read where the worker wrote them, not copied (`ParsedLines`).
   mutating func add(
-    parsed lines: [ParsedLine], owners: [LineOwner], buffer: UnsafeBufferPointer<UInt8>,
+    parsed lines: ParsedLines, owners: [LineOwner], buffer: UnsafeBufferPointer<UInt8>,
     scratch: UnsafeBufferPointer<UInt8>
   ) {
     if !partitions.isEmpty {
@@ -225,37 +226,49 @@ package struct LedgerBuilder {
       return
     }
     let distance = 6
-    for index in lines.indices {
-      if index + distance < lines.count, case .event(let ahead) = lines[index + distance] {
-        symbols.ids.prefetch(hash: ahead.id.hash)
-        if ahead.transaction.ref.isPresent { symbols.transactions.prefetch(hash: ahead.transaction.hash) }
-        if ahead.originalTransaction.ref.isPresent {
-          symbols.transactions.prefetch(hash: ahead.originalTransaction.hash)
+    var other = 0
+    lines.events.withUnsafeBufferPointer { events in
+      var event = 0
+      for index in 0..<lines.count {
+        if other < lines.others.count && lines.others[other].index == index {
+          if case .failure(let diagnostic) = lines.others[other].line { add(refused: diagnostic) } else { linesRead += 1 }
+          other += 1
+          continue
         }
+        if event + distance < events.count {
+          let ahead = events.baseAddress! + event + distance
+          symbols.ids.prefetch(hash: ahead.pointee.id.hash)
+          if ahead.pointee.transaction.ref.isPresent { symbols.transactions.prefetch(hash: ahead.pointee.transaction.hash) }
+          if ahead.pointee.originalTransaction.ref.isPresent {
+            symbols.transactions.prefetch(hash: ahead.pointee.originalTransaction.hash)
+          }
+        }
+        add(pending: events.baseAddress! + event, buffer: buffer, scratch: scratch)
+        event += 1
       }
-      add(parsed: lines[index], buffer: buffer, scratch: scratch)
     }
   }
 
-  /// Adds a line the reader thread parsed (see `PipelinedLogReader`).
-  mutating func add(
-    parsed: ParsedLine, buffer: UnsafeBufferPointer<UInt8>, scratch: UnsafeBufferPointer<UInt8>
+  /// Counts a line refused before admission (it did not parse, or was too long) and records why.
+  mutating func add(refused diagnostic: Diagnostic) {
+    linesRead += 1
+    var diagnostic = diagnostic
+    diagnostic.file = file
+    record(diagnostic)
+  }
+
+  /// Adds an event line the reader thread parsed (see `PipelinedLogReader`), read in place.
+  @inline(__always)
+  private mutating func add(
+    pending: UnsafePointer<PendingEvent>, buffer: UnsafeBufferPointer<UInt8>, scratch: UnsafeBufferPointer<UInt8>
   ) {
     linesRead += 1
-    switch parsed {
-    case .empty:
-      return
-    case .failure(var diagnostic):
-      diagnostic.file = file
-      record(diagnostic)
-    case .event(let pending):
-      if let shard, shard.groups.isUnknown, pending.event.kind == .transfer {
-        return record(Diagnostic(file: file, line: Int(pending.event.line), Self.transferFromStream))
-      }
-      if let shard, !pending.belongs(to: shard, buffer: buffer, scratch: scratch) { return }
-      let interned = pending.interned(into: &symbols, buffer: buffer, scratch: scratch, blockOffset: blockOffset)
-      _ = admit(interned.event, details: interned.details)
+    if let shard, shard.groups.isUnknown, pending.pointee.event.kind == .transfer {
+      return record(Diagnostic(file: file, line: Int(pending.pointee.event.line), Self.transferFromStream))
     }
+    if let shard, !pending.pointee.belongs(to: shard, buffer: buffer, scratch: scratch) { return }
+    let interned = pending.pointee.interned(into: &symbols, buffer: buffer, scratch: scratch, blockOffset: blockOffset)
+    _ = admit(interned.event, details: interned.details)
   }
 
   /// Interns strings for events built outside the line parser (benchmark baselines, tests).

@@ -5,6 +5,62 @@ enum ParsedLine {
   case event(PendingEvent)
   case failure(Diagnostic)
   case empty
+
+  /// Whether it is an event.
+  var isEvent: Bool { if case .event = self { true } else { false } }
+}
+
+/// A parsed block's lines in line order, stored so the builder reads each event where the worker
+/// wrote it: the events in one array of plain values, the few other lines (empty or refused)
+/// beside them by their index among the block's lines. An array of `ParsedLine` cost two copies
+/// of every event on the builder's thread (the look-ahead's and the admission's) and a value
+/// witness call per line (Docs/performance.md, "Records handed over in place").
+struct ParsedLines {
+  /// The events, in line order.
+  var events: [PendingEvent] = []
+  /// The lines without an event, in line order, each with its index among all the lines.
+  var others: [(index: Int, line: ParsedLine)] = []
+  /// Lines in all.
+  var count = 0
+
+  /// Appends the next line, an event.
+  @inline(__always)
+  mutating func append(event pending: PendingEvent) {
+    events.append(pending)
+    count += 1
+  }
+
+  /// Appends the next line, one without an event (never `.event`).
+  mutating func append(other line: ParsedLine) {
+    precondition(!line.isEvent, "an event goes to `events`")
+    others.append((count, line))
+    count += 1
+  }
+
+  /// Empties it, keeping its storage for the next block.
+  mutating func removeAll() {
+    events.removeAll(keepingCapacity: true)
+    others.removeAll(keepingCapacity: true)
+    count = 0
+  }
+
+  /// Every line in order, as `ParsedLine` values (for what reads few lines: the sniffer).
+  /// - Complexity: O(lines).
+  func forEach(_ body: (ParsedLine) -> Bool) {
+    var event = 0
+    var other = 0
+    for index in 0..<count {
+      let line: ParsedLine
+      if other < others.count && others[other].index == index {
+        line = others[other].line
+        other += 1
+      } else {
+        line = .event(events[event])
+        event += 1
+      }
+      guard body(line) else { return }
+    }
+  }
 }
 
 /// A block of whole lines of the log, parsed by a worker, waiting for the builder.
@@ -22,10 +78,10 @@ final class ParsedBlock: @unchecked Sendable {
   /// Decoded (escaped or non-ASCII) strings of the block.
   var scratch: [UInt8] = []
   /// Lines in order.
-  var lines: [ParsedLine] = []
+  var lines = ParsedLines()
   /// The partitions lines go to (1: none).
   var partitionCount = 1
-  /// With partitions: per line, its partition and what that partition prefetches (`LineOwner`).
+  /// With partitions: per event (`lines.events`), its partition and what that partition prefetches (`LineOwner`).
   var owners: [LineOwner] = []
   /// Signalled when a worker has parsed the block.
   let parsed = DispatchSemaphore(value: 0)
@@ -35,7 +91,7 @@ final class ParsedBlock: @unchecked Sendable {
   init(capacity: Int, catalog: Catalog) {
     buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 64)
     self.catalog = catalog
-    lines.reserveCapacity(capacity / 256)
+    lines.events.reserveCapacity(capacity / 256)
   }
 
   deinit { buffer.deallocate() }
@@ -46,7 +102,7 @@ final class ParsedBlock: @unchecked Sendable {
     // Locals, not properties, in the loop: a class property mutated per line pays a dynamic
     // exclusivity check each time. The parser's scratch is handed over per block anyway.
     var parser = EventLineParser(catalog: catalog)
-    var lines: [ParsedLine] = []
+    var lines = ParsedLines()
     swap(&lines, &self.lines)
     var owners: [LineOwner] = []
     swap(&owners, &self.owners)
@@ -58,17 +114,16 @@ final class ParsedBlock: @unchecked Sendable {
       let newline = ByteScan.first(10, in: bytes, from: lineStart, end: length)
       let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<newline])
       switch LineIntake.check(line, lineNumber: lineNumber) {
-      case .empty: lines.append(.empty)
-      case .refused(let diagnostic): lines.append(.failure(diagnostic))
+      case .empty: lines.append(other: .empty)
+      case .refused(let diagnostic): lines.append(other: .failure(diagnostic))
       case .parse:
         switch parser.parsePending(line, lineNumber: lineNumber, lineStart: lineStart) {
         case .success(let pending):
           if partitionCount > 1 { owners.append(LineOwner(pending, partitionCount: partitionCount)) }
-          lines.append(.event(pending))
-        case .failure(let diagnostic): lines.append(.failure(diagnostic))
+          lines.append(event: pending)
+        case .failure(let diagnostic): lines.append(other: .failure(diagnostic))
         }
       }
-      if owners.count < lines.count && partitionCount > 1 { owners.append(.none) }
       lineNumber += 1
       lineStart = newline + 1
     }
@@ -255,12 +310,10 @@ enum PipelinedLogReader {
       builder.blockOffset = block.fileOffset
       defer { builder.blockOffset = -1 }
       block.scratch.withUnsafeBufferPointer { scratch in
-        if let failure = block.leadingFailure {
-          builder.add(parsed: [.failure(failure)], owners: [], buffer: bytes, scratch: scratch)
-        }
+        if let failure = block.leadingFailure { builder.add(refused: failure) }
         builder.add(parsed: block.lines, owners: block.owners, buffer: bytes, scratch: scratch)
       }
-      block.lines.removeAll(keepingCapacity: true)
+      block.lines.removeAll()
       block.owners.removeAll(keepingCapacity: true)
       block.leadingFailure = nil
       free.append(block)
