@@ -9,8 +9,8 @@ import Testing
 @testable import StoreLedgerReport
 @testable import StoreLedgerStorage
 
-/// One customer stays one subject (issue 35, item 1): a unit keeps the subject it was first
-/// imported under, and a changed `appAccountToken` moves it with a `transfer`.
+/// The command-line half of `AppStoreIdentityTests` (Tests/StoreLedgerUnitTests/): the same questions asked of
+/// `storeledger`.
 @Suite("App Store import: identity and transfers")
 struct AppStoreIdentityCommandTests: AppStoreIdentityFixture {
   @Test("import --append says which units moved, and check accepts the log")

@@ -9,7 +9,8 @@ import Testing
 @testable import StoreLedgerReport
 @testable import StoreLedgerStorage
 
-/// Imports Apple-format lifecycles, folds them, and checks the answers Apple's status API would give.
+/// The command-line half of `AppStoreImportAnswersTests` (Tests/StoreLedgerUnitTests/): the same questions asked of
+/// `storeledger`.
 @Suite("App Store import: answers after folding")
 struct AppStoreImportAnswersCommandTests: AppStoreRenewalsAndGrace {
   @Test("import --append adds the events once, and importing again adds nothing")

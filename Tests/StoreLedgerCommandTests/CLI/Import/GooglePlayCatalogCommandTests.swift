@@ -8,9 +8,8 @@ import Testing
 @testable import StoreLedgerImport
 @testable import StoreLedgerStorage
 
-/// `import googleplay --emit-catalog`: each plan's `period` from a `monetization.subscriptions`
-/// document, else from its full-price charges' lengths, else none; and the monetization
-/// documents themselves, recognized, checked and kept like the other documents.
+/// The command-line half of `GooglePlayCatalogTests` (Tests/StoreLedgerUnitTests/): the same questions asked of
+/// `storeledger`.
 @Suite("Google Play import: starting catalog with plan periods")
 struct GooglePlayCatalogCommandTests: GooglePlayPlanDocuments {
   typealias G = GP

@@ -9,10 +9,8 @@ import Testing
 @testable import StoreLedgerReport
 @testable import StoreLedgerStorage
 
-/// Google Play identity (issue 35, contract v1.3 section 9): a purchase keeps the subject it was
-/// first imported under; a new `obfuscatedExternalAccountId` is a `transfer` from the earliest
-/// instant the store data shows it; a Play Store resubscription (`outOfAppPurchaseContext`)
-/// joins its expired purchase's subject; a deferred plan change is a `plan_changed`.
+/// The command-line half of `GooglePlayIdentityTests` (Tests/StoreLedgerUnitTests/): the same questions asked of
+/// `storeledger`.
 @Suite("Google Play import: one customer stays one subject")
 struct GooglePlayIdentityCommandTests: GooglePlayIdentityFixture {
   typealias G = GP

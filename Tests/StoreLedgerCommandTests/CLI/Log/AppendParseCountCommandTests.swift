@@ -7,10 +7,8 @@ import Testing
 @testable import StoreLedgerCore
 @testable import StoreLedgerStorage
 
-/// How often the append and import paths parse a line of their batch: once
-/// (Docs/architecture.md, "How often an appended line is parsed"). `LineParses` counts every
-/// line `EventLineParser` parses one by one in the test's task; the log's own lines are read by
-/// the pipelined reader, which is not counted, so the count is the batch's.
+/// The command-line half of `AppendParseCountTests` (Tests/StoreLedgerUnitTests/): the same questions asked of
+/// `storeledger`.
 @Suite
 struct AppendParseCountCommandTests: DemoAppendFixture {
   @Test(
