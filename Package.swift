@@ -78,13 +78,16 @@ let package = Package(
       swiftSettings: strictSettings),
     // The tests (Docs/architecture.md, "Test targets"): `Tests/<name>/`, one folder per thing tested,
     // over one support module. The support module is a test target too (built for testing, so it
-    // may `@testable import`; never built by `swift build`), and holds what more than one target uses.
+    // may `@testable import`; never built by `swift build`), and holds what more than one target uses;
+    // it does not link the programs, so the unit tests do not either.
     testsTarget(
       "StoreLedgerTestSupport",
       dependencies: [
         "StoreLedgerCore", "StoreLedgerStorage", "StoreLedgerImport", "StoreLedgerReport", "StoreLedger",
-        "StoreLedgerGenerate", "StoreLedgerCLI",
+        "StoreLedgerGenerate",
       ]),
+    // Running the command in process (`runCLI`) and the built programs, for the targets that test them.
+    testsTarget("StoreLedgerCLITestSupport", dependencies: ["StoreLedgerTestSupport", "StoreLedgerCLI"]),
     // The engine's layers and the library, in process.
     testsTarget(
       "StoreLedgerUnitTests",
@@ -96,16 +99,17 @@ let package = Package(
     testsTarget(
       "StoreLedgerCommandTests",
       dependencies: [
-        "StoreLedgerTestSupport", "StoreLedgerCore", "StoreLedgerStorage", "StoreLedgerImport", "StoreLedgerReport",
-        "StoreLedger", "StoreLedgerGenerate", "StoreLedgerServer", "StoreLedgerCLI", "StoreLedgerBench",
+        "StoreLedgerTestSupport", "StoreLedgerCLITestSupport", "StoreLedgerCore", "StoreLedgerStorage",
+        "StoreLedgerImport", "StoreLedgerReport", "StoreLedger", "StoreLedgerGenerate", "StoreLedgerServer",
+        "StoreLedgerCLI", "StoreLedgerBench",
       ]),
     // The documents: their command blocks run, the examples built and run, the tree's tidy rules.
     testsTarget(
       "StoreLedgerDocsTests",
       dependencies: [
-        "StoreLedgerTestSupport", "StoreLedgerCore", "StoreLedgerStorage", "StoreLedgerImport", "StoreLedgerReport",
-        "StoreLedger", "StoreLedgerCLI", "StoreLedgerExample", "StoreLedgerExampleQuestions",
-        "StoreLedgerExampleWebhook", "StoreLedgerExampleTesting",
+        "StoreLedgerTestSupport", "StoreLedgerCLITestSupport", "StoreLedgerCore", "StoreLedgerStorage",
+        "StoreLedgerImport", "StoreLedgerReport", "StoreLedger", "StoreLedgerCLI", "StoreLedgerExample",
+        "StoreLedgerExampleQuestions", "StoreLedgerExampleWebhook", "StoreLedgerExampleTesting",
       ]),
   ],
   swiftLanguageModes: [.v6]

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import StoreLedgerCLITestSupport
 import StoreLedgerTestSupport
 import Testing
 

@@ -12,8 +12,15 @@ struct TestTargetTests {
     "Foundation", "FoundationEssentials", "Testing", "Dispatch", "Synchronization", "Glibc", "Musl", "Darwin",
   ]
 
-  /// The test support module: helpers only, at its top level.
-  static let support = "StoreLedgerTestSupport"
+  /// The test support modules: helpers only, at their top level. The shared one does not link the
+  /// programs; running the command in process is in its own.
+  static let supports: Set<String> = ["StoreLedgerTestSupport", "StoreLedgerCLITestSupport"]
+
+  /// The programs, which the engine's tests and the shared support neither link nor run in process.
+  static let programs: Set<String> = ["StoreLedgerCLI", "StoreLedgerServer", "StoreLedgerBench"]
+
+  /// The targets that must stay clear of `programs`: the unit tests and the support they share.
+  static let programFree = ["StoreLedgerUnitTests", "StoreLedgerTestSupport"]
 
   /// The Swift files under `Tests/`, relative to the package root (`Tests/<target>/<folder>/<file>`).
   static func testFiles() throws -> [String] {
@@ -52,7 +59,7 @@ struct TestTargetTests {
         problems.append("Tests/\(target.name)/ holds the folders \(folders.sorted()), the table says \(row.folders)")
       }
       let loose = own.filter { $0.count == 1 }.map { $0.joined() }
-      if target.name != Self.support && !loose.isEmpty {
+      if !Self.supports.contains(target.name) && !loose.isEmpty {
         problems.append("Tests/\(target.name)/: \(loose) sit outside a folder: put each in the folder of what it tests")
       }
       if own.isEmpty { problems.append("Tests/\(target.name)/ holds no Swift file") }
@@ -79,7 +86,7 @@ struct TestTargetTests {
             problems.append("\(file) imports \(module), which \(target.name) does not depend on in Package.swift")
           }
         }
-        if target.name == Self.support,
+        if Self.supports.contains(target.name),
           try String(contentsOfFile: repoPath(file), encoding: .utf8).contains(try Regex(#"(?m)^\s*@(Test|Suite)\b"#))
         {
           problems.append("\(file): the support module holds helpers, no tests: move the test to the target of its subject")
@@ -89,6 +96,32 @@ struct TestTargetTests {
       // executable may be depended on only so that its program is built for the tests to run.
       for dependency in target.dependencies where !used.contains(dependency) && !executables.contains(dependency) {
         problems.append("\(target.name) depends on \(dependency) but no file of it imports it: drop it from Package.swift")
+      }
+    }
+    #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+  }
+
+  @Test("the unit tests and the shared support link no program, directly or through a test target, and no unit test runs the command")
+  func unitTestsLinkNoProgram() throws {
+    let declared = try LayerTable.packageTestTargets()
+    let byName = Dictionary(uniqueKeysWithValues: declared.map { ($0.name, $0.dependencies) })
+    var problems: [String] = []
+    for name in Self.programFree {
+      try #require(byName[name] != nil, "Package.swift declares no test target \(name)")
+      // What the target links: its dependencies and, through each test target among them, theirs.
+      var linked: Set<String> = []
+      var pending = byName[name] ?? []
+      while let next = pending.popLast() {
+        if linked.insert(next).inserted { pending += byName[next] ?? [] }
+      }
+      for program in linked.intersection(Self.programs).sorted() {
+        problems.append("Package.swift: \(name) links \(program): test the program from StoreLedgerCommandTests")
+      }
+    }
+    let runsCommand = try Regex(#"\brunCLI\b"#)
+    for file in try Self.testFiles() where file.hasPrefix("Tests/StoreLedgerUnitTests/") {
+      if try String(contentsOfFile: repoPath(file), encoding: .utf8).contains(runsCommand) {
+        problems.append("\(file) runs the command (runCLI): move that test to Tests/StoreLedgerCommandTests/CLI/")
       }
     }
     #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")

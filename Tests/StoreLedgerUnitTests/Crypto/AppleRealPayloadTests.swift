@@ -21,8 +21,6 @@ struct AppleRealPayloadTests {
     try AppStoreTrust.certificate(fromFile: SharedVectors.bytes("apple/AppleRootCA-G3.cer")).get()
   }
 
-  static func payload(_ file: String) throws -> String { try SharedVectors.text("apple/real/" + file) }
-
   @Test("the fingerprint the CLI prints is the SHA-256 of the shared Apple Root CA - G3")
   func fingerprint() throws {
     #expect(AppStoreTrust.fingerprint(try Self.appleRoot()) == AppStoreTrust.appleRootCAG3SHA256)
@@ -33,7 +31,7 @@ struct AppleRealPayloadTests {
     let manifest = try #require(try SharedVectors.json("apple/real/manifest.json") as? [[String: Any]])
     let entry = try #require(manifest.first { $0["file"] as? String == "real/" + file })
     let verifier = AppStoreSignatureVerifier(trust: AppStoreTrust(roots: [try Self.appleRoot()]))
-    let payload = try verifier.verify(Self.payload(file)).get()
+    let payload = try verifier.verify(SharedVectors.appleRealPayload(file)).get()
     #expect(payload["signedDate"] == .integer(Int64(entry["signedDate_ms"] as! Int)))
     #expect(entry["expected"].flatMap { ($0 as? [String: Any])?["overall_valid_at_signedDate"] as? Bool } == true)
     // Nested JWS verify on their own.
@@ -52,7 +50,7 @@ struct AppleRealPayloadTests {
   func validityEdges(instant: Int64, valid: Bool) throws {
     var trust = AppStoreTrust(roots: [try Self.appleRoot()])
     trust.validationTimeOverrideMs = instant
-    let result = AppStoreSignatureVerifier(trust: trust).verify(try Self.payload("02-sandbox-transaction-consumable-leaf2023.jws"))
+    let result = AppStoreSignatureVerifier(trust: trust).verify(try SharedVectors.appleRealPayload("02-sandbox-transaction-consumable-leaf2023.jws"))
     #expect(valid ? result.failure == nil : result.failure?.name == "validity", "\(result)")
   }
 
@@ -60,7 +58,7 @@ struct AppleRealPayloadTests {
   func expiredLeaf(file: String) throws {
     var trust = AppStoreTrust(roots: [try Self.appleRoot()])
     trust.validationTimeOverrideMs = 1_760_227_200_000  // 2025-10-12T00:00:00Z, after 2025-10-11T19:51:52Z
-    let result = AppStoreSignatureVerifier(trust: trust).verify(try Self.payload(file))
+    let result = AppStoreSignatureVerifier(trust: trust).verify(try SharedVectors.appleRealPayload(file))
     if file.hasPrefix("04") || file.hasPrefix("05") {
       #expect(throws: Never.self) { try result.get() }
     } else {
@@ -86,36 +84,11 @@ struct AppleRealTamperTests {
 
   @Test("each edit of each real payload fails its check under Apple's root", arguments: AppleRealPayloadTests.files)
   func tampered(file: String) throws {
-    let original = try AppleRealPayloadTests.payload(file)
+    let original = try SharedVectors.appleRealPayload(file)
     for (name, edit, check) in Self.edits {
       let verifier = AppStoreSignatureVerifier(trust: AppStoreTrust(roots: [try AppleRealPayloadTests.appleRoot()]))
       let result = verifier.verify(edit(original))
       #expect(result.failure?.name == check, "\(file), \(name): \(result)")
     }
-  }
-
-  @Test("import appstore verifies real payloads (renewal info, a TEST notification) and appends nothing from a tampered one")
-  func cliRealPayloads() throws {
-    let apple = SharedVectors.folder.appendingPathComponent("apple/AppleRootCA-G3.cer").path
-    let space = try Workspace(log: "")
-    let input = try ["01-sandbox-renewalInfo-leaf2021.jws", "03-sandbox-notification-TEST-leaf2023.jws"]
-      .map(AppleRealPayloadTests.payload).joined(separator: "\n")
-    let run = runCLI(
-      ["import", "appstore", "-", "--catalog", TestCA.catalog, "--append", space.log, "--root", apple, "--allow-sandbox"],
-      stdin: input)
-    #expect(run.status == 0, "\(run.stderr)")
-    #expect(run.stdout.contains("verified 2 payloads (2 signatures) up to root \(apple)"))
-    #expect(run.stderr.isEmpty, "Apple's root draws no warning: \(run.stderr)")
-    let tampered = Tamper.signature(try AppleRealPayloadTests.payload("03-sandbox-notification-TEST-leaf2023.jws")) {
-      var s = $0
-      s[5] ^= 0x10
-      return s
-    }
-    let bad = runCLI(
-      ["import", "appstore", "-", "--catalog", TestCA.catalog, "--append", space.log, "--root", apple, "--allow-sandbox"],
-      stdin: input + "\n" + tampered)
-    #expect(bad.status == 65)
-    #expect(bad.stderr.contains("<stdin>:3: error: this document: signature check 'signature' failed"), "\(bad.stderr)")
-    #expect(try space.read().isEmpty, "nothing appended")
   }
 }

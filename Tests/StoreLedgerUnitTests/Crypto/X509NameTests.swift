@@ -174,18 +174,6 @@ struct X509NameRuleTests {
     var reader = DERReader(DERBuild.string(type, text))
     #expect(type.characterCount(try reader.readAny().content) == count)
   }
-
-  @Test("import appstore refuses a leaf with a malformed subject Name: exit 65, the check and the Name's rule in the message")
-  func commandLine() {
-    let name = DERBuild.name(DERBuild.set(DERBuild.attribute("2.5.4.6", DERBuild.string(.printableString, "USA"))))
-    let run = runCLI(
-      ["import", "appstore", "-", "--catalog", TestCA.catalog, "--root", TestCA.root],
-      stdin: TestCA.line(RenamedChain.jws(name: name, as: "subject")))
-    #expect(run.status == 65, "\(run.stderr)")
-    #expect(run.stderr.contains(
-      "<stdin>:1: error: field 'signedPayload': signature check 'certificate' failed: x5c[0] is not a certificate this verifier reads: the subject Name: attribute countryName (2.5.4.6) is not a PrintableString of 2 characters"),
-      "\(run.stderr)")
-  }
 }
 
 @Suite("X.509 Names of Apple's chains and test CAs read", .enabled(if: SharedVectors.present, SharedVectors.absentMessage))

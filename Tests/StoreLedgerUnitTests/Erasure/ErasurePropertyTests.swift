@@ -14,7 +14,7 @@ import Testing
 /// a random subject S (seeded: `STORELEDGER_SEED` replays one) is erased, and every promise of
 /// CONTRACT §12 is checked.
 @Suite("Erasure, done when: a random subject of a generated v1.3 log with store data and an index")
-struct ErasurePropertyTests {
+struct ErasurePropertyTests: ErasedStoreTokens {
   /// The instant the store data is imported at (after every generated event).
   static let importedAt = ts("2026-01-10T00:00:00Z")
 
@@ -61,7 +61,7 @@ struct ErasurePropertyTests {
           ("meta", .object([("email", .string(email)), ("note", .string(note))])),
         ])) + "\n")
     _ = try IndexBuild.run(logPath: fixture.log, catalog: fixture.catalog)
-    tokens += try ErasureImportTests.tokens(of: subject, log: fixture.log)
+    tokens += try Self.tokens(of: subject, log: fixture.log)
     return Prepared(
       fixture: fixture, subject: subject, forbidden: Array(Set([subject, email, note] + tokens)).sorted(),
       appStore: appStore, googlePlay: googlePlay)

@@ -11,20 +11,7 @@ import Testing
 /// One customer stays one subject (issue 35, item 1): a unit keeps the subject it was first
 /// imported under, and a changed `appAccountToken` moves it with a `transfer`.
 @Suite("App Store import: identity and transfers")
-struct AppStoreIdentityTests {
-  static let a = "a1b2c3d4-0000-4000-8000-0000000000aa"
-  static let b = "a1b2c3d4-0000-4000-8000-0000000000bb"
-
-  /// Period `n` (1-based, monthly from January 2026) of subscription 8001, signed at its start.
-  static func period(_ n: Int, token: String?) -> AppleTransaction {
-    let from = String(format: "2026-%02d-01T00:00:00Z", n)
-    let to = String(format: "2026-%02d-01T00:00:00Z", n + 1)
-    return AppleTransaction(
-      transactionId: "800\(n)", originalTransactionId: "8001", productId: "pro.monthly",
-      purchaseDate: from, expiresDate: to, signedDate: from,
-      transactionReason: n == 1 ? "PURCHASE" : "RENEWAL", appAccountToken: token)
-  }
-
+struct AppStoreIdentityTests: AppStoreIdentityFixture {
   static func objects(_ lines: [String]) -> [JSONValue] { lines.compactMap { try? JSONValue.parse($0) } }
 
   static func transfers(_ lines: [String]) -> [JSONValue] {
@@ -164,18 +151,5 @@ struct AppStoreIdentityTests {
     #expect(transfers.first?["transaction"]?.stringValue == "9101")
     #expect(transfers.first?["original_transaction"] == nil)
     #expect(transfers.first?["at"]?.stringValue == "2026-04-01T00:00:00Z")
-  }
-
-  @Test("import --append says which units moved, and check accepts the log")
-  func cliSummary() throws {
-    let space = try Workspace()
-    try ImportFixtures.catalogText.write(toFile: space.path("catalog.json"), atomically: true, encoding: .utf8)
-    let input = [Self.period(1, token: Self.a), Self.period(2, token: Self.b)].map(\.json).joined(separator: "\n")
-    let run = runCLI(["import", "appstore", "-", "--append", space.log, "--no-verify"], stdin: input)
-    #expect(run.status == 0, "\(run.stderr)")
-    #expect(run.stdout.contains("moved 1 unit to the account the store now names (transfer): original_transaction '8001'"))
-    #expect(runCLI(["check", space.log]).status == 0)
-    let query = runCLI(["query", space.log, "--subject", Self.b, "--at", "2026-02-15"])
-    #expect(query.stdout.contains(#""pro""#))
   }
 }

@@ -10,7 +10,7 @@ import Testing
 
 /// `emitCatalog`: a starting catalog from payloads, with placeholders where payloads are silent.
 @Suite("App Store import: starting catalog")
-struct AppStoreImportCatalogTests {
+struct AppStoreImportCatalogTests: SharedStoreFixtures {
   static func transaction(_ id: String, _ product: String, _ type: String, group: String = "pro")
     -> AppleTransaction
   {
@@ -146,8 +146,8 @@ struct AppStoreImportCatalogTests {
 
   @Test("Apple's library transaction states its period (advancedCommerceInfo.period P1M): the draft takes it over the measured length")
   func statedPeriod() throws {
-    guard StoreFixturesTests.isPresent else { return }
-    let file = StoreFixturesTests.folder.appendingPathComponent(StoreFixturesTests.swiftLib + "models/signedTransaction.json")
+    guard Self.isPresent else { return }
+    let file = Self.folder.appendingPathComponent(Self.swiftLib + "models/signedTransaction.json")
     let text = try String(contentsOfFile: file.path, encoding: .utf8)
     let catalog = try JSONValue.parse(try AppStoreImporter.emitCatalog(text, file: "in.jsonl"))
     // Its own length is 100 seconds (a week would be nearest) and it is an offer's.

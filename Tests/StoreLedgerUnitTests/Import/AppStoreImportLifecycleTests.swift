@@ -12,53 +12,11 @@ import Testing
 /// Subscription lifecycles written in Apple's notification format, imported and compared with
 /// the exact ledger lines they must give.
 @Suite("App Store import: subscription lifecycles")
-struct AppStoreImportLifecycleTests {
+struct AppStoreImportLifecycleTests: AppStoreRenewalsAndGrace {
   static let production = #""environment":"Production""#
 
   // MARK: - Initial buy, renewals, grace, recovery
 
-  static let u1 = "a1b2c3d4-0000-4000-8000-000000000001"
-  static let t1001 = AppleTransaction(
-    transactionId: "1001", originalTransactionId: "1001", productId: "pro.monthly",
-    purchaseDate: "2026-01-01T10:00:00Z", expiresDate: "2026-02-01T10:00:00Z",
-    signedDate: "2026-01-01T10:00:01Z", appAccountToken: u1, price: 0, offerType: 1,
-    offerDiscountType: "FREE_TRIAL")
-  static let t1002 = AppleTransaction(
-    transactionId: "1002", originalTransactionId: "1001", productId: "pro.monthly",
-    purchaseDate: "2026-02-01T10:00:00Z", expiresDate: "2026-03-01T10:00:00Z",
-    signedDate: "2026-02-01T09:59:50Z", transactionReason: "RENEWAL", appAccountToken: u1)
-  static let t1003 = AppleTransaction(
-    transactionId: "1003", originalTransactionId: "1001", productId: "pro.monthly",
-    purchaseDate: "2026-03-01T10:00:00Z", expiresDate: "2026-04-01T10:00:00Z",
-    signedDate: "2026-03-01T09:59:50Z", transactionReason: "RENEWAL", appAccountToken: u1)
-  static let t1004 = AppleTransaction(
-    transactionId: "1004", originalTransactionId: "1001", productId: "pro.monthly",
-    purchaseDate: "2026-04-05T08:00:00Z", expiresDate: "2026-05-05T08:00:00Z",
-    signedDate: "2026-04-05T08:00:02Z", transactionReason: "RENEWAL", appAccountToken: u1)
-  static let renewalsAndGrace: [AppleNotification] = [
-    AppleNotification(
-      notificationType: "SUBSCRIBED", subtype: "INITIAL_BUY",
-      notificationUUID: "c0ffee00-0000-4000-8000-000000000101", signedDate: "2026-01-01T10:00:01Z",
-      transaction: t1001),
-    AppleNotification(
-      notificationType: "DID_RENEW", notificationUUID: "c0ffee00-0000-4000-8000-000000000102",
-      signedDate: "2026-02-01T09:59:50Z", transaction: t1002),
-    AppleNotification(
-      notificationType: "DID_RENEW", notificationUUID: "c0ffee00-0000-4000-8000-000000000103",
-      signedDate: "2026-03-01T09:59:50Z", transaction: t1003),
-    AppleNotification(
-      notificationType: "DID_FAIL_TO_RENEW", subtype: "GRACE_PERIOD",
-      notificationUUID: "c0ffee00-0000-4000-8000-000000000104", signedDate: "2026-04-01T10:00:05Z",
-      transaction: t1003.signed(at: "2026-04-01T10:00:05Z"),
-      renewalInfo: AppleRenewalInfo(
-        originalTransactionId: "1001", productId: "pro.monthly", autoRenewProductId: "pro.monthly",
-        signedDate: "2026-04-01T10:00:05Z", gracePeriodExpiresDate: "2026-04-17T10:00:00Z"),
-      status: 4),
-    AppleNotification(
-      notificationType: "DID_RENEW", subtype: "BILLING_RECOVERY",
-      notificationUUID: "c0ffee00-0000-4000-8000-000000000105", signedDate: "2026-04-05T08:00:02Z",
-      transaction: t1004),
-  ]
   static let renewalsAndGraceLines = [
     #"{"at":"2026-01-01T10:00:00Z","country":"US","currency":"USD","expires":"2026-02-01T10:00:00Z","id":"appstore:1001:purchase","meta":{"environment":"Production","source":"appstore"},"offer":"trial","original_transaction":"1001","ownership":"purchased","price":0,"product":"pro.monthly","recorded":"2026-01-01T10:00:01Z","store":"appstore","subject":"a1b2c3d4-0000-4000-8000-000000000001","transaction":"1001","type":"purchase"}"#,
     #"{"at":"2026-02-01T10:00:00Z","country":"US","currency":"USD","expires":"2026-03-01T10:00:00Z","id":"appstore:1002:renewal","meta":{"environment":"Production","source":"appstore"},"original_transaction":"1001","price":9990,"product":"pro.monthly","recorded":"2026-02-01T09:59:50Z","store":"appstore","subject":"a1b2c3d4-0000-4000-8000-000000000001","transaction":"1002","type":"renewal"}"#,

@@ -11,30 +11,8 @@ import Testing
 /// document, else from its full-price charges' lengths, else none; and the monetization
 /// documents themselves, recognized, checked and kept like the other documents.
 @Suite("Google Play import: starting catalog with plan periods")
-struct GooglePlayCatalogTests {
+struct GooglePlayCatalogTests: GooglePlayPlanDocuments {
   typealias G = GP
-
-  /// One base plan: its id, its plan type member (nil: none) and `billingPeriodDuration`.
-  struct BasePlan {
-    var id: String
-    var type: String? = "autoRenewingBasePlanType"
-    var period: String? = nil
-
-    var json: String {
-      var fields = #""basePlanId":"\#(id)","state":"ACTIVE""#
-      if let type {
-        let duration = period.map { #""billingPeriodDuration":"\#($0)","# } ?? ""
-        fields += #","\#(type)":{\#(duration)"legacyCompatible":true}"#
-      }
-      fields += #","regionalConfigs":[{"regionCode":"US","newSubscriberAvailability":true,"price":{"currencyCode":"USD","units":"4","nanos":990000000}}]"#
-      return "{" + fields + "}"
-    }
-  }
-
-  /// A `monetization.subscriptions.get` response.
-  static func plans(_ basePlans: [BasePlan], subscription: String = "pro") -> String {
-    #"{"packageName":"com.example.app","productId":"\#(subscription)","basePlans":[\#(basePlans.map(\.json).joined(separator: ","))],"listings":[{"languageCode":"en-US","title":"Pro"}]}"#
-  }
 
   /// The draft's products, parsed, and its notes.
   static func draft(_ lines: [String], store: [UInt8] = [], sourceLocation: SourceLocation = #_sourceLocation) throws
@@ -182,42 +160,6 @@ struct GooglePlayCatalogTests {
     #expect(products.objectMembers?.map { $0.0 }.sorted() == ["coins", "pro:annual", "pro:monthly"])
   }
 
-  struct Malformed: CustomTestStringConvertible, Sendable {
-    var document: String
-    var error: String
-    var testDescription: String { error }
-  }
-
-  static let malformed: [Malformed] = [
-    Malformed(
-      document: plans([BasePlan(id: "monthly", period: "monthly")]),
-      error: #"input.jsonl:1: error: field 'basePlans[0].autoRenewingBasePlanType.billingPeriodDuration': expected an ISO 8601 duration such as P1M or P1Y, found "monthly""#),
-    Malformed(
-      document: plans([BasePlan(id: "monthly", period: "P0M")]),
-      error: #"input.jsonl:1: error: field 'basePlans[0].autoRenewingBasePlanType.billingPeriodDuration': expected an ISO 8601 duration such as P1M or P1Y, found "P0M""#),
-    Malformed(
-      document: #"{"productId":"pro","basePlans":[{"basePlanId":"monthly","autoRenewingBasePlanType":{"billingPeriodDuration":1}}]}"#,
-      error: "input.jsonl:1: error: field 'basePlans[0].autoRenewingBasePlanType.billingPeriodDuration': expected a string, found a number"),
-    Malformed(
-      document: #"{"productId":"pro","basePlans":[{"autoRenewingBasePlanType":{"billingPeriodDuration":"P1M"}}]}"#,
-      error: "input.jsonl:1: error: field 'basePlans[0].basePlanId' is missing; it is required in a base plan"),
-    Malformed(
-      document: #"{"productId":"pro","basePlans":{"basePlanId":"monthly"}}"#,
-      error: "input.jsonl:1: error: field 'basePlans': expected an array, found an object"),
-    Malformed(
-      document: #"{"productId":"pro","basePlans":["monthly"]}"#,
-      error: "input.jsonl:1: error: field 'basePlans[0]': expected an object, found a string"),
-    Malformed(
-      document: #"{"basePlans":[]}"#,
-      error: "input.jsonl:1: error: field 'productId' is missing; it is required in a monetization.subscriptions document"),
-    Malformed(
-      document: #"{"productId":"pro","basePlans":[{"basePlanId":"m","autoRenewingBasePlanType":{"billingPeriodDuration":"P1M"},"prepaidBasePlanType":{"billingPeriodDuration":"P1M"}}]}"#,
-      error: "input.jsonl:1: error: field 'basePlans[0].prepaidBasePlanType': a base plan has one plan type, but it also has autoRenewingBasePlanType"),
-    Malformed(
-      document: #"{"subscriptions":[7]}"#,
-      error: "input.jsonl:1: error: field 'subscriptions[0]': expected an object, found a number"),
-  ]
-
   @Test("a malformed monetization document is refused, by --emit-catalog and by the import, naming file, line and field", arguments: malformed)
   func refused(_ row: Malformed) {
     do {
@@ -227,34 +169,6 @@ struct GooglePlayCatalogTests {
       #expect(error.diagnostics.filter { $0.severity == .error }.map(\.description) == [row.error])
     }
     #expect(G.importErrors([row.document]) == [row.error])
-  }
-
-  @Test("the command line: --emit-catalog prints the draft and a note per plan; a malformed document exits 65")
-  func commandLine() throws {
-    let space = try Workspace()
-    let good = [Self.plans([BasePlan(id: "monthly", period: "P1M")]), G.subscription(expiry: "2027-01-01T10:00:00Z", plan: "annual")]
-    let run = runCLI(["import", "googleplay", "-", "--emit-catalog"], stdin: good.joined(separator: "\n"))
-    #expect(run.status == 0, "\(run.stderr)")
-    let products = try JSONValue.parse(run.stdout)["products"]
-    #expect(products?["pro:monthly"]?["period"]?.stringValue == "P1M")
-    #expect(products?["pro:annual"]?["period"]?.stringValue == "P1Y")
-    #expect(run.stderr.contains("note: period of 'pro:monthly': P1M, stated by monetization.subscriptions on line 1"))
-    #expect(run.stderr.contains("note: period of 'pro:annual': P1Y, inferred from the length of 1 full-price charge"))
-    let bad = runCLI(["import", "googleplay", "-", "--emit-catalog"], stdin: Self.malformed[0].document)
-    #expect(bad.status == 65)
-    #expect(bad.stderr.contains("<stdin>:1: error: field 'basePlans[0].autoRenewingBasePlanType.billingPeriodDuration'"))
-    #expect(bad.stdout.isEmpty)
-    // The plans an import kept beside the log state periods for a later draft.
-    try G.catalogText.write(toFile: space.path("catalog.json"), atomically: true, encoding: .utf8)
-    let kept = runCLI(["import", "googleplay", "-", "--append", space.log], stdin: Self.plans([BasePlan(id: "annual", period: "P1Y")]))
-    #expect(kept.status == 0, "\(kept.stderr)")
-    #expect(kept.stdout.contains("monetization.subscriptions (1)"))
-    let later = runCLI(
-      ["import", "googleplay", "-", "--emit-catalog", "--append", space.log],
-      stdin: G.subscription(expiry: "2026-02-01T10:00:00Z", plan: "annual"))
-    #expect(later.status == 0, "\(later.stderr)")
-    #expect(try JSONValue.parse(later.stdout)["products"]?["pro:annual"]?["period"]?.stringValue == "P1Y")
-    #expect(later.stderr.contains("note: period of 'pro:annual': P1Y, stated by a kept monetization.subscriptions document"))
   }
 
   @Test("an import keeps a monetization document once, counts it as skipped, and it adds no event")

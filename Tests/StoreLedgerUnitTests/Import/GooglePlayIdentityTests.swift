@@ -13,13 +13,9 @@ import Testing
 /// instant the store data shows it; a Play Store resubscription (`outOfAppPurchaseContext`)
 /// joins its expired purchase's subject; a deferred plan change is a `plan_changed`.
 @Suite("Google Play import: one customer stays one subject")
-struct GooglePlayIdentityTests {
+struct GooglePlayIdentityTests: GooglePlayIdentityFixture {
   typealias G = GP
 
-  /// The test catalog with a second plan of the `pro` group a deferred replacement can name.
-  static let catalogText = G.catalogText.replacingOccurrences(
-    of: #""plus":"#,
-    with: #""max:monthly": {"type": "auto_renewable", "group": "pro", "level": 3, "entitlements": ["pro"]}, "plus":"#)
   static let catalog = fixtureCatalog(catalogText)
 
   /// `document` with `fetchTime` first.
@@ -75,12 +71,6 @@ struct GooglePlayIdentityTests {
   }
 
   // MARK: - A new account on a subscription
-
-  /// Token A bought by user-42 on 1 January; the copy fetched on 10 January names user-77.
-  static let refetched = [
-    G.subscription(expiry: "2026-02-01T10:00:00Z", fetched: "2026-01-01T10:00:01Z"),
-    G.subscription(expiry: "2026-02-01T10:00:00Z", account: "user-77", fetched: "2026-01-10T00:00:00Z"),
-  ]
 
   @Test(
     "a re-fetched copy naming another obfuscatedExternalAccountId moves the subscription from its fetchTime: the old account has it until then, the new one from then",
@@ -139,24 +129,6 @@ struct GooglePlayIdentityTests {
     #expect(engine.checkedAnswer(owner, at: instant).entitlements.contains { $0.entitlement == "pro" })
     #expect(engine.checkedAnswer(other, at: instant).entitlements.contains { $0.entitlement == "pro" } == false)
     #expect(Self.transfers(result.eventLines).map { $0["at"] } == [.string("2026-01-15T10:00:00Z")])
-  }
-
-  @Test("import googleplay --append says which unit moved to which account; importing again moves nothing and adds nothing")
-  func commandLineSummary() throws {
-    let space = try Workspace()
-    try Self.catalogText.write(toFile: space.path("catalog.json"), atomically: true, encoding: .utf8)
-    let input = Self.refetched.joined(separator: "\n")
-    let first = runCLI(["import", "googleplay", "-", "--append", space.log], stdin: input)
-    #expect(first.status == 0, "\(first.stderr)")
-    #expect(
-      first.stdout.contains(
-        "moved 1 unit to the account the store now names (transfer): subscription '\(G.tokenA)' from 'user-42' to 'user-77' at 2026-01-10T00:00:00Z"),
-      "\(first.stdout)")
-    let second = runCLI(["import", "googleplay", "-", "--append", space.log], stdin: input)
-    #expect(second.status == 0)
-    #expect(second.stdout.contains("appended 0 events"))
-    #expect(!second.stdout.contains("moved"))
-    #expect(runCLI(["check", space.log]).status == 0)
   }
 
   @Test("a copy without fetchTime naming another account moves nothing, with a warning that says why")

@@ -10,44 +10,8 @@ import Testing
 
 /// Whole lifecycles: token chains, order independence, idempotency and the answers after folding.
 @Suite("Google Play import: lifecycles, chains and answers")
-struct GooglePlayImportLifecycleTests {
+struct GooglePlayImportLifecycleTests: GooglePlayLifecycleStory {
   typealias G = GP
-
-  /// Buy monthly, renew, grace, recover, upgrade to annual on a new token linking the old one
-  /// (the old one expires by replacement), cancel, expire; notifications both pushed and
-  /// decoded.
-  static let story: [String] = [
-    G.push(G.notification(4, at: "2026-01-01T10:00:00Z"), messageID: "1"),
-    G.subscription(expiry: "2026-02-01T10:00:00Z"),
-    G.push(G.notification(2, at: "2026-02-01T10:00:03Z"), messageID: "2"),
-    G.subscription(order: G.orderA + "..0", expiry: "2026-03-01T10:00:03Z"),
-    G.notification(6, at: "2026-03-01T10:00:06Z"),
-    G.subscription(
-      state: "IN_GRACE_PERIOD", order: G.orderA + "..0", expiry: "2026-03-08T10:00:03Z"),
-    G.notification(1, at: "2026-03-03T12:00:00Z"),
-    G.subscription(order: G.orderA + "..1", expiry: "2026-04-03T12:00:00Z"),
-    G.push(G.notification(4, G.tokenB, at: "2026-03-15T09:00:00Z"), messageID: "3"),
-    G.subscription(
-      G.tokenB, order: G.orderB, start: "2026-03-15T09:00:00Z", expiry: "2027-03-15T09:00:00Z",
-      plan: "annual", linked: G.tokenA),
-    G.notification(13, at: "2026-03-15T09:00:01Z"),
-    G.subscription(
-      state: "EXPIRED", order: G.orderA + "..1", expiry: "2026-03-15T09:00:01Z",
-      cancel: #"{"replacementCancellation":{}}"#, autoRenew: false),
-    G.notification(3, G.tokenB, at: "2026-05-01T00:00:00Z"),
-    G.subscription(
-      G.tokenB, state: "CANCELED", order: G.orderB, start: "2026-03-15T09:00:00Z",
-      expiry: "2027-03-15T09:00:00Z", plan: "annual", linked: G.tokenA,
-      cancel: G.userCancel(at: "2026-05-01T00:00:00Z"), autoRenew: false),
-    G.notification(13, G.tokenB, at: "2027-03-15T09:00:05Z"),
-    G.subscription(
-      G.tokenB, state: "EXPIRED", order: G.orderB, start: "2026-03-15T09:00:00Z",
-      expiry: "2027-03-15T09:00:00Z", plan: "annual", linked: G.tokenA,
-      cancel: G.userCancel(at: "2026-05-01T00:00:00Z"), autoRenew: false),
-    G.product(productID: "lifetime", at: "2026-04-01T00:00:00Z"),
-    G.voidedList(
-      G.tokenC, order: "GPA.3301-0001-0002-00003", at: "2026-04-05T00:00:00Z", reason: 1),
-  ]
 
   private func engine(_ lines: [String]) throws -> QueryEngine {
     QueryEngine(ledger: try ledger(lines.joined(separator: "\n"), catalogText: G.catalogText))

@@ -12,7 +12,7 @@ import Testing
 /// EXPIRED and PENDING do not), and every charge the store priced (an `Order` document, or a
 /// copy in the base price phase) must carry a price.
 @Suite("Google Play import: the ledger's access at every fetch time is the store's own state")
-struct GooglePlayStoreStateTests {
+struct GooglePlayStoreStateTests: SharedStoreFixtures {
   /// What one set of documents showed.
   struct Agreement {
     /// Documents that import on their own (the others are refused, see StoreFixturesTests).
@@ -110,8 +110,8 @@ struct GooglePlayStoreStateTests {
     "the captured RTDN data of ../shared/fixtures (imdhemy-*): notifications only, no subscriptionsv2 resource, so no fetch time to compare and no charge"
   )
   func capturedFixtures() throws {
-    let root = StoreFixturesTests.folder.path
-    guard StoreFixturesTests.isPresent else { return }
+    let root = Self.folder.path
+    guard Self.isPresent else { return }
     let documents = ["imdhemy-google-play-billing", "imdhemy-laravel-in-app-purchases"].flatMap {
       Self.documents(in: root + "/" + $0)
     }

@@ -16,7 +16,7 @@ import Testing
 /// gives, at every instant; no run is refused for what an earlier one said; importing
 /// everything again adds nothing.
 @Suite("Importers: incremental, redelivered and reordered imports against one import")
-struct ImportPropertyTests {
+struct ImportPropertyTests: EventLineTimes {
   /// One store's importer, as the property drives it.
   struct Store: Sendable {
     /// Names the store in messages.
@@ -445,32 +445,5 @@ struct ImportPropertyTests {
       differences.isEmpty,
       "\(scenario.testDescription), seed \(seed): answers differ from one import: \(differences)")
 
-  }
-}
-
-extension ImportPropertyTests {
-  /// The subjects of event lines, every instant they name (and the millisecond before each),
-  /// and every `recorded` (and the millisecond before each).
-  static func times(_ lines: [String]) -> (
-    subjects: [String], instants: [Timestamp], recorded: [Timestamp]
-  ) {
-    var subjects: Set<String> = []
-    var instants: Set<Timestamp> = []
-    var recorded: Set<Timestamp> = []
-    for line in lines {
-      guard let event = try? JSONValue.parse(line) else { continue }
-      if let subject = event["subject"]?.stringValue { subjects.insert(subject) }
-      for key in ["at", "expires", "grace_expires"] {
-        if let time = event[key]?.stringValue.flatMap(Timestamp.parseRFC3339) {
-          instants.insert(time)
-          instants.insert(time.adding(milliseconds: -1))
-        }
-      }
-      if let time = event["recorded"]?.stringValue.flatMap(Timestamp.parseRFC3339) {
-        recorded.insert(time)
-        recorded.insert(time.adding(milliseconds: -1))
-      }
-    }
-    return (subjects.sorted(), instants.sorted(), recorded.sorted())
   }
 }

@@ -11,7 +11,7 @@ import Testing
 /// the meta of the events its notification already produces, Google's resource snapshots and
 /// notifications are counted, and neither adds an event or changes one.
 @Suite("Importers: price increases awaiting consent")
-struct PriceIncreaseTests {
+struct PriceIncreaseTests: SharedStoreFixtures {
   typealias M = AppStoreImportMappingTests
   typealias G = GP
 
@@ -109,8 +109,8 @@ struct PriceIncreaseTests {
 
   @Test("Apple, real data: the renewal info of Apple's server library (priceIncreaseStatus 0, renewalPrice 9990 USD) in a notification")
   func appleFixture() throws {
-    let path = StoreFixturesTests.folder.appendingPathComponent("apple-app-store-server-library-swift/models/signedRenewalInfo.json").path
-    guard StoreFixturesTests.isPresent else { return }
+    let path = Self.folder.appendingPathComponent("apple-app-store-server-library-swift/models/signedRenewalInfo.json").path
+    guard Self.isPresent else { return }
     let text = try String(contentsOfFile: path, encoding: .utf8)
     let transaction = AppleTransaction(
       transactionId: "23456", originalTransactionId: "12345", productId: "pro.monthly",

@@ -226,19 +226,11 @@ struct OwnersReportTests {
     #expect(try Report.merging(partials, files: ["a", "b"]) == whole)
   }
 
-  /// A generated v1.3 log with transfers (200 subjects, 24 months from 2024), and its ledger.
-  static let generated: (text: String, ledger: Ledger) = {
-    let options = GeneratorOptions(subjects: 200, seed: 33, usage: .none, contract: .v1_3, transfers: true)
-    let text = String(decoding: generatedLog(options).bytes, as: UTF8.self)
-    let built = try! buildLedger(text, catalogText: LogGenerator.catalogJSON(for: .none)).get()
-    return (text, built)
-  }()
-
   @Test(
     "on a generated log with transfers, active at every bucket end is the count of query answers of every subject and receiver",
     arguments: [nil, "2024-09-01T00:00:00Z", "2025-06-15T00:00:00Z"] as [String?])
   func stocksAreQueryAnswers(asOf: String?) throws {
-    let ledger = Self.generated.ledger
+    let ledger = TransferLog.generated.ledger
     #expect(!ledger.owners.isEmpty)
     let buckets = try ReportBuckets(from: ts("2024-01-01T00:00:00Z"), to: ts("2026-01-01T00:00:00Z"), every: .month)
     let report = try ReportBuilder.report(ledger: ledger, buckets: buckets, asOf: asOf.map(ts))
@@ -257,28 +249,6 @@ struct OwnersReportTests {
         #expect(bucket["active"]?[entitlement] == counted[entitlement] ?? 0, "\(entitlement) at \(bucket.end)")
       }
     }
-  }
-
-  @Test(
-    "on a generated log with transfers, report --shard partials merge into the whole report, now and as of a past instant",
-    arguments: [[], ["--as-of", "2025-03-01"]])
-  func shardsMergeGenerated(asOf: [String]) throws {
-    let space = try Workspace()
-    try space.write("log.jsonl", Self.generated.text)
-    try space.write("catalog.json", LogGenerator.catalogJSON(for: .none))
-    let window = ["--from", "2024-01-01", "--to", "2026-01-01", "--format", "partial"] + asOf
-    let whole = runCLI(["report", space.log] + window)
-    #expect(whole.status == 0, "\(whole.stderr)")
-    var partials: [String] = []
-    for index in 0..<3 {
-      let part = runCLI(["report", space.log] + window + ["--shard", "\(index)/3"])
-      #expect(part.status == 0, "\(part.stderr)")
-      try space.write("part\(index).json", part.stdout)
-      partials.append(space.path("part\(index).json"))
-    }
-    let merged = runCLI(["report", "--merge"] + partials + ["--format", "partial"])
-    #expect(merged.status == 0, "\(merged.stderr)")
-    #expect(merged.stdout == whole.stdout)
   }
 
   @Test(
@@ -313,4 +283,3 @@ struct OwnersReportTests {
     }
   }
 }
-

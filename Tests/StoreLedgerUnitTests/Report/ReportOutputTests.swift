@@ -2,26 +2,11 @@ import Foundation
 import StoreLedgerTestSupport
 import Testing
 
-#if canImport(FoundationXML)
-  import FoundationXML
-#endif
-
 @testable import StoreLedger
 @testable import StoreLedgerCore
 @testable import StoreLedgerImport
 @testable import StoreLedgerReport
 @testable import StoreLedgerStorage
-
-/// Parses markup as XML; nil when it is not well-formed.
-func xmlError(_ markup: String) -> String? {
-  let parser = XMLParser(data: Data(markup.utf8))
-  return parser.parse() ? nil : "\(parser.parserError.map { "\($0)" } ?? "unknown") at line \(parser.lineNumber)"
-}
-
-/// Counts occurrences of a substring.
-func occurrences(of needle: String, in text: String) -> Int {
-  text.components(separatedBy: needle).count - 1
-}
 
 @Suite("Report and timeline outputs: JSON, CSV, HTML, comparisons")
 struct ReportOutputTests {
