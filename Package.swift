@@ -77,9 +77,9 @@ let package = Package(
       name: "StoreLedgerLibraryBench", dependencies: ["StoreLedger"], path: "Examples/LibraryBench",
       swiftSettings: strictSettings),
     // The tests (Docs/architecture.md, "Test targets"): `Tests/<name>/`, one folder per thing tested,
-    // over one support module. The support module is a test target too (built for testing, so it
-    // may `@testable import`; never built by `swift build`), and holds what more than one target uses;
-    // it does not link the programs, so the unit tests do not either.
+    // over two support modules. They are test targets too (built for testing, so they may
+    // `@testable import`; never built by `swift build`) and hold what more than one target uses;
+    // the shared one does not link the programs, so the unit tests do not either.
     testsTarget(
       "StoreLedgerTestSupport",
       dependencies: [
