@@ -18,7 +18,7 @@ struct PublicSurfaceTests {
   /// (Docs/library.md lists them). Issue 33 asks for 250; what stands above it, and why, is in
   /// Docs/decisions.md ("The public face of errors"). Lower it as the surface shrinks; raising it
   /// is an API decision to record there.
-  static let declarationsMax = 304
+  static let declarationsMax = 302
   /// Raw types that would make a public enum's storage number part of the API.
   static let integerTypes: Set<String> = ["Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64"]
 
