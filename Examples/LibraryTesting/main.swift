@@ -35,7 +35,7 @@ print("user-2 on 3 March, as known now:", ledger.answer(for: "user-2", at: march
 // Events are Codable as the log's lines, and raw lines can be appended as they are.
 let line = #"{"id":"coins-1","type":"purchase","subject":"user-1","at":"2026-03-02T09:00:00Z","product":"coins.100","transaction":"c-1","quantity":2}"#
 let decoded = try JSONDecoder().decode(NewEvent.self, from: Data(line.utf8))
-print("decoded:", decoded.kind.name, decoded.id.rawValue, "for", decoded.subject.rawValue)
+print("decoded:", decoded.kind.rawValue, decoded.id.rawValue, "for", decoded.subject.rawValue)
 _ = try ledger.append(lines: line + "\n" + #"{"id":"spend-1","type":"consumption","subject":"user-1","at":"2026-03-03T09:00:00Z","currency":"coins","quantity":50}"#)
 print("user-1 coins on 4 March:", ledger.answer(for: "user-1", at: Timestamp.parseUserInput("2026-03-04")!).balances["coins"]!)
 

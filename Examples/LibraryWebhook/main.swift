@@ -88,7 +88,7 @@ print("googleplay", status)
 // The stream saw the two batches that added events (the redelivery added none).
 var seen = 0
 for try await batch in changes {
-  print("committed line \(batch.firstLine):", batch.events.map { "\($0.kind.name) for \($0.subject.rawValue)" })
+  print("committed line \(batch.firstLine):", batch.events.map { "\($0.kind.rawValue) for \($0.subject.rawValue)" })
   seen += 1
   if seen == 2 { break }
 }

@@ -3,7 +3,10 @@ import StoreLedgerImport
 import StoreLedgerStorage
 
 // Codable forms of the ledger's vocabulary: the names the log and answers use, so a
-// `Holdings` encoded with JSONEncoder reads like the CLI's answer.
+// `Holdings` encoded with JSONEncoder reads like the CLI's answer. The closed sets
+// (`EventKind`, `Ownership`, `Offer`, `SubscriptionStatus`, `TrialState`) have the log's names
+// as `String` raw values, so the standard library's `RawRepresentable` coding is theirs; only
+// `Timestamp`, a number coded as RFC 3339 text, needs its own.
 
 extension Timestamp: Codable {
   /// Decodes an RFC 3339 string (`2026-03-01T10:00:00Z`).
@@ -21,65 +24,4 @@ extension Timestamp: Codable {
     var container = encoder.singleValueContainer()
     try container.encode(rfc3339)
   }
-}
-
-/// A closed set of names, coded as its `name` (`billing_retry`, `family_shared`, `win_back`).
-protocol NamedVocabulary {
-  /// Every value.
-  static var all: [Self] { get }
-  /// The name in the log and in answers.
-  var name: String { get }
-}
-
-extension NamedVocabulary {
-  /// The value called `name`, if any.
-  static func named(_ name: String) -> Self? { all.first { $0.name == name } }
-
-  /// Decodes a name.
-  static func decodeName(from decoder: any Decoder) throws -> Self {
-    let container = try decoder.singleValueContainer()
-    let name = try container.decode(String.self)
-    guard let value = named(name) else {
-      throw DecodingError.dataCorruptedError(in: container, debugDescription: "unknown name \(name)")
-    }
-    return value
-  }
-
-  /// Encodes the name.
-  func encodeName(to encoder: any Encoder) throws {
-    var container = encoder.singleValueContainer()
-    try container.encode(name)
-  }
-}
-
-extension SubscriptionStatus: NamedVocabulary, Codable {
-  static var all: [SubscriptionStatus] { allCases }
-  /// Decodes a name (`billing_retry`).
-  public init(from decoder: any Decoder) throws { self = try Self.decodeName(from: decoder) }
-  /// Encodes the name.
-  public func encode(to encoder: any Encoder) throws { try encodeName(to: encoder) }
-}
-
-extension Ownership: NamedVocabulary, Codable {
-  static var all: [Ownership] { allCases }
-  /// Decodes a name (`family_shared`).
-  public init(from decoder: any Decoder) throws { self = try Self.decodeName(from: decoder) }
-  /// Encodes the name.
-  public func encode(to encoder: any Encoder) throws { try encodeName(to: encoder) }
-}
-
-extension Offer: NamedVocabulary, Codable {
-  static var all: [Offer] { allCases }
-  /// Decodes a name (`win_back`).
-  public init(from decoder: any Decoder) throws { self = try Self.decodeName(from: decoder) }
-  /// Encodes the name.
-  public func encode(to encoder: any Encoder) throws { try encodeName(to: encoder) }
-}
-
-extension EventKind: NamedVocabulary, Codable {
-  static var all: [EventKind] { allCases }
-  /// Decodes a name (`auto_renew_changed`).
-  public init(from decoder: any Decoder) throws { self = try Self.decodeName(from: decoder) }
-  /// Encodes the name.
-  public func encode(to encoder: any Encoder) throws { try encodeName(to: encoder) }
 }

@@ -20,17 +20,17 @@ extension Holdings {
     asOf = try json.optionalTime(.asOf)
     entitlements = try json.table(.entitlements) { item in
       Entitlement(
-        product: try item.optionalString(.product).map { ProductID(rawValue: $0) }, state: try item.name(.state),
+        product: try item.optionalString(.product).map { ProductID(rawValue: $0) }, state: try item.rawName(.state),
         expires: try item.optionalTime(.expires), graceExpires: try item.optionalTime(.graceExpires),
-        ownership: try item.name(.ownership), period: try item.name(.period))
+        ownership: try item.rawName(.ownership), period: try item.rawName(.period))
     }
     plans = try json.table(.plans) { plan in
       Plan(
-        product: ProductID(rawValue: try plan.string(.product)), state: try plan.name(.state),
+        product: ProductID(rawValue: try plan.string(.product)), state: try plan.rawName(.state),
         expires: try plan.time(.expires), graceExpires: try plan.optionalTime(.graceExpires),
         willRenew: try plan.bool(.willRenew),
-        renewsTo: try plan.optionalString(.renewsTo).map { ProductID(rawValue: $0) }, period: try plan.name(.period),
-        ownership: try plan.name(.ownership),
+        renewsTo: try plan.optionalString(.renewsTo).map { ProductID(rawValue: $0) }, period: try plan.rawName(.period),
+        ownership: try plan.rawName(.ownership),
         originalTransaction: TransactionID(rawValue: try plan.string(.originalTransaction)),
         transaction: TransactionID(rawValue: try plan.string(.transaction)))
     }
@@ -117,7 +117,6 @@ extension JSONObjectReader {
   fileprivate func integer(_ key: AnswerKey) throws -> Int64 { try integer(key.name) }
   fileprivate func optionalInteger(_ key: AnswerKey) throws -> Int64? { try optionalInteger(key.name) }
   fileprivate func bool(_ key: AnswerKey) throws -> Bool { try bool(key.name) }
-  fileprivate func name<T: NamedVocabulary>(_ key: AnswerKey) throws -> T { try name(key.name) }
   fileprivate func rawName<T: RawRepresentable & CaseIterable>(_ key: AnswerKey) throws -> T where T.RawValue == String {
     try rawName(key.name)
   }

@@ -135,10 +135,6 @@ struct JSONObjectReader {
     guard case .bool(let flag) = try value(key) else { throw fail(key, "true or false") }
     return flag
   }
-  func name<T: NamedVocabulary>(_ key: String) throws -> T {
-    guard let value = T.named(try string(key)) else { throw fail(key, "one of \(T.all.map(\.name))") }
-    return value
-  }
   func rawName<T: RawRepresentable & CaseIterable>(_ key: String) throws -> T where T.RawValue == String {
     guard let value = T(rawValue: try string(key)) else {
       throw fail(key, "one of \(T.allCases.map(\.rawValue))")

@@ -10,7 +10,7 @@ public struct LedgerClock: Sendable {
   /// A clock reading `now` each time an append needs the time.
   public init(_ now: @escaping @Sendable () -> Timestamp) { read = now }
 
-  /// The wall clock (`Timestamp.now`).
+  /// The wall clock, to the millisecond (`system.now()` is what a library user asks for the time).
   public static let system = LedgerClock { Timestamp.now }
 
   /// A clock that always reads `time`.

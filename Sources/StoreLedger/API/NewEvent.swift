@@ -132,7 +132,7 @@ public struct NewEvent: Hashable, Sendable, Codable {
       throw json.fail(unknown, "no such field (Docs/log-format.md)")
     }
     self.init(
-      id: EventID(rawValue: try json.string("id")), kind: try json.name("type"),
+      id: EventID(rawValue: try json.string("id")), kind: try json.rawName("type"),
       subject: SubjectID(rawValue: try json.string("subject")), at: try json.time("at"))
     recorded = try json.optionalTime("recorded")
     product = try json.optionalString("product").map { ProductID(rawValue: $0) }
@@ -141,8 +141,8 @@ public struct NewEvent: Hashable, Sendable, Codable {
     expires = try json.optionalTime("expires")
     graceExpires = try json.optionalTime("grace_expires")
     quantity = try json.optionalInteger("quantity")
-    ownership = try json.optional("ownership") == nil ? nil : json.name("ownership") as Ownership
-    offer = try json.optional("offer") == nil ? nil : json.name("offer") as Offer
+    ownership = try json.optional("ownership") == nil ? nil : json.rawName("ownership") as Ownership
+    offer = try json.optional("offer") == nil ? nil : json.rawName("offer") as Offer
     price = try json.optionalInteger("price")
     currency = try json.optionalString("currency")
     reason = try json.optionalString("reason")

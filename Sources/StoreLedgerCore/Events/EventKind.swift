@@ -1,22 +1,26 @@
 /// The event types of Docs/log-format.md, as past-tense facts.
-public enum EventKind: Sendable, CaseIterable {
+///
+/// `rawValue` is the log's `type` (`auto_renew_changed`), and `Codable` is that string; the kind
+/// table's `name` column spells the same (`VocabularyNameTests` pins them equal). A kind's byte
+/// in snapshots and indexes is its explicit `storageCode`, never the raw value.
+public enum EventKind: String, Sendable, CaseIterable, Codable {
   case purchase
-  case purchasePending
+  case purchasePending = "purchase_pending"
   case renewal
-  case billingRetry
-  case graceEntered
+  case billingRetry = "billing_retry"
+  case graceEntered = "grace_entered"
   case expiration
-  case autoRenewChanged
-  case planChanged
-  case renewalExtended
+  case autoRenewChanged = "auto_renew_changed"
+  case planChanged = "plan_changed"
+  case renewalExtended = "renewal_extended"
   case revocation
-  case refundReversed
+  case refundReversed = "refund_reversed"
   case consumption
   case usage
-  case refundRequested
-  case refundDeclined
+  case refundRequested = "refund_requested"
+  case refundDeclined = "refund_declined"
   case grant
-  case grantRevoked
+  case grantRevoked = "grant_revoked"
   case block
   case unblock
   case transfer
@@ -101,8 +105,8 @@ public enum EventKind: Sendable, CaseIterable {
     }
   }
 
-  /// The name used in the log's `type` field.
-  public var name: String { staticName.description }
+  /// The name used in the log's `type` field (the public spelling is `rawValue`, the same text).
+  package var name: String { staticName.description }
 
   /// The kind in words for people, from its row: `renewal`, `access blocked`.
   package var words: String { facts.words.description }
@@ -179,14 +183,16 @@ public enum EventKind: Sendable, CaseIterable {
 }
 
 /// `ownership`: bought by the subject or shared by a family organiser.
-public enum Ownership: Sendable, CaseIterable {
+///
+/// `rawValue` is the log's name (`family_shared`), and `Codable` is that string.
+public enum Ownership: String, Sendable, CaseIterable, Codable {
   case purchased
-  case familyShared
+  case familyShared = "family_shared"
   /// Access from a support `grant` (contract v1.3): in answers only, never a log value.
   case granted
 
-  /// The name used in the log.
-  public var name: String { staticName.description }
+  /// The name used in the log (the public spelling is `rawValue`, the same text).
+  package var name: String { staticName.description }
 
   /// The name as a static string, for writers that must not allocate.
   package var staticName: StaticString {
@@ -199,16 +205,18 @@ public enum Ownership: Sendable, CaseIterable {
 }
 
 /// `offer`: the kind of price of a transaction; `normal` when absent.
-public enum Offer: Sendable, CaseIterable {
+///
+/// `rawValue` is the log's name (`win_back`), and `Codable` is that string.
+public enum Offer: String, Sendable, CaseIterable, Codable {
   case normal
   case trial
   case intro
   case promo
   case code
-  case winBack
+  case winBack = "win_back"
 
-  /// The name used in the log and in answers' `period`.
-  public var name: String { staticName.description }
+  /// The name used in the log and in answers' `period` (the public spelling is `rawValue`).
+  package var name: String { staticName.description }
 
   /// The name as a static string, for writers that must not allocate.
   package var staticName: StaticString {

@@ -1,13 +1,15 @@
 /// The billing state of an auto-renewable subscription (Docs/semantics.md).
-public enum SubscriptionStatus: Sendable, CaseIterable {
+///
+/// `rawValue` is the answers' name (`billing_retry`), and `Codable` is that string.
+public enum SubscriptionStatus: String, Sendable, CaseIterable, Codable {
   case active
-  case billingRetry
+  case billingRetry = "billing_retry"
   case grace
   case expired
   case revoked
 
-  /// The name used in answers.
-  public var name: String { staticName.description }
+  /// The name used in answers (the public spelling is `rawValue`, the same text).
+  package var name: String { staticName.description }
 
   /// The name as a static string, for writers that must not allocate.
   package var staticName: StaticString {

@@ -234,13 +234,8 @@ public struct DiagnosticCode: RawRepresentable, Hashable, Sendable, Codable, Cus
   public init(rawValue: String) { self.rawValue = rawValue }
   /// The raw value.
   public var description: String { rawValue }
-  /// Decodes the bare string.
-  public init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
-  /// Encodes the bare string.
-  public func encode(to encoder: any Encoder) throws {
-    var container = encoder.singleValueContainer()
-    try container.encode(rawValue)
-  }
+  // `Codable` is the bare string: the standard library's coding of a `RawRepresentable` whose
+  // raw value is a `String` (any string decodes, as `init(rawValue:)` takes any).
 
   /// A line that is not JSON.
   public static let invalidJSON = DiagnosticCode(rawValue: "invalid_json")

@@ -8,8 +8,9 @@
 // (through `LedgerClock`) and user input (`today`, `now`) do.
 
 extension Timestamp {
-  /// The wall clock, to the millisecond.
-  public static var now: Timestamp { Timestamp(Date()) }
+  /// The wall clock, to the millisecond: `LedgerClock.system` and the CLI's `now`. Library users
+  /// ask a `LedgerClock` (`.system.now()`), so a test's clock is the one they read.
+  package static var now: Timestamp { Timestamp(Date()) }
 
   /// The instant of `date`, to the millisecond (rounded toward the past).
   public init(_ date: Date) {

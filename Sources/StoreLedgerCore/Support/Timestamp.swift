@@ -12,10 +12,12 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     self.millisecondsSinceEpoch = millisecondsSinceEpoch
   }
 
-  /// The earliest representable instant (used as "before everything").
-  public static let distantPast = Timestamp(millisecondsSinceEpoch: Int64.min / 2)
-  /// The latest representable instant (used as "never ends" / "known now").
-  public static let distantFuture = Timestamp(millisecondsSinceEpoch: Int64.max / 2)
+  /// The earliest representable instant (used as "before everything"). Not public: the API says
+  /// "no bound" with nil (`asOf`, `expires`), and no log line can hold this instant.
+  package static let distantPast = Timestamp(millisecondsSinceEpoch: Int64.min / 2)
+  /// The latest representable instant (used as "never ends" / "known now"); package-only, as
+  /// `distantPast`.
+  package static let distantFuture = Timestamp(millisecondsSinceEpoch: Int64.max / 2)
 
   @inlinable
   public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {

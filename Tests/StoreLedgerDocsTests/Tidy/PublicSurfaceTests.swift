@@ -16,9 +16,9 @@ struct PublicSurfaceTests {
   static let outsideProduct = ["Report/"]
   /// The most public declarations the product may have: each one a name a library user writes
   /// (Docs/library.md lists them). Issue 33 asks for 250; what stands above it, and why, is in
-  /// Docs/decisions.md ("The public face of errors"). Lower it as the surface shrinks; raising it
-  /// is an API decision to record there.
-  static let declarationsMax = 316
+  /// Docs/decisions.md ("One front door", "What stays, and why 299 is not 250"). Lower it as the
+  /// surface shrinks; raising it is an API decision to record there.
+  static let declarationsMax = 299
   /// Raw types that would make a public enum's storage number part of the API.
   static let integerTypes: Set<String> = ["Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64"]
 
