@@ -236,3 +236,84 @@ extension LedgerStore {
       skipped: result.skipped, warnings: result.warnings)
   }
 }
+
+/// The log as `storeledger import … --append` reads it: once, for what the importer must know
+/// of it (`LedgerKnowledge`) and for the append's check of the batch (Docs/architecture.md,
+/// "How often an appended line is parsed").
+///
+/// The load that builds the append's ledger keeps the text of the lines that may tell the
+/// importer something (`KeptLines` with `LedgerKnowledge.lineMarkers`), and the knowledge is
+/// learned from them; the append then checks its batch against that load when the log is still
+/// the file and the length it read, and loads it again under its lock only when it is not (an
+/// append or an erasure in between).
+package struct ImportLogRead {
+  /// What the log already knows, for the importer.
+  package private(set) var knowledge = LedgerKnowledge()
+  /// The log loaded for the append, where the read ended, and which file it was; nil when the
+  /// log does not exist or the loader refused it (the append then loads it under its lock and
+  /// words the refusal as `storeledger append` does).
+  private var loaded: (builder: LedgerBuilder, extent: LogExtent, identity: FileIdentity)? = nil
+
+  /// Nothing read: an import into a new log, `--out` or stdout.
+  package init() {}
+
+  /// Reads the log at `logPath` (nothing when it does not exist yet); only what is committed, so
+  /// a batch a crashed appender left is not known.
+  /// - Complexity: O(log).
+  package static func read(logPath: String, catalog: Catalog) throws(Diagnostic) -> ImportLogRead {
+    var read = ImportLogRead()
+    guard PlatformFile.exists(logPath) else { return read }
+    let file = try PlatformFile(path: logPath, mode: .read)
+    guard file.entryKind() == .regular else {
+      throw Diagnostic(file: logPath, .cannotRead(path: logPath, reason: "not a regular file (a log is read at offsets)"))
+    }
+    var builder = LedgerBuilder(catalog: catalog, file: logPath)
+    builder.keptLines = KeptLines(markers: LedgerKnowledge.lineMarkers)
+    do {
+      let extent = try LedgerLoader.feed(&builder, path: logPath)
+      read.knowledge = LedgerKnowledge.learning(lines: builder.keptLines?.lines ?? [])
+      builder.keptLines = nil
+      if let identity = file.identity() { read.loaded = (builder, extent, identity) }
+    } catch {
+      // A log the loader refuses (not JSON lines) is refused by the append, under its lock and
+      // worded as ever; meanwhile the importer learns what its text says, as it always did.
+      read.knowledge = LedgerKnowledge.read(log: try LedgerLoader.readCommitted(logPath))
+    }
+    return read
+  }
+
+  /// Appends an import's event lines (`input`, named `inputName`) to the log at `logPath`, all or
+  /// nothing, keeping the index beside it; the batch is checked against the log this value read,
+  /// which it hands over (it is read again under the lock only when it changed since).
+  /// - Complexity: O(batch) plus the builder's finish; O(log) when the log changed since the read.
+  package mutating func append(
+    _ input: [UInt8], inputName: String, logPath: String, catalog: Catalog, wait: LogLock.Wait,
+    waitNotice: ((String) -> Void)?
+  ) throws(DiagnosticList) -> AppendReport {
+    guard let (builder, extent, identity) = loaded else {
+      return try LogAppender.append(
+        input: input, inputName: inputName, logPath: logPath, catalog: catalog, now: nil, wait: wait,
+        waitNotice: waitNotice)
+    }
+    // Handed over, so the admission mutates the only copy of the loaded ledger.
+    loaded = nil
+    var unused: LedgerBuilder? = consume builder
+    let batch = AppendBatch(parsing: input, catalog: catalog)
+    return try LogAppender.append(
+      batch, inputName: inputName, logPath: logPath, catalog: catalog, now: nil, wait: wait, waitNotice: waitNotice,
+      prepare: { (log, size) throws(DiagnosticList) in
+        if log.identity() == identity, size == extent.completeBytes, let builder = unused.take() {
+          return (builder, extent.lineCount)
+        }
+        var again = LedgerBuilder(catalog: catalog, file: logPath)
+        let reread = try DiagnosticList.collecting(path: logPath) {
+          try LedgerLoader.feed(&again, path: logPath, endingAt: size)
+        }
+        return (again, reread.lineCount)
+      },
+      afterCommit: { log, committed, written in
+        IndexBuild.afterAppend(log: log, logPath: logPath, committed: committed, catalog: catalog, written: written)
+      }
+    ).report
+  }
+}

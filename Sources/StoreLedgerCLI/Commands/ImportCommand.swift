@@ -109,15 +109,21 @@ enum ImportCommand: LedgerCommand {
     } else {
       throw UsageError(message: "Missing '--catalog <file>' (needed to know each product's type).")
     }
+    // The log is read once: what the importer must know of it and the append's check both come
+    // from this read (`ImportLogRead`).
+    var logRead = ImportLogRead()
     let decide = { (kept: [UInt8]) throws -> ImportResult in
-      try importResult(
+      logRead = try appendLog.map { (log) throws(Diagnostic) in try ImportLogRead.read(logPath: log, catalog: catalog) }
+        ?? ImportLogRead()
+      return try importResult(
         text, displayName: displayName, catalog: catalog, arguments: arguments,
-        isGooglePlay: isGooglePlay, verification: verification, appendLog: appendLog, keptDocuments: kept)
+        isGooglePlay: isGooglePlay, verification: verification, appendLog: appendLog, knowledge: logRead.knowledge,
+        keptDocuments: kept)
     }
     let commit = { (result: ImportResult) throws -> Int32 in
       try write(
         result, displayName: displayName, catalog: catalog, arguments: arguments, isGooglePlay: isGooglePlay,
-        appendLog: appendLog, out: out, console: console)
+        appendLog: appendLog, logRead: &logRead, out: out, console: console)
     }
     guard isGooglePlay, let appendLog else { return try commit(try decide([])) }
     // One Google Play import into a log at a time, from reading what the log and its kept
@@ -135,7 +141,7 @@ enum ImportCommand: LedgerCommand {
   /// Writes the events of an import: appended to `appendLog`, to `out`, or to stdout.
   private static func write(
     _ result: ImportResult, displayName: String, catalog: Catalog, arguments: ParsedArguments,
-    isGooglePlay: Bool, appendLog: String?, out: String?, console: Console
+    isGooglePlay: Bool, appendLog: String?, logRead: inout ImportLogRead, out: String?, console: Console
   ) throws -> Int32 {
     CommandSupport.warn(result.warnings, console)
     let counts = result.verification
@@ -148,8 +154,8 @@ enum ImportCommand: LedgerCommand {
     if let appendLog {
       // Google Play documents were appended before (`GooglePlayDocumentFile.importing`), and
       // are taken back if this append is refused.
-      let report = try LogAppender.append(
-        input: lines, inputName: displayName, logPath: appendLog, catalog: catalog, now: nil,
+      let report = try logRead.append(
+        lines, inputName: displayName, logPath: appendLog, catalog: catalog,
         wait: try CommandSupport.lockWait(arguments), waitNotice: CommandSupport.waitNotice(console, log: appendLog))
       if report.linesWritten > 0 { console.noteCommitted(to: appendLog) }
       console.outText(summary + "appended \(Plural.counted(report.appended, "event")) to \(appendLog) (\(report.duplicates) already present\(CommandSupport.learnedEarlierClause(report)))\n")
@@ -167,14 +173,15 @@ enum ImportCommand: LedgerCommand {
   /// Google Play documents kept beside it.
   private static func importResult(
     _ text: String, displayName: String, catalog: Catalog, arguments: ParsedArguments,
-    isGooglePlay: Bool, verification: AppStoreVerification, appendLog: String?, keptDocuments: [UInt8]
+    isGooglePlay: Bool, verification: AppStoreVerification, appendLog: String?, knowledge: LedgerKnowledge,
+    keptDocuments: [UInt8]
   ) throws -> ImportResult {
     var subjects: [String: String] = [:]
     if let subjectsPath = arguments.value("subjects") {
       subjects = try subjectMap(subjectsPath)
     }
-    // What the log already knows: an import adds only what it does not (Docs/import-googleplay.md).
-    let knowledge = try appendLog.map(ledgerKnowledge(logPath:)) ?? LedgerKnowledge()
+    // `knowledge` is what the log already knows: an import adds only what it does not
+    // (Docs/import-googleplay.md).
     // Store data of an erased customer never comes back (Docs/erasure.md).
     let erased = try appendLog.flatMap { (log) throws(Diagnostic) in try ErasureRegistry.read(log: log) }
     let result =
@@ -329,14 +336,6 @@ enum ImportCommand: LedgerCommand {
     case (nil, true): return nil
     case (nil, false): return currentTimestamp()
     }
-  }
-
-  /// What the ledger at `logPath` already knows about imported data (nothing when it does not
-  /// exist yet). The one place an import reads the log; a per-subject index can answer instead.
-  static func ledgerKnowledge(logPath: String) throws -> LedgerKnowledge {
-    guard PlatformFile.exists(logPath) else { return LedgerKnowledge() }
-    // Only what is committed: a batch a crashed appender left is not known.
-    return LedgerKnowledge.read(log: try LedgerLoader.readCommitted(logPath))
   }
 
   private static func emit(_ bytes: [UInt8], to path: String?, console: Console) throws {

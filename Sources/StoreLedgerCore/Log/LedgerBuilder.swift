@@ -69,6 +69,8 @@ package struct LedgerBuilder {
   var transactionAliases: [TransactionAlias] = []
   /// Where the block of lines being added starts in the log file (-1: not a file, or unknown).
   var blockOffset: Int64 = -1
+  /// When set, the text of the lines read that hold one of its markers (`KeptLines`).
+  package var keptLines: KeptLines? = nil
 
   /// Starts an empty ledger for a catalog; `expectedStrings` sizes its string tables (they grow).
   package init(catalog: Catalog, file: String, expectedStrings: Int = 1 << 16) {

@@ -54,7 +54,9 @@ package enum LedgerLoader {
       throw Diagnostic(file: path, .cannotRead(path: path, reason: "not a regular file (a log is read at offsets)"))
     }
     let committed = try AppendIntent.visibleLength(of: file, logPath: path)
-    return try file.readBytes(count: Int(committed.length), at: 0)
+    let bytes = try file.readBytes(count: Int(committed.length), at: 0)
+    if LineParses.isCounting { LineParses.noteLogLines(bytes.count { $0 == 10 }) }
+    return bytes
   }
 
   /// Reads an input whole through `read` (which returns 0 at its end), checking `limits` as it goes.

@@ -12,6 +12,7 @@ package enum LineParses {
   /// The lines parsed while one `counting` call runs.
   package final class Counter: Sendable {
     fileprivate let lines = Atomic<Int>(0)
+    fileprivate let logLines = Atomic<Int>(0)
   }
 
   /// The counter bound to the current task, if any.
@@ -24,6 +25,27 @@ package enum LineParses {
   static func note() {
     guard countersRunning.load(ordering: .relaxed) > 0 else { return }
     bound?.lines.wrappingAdd(1, ordering: .relaxed)
+  }
+
+  /// Whether some task counts now: the readers that must scan to count check it first.
+  static var isCounting: Bool { countersRunning.load(ordering: .relaxed) > 0 }
+
+  /// Notes `count` lines of a log read from its file (a block of the pipelined reader, the
+  /// committed text an importer read whole): a relaxed load while nothing counts.
+  @inline(__always)
+  static func noteLogLines(_ count: Int) {
+    guard countersRunning.load(ordering: .relaxed) > 0 else { return }
+    bound?.logLines.wrappingAdd(count, ordering: .relaxed)
+  }
+
+  /// Runs `body` and returns its result with the lines of logs read from their files in this
+  /// task meanwhile: what pins "an import reads the log once" (Docs/architecture.md).
+  package static func countingLogLines<R>(_ body: () throws -> R) rethrows -> (result: R, logLines: Int) {
+    let counter = Counter()
+    countersRunning.wrappingAdd(1, ordering: .relaxed)
+    defer { countersRunning.wrappingSubtract(1, ordering: .relaxed) }
+    let result = try $bound.withValue(counter) { try body() }
+    return (result, counter.logLines.load(ordering: .relaxed))
   }
 
   /// Runs `body` and returns its result with the lines parsed one by one in this task meanwhile.

@@ -313,6 +313,8 @@ enum PipelinedLogReader {
         if let failure = block.leadingFailure { builder.add(refused: failure) }
         builder.add(parsed: block.lines, owners: block.owners, buffer: bytes, scratch: scratch)
       }
+      LineParses.noteLogLines(block.lines.count)
+      if builder.keptLines != nil { keep(block, bytes, into: &builder) }
       block.lines.removeAll()
       block.owners.removeAll(keepingCapacity: true)
       block.leadingFailure = nil
@@ -321,6 +323,16 @@ enum PipelinedLogReader {
 
     /// Stops the read with one error when the lines admitted so far show the input is not JSON
     /// Lines (`JSONLinesSniffer`), after the workers are done with the blocks in flight.
+    /// Hands the block's lines that hold a marker to `builder.keptLines`.
+    private func keep(_ block: ParsedBlock, _ bytes: UnsafeBufferPointer<UInt8>, into builder: inout LedgerBuilder) {
+      var lineStart = 0
+      while lineStart < block.length {
+        let newline = ByteScan.first(10, in: bytes, from: lineStart, end: block.length)
+        builder.keptLines!.consider(UnsafeBufferPointer(rebasing: bytes[lineStart..<newline]))
+        lineStart = newline + 1
+      }
+    }
+
     mutating func stopIfNotJSONLines(atEnd: Bool) throws(Diagnostic) {
       guard sniffer.isOpen, let foreign = sniffer.verdict(atEnd: atEnd) else { return }
       for block in inFlight { block.parsed.wait() }

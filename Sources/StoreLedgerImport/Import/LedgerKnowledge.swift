@@ -68,21 +68,32 @@ package struct LedgerKnowledge: Sendable {
   /// append, which refuses them.
   /// - Complexity: O(n) in the size of the log.
   package static func read(log bytes: [UInt8]) -> LedgerKnowledge {
+    learning(lines: bytes.split(separator: 10))
+  }
+
+  /// What a log's lines hold that `read(log:)` would find, from lines already read: the text of
+  /// the lines a load kept because they hold one of `lineMarkers` (`KeptLines`), so an import
+  /// that loads the log for its append learns what the log knows in that same read.
+  /// - Complexity: O(total length of `lines`).
+  package static func learning<Line: Collection<UInt8>>(lines: some Sequence<Line>) -> LedgerKnowledge {
     var knowledge = LedgerKnowledge()
-    let marker = Array(#""source":""#.utf8)
-    // A transfer written by hand (no `meta.source`) still moves an imported unit.
-    let transferMarker = Array(#""type":"transfer""#.utf8)
-    for line in bytes.split(separator: 10) {
-      let hasMarker = line.withUnsafeBufferPointer {
-        ImportedLineFields.find(marker, in: $0, from: 0, to: $0.count) != nil
-          || ImportedLineFields.find(transferMarker, in: $0, from: 0, to: $0.count) != nil
+    let markers = lineMarkers.map { Array($0.utf8) }
+    for line in lines {
+      let bytes = ArraySlice(line)
+      let hasMarker = bytes.withUnsafeBufferPointer { buffer in
+        markers.contains { ImportedLineFields.find($0, in: buffer, from: 0, to: buffer.count) != nil }
       }
-      guard hasMarker, let fields = ImportedLineFields.read(line) else { continue }
+      guard hasMarker, let fields = ImportedLineFields.read(bytes) else { continue }
       knowledge.learnTransfer(fields)
       knowledge.learn(fields)
     }
     return knowledge
   }
+
+  /// What a line holds when it may tell the knowledge something: an imported event's
+  /// `meta.source`, or a `transfer` (one written by hand, with no `meta.source`, still moves an
+  /// imported unit).
+  package static let lineMarkers = [#""source":""#, #""type":"\#(EventKind.transfer.name)""#]
 
   /// Adds one event.
   mutating func learn(_ event: ImportedLineFields) {
@@ -100,8 +111,8 @@ package struct LedgerKnowledge: Sendable {
     // An add-on line item is a subscription of its own, keyed like the importer keys it.
     let key = token.map { token in event.addOnProduct.map { token + "#" + $0 } ?? token }
     let at = event.at.flatMap(Timestamp.parseRFC3339)
-    if let typeName = event.type, let kind = EventKind(name: typeName),
-      kind.isCharge, let transaction = event.transaction, let at,
+    let kind = event.type.flatMap(EventKind.init(name:))
+    if let kind, kind.isCharge, let transaction = event.transaction, let at,
       charges[transaction] == nil
     {
       charges[transaction] = Charge(
@@ -112,20 +123,19 @@ package struct LedgerKnowledge: Sendable {
         chargesByOriginal[original, default: []].append(transaction)
       }
     }
-    if source == "googleplay", event.type == "renewal_extended",
+    if source == "googleplay", kind == .renewalExtended,
       let transaction = Self.correctedTransaction(id),
       let expires = event.expires.flatMap(Timestamp.parseRFC3339)
     {
       periodEnds[transaction] = expires
     }
-    if source == "appstore", let subject = event.subject, event.type != EventKind.transfer.name,
-      let unit = event.originalTransaction
-        ?? (event.type == "purchase" || event.type == "renewal" ? event.transaction : nil),
+    if source == "appstore", let subject = event.subject, kind != .transfer,
+      let unit = event.originalTransaction ?? (kind?.isCharge == true ? event.transaction : nil),
       appStoreUnitSubjects[unit] == nil
     {
       appStoreUnitSubjects[unit] = subject
     }
-    if event.type == "revocation", let transaction = event.transaction, let at,
+    if kind == .revocation, let transaction = event.transaction, let at,
       let subject = event.subject, revocations[transaction] == nil
     {
       revocations[transaction] = (at, subject)
@@ -140,7 +150,7 @@ package struct LedgerKnowledge: Sendable {
 
   /// Records a `transfer` line, whoever wrote it.
   mutating func learnTransfer(_ event: ImportedLineFields) {
-    guard event.type == EventKind.transfer.name, let unit = event.originalTransaction ?? event.transaction,
+    guard event.type.flatMap(EventKind.init(name:)) == .transfer, let unit = event.originalTransaction ?? event.transaction,
       let from = event.subject, let to = event.to, let at = event.at.flatMap(Timestamp.parseRFC3339)
     else { return }
     transfers[unit, default: []].append(KnownTransfer(id: event.id, at: at, from: from, to: to))
