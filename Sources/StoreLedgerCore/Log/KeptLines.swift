@@ -27,20 +27,6 @@ package struct KeptLines: Sendable {
   /// Whether `pattern` occurs in `bytes`.
   /// - Complexity: O(bytes.count · pattern.count).
   static func contains(_ pattern: [UInt8], in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard let first = pattern.first, bytes.count >= pattern.count else { return false }
-    var index = 0
-    let last = bytes.count - pattern.count
-    while index <= last {
-      if bytes[index] == first {
-        var matches = true
-        for offset in 1..<pattern.count where bytes[index + offset] != pattern[offset] {
-          matches = false
-          break
-        }
-        if matches { return true }
-      }
-      index += 1
-    }
-    return false
+    ByteScan.firstOccurrence(of: pattern, in: bytes, from: 0, end: bytes.count) != nil
   }
 }

@@ -26,6 +26,25 @@ package enum ByteScan {
     return i
   }
 
+  /// The first offset of `pattern` in `bytes[from..<end]`, or nil: candidates are found by
+  /// `first` on the pattern's first byte, then compared.
+  /// - Complexity: O((end - from) · pattern.count).
+  package static func firstOccurrence(of pattern: [UInt8], in bytes: UnsafeBufferPointer<UInt8>, from: Int, end: Int) -> Int? {
+    guard let head = pattern.first, end - from >= pattern.count else { return nil }
+    let last = end - pattern.count
+    var index = first(head, in: bytes, from: from, end: last + 1)
+    while index <= last {
+      var matches = true
+      for offset in 1..<pattern.count where bytes[index + offset] != pattern[offset] {
+        matches = false
+        break
+      }
+      if matches { return index }
+      index = first(head, in: bytes, from: index + 1, end: last + 1)
+    }
+    return nil
+  }
+
   /// The number of `target` bytes in `bytes[from..<end]`.
   /// - Complexity: O(end - from).
   @inline(__always)

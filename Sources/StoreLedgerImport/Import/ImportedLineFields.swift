@@ -115,25 +115,9 @@ struct ImportedLineFields: Equatable {
       recorded: event["recorded"]?.stringValue, to: event["to"]?.stringValue)
   }
 
-  /// The first offset of `pattern` in `bytes[from..<to]`.
+  /// The first offset of `pattern` in `bytes[from..<to]` (`ByteScan.firstOccurrence`).
   /// - Complexity: O((to - from) · pattern.count).
-  static func find(
-    _ pattern: [UInt8], in bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int
-  ) -> Int? {
-    guard let first = pattern.first, to - from >= pattern.count else { return nil }
-    var index = from
-    let last = to - pattern.count
-    while index <= last {
-      if bytes[index] == first {
-        var matches = true
-        for offset in 1..<pattern.count where bytes[index + offset] != pattern[offset] {
-          matches = false
-          break
-        }
-        if matches { return index }
-      }
-      index += 1
-    }
-    return nil
+  static func find(_ pattern: [UInt8], in bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int? {
+    ByteScan.firstOccurrence(of: pattern, in: bytes, from: from, end: to)
   }
 }

@@ -39,6 +39,26 @@ struct ByteScanTests {
     }
   }
 
+  @Test("a pattern is found where a byte-at-a-time search finds it, at every start and end", arguments: [1, 2, 3])
+  func firstOccurrenceAgreesWithScalar(seed: UInt64) {
+    // A small alphabet, so patterns of 1 to 4 bytes hit often, across 16-byte lanes and at the edges.
+    var random = Xoshiro256StarStar(seed: seed)
+    let bytes = (0..<70).map { _ in UInt8(0x61 + random.below(3)) }
+    let patterns: [[UInt8]] = [[0x61], [0x61, 0x62], [0x63, 0x63, 0x61], [0x62, 0x61, 0x62, 0x63], []]
+    bytes.withUnsafeBufferPointer { p in
+      for pattern in patterns {
+        for from in 0...p.count {
+          for end in from...p.count {
+            let naive =
+              pattern.isEmpty || end - from < pattern.count
+              ? nil : (from...(end - pattern.count)).first { Array(p[$0..<($0 + pattern.count)]) == pattern }
+            #expect(ByteScan.firstOccurrence(of: pattern, in: p, from: from, end: end) == naive)
+          }
+        }
+      }
+    }
+  }
+
   @Test("counting flushes its lane counters before they wrap (more than 255 blocks of newlines)")
   func countsLongRuns() {
     let newlines = [UInt8](repeating: 10, count: 16 * 300 + 5)
