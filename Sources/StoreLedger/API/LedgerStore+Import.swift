@@ -187,19 +187,7 @@ extension LedgerStore {
   ) throws(DiagnosticList) -> ImportResult {
     let name = "<payload>"
     // What the ledger already knows, so a payload adds only new facts (Docs/import-googleplay.md).
-    let log: [UInt8]
-    if isInMemory {
-      appending.wait()
-      log = memoryLog
-      appending.signal()
-    } else {
-      do throws(Diagnostic) {
-        log = PlatformFile.exists(logPath) ? try LedgerLoader.readCommitted(logPath) : []
-      } catch {
-        throw DiagnosticList([error])
-      }
-    }
-    let knowledge = LedgerKnowledge.read(log: log)
+    let knowledge = try knownLog()
     // Store data of an erased customer never comes back (Docs/erasure.md).
     let erased: ErasureRegistry?
     do throws(Diagnostic) {
@@ -218,6 +206,35 @@ extension LedgerStore {
         documentStore: kept)
     }
     return result.withoutErased(erased, file: name)
+  }
+
+  /// What the log knows, for an import: what this store's earlier imports learned, extended with
+  /// the lines committed since (`LogPrefix`), or the whole log the first time and whenever it
+  /// was replaced or cut (an erasure, another process's repair).
+  /// - Complexity: O(lines committed since the last import); O(log) the first time.
+  private func knownLog() throws(DiagnosticList) -> LedgerKnowledge {
+    // Taken, not copied: learning extends the only copy. An import running meanwhile finds none
+    // and reads the whole log, as every import did before.
+    var kept = importKnowledge.take()
+    let read: (lines: ArraySlice<UInt8>, fromStart: Bool, prefix: LogPrefix)
+    if isInMemory {
+      appending.wait()
+      let log = memoryLog
+      appending.signal()
+      read = LogPrefix.lines(of: log, after: kept?.prefix)
+    } else {
+      guard PlatformFile.exists(logPath) else { return LedgerKnowledge() }
+      do throws(Diagnostic) {
+        read = try LedgerLoader.readCommittedLines(logPath, after: kept?.prefix)
+      } catch {
+        throw DiagnosticList([error])
+      }
+    }
+    var knowledge = read.fromStart ? LedgerKnowledge() : kept.take()?.knowledge ?? LedgerKnowledge()
+    kept = nil
+    knowledge.learn(lines: read.lines.split(separator: 10))
+    importKnowledge.put(knowledge, prefix: read.prefix)
+    return knowledge
   }
 
   /// Appends the events of `result` and says whose access changed.
@@ -315,5 +332,28 @@ package struct ImportLogRead {
         IndexBuild.afterAppend(log: log, logPath: logPath, committed: committed, catalog: catalog, written: written)
       }
     ).report
+  }
+}
+
+/// What an open store's imports learned of its log (`LedgerKnowledge`) and how far they read it
+/// (`LogPrefix`), kept between imports so each reads only the lines committed since the last.
+final class ImportKnowledgeCache: @unchecked Sendable {
+  // The one mutable state, behind a semaphore (the library's layer uses Dispatch, not Synchronization).
+  private let lock = DispatchSemaphore(value: 1)
+  private var value: (knowledge: LedgerKnowledge, prefix: LogPrefix)? = nil
+
+  /// Takes what is kept, leaving nothing (so its owner extends the only copy).
+  func take() -> (knowledge: LedgerKnowledge, prefix: LogPrefix)? {
+    lock.wait()
+    defer { lock.signal() }
+    return value.take()
+  }
+
+  /// Keeps `knowledge`, learned from the log up to `prefix`, unless something further along is kept already.
+  func put(_ knowledge: LedgerKnowledge, prefix: LogPrefix) {
+    lock.wait()
+    defer { lock.signal() }
+    if let value, value.prefix.identity == prefix.identity, value.prefix.length >= prefix.length { return }
+    value = (knowledge, prefix)
   }
 }

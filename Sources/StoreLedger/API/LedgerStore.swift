@@ -39,6 +39,8 @@ public final class LedgerStore: @unchecked Sendable {
   var state: StoreState
   /// An in-memory ledger's log lines; read and written only by the appender holding `appending`.
   var memoryLog: [UInt8] = []
+  /// What this store's imports learned of the log, and how far they read it.
+  let importKnowledge = ImportKnowledgeCache()
   /// Whether growth and compaction are built beside the readers (false: under the write lock,
   /// as before; the benchmark's baseline). Set before the first append.
   package var compactsBesideReaders = true

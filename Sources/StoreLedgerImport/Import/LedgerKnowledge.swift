@@ -77,17 +77,24 @@ package struct LedgerKnowledge: Sendable {
   /// - Complexity: O(total length of `lines`).
   package static func learning<Line: Collection<UInt8>>(lines: some Sequence<Line>) -> LedgerKnowledge {
     var knowledge = LedgerKnowledge()
-    let markers = lineMarkers.map { Array($0.utf8) }
+    knowledge.learn(lines: lines)
+    return knowledge
+  }
+
+  /// Adds what `lines`, the log's next lines in order, hold: learning a log's lines in two runs
+  /// gives what learning them in one does (an open store learns each import's new lines only).
+  /// - Complexity: O(total length of `lines`).
+  package mutating func learn<Line: Collection<UInt8>>(lines: some Sequence<Line>) {
+    let markers = Self.lineMarkers.map { Array($0.utf8) }
     for line in lines {
       let bytes = ArraySlice(line)
       let hasMarker = bytes.withUnsafeBufferPointer { buffer in
         markers.contains { ImportedLineFields.find($0, in: buffer, from: 0, to: buffer.count) != nil }
       }
       guard hasMarker, let fields = ImportedLineFields.read(bytes) else { continue }
-      knowledge.learnTransfer(fields)
-      knowledge.learn(fields)
+      learnTransfer(fields)
+      learn(fields)
     }
-    return knowledge
   }
 
   /// What a line holds when it may tell the knowledge something: an imported event's
