@@ -301,8 +301,8 @@ package struct ImportLogRead {
 
   /// Appends an import's event lines (`input`, named `inputName`) to the log at `logPath`, all or
   /// nothing, keeping the index beside it; the batch is checked against the log this value read,
-  /// which it hands over (it is read again under the lock only when it changed since).
-  /// - Complexity: O(batch) plus the builder's finish; O(log) when the log changed since the read.
+  /// which it hands over (when it changed since, the append reads it under the lock, through the index if it has one).
+  /// - Complexity: O(batch) plus the builder's finish; as `LogAppender.append(input:…)` when the log changed since the read.
   package mutating func append(
     _ input: [UInt8], inputName: String, logPath: String, catalog: Catalog, wait: LogLock.Wait,
     waitNotice: ((String) -> Void)?
@@ -318,20 +318,10 @@ package struct ImportLogRead {
     let batch = AppendBatch(parsing: input, catalog: catalog)
     return try LogAppender.append(
       batch, inputName: inputName, logPath: logPath, catalog: catalog, now: nil, wait: wait, waitNotice: waitNotice,
-      prepare: { (log, size) throws(DiagnosticList) in
-        if log.identity() == identity, size == extent.completeBytes, let builder = unused.take() {
-          return (builder, extent.lineCount)
-        }
-        var again = LedgerBuilder(catalog: catalog, file: logPath)
-        let reread = try DiagnosticList.collecting(path: logPath) {
-          try LedgerLoader.feed(&again, path: logPath, endingAt: size)
-        }
-        return (again, reread.lineCount)
-      },
-      afterCommit: { log, committed, written in
-        IndexBuild.afterAppend(log: log, logPath: logPath, committed: committed, catalog: catalog, written: written)
-      }
-    ).report
+      loaded: { log, size in
+        guard log.identity() == identity, size == extent.completeBytes, let builder = unused.take() else { return nil }
+        return (builder, extent.lineCount)
+      })
   }
 }
 
