@@ -140,20 +140,12 @@ package enum GP {
     _ lines: [String], subjects: [String: String] = [:], allowsTest: Bool = false,
     trustsNotifications: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
   ) -> ImportResult? {
-    do {
-      let result = try GooglePlayImporter.importEvents(
+    ImportFixtures.checked(catalog: catalog, sourceLocation: sourceLocation) { () throws(DiagnosticList) in
+      try GooglePlayImporter.importEvents(
         lines.joined(separator: "\n"), file: "input.jsonl", catalog: catalog,
         options: GooglePlayImportOptions(
           subjects: subjects, allowsTestPurchases: allowsTest,
           trustsNotifications: trustsNotifications))
-      let problems = ContractCheck.problems(result.eventLines, catalog: catalog)
-      #expect(
-        problems.isEmpty, "lines break the contract: \(problems)", sourceLocation: sourceLocation)
-      return result
-    } catch {
-      Issue.record(
-        "import failed: \(error.diagnostics.map(\.description))", sourceLocation: sourceLocation)
-      return nil
     }
   }
 

@@ -52,11 +52,21 @@ package enum ImportFixtures {
     _ input: String, allowsSandbox: Bool = false, allowsXcode: Bool = false, subjects: [String: String] = [:],
     sourceLocation: SourceLocation = #_sourceLocation
   ) -> AppStoreImport? {
-    do {
-      let result = try AppStoreImporter.importEvents(
+    checked(catalog: catalog, sourceLocation: sourceLocation) { () throws(DiagnosticList) in
+      try AppStoreImporter.importEvents(
         input, file: "input.jsonl", catalog: catalog,
         options: AppStoreImportOptions(
           subjects: subjects, allowsSandbox: allowsSandbox, allowsXcode: allowsXcode, verification: .skip))
+    }
+  }
+
+  /// The result of `run`, an import, with every line checked against the contract; nil when it
+  /// throws, failing the test at `sourceLocation` with the diagnostics.
+  package static func checked(
+    catalog: Catalog, sourceLocation: SourceLocation, _ run: () throws(DiagnosticList) -> ImportResult
+  ) -> ImportResult? {
+    do {
+      let result = try run()
       let problems = ContractCheck.problems(result.eventLines, catalog: catalog)
       #expect(
         problems.isEmpty, "lines break the contract: \(problems)", sourceLocation: sourceLocation)

@@ -231,7 +231,6 @@ extension LedgerStore {
       }
     }
     var knowledge = read.fromStart ? LedgerKnowledge() : kept.take()?.knowledge ?? LedgerKnowledge()
-    kept = nil
     knowledge.learn(lines: read.lines.split(separator: 10))
     importKnowledge.put(knowledge, prefix: read.prefix)
     return knowledge

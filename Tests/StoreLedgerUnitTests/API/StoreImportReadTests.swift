@@ -37,6 +37,17 @@ struct StoreImportReadTests {
     try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").count
   }
 
+  /// A store on a new log in a directory of its own, after two imports of the App Store samples:
+  /// what it learned reaches the log's end.
+  static func importedTwice() throws -> (directory: URL, log: String, store: LedgerStore) {
+    let directory = try temporaryDirectory()
+    let log = directory.appendingPathComponent("log.jsonl").path
+    let store = try open(log, "appstore")
+    _ = try importing(store, "appstore")
+    _ = try importing(store, "appstore")
+    return (directory, log, store)
+  }
+
   @Test("imports again read only what was committed since, and know what a fresh store knows", arguments: ["appstore", "googleplay"])
   func readsTheTail(source: String) throws {
     let directory = try temporaryDirectory()
@@ -65,12 +76,8 @@ struct StoreImportReadTests {
 
   @Test("a line another writer appended is read, and only it")
   func readsAnotherWritersLine() throws {
-    let directory = try temporaryDirectory()
+    let (directory, log, store) = try Self.importedTwice()
     defer { try? FileManager.default.removeItem(at: directory) }
-    let log = directory.appendingPathComponent("log.jsonl").path
-    let store = try Self.open(log, "appstore")
-    _ = try Self.importing(store, "appstore")
-    _ = try Self.importing(store, "appstore")
     let other = try Self.open(log, "appstore")
     _ = try other.append([.grant(id: "g1", subject: "someone", at: ts("2026-01-02T00:00:00Z"), entitlements: ["pro"])])
     #expect(try Self.importing(store, "appstore").linesRead == 1)
@@ -78,12 +85,8 @@ struct StoreImportReadTests {
 
   @Test("a log replaced by another file is read whole again, and imports nothing it already holds")
   func readsWholeWhenReplaced() throws {
-    let directory = try temporaryDirectory()
+    let (directory, log, store) = try Self.importedTwice()
     defer { try? FileManager.default.removeItem(at: directory) }
-    let log = directory.appendingPathComponent("log.jsonl").path
-    let store = try Self.open(log, "appstore")
-    _ = try Self.importing(store, "appstore")
-    _ = try Self.importing(store, "appstore")
     let lines = try Self.lineCount(log)
     // A copy renamed over the log, as an erasure's switch does: same bytes, another file.
     let copy = directory.appendingPathComponent("copy.jsonl").path
