@@ -49,21 +49,40 @@ package enum LogAppender {
   /// through the others. `body` runs under the lock; the holder record goes before the lock.
   /// An erasure replaces the log by a rename: a writer that waited for the lock on the old
   /// file opens the name again, so nothing is ever written to a file that is no longer the log.
+  /// A log this call created to take its lock is removed again when `body` fails and leaves it
+  /// empty, so a refused first append leaves no file behind (a writer queued on that lock finds
+  /// the name gone and opens it again, as after an erasure).
   package static func withLockedLog<R>(
     logPath: String, command: String, wait: LogLock.Wait, waitNotice: ((String) -> Void)?,
     _ body: (borrowing PlatformFile) throws -> R
   ) throws -> R {
     for _ in 0..<reopenAttemptsMax {
-      let log = try PlatformFile(path: logPath, mode: .readWriteCreate)
+      var created = false
+      let log = try PlatformFile(readWriteCreating: logPath, created: &created)
       let links = try log.identityAndLinks().links
       guard links <= 1 else { throw Diagnostic(file: logPath, .logHasSeveralNames(links: links)) }
       try LogLock.acquire(log, logPath: logPath, command: command, wait: wait, notice: waitNotice)
       defer { LogLock.release(log, logPath: logPath) }
       guard log.identity() == PlatformFile.identity(logPath) else { continue }
       if try EraseJournal.recover(logPath: logPath), log.identity() != PlatformFile.identity(logPath) { continue }
-      return try body(log)
+      do {
+        return try body(log)
+      } catch {
+        if created { removeIfStillEmpty(log, logPath: logPath) }
+        throw error
+      }
     }
     throw Diagnostic(.cannotWrite(path: logPath, reason: "the log was replaced \(reopenAttemptsMax) times while its lock was taken"))
+  }
+
+  /// Under the lock: removes the log at `logPath` if it is still `log`, empty, and without an
+  /// intent record (one left by a failed rollback must keep describing its log).
+  private static func removeIfStillEmpty(_ log: borrowing PlatformFile, logPath: String) {
+    guard (try? log.size()) == 0, log.identity() == PlatformFile.identity(logPath),
+      PlatformFile.entryKind(AppendIntent.path(forLog: logPath)) == .missing
+    else { return }
+    // Best effort: an empty log left behind is what happened before this removal existed.
+    try? PlatformFile.remove(logPath)
   }
 
   /// Appends `batch` (named `inputName` in messages) to the log at `logPath`, validating it

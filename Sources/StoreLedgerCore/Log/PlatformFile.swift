@@ -66,6 +66,20 @@ package struct PlatformFile: ~Copyable {
     self.path = path
   }
 
+  /// Opens `path` for reading and writing, creating it if absent; `created` says whether this
+  /// call made it (`O_EXCL` first, so two processes never both believe they did).
+  package init(readWriteCreating path: String, created: inout Bool) throws(Diagnostic) {
+    let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    created = fd >= 0
+    guard fd >= 0 else {
+      guard errno == EEXIST else { throw Diagnostic(.cannotWrite(path: path, reason: PlatformFile.describe(errno))) }
+      self = try PlatformFile(path: path, mode: .readWriteCreate)
+      return
+    }
+    descriptor = fd
+    self.path = path
+  }
+
   deinit { close(descriptor) }
 
   /// Whether a regular file exists at `path`.

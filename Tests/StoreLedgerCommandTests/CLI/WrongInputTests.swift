@@ -96,6 +96,21 @@ struct WrongInputTests {
     #expect(tornResult.stderr.contains("the log ends in a torn line; run 'storeledger repair' before appending"))
   }
 
+  @Test(
+    "a refused first append leaves no log behind; an accepted one creates it",
+    arguments: [
+      (#"{"id":1}"#, 65, false),
+      (good(1).replacingOccurrences(of: "pro.lifetime", with: "pro.nothing"), 65, false),
+      (good(1), 0, true),
+    ])
+  func refusedFirstAppend(input: String, status: Int32, logLeft: Bool) throws {
+    let space = try Workspace()
+    defer { try? FileManager.default.removeItem(at: space.directory) }
+    let result = runCLI(["append", space.log, "-", "--catalog", space.path("catalog.json")], stdin: input + "\n")
+    #expect(result.status == status, "\(result.stderr)")
+    #expect(FileManager.default.fileExists(atPath: space.log) == logLeft)
+  }
+
   @Test("a log that is only a torn first line, zeros after it as a crash may leave, is still a torn log: a warning, and append advises repair")
   func tornFirstLineWithZeros() throws {
     let space = try Workspace(log: "")
