@@ -1,4 +1,5 @@
 import Foundation
+import StoreLedgerCLITestSupport
 import StoreLedgerTestSupport
 import Testing
 

@@ -101,7 +101,7 @@ struct TestTargetTests {
     #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
   }
 
-  @Test("the unit tests and the shared support link no program, directly or through a test target, and no unit test runs the command")
+  @Test("the unit tests and the shared support link no program, directly or through a test target, and no unit test runs the command or any process")
   func unitTestsLinkNoProgram() throws {
     let declared = try LayerTable.packageTestTargets()
     let byName = Dictionary(uniqueKeysWithValues: declared.map { ($0.name, $0.dependencies) })
@@ -118,10 +118,12 @@ struct TestTargetTests {
         problems.append("Package.swift: \(name) links \(program): test the program from StoreLedgerCommandTests")
       }
     }
-    let runsCommand = try Regex(#"\brunCLI\b"#)
+    // In-process (`runCLI`) or as a process of its own (the built binary, or any `Process`).
+    let runsCommand = try Regex(#"\b(runCLI|runCLIConcurrently|storeledgerBinary|Process)\b\("#)
     for file in try Self.testFiles() where file.hasPrefix("Tests/StoreLedgerUnitTests/") {
-      if try String(contentsOfFile: repoPath(file), encoding: .utf8).contains(runsCommand) {
-        problems.append("\(file) runs the command (runCLI): move that test to Tests/StoreLedgerCommandTests/CLI/")
+      let text = try String(contentsOfFile: repoPath(file), encoding: .utf8)
+      if let found = text.firstMatch(of: runsCommand) {
+        problems.append("\(file) runs the command or a process (\(text[found.range])): move that test to Tests/StoreLedgerCommandTests/")
       }
     }
     #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")

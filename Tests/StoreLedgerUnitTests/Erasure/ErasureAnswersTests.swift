@@ -57,13 +57,6 @@ struct ErasureAnswersTests {
     }
   }
 
-  /// What an erased subject's answer holds that no renaming changes: entitlements and balances.
-  func erasedView(_ ledger: Ledger, _ subject: String, _ time: (at: Timestamp, asOf: Timestamp?)) -> String {
-    var engine = QueryEngine(ledger: ledger)
-    let answer = engine.answer(subject: subject, at: time.at, asOf: time.asOf).jsonValue
-    return JSONWriter.compact(answer["entitlements"] ?? .null) + JSONWriter.compact(answer["balances"] ?? .null)
-  }
-
   @Test("generated logs: erasing 1 or 3 random subjects leaves every other answer and report total", arguments: [(UInt64(7), 1), (29, 3)])
   func generated(seed: UInt64, count: Int) throws {
     let (bytes, _) = generatedLog(GeneratorOptions(subjects: 150, seed: seed))

@@ -7,30 +7,6 @@ import Testing
 @testable import StoreLedgerGenerate
 @testable import StoreLedgerStorage
 
-/// The edge instants of a subject's events, as (T, R) pairs: each event's `at` and 1 ms before,
-/// as known now, just before its `recorded` and at it; for a grant, its `expires` too.
-///
-/// At most `limit` pairs, drawn with `random` when there are more, the v1.3 events' first.
-func edgeInstants(
-  _ ledger: Ledger, subject: String, limit: Int, random: inout SeededGenerator
-) -> [(at: Timestamp, asOf: Timestamp?)] {
-  guard let symbol = ledger.subject(named: subject) else { return [] }
-  let contract13: Set<EventKind> = [.grant, .grantRevoked, .block, .unblock, .refundRequested, .refundDeclined]
-  let events = ledger.events(of: symbol).sorted { contract13.contains($0.kind) && !contract13.contains($1.kind) }
-  var pairs: [(at: Timestamp, asOf: Timestamp?)] = []
-  for event in events {
-    var instants = [event.at, event.at.adding(milliseconds: -1)]
-    if event.kind == .grant, event.hasExpires { instants += [event.expires, event.expires.adding(milliseconds: -1)] }
-    for at in instants {
-      pairs += [(at, nil), (at, event.recorded.adding(milliseconds: -1)), (at, event.recorded)]
-    }
-  }
-  guard pairs.count > limit else { return pairs }
-  // Keep the first event's edges (a v1.3 one when the subject has any), draw the rest.
-  let rest = pairs.dropFirst(6).shuffled(using: &random)
-  return Array(pairs.prefix(6)) + rest.prefix(limit - 6)
-}
-
 /// Subjects of `ledger` to ask about: those with v1.3 events first (up to half), then others, drawn.
 func askedSubjects(_ ledger: Ledger, count: Int, random: inout SeededGenerator) -> [String] {
   let contract13: Set<EventKind> = [.grant, .grantRevoked, .block, .unblock, .refundRequested, .refundDeclined]

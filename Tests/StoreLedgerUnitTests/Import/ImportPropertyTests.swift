@@ -174,7 +174,7 @@ struct ImportPropertyTests: EventLineTimes {
         deliveries.insert(deliveries[original], at: at)
       }
       let imported = try incremental(scenario, batches: split(deliveries, &random), seed: seed)
-      try compare(reference, imported, scenario: scenario, seed: seed, asOf: true)
+      Self.compareAnswers(reference, imported, label: scenario.testDescription, seed: seed, asOf: true)
     }
   }
 
@@ -189,7 +189,7 @@ struct ImportPropertyTests: EventLineTimes {
         Bool.random(using: &random)
       }).shuffled(using: &random)
       let imported = try incremental(scenario, batches: split(deliveries, &random), seed: seed)
-      try compare(reference, imported, scenario: scenario, seed: seed, asOf: true)
+      Self.compareAnswers(reference, imported, label: scenario.testDescription, seed: seed, asOf: true)
     }
   }
 
@@ -204,7 +204,7 @@ struct ImportPropertyTests: EventLineTimes {
         Bool.random(using: &random)
       }).shuffled(using: &random)
       let imported = try incremental(scenario, batches: split(deliveries, &random), seed: seed)
-      try compare(reference, imported, scenario: scenario, seed: seed, asOf: true)
+      Self.compareAnswers(reference, imported, label: scenario.testDescription, seed: seed, asOf: true)
     }
   }
 
@@ -219,7 +219,7 @@ struct ImportPropertyTests: EventLineTimes {
       let deliveries = (documents + documents.filter { _ in Bool.random(using: &random) })
         .shuffled(using: &random)
       let imported = try incremental(scenario, batches: split(deliveries, &random), seed: seed)
-      try compare(reference, imported, scenario: scenario, seed: seed, asOf: true)
+      Self.compareAnswers(reference, imported, label: scenario.testDescription, seed: seed, asOf: true)
     }
   }
 
@@ -288,36 +288,6 @@ struct ImportPropertyTests: EventLineTimes {
   }
 
   @Test(
-    "two processes importing overlapping documents into one log at once leave the answers of one import (the import lock)",
-    .timeLimit(.minutes(2)))
-  func concurrentProcesses() throws {
-    let scenario = try #require(Self.scenarios.first { $0.name.hasPrefix("Events/googleplay/lifecycles") })
-    let reference = try referenceEngine(scenario)
-    let documents = scenario.deliveries.joined().map { $0 }
-    for round in 1...3 as ClosedRange<UInt64> {
-      let space = try Workspace()
-      var random = SplitMix64(state: round)
-      let shuffled = documents.shuffled(using: &random)
-      let halves = [Array(shuffled[0..<14]), Array(shuffled[6...])]
-      var imports: [[String]] = []
-      for (index, half) in halves.enumerated() {
-        let input = space.path("half-\(index).jsonl")
-        try (half.joined(separator: "\n") + "\n").write(toFile: input, atomically: true, encoding: .utf8)
-        imports.append([
-          "import", "googleplay", input, "--catalog", repoPath("Events/googleplay/catalog.json"),
-          "--append", space.log, "--recorded-as-at",
-        ])
-      }
-      #expect(try runCLIConcurrently(imports) == [0, 0])
-      let text = try String(contentsOfFile: space.log, encoding: .utf8)
-      let imported = Imported(
-        engine: QueryEngine(ledger: try ledger(text, catalogText: scenario.store.catalogText)),
-        lines: text.split(separator: "\n").map(String.init))
-      try compare(reference, imported, scenario: scenario, seed: round, asOf: true)
-    }
-  }
-
-  @Test(
     "two open stores importing overlapping documents into one log at once leave the answers of one import (the library takes the import lock too)",
     .timeLimit(.minutes(2)))
   func concurrentStores() throws {
@@ -341,29 +311,18 @@ struct ImportPropertyTests: EventLineTimes {
       }
       #expect(failures.withLock { $0 }.isEmpty)
       let text = try String(contentsOfFile: space.log, encoding: .utf8)
-      let imported = Imported(
-        engine: QueryEngine(ledger: try ledger(text, catalogText: scenario.store.catalogText)),
-        lines: text.split(separator: "\n").map(String.init))
-      try compare(reference, imported, scenario: scenario, seed: round, asOf: false)
+      let imported = try ImportedAnswers(lines: text.split(separator: "\n").map(String.init), catalogText: scenario.store.catalogText)
+      Self.compareAnswers(reference, imported, label: scenario.testDescription, seed: round, asOf: false)
     }
   }
 
   // MARK: - The property's machinery
 
-  /// A log's engine and its lines.
-  struct Imported {
-    var engine: QueryEngine
-    var lines: [String]
-  }
-
   /// One import of every delivery in order.
-  private func referenceEngine(_ scenario: Scenario) throws -> Imported {
+  private func referenceEngine(_ scenario: Scenario) throws -> ImportedAnswers {
     let result = try scenario.store.run(
       scenario.deliveries.joined().joined(separator: "\n"), LedgerKnowledge(), [])
-    let text = result.eventLines.joined(separator: "\n")
-    return Imported(
-      engine: QueryEngine(ledger: try ledger(text, catalogText: scenario.store.catalogText)),
-      lines: result.eventLines)
+    return try ImportedAnswers(lines: result.eventLines, catalogText: scenario.store.catalogText)
   }
 
   /// Deliveries cut into 1 to n consecutive batches.
@@ -384,7 +343,7 @@ struct ImportPropertyTests: EventLineTimes {
   private func incremental(
     _ scenario: Scenario, batches: [[String]], seed: UInt64, requiresNothingNew: Bool = true,
     passes: Int = 2
-  ) throws -> Imported {
+  ) throws -> ImportedAnswers {
     let space = try Workspace()
     let catalog = fixtureCatalog(scenario.store.catalogText)
     // The documents kept beside the log, as `import --append` keeps them.
@@ -415,35 +374,6 @@ struct ImportPropertyTests: EventLineTimes {
       }
     }
     let text = (try? String(contentsOfFile: space.log, encoding: .utf8)) ?? ""
-    return Imported(
-      engine: QueryEngine(ledger: try ledger(text, catalogText: scenario.store.catalogText)),
-      lines: text.split(separator: "\n").map(String.init))
-  }
-
-  /// Compares the answers of every subject at every instant an event names (and the
-  /// millisecond before it), as known now and, when `asOf`, as known at every `recorded`.
-  private func compare(
-    _ reference: Imported, _ imported: Imported, scenario: Scenario, seed: UInt64, asOf: Bool
-  ) throws {
-    let (subjects, instants, recorded) = Self.times(reference.lines + imported.lines)
-    var reference = reference.engine
-    var engine = imported.engine
-    let knowledge: [Timestamp?] = asOf ? [nil] + recorded : [nil]
-    var differences: [String] = []
-    for subject in subjects {
-      for at in instants {
-        for asOf in knowledge {
-          let a = reference.answer(subject: subject, at: at, asOf: asOf)
-          let b = engine.answer(subject: subject, at: at, asOf: asOf)
-          if a != b && differences.count < 3 {
-            differences.append("\(subject) at \(at.rfc3339) as of \(asOf?.rfc3339 ?? "now")")
-          }
-        }
-      }
-    }
-    #expect(
-      differences.isEmpty,
-      "\(scenario.testDescription), seed \(seed): answers differ from one import: \(differences)")
-
+    return try ImportedAnswers(lines: text.split(separator: "\n").map(String.init), catalogText: scenario.store.catalogText)
   }
 }

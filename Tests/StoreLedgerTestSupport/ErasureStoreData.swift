@@ -1,5 +1,4 @@
 import Foundation
-import StoreLedgerTestSupport
 
 @testable import StoreLedger
 @testable import StoreLedgerCore
@@ -8,10 +7,10 @@ import StoreLedgerTestSupport
 /// Store data for a generated log: App Store notifications and Google Play documents whose
 /// account (`appAccountToken`, `obfuscatedExternalAccountId`) is one of the log's subjects, and
 /// the generator's catalog with their products, for the erasure property test.
-enum ErasureStoreData {
+package enum ErasureStoreData {
   /// The generator's catalog (no usage) with an App Store and a Google Play subscription and a
   /// consumable that the test's own lines buy.
-  static let catalogText: String = {
+  package static let catalogText: String = {
     guard case .object(var members)? = try? JSONValue.parse(LogGenerator.catalogJSON),
       let at = members.firstIndex(where: { $0.0 == "products" }), case .object(var products) = members[at].1
     else { preconditionFailure("the generator's catalog is an object with products") }
@@ -27,14 +26,14 @@ enum ErasureStoreData {
   }()
 
   /// A purchase token as long as Google's, drawn from `random`.
-  static func token(_ random: inout SeededGenerator) -> String {
+  package static func token(_ random: inout SeededGenerator) -> String {
     let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789")
     let body = String((0..<80).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &random)] })
     return String(body.prefix(24)) + ".AO-J1O" + body.dropFirst(24)
   }
 
   /// An App Store purchase and renewal of `subject` (number `n`), starting at `start`.
-  static func appStore(subject: String, n: Int, start: Timestamp) -> String {
+  package static func appStore(subject: String, n: Int, start: Timestamp) -> String {
     let month: Int64 = 30 * 86_400_000
     func date(_ months: Int64, _ extra: Int64 = 0) -> String { start.adding(milliseconds: months * month + extra).rfc3339 }
     let original = "7700\(100 + n)0"
@@ -59,7 +58,7 @@ enum ErasureStoreData {
 
   /// Google Play notifications and subscription resources of `token`, bought by `subject`
   /// (number `n`) at `start` and renewed once.
-  static func googlePlay(subject: String, token: String, n: Int, start: Timestamp) -> String {
+  package static func googlePlay(subject: String, token: String, n: Int, start: Timestamp) -> String {
     let month: Int64 = 30 * 86_400_000
     func date(_ months: Int64, _ extra: Int64 = 0) -> String { start.adding(milliseconds: months * month + extra).rfc3339 }
     let order = "GPA.\(3300 + n)-0000-0000-\(10_000 + n)"
@@ -73,7 +72,7 @@ enum ErasureStoreData {
 
   /// Every form a file can spell `value` in: its bytes, JSON-quoted, with its first or every
   /// character as a `\u` escape, and with `/` as `\/`.
-  static func forms(_ value: String) -> [[UInt8]] {
+  package static func forms(_ value: String) -> [[UInt8]] {
     func escaped(_ scalar: Unicode.Scalar) -> String {
       guard scalar.value < 0x10000 else { return String(scalar) }
       let hex = String(scalar.value, radix: 16)

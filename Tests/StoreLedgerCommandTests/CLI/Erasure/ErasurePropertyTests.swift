@@ -1,4 +1,5 @@
 import Foundation
+import StoreLedgerCLITestSupport
 import StoreLedgerTestSupport
 import Testing
 
@@ -80,7 +81,7 @@ struct ErasurePropertyTests: ErasedStoreTokens {
     let prepared = try Self.prepare(seed: seed)
     let fixture = prepared.fixture
     defer { fixture.remove() }
-    let old = try EraseCrashTests.fileSet(fixture)
+    let old = try ErasureInterruptions.fileSet(fixture)
     // Not vacuous: before, the log and the kept documents hold every forbidden value.
     #expect(Self.holders(old, prepared.forbidden).contains("log.jsonl"))
     for value in prepared.forbidden {
@@ -97,7 +98,7 @@ struct ErasurePropertyTests: ErasedStoreTokens {
     let reports = try reportTotals(before, seed: seed)
 
     let report = try fixture.erase([prepared.subject], seed: seed)
-    let new = try EraseCrashTests.fileSet(fixture)
+    let new = try ErasureInterruptions.fileSet(fixture)
     #expect(report.documentsRemoved > 0 && report.indexRemoved)
     _ = try IndexBuild.run(logPath: fixture.log, catalog: fixture.catalog)
     #expect(Self.holders(try fixture.files(), prepared.forbidden).isEmpty, "seed \(seed)")
@@ -106,14 +107,14 @@ struct ErasurePropertyTests: ErasedStoreTokens {
     #expect(try reportTotals(after, seed: seed) == reports, "seed \(seed): a report total changed")
     #expect(after.warnings.count == before.warnings.count && after.events.count == before.events.count)
     let pseudonym = try #require(report.pseudonyms.first)
-    let erasedView = ErasureAnswersTests().erasedView
+    let erasedView = erasedView
     #expect(times.map { erasedView(after, pseudonym, $0) } == times.map { erasedView(before, prepared.subject, $0) })
 
     try Self.crashes(fixture, old: old, new: new, subject: prepared.subject, seed: seed, random: &random)
     try Self.kills(fixture, old: old, prepared: prepared, others: others, times: times, expected: expected, random: &random)
 
     // Last, on the new ledger: the same store data imported again adds nothing under S.
-    try EraseCrashTests.restore(fixture, new)
+    try ErasureInterruptions.restore(fixture, new)
     let store = try LedgerStore(logPath: fixture.log, clock: .fixed(Self.importedAt))
     let options = StoreImportOptions(appStoreVerification: .skip)
     #expect(try store.importAppStore(prepared.appStore, options: options).append.appended == 0)
@@ -134,7 +135,7 @@ struct ErasurePropertyTests: ErasedStoreTokens {
     _ fixture: ErasureFixture, old: [String: [UInt8]], new: [String: [UInt8]], subject: String, seed: UInt64,
     random: inout SeededGenerator
   ) throws {
-    try EraseCrashTests.restore(fixture, old)
+    try ErasureInterruptions.restore(fixture, old)
     let (_, counted) = IOFaults.with(IOFault(pathPrefix: fixture.directory.path + "/", failure: .syncError(5), afterBytes: Int.max)) {
       try? fixture.erase([subject], seed: seed)
     }
@@ -142,7 +143,7 @@ struct ErasurePropertyTests: ErasedStoreTokens {
       (0..<5).map { _ in (.crash, Int.random(in: 0...counted.bytesWritten, using: &random)) }
       + (0..<4).map { _ in (.crashBeforeChange, Int.random(in: 0...counted.changes, using: &random)) }
     for (failure, count) in points {
-      _ = try EraseCrashTests.interrupted(fixture, old: old, new: new, failure, after: count, subjects: [subject], seed: seed)
+      _ = try ErasureInterruptions.interrupted(fixture, old: old, new: new, failure, after: count, subjects: [subject], seed: seed)
     }
   }
 
@@ -154,7 +155,7 @@ struct ErasurePropertyTests: ErasedStoreTokens {
   ) throws {
     let binary = try storeledgerBinary()
     func run(killAfter microseconds: UInt32?) throws -> TimeInterval {
-      try EraseCrashTests.restore(fixture, old)
+      try ErasureInterruptions.restore(fixture, old)
       let process = Process()
       process.executableURL = binary
       process.arguments = ["erase", fixture.log, "--subject", prepared.subject]
@@ -175,7 +176,7 @@ struct ErasurePropertyTests: ErasedStoreTokens {
     for _ in 0..<5 {
       _ = try run(killAfter: UInt32.random(in: 0...UInt32(whole * 700_000), using: &random))
       _ = try LogRepair.repair(logPath: fixture.log)
-      let left = try EraseCrashTests.fileSet(fixture).filter { !$0.key.hasSuffix(".writer") }
+      let left = try ErasureInterruptions.fileSet(fixture).filter { !$0.key.hasSuffix(".writer") }
       if left == old.filter({ !$0.key.hasSuffix(".writer") }) {
         outcomes.append(false)
         continue
