@@ -61,7 +61,7 @@ public struct NewEvent: Hashable, Sendable, Codable {
   /// The subject a `transfer` moves its unit to (contract v1.3, section 9).
   package var to: SubjectID?
   /// `meta` as the log holds it: any JSON values (importers write numbers and booleans too), so
-  /// a line read and written again keeps them (Docs/decisions.md, "One typed event").
+  /// a line read and written again keeps them (Docs/decisions.md, "One typed event for the importers").
   package var metaValues: [String: JSONValue] = [:]
 
   /// Anything else to keep with the event (store ids, environment); answers ignore it.

@@ -61,7 +61,8 @@ extension AppStoreMapper {
     for index in events.indices {
       let event = events[index].event
       guard
-        let unit = event.originalTransaction?.rawValue ?? event.transaction.flatMap({ unit(ofTransaction: $0.rawValue) }),
+        let unit = event.originalTransaction?.rawValue
+          ?? event.transaction.flatMap({ unit(ofTransaction: $0.rawValue) }),
         let subject = firstOwners[unit] ?? knowledge.appStoreUnitSubjects[unit]
       else { continue }
       events[index].subject = subject

@@ -69,7 +69,9 @@ extension GooglePlayMapper {
     }
     event.store = Self.storeName
     event.setMeta(meta)
-    emit(ImportedEvent(event, recorded: recorded(resource.knownAt), line: resource.line, identity: "charge:" + resource.transaction))
+    emit(
+      ImportedEvent(
+        event, recorded: recorded(resource.knownAt), line: resource.line, identity: "charge:" + resource.transaction))
     revocationForKnownVoid(
       transaction: resource.transaction, subject: subject,
       meta: Self.baseMeta(isTest: resource.purchaseType == 0, token: token), line: resource.line,

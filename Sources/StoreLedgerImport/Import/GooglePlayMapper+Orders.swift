@@ -30,7 +30,7 @@ extension GooglePlayMapper {
   /// written with.
   mutating func warnLatePrice(chargeID: String, orderID: String, productID: String) {
     guard orderMoney(orderID, productID: productID) != nil, let document = orders[orderID],
-      let known = knowledge.events[chargeID], !known.contains(#""price":"#)
+      let known = knowledge.event(chargeID), known.price == nil
     else { return }
     problems.warning(
       document.line,

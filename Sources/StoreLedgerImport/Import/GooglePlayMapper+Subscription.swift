@@ -486,7 +486,8 @@ extension GooglePlayMapper {
     let digest = Self.digest(event, adding: [("corrects", .string(knownEnd.rfc3339))])
     let id = "googleplay:\(order.id):\(Self.periodEndName):\(digest)"
     event.id = EventID(rawValue: id)
-    event.setMeta(Self.baseMeta(isTest: chain.isTest, resource: order.resource) + [("correctsExpires", .string(knownEnd.rfc3339))])
+    event.setMeta(
+      Self.baseMeta(isTest: chain.isTest, resource: order.resource) + [("correctsExpires", .string(knownEnd.rfc3339))])
     emit(ImportedEvent(event, recorded: recorded(order.resource.knownAt), line: order.resource.line, identity: id))
   }
 

@@ -103,7 +103,8 @@ struct TypedEventSeamTests {
     }
   }
 
-  @Test("a mapped event's line is read by the log's parser to the same kind, times and values", arguments: importedKinds)
+  @Test(
+    "a mapped event's line is read by the log's parser to the same kind, times and values", arguments: importedKinds)
   func logParser(kind: EventKind) throws {
     let events = Self.mapped.filter { $0.event.kind == kind }
     try #require(!events.isEmpty, "no importer input of the seam maps to a \(kind.name)")
@@ -135,7 +136,8 @@ struct TypedEventSeamTests {
       imported.event.metaValues.values.contains { $0.stringValue == nil }
     }
     let names = Set(withValues.flatMap { $0.event.metaValues.filter { $0.value.stringValue == nil }.keys })
-    #expect(names.isSuperset(of: ["priceIncreaseStatus", "renewalPrice", "paused", "revocationReason"]), "\(names.sorted())")
+    let expected: Set<String> = ["priceIncreaseStatus", "renewalPrice", "paused", "revocationReason"]
+    #expect(names.isSuperset(of: expected), "\(names.sorted())")
     for imported in withValues {
       let read = try NewEvent(json: try JSONValue.parse(imported.logLine))
       #expect(read.metaValues == imported.event.metaValues)
