@@ -62,6 +62,21 @@ package indirect enum JSONValue: Sendable, Equatable {
   }
 }
 
+// Hashable so a typed event holding JSON values (`NewEvent`'s `meta`) stays Hashable. The hash
+// takes only what `==` cannot see past: strings and booleans by value, everything else by
+// its kind, as `==` equates an integer with the same number and objects in any member order.
+extension JSONValue: Hashable {
+  /// Hashes strings and booleans by value, other values by their kind.
+  package func hash(into hasher: inout Hasher) {
+    switch self {
+    case .string(let text): hasher.combine(text)
+    case .bool(let flag): hasher.combine(flag)
+    case .array(let items): hasher.combine(items)
+    default: hasher.combine(kindName)
+    }
+  }
+}
+
 /// A JSON syntax error with its 1-based line and byte column.
 package struct JSONSyntaxError: Error, Sendable, Equatable {
   /// 1-based line of the error.

@@ -34,11 +34,11 @@ extension AppStoreMapper {
         emit(
           ImportedEvent(
             id: id, kind: .block, subject: subject, at: signedDate, recorded: signedDate,
-            fields: [
-              ("service", .string(Self.consentService)),
-              ("reason", .string("RESCIND_CONSENT: a parent or guardian withdrew consent")),
-            ],
-            meta: meta, line: notification.line, identity: id))
+            meta: meta, line: notification.line, identity: id
+          ) {
+            $0.service = Self.consentService
+            $0.reason = "RESCIND_CONSENT: a parent or guardian withdrew consent"
+          })
       }
     }
   }

@@ -61,7 +61,7 @@ extension AppStoreMapper {
     case .gracePeriodExpired:
       guard let context = context(notification) else { return }
       let at = notification.renewalInfo?.gracePeriodExpiresDate ?? context.signedDate
-      emit(.billingRetry, at: at, fields: [], context, notification)
+      emit(.billingRetry, at: at, fields: { _ in }, context, notification)
     case .expired:
       expirationEvent(notification, subtype: subtype)
     case .refund:
@@ -74,7 +74,7 @@ extension AppStoreMapper {
       }
       emit(
         .refundReversed, at: context.signedDate,
-        fields: [("transaction", .string(transaction.transactionID))], context, notification,
+        fields: { $0.transaction = TransactionID(rawValue: transaction.transactionID) }, context, notification,
         hasOriginalTransaction: false)
     case .renewalExtended:
       renewalExtendedEvent(notification)
@@ -133,12 +133,12 @@ extension AppStoreMapper {
     }
     guard autoRenewableProduct(productID, field: field, line: notification.line) else { return }
     emit(
-      .planChanged, at: context.signedDate, fields: [("product", .string(productID))], context,
+      .planChanged, at: context.signedDate, fields: { $0.product = ProductID(rawValue: productID) }, context,
       notification)
     if let status = renewal?.autoRenewStatus {
       if let isOn = autoRenew(status, line: notification.line) {
         emit(
-          .autoRenewChanged, at: context.signedDate, fields: [("auto_renew", .bool(isOn))],
+          .autoRenewChanged, at: context.signedDate, fields: { $0.autoRenew = isOn },
           context, notification)
       }
     }
@@ -166,7 +166,7 @@ extension AppStoreMapper {
       isOn = fromRenewal
     }
     emit(
-      .autoRenewChanged, at: context.signedDate, fields: [("auto_renew", .bool(isOn))], context,
+      .autoRenewChanged, at: context.signedDate, fields: { $0.autoRenew = isOn }, context,
       notification)
   }
 
@@ -181,7 +181,7 @@ extension AppStoreMapper {
     let wantsGrace = subtype == .gracePeriod || (subtype == nil && notification.subtype != nil)
     if wantsGrace, let graceEnd, graceEnd > at {
       emit(
-        .graceEntered, at: at, fields: [("grace_expires", .string(graceEnd.rfc3339))], context,
+        .graceEntered, at: at, fields: { $0.graceExpires = graceEnd }, context,
         notification)
       return
     }
@@ -192,7 +192,7 @@ extension AppStoreMapper {
         "DID_FAIL_TO_RENEW/GRACE_PERIOD without a gracePeriodExpiresDate later than the period end; imported as billing_retry"
       )
     }
-    emit(.billingRetry, at: at, fields: [], context, notification)
+    emit(.billingRetry, at: at, fields: { _ in }, context, notification)
   }
 
   /// EXPIRED: the subscription ended; the subtype (or `expirationIntent`) gives the reason.
@@ -225,7 +225,7 @@ extension AppStoreMapper {
       at = min(expires, context.signedDate)
     }
     emit(
-      .expiration, at: at, fields: [("reason", .string(finalReason.name))], context, notification)
+      .expiration, at: at, fields: { $0.reason = finalReason.name }, context, notification)
   }
 
   /// RENEWAL_EXTENDED: the period now ends at the renewal info's `renewalDate` (Apple keeps a
@@ -249,7 +249,7 @@ extension AppStoreMapper {
       return
     }
     emit(
-      .renewalExtended, at: context.signedDate, fields: [("expires", .string(expires.rfc3339))],
+      .renewalExtended, at: context.signedDate, fields: { $0.expires = expires },
       context, notification)
   }
 
@@ -346,19 +346,19 @@ extension AppStoreMapper {
 
   /// Emits one of a notification's own events, keyed by its UUID and the event type.
   mutating func emit(
-    _ kind: EventKind, at: Timestamp, fields: [(String, JSONValue)],
+    _ kind: EventKind, at: Timestamp, fields: (inout NewEvent) -> Void,
     _ context: NotificationContext, _ notification: NotificationPayload,
     hasOriginalTransaction: Bool = true
   ) {
-    var allFields = fields
-    if hasOriginalTransaction {
-      allFields.append(("original_transaction", .string(context.originalTransactionID)))
-    }
     let id = "appstore:\(context.uuid):\(kind.name)"
     emit(
       ImportedEvent(
         id: id, kind: kind, subject: context.subject, at: at, recorded: context.signedDate,
-        fields: allFields, meta: context.meta, line: notification.line, identity: id))
+        meta: context.meta, line: notification.line, identity: id
+      ) {
+        fields(&$0)
+        if hasOriginalTransaction { $0.originalTransaction = TransactionID(rawValue: context.originalTransactionID) }
+      })
   }
 
   /// Counts a notification that changes no entitlement, once per `notificationUUID`.

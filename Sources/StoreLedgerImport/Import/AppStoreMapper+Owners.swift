@@ -59,11 +59,10 @@ extension AppStoreMapper {
       return knowledge.charges[transaction].map { $0.originalTransaction ?? transaction }
     }
     for index in events.indices {
-      let fields = events[index].fields
-      let transaction = fields.first { $0.0 == "transaction" }?.1.stringValue
+      let event = events[index].event
       guard
-        let unit = fields.first(where: { $0.0 == "original_transaction" })?.1.stringValue
-          ?? transaction.flatMap(unit(ofTransaction:)),
+        let unit = event.originalTransaction?.rawValue
+          ?? event.transaction.flatMap({ unit(ofTransaction: $0.rawValue) }),
         let subject = firstOwners[unit] ?? knowledge.appStoreUnitSubjects[unit]
       else { continue }
       events[index].subject = subject
@@ -95,8 +94,8 @@ extension AppStoreMapper {
       emit(
         ImportedEvent(
           id: id, kind: .transfer, subject: change.from, at: change.at, recorded: change.recorded,
-          fields: [("to", .string(change.to)), (field, .string(unit))],
-          meta: baseMeta(environment: first.environment), line: line, identity: id))
+          meta: baseMeta(environment: first.environment), line: line, identity: id
+        ) { $0.setTransfer(to: change.to, unit: unit, isSubscription: first.isSubscription) })
     }
   }
 

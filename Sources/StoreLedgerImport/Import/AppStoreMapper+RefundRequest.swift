@@ -12,12 +12,13 @@ extension AppStoreMapper {
     guard let transaction = required(notification), let context = context(notification) else {
       return
     }
-    var fields: [(String, JSONValue)] = [("transaction", .string(transaction.transactionID))]
+    var reason: String?
+    var respondBy: Timestamp?
     let kind: EventKind = type == .consumptionRequest ? .refundRequested : .refundDeclined
     if kind == .refundRequested {
       if let raw = notification.consumptionReason {
-        if let reason = Self.refundRequestReason(raw) {
-          fields.append(("reason", .string(reason.name)))
+        if let known = Self.refundRequestReason(raw) {
+          reason = known.name
         } else {
           problems.unknownValue(
             notification.line, field: "data.consumptionRequestReason", raw: .string(raw),
@@ -26,11 +27,14 @@ extension AppStoreMapper {
       }
       let deadline = context.signedDate.millisecondsSinceEpoch
         + Self.consumptionAnswerWindowMilliseconds
-      fields.append(
-        ("respond_by", .string(Timestamp(millisecondsSinceEpoch: deadline).rfc3339)))
+      respondBy = Timestamp(millisecondsSinceEpoch: deadline)
     }
     emit(
-      kind, at: context.signedDate, fields: fields, context, notification,
+      kind, at: context.signedDate, fields: {
+        $0.transaction = TransactionID(rawValue: transaction.transactionID)
+        $0.reason = reason
+        $0.respondBy = respondBy
+      }, context, notification,
       hasOriginalTransaction: false)
   }
 

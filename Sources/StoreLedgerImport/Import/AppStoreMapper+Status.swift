@@ -28,29 +28,31 @@ extension AppStoreMapper {
     let recorded = renewal?.signedDate ?? transaction.signedDate
     var meta = baseMeta(environment: renewal?.environment ?? transaction.environment)
     if let status = entry.status { meta.append(("status", .integer(status))) }
-    let original = ("original_transaction", JSONValue.string(transaction.originalTransactionID))
     func event(
-      _ kind: EventKind, _ at: Timestamp, _ fields: [(String, JSONValue)], suffix: String = ""
+      _ kind: EventKind, _ at: Timestamp, _ fields: (inout NewEvent) -> Void, suffix: String = ""
     )
       -> ImportedEvent
     {
       let id = "appstore:\(transaction.transactionID):\(kind.name)\(suffix)"
       return ImportedEvent(
-        id: id, kind: kind, subject: subject, at: at, recorded: recorded,
-        fields: fields + [original], meta: meta, line: line, identity: id)
+        id: id, kind: kind, subject: subject, at: at, recorded: recorded, meta: meta, line: line, identity: id
+      ) {
+        fields(&$0)
+        $0.originalTransaction = TransactionID(rawValue: transaction.originalTransactionID)
+      }
     }
     stateEvents(entry) { kind, at, fields in event(kind, at, fields) }
     guard let renewal, let signedDate = renewal.signedDate else { return }
     let suffix = "@\(signedDate.millisecondsSinceEpoch)"
     let isTerminal = entry.status == 2 || entry.status == 5
     if !isTerminal, let status = renewal.autoRenewStatus, let isOn = autoRenew(status, line: line) {
-      emit(event(.autoRenewChanged, signedDate, [("auto_renew", .bool(isOn))], suffix: suffix))
+      emit(event(.autoRenewChanged, signedDate, { $0.autoRenew = isOn }, suffix: suffix))
     }
     if !isTerminal, let next = renewal.autoRenewProductID,
       autoRenewableProduct(
         next, field: Self.field(entry.path, "signedRenewalInfo.autoRenewProductId"), line: line)
     {
-      emit(event(.planChanged, signedDate, [("product", .string(next))], suffix: suffix))
+      emit(event(.planChanged, signedDate, { $0.product = ProductID(rawValue: next) }, suffix: suffix))
     }
   }
 
@@ -58,7 +60,7 @@ extension AppStoreMapper {
   /// retry (3) and grace (4) from the end of its period; `event` builds each.
   private mutating func stateEvents(
     _ entry: SubscriptionStatusPayload,
-    _ event: (EventKind, Timestamp, [(String, JSONValue)]) -> ImportedEvent
+    _ event: (EventKind, Timestamp, (inout NewEvent) -> Void) -> ImportedEvent
   ) {
     let transaction = entry.transaction
     let line = entry.line
@@ -67,28 +69,28 @@ extension AppStoreMapper {
     let periodEnd = transaction.expiresDate ?? transaction.purchaseDate
     switch entry.status.flatMap(AppStoreSubscriptionStatus.init(rawValue:)) {
     case .expired?:
-      var fields: [(String, JSONValue)] = []
+      var reason: String?
       if let intent = renewal?.expirationIntent {
-        if let reason = AppStoreExpirationIntent.reason(intent) {
-          fields.append(("reason", .string(reason.name)))
+        if let known = AppStoreExpirationIntent.reason(intent) {
+          reason = known.name
         } else {
           problems.unknownValue(
             line, field: Self.field(entry.path, "signedRenewalInfo.expirationIntent"),
             raw: .integer(intent), consequence: "no reason is recorded")
         }
       }
-      emit(event(.expiration, periodEnd, fields))
+      emit(event(.expiration, periodEnd, { $0.reason = reason }))
     case .billingRetry?:
-      emit(event(.billingRetry, periodEnd, []))
+      emit(event(.billingRetry, periodEnd, { _ in }))
     case .billingGracePeriod?:
       if let graceEnd = renewal?.gracePeriodExpiresDate, graceEnd > periodEnd {
-        emit(event(.graceEntered, periodEnd, [("grace_expires", .string(graceEnd.rfc3339))]))
+        emit(event(.graceEntered, periodEnd, { $0.graceExpires = graceEnd }))
       } else {
         problems.warning(
           line,
           "status 4 (billing grace period) without a gracePeriodExpiresDate later than the period end; imported as billing_retry"
         )
-        emit(event(.billingRetry, periodEnd, []))
+        emit(event(.billingRetry, periodEnd, { _ in }))
       }
     case .revoked?:
       if transaction.revocationDate == nil {

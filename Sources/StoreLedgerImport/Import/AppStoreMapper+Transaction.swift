@@ -33,22 +33,21 @@ extension AppStoreMapper {
     else { return nil }
     let kind = chargeKind(transaction, product: product, meta: &meta)
     let at = transaction.purchaseDate
-    var fields: [(String, JSONValue)] = [
-      ("product", .string(product.id)), ("transaction", .string(transaction.transactionID)),
-    ]
-    fields += kindFields(transaction, product: product)
+    var event = NewEvent(
+      id: EventID(rawValue: "appstore:\(transaction.transactionID):\(kind.name)"), kind: kind,
+      subject: SubjectID(rawValue: subject), at: at)
+    event.product = ProductID(rawValue: product.id)
+    event.transaction = TransactionID(rawValue: transaction.transactionID)
+    setKindFields(transaction, product: product, on: &event)
     if let ownership = ownership(transaction, product: product, meta: &meta), kind == .purchase {
-      fields.append(("ownership", .string(ownership.name)))
+      event.ownership = ownership
     }
-    if let offer = offer(transaction, meta: &meta) {
-      fields.append(("offer", .string(offer.name)))
-    }
-    fields += price(transaction)
+    event.offer = offer(transaction, meta: &meta)
+    setPrice(transaction, on: &event)
     meta += transaction.plan.meta
-    fields.append(("store", .string("appstore")))
-    if let country = AppStoreStorefronts.country(transaction.storefront) {
-      fields.append(("country", .string(country)))
-    }
+    event.setMeta(meta)
+    event.store = "appstore"
+    event.country = AppStoreStorefronts.country(transaction.storefront)
     guard problems.errors.count == errorsBefore else { return nil }
     claimOwner(transaction, product: product, subject: subject)
     if let appTransactionID = transaction.appTransactionID {
@@ -56,9 +55,7 @@ extension AppStoreMapper {
     }
     emit(
       ImportedEvent(
-        id: "appstore:\(transaction.transactionID):\(kind.name)", kind: kind, subject: subject,
-        at: at, recorded: transaction.signedDate, fields: fields, meta: meta, line: line,
-        identity: "charge:" + transaction.transactionID,
+        event, recorded: transaction.signedDate, line: line, identity: "charge:" + transaction.transactionID,
         rank: transaction.transactionReason == nil ? 1 : 0))
     if let revokedAt = transaction.revocationDate {
       revocationEvent(transaction, subject: subject, at: revokedAt)
@@ -66,25 +63,22 @@ extension AppStoreMapper {
     return kind
   }
 
-  /// The fields a product's kind adds: a subscription's original transaction and period
+  /// Sets the fields a product's kind adds: a subscription's original transaction and period
   /// end, a consumable's quantity. Problems are reported, fields left out.
-  private mutating func kindFields(_ transaction: TransactionPayload, product: Product)
-    -> [(String, JSONValue)]
-  {
+  private mutating func setKindFields(_ transaction: TransactionPayload, product: Product, on event: inout NewEvent) {
     let line = transaction.line
     let at = transaction.purchaseDate
     let expiresField = Self.field(transaction.path, "expiresDate")
-    var fields: [(String, JSONValue)] = []
     switch product.kind {
     case .autoRenewable, .nonRenewing:
       if product.kind == .autoRenewable {
-        fields.append(("original_transaction", .string(transaction.originalTransactionID)))
+        event.originalTransaction = TransactionID(rawValue: transaction.originalTransactionID)
       }
       // Apple sends no expiresDate for non-renewing subscriptions; the catalog's duration then
       // gives the end (Docs/log-format.md: default `at` + `duration`).
       if let expires = transaction.expiresDate {
         if expires > at {
-          fields.append(("expires", .string(expires.rfc3339)))
+          event.expires = expires
         } else {
           problems.error(
             line,
@@ -102,14 +96,13 @@ extension AppStoreMapper {
     case .consumable:
       let quantity = transaction.quantity ?? 1
       if quantity >= 1 && quantity <= Limits.amountMax {
-        fields.append(("quantity", .integer(quantity)))
+        event.quantity = quantity
       } else {
         problems.error(
           line,
           "field '\(Self.field(transaction.path, "quantity"))': expected an integer ≥ 1, found \(quantity)")
       }
     }
-    return fields
   }
 
   /// The revocation a transaction's `revocationDate` implies.
@@ -132,17 +125,18 @@ extension AppStoreMapper {
       meta.append(("revocationPercentage", .integer(percentage)))
     }
     let reason = revocationReason(transaction)
-    var fields: [(String, JSONValue)] = [
-      ("transaction", .string(transaction.transactionID)), ("reason", .string(reason.name)),
-    ]
-    if let refunded = refundedAmount(transaction) { fields.append(("refunded", .integer(refunded))) }
+    let refunded = refundedAmount(transaction)
     emit(
       ImportedEvent(
         id: "appstore:\(transaction.transactionID):revocation", kind: .revocation,
         subject: subject, at: at, recorded: transaction.signedDate,
-        fields: fields,
         meta: meta, line: transaction.line,
-        identity: "appstore:\(transaction.transactionID):revocation"))
+        identity: "appstore:\(transaction.transactionID):revocation"
+      ) {
+        $0.transaction = TransactionID(rawValue: transaction.transactionID)
+        $0.reason = reason.name
+        $0.refunded = refunded
+      })
   }
 
   /// The amount a prorated refund gave back (`REFUND_PRORATED`: `revocationPercentage`
@@ -271,34 +265,34 @@ extension AppStoreMapper {
     }
   }
 
-  /// `price` and `currency`: Apple's milliunits are the contract's thousandths, so the number
+  /// Sets `price` and `currency`: Apple's milliunits are the contract's thousandths, so the number
   /// is carried over unchanged. Both or neither (Docs/log-format.md).
-  private mutating func price(_ transaction: TransactionPayload) -> [(String, JSONValue)] {
+  private mutating func setPrice(_ transaction: TransactionPayload, on event: inout NewEvent) {
     switch (transaction.price, transaction.currency) {
     case (nil, nil):
-      return []
+      return
     case (let price?, let currency?):
       guard price >= 0, price <= Limits.amountMax else {
         problems.error(
           transaction.line,
           "field '\(Self.field(transaction.path, "price"))': expected 0–\(Limits.amountMax) milliunits, found \(price)"
         )
-        return []
+        return
       }
       guard !currency.isEmpty, currency.utf8.count <= Limits.referenceBytesMax else {
         problems.error(
           transaction.line,
           "field '\(Self.field(transaction.path, "currency"))': expected a currency code such as USD"
         )
-        return []
+        return
       }
-      return [("price", .integer(price)), ("currency", .string(currency))]
+      event.price = price
+      event.currency = currency
     default:
       problems.warning(
         transaction.line,
         "fields '\(Self.field(transaction.path, "price"))' and 'currency' come together; only one is present, so neither is imported"
       )
-      return []
     }
   }
 }

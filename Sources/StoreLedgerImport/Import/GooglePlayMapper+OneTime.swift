@@ -37,8 +37,8 @@ extension GooglePlayMapper {
         ImportedEvent(
           id: "googleplay:\(Self.tokenKey(token)):purchase_pending", kind: .purchasePending,
           subject: subject, at: resource.purchaseTime, recorded: recorded(resource.knownAt),
-          fields: [("product", .string(product.id))], meta: meta, line: resource.line,
-          identity: "pending:" + token))
+          meta: meta, line: resource.line, identity: "pending:" + token
+        ) { $0.product = ProductID(rawValue: product.id) })
       return
     case .canceled?:
       skipped["productPurchase canceled", default: []].insert(resource.transaction)
@@ -49,9 +49,9 @@ extension GooglePlayMapper {
         resource.line, field: path + ".purchaseState", raw: .integer(state),
         consequence: "imported as purchased")
     }
-    guard var fields = productFields(resource, product: product, token: token) else { return }
+    guard var event = purchase(resource, product: product, token: token, subject: subject) else { return }
     switch resource.purchaseType {
-    case 1?: fields.append(("offer", .string(Offer.code.name)))
+    case 1?: event.offer = .code
     case 2?: meta.append(("purchaseType", .string("rewarded")))
     case 0?, nil: break
     case let other?:
@@ -61,34 +61,34 @@ extension GooglePlayMapper {
       meta.append(("purchaseType", .integer(other)))
     }
     if let money = resource.orderID.flatMap({ orderMoney($0, productID: resource.productID) }) {
-      fields += money.fields
+      money.fields.set(on: &event)
       meta += money.meta
     }
     if let details = resource.v2 {
-      addV2Facts(details, resource: resource, product: product, fields: &fields, meta: &meta)
+      addV2Facts(details, resource: resource, product: product, event: &event, meta: &meta)
     }
-    fields.append(("store", .string(Self.storeName)))
-    let key = resource.orderID.map { _ in resource.transaction } ?? Self.tokenKey(token)
+    event.store = Self.storeName
+    event.setMeta(meta)
     emit(
       ImportedEvent(
-        id: "googleplay:\(key):purchase", kind: .purchase, subject: subject,
-        at: resource.purchaseTime, recorded: recorded(resource.knownAt), fields: fields,
-        meta: meta,
-        line: resource.line, identity: "charge:" + resource.transaction))
+        event, recorded: recorded(resource.knownAt), line: resource.line, identity: "charge:" + resource.transaction))
     revocationForKnownVoid(
       transaction: resource.transaction, subject: subject,
       meta: Self.baseMeta(isTest: resource.purchaseType == 0, token: token), line: resource.line,
       recorded: recorded(resource.knownAt))
   }
 
-  /// The product, transaction and (consumables) quantity of a purchase; nil (with an error)
-  /// for a subscription product or a bad quantity.
-  private mutating func productFields(
-    _ resource: GooglePlayProductPayload, product: Product, token: String
-  ) -> [(String, JSONValue)]? {
-    var fields: [(String, JSONValue)] = [
-      ("product", .string(product.id)), ("transaction", .string(resource.transaction)),
-    ]
+  /// The `purchase` with its product, transaction and (consumables) quantity; nil (with an
+  /// error) for a subscription product or a bad quantity.
+  private mutating func purchase(
+    _ resource: GooglePlayProductPayload, product: Product, token: String, subject: String
+  ) -> NewEvent? {
+    let key = resource.orderID.map { _ in resource.transaction } ?? Self.tokenKey(token)
+    var event = NewEvent(
+      id: EventID(rawValue: "googleplay:\(key):purchase"), kind: .purchase, subject: SubjectID(rawValue: subject),
+      at: resource.purchaseTime)
+    event.product = ProductID(rawValue: product.id)
+    event.transaction = TransactionID(rawValue: resource.transaction)
     switch product.kind {
     case .autoRenewable:
       problems.error(
@@ -104,11 +104,11 @@ extension GooglePlayMapper {
           "field '\(resource.path).quantity': expected an integer ≥ 1, found \(quantity)")
         return nil
       }
-      fields.append(("quantity", .integer(quantity)))
+      event.quantity = quantity
     case .nonConsumable, .nonRenewing:
       break
     }
-    return fields
+    return event
   }
 
   /// ONE_TIME_PRODUCT_PURCHASED: the purchase comes from the product resource; alone, the

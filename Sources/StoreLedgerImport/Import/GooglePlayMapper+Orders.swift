@@ -9,18 +9,14 @@ extension GooglePlayMapper {
   /// the import has no order document for it, or the document states no amount for it.
   /// - Complexity: O(i) in the order's line items.
   func orderMoney(_ orderID: String, productID: String) -> (
-    fields: [(String, JSONValue)], meta: [(String, JSONValue)]
+    fields: GooglePlayChargeFields, meta: [(String, JSONValue)]
   )? {
     guard let document = orders[orderID], let money = document.money(for: productID),
       money.price.thousandths <= Limits.amountMax
     else { return nil }
-    var fields: [(String, JSONValue)] = [
-      ("price", .integer(money.price.thousandths)), ("currency", .string(money.price.currency)),
-    ]
-    if let proceeds = money.proceeds { fields.append(("proceeds", .integer(proceeds))) }
-    if let country = GooglePlayOrderPayload.validCountry(document.country) {
-      fields.append(("country", .string(country)))
-    }
+    let fields = GooglePlayChargeFields(
+      price: money.price.thousandths, currency: money.price.currency, proceeds: money.proceeds,
+      country: GooglePlayOrderPayload.validCountry(document.country))
     var meta: [(String, JSONValue)] = []
     if let tax = money.tax, tax.currency == money.price.currency {
       meta.append(("tax", .integer(tax.thousandths)))
@@ -34,11 +30,35 @@ extension GooglePlayMapper {
   /// written with.
   mutating func warnLatePrice(chargeID: String, orderID: String, productID: String) {
     guard orderMoney(orderID, productID: productID) != nil, let document = orders[orderID],
-      let known = knowledge.events[chargeID], !known.contains(#""price":"#)
+      let known = knowledge.event(chargeID), known.price == nil
     else { return }
     problems.warning(
       document.line,
       "order '\(orderID)': the ledger already holds its charge '\(chargeID)' without a price, so the order document (orders.get) arriving now does not price it (the log is append-only); import order documents with the resource they belong to"
     )
+  }
+}
+
+/// What a Google Play charge's documents tell of its sale: the typed fields its `purchase` or
+/// `renewal` gets (an order document's money, or the line item's offer and recurring price).
+struct GooglePlayChargeFields {
+  /// The offer phase the order charged.
+  var offer: Offer? = nil
+  /// The price, in thousandths of `currency`.
+  var price: Int64? = nil
+  /// The price's currency.
+  var currency: String? = nil
+  /// What Google pays the developer, in thousandths of `currency`.
+  var proceeds: Int64? = nil
+  /// The buyer's country (ISO 3166-1 alpha-2).
+  var country: String? = nil
+
+  /// Sets the fields known here on `event`, leaving the others as they are.
+  func set(on event: inout NewEvent) {
+    if let offer { event.offer = offer }
+    if let price { event.price = price }
+    if let currency { event.currency = currency }
+    if let proceeds { event.proceeds = proceeds }
+    if let country { event.country = country }
   }
 }

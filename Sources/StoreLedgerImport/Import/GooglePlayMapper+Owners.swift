@@ -94,9 +94,7 @@ extension GooglePlayMapper {
   private mutating func settleSubscriptionOwners() {
     var units: Set<String> = []
     for event in events {
-      if let unit = event.fields.first(where: { $0.0 == "original_transaction" })?.1.stringValue {
-        units.insert(unit)
-      }
+      if let unit = event.event.originalTransaction { units.insert(unit.rawValue) }
     }
     // By start, so a resubscription joins the owner its expired purchase has by then.
     var owners: [String: UnitOwnership] = [:]
@@ -163,7 +161,7 @@ extension GooglePlayMapper {
   private mutating func settleProductOwners() {
     var eventsByToken: [String: [Int]] = [:]
     for index in events.indices {
-      if case .string(let token)? = events[index].meta.first(where: { $0.0 == "purchaseToken" })?.1,
+      if case .string(let token)? = events[index].event.metaValues["purchaseToken"],
         products[token] != nil
       {
         eventsByToken[token, default: []].append(index)
@@ -240,10 +238,10 @@ extension GooglePlayMapper {
       emit(
         ImportedEvent(
           id: id, kind: .transfer, subject: change.from, at: change.at, recorded: change.recorded,
-          fields: [("to", .string(change.to)), (field, .string(unit))],
           // No purchaseToken: the log's knowledge of a token comes from its own events.
           meta: Array(Self.baseMeta(isTest: isTest, token: "").prefix(2)),
-          line: change.line == 0 ? line : change.line, identity: id))
+          line: change.line == 0 ? line : change.line, identity: id
+        ) { $0.setTransfer(to: change.to, unit: unit, isSubscription: field == "original_transaction") })
     }
     return ownership
   }

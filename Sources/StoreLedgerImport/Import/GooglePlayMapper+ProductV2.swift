@@ -8,7 +8,7 @@ extension GooglePlayMapper {
   /// does not say when a rental ends (the rental period is the purchase option's).
   mutating func addV2Facts(
     _ details: GooglePlayProductV2Details, resource: GooglePlayProductPayload, product: Product,
-    fields: inout [(String, JSONValue)], meta: inout [(String, JSONValue)]
+    event: inout NewEvent, meta: inout [(String, JSONValue)]
   ) {
     if let offerID = details.offerID { meta.append(("offerId", .string(offerID))) }
     if let option = details.purchaseOptionID { meta.append(("purchaseOptionId", .string(option))) }
@@ -21,11 +21,7 @@ extension GooglePlayMapper {
         )
       }
     }
-    if !fields.contains(where: { $0.0 == "country" }),
-      let country = GooglePlayOrderPayload.validCountry(details.regionCode)
-    {
-      fields.append(("country", .string(country)))
-    }
+    if event.country == nil { event.country = GooglePlayOrderPayload.validCountry(details.regionCode) }
   }
 
   /// Warns, once per purchase token, about a `ProductPurchaseV2` fetched three days or more

@@ -34,13 +34,13 @@ extension GooglePlayMapper {
           ImportedEvent(
             id: id, kind: .refundRequested, subject: subject, at: review.eventTime,
             recorded: recorded(review.knownAt),
-            fields: [
-              ("transaction", .string(transaction)),
-              ("respond_by", .string(Timestamp(millisecondsSinceEpoch: deadline).rfc3339)),
-            ],
             // `storeledger evidence` copies the refund token into its orders.reviewrefund body.
             meta: Self.baseMeta(isTest: isTest, token: token) + (refundToken.map { [("pendingRefundToken", .string($0))] } ?? []),
-            line: review.line, identity: id))
+            line: review.line, identity: id
+          ) {
+            $0.transaction = TransactionID(rawValue: transaction)
+            $0.respondBy = Timestamp(millisecondsSinceEpoch: deadline)
+          })
       }
     }
   }

@@ -59,16 +59,15 @@ extension GooglePlayMapper {
     to product: String, at: Timestamp, order: GooglePlayOrder, chain: GooglePlayChain,
     copy: GooglePlaySubscriptionPayload, replacement: String?
   ) {
-    let fields: [(String, JSONValue)] = [
-      ("original_transaction", .string(chain.root)), ("product", .string(product)),
-    ]
-    let id = "googleplay:\(order.id):plan_changed:\(Self.digest(kind: .planChanged, at: at, fields: fields))"
-    emit(
-      ImportedEvent(
-        id: id, kind: .planChanged, subject: chain.subject, at: at, recorded: at, fields: fields,
-        meta: Self.baseMeta(isTest: chain.isTest, resource: copy)
-          + [("deferredItemReplacement", replacement.map(JSONValue.string) ?? .null)],
-        line: copy.line, identity: id))
+    var event = NewEvent(id: "", kind: .planChanged, subject: SubjectID(rawValue: chain.subject), at: at)
+    event.originalTransaction = TransactionID(rawValue: chain.root)
+    event.product = ProductID(rawValue: product)
+    let id = "googleplay:\(order.id):plan_changed:\(Self.digest(event))"
+    event.id = EventID(rawValue: id)
+    event.setMeta(
+      Self.baseMeta(isTest: chain.isTest, resource: copy)
+        + [("deferredItemReplacement", replacement.map(JSONValue.string) ?? .null)])
+    emit(ImportedEvent(event, recorded: at, line: copy.line, identity: id))
   }
 
   /// The catalog product of a Google product id and base plan, without reporting a miss.

@@ -59,7 +59,7 @@ extension GooglePlayMapper {
     }
     for restart in facts.notifications where restart.kind == .restarted {
       emit(
-        .autoRenewChanged, at: restart.eventTime, [("auto_renew", .bool(true))],
+        .autoRenewChanged, at: restart.eventTime, { $0.autoRenew = true },
         facts.context.learned(from: restart))
     }
   }
@@ -82,7 +82,7 @@ extension GooglePlayMapper {
         continue
       }
       emit(
-        .autoRenewChanged, at: time, [("auto_renew", .bool(false))],
+        .autoRenewChanged, at: time, { $0.autoRenew = false },
         facts.context.learned(from: cancel))
     }
     for cancelTime in cancelTimes {
@@ -92,7 +92,7 @@ extension GooglePlayMapper {
       context.knownAt = Self.earliest(
         copies.map { recorded($0.knownAt) } + (told[cancelTime] ?? []))
       emit(
-        .autoRenewChanged, at: cancelTime, [("auto_renew", .bool(false))],
+        .autoRenewChanged, at: cancelTime, { $0.autoRenew = false },
         extraMeta: Self.surveyMeta(copies), context)
     }
   }
@@ -106,7 +106,7 @@ extension GooglePlayMapper {
     if facts.has(.inGracePeriod, or: .inGracePeriod) {
       if let graceEnd, graceEnd > order.end {
         emit(
-          .graceEntered, at: order.end, [("grace_expires", .string(graceEnd.rfc3339))],
+          .graceEntered, at: order.end, { $0.graceExpires = graceEnd },
           source(facts, .inGracePeriod, .inGracePeriod))
       } else {
         // Without a copy fetched in grace nothing tells when grace ends; a guess (no grace)
@@ -122,7 +122,7 @@ extension GooglePlayMapper {
     holdEvents(facts)
     if facts.has(.paused, or: .paused) {
       emit(
-        .expiration, at: order.end, [("reason", .string(ExpirationReason.voluntary.name))],
+        .expiration, at: order.end, { $0.reason = ExpirationReason.voluntary.name },
         name: "paused", extraMeta: [("paused", .bool(true))], source(facts, .paused, .paused))
     }
     return facts.has(.onHold, or: .onHold)
@@ -139,10 +139,10 @@ extension GooglePlayMapper {
       var context = facts.context
       context.knownAt = copy.knownAt
       context.line = copy.line
-      emit(.billingRetry, at: max(expiry, order.end), [], context)
+      emit(.billingRetry, at: max(expiry, order.end), { _ in }, context)
     }
     for hold in facts.notifications where hold.kind == .onHold {
-      emit(.billingRetry, at: max(hold.eventTime, order.end), [], facts.context.learned(from: hold))
+      emit(.billingRetry, at: max(hold.eventTime, order.end), { _ in }, facts.context.learned(from: hold))
     }
   }
 
@@ -160,11 +160,11 @@ extension GooglePlayMapper {
     if let extended, extended > order.end {
       // The copy tells the new end (in effect at the old end at the latest); the
       // notification tells since when. Each is a fact of its own, whichever came first.
-      emit(.renewalExtended, at: order.end, [("expires", .string(extended.rfc3339))], extendedSource)
+      emit(.renewalExtended, at: order.end, { $0.expires = extended }, extendedSource)
       for deferral in facts.notifications
       where deferral.kind == .deferred && deferral.eventTime < extended {
         emit(
-          .renewalExtended, at: deferral.eventTime, [("expires", .string(extended.rfc3339))],
+          .renewalExtended, at: deferral.eventTime, { $0.expires = extended },
           facts.context.learned(from: deferral))
       }
     } else if let deferral = facts.latest(.deferred) {
@@ -202,7 +202,7 @@ extension GooglePlayMapper {
     }
     let at = reason == .billing ? (gaveUp ?? expiredEnd) : expiredEnd
     emit(
-      .expiration, at: max(at, order.start), [("reason", .string(reason.name))],
+      .expiration, at: max(at, order.start), { $0.reason = reason.name },
       source(facts, .expired, .expired))
   }
 
@@ -238,21 +238,9 @@ extension GooglePlayMapper {
   /// ledger knew it (the append then knows it from then, Docs/log-format.md "Redeliveries");
   /// nil when it is not.
   private func relearned(_ id: String, recorded: Timestamp?) -> ImportedEvent? {
-    guard let text = knowledge.events[id], let since = knowledge.knownAt[id],
-      case .object(let members)? = try? JSONValue.parse(text),
-      let type = members.first(where: { $0.0 == "type" })?.1.stringValue,
-      let kind = EventKind(name: type),
-      let subject = members.first(where: { $0.0 == "subject" })?.1.stringValue,
-      let atText = members.first(where: { $0.0 == "at" })?.1.stringValue,
-      let at = Timestamp.parseRFC3339(atText),
-      (recorded ?? at) < since
+    guard let event = knowledge.event(id), let since = knowledge.knownAt[id], (recorded ?? event.at) < since
     else { return nil }
-    let header: Set<String> = ["id", "type", "subject", "at", "recorded", "meta"]
-    var meta: [(String, JSONValue)] = []
-    if case .object(let known)? = members.first(where: { $0.0 == "meta" })?.1 { meta = known }
-    return ImportedEvent(
-      id: id, kind: kind, subject: subject, at: at, recorded: recorded,
-      fields: members.filter { !header.contains($0.0) }, meta: meta, line: 0, identity: id)
+    return ImportedEvent(event, recorded: recorded, line: 0, identity: id)
   }
 
   /// Revoked: refunded and access removed at once. The voided purchases list is the trusted
@@ -304,26 +292,25 @@ extension GooglePlayMapper {
   /// `googleplay:<order>:<name>:<digest>`, the digest of its type, time and fields: the
   /// same fact from any document gives the same id, another fact another id.
   private mutating func emit(
-    _ kind: EventKind, at: Timestamp, _ fields: [(String, JSONValue)],
+    _ kind: EventKind, at: Timestamp, _ fields: (inout NewEvent) -> Void,
     name: String? = nil, extraMeta: [(String, JSONValue)] = [], _ context: GooglePlayStateContext
   ) {
     if let replacedAt = context.chain.replacedAt, at >= replacedAt { return }
-    let allFields = fields + [("original_transaction", .string(context.chain.root))]
-    let digest = Self.digest(kind: kind, at: at, fields: allFields)
-    let id = "googleplay:\(context.order.id):\(name ?? kind.name):\(digest)"
-    emit(
-      ImportedEvent(
-        id: id, kind: kind, subject: context.chain.subject, at: at,
-        recorded: recorded(context.knownAt), fields: allFields,
-        meta: Self.baseMeta(isTest: context.chain.isTest, resource: context.resource)
-          + extraMeta,
-        line: context.line, identity: id))
+    var event = NewEvent(id: "", kind: kind, subject: SubjectID(rawValue: context.chain.subject), at: at)
+    fields(&event)
+    event.originalTransaction = TransactionID(rawValue: context.chain.root)
+    let id = "googleplay:\(context.order.id):\(name ?? kind.name):\(Self.digest(event))"
+    event.id = EventID(rawValue: id)
+    event.setMeta(Self.baseMeta(isTest: context.chain.isTest, resource: context.resource) + extraMeta)
+    emit(ImportedEvent(event, recorded: recorded(context.knownAt), line: context.line, identity: id))
   }
 
-  /// The first 12 hex digits of the SHA-256 of a fact: its type, time and fields.
-  static func digest(kind: EventKind, at: Timestamp, fields: [(String, JSONValue)]) -> String {
-    let fact = JSONWriter.compact(
-      .object([("type", .string(kind.name)), ("at", .string(at.rfc3339))] + fields))
+  /// The first 12 hex digits of the SHA-256 of a fact: its type, time and fields (`event`'s
+  /// line without its id, subject, `recorded` and `meta`), and `extra` members.
+  static func digest(_ event: NewEvent, adding extra: [(String, JSONValue)] = []) -> String {
+    guard case .object(let members) = event.jsonValue else { preconditionFailure("an event's line is an object") }
+    let header: Set<String> = ["id", "subject", "recorded", "meta"]
+    let fact = JSONWriter.compact(.object(members.filter { !header.contains($0.0) } + extra))
     return String(SHA256.hash(Array(fact.utf8)).hex.prefix(12))
   }
 
@@ -345,11 +332,12 @@ extension GooglePlayMapper {
     let id = "googleplay:\(orderID):revocation"
     emit(
       ImportedEvent(
-        id: id, kind: .revocation, subject: subject, at: at, recorded: recorded,
-        fields: [
-          ("transaction", .string(orderID)), ("reason", .string(RevocationReason.refund.name)),
-        ] + (quantity.map { [("quantity", .integer($0))] } ?? []),
-        meta: meta, line: line, identity: id))
+        id: id, kind: .revocation, subject: subject, at: at, recorded: recorded, meta: meta, line: line, identity: id
+      ) {
+        $0.transaction = TransactionID(rawValue: orderID)
+        $0.reason = RevocationReason.refund.name
+        $0.quantity = quantity
+      })
   }
 }
 
@@ -366,12 +354,12 @@ extension GooglePlayMapper {
     let id = "googleplay:\(transaction):revocation:\(digest)"
     emit(
       ImportedEvent(
-        id: id, kind: .revocation, subject: subject, at: known.at, recorded: recorded,
-        fields: [
-          ("transaction", .string(transaction)),
-          ("reason", .string(RevocationReason.refund.name)),
-        ],
-        meta: meta, line: line, identity: id))
+        id: id, kind: .revocation, subject: subject, at: known.at, recorded: recorded, meta: meta, line: line,
+        identity: id
+      ) {
+        $0.transaction = TransactionID(rawValue: transaction)
+        $0.reason = RevocationReason.refund.name
+      })
   }
 }
 

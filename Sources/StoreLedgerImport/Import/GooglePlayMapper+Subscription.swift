@@ -146,9 +146,9 @@ extension GooglePlayMapper {
       ImportedEvent(
         id: "googleplay:\(Self.tokenKey(resource.key)):purchase_pending", kind: .purchasePending,
         subject: chain.subject, at: at, recorded: recorded(resource.knownAt),
-        fields: [("product", .string(product.id))],
         meta: Self.baseMeta(isTest: chain.isTest, resource: resource), line: resource.line,
-        identity: "pending:" + resource.key))
+        identity: "pending:" + resource.key
+      ) { $0.product = ProductID(rawValue: product.id) })
   }
 
   /// The orders of a subscription, oldest first, with their periods.
@@ -344,7 +344,7 @@ extension GooglePlayMapper {
       // Learned earlier than the log knew it (a copy that came late): the same line again,
       // with this `recorded`, so the log knows the charge from then.
       if let event = charge(order, chain: chain),
-        knowledge.events[event.id] == JSONWriter.compact(event.json(includesRecorded: false)),
+        knowledge.event(event.id) == event.event.withoutRecorded,
         let since = knowledge.knownAt[event.id], event.knownAt < since
       {
         emit(event)
@@ -392,14 +392,15 @@ extension GooglePlayMapper {
     if let basePlan = item.basePlanID { meta.append(("basePlanId", .string(basePlan))) }
     if let offerID = item.offerID { meta.append(("offerId", .string(offerID))) }
     meta += Self.installmentMeta(item)
-    var kind = EventKind.purchase
-    var fields: [(String, JSONValue)] = [
-      ("product", .string(product.id)), ("transaction", .string(order.id)),
-    ]
+    let kind: EventKind = product.kind == .autoRenewable && order.renewalIndex != nil ? .renewal : .purchase
+    var event = NewEvent(
+      id: EventID(rawValue: "googleplay:\(order.id):\(kind.name)"), kind: kind,
+      subject: SubjectID(rawValue: chain.subject), at: order.start)
+    event.product = ProductID(rawValue: product.id)
+    event.transaction = TransactionID(rawValue: order.id)
     switch product.kind {
     case .autoRenewable:
-      kind = order.renewalIndex == nil ? .purchase : .renewal
-      fields.append(("original_transaction", .string(chain.root)))
+      event.originalTransaction = TransactionID(rawValue: chain.root)
     case .nonRenewing:
       break
     case .nonConsumable, .consumable:
@@ -409,25 +410,19 @@ extension GooglePlayMapper {
       )
       return nil
     }
-    fields.append(("expires", .string(order.end.rfc3339)))
+    event.expires = order.end
     let priced = pricing(order)
-    fields += priced.fields
+    priced.fields.set(on: &event)
     meta += priced.meta
-    fields.append(("store", .string(Self.storeName)))
-    if !fields.contains(where: { $0.0 == "country" }),
-      let country = GooglePlayOrderPayload.validCountry(order.resource.regionCode)
-    {
-      fields.append(("country", .string(country)))
-    }
+    event.store = Self.storeName
+    if event.country == nil { event.country = GooglePlayOrderPayload.validCountry(order.resource.regionCode) }
     if let phase = item.offerPhase, priced.meta.contains(where: { $0.0 == "offerPhase" }) {
       problems.unknownValue(
         line, field: itemPath + ".offerPhase", raw: .string(phase),
         consequence: "no offer recorded; kept raw in meta")
     }
-    return ImportedEvent(
-      id: "googleplay:\(order.id):\(kind.name)", kind: kind, subject: chain.subject,
-      at: order.start, recorded: order.firstKnownAt, fields: fields, meta: meta, line: line,
-      identity: "charge:" + order.id)
+    event.setMeta(meta)
+    return ImportedEvent(event, recorded: order.firstKnownAt, line: line, identity: "charge:" + order.id)
   }
 }
 
@@ -441,38 +436,36 @@ extension GooglePlayMapper {
   /// nothing marks the order as an offer's: an `offerDetails.offerId`, a `signupPromotion`, or
   /// a replaced token (the first order of an upgrade may be prorated).
   func pricing(_ order: GooglePlayOrder) -> (
-    fields: [(String, JSONValue)], meta: [(String, JSONValue)], unpricedBecause: String?
+    fields: GooglePlayChargeFields, meta: [(String, JSONValue)], unpricedBecause: String?
   ) {
     let item = order.item
-    let offer: [(String, JSONValue)]
+    var offer = GooglePlayChargeFields()
     switch item.offerPhase {
-    case "freeTrial"?: offer = [("offer", .string(Offer.trial.name))]
-    case "introductoryPrice"?: offer = [("offer", .string(Offer.intro.name))]
-    default: offer = []
+    case "freeTrial"?: offer.offer = .trial
+    case "introductoryPrice"?: offer.offer = .intro
+    default: break
     }
-    if let money = orderMoney(item.orderID ?? order.id, productID: item.productID) {
-      return (offer + money.fields, money.meta, nil)
+    if var money = orderMoney(item.orderID ?? order.id, productID: item.productID) {
+      money.fields.offer = offer.offer
+      return (money.fields, money.meta, nil)
     }
-    let price: [(String, JSONValue)] =
-      item.recurringPrice.map {
-        [("price", .integer($0.thousandths)), ("currency", .string($0.currency))]
-      } ?? []
+    let price = GooglePlayChargeFields(price: item.recurringPrice?.thousandths, currency: item.recurringPrice?.currency)
     switch item.offerPhase {
     case "freeTrial"?, "introductoryPrice"?, "prorationPeriod"?: return (offer, [], nil)
     case "basePrice"?: return (price, [], nil)
-    case let other?: return ([], [("offerPhase", .string(other))], nil)
+    case let other?: return (GooglePlayChargeFields(), [("offerPhase", .string(other))], nil)
     case nil: break
     }
-    guard !price.isEmpty else { return ([], [], nil) }
+    guard item.recurringPrice != nil else { return (GooglePlayChargeFields(), [], nil) }
     if let offerID = item.offerID, !offerID.isEmpty {
-      return ([], [], "it was bought with offer '\(offerID)' (offerDetails.offerId)")
+      return (GooglePlayChargeFields(), [], "it was bought with offer '\(offerID)' (offerDetails.offerId)")
     }
     if order.resource.hasSignupPromotion {
-      return ([], [], "a promotion was applied at signup (signupPromotion)")
+      return (GooglePlayChargeFields(), [], "a promotion was applied at signup (signupPromotion)")
     }
     if order.renewalIndex == nil && order.resource.linkedToken != nil {
       return (
-        [], [],
+        GooglePlayChargeFields(), [],
         "it is the first order of a token that replaced another (linkedPurchaseToken), which may be prorated"
       )
     }
@@ -487,20 +480,15 @@ extension GooglePlayMapper {
   private mutating func periodEndCorrection(
     _ order: GooglePlayOrder, chain: GooglePlayChain, from knownEnd: Timestamp
   ) {
-    let fields: [(String, JSONValue)] = [
-      ("expires", .string(order.end.rfc3339)), ("original_transaction", .string(chain.root)),
-    ]
-    let digest = Self.digest(
-      kind: .renewalExtended, at: order.start,
-      fields: fields + [("corrects", .string(knownEnd.rfc3339))])
+    var event = NewEvent(id: "", kind: .renewalExtended, subject: SubjectID(rawValue: chain.subject), at: order.start)
+    event.expires = order.end
+    event.originalTransaction = TransactionID(rawValue: chain.root)
+    let digest = Self.digest(event, adding: [("corrects", .string(knownEnd.rfc3339))])
     let id = "googleplay:\(order.id):\(Self.periodEndName):\(digest)"
-    emit(
-      ImportedEvent(
-        id: id, kind: .renewalExtended, subject: chain.subject, at: order.start,
-        recorded: recorded(order.resource.knownAt), fields: fields,
-        meta: Self.baseMeta(isTest: chain.isTest, resource: order.resource)
-          + [("correctsExpires", .string(knownEnd.rfc3339))],
-        line: order.resource.line, identity: id))
+    event.id = EventID(rawValue: id)
+    event.setMeta(
+      Self.baseMeta(isTest: chain.isTest, resource: order.resource) + [("correctsExpires", .string(knownEnd.rfc3339))])
+    emit(ImportedEvent(event, recorded: recorded(order.resource.knownAt), line: order.resource.line, identity: id))
   }
 
   /// What an order the ledger already charged still adds: a correction of its period end

@@ -74,7 +74,7 @@ package struct ImportResult: Sendable, Equatable {
     }
     var environments: [String: Int] = [:]
     for event in events {
-      let environment = event.meta.first(where: { $0.0 == "environment" })?.1.stringValue
+      let environment = event.event.metaValues["environment"]?.stringValue
       environments[environment ?? "unknown", default: 0] += 1
     }
     return ImportResult(
@@ -95,8 +95,8 @@ package struct ImportResult: Sendable, Equatable {
     var kept: [ImportedEvent] = []
     var alreadyKnown = 0
     for event in events {
-      if let known = knowledge.events[event.id] {
-        let isSame = JSONWriter.compact(event.json(includesRecorded: false)) == known
+      if knowledge.events[event.id] != nil {
+        let isSame = knowledge.event(event.id) == event.event.withoutRecorded
         // Learned earlier than the log knew it (a document that came late): the same line
         // with this `recorded` makes the append count it known from then.
         if isSame, let since = knowledge.knownAt[event.id], event.knownAt < since {
@@ -113,7 +113,7 @@ package struct ImportResult: Sendable, Equatable {
         continue
       }
       if event.kind.isCharge,
-        let transaction = event.fields.first(where: { $0.0 == "transaction" })?.1.stringValue,
+        let transaction = event.event.transaction?.rawValue,
         let charge = knowledge.charges[transaction]
       {
         alreadyKnown += 1
@@ -158,10 +158,8 @@ package struct ImportResult: Sendable, Equatable {
       let chosen = ordered[0].event
       kept.append(chosen)
       duplicateCount += group.count - 1
-      let content = JSONWriter.compact(chosen.json(includesRecorded: false))
-      let differing = ordered.dropFirst().filter {
-        JSONWriter.compact($0.event.json(includesRecorded: false)) != content
-      }
+      let content = chosen.event.withoutRecorded
+      let differing = ordered.dropFirst().filter { $0.event.event.withoutRecorded != content }
       if !differing.isEmpty {
         let lines = Set(group.map(\.line)).sorted().map(String.init).joined(separator: ", ")
         let dropped = Set(differing.map(\.line)).sorted().joined(separator: " ")

@@ -109,7 +109,7 @@ package struct LedgerKnowledge: Sendable {
     }
     let id = event.id
     if events[id] == nil { events[id] = event.content }
-    if events[id] == event.content,
+    if let known = events[id], Self.isSameEvent(known, event.content),
       let time = (event.recorded ?? event.at).flatMap(Timestamp.parseRFC3339)
     {
       knownAt[id] = min(knownAt[id] ?? time, time)
@@ -153,6 +153,28 @@ package struct LedgerKnowledge: Sendable {
       googlePlayTokens[key] = GooglePlayKnownToken(originalTransaction: original, subject: subject)
       if googlePlayUnitSubjects[original] == nil { googlePlayUnitSubjects[original] = subject }
     }
+  }
+
+  /// The imported event the ledger holds as `id`, without `recorded`, as a typed value (read by
+  /// the one reader of a typed event, `NewEvent(json:)`); nil when it holds none, or when its
+  /// line is not one an importer or `NewEvent` could write.
+  /// - Complexity: O(length of its line).
+  func event(_ id: String) -> NewEvent? { events[id].flatMap(Self.typedEvent) }
+
+  /// Whether two lines without `recorded` hold the same event: the same text, or the same typed
+  /// value (another member order or spelling of the same values).
+  /// - Complexity: O(length of the lines).
+  static func isSameEvent(_ line: String, _ other: String) -> Bool {
+    if line == other { return true }
+    guard let event = typedEvent(line) else { return false }
+    return event == typedEvent(other)
+  }
+
+  /// A line's typed event; nil when it is not one.
+  /// - Complexity: O(length of the line).
+  static func typedEvent(_ line: String) -> NewEvent? {
+    guard let json = try? JSONValue.parse(line) else { return nil }
+    return try? NewEvent(json: json)
   }
 
   /// Records a `transfer` line, whoever wrote it.

@@ -10,7 +10,7 @@ enum TidyAllowList {
   /// Files named after no type they declare or extend.
   static let filesNamedAfterNoType: Set<String> = [
     "Sources/StoreLedger/API/Codable+Vocabulary.swift",
-    "Sources/StoreLedger/API/Identifiers.swift",
+    "Sources/StoreLedgerCore/Events/Identifiers.swift",
     "Sources/StoreLedgerCore/Crypto/ECDSA.swift",
     "Sources/StoreLedgerCore/Crypto/ModularArithmetic.swift",
     "Sources/StoreLedgerCore/Fold/PolicyDecision.swift",

@@ -1,7 +1,3 @@
-import StoreLedgerCore
-import StoreLedgerImport
-import StoreLedgerStorage
-
 /// A subject: the account or person whose access the ledger tracks (the log's `subject`).
 public struct SubjectID: RawRepresentable, Hashable, Codable, Sendable, ExpressibleByStringInterpolation {
   /// The id as written in the log.

@@ -1,7 +1,3 @@
-import StoreLedgerCore
-import StoreLedgerImport
-import StoreLedgerStorage
-
 // One constructor per event type, taking the fields Docs/log-format.md requires of it as
 // parameters and the ones it allows as defaulted parameters: a purchase without a
 // transaction does not compile. `recorded` and `meta` may be set on the result.

@@ -1,7 +1,3 @@
-import StoreLedgerCore
-import StoreLedgerImport
-import StoreLedgerStorage
-
 /// An event to append: the typed form of one log line (Docs/log-format.md lists which
 /// fields each type requires; the ledger checks them exactly as it checks a line).
 ///
@@ -64,9 +60,17 @@ public struct NewEvent: Hashable, Sendable, Codable {
   package var service: String?
   /// The subject a `transfer` moves its unit to (contract v1.3, section 9).
   package var to: SubjectID?
+  /// `meta` as the log holds it: any JSON values (importers write numbers and booleans too), so
+  /// a line read and written again keeps them (Docs/decisions.md, "One typed event for the importers").
+  package var metaValues: [String: JSONValue] = [:]
+
   /// Anything else to keep with the event (store ids, environment); answers ignore it.
-  /// The log allows any JSON values; this form holds strings (others decode as their JSON text).
-  public var meta: [String: String] = [:]
+  /// The log allows any JSON values; this view shows strings (others as their JSON text) and
+  /// setting it stores strings.
+  public var meta: [String: String] {
+    get { metaValues.mapValues { $0.stringValue ?? JSONWriter.compact($0) } }
+    set { metaValues = newValue.mapValues { .string($0) } }
+  }
 
   /// An event with the fields every type has; the package sets the others as its type requires
   /// (users build events with the per-type constructors, which ask for exactly those fields).
@@ -77,14 +81,28 @@ public struct NewEvent: Hashable, Sendable, Codable {
     self.at = at
   }
 
-  /// The event as one JSON log line, without the newline.
+  /// The event as one JSON log line (compact, keys sorted), without the newline: the one
+  /// encoder of a typed event, for the library's appends and the importers' lines alike.
   /// - Complexity: O(size of the line).
-  func appendLine(to out: inout [UInt8]) {
+  package func appendLine(to out: inout [UInt8]) {
     JSONWriter.write(jsonValue, into: &out, indent: nil, level: 0)
   }
 
+  /// The event as one JSON log line (compact, keys sorted), without the newline.
+  /// - Complexity: O(size of the line).
+  package var logLine: String { JSONWriter.compact(jsonValue) }
+
+  /// The same event without `recorded`: what two copies of one fact must share
+  /// (Docs/log-format.md, "Redeliveries").
+  package var withoutRecorded: NewEvent {
+    var copy = self
+    copy.recorded = nil
+    return copy
+  }
+
   /// The log line's object: the fields set, in the log's names.
-  var jsonValue: JSONValue {
+  /// - Complexity: O(number of fields and meta members).
+  package var jsonValue: JSONValue {
     var members: [(String, JSONValue)] = [
       ("id", .string(id.rawValue)), ("type", .string(kind.name)), ("subject", .string(subject.rawValue)),
       ("at", .string(at.rfc3339)),
@@ -113,7 +131,7 @@ public struct NewEvent: Hashable, Sendable, Codable {
     add("grant", grant.map { .string($0.rawValue) })
     add("service", service.map { .string($0) })
     add("to", to.map { .string($0.rawValue) })
-    if !meta.isEmpty { add("meta", .object(meta.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })) }
+    if !metaValues.isEmpty { add("meta", .object(metaValues.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })) }
     return .object(members)
   }
 
@@ -122,7 +140,14 @@ public struct NewEvent: Hashable, Sendable, Codable {
 
   /// Decodes a log line's object (unknown fields are refused; the ledger checks the rest when appending).
   public init(from decoder: any Decoder) throws {
-    let json = try JSONObjectReader(try JSONValue(from: decoder), codingPath: decoder.codingPath)
+    try self.init(json: try JSONValue(from: decoder), codingPath: decoder.codingPath)
+  }
+
+  /// Reads a log line's object, the one reader of a typed event: the inverse of `jsonValue`
+  /// (unknown fields are refused, values are checked for their JSON type only).
+  /// - Complexity: O(size of the object).
+  package init(json value: JSONValue, codingPath: [any CodingKey] = []) throws {
+    let json = try JSONObjectReader(value, codingPath: codingPath)
     let known: Set<String> = [
       "id", "type", "subject", "at", "recorded", "product", "transaction", "original_transaction", "expires",
       "grace_expires", "quantity", "ownership", "offer", "price", "currency", "reason", "auto_renew", "feature", "meta",
@@ -163,9 +188,7 @@ public struct NewEvent: Hashable, Sendable, Codable {
     service = try json.optionalString("service")
     to = try json.optionalString("to").map { SubjectID(rawValue: $0) }
     if json.optional("meta") != nil {
-      for (key, value) in try json.object("meta").members {
-        meta[key] = value.stringValue ?? JSONWriter.compact(value)
-      }
+      metaValues = try json.object("meta").members
     }
   }
 }
