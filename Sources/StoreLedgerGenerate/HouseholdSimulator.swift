@@ -915,7 +915,8 @@ struct HouseholdSimulator {
   @discardableResult
   mutating func record(_ event: GeneratedEvent, delivery: Delivery = .normal) -> UInt64 {
     var event = event
-    if writesContract13, event.kind.isCharge, !event.isTransfer { addChargeDetails(&event) }
+    // A charge whose row allows the store's details gets them (a kind's fields are its row's).
+    if writesContract13, event.kind.isCharge, event.kind.mayCarry(.store), !event.isTransfer { addChargeDetails(&event) }
     if !usesMilliseconds {
       // Flooring keeps order: the simulation spaces dependent events at least a second apart.
       event.at -= event.at % Span.second

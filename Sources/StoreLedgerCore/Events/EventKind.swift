@@ -25,8 +25,8 @@ public enum EventKind: String, Sendable, CaseIterable, Codable {
   case unblock
   case transfer
 
-  /// The kind table: each kind's log name, storage code, words for people, scope and fields, one
-  /// row per kind (Docs/log-format.md). Everything else about kinds derives from it and `allCases`.
+  /// The kind table: each kind's log name, storage code, words for people, scope, fields and what
+  /// the report counts at it, one row per kind (Docs/log-format.md). Everything else about kinds derives from it and `allCases`.
   ///
   /// Always inlined: a caller that reads one column then compiles to a table of that column,
   /// where a call would build the whole row for every event (5% of a restore).
@@ -37,26 +37,26 @@ public enum EventKind: String, Sendable, CaseIterable, Codable {
         "purchase", code: 0, words: "purchase", .charge, required: [.product, .transaction],
         optional: [
           .originalTransaction, .expires, .quantity, .ownership, .offer, .price, .currency, .store, .country, .proceeds,
-        ])
+        ], report: .charge)
     case .purchasePending:
       return EventKindFacts("purchase_pending", code: 1, words: "purchase awaiting approval", [], required: [.product])
     case .renewal:
       return EventKindFacts(
         "renewal", code: 2, words: "renewal", [.charge, .subscription],
         required: [.product, .transaction, .originalTransaction, .expires],
-        optional: [.offer, .price, .currency, .store, .country, .proceeds])
+        optional: [.offer, .price, .currency, .store, .country, .proceeds], report: .charge)
     case .billingRetry:
       return EventKindFacts(
         "billing_retry", code: 3, words: "failed renewal payment (billing retry)", .subscription,
-        required: [.originalTransaction])
+        required: [.originalTransaction], report: .billingState)
     case .graceEntered:
       return EventKindFacts(
         "grace_entered", code: 4, words: "failed renewal payment (grace period entered)", .subscription,
-        required: [.originalTransaction, .graceExpires])
+        required: [.originalTransaction, .graceExpires], report: .billingState)
     case .expiration:
       return EventKindFacts(
         "expiration", code: 5, words: "expiration", .subscription, required: [.originalTransaction],
-        optional: [.reason])
+        optional: [.reason], report: .billingState)
     case .autoRenewChanged:
       return EventKindFacts(
         "auto_renew_changed", code: 6, words: "auto-renew changed", .subscription,
@@ -67,24 +67,30 @@ public enum EventKind: String, Sendable, CaseIterable, Codable {
     case .renewalExtended:
       return EventKindFacts(
         "renewal_extended", code: 8, words: "renewal date extended", .subscription,
-        required: [.originalTransaction, .expires])
+        required: [.originalTransaction, .expires], report: .billingState)
     case .revocation:
       return EventKindFacts(
         "revocation", code: 9, words: "revocation", .refund, required: [.transaction],
-        optional: [.reason, .quantity, .refunded])
+        optional: [.reason, .quantity, .refunded], report: .revocation)
     case .refundReversed:
-      return EventKindFacts("refund_reversed", code: 10, words: "refund reversed", .refund, required: [.transaction])
+      return EventKindFacts(
+        "refund_reversed", code: 10, words: "refund reversed", .refund, required: [.transaction],
+        report: .refundReversal)
     case .consumption:
-      return EventKindFacts("consumption", code: 11, words: "balance spent", .balance, required: [.currency, .quantity])
+      return EventKindFacts(
+        "consumption", code: 11, words: "balance spent", .balance, required: [.currency, .quantity],
+        report: .balanceSpend)
     case .usage:
-      return EventKindFacts("usage", code: 12, words: "use", .usage, required: [.feature], optional: [.quantity])
+      return EventKindFacts(
+        "usage", code: 12, words: "use", .usage, required: [.feature], optional: [.quantity], report: .use)
     case .refundRequested:
       return EventKindFacts(
         "refund_requested", code: 13, words: "refund requested", .refundNotice, required: [.transaction],
-        optional: [.reason, .respondBy])
+        optional: [.reason, .respondBy], report: .refundRequest)
     case .refundDeclined:
       return EventKindFacts(
-        "refund_declined", code: 14, words: "refund declined by the store", .refundNotice, required: [.transaction])
+        "refund_declined", code: 14, words: "refund declined by the store", .refundNotice, required: [.transaction],
+        report: .refundDecline)
     case .grant:
       return EventKindFacts(
         "grant", code: 15, words: "access granted by support", .access, required: [.entitlements],
@@ -180,6 +186,10 @@ public enum EventKind: String, Sendable, CaseIterable, Codable {
 
   /// Optional fields beyond `recorded` and `meta`.
   package var optional: FieldSet { facts.optional }
+
+  /// What the report counts at an event of this kind: a column of the kind table, read per event
+  /// on the report's path, so inlinable (one table load, like `storageCode`).
+  @inlinable package var reportCount: ReportCount { facts.reportCount }
 }
 
 /// `ownership`: bought by the subject or shared by a family organiser.

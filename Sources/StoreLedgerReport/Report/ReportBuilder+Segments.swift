@@ -13,20 +13,20 @@ extension ReportBuilder {
   /// - Complexity: O(events of the subject) for events about a transaction, O(1) otherwise.
   func isInSegment(_ event: Event, subjectEvents: UnsafeBufferPointer<Event>) -> Bool {
     guard let segment else { return true }
-    switch event.kind {
-    case .purchase, .renewal:
+    switch event.kind.reportCount {
+    case .charge:
       return segment.matches(product: event.product, offer: event.offer, facts: statedFacts(line: event.line))
-    case .revocation, .refundReversed, .refundRequested, .refundDeclined:
+    case .revocation, .refundReversal, .refundRequest, .refundDecline:
       guard
         let charge = subjectEvents.first(where: {
           $0.kind.isCharge && $0.transaction == event.transaction && $0.recorded <= knownBy
         })
       else { return segment.isUnknown }
       return segment.matches(product: charge.product, offer: charge.offer, facts: statedFacts(line: charge.line))
-    case .expiration, .billingRetry, .graceEntered, .renewalExtended:
+    case .billingState:
       let slot = Int(event.slot)
       return slot < charges.count ? charges[slot].isInSegment : segment.isUnknown
-    default:
+    case .nothing, .balanceSpend, .use:
       return segment.isUnknown
     }
   }

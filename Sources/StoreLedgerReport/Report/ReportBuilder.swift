@@ -371,43 +371,50 @@ package struct ReportBuilder {
 
   /// Classifies one event against the state just before it (Docs/reports.md, flow metrics).
   private mutating func tally(_ event: Event, bucket: Int, subjectEvents: UnsafeBufferPointer<Event>) {
-    switch event.kind {
-    case .purchase, .renewal:
+    // What the kind's row says the report counts: a kind that counts nothing at its instant (its
+    // effect shows in the holdings sampled at bucket ends) needs no case here.
+    switch event.kind.reportCount {
+    case .charge:
       tallyCharge(event, bucket: bucket)
     case .revocation:
       tallyRevocation(event, bucket: bucket, subjectEvents: subjectEvents)
-    case .refundReversed:
-      guard let index = revokedCharges.firstIndex(where: { $0.transaction == event.transaction }),
-        let charge = Self.charge(event.transaction, in: subjectEvents, knownBy: knownBy)
-      else { break }
-      let revoked = revokedCharges.remove(at: index)
-      let price = ledger.details.details(line: charge.line)
-      // The amount its revocation took back comes back (contract v1.3, section 11).
-      if price.hasPrice {
-        addRevenue(revoked.amount, currency: Int(price.priceCurrency.rawValue), bucket: bucket)
-        addProceeds(revoked.amount, of: price, line: charge.line, bucket: bucket)
-      }
-      if revoked.isRefund {
-        tallies[bucket].refundReversals += 1
-        if price.hasPrice { add(revoked.amount, to: \.reversed, .reversed, key: Int(price.priceCurrency.rawValue), bucket: bucket) }
-      }
-    case .expiration, .billingRetry, .graceEntered, .renewalExtended:
+    case .refundReversal:
+      tallyRefundReversal(event, bucket: bucket, subjectEvents: subjectEvents)
+    case .billingState:
       tallyBillingState(event, bucket: bucket)
-    case .consumption:
+    case .balanceSpend:
       let currency = Int(event.balanceCurrency.rawValue)
       add(event.quantity, to: \.spends, .spends, key: currency, bucket: bucket)
-    case .usage:
+    case .use:
       // A release (negative quantity) is not a use; a subscriber is a subject with a subscription giving access.
       guard event.quantity > 0, state.subscriptions.contains(where: { $0.isKnown && $0.hasAccess(at: event.at) })
       else { break }
       tallies[bucket].subscriberUses[Int(event.feature)] += event.quantity
-    case .refundRequested:
+    case .refundRequest:
       tallies[bucket].refundRequests += 1
       requestedRefunds.append(event.transaction)
-    case .refundDeclined:
+    case .refundDecline:
       tallies[bucket].refundsDeclined += 1
-    case .purchasePending, .autoRenewChanged, .planChanged, .grant, .grantRevoked, .block, .unblock, .transfer:
+    case .nothing:
       break
+    }
+  }
+
+  /// A `refund_reversed` of a charge whose revocation was counted: the amount its revocation took
+  /// back comes back (contract v1.3, section 11).
+  private mutating func tallyRefundReversal(_ event: Event, bucket: Int, subjectEvents: UnsafeBufferPointer<Event>) {
+    guard let index = revokedCharges.firstIndex(where: { $0.transaction == event.transaction }),
+      let charge = Self.charge(event.transaction, in: subjectEvents, knownBy: knownBy)
+    else { return }
+    let revoked = revokedCharges.remove(at: index)
+    let price = ledger.details.details(line: charge.line)
+    if price.hasPrice {
+      addRevenue(revoked.amount, currency: Int(price.priceCurrency.rawValue), bucket: bucket)
+      addProceeds(revoked.amount, of: price, line: charge.line, bucket: bucket)
+    }
+    if revoked.isRefund {
+      tallies[bucket].refundReversals += 1
+      if price.hasPrice { add(revoked.amount, to: \.reversed, .reversed, key: Int(price.priceCurrency.rawValue), bucket: bucket) }
     }
   }
 

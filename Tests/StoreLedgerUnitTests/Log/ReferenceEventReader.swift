@@ -173,33 +173,12 @@ struct ReferenceEventReader {
   static let commonRequired = ["id", "type", "subject", "at"]
   static let commonOptional = ["recorded", "meta"]
 
-  static let types: [String: (required: [String], optional: [String])] = [
-    "purchase": (
-      ["product", "transaction"],
-      ["original_transaction", "expires", "quantity", "ownership", "offer", "price", "currency", "store", "country", "proceeds"]
-    ),
-    "purchase_pending": (["product"], []),
-    "renewal": (
-      ["product", "transaction", "original_transaction", "expires"], ["offer", "price", "currency", "store", "country", "proceeds"]
-    ),
-    "billing_retry": (["original_transaction"], []),
-    "grace_entered": (["original_transaction", "grace_expires"], []),
-    "expiration": (["original_transaction"], ["reason"]),
-    "auto_renew_changed": (["original_transaction", "auto_renew"], []),
-    "plan_changed": (["original_transaction", "product"], []),
-    "renewal_extended": (["original_transaction", "expires"], []),
-    "revocation": (["transaction"], ["reason", "quantity", "refunded"]),
-    "refund_reversed": (["transaction"], []),
-    "consumption": (["currency", "quantity"], []),
-    "refund_requested": (["transaction"], ["reason", "respond_by"]),
-    "refund_declined": (["transaction"], []),
-    // Contract v1.3, sections 9 and 10 (a transfer names its unit by exactly one of the two).
-    "transfer": (["to"], ["original_transaction", "transaction"]),
-    "grant": (["entitlements"], ["expires", "reason"]),
-    "grant_revoked": (["grant"], ["reason"]),
-    "block": (["service"], ["entitlements", "reason"]),
-    "unblock": (["service"], ["reason"]),
-  ]
+  /// Each type's fields, read from Docs/log-format.md's type table (`DocumentedTypeTable`), not
+  /// from the code's kind table. Without `usage`: its rules (a feature of the catalog's policy)
+  /// are the usage fold's, tested there, and this reader rejects its lines as of an unknown type.
+  static let types: [String: (required: [String], optional: [String])] = Dictionary(
+    DocumentedTypeTable.rows.filter { $0.name != "usage" }.map { ($0.name, ($0.required, $0.optional)) },
+    uniquingKeysWith: { first, _ in first })
 
   /// The v1.3 kinds whose `reason` is free text (1–256 characters) rather than a name.
   static let freeTextReasonTypes = ["grant", "grant_revoked", "block", "unblock"]
