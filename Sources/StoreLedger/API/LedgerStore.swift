@@ -87,17 +87,35 @@ public final class LedgerStore: @unchecked Sendable {
     self.catalog = catalog.catalog
     self.clock = clock
     isInMemory = false
-    if createIfMissing && !PlatformFile.exists(logPath) {
-      do throws(Diagnostic) {
-        _ = try PlatformFile(path: logPath, mode: .readWriteCreate)
-        try PlatformFile.syncDirectory(of: logPath)
-      } catch {
-        throw DiagnosticList([error])
-      }
-    }
-    let loaded = try Self.loadPinned(logPath: logPath, catalog: catalog, snapshotPath: snapshotPath)
+    let loaded = try Self.createdAndLoaded(
+      logPath: logPath, catalog: catalog, snapshotPath: snapshotPath, createIfMissing: createIfMissing)
     state = StoreState(ledger: loaded.ledger, extent: loaded.extent)
     state.pinnedLog = loaded.pinned
+  }
+
+  /// The log loaded (`loadPinned`), created first when missing and `createIfMissing`. A log
+  /// another writer created and then removed again (its first batch refused,
+  /// `LogAppender.withLockedLog`) is created again, a bounded number of times.
+  /// - Complexity: that of `loadPinned`.
+  static func createdAndLoaded(
+    logPath: String, catalog: LedgerCatalog, snapshotPath: String?, createIfMissing: Bool
+  ) throws(DiagnosticList) -> (ledger: Ledger, extent: LogExtent, pinned: PinnedLog) {
+    for attempt in 1...LogAppender.reopenAttemptsMax {
+      if createIfMissing && !PlatformFile.exists(logPath) {
+        do throws(Diagnostic) {
+          _ = try PlatformFile(path: logPath, mode: .readWriteCreate)
+          try PlatformFile.syncDirectory(of: logPath)
+        } catch {
+          throw DiagnosticList([error])
+        }
+      }
+      do {
+        return try loadPinned(logPath: logPath, catalog: catalog, snapshotPath: snapshotPath)
+      } catch where createIfMissing && error.code == .fileNotFound && attempt < LogAppender.reopenAttemptsMax {
+        continue
+      }
+    }
+    preconditionFailure("the last attempt returns or throws")
   }
 
   /// An empty ledger kept only in memory, for tests: the same checks, answers and streams as

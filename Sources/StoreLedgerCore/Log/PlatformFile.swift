@@ -67,18 +67,33 @@ package struct PlatformFile: ~Copyable {
   }
 
   /// Opens `path` for reading and writing, creating it if absent; `created` says whether this
-  /// call made it (`O_EXCL` first, so two processes never both believe they did).
+  /// call made it (`O_EXCL` first, so two processes never both believe they did). A name another
+  /// writer removes between the two opens is created again by this call, so the file it then
+  /// holds is its own; a symbolic link to nothing gets its target made, and is never called created.
   package init(readWriteCreating path: String, created: inout Bool) throws(Diagnostic) {
-    let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-    created = fd >= 0
-    guard fd >= 0 else {
-      guard errno == EEXIST else { throw Diagnostic(.cannotWrite(path: path, reason: PlatformFile.describe(errno))) }
-      self = try PlatformFile(path: path, mode: .readWriteCreate)
+    for _ in 0..<PlatformFile.createAttemptsMax {
+      var fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+      created = fd >= 0
+      if fd < 0 && errno == EEXIST {
+        fd = open(path, O_RDWR | O_CLOEXEC)
+        if fd < 0 && errno == ENOENT {
+          guard PlatformFile.entryKind(path) == .symbolicLink else { continue }
+          self = try PlatformFile(path: path, mode: .readWriteCreate)
+          return
+        }
+      }
+      guard fd >= 0 else {
+        throw Diagnostic(.cannotWrite(path: path, reason: errno == EISDIR ? "is a directory" : PlatformFile.describe(errno)))
+      }
+      descriptor = fd
+      self.path = path
       return
     }
-    descriptor = fd
-    self.path = path
+    throw Diagnostic(.cannotWrite(path: path, reason: "created and removed by other writers \(PlatformFile.createAttemptsMax) times"))
   }
+
+  /// How often `init(readWriteCreating:created:)` tries again when the name comes and goes.
+  static let createAttemptsMax = 8
 
   deinit { close(descriptor) }
 

@@ -19,7 +19,8 @@ package indirect enum JSONValue: Sendable, Equatable {
     case (.bool(let x), .bool(let y)): return x == y
     case (.integer(let x), .integer(let y)): return x == y
     case (.number(let x), .number(let y)): return x == y
-    case (.integer(let x), .number(let y)), (.number(let y), .integer(let x)): return Double(x) == y
+    // Exactly: a number is an integer's equal only when it is that integer (no rounding past 2^53).
+    case (.integer(let x), .number(let y)), (.number(let y), .integer(let x)): return Int64(exactly: y) == x
     case (.string(let x), .string(let y)): return x == y
     case (.array(let x), .array(let y)): return x == y
     case (.object(let x), .object(let y)):

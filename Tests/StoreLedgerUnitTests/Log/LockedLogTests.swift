@@ -81,3 +81,20 @@ struct LockedLogTests {
   }
 
 }
+
+extension LockedLogTests {
+  @Test("a log path that is a symbolic link to nothing gets its target made, and a refused writer keeps it")
+  func danglingLink() throws {
+    let directory = try temporaryDirectory()
+    let log = directory.appendingPathComponent("log.jsonl").path
+    let target = directory.appendingPathComponent("target.jsonl").path
+    try FileManager.default.createSymbolicLink(atPath: log, withDestinationPath: target)
+    var created = true
+    _ = try PlatformFile(readWriteCreating: log, created: &created)
+    #expect(!created)
+    #expect(Self.contents(target) == "")
+    try FileManager.default.removeItem(atPath: target)
+    Self.lockedRun(log, writing: "", fails: true)
+    #expect(Self.contents(target) == "")
+  }
+}
