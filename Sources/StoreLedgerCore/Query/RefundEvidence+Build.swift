@@ -130,13 +130,16 @@ extension RefundEvidence {
     var prices: [Symbol: (amount: Int64, currency: String)] = [:]
     for event in events {
       let details = ledger.details.details(line: event.line)
-      switch event.kind {
-      case .purchase, .renewal:
+      // Every charge kind, by the kind table's scope: a new one is in the history without a case here.
+      if event.kind.isCharge {
         guard details.hasPrice else { continue }
         let currency = ledger.symbols.currencies.string(details.priceCurrency)
         prices[event.transaction] = (details.price, currency)
         history.purchases += 1
         history.purchased[currency, default: 0] += details.price
+        continue
+      }
+      switch event.kind {
       case .revocation:
         guard event.reasonRaw != RevocationReason.familyRevoked.rawValue else { continue }
         history.refunds += 1
