@@ -185,27 +185,16 @@ extension LedgerStore {
   private func decideImport(
     _ payloads: String, from source: StoreSource, options: StoreImportOptions, kept: [UInt8]
   ) throws(DiagnosticList) -> ImportResult {
-    let name = "<payload>"
     // What the ledger already knows, so a payload adds only new facts (Docs/import-googleplay.md).
     let knowledge = try knownLog()
-    // Store data of an erased customer never comes back (Docs/erasure.md).
-    let erased: ErasureRegistry?
-    do throws(Diagnostic) {
-      erased = isInMemory ? nil : try ErasureRegistry.read(log: logPath)
-    } catch {
-      throw DiagnosticList([error])
-    }
-    let result: ImportResult
-    switch source {
-    case .appStore:
-      result = try AppStoreImporter.importEvents(
-        payloads, file: name, catalog: catalog, options: try options.appStore(), knowledge: knowledge)
-    case .googlePlay:
-      result = try GooglePlayImporter.importEvents(
-        payloads, file: name, catalog: catalog, options: options.googlePlay(importedAt: clock.now()), knowledge: knowledge,
-        documentStore: kept)
-    }
-    return result.withoutErased(erased, file: name)
+    let importer: StoreImport.Importer =
+      switch source {
+      case .appStore: .appStore(try options.appStore())
+      case .googlePlay: .googlePlay(options.googlePlay(importedAt: clock.now()), keptDocuments: kept)
+      }
+    return try StoreImport.result(
+      payloads, file: "<payload>", importer: importer, catalog: catalog, knowledge: knowledge,
+      logPath: isInMemory ? nil : logPath)
   }
 
   /// What the log knows, for an import: what this store's earlier imports learned, extended with

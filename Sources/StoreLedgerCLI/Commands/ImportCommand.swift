@@ -180,28 +180,21 @@ enum ImportCommand: LedgerCommand {
     if let subjectsPath = arguments.value("subjects") {
       subjects = try subjectMap(subjectsPath)
     }
-    // `knowledge` is what the log already knows: an import adds only what it does not
-    // (Docs/import-googleplay.md).
-    // Store data of an erased customer never comes back (Docs/erasure.md).
-    let erased = try appendLog.flatMap { (log) throws(Diagnostic) in try ErasureRegistry.read(log: log) }
-    let result =
+    let importer: StoreImport.Importer =
       isGooglePlay
-      ? try GooglePlayImporter.importEvents(
-        text, file: displayName, catalog: catalog,
-        options: GooglePlayImportOptions(
+      ? .googlePlay(
+        GooglePlayImportOptions(
           subjects: subjects, allowsTestPurchases: arguments.has("allow-test"),
           importedAt: try importClock(arguments),
           trustsNotifications: arguments.has("trust-notifications"),
           startsRenewalsAtPreviousEnd: arguments.has("renewals-from-resources")),
-        knowledge: knowledge,
-        documentStore: keptDocuments)
-      : try AppStoreImporter.importEvents(
-        text, file: displayName, catalog: catalog,
-        options: AppStoreImportOptions(
+        keptDocuments: keptDocuments)
+      : .appStore(
+        AppStoreImportOptions(
           subjects: subjects, allowsSandbox: arguments.has("allow-sandbox"),
-          allowsXcode: arguments.has("allow-xcode"), verification: verification),
-        knowledge: knowledge)
-    return result.withoutErased(erased, file: displayName)
+          allowsXcode: arguments.has("allow-xcode"), verification: verification))
+    return try StoreImport.result(
+      text, file: displayName, importer: importer, catalog: catalog, knowledge: knowledge, logPath: appendLog)
   }
 
   /// Refuses options of the other store's importer.
