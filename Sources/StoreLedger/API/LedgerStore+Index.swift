@@ -13,7 +13,7 @@ extension LedgerStore {
     logPath: String, catalogPath: String? = nil, for subject: SubjectID, at: Timestamp, asOf: Timestamp? = nil
   ) throws(DiagnosticList) -> Holdings {
     var engine = QueryEngine(ledger: try ledger(logPath: logPath, catalogPath: catalogPath, subject: subject))
-    return Holdings(engine.answer(subject: subject.rawValue, at: at, asOf: asOf))
+    return engine.answer(subject: subject.rawValue, at: at, asOf: asOf)
   }
 
   /// Whether `subject` may use `feature` once more at `at` (`storeledger can`), without opening
