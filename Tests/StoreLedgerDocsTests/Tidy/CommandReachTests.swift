@@ -14,7 +14,7 @@ struct CommandReachTests {
   static let engineTargets = ["StoreLedgerCore", "StoreLedgerStorage", "StoreLedgerImport"]
   /// The most engine types the command line may name. Lower it as commands move behind the
   /// front door; raising it needs a reason in Docs/architecture.md.
-  static let engineTypesNamedMax = 49
+  static let engineTypesNamedMax = 47
 
   /// The top-level `package` types declared in the engine's targets.
   static func engineTypes() throws -> Set<String> {
