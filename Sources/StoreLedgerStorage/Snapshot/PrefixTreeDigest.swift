@@ -1,14 +1,15 @@
 import StoreLedgerCore
 import Dispatch
 
-/// The digest a snapshot keeps of the log prefix it covers: a two-level tree, so restore checks
-/// the prefix on every core instead of one SHA-256 stream.
+/// The checksum a snapshot keeps of the log prefix it covers: a two-level tree, so restore checks
+/// the prefix on every core instead of one stream.
 ///
 /// The prefix is cut into plain byte blocks of `blockBytes` (the last one shorter, or none for an
-/// empty prefix); each block's SHA-256 is a leaf, and the digest is the SHA-256 of the leaves back
-/// to back (32 bytes each). The block size is in the snapshot's readable header, so a digest is
-/// reproducible with `split -b` and `sha256sum` alone. A changed, inserted, removed or reordered
-/// byte changes its block's leaf and so the digest.
+/// empty prefix); each block's XXH64 is a leaf, and the checksum is the XXH64 of the leaves back
+/// to back (8 bytes each, most significant first). The block size is in the snapshot's readable
+/// header, so a checksum is reproducible with `split -b` and `xxhsum -H64` alone. A changed,
+/// inserted, removed or reordered byte changes its block's leaf and so the checksum (XXH64 is a
+/// checksum, not a cryptographic digest: Docs/decisions.md, "Snapshot format 6").
 package enum PrefixTreeDigest {
   /// Block size a snapshot is written with: a few blocks per core on a 100 MB log, few enough
   /// leaves (128 per GiB) that combining them costs nothing.
@@ -28,16 +29,16 @@ package enum PrefixTreeDigest {
 
   /// The digest of the leaves `leaves`, in block order.
   /// - Complexity: O(leaves).
-  package static func combine(_ leaves: [SHA256Digest]) -> SHA256Digest {
-    var hasher = SHA256()
-    for leaf in leaves { leaf.bytes.withUnsafeBytes { hasher.update($0) } }
+  package static func combine(_ leaves: [Checksum64]) -> Checksum64 {
+    var hasher = XXH64()
+    for leaf in leaves { leaf.canonicalBytes.withUnsafeBytes { hasher.update($0) } }
     return hasher.finalize()
   }
 
   /// The tree digest of the first `bytes` bytes of the file at `path`, its blocks hashed on every
   /// core; nil when the file is shorter.
   /// - Complexity: O(bytes) work, O(bytes / cores) wall.
-  package static func digest(of path: String, bytes: Int64, blockBytes: Int) throws(Diagnostic) -> SHA256Digest? {
+  package static func digest(of path: String, bytes: Int64, blockBytes: Int) throws(Diagnostic) -> Checksum64? {
     let pending = try Pending(path: path, bytes: bytes, blockBytes: blockBytes)
     return try pending.wait()
   }
@@ -50,7 +51,7 @@ package enum PrefixTreeDigest {
     private let blockBytes: Int
     private let bytes: Int64
     /// Per block: its leaf, nil when the file ended early; written by that block's task only.
-    private let leaves: UnsafeMutableBufferPointer<Result<SHA256Digest?, Diagnostic>>
+    private let leaves: UnsafeMutableBufferPointer<Result<Checksum64?, Diagnostic>>
 
     /// Opens the file and starts hashing the blocks of its first `bytes` bytes.
     package init(path: String, bytes: Int64, blockBytes: Int) throws(Diagnostic) {
@@ -77,13 +78,13 @@ package enum PrefixTreeDigest {
     static let readBytes = 256 << 10
 
     /// The leaf of block `block`; nil when the file ends inside it.
-    private func hash(_ block: Int) throws(Diagnostic) -> SHA256Digest? {
+    private func hash(_ block: Int) throws(Diagnostic) -> Checksum64? {
       let start = Int64(block) * Int64(blockBytes)
       let end = min(start + Int64(blockBytes), bytes)
       // Read through a buffer, not mapped: a mapped prefix would count as resident memory.
       let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: min(Self.readBytes, Int(end - start)), alignment: 64)
       defer { buffer.deallocate() }
-      var hasher = SHA256()
+      var hasher = XXH64()
       var at = start
       while at < end {
         let want = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<Int(min(Int64(buffer.count), end - at))])
@@ -96,9 +97,9 @@ package enum PrefixTreeDigest {
 
     /// Waits for every block; the digest, or nil when the file is shorter than the prefix.
     /// - Complexity: O(blocks) once the blocks are hashed.
-    package func wait() throws(Diagnostic) -> SHA256Digest? {
+    package func wait() throws(Diagnostic) -> Checksum64? {
       group.wait()
-      var all: [SHA256Digest] = []
+      var all: [Checksum64] = []
       all.reserveCapacity(leaves.count)
       for leaf in leaves {
         guard let digest = try leaf.get() else { return nil }

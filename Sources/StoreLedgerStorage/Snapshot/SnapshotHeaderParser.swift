@@ -49,7 +49,7 @@ struct SnapshotHeaderParser {
   struct HeaderFields {
     var format = ""
     var catalogDigest: SHA256Digest? = nil
-    var logDigest: SHA256Digest? = nil
+    var logDigest: Checksum64? = nil
     var lines: Int64 = -1
     var bytes: Int64 = -1
     var blockBytes: Int64 = -1
@@ -68,7 +68,7 @@ struct SnapshotHeaderParser {
     case "log":
       try members { (this, key) throws(Diagnostic) in
         switch key {
-        case "tree_sha256": fields.logDigest = SHA256Digest(hex: try this.text())
+        case "tree_xxh64": fields.logDigest = Checksum64(hex: try this.text())
         case "block_bytes": fields.blockBytes = try this.integer()
         case "lines": fields.lines = try this.integer()
         case "bytes": fields.bytes = try this.integer()

@@ -150,7 +150,7 @@ package enum SnapshotFiles {
 
   /// Refuses a snapshot folded with another catalog, or whose log prefix is gone or changed.
   private static func verify(
-    _ header: SnapshotHeader, catalogDigest: SHA256Digest, prefixDigest: SHA256Digest?, snapshotPath: String,
+    _ header: SnapshotHeader, catalogDigest: SHA256Digest, prefixDigest: Checksum64?, snapshotPath: String,
     logPath: String, catalogPath: String
   ) throws(Diagnostic) {
     guard catalogDigest == header.catalogDigest else {

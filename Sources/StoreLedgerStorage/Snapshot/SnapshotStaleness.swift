@@ -35,12 +35,12 @@ package enum SnapshotStaleness {
 
   /// The tree digest of `prefix` (Docs/snapshots.md).
   /// - Complexity: O(n).
-  static func digest(_ prefix: ArraySlice<UInt8>, blockBytes: Int) -> SHA256Digest {
-    var leaves: [SHA256Digest] = []
+  static func digest(_ prefix: ArraySlice<UInt8>, blockBytes: Int) -> Checksum64 {
+    var leaves: [Checksum64] = []
     var start = prefix.startIndex
     while start < prefix.endIndex {
       let end = min(prefix.endIndex, start + blockBytes)
-      leaves.append(SHA256.hash(prefix[start..<end]))
+      leaves.append(XXH64.hash(prefix[start..<end]))
       start = end
     }
     return PrefixTreeDigest.combine(leaves)

@@ -4,7 +4,7 @@ import StoreLedgerCore
 /// lies, and the digest of everything restoring reads (`SnapshotSeal`).
 ///
 /// Fixed width text, so a reader finds it at the end of the file without searching:
-/// `\nrestore: header=<20 digits> section=<20 digits> bytes=<20 digits> sha256=<64 hex digits>\n`.
+/// `\nrestore: header=<20 digits> section=<20 digits> bytes=<20 digits> xxh64=<16 hex digits>\n`.
 struct SnapshotTrailer: Equatable {
   /// Bytes of the readable header (catalog, format, log) at the start of the file.
   var headerBytes: Int
@@ -13,12 +13,12 @@ struct SnapshotTrailer: Equatable {
   /// Length of the binary restore section.
   var sectionBytes: Int
   /// `SnapshotSeal`'s digest, as written.
-  var digest: SHA256Digest
+  var digest: Checksum64
 
   private static let headerLabel = Array("\nrestore: header=".utf8)
   private static let sectionLabel = Array(" section=".utf8)
   private static let bytesLabel = Array(" bytes=".utf8)
-  private static let digestLabel = Array(" sha256=".utf8)
+  private static let digestLabel = Array(" xxh64=".utf8)
   private static let numberDigits = 20
 
   /// Where the digest's hex digits begin inside the trailer.
@@ -71,7 +71,7 @@ struct SnapshotTrailer: Equatable {
       label(bytesLabel), let bytes = number(), label(digestLabel)
     else { return nil }
     let hex = String(decoding: file[at..<(at + SnapshotSeal.hexDigits)], as: UTF8.self)
-    guard let digest = SHA256Digest(hex: hex), file[file.count - 1] == 10 else { return nil }
+    guard let digest = Checksum64(hex: hex), file[file.count - 1] == 10 else { return nil }
     let trailer = SnapshotTrailer(headerBytes: header, sectionAt: section, sectionBytes: bytes, digest: digest)
     return trailer.isInside(fileBytes: file.count) ? trailer : nil
   }

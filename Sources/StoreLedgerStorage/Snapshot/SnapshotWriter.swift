@@ -47,7 +47,7 @@ package enum SnapshotWriter {
     json.raw("  \"format\": \"\(SnapshotHeader.format)\",\n")
     json.raw("  \"log\": {\n    \"block_bytes\": \(header.logBlockBytes),\n    \"bytes\": \(header.bytes),\n")
     json.raw("    \"duplicates_skipped\": \(header.duplicatesSkipped),\n    \"events\": \(header.events),\n")
-    json.raw("    \"lines\": \(header.lines),\n    \"tree_sha256\": \"\(header.logDigest.hex)\"\n  },\n  ")
+    json.raw("    \"lines\": \(header.lines),\n    \"tree_xxh64\": \"\(header.logDigest.hex)\"\n  },\n  ")
     // The readable header the seal covers ends where `subjects` begins.
     let headerText = json.out
     var written = 0
@@ -70,7 +70,7 @@ package enum SnapshotWriter {
     let section = SnapshotSection.encode(ledger, subjectOrder: order, into: &json.out)
     var trailer = SnapshotTrailer(
       headerBytes: headerText.count, sectionAt: sectionAt, sectionBytes: section.count,
-      digest: SHA256Digest(bytes: [UInt8](repeating: 0, count: 32)))
+      digest: Checksum64(value: 0))
     let leaves = json.out.withUnsafeBytes { SnapshotSeal.leaves(of: UnsafeRawBufferPointer(rebasing: $0[section])) }
     trailer.digest = headerText.withUnsafeBytes { header in
       trailer.bytes().withUnsafeBytes { bytes in

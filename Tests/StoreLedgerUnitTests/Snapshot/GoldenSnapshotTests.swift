@@ -138,7 +138,7 @@ struct GoldenSnapshotTests {
     // Only the log's digest differs in the readable part; the note says what else does.
     let (readableA, readableB) = (try readable(a), try readable(b))
     let lines = SnapshotDiff.compare(readableA, readableB)
-    #expect(!lines.isEmpty && lines.allSatisfy { $0.hasPrefix("log.tree_sha256") }, "\(lines)")
+    #expect(!lines.isEmpty && lines.allSatisfy { $0.hasPrefix("log.tree_xxh64") }, "\(lines)")
     let note = SnapshotDiff.restoreSectionNote(a, b, readableA: readableA, readableB: readableB)
     #expect(note?.contains("event records differ") == true)
     #expect(SnapshotDiff.restoreSectionNote(a, a, readableA: readableA, readableB: readableA) == nil)

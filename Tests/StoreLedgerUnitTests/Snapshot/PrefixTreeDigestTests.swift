@@ -6,7 +6,7 @@ import Testing
 @testable import StoreLedgerCore
 @testable import StoreLedgerStorage
 
-@Suite("Snapshots: the tree digest of the log prefix")
+@Suite("Snapshots: the tree checksum of the log prefix")
 struct PrefixTreeDigestTests {
   static let catalogPath = repoPath("Events/catalog.json")
 
@@ -19,7 +19,7 @@ struct PrefixTreeDigestTests {
   }
 
   @Test(
-    "the digest is the SHA-256 of the blocks' SHA-256s, the last block shorter, only the prefix read",
+    "the checksum is the XXH64 of the blocks' XXH64s, the last block shorter, only the prefix read",
     arguments: [(0, 64), (1, 64), (64, 64), (65, 64), (1000, 64), (1000, 333), (1000, 1000), (1000, 4096)])
   func treeByHand(prefix: Int, blockBytes: Int) throws {
     let directory = try temporaryDirectory()
@@ -28,21 +28,21 @@ struct PrefixTreeDigestTests {
     let (path, bytes) = try Self.file(prefix + 17, in: directory)
     var leaves: [UInt8] = []
     for start in stride(from: 0, to: prefix, by: blockBytes) {
-      leaves += SHA256.hash(bytes[start..<min(prefix, start + blockBytes)]).bytes
+      leaves += XXH64.hash(bytes[start..<min(prefix, start + blockBytes)]).canonicalBytes
     }
-    let expected = SHA256.hash(leaves)
+    let expected = XXH64.hash(leaves[...])
     let digest = try PrefixTreeDigest.digest(of: path, bytes: Int64(prefix), blockBytes: blockBytes)
     #expect(digest == expected)
-    #expect(digest == PrefixTreeDigest.combine(SHA256Digest.leaves(of: Array(bytes[0..<prefix]), blockBytes: blockBytes)))
+    #expect(digest == PrefixTreeDigest.combine(Checksum64.leaves(of: Array(bytes[0..<prefix]), blockBytes: blockBytes)))
   }
 
-  @Test("an empty prefix has no blocks: its digest is the SHA-256 of nothing")
+  @Test("an empty prefix has no blocks: its checksum is the XXH64 of nothing")
   func emptyPrefix() throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let (path, _) = try Self.file(10, in: directory)
     let digest = try PrefixTreeDigest.digest(of: path, bytes: 0, blockBytes: 64)
-    #expect(digest?.hex == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    #expect(digest?.hex == "ef46db3751d8e999")
   }
 
   @Test("a file shorter than the prefix has no digest, in the last block or an earlier one", arguments: [1, 64, 65, 200])
@@ -106,17 +106,17 @@ struct PrefixTreeDigestTests {
   }
 }
 
-extension SHA256Digest {
+extension Checksum64 {
   /// The leaves of `bytes` in blocks of `blockBytes`, hashed one after another (the slow twin).
-  static func leaves(of bytes: [UInt8], blockBytes: Int) -> [SHA256Digest] {
-    stride(from: 0, to: bytes.count, by: blockBytes).map { SHA256.hash(bytes[$0..<min(bytes.count, $0 + blockBytes)]) }
+  static func leaves(of bytes: [UInt8], blockBytes: Int) -> [Checksum64] {
+    stride(from: 0, to: bytes.count, by: blockBytes).map { XXH64.hash(bytes[$0..<min(bytes.count, $0 + blockBytes)]) }
   }
 }
 
 @Suite("Snapshots: the seal over the restore section's blocks")
 struct SnapshotSealTests {
   @Test(
-    "the seal is the SHA-256 of the header, each 8 MiB section block's SHA-256 and the trailer's first bytes",
+    "the seal is the XXH64 of the header, each 8 MiB section block's XXH64 and the trailer's first bytes",
     arguments: [0, 1, SnapshotSeal.blockBytes, SnapshotSeal.blockBytes + 1, 2 * SnapshotSeal.blockBytes + 77])
   func sealByHand(sectionBytes: Int) throws {
     let header = Array("{\"format\": \"x\",\n  ".utf8)
@@ -124,18 +124,18 @@ struct SnapshotSealTests {
     let section = (0..<sectionBytes).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ $0 >> 9) }
     let trailer = SnapshotTrailer(
       headerBytes: header.count, sectionAt: header.count + timeline.count, sectionBytes: section.count,
-      digest: SHA256Digest(bytes: [UInt8](repeating: 0, count: 32)))
+      digest: Checksum64(value: 0))
     var file = header + timeline + section + trailer.bytes()
     let parsed = try #require(file.withUnsafeBytes { SnapshotTrailer.parse($0) })
     #expect(parsed == trailer)
     // The slow twin: every block hashed one after another, then the whole.
     var expected = header
     for start in stride(from: 0, to: section.count, by: SnapshotSeal.blockBytes) {
-      expected += SHA256.hash(section[start..<min(section.count, start + SnapshotSeal.blockBytes)]).bytes
+      expected += XXH64.hash(section[start..<min(section.count, start + SnapshotSeal.blockBytes)]).canonicalBytes
     }
     expected += Array(trailer.bytes()[0..<SnapshotTrailer.digestOffset])
     let reader = file.withUnsafeBytes { SnapshotSeal.digest($0, trailer: trailer) }
-    #expect(reader == SHA256.hash(expected))
+    #expect(reader == XXH64.hash(expected[...]))
     // The writer's path (leaves on every core, then combine) gives the same digest.
     let leaves = section.withUnsafeBytes { SnapshotSeal.leaves(of: $0) }
     #expect(leaves.count == (section.count + SnapshotSeal.blockBytes - 1) / SnapshotSeal.blockBytes)

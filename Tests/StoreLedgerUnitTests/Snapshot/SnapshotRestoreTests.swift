@@ -174,7 +174,7 @@ struct SnapshotRestoreTests {
     ("a string longer than the limit, resealed", "expected 1 to"),
     ("an unknown section version, resealed", "magic bytes"),
     ("a trailer pointing outside the file", "last line is not a restore trailer"),
-    ("the previous format", "expected 'storeledger-snapshot/5': make a new snapshot"),
+    ("the previous format", "expected 'storeledger-snapshot/6': make a new snapshot"),
     ("a prefix block size under the minimum, resealed", "missing or impossible 'catalog', 'format' or 'log'"),
   ]
 
@@ -348,7 +348,7 @@ enum SnapshotDamage {
       bytes.replaceSubrange(at..<(at + 20), with: Array("99999999999999999999".utf8))
     default:
       let text = String(decoding: bytes, as: UTF8.self)
-      return Array(text.replacingOccurrences(of: SnapshotHeader.format, with: "storeledger-snapshot/4").utf8)
+      return Array(text.replacingOccurrences(of: SnapshotHeader.format, with: "storeledger-snapshot/5").utf8)
     }
     if damage.hasSuffix("resealed") { SnapshotSeal.seal(&bytes) }
     return bytes
