@@ -22,6 +22,10 @@ package enum SnapshotDiff {
     for section in ["format", "catalog", "log"] {
       flatten(a[section], b[section], path: section, into: &lines)
     }
+    if a["format"] != b["format"] {
+      lines.append(
+        "\(nameA) and \(nameB) are snapshots of two formats (one written by another version): the log's digest is named and computed by format, so it differs though the log may not; once any subject differences listed are expected, write the older one again with this version (storeledger snapshot LOG --out FILE --force)")
+    }
     let subjectsA = Dictionary(uniqueKeysWithValues: (a["subjects"]?.objectMembers ?? []).map { ($0.0, expanded($0.1)) })
     let subjectsB = Dictionary(uniqueKeysWithValues: (b["subjects"]?.objectMembers ?? []).map { ($0.0, expanded($0.1)) })
     let names = Set(subjectsA.keys).union(subjectsB.keys).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
@@ -120,9 +124,13 @@ package enum SnapshotDiff {
   /// and knowledge times the timeline does not show) are not; nil otherwise.
   package static func restoreSectionNote(_ a: [UInt8], _ b: [UInt8], readableA: JSONValue, readableB: JSONValue) -> String? {
     guard readableA["subjects"] == readableB["subjects"] else { return nil }
-    let sectionA = a[SnapshotReader.readablePart(a).endIndex...]
-    let sectionB = b[SnapshotReader.readablePart(b).endIndex...]
-    guard sectionA.dropLast(SnapshotTrailer.byteCount) != sectionB.dropLast(SnapshotTrailer.byteCount) else { return nil }
+    // The section ends where the trailer, the last line, begins: its width depends on the format.
+    func section(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
+      let rest = bytes[SnapshotReader.readablePart(bytes).endIndex...]
+      guard let trailerAt = rest.dropLast().lastIndex(of: 10) else { return rest }
+      return rest[..<trailerAt]
+    }
+    guard section(a) != section(b) else { return nil }
     return "the timelines are equal, the event records differ (ids, knowledge times or other fields the timeline does not show)"
   }
 

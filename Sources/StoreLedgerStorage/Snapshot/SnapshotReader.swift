@@ -65,10 +65,13 @@ package enum SnapshotReader {
   }
 
   /// The readable part of a snapshot (a JSON document), without the restore section and trailer;
-  /// all of `bytes` when it has no trailer.
+  /// all of `bytes` when it has no trailer. The trailer of an earlier format (another digest, so
+  /// another width) is found too, so `diff` and `snapshot --check` read a golden file written by
+  /// an earlier version and show what changed instead of refusing it as invalid JSON.
   package static func readablePart(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
-    guard let trailer = bytes.withUnsafeBytes({ SnapshotTrailer.parse($0) }) else { return bytes[...] }
-    return bytes[0..<trailer.sectionAt]
+    let sectionAt = bytes.withUnsafeBytes { raw in SnapshotTrailer.parse(raw)?.sectionAt ?? SnapshotTrailer.sectionAtOfAnyFormat(raw) }
+    guard let sectionAt else { return bytes[...] }
+    return bytes[0..<sectionAt]
   }
 }
 

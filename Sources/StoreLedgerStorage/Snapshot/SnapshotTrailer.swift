@@ -48,6 +48,29 @@ struct SnapshotTrailer: Equatable {
     return out
   }
 
+  /// Where the restore section begins by the trailer of any snapshot format since 4 (whose
+  /// trailers all begin `restore: header=<20 digits> section=<20 digits>`, whatever digest
+  /// follows): for reading an older snapshot's readable part, never for restoring.
+  static func sectionAtOfAnyFormat(_ file: UnsafeRawBufferPointer) -> Int? {
+    // The last line, at most this long: the widest trailer written so far (a SHA-256's 64 digits) with room to spare.
+    let window = file[max(0, file.count - 256)...]
+    guard file.last == 10, let lineStart = window.dropLast().lastIndex(of: 10) else { return nil }
+    var at = lineStart
+    func label(_ text: [UInt8]) -> Bool {
+      defer { at += text.count }
+      return file.count - at >= text.count && file[at..<(at + text.count)].elementsEqual(text)
+    }
+    guard label(headerLabel), file.count - at > numberDigits else { return nil }
+    at += numberDigits
+    guard label(sectionLabel), file.count - at > numberDigits else { return nil }
+    var value = 0
+    for digit in file[at..<(at + numberDigits)] {
+      guard digit &- 0x30 < 10, value <= (Int.max - 9) / 10 else { return nil }
+      value = value * 10 + Int(digit &- 0x30)
+    }
+    return value <= lineStart ? value : nil
+  }
+
   /// Reads the trailer at the end of `file`; nil when there is none or it is malformed.
   static func parse(_ file: UnsafeRawBufferPointer) -> SnapshotTrailer? {
     guard file.count >= byteCount else { return nil }
