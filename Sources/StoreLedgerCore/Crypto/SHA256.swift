@@ -335,7 +335,7 @@ package struct SHA256Digest: Hashable, Sendable, CustomStringConvertible {
   package var description: String { hex }
 
   /// The value of one ASCII hexadecimal digit, or nil when the byte is not one.
-  package static func nibble(_ ascii: UInt8) -> UInt8? {
+  private static func nibble(_ ascii: UInt8) -> UInt8? {
     switch ascii {
     case UInt8(ascii: "0")...UInt8(ascii: "9"): ascii &- UInt8(ascii: "0")
     case UInt8(ascii: "a")...UInt8(ascii: "f"): ascii &- UInt8(ascii: "a") &+ 10

@@ -147,7 +147,13 @@ package struct Checksum64: Hashable, Sendable, CustomStringConvertible {
     guard digits.count == 16 else { return nil }
     var value: UInt64 = 0
     for digit in digits {
-      guard let nibble = SHA256Digest.nibble(digit) else { return nil }
+      let nibble: UInt8
+      switch digit {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = digit &- UInt8(ascii: "0")
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = digit &- UInt8(ascii: "a") &+ 10
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = digit &- UInt8(ascii: "A") &+ 10
+      default: return nil
+      }
       value = value << 4 | UInt64(nibble)
     }
     self.value = value
