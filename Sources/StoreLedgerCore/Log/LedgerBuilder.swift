@@ -37,6 +37,9 @@ package struct LedgerBuilder {
   var base: Ledger? = nil
   private static let baseFlag: UInt32 = 1 << 31
   var chargeLineByTransaction: [UInt32] = []
+  /// Whether a restored base's events are still to be put in `eventIndexByID` and
+  /// `chargeLineByTransaction` (`indexBase`, at the first event admitted).
+  private var baseIndexPending = false
   /// Redeliveries that lowered an event's knowledge time (`Ledger.learnedEarlier`).
   var learnedEarlier: [Event] = []
   /// Restored subjects whose events a tail redelivery made known earlier: settled again.
@@ -99,15 +102,31 @@ package struct LedgerBuilder {
     settler = SubjectSettler(context: base.context)
     linesRead = base.linesRead
     duplicatesSkipped = base.duplicatesSkipped
-    eventIndexByID = [UInt32](repeating: UInt32.max, count: symbols.ids.count)
-    chargeLineByTransaction = [UInt32](repeating: 0, count: symbols.transactions.count)
-    for (index, event) in base.events.enumerated() {
-      eventIndexByID[Int(event.id.rawValue)] = UInt32(index) | Self.baseFlag
-      if event.kind.isCharge {
-        chargeLineByTransaction[Int(event.transaction.rawValue)] = event.line
-      }
-    }
+    // The base's events are indexed by id and charge at the first tail event (`indexBase`): a
+    // restore with an empty tail, the common case for a fresh snapshot, never needs them.
+    baseIndexPending = true
     self.base = base
+  }
+
+  /// Indexes the restored base's events by id and by the transaction they charge, so the tail's
+  /// redeliveries and reused transactions are found; sized for the tables as they are now
+  /// (interning the tail may have grown them) and for the capacity `reserve` asked for.
+  /// - Complexity: O(events of the base).
+  private mutating func indexBase() {
+    baseIndexPending = false
+    guard let base else { return }
+    var byID: [UInt32] = []
+    byID.reserveCapacity(max(eventIndexByID.capacity, symbols.ids.count))
+    byID.append(contentsOf: repeatElement(UInt32.max, count: symbols.ids.count))
+    var byCharge: [UInt32] = []
+    byCharge.reserveCapacity(max(chargeLineByTransaction.capacity, symbols.transactions.count))
+    byCharge.append(contentsOf: repeatElement(0, count: symbols.transactions.count))
+    for (index, event) in base.events.enumerated() {
+      byID[Int(event.id.rawValue)] = UInt32(index) | Self.baseFlag
+      if event.kind.isCharge { byCharge[Int(event.transaction.rawValue)] = event.line }
+    }
+    eventIndexByID = byID
+    chargeLineByTransaction = byCharge
   }
 
   /// The catalog events are checked against.
@@ -294,6 +313,7 @@ package struct LedgerBuilder {
   /// Admits one event (its subject in `loadingSubject`) with its details: gathers what the
   /// ledger knows of its id and transaction, asks `Decision`, and keeps what it decided.
   mutating func admit(_ event: Event, details: EventDetails) -> LineOutcome {
+    if baseIndexPending { indexBase() }
     let idIndex = Int(event.id.rawValue)
     var known = Decision.Known()
     let firstIndex = idIndex < eventIndexByID.count ? eventIndexByID[idIndex] : UInt32.max
