@@ -28,7 +28,7 @@ package struct LedgerKnowledge: Sendable {
 
   /// Every imported event, by id, without `recorded`: the first line of each id the log holds,
   /// as its typed value (read once, by `typedEvent(line:)`).
-  package var events: [EventID: NewEvent] = [:]
+  package private(set) var events = KnownEvents()
   /// When the ledger first knew each imported event: the earliest `recorded` (absent: `at`)
   /// over its lines that hold the same event, as the log counts it (Docs/log-format.md, "Redeliveries").
   package var knownAt: [EventID: Timestamp] = [:]
@@ -120,11 +120,12 @@ package struct LedgerKnowledge: Sendable {
     }
     let event = line.withoutRecorded
     let id = event.id
-    if events[id] == nil { events[id] = event }
     // The log's redelivery rule: a line of the same event known earlier makes it known from then.
-    if events[id] == event {
-      let time = line.recorded ?? line.at
-      knownAt[id] = min(knownAt[id] ?? time, time)
+    let time = line.recorded ?? line.at
+    if events.insert(event) {
+      knownAt[id] = time
+    } else if let since = knownAt[id], time < since, events[id] == event {
+      knownAt[id] = time
     }
     let meta = event.metaValues
     let token = meta["purchaseToken"]?.stringValue
@@ -200,6 +201,31 @@ package struct LedgerKnowledge: Sendable {
     (chargesBySubscription[key] ?? []).sorted().compactMap { transaction in
       charges[transaction].map { (transaction, $0) }
     }
+  }
+}
+
+/// The imported events a log holds, by id: each stored once, densely (a dictionary of a value
+/// this large would hold a slot of its size for every bucket, about twice the events).
+package struct KnownEvents: Sendable {
+  /// Where each id's event is in `values`.
+  private var slots: [EventID: Int] = [:]
+  /// The events, in the order first learned.
+  private var values: [NewEvent] = []
+
+  /// How many events are known.
+  package var count: Int { values.count }
+  /// Whether none is known.
+  package var isEmpty: Bool { values.isEmpty }
+
+  /// The event known as `id`, without `recorded`; nil when none is.
+  package subscript(_ id: EventID) -> NewEvent? { slots[id].map { values[$0] } }
+
+  /// Keeps `event` unless an event of its id is known; whether it was kept.
+  mutating func insert(_ event: NewEvent) -> Bool {
+    guard slots[event.id] == nil else { return false }
+    slots[event.id] = values.count
+    values.append(event)
+    return true
   }
 }
 
