@@ -39,12 +39,13 @@ package enum LineParses {
     bound?.logLines.wrappingAdd(count, ordering: .relaxed)
   }
 
-  /// Notes one log line read into a typed event outside the load (the importers' knowledge reads
-  /// the lines the load kept, `KeptLines`): a relaxed load while nothing counts.
+  /// Notes `count` log lines read into typed events outside the load (the importers' knowledge
+  /// reads the lines the load kept, `KeptLines`; `LedgerKnowledge.linesRead`): a relaxed load
+  /// while nothing counts.
   @inline(__always)
-  package static func noteTypedLine() {
+  package static func noteTypedLines(_ count: Int) {
     guard countersRunning.load(ordering: .relaxed) > 0 else { return }
-    bound?.typedLines.wrappingAdd(1, ordering: .relaxed)
+    bound?.typedLines.wrappingAdd(count, ordering: .relaxed)
   }
 
   /// Runs `body` and returns its result with the lines of logs read from their files in this

@@ -56,6 +56,10 @@ package struct LedgerKnowledge: Sendable {
   /// The transfers of each unit the log holds (imported or written by hand), in log order.
   package var transfers: [String: [KnownTransfer]] = [:]
 
+  /// How many log lines this knowledge read into typed events, each line it learned from once:
+  /// what the layer that hands it the lines counts (`LineParses`, which `Import/` may not name).
+  package private(set) var linesRead = 0
+
   /// An empty knowledge: nothing is known (an import into a new log, `--out`, stdout).
   package init() {}
 
@@ -92,18 +96,18 @@ package struct LedgerKnowledge: Sendable {
       let hasMarker = bytes.withUnsafeBufferPointer { buffer in
         markers.contains { ByteScan.firstOccurrence(of: $0, in: buffer, from: 0, end: buffer.count) != nil }
       }
-      guard hasMarker, let event = Self.typedEvent(line: bytes) else { continue }
+      guard hasMarker else { continue }
+      linesRead += 1
+      guard let event = Self.typedEvent(line: bytes) else { continue }
       learnTransfer(event)
       learn(event)
     }
   }
 
   /// A log line's typed event, read by the one reader of a typed event (`NewEvent(json:)` over
-  /// the core's JSON reader) and counted (`LineParses.countingLogLines`); nil when the line is not
-  /// one, which the append refuses.
+  /// the core's JSON reader); nil when the line is not one, which the append refuses.
   /// - Complexity: O(length of the line).
   static func typedEvent(line: [UInt8]) -> NewEvent? {
-    LineParses.noteTypedLine()
     guard let json = try? JSONValue.parse(bytes: line) else { return nil }
     return try? NewEvent(json: json)
   }
