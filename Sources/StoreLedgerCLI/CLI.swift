@@ -200,52 +200,41 @@ enum CommandSupport {
     // Subjects joined by transfers stay in one shard: found by a first pass over a file.
     if shard != nil { shard?.groups = log == "-" ? .unknown : try ShardGroups.scan(path: log) }
     let catalog = try catalog(arguments, log: log, console: console)
+    let snapshot = arguments.value("snapshot")
     let loaded: (ledger: Ledger, extent: LogExtent)
     if log == "-" {
-      guard arguments.value("snapshot") == nil else {
+      guard snapshot == nil else {
         throw UsageError(message: "'--snapshot' needs the log as a file: a snapshot covers a file's first bytes.")
       }
-      var builder = LedgerBuilder(catalog: catalog, file: "<stdin>")
-      builder.shard = shard
-      let extent = try feed(&builder, console: console)
-      switch builder.finish() {
-      case .success(let ledger): loaded = (ledger, extent)
-      case .failure(let list): throw list
-      }
-    } else if let snapshot = arguments.value("snapshot") {
-      loaded = try SnapshotFiles.restore(
-        snapshotPath: snapshot, logPath: log, catalogPath: catalogPath(arguments, log: log), catalog: catalog,
-        shard: shard)
+      loaded = try LedgerOpening.ledger(
+        .stream(name: "<stdin>") { (buffer) throws(Diagnostic) in try console.readSome(into: buffer) },
+        catalog: catalog, catalogPath: catalogPath(arguments, log: log), shard: shard)
     } else {
-      let line = progress ?? console.progress(reading: log)
+      let line = snapshot == nil ? progress ?? console.progress(reading: log) : nil
       defer { if progress == nil { line?.finish() } }
-      var builder = LedgerBuilder(catalog: catalog, file: log)
-      builder.shard = shard
-      let extent = try LedgerLoader.feed(&builder, path: log, progress: line.map { line in line.update })
-      line?.begin("folding " + (line?.label ?? log))
-      switch builder.finish() {
-      case .success(let ledger): loaded = (ledger, extent)
-      case .failure(let list): throw list
-      }
+      loaded = try LedgerOpening.ledger(
+        .file(log), catalog: catalog, catalogPath: catalogPath(arguments, log: log), snapshotPath: snapshot, shard: shard,
+        progress: CommandSupport.progress(line))
     }
+    warnAboutReading(loaded.ledger, console)
+    return loaded
+  }
+
+  /// What `line` shows while a log is read: the bytes read, then that folding began.
+  static func progress(_ line: ProgressLine?) -> LedgerOpening.Progress? {
+    line.map { line in LedgerOpening.Progress(reading: line.update, folding: { line.begin("folding " + line.label) }) }
+  }
+
+  /// The warnings of reading a log that a command that only answers still shows: a torn last
+  /// line, and an unfinished append's record another file left. The rest are `check`'s to say.
+  static func warnAboutReading(_ ledger: Ledger, _ console: Console) {
     warn(
-      loaded.ledger.warnings.filter {
+      ledger.warnings.filter {
         switch $0.problem {
         case .tornLastLine, .foreignIntentRecord: return true
         default: return false
         }
       }, console)
-    var ledger = loaded.ledger
-    ledger.shard = shard
-    return (ledger, loaded.extent)
-  }
-
-  /// Streams a log given on stdin into `builder` through the pipelined reader (bounded memory;
-  /// a last line without `\n` is a torn line, as in a file).
-  static func feed(_ builder: inout LedgerBuilder, console: Console) throws(Diagnostic) -> LogExtent {
-    try LedgerLoader.feed(&builder, streamNamed: "<stdin>") { (buffer) throws(Diagnostic) in
-      try console.readSome(into: buffer)
-    }
   }
 
   /// Subjects listed by name in the warning about queries for subjects without events.

@@ -45,8 +45,6 @@ package struct LogGenerator: Sendable {
   package func generate<Failure: Error>(
     _ sink: (UnsafeRawBufferPointer) throws(Failure) -> Void
   ) throws(Failure) -> GeneratorStats {
-    let endAt = ISODuration("P\(options.months)M")!.added(to: options.start).millisecondsSinceEpoch
-    var simulator = HouseholdSimulator(options: options, endAt: endAt)
     let encoder = LineEncoder(seed: options.seed)
     let buffer = UnsafeMutableRawBufferPointer.allocate(
       byteCount: Self.chunkBytesMax, alignment: MemoryLayout<UInt64>.alignment)
@@ -55,6 +53,35 @@ package struct LogGenerator: Sendable {
     let flushAt = Self.chunkBytesMax - LineEncoder.lineBytesMax
     var used = 0
     var stats = GeneratorStats()
+    try forEachDelivered { (event, batchFirst, latestAt) throws(Failure) in
+      if used > flushAt {
+        try sink(UnsafeRawBufferPointer(rebasing: buffer[0..<used]))
+        used = 0
+      }
+      let written = encoder.write(event, to: base + used)
+      used += written
+      stats.count(event, bytes: written, latestAt: &latestAt, batchFirst: batchFirst)
+    }
+    if used > 0 { try sink(UnsafeRawBufferPointer(rebasing: buffer[0..<used])) }
+    return stats
+  }
+
+  /// The same log as typed events (`NewEvent`), in the order `generate` writes their lines,
+  /// redeliveries included: what each line holds, for a caller that wants values, not bytes.
+  /// - Complexity: as `generate`, plus a `NewEvent` per event.
+  package func forEachEvent<Failure: Error>(_ body: (NewEvent) throws(Failure) -> Void) throws(Failure) {
+    let encoder = LineEncoder(seed: options.seed)
+    try forEachDelivered { (event, _, _) throws(Failure) in try body(encoder.newEvent(event)) }
+  }
+
+  /// Simulates the households batch by batch and hands each event to `body` in delivery order,
+  /// with its batch's first subject and the latest `at` seen per subject of the batch.
+  /// - Complexity: O(n log b) for n events and batches of b events; memory O(b).
+  private func forEachDelivered<Failure: Error>(
+    _ body: (GeneratedEvent, _ batchFirst: Int, _ latestAt: inout [Int64]) throws(Failure) -> Void
+  ) throws(Failure) {
+    let endAt = ISODuration("P\(options.months)M")!.added(to: options.start).millisecondsSinceEpoch
+    var simulator = HouseholdSimulator(options: options, endAt: endAt)
     // Sort keys: delivery time above the event's index in the batch, so that
     // equal delivery times keep generation order (a redelivery after its original).
     let indexBits: UInt64 = 22
@@ -84,17 +111,8 @@ package struct LogGenerator: Sendable {
       latestAt.removeAll(keepingCapacity: true)
       latestAt.append(contentsOf: repeatElement(Int64.min, count: next - batchFirst))
       for key in keys {
-        let event = events[Int(key & (1 << indexBits - 1))]
-        if used > flushAt {
-          try sink(UnsafeRawBufferPointer(rebasing: buffer[0..<used]))
-          used = 0
-        }
-        let written = encoder.write(event, to: base + used)
-        used += written
-        stats.count(event, bytes: written, latestAt: &latestAt, batchFirst: batchFirst)
+        try body(events[Int(key & (1 << indexBits - 1))], batchFirst, &latestAt)
       }
     }
-    if used > 0 { try sink(UnsafeRawBufferPointer(rebasing: buffer[0..<used])) }
-    return stats
   }
 }

@@ -2,7 +2,7 @@ import StoreLedger
 import StoreLedgerReport
 
 // The read routes. Each writes its answer with the writer the CLI prints with (the same
-// `QueryEngine` calls, `Answer.jsonValue`, `Permission.jsonValue(feature:)`, `PolicyDescription`
+// `QueryEngine` calls, `Holdings.jsonValue`, `Permission.jsonValue(feature:)`, `PolicyDescription`
 // and `JSONWriter`), so a body is byte for byte what `storeledger query`, `can` or `policy` prints.
 
 extension LedgerServer {
@@ -13,10 +13,9 @@ extension LedgerServer {
     let explain = try flag("explain", request)
     let pretty = try flag("pretty", request)
     let text = store.withEngine { engine in
-      let answer = engine.answer(subject: subject, at: time.at, asOf: time.asOf, cache: time.cache, explain: explain)
-      var shown = answer
-      if explain { shown.explanation?.absent = AbsentEntitlement.all(from: answer, ledger: engine.ledger) }
-      let value = shown.jsonValue
+      var answer = engine.answer(subject: subject, at: time.at, asOf: time.asOf, cache: time.cache, explain: explain)
+      if explain { AbsentEntitlement.explain(&answer, ledger: engine.ledger) }
+      let value = answer.jsonValue
       return (pretty ? JSONWriter.pretty(value) : JSONWriter.compact(value)) + "\n"
     }
     return .json(text)

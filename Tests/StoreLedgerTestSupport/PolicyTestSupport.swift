@@ -53,7 +53,7 @@ extension QueryEngine {
   package mutating func policyAnswer(
     _ subject: String, at: String, asOf: String? = nil, cache: CacheRequest? = nil,
     sourceLocation: SourceLocation = #_sourceLocation
-  ) -> Answer {
+  ) -> Holdings {
     let answer = self.answer(subject: subject, at: ts(at), asOf: asOf.map(ts), cache: cache)
     var out: [UInt8] = []
     var bytes = Array(subject.utf8)
@@ -69,8 +69,8 @@ extension QueryEngine {
   package mutating func feature(
     _ name: String, _ subject: String, at: String, asOf: String? = nil,
     sourceLocation: SourceLocation = #_sourceLocation
-  ) -> FeatureUsageAnswer? {
-    policyAnswer(subject, at: at, asOf: asOf, sourceLocation: sourceLocation).policy?.usage.first { $0.feature == name }
+  ) -> Holdings.FeatureUsage? {
+    policyAnswer(subject, at: at, asOf: asOf, sourceLocation: sourceLocation).policy?.usage[name]
   }
 }
 

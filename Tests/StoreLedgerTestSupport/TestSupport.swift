@@ -127,7 +127,7 @@ package func ts(_ text: String) -> Timestamp {
 
 extension QueryEngine {
   /// Answers with both code paths and checks that they agree.
-  package mutating func checkedAnswer(_ subject: String, at: String, asOf: String? = nil) -> Answer {
+  package mutating func checkedAnswer(_ subject: String, at: String, asOf: String? = nil) -> Holdings {
     let answer = self.answer(subject: subject, at: ts(at), asOf: asOf.map(ts))
     var out: [UInt8] = []
     var bytes = Array(subject.utf8)

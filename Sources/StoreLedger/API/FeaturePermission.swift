@@ -47,8 +47,7 @@ public struct FeaturePermission: Hashable, Codable, Sendable {
   public func encode(to encoder: any Encoder) throws {
     let permission = Permission(
       subject: subject.rawValue, at: at, asOf: asOf, tier: nil,
-      usage: FeatureUsageAnswer(
-        feature: feature.rawValue, allowed: allowed, tier: tier, used: used, limit: limit, windowEnds: windowEnds),
+      usage: Holdings.FeatureUsage(allowed: allowed, tier: tier, used: used, limit: limit, windowEnds: windowEnds),
       wouldAllow: wouldAllow)
     guard case .object(var members) = permission.jsonValue(feature: feature.rawValue) else {
       preconditionFailure("a permission is an object")

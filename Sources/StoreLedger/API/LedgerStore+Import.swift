@@ -27,18 +27,36 @@ public struct AppStoreVerificationOptions: Sendable {
   /// Verify nothing (`--no-verify`): for data your own server already verified, or tests.
   public static let skip = Self(rootCertificates: [], bundleID: nil, appAppleID: nil, verifies: false)
 
-  /// The importer's form; a root that is not a certificate this verifier reads is bad input.
-  func verification() throws(DiagnosticList) -> AppStoreVerification {
-    guard verifies else { return .skip }
+  /// What each root is called in diagnostics, by position (the command line's `--root` files);
+  /// `rootCertificates[i]` where none is given.
+  package var rootNames: [String] = []
+
+  /// The importer's form, with a warning for each root that is not Apple Root CA - G3 (fine for
+  /// a test CA, wrong for real data); a root that is not a certificate this verifier reads is bad
+  /// input, named by its file when `rootNames` gives one.
+  /// - Complexity: O(bytes of the roots).
+  package func verification() throws(DiagnosticList) -> (verification: AppStoreVerification, warnings: [Diagnostic]) {
+    guard verifies else { return (.skip, []) }
     var roots: [X509Certificate] = []
+    var warnings: [Diagnostic] = []
     for (index, bytes) in rootCertificates.enumerated() {
+      let file = rootNames.indices.contains(index) ? rootNames[index] : nil
+      let name = file ?? "rootCertificates[\(index)]"
       switch AppStoreTrust.certificate(fromFile: bytes) {
-      case .success(let root): roots.append(root)
+      case .success(let root):
+        let fingerprint = AppStoreTrust.fingerprint(root)
+        if fingerprint != AppStoreTrust.appleRootCAG3SHA256 {
+          warnings.append(
+            Diagnostic(
+              .rootNotApple(path: name, sha256: fingerprint, appleRootSHA256: AppStoreTrust.appleRootCAG3SHA256),
+              severity: .warning))
+        }
+        roots.append(root)
       case .failure(let error):
-        throw DiagnosticList([Diagnostic(.badRootCertificate(path: "rootCertificates[\(index)]", reason: error.reason))])
+        throw DiagnosticList([Diagnostic(file: file, .badRootCertificate(path: name, reason: error.reason))])
       }
     }
-    return .verify(AppStoreTrust(roots: roots, bundleId: bundleID, appAppleId: appAppleID))
+    return (.verify(AppStoreTrust(roots: roots, bundleId: bundleID, appAppleId: appAppleID)), warnings)
   }
 }
 
@@ -81,19 +99,26 @@ public struct StoreImportOptions: Sendable {
     self.startsGooglePlayRenewalsAtPreviousEnd = startsGooglePlayRenewalsAtPreviousEnd
   }
 
-  /// The App Store importer's options.
-  func appStore() throws(DiagnosticList) -> AppStoreImportOptions {
-    AppStoreImportOptions(
-      subjects: subjects, allowsSandbox: allowsSandbox, allowsXcode: allowsXcode,
-      verification: try appStoreVerification.verification())
-  }
-
-  /// The Google Play importer's options; `importedAt` is the knowledge time of documents without their own.
-  func googlePlay(importedAt: Timestamp) -> GooglePlayImportOptions {
-    GooglePlayImportOptions(
-      subjects: subjects, allowsTestPurchases: allowsTestPurchases, importedAt: importedAt,
-      trustsNotifications: trustsGooglePlayNotifications,
-      startsRenewalsAtPreviousEnd: startsGooglePlayRenewalsAtPreviousEnd)
+  /// The importer of `source` with these options, and the warnings about the App Store roots;
+  /// `importedAt` is the knowledge time of Google Play documents without their own (nil: known
+  /// from `at`).
+  /// - Throws: a root that is not a certificate.
+  package func importer(
+    _ source: StoreImport.Source, importedAt: Timestamp?
+  ) throws(DiagnosticList) -> (importer: StoreImport.Importer, warnings: [Diagnostic]) {
+    switch source {
+    case .appStore:
+      let (verification, warnings) = try appStoreVerification.verification()
+      let options = AppStoreImportOptions(
+        subjects: subjects, allowsSandbox: allowsSandbox, allowsXcode: allowsXcode, verification: verification)
+      return (.appStore(options), warnings)
+    case .googlePlay:
+      let options = GooglePlayImportOptions(
+        subjects: subjects, allowsTestPurchases: allowsTestPurchases, importedAt: importedAt,
+        trustsNotifications: trustsGooglePlayNotifications,
+        startsRenewalsAtPreviousEnd: startsGooglePlayRenewalsAtPreviousEnd)
+      return (.googlePlay(options), [])
+    }
   }
 }
 
@@ -111,12 +136,6 @@ public struct ImportReport: Sendable, Equatable {
   public var skipped: [String: Int]
   /// What the importer tolerated (unknown notification types and values), by input line.
   public var warnings: [Diagnostic]
-}
-
-/// Which importer reads the payloads.
-enum StoreSource: Sendable {
-  case appStore
-  case googlePlay
 }
 
 extension LedgerStore {
@@ -160,7 +179,7 @@ extension LedgerStore {
     try await offPool { () throws(DiagnosticList) in try self.importGooglePlay(payloads, options: options) }
   }
 
-  private func importPayloads(_ payloads: String, from source: StoreSource, options: StoreImportOptions)
+  private func importPayloads(_ payloads: String, from source: StoreImport.Source, options: StoreImportOptions)
     throws(DiagnosticList) -> ImportReport
   {
     guard source == .googlePlay && !isInMemory else {
@@ -183,29 +202,15 @@ extension LedgerStore {
   /// Runs the store's importer on `payloads`, given what the log knows and, for Google Play on a
   /// log file, the documents kept beside it (`kept`).
   private func decideImport(
-    _ payloads: String, from source: StoreSource, options: StoreImportOptions, kept: [UInt8]
+    _ payloads: String, from source: StoreImport.Source, options: StoreImportOptions, kept: [UInt8]
   ) throws(DiagnosticList) -> ImportResult {
-    let name = "<payload>"
     // What the ledger already knows, so a payload adds only new facts (Docs/import-googleplay.md).
     let knowledge = try knownLog()
-    // Store data of an erased customer never comes back (Docs/erasure.md).
-    let erased: ErasureRegistry?
-    do throws(Diagnostic) {
-      erased = isInMemory ? nil : try ErasureRegistry.read(log: logPath)
-    } catch {
-      throw DiagnosticList([error])
-    }
-    let result: ImportResult
-    switch source {
-    case .appStore:
-      result = try AppStoreImporter.importEvents(
-        payloads, file: name, catalog: catalog, options: try options.appStore(), knowledge: knowledge)
-    case .googlePlay:
-      result = try GooglePlayImporter.importEvents(
-        payloads, file: name, catalog: catalog, options: options.googlePlay(importedAt: clock.now()), knowledge: knowledge,
-        documentStore: kept)
-    }
-    return result.withoutErased(erased, file: name)
+    // The roots' warnings are the command line's to print; the library's caller chose its roots.
+    let importer = try options.importer(source, importedAt: clock.now()).importer
+    return try StoreImport.result(
+      payloads, file: "<payload>", importer: importer, keptDocuments: kept, catalog: catalog, knowledge: knowledge,
+      logPath: isInMemory ? nil : logPath)
   }
 
   /// What the log knows, for an import: what this store's earlier imports learned, extended with

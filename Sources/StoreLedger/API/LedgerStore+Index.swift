@@ -13,7 +13,7 @@ extension LedgerStore {
     logPath: String, catalogPath: String? = nil, for subject: SubjectID, at: Timestamp, asOf: Timestamp? = nil
   ) throws(DiagnosticList) -> Holdings {
     var engine = QueryEngine(ledger: try ledger(logPath: logPath, catalogPath: catalogPath, subject: subject))
-    return Holdings(engine.answer(subject: subject.rawValue, at: at, asOf: asOf))
+    return engine.answer(subject: subject.rawValue, at: at, asOf: asOf)
   }
 
   /// Whether `subject` may use `feature` once more at `at` (`storeledger can`), without opening
@@ -40,11 +40,9 @@ extension LedgerStore {
 
   /// The ledger of `subject` read through the index, or the whole log when there is no usable index.
   private static func ledger(logPath: String, catalogPath: String?, subject: SubjectID) throws(DiagnosticList) -> Ledger {
-    let catalog = try LedgerLoader.loadCatalog(path: catalogPath ?? LedgerLoader.defaultCatalogPath(forLog: logPath))
-    switch try IndexedLedger.load(logPath: logPath, catalog: catalog, subjects: [subject.rawValue]) {
-    case .loaded(let indexed, _): return indexed
-    case .notUsed: return try LedgerLoader.load(logPath: logPath, catalog: catalog).ledger
-    }
+    let catalogPath = catalogPath ?? LedgerLoader.defaultCatalogPath(forLog: logPath)
+    let catalog = try LedgerLoader.loadCatalog(path: catalogPath)
+    return try LedgerOpening.ledger(holding: [subject.rawValue], logPath: logPath, catalog: catalog, catalogPath: catalogPath).ledger
   }
 }
 

@@ -12,9 +12,8 @@ extension LedgerStore {
   public func explain(for subject: SubjectID, at: Timestamp, asOf: Timestamp? = nil) -> Holdings {
     withEngine { engine in
       var answer = engine.answer(subject: subject.rawValue, at: at, asOf: asOf, explain: true)
-      let absent = AbsentEntitlement.all(from: answer, ledger: engine.ledger)
-      answer.explanation?.absent = absent
-      return Holdings(answer)
+      AbsentEntitlement.explain(&answer, ledger: engine.ledger)
+      return answer
     }
   }
 
@@ -30,11 +29,8 @@ extension LedgerStore {
     let cache = try Self.cacheRequest(at: at, verifiedAt: verifiedAt, maxStaleness: maxStaleness)
     return withEngine { engine in
       var answer = engine.answer(subject: subject.rawValue, at: at, asOf: nil, cache: cache, explain: explain)
-      if explain {
-        let absent = AbsentEntitlement.all(from: answer, ledger: engine.ledger)
-        answer.explanation?.absent = absent
-      }
-      return Holdings(answer)
+      if explain { AbsentEntitlement.explain(&answer, ledger: engine.ledger) }
+      return answer
     }
   }
 

@@ -38,13 +38,8 @@ extension LedgerStore {
     for _ in 0..<LogAppender.reopenAttemptsMax {
       // A log that cannot be opened is reported by the load, in its words.
       let pinned = try? PinnedLog(path: logPath)
-      let loaded =
-        if let snapshotPath {
-          try SnapshotFiles.restore(
-            snapshotPath: snapshotPath, logPath: logPath, catalogPath: catalog.source, catalog: catalog.catalog)
-        } else {
-          try LedgerLoader.load(logPath: logPath, catalog: catalog.catalog)
-        }
+      let loaded = try LedgerOpening.ledger(
+        .file(logPath), catalog: catalog.catalog, catalogPath: catalog.source, snapshotPath: snapshotPath)
       if let pinned, pinned.identity == PlatformFile.identity(logPath) { return (loaded.ledger, loaded.extent, pinned) }
     }
     throw DiagnosticList([

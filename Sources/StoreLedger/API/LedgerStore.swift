@@ -136,7 +136,7 @@ public final class LedgerStore: @unchecked Sendable {
   /// What `subject` held at `at`, as known at `asOf` (nil: everything the ledger knows).
   /// - Complexity: O(events of the subject).
   public func answer(for subject: SubjectID, at: Timestamp, asOf: Timestamp? = nil) -> Holdings {
-    withEngine { engine in Holdings(engine.answer(subject: subject.rawValue, at: at, asOf: asOf)) }
+    withEngine { engine in engine.answer(subject: subject.rawValue, at: at, asOf: asOf) }
   }
 
   /// Runs `body` with a pooled query engine (whose `ledger` is the store's), as a reader; the

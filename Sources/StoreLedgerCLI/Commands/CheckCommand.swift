@@ -47,7 +47,7 @@ enum CheckCommand: LedgerCommand {
     var builder = LedgerBuilder(catalog: catalog, file: name)
     let extent =
       log == "-"
-      ? try CommandSupport.feed(&builder, console: console)
+      ? try feedStdin(&builder, console: console)
       : try feedWithProgress(&builder, log: log, console: console)
     let linesRead = builder.linesRead
     let errorCount = builder.errorCount
@@ -163,6 +163,14 @@ enum CheckCommand: LedgerCommand {
     text += "\(log): \(count) leak\(count == 1 ? "" : "s"): uses the policy did not allow when they happened\n"
     console.err(text)
     return count
+  }
+
+  /// Streams a log given on stdin into `builder` through the pipelined reader (bounded memory;
+  /// a last line without `\n` is a torn line, as in a file).
+  static func feedStdin(_ builder: inout LedgerBuilder, console: Console) throws(Diagnostic) -> LogExtent {
+    try LedgerLoader.feed(&builder, streamNamed: "<stdin>") { (buffer) throws(Diagnostic) in
+      try console.readSome(into: buffer)
+    }
   }
 
   /// Reads the log into `builder`, with a progress line when stderr is a terminal.

@@ -86,20 +86,12 @@ enum ImportCommand: LedgerCommand {
     let input = try CommandSupport.input(inputName, console: console)
     let text = try utf8Text(input, displayName: displayName)
     if arguments.has("emit-catalog") {
-      guard isGooglePlay else {
-        let catalogText = try AppStoreImporter.emitCatalog(text, file: displayName)
-        try emit(Array(catalogText.utf8), to: out, console: console)
-        console.err("note: --emit-catalog read the payloads without verifying their signatures\n")
-        return 0
-      }
-      // With --append, the plans kept beside the log state periods too; nothing is appended.
-      let kept = try appendLog.map { (log) throws(Diagnostic) in try GooglePlayDocumentFile.read(log: log).bytes } ?? []
-      let (catalogText, notes) = try GooglePlayImporter.emitCatalog(text, file: displayName, documentStore: kept)
-      try emit(Array(catalogText.utf8), to: out, console: console)
-      for note in notes { console.err("note: " + TerminalText.escaped(TerminalText.clipped(note, bytesMax: 400)) + "\n") }
-      return 0
+      return try emitCatalog(text, displayName: displayName, isGooglePlay: isGooglePlay, appendLog: appendLog, out: out, console: console)
     }
-    let verification = isGooglePlay ? AppStoreVerification.skip : try verification(arguments, console: console)
+    let options = try importOptions(arguments, isGooglePlay: isGooglePlay, console: console)
+    // App Store roots are read and checked before anything else is; Google Play's knowledge time
+    // (`--recorded-at`, or now) is taken when the import decides, under its lock.
+    let appStoreImporter = isGooglePlay ? nil : try importer(options, .appStore, importedAt: nil, console: console)
     let catalog: Catalog
     if let named = arguments.value("catalog") {
       catalog = try LedgerLoader.loadCatalog(path: named)
@@ -115,10 +107,11 @@ enum ImportCommand: LedgerCommand {
     let decide = { (kept: [UInt8]) throws -> ImportResult in
       logRead = try appendLog.map { (log) throws(Diagnostic) in try ImportLogRead.read(logPath: log, catalog: catalog) }
         ?? ImportLogRead()
-      return try importResult(
-        text, displayName: displayName, catalog: catalog, arguments: arguments,
-        isGooglePlay: isGooglePlay, verification: verification, appendLog: appendLog, knowledge: logRead.knowledge,
-        keptDocuments: kept)
+      let importer = try appStoreImporter
+        ?? importer(options, .googlePlay, importedAt: try importClock(arguments), console: console)
+      return try StoreImport.result(
+        text, file: displayName, importer: importer, keptDocuments: kept, catalog: catalog,
+        knowledge: logRead.knowledge, logPath: appendLog)
     }
     let commit = { (result: ImportResult) throws -> Int32 in
       try write(
@@ -136,6 +129,25 @@ enum ImportCommand: LedgerCommand {
       decide: decide, commit: commit)
     CommandSupport.warn(warnings, console)
     return status
+  }
+
+  /// `--emit-catalog`: a draft catalog of the products the payloads name, written to `out` or
+  /// stdout; nothing is imported.
+  private static func emitCatalog(
+    _ text: String, displayName: String, isGooglePlay: Bool, appendLog: String?, out: String?, console: Console
+  ) throws -> Int32 {
+    guard isGooglePlay else {
+      let catalogText = try AppStoreImporter.emitCatalog(text, file: displayName)
+      try emit(Array(catalogText.utf8), to: out, console: console)
+      console.err("note: --emit-catalog read the payloads without verifying their signatures\n")
+      return 0
+    }
+    // With --append, the plans kept beside the log state periods too; nothing is appended.
+    let kept = try appendLog.map { (log) throws(Diagnostic) in try GooglePlayDocumentFile.read(log: log).bytes } ?? []
+    let (catalogText, notes) = try GooglePlayImporter.emitCatalog(text, file: displayName, documentStore: kept)
+    try emit(Array(catalogText.utf8), to: out, console: console)
+    for note in notes { console.err("note: " + TerminalText.escaped(TerminalText.clipped(note, bytesMax: 400)) + "\n") }
+    return 0
   }
 
   /// Writes the events of an import: appended to `appendLog`, to `out`, or to stdout.
@@ -167,41 +179,6 @@ enum ImportCommand: LedgerCommand {
       console.err(summary)
     }
     return 0
-  }
-
-  /// Runs the store's importer on `text`, given what the log (with `--append`) knows and the
-  /// Google Play documents kept beside it.
-  private static func importResult(
-    _ text: String, displayName: String, catalog: Catalog, arguments: ParsedArguments,
-    isGooglePlay: Bool, verification: AppStoreVerification, appendLog: String?, knowledge: LedgerKnowledge,
-    keptDocuments: [UInt8]
-  ) throws -> ImportResult {
-    var subjects: [String: String] = [:]
-    if let subjectsPath = arguments.value("subjects") {
-      subjects = try subjectMap(subjectsPath)
-    }
-    // `knowledge` is what the log already knows: an import adds only what it does not
-    // (Docs/import-googleplay.md).
-    // Store data of an erased customer never comes back (Docs/erasure.md).
-    let erased = try appendLog.flatMap { (log) throws(Diagnostic) in try ErasureRegistry.read(log: log) }
-    let result =
-      isGooglePlay
-      ? try GooglePlayImporter.importEvents(
-        text, file: displayName, catalog: catalog,
-        options: GooglePlayImportOptions(
-          subjects: subjects, allowsTestPurchases: arguments.has("allow-test"),
-          importedAt: try importClock(arguments),
-          trustsNotifications: arguments.has("trust-notifications"),
-          startsRenewalsAtPreviousEnd: arguments.has("renewals-from-resources")),
-        knowledge: knowledge,
-        documentStore: keptDocuments)
-      : try AppStoreImporter.importEvents(
-        text, file: displayName, catalog: catalog,
-        options: AppStoreImportOptions(
-          subjects: subjects, allowsSandbox: arguments.has("allow-sandbox"),
-          allowsXcode: arguments.has("allow-xcode"), verification: verification),
-        knowledge: knowledge)
-    return result.withoutErased(erased, file: displayName)
   }
 
   /// Refuses options of the other store's importer.
@@ -262,39 +239,51 @@ enum ImportCommand: LedgerCommand {
     return summary
   }
 
+  /// The library's options for this import (`StoreImportOptions`), from the arguments.
+  private static func importOptions(
+    _ arguments: ParsedArguments, isGooglePlay: Bool, console: Console
+  ) throws -> StoreImportOptions {
+    StoreImportOptions(
+      subjects: try arguments.value("subjects").map(subjectMap) ?? [:],
+      allowsSandbox: arguments.has("allow-sandbox"), allowsXcode: arguments.has("allow-xcode"),
+      allowsTestPurchases: arguments.has("allow-test"),
+      appStoreVerification: isGooglePlay ? .skip : try verification(arguments, console: console),
+      trustsGooglePlayNotifications: arguments.has("trust-notifications"),
+      startsGooglePlayRenewalsAtPreviousEnd: arguments.has("renewals-from-resources"))
+  }
+
+  /// The importer of `source` the library makes from `options`, after warning about a root that
+  /// is not Apple's.
+  private static func importer(
+    _ options: StoreImportOptions, _ source: StoreImport.Source, importedAt: Timestamp?, console: Console
+  ) throws -> StoreImport.Importer {
+    let (importer, warnings) = try options.importer(source, importedAt: importedAt)
+    CommandSupport.warn(warnings, console)
+    return importer
+  }
+
   /// The trust `import appstore` verifies against: `--root` files (or `$STORELEDGER_APPLE_ROOT`),
-  /// or nothing with `--no-verify`. Warns about a root that is not Apple's.
-  private static func verification(_ arguments: ParsedArguments, console: Console) throws -> AppStoreVerification {
+  /// or nothing with `--no-verify`.
+  private static func verification(_ arguments: ParsedArguments, console: Console) throws -> AppStoreVerificationOptions {
     let paths = rootPaths(arguments, console: console)
-    let bundleId = arguments.value("bundle-id")
-    let appAppleId = try arguments.value("app-apple-id").map { text in
+    let bundleID = arguments.value("bundle-id")
+    let appAppleID = try arguments.value("app-apple-id").map { text in
       guard let number = Int64(text), number > 0 else {
         throw UsageError(message: "Invalid value for '--app-apple-id': '\(text)' (expected a positive integer).")
       }
       return number
     }
     if arguments.has("no-verify") {
-      if let option = [("root", !arguments.values("root").isEmpty), ("bundle-id", bundleId != nil), ("app-apple-id", appAppleId != nil)].first(where: \.1)?.0 {
+      if let option = [("root", !arguments.values("root").isEmpty), ("bundle-id", bundleID != nil), ("app-apple-id", appAppleID != nil)].first(where: \.1)?.0 {
         throw UsageError(message: "'--\(option)' has no effect with '--no-verify': give one or the other.")
       }
       return .skip
     }
-    var roots: [X509Certificate] = []
-    for path in paths {
-      switch AppStoreTrust.certificate(fromFile: try LedgerLoader.readFile(path)) {
-      case .success(let root):
-        let fingerprint = AppStoreTrust.fingerprint(root)
-        if fingerprint != AppStoreTrust.appleRootCAG3SHA256 {
-          CommandSupport.warn(
-            [Diagnostic(.rootNotApple(path: path, sha256: fingerprint, appleRootSHA256: AppStoreTrust.appleRootCAG3SHA256), severity: .warning)],
-            console)
-        }
-        roots.append(root)
-      case .failure(let error):
-        throw Diagnostic(file: path, .badRootCertificate(path: path, reason: error.reason))
-      }
-    }
-    return .verify(AppStoreTrust(roots: roots, bundleId: bundleId, appAppleId: appAppleId))
+    var options = AppStoreVerificationOptions.verify(
+      rootCertificates: try paths.map { (path) throws(Diagnostic) in try LedgerLoader.readFile(path) }, bundleID: bundleID,
+      appAppleID: appAppleID)
+    options.rootNames = paths
+    return options
   }
 
   /// `--root` files, else the one `$STORELEDGER_APPLE_ROOT` names (when set and not empty).

@@ -57,17 +57,13 @@ enum IndexedRead {
       return try CommandSupport.ledger(arguments, console: console)
     }
     let catalog = try CommandSupport.catalog(arguments, log: log, console: console)
-    switch try IndexedLedger.load(logPath: log, catalog: catalog, subjects: subjects) {
-    case .loaded(let ledger, let extent):
-      CommandSupport.warn(
-        ledger.warnings.filter {
-          if case .tornLastLine = $0.problem { return true }
-          return false
-        }, console)
-      return (ledger, extent)
-    case .notUsed(let warning):
-      if let warning { CommandSupport.warn([warning], console) }
-      return try CommandSupport.ledger(arguments, console: console)
-    }
+    let line = console.progress(reading: log)
+    defer { line?.finish() }
+    let read = try LedgerOpening.ledger(
+      holding: subjects, logPath: log, catalog: catalog, catalogPath: CommandSupport.catalogPath(arguments, log: log),
+      progress: CommandSupport.progress(line))
+    if let why = read.notUsed { CommandSupport.warn([why], console) }
+    CommandSupport.warnAboutReading(read.ledger, console)
+    return (read.ledger, read.extent)
   }
 }

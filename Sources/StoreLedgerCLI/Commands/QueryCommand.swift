@@ -52,28 +52,24 @@ enum QueryCommand: LedgerCommand {
     let (ledger, _) = try IndexedRead.ledger(arguments, console: console, subjects: [subject])
     var engine = QueryEngine(ledger: ledger)
     let explain = arguments.has("explain") || format != "json"
-    let answer = engine.answer(subject: subject, at: time.at, asOf: time.asOf, cache: time.cache, explain: explain)
-    let absent = explain ? QueryText.absent(from: answer, ledger: ledger) : []
+    var answer = engine.answer(subject: subject, at: time.at, asOf: time.asOf, cache: time.cache, explain: explain)
+    let absent = explain ? AbsentEntitlement.explain(&answer, ledger: ledger) : []
     if format == "reply" {
       let zone = try ArgumentParser.zone(arguments) ?? .utc
       let sentences = SupportReply.sentences(answer, ledger: ledger, zone: zone, usage: arguments.has("usage"))
       console.outText(sentences.map { TerminalText.escaped($0) + "\n" }.joined())
     } else if format == "text" {
-      var current: (Answer, [AbsentEntitlement])? = nil
+      var current: (Holdings, [AbsentEntitlement.Named])? = nil
       if time.asOf != nil || time.cache != nil {
-        let now = engine.answer(subject: subject, at: time.at, asOf: nil, explain: true)
-        if now.entitlements != answer.entitlements || now.plans != answer.plans
-          || !now.balances.elementsEqual(answer.balances, by: { $0 == $1 })
-        {
-          current = (now, QueryText.absent(from: now, ledger: ledger))
+        var now = engine.answer(subject: subject, at: time.at, asOf: nil, explain: true)
+        if now.entitlements != answer.entitlements || now.plans != answer.plans || now.balances != answer.balances {
+          current = (now, AbsentEntitlement.explain(&now, ledger: ledger))
         }
       }
       console.outText(
         QueryText.text(answer, absent: absent, current: current, ledger: ledger, explain: arguments.has("explain")))
     } else {
-      var shown = answer
-      if arguments.has("explain") { shown.explanation?.absent = absent }
-      let value = shown.jsonValue
+      let value = answer.jsonValue
       console.out((arguments.has("pretty") ? JSONWriter.pretty(value) : JSONWriter.compact(value)) + "\n")
     }
     CommandSupport.warnIfUnknown(subject: subject, in: ledger, log: CommandSupport.logPath(arguments), console: console)

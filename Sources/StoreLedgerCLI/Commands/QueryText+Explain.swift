@@ -8,7 +8,7 @@ extension QueryText {
   static let laterEventsShownMax = 3
 
   /// The lines under a held entitlement: the last event that set its state, then what changed since.
-  static func decidedLines(held evidence: [Evidence], subject: String, ledger: Ledger) -> [String] {
+  static func decidedLines(held evidence: [Holdings.EventReference], subject: String, ledger: Ledger) -> [String] {
     let trail = events(evidence, subject: subject, ledger: ledger)
     // Auto-renew and plan changes shape what happens next, not whether access holds now.
     guard let deciding = trail.lastIndex(where: { $0.kind != .autoRenewChanged && $0.kind != .planChanged }) else {
@@ -26,8 +26,8 @@ extension QueryText {
   }
 
   /// The line under an absent entitlement: the last event its reason cites, or why none does.
-  static func decidedLine(absent: AbsentEntitlement, subject: String, ledger: Ledger) -> String {
-    guard let last = events(absent.evidence, subject: subject, ledger: ledger).last else {
+  static func decidedLine(absent: Holdings.Absence, subject: String, ledger: Ledger) -> String {
+    guard let last = events(absent.events, subject: subject, ledger: ledger).last else {
       return "  decided by: no event: the grant ran out, or starts later (as said above)"
     }
     return "  decided by: " + words(last, ledger: ledger)
@@ -42,7 +42,7 @@ extension QueryText {
 
   /// The subject's events that `evidence` cites, in effective order.
   /// A subject some transfer names may cite other subjects' lines: the unit's and the transfers.
-  private static func events(_ evidence: [Evidence], subject: String, ledger: Ledger) -> [Event] {
+  private static func events(_ evidence: [Holdings.EventReference], subject: String, ledger: Ledger) -> [Event] {
     let lines = Set(evidence.map(\.line))
     var pool = ledger.subject(named: subject).map { Array(ledger.events(of: $0)) } ?? []
     if let party = ledger.owners.party(named: subject) {

@@ -3,19 +3,14 @@ import StoreLedgerReport
 
 /// Readable renderings of query answers: why an entitlement is absent, `--format text`, `--during`.
 enum QueryText {
-  /// Why each entitlement the subject ever holds (at full knowledge) is absent from `answer`.
-  static func absent(from answer: Answer, ledger: Ledger) -> [AbsentEntitlement] {
-    AbsentEntitlement.all(from: answer, ledger: ledger)
-  }
-
   /// The answer in sentences: what was held, and why anything the subject holds at other
   /// times was not; with `current` (the answer at full knowledge) when it differs.
   static func text(
-    _ answer: Answer, absent: [AbsentEntitlement], current: (Answer, [AbsentEntitlement])?, ledger: Ledger,
+    _ answer: Holdings, absent: [AbsentEntitlement.Named], current: (Holdings, [AbsentEntitlement.Named])?, ledger: Ledger,
     explain: Bool = false
   ) -> String {
     // Each line is escaped whole (`TerminalText`): a value from the log cannot end a line or act on the terminal.
-    var text = TerminalText.escaped("\(answer.subject) at \(instant(answer.at))")
+    var text = TerminalText.escaped("\(answer.subject.rawValue) at \(instant(answer.at))")
       + (answer.asOf.map { ", as known at \(instant($0))" } ?? ", as known now") + ":\n"
     text += body(answer, absent: absent, ledger: ledger, explain: explain)
     if let (now, nowAbsent) = current {
@@ -24,34 +19,35 @@ enum QueryText {
     return text
   }
 
-  private static func body(_ answer: Answer, absent: [AbsentEntitlement], ledger: Ledger, explain: Bool) -> String {
+  private static func body(_ answer: Holdings, absent: [AbsentEntitlement.Named], ledger: Ledger, explain: Bool) -> String {
+    let subject = answer.subject.rawValue
     var lines: [String] = []
-    for held in answer.entitlements {
+    for (entitlement, held) in answer.entitlements.byName {
       lines.append(
-        "\(held.entitlement): yes, by "
+        "\(entitlement): yes, by "
           + AnswerWords.grant(
-            product: held.product, state: held.state.name, ownership: held.ownership.name, period: held.period.name,
+            product: held.product?.rawValue, state: held.state.name, ownership: held.ownership.name,
+            period: held.period.name,
             until: accessEnd(state: held.state.name, expires: held.expires, graceExpires: held.graceExpires)))
       if explain {
-        let evidence = answer.explanation?.entitlements.first { $0.0 == held.entitlement }?.1 ?? []
-        lines += decidedLines(held: evidence, subject: answer.subject, ledger: ledger)
+        lines += decidedLines(held: answer.explanation?.entitlements[entitlement] ?? [], subject: subject, ledger: ledger)
       }
     }
     for missing in absent {
-      lines.append("\(missing.entitlement): no: \(missing.reason)")
-      if explain { lines.append(decidedLine(absent: missing, subject: answer.subject, ledger: ledger)) }
+      lines.append("\(missing.entitlement): no: \(missing.absence.reason)")
+      if explain { lines.append(decidedLine(absent: missing.absence, subject: subject, ledger: ledger)) }
     }
     if answer.entitlements.isEmpty && absent.isEmpty { lines.append("no entitlements") }
-    for plan in answer.plans {
+    for (group, plan) in answer.plans.byName {
       lines.append(
-        "plan \(plan.group): "
+        "plan \(group): "
           + AnswerWords.plan(
-            product: plan.product, state: plan.state.name, expires: plan.expires, willRenew: plan.willRenew,
-            renewsTo: plan.renewsTo, at: answer.at)
+            product: plan.product.rawValue, state: plan.state.name, expires: plan.expires, willRenew: plan.willRenew,
+            renewsTo: plan.renewsTo?.rawValue, at: answer.at)
           + (plan.state.name == "grace" ? plan.graceExpires.map { " until \(instant(max($0, plan.expires)))" } ?? "" : "")
-          + " (transaction \(plan.transaction))")
+          + " (transaction \(plan.transaction.rawValue))")
     }
-    for balance in answer.balances { lines.append("balance \(balance.currency): \(balance.amount)") }
+    for (currency, amount) in answer.balances.byName { lines.append("balance \(currency): \(amount)") }
     if let decision = answer.policy, let policy = ledger.catalog.policy {
       lines += AnswerWords.policy(decision, policy: policy, catalog: ledger.catalog)
     }

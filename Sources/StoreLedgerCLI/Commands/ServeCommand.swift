@@ -106,20 +106,18 @@ enum ServeCommand: LedgerCommand {
       }
       verification = .skip
     } else {
-      // Read and checked now, so a bad root fails at startup instead of refusing every notification.
-      let roots = try paths.map { path in
-        let bytes = try LedgerLoader.readFile(path)
-        if case .failure(let error) = AppStoreTrust.certificate(fromFile: bytes) {
-          throw Diagnostic(file: path, .badRootCertificate(path: path, reason: error.reason))
-        }
-        return bytes
-      }
-      if roots.isEmpty {
+      var roots = AppStoreVerificationOptions.verify(
+        rootCertificates: try paths.map { (path) throws(Diagnostic) in try LedgerLoader.readFile(path) },
+        bundleID: arguments.value("bundle-id"), appAppleID: appAppleID)
+      roots.rootNames = paths
+      // Checked now, so a bad root fails at startup instead of refusing every notification.
+      _ = try roots.verification()
+      if paths.isEmpty {
         console.err(
           "warning: no --root (nor $STORELEDGER_APPLE_ROOT): signed App Store notifications will be refused "
             + "(no_trusted_root, 500); give Apple Root CA - G3, or --no-verify behind a verifying proxy\n")
       }
-      verification = .verify(rootCertificates: roots, bundleID: arguments.value("bundle-id"), appAppleID: appAppleID)
+      verification = roots
     }
     return StoreImportOptions(
       allowsSandbox: arguments.has("allow-sandbox"), allowsXcode: arguments.has("allow-xcode"),

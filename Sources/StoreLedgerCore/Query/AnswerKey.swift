@@ -1,5 +1,6 @@
 /// The member names of an answer object (Docs/semantics.md, "Answers"): the one table the
-/// JSON value (`Answer.jsonValue`) and `Holdings`' `Codable` take their keys from.
+/// JSON value (`Holdings.jsonValue`, which `Holdings`' `Encodable` writes) and its `Decodable`
+/// take their keys from.
 ///
 /// `audit`'s byte writer (`QueryEngine.writeAnswer`) keeps its pieces as literals: pieces
 /// built from this table at run time cost 2 % of `audit` (copies of a length unknown at

@@ -1,42 +1,50 @@
 /// Names the events an answer's explanation cites (`--explain`), from what the fold touched.
 enum ExplainLog {
-  /// Builds the explanation of an answer from what was noted.
+  /// Builds the explanation of an answer from what was noted: the deciding events of each
+  /// selected entitlement and plan, and of each of `balances`.
   ///
   /// With `gathered` (a subject some transfer names: the events its fold read, section 9), the
   /// transfers that made it the owner of a unit are cited beside that unit's events.
+  /// - Complexity: O(events cited).
   static func explanation(
-    touches: TouchLog, answer: Answer, selection: Selection,
+    touches: TouchLog, balances: [BalanceState], selection: Selection,
     ledger: Ledger, subject: Symbol?, gathered: OwnedEventGathering? = nil
-  ) -> Explanation {
+  ) -> Holdings.Explanation {
     let events: ArraySlice<Event>
     if let gathered {
       events = gathered.events[...]
     } else if let subject {
       events = ledger.events(of: subject)
     } else {
-      return Explanation(entitlements: [], plans: [], balances: [])
+      return Holdings.Explanation()
     }
     let base = events.startIndex
-    func evidence(_ positions: [Int]) -> [Evidence] {
+    func evidence(_ positions: [Int]) -> [Holdings.EventReference] {
       var cited = positions.map { events[base + $0] }
       for owned in gathered?.ownedUnits ?? [] {
         let unit = ledger.owners.units[Int(owned.unit)]
         // Cited in effective order among the unit's events: the line that made this subject its owner.
         if cited.contains(where: { unit.names($0) }) { cited = (cited + owned.transfers).sorted(by: Event.effectiveOrder) }
       }
-      return cited.map { Evidence(id: ledger.symbols.ids.string($0.id), line: Int($0.line)) }
+      return cited.map(ledger.reference)
     }
-    var result = Explanation(entitlements: [], plans: [], balances: [])
+    var result = Holdings.Explanation()
     for (entitlement, candidate) in selection.bestByEntitlement.enumerated() where candidate.isSet {
-      result.entitlements.append((ledger.catalog.entitlementNames[entitlement], evidence(touches.positions(candidate))))
+      result.entitlements[ledger.catalog.entitlementNames[entitlement]] = evidence(touches.positions(candidate))
     }
     for (group, candidate) in selection.bestByGroup.enumerated() where candidate.isSet {
-      result.plans.append((ledger.catalog.groupNames[group], evidence(touches.positions(candidate))))
+      result.plans[ledger.catalog.groupNames[group]] = evidence(touches.positions(candidate))
     }
-    for balance in answer.balances {
-      let currency = ledger.symbols.currencies.lookup(balance.currency) ?? .none
-      result.balances.append((balance.currency, evidence(touches.byCurrency[currency] ?? [])))
+    for balance in balances {
+      result.balances[ledger.symbols.currencies.string(balance.currency)] = evidence(touches.byCurrency[balance.currency] ?? [])
     }
     return result
+  }
+}
+
+extension Ledger {
+  /// An event of the ledger as an answer cites it: its id and line.
+  func reference(_ event: Event) -> Holdings.EventReference {
+    Holdings.EventReference(id: EventID(rawValue: symbols.ids.string(event.id)), line: Int(event.line))
   }
 }

@@ -159,65 +159,75 @@ package struct QueryEngine {
     for (index, candidate) in subjectFold.selection.bestByEntitlement.enumerated() where candidate.isSet { body(index) }
   }
 
-  /// The answer for a subject name at T as known at R, or as cached at V (`cache`; then `asOf` must be nil).
-  /// - Complexity: O(events of the subject).
+  /// The answer for a subject name at T as known at R, or as cached at V (`cache`; then `asOf`
+  /// must be nil); with `explain`, the events that decided each part (`absent` is left empty:
+  /// `AbsentEntitlement.explained` fills it).
+  /// - Complexity: O(events of the subject + size of the answer).
   package mutating func answer(
     subject: String, at: Timestamp, asOf: Timestamp?, cache: CacheRequest? = nil, explain: Bool = false
-  ) -> Answer {
+  ) -> Holdings {
     precondition(cache == nil || asOf == nil, "a cached answer's knowledge time is its verification time")
     subjectFold.touches = explain ? TouchLog() : nil
     evaluate(subject: ledger.subject(named: subject), name: subject, at: at, asOf: asOf, cache: cache)
-    let catalog = ledger.catalog
-    let symbols = ledger.symbols
-    var result = Answer(
-      subject: subject, at: at, asOf: cache?.verifiedAt ?? asOf, entitlements: [], plans: [], balances: [])
-    if let cache { result.cache = CacheAnswer(verifiedAt: cache.verifiedAt, isStale: cache.isStale(at: at)) }
+    var result = Holdings(subject: SubjectID(rawValue: subject), at: at, asOf: cache?.verifiedAt ?? asOf)
+    if let cache { result.cache = Holdings.Cache(verifiedAt: cache.verifiedAt, isStale: cache.isStale(at: at)) }
     if let policy { result.policy = policyAnswer(policy) }
-    for (entitlement, candidate) in subjectFold.selection.bestByEntitlement.enumerated() where candidate.isSet {
-      if candidate.isSubscription {
-        let sub = subjectFold.state.subscriptions[candidate.index]
-        result.entitlements.append(
-          EntitlementAnswer(
-            entitlement: catalog.entitlementNames[entitlement], product: productNames[Int(sub.product.rawValue)],
-            state: sub.reportedStatus(at: at), expires: sub.expires, graceExpires: sub.graceExpires(at: at),
-            ownership: sub.ownership, period: sub.offer))
-      } else {
-        let item = subjectFold.state.items[candidate.index]
-        result.entitlements.append(
-          EntitlementAnswer(
-            entitlement: catalog.entitlementNames[entitlement],
-            product: item.isGrant ? nil : productNames[Int(item.product.rawValue)],
-            state: .active, expires: item.end == .distantFuture ? nil : item.end,
-            ownership: item.isGrant ? .granted : item.ownership, period: item.offer))
-      }
-    }
-    for (group, candidate) in subjectFold.selection.bestByGroup.enumerated() where candidate.isSet {
-      let sub = subjectFold.state.subscriptions[candidate.index]
-      result.plans.append(
-        PlanAnswer(
-          group: catalog.groupNames[group], product: productNames[Int(sub.product.rawValue)],
-          state: sub.reportedStatus(at: at), expires: sub.expires, graceExpires: sub.graceExpires(at: at),
-          willRenew: sub.willRenew,
-          renewsTo: sub.renewsTo.isSome ? productNames[Int(sub.renewsTo.rawValue)] : nil,
-          period: sub.offer, ownership: sub.ownership,
-          originalTransaction: symbols.transactions.string(sub.originalTransaction),
-          transaction: symbols.transactions.string(sub.transaction)))
-    }
+    result.entitlements = entitlements(at: at)
+    result.plans = plans(at: at)
     for index in balanceOrder {
       let balance = subjectFold.state.balances[index]
-      result.balances.append((currencyNames[Int(balance.currency.rawValue)], balance.amount))
+      result.balances[currencyNames[Int(balance.currency.rawValue)]] = balance.amount
     }
     if subjectFold.state.hasBlockEvents { result.blocked = blockedAnswers() }
     if let touches = subjectFold.touches {
       result.explanation = ExplainLog.explanation(
-        touches: touches, answer: result, selection: subjectFold.selection, ledger: ledger,
+        touches: touches, balances: subjectFold.state.balances, selection: subjectFold.selection, ledger: ledger,
         subject: ledger.subject(named: subject), gathered: isGathered ? gathering : nil)
       if let policy, let symbol = ledger.subject(named: subject) {
         result.explanation?.usage = usageEvidence(policy, subject: symbol)
       } else if let policy {
-        result.explanation?.usage = policy.features.indices.map { usageEvidence(policy, feature: $0, events: []) }
+        result.explanation?.usage = Dictionary(
+          uniqueKeysWithValues: policy.features.indices.map { usageEvidence(policy, feature: $0, events: []) })
       }
       subjectFold.touches = nil
+    }
+    return result
+  }
+
+  /// The active entitlements of the folded subject, by name.
+  private func entitlements(at: Timestamp) -> [String: Holdings.Entitlement] {
+    var result: [String: Holdings.Entitlement] = [:]
+    for (entitlement, candidate) in subjectFold.selection.bestByEntitlement.enumerated() where candidate.isSet {
+      let name = ledger.catalog.entitlementNames[entitlement]
+      if candidate.isSubscription {
+        let sub = subjectFold.state.subscriptions[candidate.index]
+        result[name] = Holdings.Entitlement(
+          product: ProductID(rawValue: productNames[Int(sub.product.rawValue)]), state: sub.reportedStatus(at: at),
+          expires: sub.expires, graceExpires: sub.graceExpires(at: at), ownership: sub.ownership, period: sub.offer)
+      } else {
+        let item = subjectFold.state.items[candidate.index]
+        result[name] = Holdings.Entitlement(
+          product: item.isGrant ? nil : ProductID(rawValue: productNames[Int(item.product.rawValue)]),
+          state: .active, expires: item.end == .distantFuture ? nil : item.end,
+          ownership: item.isGrant ? .granted : item.ownership, period: item.offer)
+      }
+    }
+    return result
+  }
+
+  /// The plan of each subscription group of the folded subject, by group.
+  private func plans(at: Timestamp) -> [String: Holdings.Plan] {
+    let transactions = ledger.symbols.transactions
+    var result: [String: Holdings.Plan] = [:]
+    for (group, candidate) in subjectFold.selection.bestByGroup.enumerated() where candidate.isSet {
+      let sub = subjectFold.state.subscriptions[candidate.index]
+      result[ledger.catalog.groupNames[group]] = Holdings.Plan(
+        product: ProductID(rawValue: productNames[Int(sub.product.rawValue)]), state: sub.reportedStatus(at: at),
+        expires: sub.expires, graceExpires: sub.graceExpires(at: at), willRenew: sub.willRenew,
+        renewsTo: sub.renewsTo.isSome ? ProductID(rawValue: productNames[Int(sub.renewsTo.rawValue)]) : nil,
+        period: sub.offer, ownership: sub.ownership,
+        originalTransaction: TransactionID(rawValue: transactions.string(sub.originalTransaction)),
+        transaction: TransactionID(rawValue: transactions.string(sub.transaction)))
     }
     return result
   }
@@ -230,7 +240,7 @@ package struct QueryEngine {
   ) -> Permission? {
     guard let policy, let featureIndex = policy.featureIndex(of: feature) else { return nil }
     let answer = self.answer(subject: subject, at: time, asOf: asOf, cache: cache)
-    guard let decided = answer.policy?.usage[featureIndex] else { return nil }
+    guard let decided = answer.policy?.usage[feature] else { return nil }
     var wouldAllow: String? = nil
     if !decided.allowed {
       // Any tier allowing it now is one the subject is not in: matching tiers all refused.
@@ -309,19 +319,20 @@ package struct QueryEngine {
   }
 
   /// The policy outcome in names.
-  private func policyAnswer(_ policy: Policy) -> PolicyAnswer {
+  private func policyAnswer(_ policy: Policy) -> Holdings.Policy {
     func tierName(_ index: Int) -> String? { index >= 0 ? policy.tiers[index].name : nil }
     let trial = subjectFold.outcome.trial.map { trial in
-      TrialAnswer(
+      Holdings.Trial(
         state: trial.state, started: trial.started, ends: trial.ends, endsBy: Self.endName(trial.endsBy, policy),
         graceEnds: trial.graceEnds)
     }
-    let usage = zip(policy.features, subjectFold.outcome.features).map { feature, decided in
-      FeatureUsageAnswer(
-        feature: feature.name, allowed: decided.allowed, tier: tierName(decided.tier), used: decided.used,
-        limit: decided.limit, windowEnds: decided.windowEnds)
+    var usage: [String: Holdings.FeatureUsage] = [:]
+    for (feature, decided) in zip(policy.features, subjectFold.outcome.features) {
+      usage[feature.name] = Holdings.FeatureUsage(
+        allowed: decided.allowed, tier: tierName(decided.tier), used: decided.used, limit: decided.limit,
+        windowEnds: decided.windowEnds)
     }
-    return PolicyAnswer(tier: tierName(subjectFold.outcome.tier), trial: trial, usage: usage)
+    return Holdings.Policy(tier: tierName(subjectFold.outcome.tier), trial: trial, usage: usage)
   }
 
   private static func endName(_ end: TrialEnd, _ policy: Policy) -> String {
@@ -333,29 +344,31 @@ package struct QueryEngine {
   }
 
   /// Per feature, the reported tier and the uses counted in its window.
-  private func usageEvidence(_ policy: Policy, subject: Symbol) -> [UsageEvidence] {
+  private func usageEvidence(_ policy: Policy, subject: Symbol) -> [String: Holdings.UsageEvidence] {
     let events = ledger.events(of: subject)
-    return policy.features.indices.map { feature in
-      let decided = subjectFold.outcome.features[feature]
-      let start = subjectFold.usage.windows.start(decided.window)
-      let counted = subjectFold.usage.usePositions.compactMap { position -> Evidence? in
-        let event = events[events.startIndex + position]
-        guard Int(event.feature) == feature, event.at >= start else { return nil }
-        return Evidence(id: ledger.symbols.ids.string(event.id), line: Int(event.line))
-      }
-      return usageEvidence(policy, feature: feature, events: counted)
-    }
+    return Dictionary(
+      uniqueKeysWithValues: policy.features.indices.map { feature in
+        let decided = subjectFold.outcome.features[feature]
+        let start = subjectFold.usage.windows.start(decided.window)
+        let counted = subjectFold.usage.usePositions.compactMap { position -> Holdings.EventReference? in
+          let event = events[events.startIndex + position]
+          guard Int(event.feature) == feature, event.at >= start else { return nil }
+          return Holdings.EventReference(id: EventID(rawValue: ledger.symbols.ids.string(event.id)), line: Int(event.line))
+        }
+        return usageEvidence(policy, feature: feature, events: counted)
+      })
   }
 
-  private func usageEvidence(_ policy: Policy, feature: Int, events: [Evidence]) -> UsageEvidence {
+  private func usageEvidence(
+    _ policy: Policy, feature: Int, events: [Holdings.EventReference]
+  ) -> (String, Holdings.UsageEvidence) {
     let tier = subjectFold.outcome.features[feature].tier
-    return UsageEvidence(
-      feature: policy.features[feature].name, tier: tier >= 0 ? policy.tiers[tier].name : nil, events: events)
+    return (policy.features[feature].name, Holdings.UsageEvidence(tier: tier >= 0 ? policy.tiers[tier].name : nil, events: events))
   }
 
   /// Appends the answer as one JSON object (sorted keys, no trailing newline) to `out`.
   ///
-  /// The fast path of `audit`: no `String` per field, no intermediate `Answer`.
+  /// The fast path of `audit`: no `String` per field, no intermediate `Holdings`.
   /// - Complexity: O(events of the subject + size of the answer).
   package mutating func writeAnswer(
     subject: UnsafeBufferPointer<UInt8>, at: Timestamp, asOf: Timestamp?, cache: CacheRequest? = nil,
@@ -454,17 +467,18 @@ package struct QueryEngine {
   }
 
   /// The blocked entitlements of the folded subject, each with its blocking services.
-  private func blockedAnswers() -> [BlockedAnswer] {
+  private func blockedAnswers() -> [String: [Holdings.Blocker]] {
     let references = ledger.symbols.transactions
-    return subjectFold.selection.blockedEntitlements.map { entitlement in
-      BlockedAnswer(
-        entitlement: ledger.catalog.entitlementNames[entitlement],
-        services: Selection.blockers(of: entitlement, in: subjectFold.state, name: references.string).map {
-          BlockedAnswer.Blocker(
-            service: references.string($0.service), since: $0.since,
-            reason: $0.reason.isSome ? references.string($0.reason) : nil)
-        })
+    var result: [String: [Holdings.Blocker]] = [:]
+    for entitlement in subjectFold.selection.blockedEntitlements {
+      result[ledger.catalog.entitlementNames[entitlement]] = Selection.blockers(
+        of: entitlement, in: subjectFold.state, name: references.string
+      ).map {
+        Holdings.Blocker(
+          service: references.string($0.service), since: $0.since, reason: $0.reason.isSome ? references.string($0.reason) : nil)
+      }
     }
+    return result
   }
 
   private mutating func writeAnswer(
@@ -492,7 +506,7 @@ package struct QueryEngine {
     if subjectFold.state.hasBlockEvents {
       appendStatic(#","blocked":"#, to: &out)
       JSONWriter.write(
-        .object(blockedAnswers().map { ($0.entitlement, $0.jsonValue) }), into: &out, indent: nil, level: 0)
+        .object(blockedAnswers().map { ($0.key, .array($0.value.map(\.jsonValue))) }), into: &out, indent: nil, level: 0)
     }
     if let cache {
       appendStatic(#","cache":{"stale":"#, to: &out)

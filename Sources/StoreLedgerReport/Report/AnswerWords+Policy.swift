@@ -5,7 +5,7 @@ import StoreLedgerCore
 extension AnswerWords {
   /// The tier, the trial and each feature's usage of a policy answer, one line each.
   /// - Complexity: O(features).
-  package static func policy(_ answer: PolicyAnswer, policy: Policy, catalog: Catalog) -> [String] {
+  package static func policy(_ answer: Holdings.Policy, policy: Policy, catalog: Catalog) -> [String] {
     var lines: [String] = []
     if let name = answer.tier {
       let label = policy.tiers.first(where: { $0.name == name })?.label
@@ -19,15 +19,16 @@ extension AnswerWords {
       lines.append("trial: not started (no event of the subject yet)")
     }
     let offset = PolicyDescription.offsetText(policy.utcOffsetMs)
-    for usage in answer.usage {
-      guard let feature = policy.features.first(where: { $0.name == usage.feature }) else { continue }
+    // In the policy's order of features (by name), as the fast writer prints them.
+    for feature in policy.features {
+      guard let usage = answer.usage[feature.name] else { continue }
       lines.append("usage \(feature.label ?? feature.name): " + self.usage(usage, feature: feature, policy: policy, offset: offset, tier: answer.tier))
     }
     return lines
   }
 
   /// `4 of 5 decision sessions today, 1 left, resets 00:00 UTC-05:00 (tier free)`.
-  static func usage(_ usage: FeatureUsageAnswer, feature: PolicyFeature, policy: Policy, offset: String, tier: String?) -> String {
+  static func usage(_ usage: Holdings.FeatureUsage, feature: PolicyFeature, policy: Policy, offset: String, tier: String?) -> String {
     func count(_ value: Int64) -> String { feature.unit?.count(value) ?? (value == 1 ? "1 use" : "\(value) uses") }
     guard let tierName = usage.tier else {
       return "not included" + (tier.map { " in tier \($0)" } ?? "") + " (\(count(usage.used)) so far)"
@@ -59,7 +60,7 @@ extension AnswerWords {
   }
 
   /// `in trial since 1 Mar 2026; ends 22 Mar 2026 05:00 UTC after 21 days unless 50 interactions or 3 patterns come sooner, then 48 hours of grace`.
-  static func trial(_ trial: TrialAnswer, terms: UsageTrial, policy: Policy) -> String {
+  static func trial(_ trial: Holdings.Trial, terms: UsageTrial, policy: Policy) -> String {
     let ends = instant(trial.ends)
     let by: String
     switch trial.endsBy {

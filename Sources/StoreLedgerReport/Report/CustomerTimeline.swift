@@ -156,7 +156,7 @@ package struct CustomerTimeline: Sendable {
           name,
           last[feature]!.map { day in
             let answer = engine.answer(subject: subject, at: day.lastUse, asOf: asOf)
-            let reported = answer.policy?.usage.first { $0.feature == name }
+            let reported = answer.policy?.usage[name]
             let isDaily = reported?.windowEnds == day.start.adding(milliseconds: dayMs)
             let date = String(day.start.adding(milliseconds: policy.utcOffsetMs).rfc3339.prefix(10))
             return UsageDay(

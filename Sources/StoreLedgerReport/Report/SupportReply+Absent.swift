@@ -3,10 +3,10 @@ import StoreLedgerCore
 extension SupportReply {
   /// Why an entitlement the customer holds at other times is not held at T; nil when the only
   /// reason is that the ledger did not know yet (`--as-of`), which a customer has no use for.
-  static func absent(_ entitlement: String, answer: Answer, subject: Symbol, ledger: Ledger, zone: CustomerZone) -> String? {
+  static func absent(_ entitlement: String, answer: Holdings, subject: Symbol, ledger: Ledger, zone: CustomerZone) -> String? {
     let name = name(entitlement)
     // Blocked (contract v1.3): the block's reason is an internal note, not for the customer.
-    if answer.blocked?.contains(where: { $0.entitlement == entitlement }) == true {
+    if answer.blocked?[entitlement] != nil {
       return "Your \(name) access is on hold while our team reviews your account; please contact support."
     }
     let catalog = ledger.catalog
@@ -14,10 +14,10 @@ extension SupportReply {
     let time = answer.at
     // Access can outlast the period (grace), so the day it stopped comes from the timeline, not the plan.
     let accessEnd = intervals.last(where: { ($0.to ?? .distantFuture) <= time })?.to
-    if let plan = answer.plans.first(where: { plan in
-      catalog.index(of: plan.product).map { catalog[$0].entitlements.contains(entitlement) } ?? false
+    if let (group, plan) = answer.plans.byName.first(where: { _, plan in
+      catalog.index(of: plan.product.rawValue).map { catalog[$0].entitlements.contains(entitlement) } ?? false
     }) {
-      let evidence = answer.explanation?.plans.first { $0.0 == plan.group }?.1 ?? []
+      let evidence = answer.explanation?.plans[group] ?? []
       return planEnded(
         name, plan: plan, accessEnd: accessEnd ?? plan.expires, trail: events(evidence, subject: subject, ledger: ledger),
         zone: zone)
@@ -38,7 +38,7 @@ extension SupportReply {
   }
 
   /// A plan that grants the entitlement but not at T: paused for a failed payment, refunded, or over.
-  static func planEnded(_ name: String, plan: PlanAnswer, accessEnd: Timestamp, trail: [Event], zone: CustomerZone) -> String? {
+  static func planEnded(_ name: String, plan: Holdings.Plan, accessEnd: Timestamp, trail: [Event], zone: CustomerZone) -> String? {
     let stopped = zone.day(accessEnd)
     switch plan.state {
     case .billingRetry:
@@ -73,8 +73,7 @@ extension SupportReply {
   }
 
   /// One feature's usage (`--usage`): `Decision sessions: 4 of 5 used today, 1 left; resets 6 Apr 2026.`
-  static func usageSentence(_ usage: FeatureUsageAnswer, policy: Policy, zone: CustomerZone) -> String? {
-    guard let feature = policy.features.first(where: { $0.name == usage.feature }) else { return nil }
+  static func usageSentence(_ usage: Holdings.FeatureUsage, feature: PolicyFeature, zone: CustomerZone) -> String? {
     let label = feature.label ?? feature.name
     guard let limit = usage.limit else { return "\(label): \(max(usage.used, 0)) used, no limit." }
     guard limit > 0, usage.tier != nil else { return "\(label) is not included in your plan." }

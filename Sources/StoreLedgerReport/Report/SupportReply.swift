@@ -9,18 +9,23 @@ import StoreLedgerCore
 package enum SupportReply {
   /// The reply's sentences for `answer` (built with `explain: true`), one per line.
   /// - Complexity: O(events of the subject · instants), via the subject's timeline.
-  package static func sentences(_ answer: Answer, ledger: Ledger, zone: CustomerZone, usage: Bool) -> [String] {
-    guard let subject = ledger.subject(named: answer.subject) else {
+  package static func sentences(_ answer: Holdings, ledger: Ledger, zone: CustomerZone, usage: Bool) -> [String] {
+    guard let subject = ledger.subject(named: answer.subject.rawValue) else {
       return ["We could not find any purchases for this account."]
     }
-    var sentences = answer.entitlements.map { held($0, answer: answer, subject: subject, ledger: ledger, zone: zone) }
+    var sentences = answer.entitlements.byName.map {
+      held($0.key, $0.value, answer: answer, subject: subject, ledger: ledger, zone: zone)
+    }
     sentences += AbsentEntitlement.all(from: answer, ledger: ledger).compactMap {
       absent($0.entitlement, answer: answer, subject: subject, ledger: ledger, zone: zone)
     }
     if sentences.isEmpty { sentences.append("You have no active purchases.") }
-    for (currency, amount) in answer.balances { sentences.append("Your \(currency) balance is \(amount).") }
+    for (currency, amount) in answer.balances.byName { sentences.append("Your \(currency) balance is \(amount).") }
     if usage, let decision = answer.policy, let policy = ledger.catalog.policy {
-      sentences += decision.usage.compactMap { usageSentence($0, policy: policy, zone: zone) }
+      // In the policy's order of features (by name).
+      sentences += policy.features.compactMap { feature in
+        decision.usage[feature.name].flatMap { usageSentence($0, feature: feature, zone: zone) }
+      }
     }
     return sentences
   }
@@ -29,15 +34,17 @@ package enum SupportReply {
   static func name(_ entitlement: String) -> String { entitlement.prefix(1).uppercased() + entitlement.dropFirst() }
 
   /// The events behind `evidence`, in effective order.
-  static func events(_ evidence: [Evidence], subject: Symbol, ledger: Ledger) -> [Event] {
+  static func events(_ evidence: [Holdings.EventReference], subject: Symbol, ledger: Ledger) -> [Event] {
     let lines = Set(evidence.map(\.line))
     return ledger.events(of: subject).filter { lines.contains(Int($0.line)) }
   }
 
   /// One entitlement held at T.
-  static func held(_ held: EntitlementAnswer, answer: Answer, subject: Symbol, ledger: Ledger, zone: CustomerZone) -> String {
-    let name = name(held.entitlement)
-    let evidence = answer.explanation?.entitlements.first { $0.0 == held.entitlement }?.1 ?? []
+  static func held(
+    _ entitlement: String, _ held: Holdings.Entitlement, answer: Holdings, subject: Symbol, ledger: Ledger, zone: CustomerZone
+  ) -> String {
+    let name = name(entitlement)
+    let evidence = answer.explanation?.entitlements[entitlement] ?? []
     let trail = events(evidence, subject: subject, ledger: ledger)
     let failure = trail.last { $0.kind == .graceEntered || $0.kind == .billingRetry }
     if held.ownership == .granted {
@@ -55,9 +62,10 @@ package enum SupportReply {
     default:
       break
     }
-    let product = held.product.flatMap { ledger.catalog.index(of: $0) }.map { ledger.catalog[$0] }
+    let product = held.product.flatMap { ledger.catalog.index(of: $0.rawValue) }.map { ledger.catalog[$0] }
     guard product?.kind == .autoRenewable else { return "You have \(name) until \(zone.day(end))." }
-    let plan = answer.plans.first { $0.product == held.product && $0.ownership == held.ownership }
+    // The first such plan by group.
+    let plan = answer.plans.byName.first { $0.value.product == held.product && $0.value.ownership == held.ownership }?.value
     let renews = plan?.willRenew ?? (held.ownership == .purchased)
     if held.ownership == .familyShared {
       return "You have \(name) through Family Sharing until \(zone.day(end))."

@@ -9,7 +9,6 @@ enum TidyAllowList {
 
   /// Files named after no type they declare or extend.
   static let filesNamedAfterNoType: Set<String> = [
-    "Sources/StoreLedger/API/Codable+Vocabulary.swift",
     "Sources/StoreLedgerCore/Events/Identifiers.swift",
     "Sources/StoreLedgerCore/Crypto/ECDSA.swift",
     "Sources/StoreLedgerCore/Crypto/ModularArithmetic.swift",

@@ -12,7 +12,7 @@ import Testing
 /// The engine's answer for the same question, from a ledger loaded in one go.
 private func freshHoldings(_ ledger: Ledger, _ subject: String, _ at: Timestamp, _ asOf: Timestamp?) -> Holdings {
   var engine = QueryEngine(ledger: ledger)
-  return Holdings(engine.answer(subject: subject, at: at, asOf: asOf))
+  return engine.answer(subject: subject, at: at, asOf: asOf)
 }
 
 /// A directory with the Events catalog and a log holding `lines`.

@@ -67,7 +67,7 @@ struct TransferAppendTests {
     let fresh = try LedgerLoader.load(logPath: log, catalog: store.catalog).ledger
     var engine = QueryEngine(ledger: fresh)
     for (subject, at, asOf) in questions {
-      let expected = Holdings(engine.answer(subject: subject, at: at, asOf: asOf))
+      let expected = engine.answer(subject: subject, at: at, asOf: asOf)
       #expect(store.answer(for: SubjectID(rawValue: subject), at: at, asOf: asOf) == expected, "\(subject) at \(at)")
     }
   }
@@ -200,7 +200,7 @@ struct TransferAppendTests {
       for transfer in transfers {
         for subject in transfer.subjects {
           for (at, asOf) in [(transfer.at, nil), (transfer.at.adding(milliseconds: -1), nil), (transfer.at, transfer.recorded.adding(milliseconds: -1))] {
-            let expected = Holdings(engine.answer(subject: subject, at: at, asOf: asOf))
+            let expected = engine.answer(subject: subject, at: at, asOf: asOf)
             #expect(store.answer(for: SubjectID(rawValue: subject), at: at, asOf: asOf) == expected, "batch \(batches): \(subject) at \(at)")
             compared += 1
           }

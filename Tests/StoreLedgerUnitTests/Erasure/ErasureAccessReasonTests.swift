@@ -27,7 +27,7 @@ struct ErasureAccessReasonTests {
     let pseudonym = try #require(report.pseudonyms.first)
     let answer = engine.checkedAnswer(pseudonym, at: "2026-03-05T00:00:00Z")
     #expect(answer.entitlements.isEmpty)
-    #expect(answer.blocked?.first?.services.map(\.service) == ["fraud"])
-    #expect(answer.blocked?.first?.services.first?.reason == nil)
+    #expect(answer.blocked?.byName.first?.value.map(\.service) == ["fraud"])
+    #expect(answer.blocked?.byName.first?.value.first?.reason == nil)
   }
 }

@@ -21,7 +21,7 @@ struct GrantsAndBalancesTests {
       #"{"id":"p1","type":"purchase","subject":"u1","at":"\#(at)","product":"\#(product)","transaction":"t1"}"#))
     let endTime = ts(end)
     let justBefore = endTime.adding(milliseconds: -1).rfc3339
-    #expect(engine.checkedAnswer("u1", at: justBefore).entitlements.first?.expires == endTime)
+    #expect(engine.checkedAnswer("u1", at: justBefore).entitlements.byName.first?.value.expires == endTime)
     #expect(engine.checkedAnswer("u1", at: end).entitlements.isEmpty)
   }
 
@@ -42,7 +42,7 @@ struct GrantsAndBalancesTests {
       """#))
     #expect(engine.checkedAnswer("u1", at: "2026-03-31T23:59:59.999Z").entitlements.count == 1)
     #expect(engine.checkedAnswer("u1", at: "2026-04-01T00:00:00Z").entitlements.isEmpty)
-    #expect(engine.checkedAnswer("u1", at: "2026-05-01T00:00:00Z").entitlements.first?.expires == nil)
+    #expect(engine.checkedAnswer("u1", at: "2026-05-01T00:00:00Z").entitlements.byName.first?.value.expires == nil)
   }
 
   @Test("a never-ending grant wins, else the latest end, then the latest start, then the later line")
@@ -58,16 +58,16 @@ struct GrantsAndBalancesTests {
       {"id":"p8","type":"purchase","subject":"u3","at":"2026-03-05T00:00:00Z","product":"pro.lifetime","transaction":"t8"}
       """#))
     // Latest end (1 Apr) ties between pass.month and pass.week; pass.week started later.
-    let u1 = engine.checkedAnswer("u1", at: "2026-03-12T00:00:00Z").entitlements.first
+    let u1 = engine.checkedAnswer("u1", at: "2026-03-12T00:00:00Z").entitlements.byName.first?.value
     #expect(u1?.product == "pass.week")
     #expect(u1?.period == .promo)
     // Same end and same start: the later line wins.
-    #expect(engine.checkedAnswer("u2", at: "2026-03-02T00:00:00Z").entitlements.first?.product == "pass.month")
+    #expect(engine.checkedAnswer("u2", at: "2026-03-02T00:00:00Z").entitlements.byName.first?.value.product == "pass.month")
     // A never-ending grant beats a subscription.
     let u3 = engine.checkedAnswer("u3", at: "2026-03-06T00:00:00Z")
-    #expect(u3.entitlements.first?.product == "pro.lifetime")
-    #expect(u3.entitlements.first?.expires == nil)
-    #expect(u3.plans.first?.product == "pro.monthly")
+    #expect(u3.entitlements.byName.first?.value.product == "pro.lifetime")
+    #expect(u3.entitlements.byName.first?.value.expires == nil)
+    #expect(u3.plans.byName.first?.value.product == "pro.monthly")
   }
 
   @Test("a plan is the subscription with access whose period started last, else the latest start")
@@ -76,10 +76,10 @@ struct GrantsAndBalancesTests {
       {"id":"a1","type":"purchase","subject":"u1","at":"2026-01-01T00:00:00Z","product":"pro.annual","transaction":"a","expires":"2027-01-01T00:00:00Z"}
       {"id":"b1","type":"purchase","subject":"u1","at":"2026-03-01T00:00:00Z","product":"pro.monthly","transaction":"b","expires":"2026-04-01T00:00:00Z"}
       """#))
-    #expect(engine.checkedAnswer("u1", at: "2026-03-15T00:00:00Z").plans.first?.originalTransaction == "b")
-    #expect(engine.checkedAnswer("u1", at: "2026-05-01T00:00:00Z").plans.first?.originalTransaction == "a")
-    #expect(engine.checkedAnswer("u1", at: "2027-05-01T00:00:00Z").plans.first?.originalTransaction == "b")
-    #expect(engine.checkedAnswer("u1", at: "2027-05-01T00:00:00Z").plans.first?.state == .expired)
+    #expect(engine.checkedAnswer("u1", at: "2026-03-15T00:00:00Z").plans.byName.first?.value.originalTransaction == "b")
+    #expect(engine.checkedAnswer("u1", at: "2026-05-01T00:00:00Z").plans.byName.first?.value.originalTransaction == "a")
+    #expect(engine.checkedAnswer("u1", at: "2027-05-01T00:00:00Z").plans.byName.first?.value.originalTransaction == "b")
+    #expect(engine.checkedAnswer("u1", at: "2027-05-01T00:00:00Z").plans.byName.first?.value.state == .expired)
   }
 
   @Test("consumables credit quantity × units; a refund after spending goes negative; a reversal credits again")
@@ -93,7 +93,7 @@ struct GrantsAndBalancesTests {
       {"id":"v3","type":"refund_reversed","subject":"u1","at":"2026-03-04T00:00:00Z","transaction":"t2"}
       """#))
     func coins(_ at: String) -> Int64? {
-      engine.checkedAnswer("u1", at: at).balances.first { $0.currency == "coins" }?.amount
+      engine.checkedAnswer("u1", at: at).balances["coins"]
     }
     #expect(coins("2026-02-28T00:00:00Z") == nil)
     #expect(coins("2026-03-01T00:00:00Z") == 200)
@@ -124,7 +124,7 @@ struct GrantsAndBalancesTests {
       """#))
     let answer = engine.answer(subject: "u1", at: ts("2026-02-05T00:00:00Z"), asOf: nil, explain: true)
     let explanation = try #require(answer.explanation)
-    #expect(explanation.entitlements.first?.1 == [Evidence(id: "p1", line: 1), Evidence(id: "g1", line: 3)])
-    #expect(explanation.balances.first?.1 == [Evidence(id: "c1", line: 2), Evidence(id: "s1", line: 4)])
+    #expect(explanation.entitlements.byName.first?.value == [Holdings.EventReference(id: "p1", line: 1), Holdings.EventReference(id: "g1", line: 3)])
+    #expect(explanation.balances.byName.first?.value == [Holdings.EventReference(id: "c1", line: 2), Holdings.EventReference(id: "s1", line: 4)])
   }
 }

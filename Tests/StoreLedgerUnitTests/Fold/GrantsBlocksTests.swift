@@ -89,7 +89,7 @@ struct GrantsBlocksTests {
     let loaded = try ledger(log)
     #expect(loaded.warnings.map(\.line) == [3])
     var engine = QueryEngine(ledger: loaded)
-    #expect(engine.checkedAnswer("other", at: "2026-03-01T00:00:00Z").entitlements.first?.ownership == .granted)
+    #expect(engine.checkedAnswer("other", at: "2026-03-01T00:00:00Z").entitlements.byName.first?.value.ownership == .granted)
   }
 
   @Test("a grant's edges: active at its at, not at its expires; revoked from the revocation's at, even one learned late")
@@ -118,10 +118,10 @@ struct GrantsBlocksTests {
     var engine = QueryEngine(ledger: try ledger(log))
     let answer = engine.checkedAnswer("u", at: "2026-01-05T00:00:00Z")
     #expect(answer.entitlements.isEmpty)
-    #expect(answer.plans.first?.state == .active)
-    #expect(answer.blocked?.first?.services.map(\.service) == ["consent"])
+    #expect(answer.plans.byName.first?.value.state == .active)
+    #expect(answer.blocked?.byName.first?.value.map(\.service) == ["consent"])
     let absent = AbsentEntitlement.all(from: answer, ledger: try ledger(log))
-    #expect(absent.map(\.reason) == ["blocked by consent since 1 Jan 2026; events b1 (line 2: block, effective 1 Jan 2026)"])
+    #expect(absent.map(\.absence.reason) == ["blocked by consent since 1 Jan 2026; events b1 (line 2: block, effective 1 Jan 2026)"])
     var state = SubjectState()
     let loaded = try ledger(log)
     let events = loaded.events(of: loaded.subject(named: "u")!)

@@ -11,14 +11,14 @@ import Testing
 private let bought =
   #"{"id":"p1","type":"purchase","subject":"u1","at":"2026-01-01T10:00:00Z","product":"pro.monthly","transaction":"t1","expires":"2026-02-01T10:00:00Z"}"#
 
-private func plan(_ log: String, at: String, asOf: String? = nil) throws -> PlanAnswer? {
+private func plan(_ log: String, at: String, asOf: String? = nil) throws -> Holdings.Plan? {
   var engine = QueryEngine(ledger: try ledger(log))
-  return engine.checkedAnswer("u1", at: at, asOf: asOf).plans.first
+  return engine.checkedAnswer("u1", at: at, asOf: asOf).plans.byName.first?.value
 }
 
 private func hasPro(_ log: String, at: String, asOf: String? = nil) throws -> Bool {
   var engine = QueryEngine(ledger: try ledger(log))
-  return engine.checkedAnswer("u1", at: at, asOf: asOf).entitlements.contains { $0.entitlement == "pro" }
+  return engine.checkedAnswer("u1", at: at, asOf: asOf).entitlements["pro"] != nil
 }
 
 @Suite("The subscription state machine (Docs/semantics.md)")
@@ -46,7 +46,7 @@ struct SubscriptionFoldTests {
     #expect(p.period == .normal)
     #expect(try plan(log, at: "2026-06-01T00:00:00Z")?.period == .trial)
     var engine = QueryEngine(ledger: try ledger(log))
-    let voice = engine.checkedAnswer("u1", at: "2026-06-15T00:00:00Z").plans.first { $0.group == "voice" }
+    let voice = engine.checkedAnswer("u1", at: "2026-06-15T00:00:00Z").plans["voice"]
     #expect(voice?.originalTransaction == "v1")
     #expect(voice?.state == .active)
   }

@@ -48,10 +48,10 @@ struct TransferTimelineTests {
       for (entitlement, intervals) in timeline.entitlements {
         for interval in intervals {
           let held = engine.answer(subject: name, at: interval.from, asOf: nil, explain: false).entitlements
-          #expect(held.contains { $0.entitlement == entitlement }, "\(name) \(entitlement) at \(interval.from)")
+          #expect(held[entitlement] != nil, "\(name) \(entitlement) at \(interval.from)")
           if let end = interval.to, !intervals.contains(where: { $0.from == end }) {
             let after = engine.answer(subject: name, at: end, asOf: nil, explain: false).entitlements
-            #expect(!after.contains { $0.entitlement == entitlement }, "\(name) \(entitlement) at \(end)")
+            #expect(after[entitlement] == nil, "\(name) \(entitlement) at \(end)")
           }
         }
       }

@@ -95,14 +95,14 @@ struct TransfersTests {
   func edgeInstants(subject: String, at: String, asOf: String?, hasPro: Bool, plan: String?) throws {
     var engine = QueryEngine(ledger: try ledger(Self.moved))
     let answer = engine.checkedAnswer(subject, at: at, asOf: asOf)
-    #expect(answer.entitlements.contains { $0.entitlement == "pro" } == hasPro, "\(answer.jsonValue)")
-    #expect(answer.plans.first?.transaction == plan, "\(answer.jsonValue)")
+    #expect((answer.entitlements["pro"] != nil) == hasPro, "\(answer.jsonValue)")
+    #expect(answer.plans.byName.first?.value.transaction.rawValue == plan, "\(answer.jsonValue)")
   }
 
   @Test("balances stay with their subject: the coins are a's before and after every transfer")
   func balancesStay() throws {
     var engine = QueryEngine(ledger: try ledger(Self.moved))
-    #expect(engine.checkedAnswer("a", at: "2026-02-15T00:00:00Z").balances.map(\.1) == [100])
+    #expect(engine.checkedAnswer("a", at: "2026-02-15T00:00:00Z").balances.byName.map(\.value) == [100])
     #expect(engine.checkedAnswer("b", at: "2026-02-15T00:00:00Z").balances.isEmpty)
   }
 
@@ -110,11 +110,11 @@ struct TransfersTests {
   func explainCitesTransfer() throws {
     var engine = QueryEngine(ledger: try ledger(Self.moved))
     let answer = engine.answer(subject: "b", at: ts("2026-02-15T00:00:00Z"), asOf: nil, explain: true)
-    let cited = answer.explanation?.entitlements.first { $0.0 == "pro" }?.1.map(\.id) ?? []
+    let cited = answer.explanation?.entitlements["pro"]?.map(\.id) ?? []
     #expect(cited.contains("t1"), "\(cited)")
     #expect(cited.contains("r2"), "\(cited)")
     let own = engine.answer(subject: "a", at: ts("2026-01-05T00:00:00Z"), asOf: nil, explain: true)
-    let ownCited = own.explanation?.entitlements.flatMap { $0.1.map(\.id) } ?? []
+    let ownCited = own.explanation?.entitlements.byName.flatMap { $0.value.map(\.id) } ?? []
     #expect(ownCited == ["p2"])
   }
 
@@ -125,14 +125,14 @@ struct TransfersTests {
     let answer = engine.answer(subject: "a", at: ts("2026-02-15T00:00:00Z"), asOf: nil, explain: true)
     let absent = AbsentEntitlement.all(from: answer, ledger: engine.ledger).first { $0.entitlement == "pro" }
     // Pro came from m1 (to b on 10 Jan) and the lifetime l1 (to c on 11 Jan): the later transfer ended it.
-    #expect(absent?.evidence.map(\.id) == ["t2"])
-    #expect(absent?.reason.contains("transferred to c") == true, "\(absent?.reason ?? "nil")")
+    #expect(absent?.absence.events.map(\.id) == ["t2"])
+    #expect(absent?.absence.reason.contains("transferred to c") == true, "\(absent?.absence.reason ?? "nil")")
     // An expiry with no transfer at its instant cites nothing and keeps the plan's state.
     let lapsed = try ledger(Self.base)
     var plain = QueryEngine(ledger: lapsed)
     let expired = AbsentEntitlement.all(
       from: plain.answer(subject: "a", at: ts("2026-02-15T00:00:00Z"), asOf: nil, explain: true), ledger: lapsed)
-    #expect(expired.allSatisfy { $0.evidence.isEmpty && !$0.reason.contains("transferred") }, "\(expired)")
+    #expect(expired.allSatisfy { $0.absence.events.isEmpty && !$0.absence.reason.contains("transferred") }, "\(expired)")
   }
 
   @Test("the giver's timeline closes the subscription at the transfer's at, once the transfer is known; a return reopens it")
@@ -163,9 +163,9 @@ struct TransfersTests {
       {"id":"t3","type":"transfer","subject":"b","at":"2026-02-10T00:00:00Z","to":"a","original_transaction":"m1"}
       """
     var engine = QueryEngine(ledger: try ledger(log))
-    #expect(engine.checkedAnswer("a", at: "2026-02-15T00:00:00Z").plans.first?.transaction == "m2")
+    #expect(engine.checkedAnswer("a", at: "2026-02-15T00:00:00Z").plans.byName.first?.value.transaction == "m2")
     #expect(engine.checkedAnswer("b", at: "2026-02-15T00:00:00Z").plans.isEmpty)
-    #expect(engine.checkedAnswer("b", at: "2026-02-09T00:00:00Z").plans.first?.transaction == "m2")
+    #expect(engine.checkedAnswer("b", at: "2026-02-09T00:00:00Z").plans.byName.first?.value.transaction == "m2")
   }
 
   @Test("a log without transfers has no owner chains, so every answer is the v1.2 fold")

@@ -50,8 +50,8 @@ struct PolicyTally {
         let after = engine.answer(
           subject: name, at: Timestamp(millisecondsSinceEpoch: event.at.millisecondsSinceEpoch + 1),
           asOf: event.recorded)
-        if at.policy?.usage[Int(event.feature)].allowed == true,
-          after.policy?.usage[Int(event.feature)].allowed == false
+        let feature = ledger.catalog.policy?.features[Int(event.feature)].name ?? ""
+        if at.policy?.usage[feature]?.allowed == true, after.policy?.usage[feature]?.allowed == false
         {
           limitsReached += 1
         }

@@ -23,27 +23,27 @@ struct AppStoreImportAnswersTests {
   func graceRecovery() throws {
     var engine = try engine(L.renewalsAndGrace)
     let inGrace = engine.checkedAnswer(L.u1, at: "2026-04-03T00:00:00Z")
-    #expect(inGrace.plans.first?.state == .grace)
-    #expect(inGrace.entitlements.first?.entitlement == "pro")
+    #expect(inGrace.plans.byName.first?.value.state == .grace)
+    #expect(inGrace.entitlements.keys.sorted() == ["pro"])
     let recovered = engine.checkedAnswer(L.u1, at: "2026-04-06T00:00:00Z")
-    #expect(recovered.plans.first?.state == .active)
-    #expect(recovered.plans.first?.transaction == "1004")
-    #expect(engine.checkedAnswer(L.u1, at: "2026-01-15T00:00:00Z").plans.first?.period == .trial)
+    #expect(recovered.plans.byName.first?.value.state == .active)
+    #expect(recovered.plans.byName.first?.value.transaction == "1004")
+    #expect(engine.checkedAnswer(L.u1, at: "2026-01-15T00:00:00Z").plans.byName.first?.value.period == .trial)
   }
 
   @Test("upgrade shows at once; a downgrade only as renews_to until renewal; expiry ends access")
   func upgradeDowngrade() throws {
     var engine = try engine(L.upgradeDowngrade)
     let afterUpgrade = engine.checkedAnswer(L.u3, at: "2026-03-10T12:00:00Z")
-    #expect(afterUpgrade.plans.first?.product == "premium.monthly")
-    #expect(afterUpgrade.entitlements.map(\.entitlement) == ["plus", "premium"])
+    #expect(afterUpgrade.plans.byName.first?.value.product == "premium.monthly")
+    #expect(afterUpgrade.entitlements.keys.sorted() == ["plus", "premium"])
     let afterDowngrade = engine.checkedAnswer(L.u3, at: "2026-03-16T00:00:00Z")
-    #expect(afterDowngrade.plans.first?.product == "premium.monthly")
-    #expect(afterDowngrade.plans.first?.renewsTo == "plus.monthly")
+    #expect(afterDowngrade.plans.byName.first?.value.product == "premium.monthly")
+    #expect(afterDowngrade.plans.byName.first?.value.renewsTo == "plus.monthly")
     let cancelled = engine.checkedAnswer(L.u3, at: "2026-03-21T00:00:00Z")
-    #expect(cancelled.plans.first?.renewsTo == nil)
+    #expect(cancelled.plans.byName.first?.value.renewsTo == nil)
     let expired = engine.checkedAnswer(L.u3, at: "2026-04-11T00:00:00Z")
-    #expect(expired.plans.first?.state == .expired)
+    #expect(expired.plans.byName.first?.value.state == .expired)
     #expect(expired.entitlements.isEmpty)
   }
 
@@ -51,8 +51,8 @@ struct AppStoreImportAnswersTests {
   func refundOlderPeriod() throws {
     var engine = try engine(L.refundOfOlderPeriod)
     let answer = engine.checkedAnswer(L.u4, at: "2026-03-20T00:00:00Z")
-    #expect(answer.plans.first?.state == .active)
-    #expect(answer.plans.first?.transaction == "4003")
+    #expect(answer.plans.byName.first?.value.state == .active)
+    #expect(answer.plans.byName.first?.value.transaction == "4003")
     #expect(answer.entitlements.count == 1)
   }
 

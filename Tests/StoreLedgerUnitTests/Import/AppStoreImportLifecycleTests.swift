@@ -306,13 +306,13 @@ struct AppStoreImportLifecycleTests: AppStoreRenewalsAndGrace {
     let result = try #require(ImportFixtures.importEvents(input))
     #expect(result.eventLines == Self.retryExpiryRefundReversedLines)
     var engine = QueryEngine(ledger: try ledger(result.eventLines.joined(separator: "\n"), catalogText: ImportFixtures.catalogText))
-    let pro = { (at: String, asOf: String?) in engine.checkedAnswer(Self.u6, at: at, asOf: asOf).entitlements.map(\.entitlement) }
+    let pro = { (at: String, asOf: String?) in engine.checkedAnswer(Self.u6, at: at, asOf: asOf).entitlements.keys.sorted() }
     #expect(pro("2026-07-31T23:59:59.999Z", nil) == ["pro"])
     // In billing retry without grace, access stops at the period end; as known just before the
     // failure was signed, the period was still expected to renew.
     #expect(pro("2026-08-01T00:00:00Z", nil) == [])
-    #expect(engine.checkedAnswer(Self.u6, at: "2026-08-10T00:00:00Z").plans.first?.state == .billingRetry)
-    #expect(engine.checkedAnswer(Self.u6, at: "2026-08-21T00:00:00Z").plans.first?.state == .expired)
+    #expect(engine.checkedAnswer(Self.u6, at: "2026-08-10T00:00:00Z").plans.byName.first?.value.state == .billingRetry)
+    #expect(engine.checkedAnswer(Self.u6, at: "2026-08-21T00:00:00Z").plans.byName.first?.value.state == .expired)
     // The refund of the expired period and its reversal change no access after the expiry.
     #expect(pro("2026-09-03T00:00:00Z", nil) == [])
   }

@@ -39,26 +39,26 @@ struct GooglePlayImportLifecycleTests: GooglePlayLifecycleStory {
   func answers() throws {
     var engine = try engine(try #require(G.importEvents(Self.story)).eventLines)
     let inGrace = engine.checkedAnswer(G.account, at: "2026-03-02T00:00:00Z")
-    #expect(inGrace.plans.first?.state == .grace)
-    #expect(inGrace.entitlements.map(\.entitlement) == ["pro"])
+    #expect(inGrace.plans.byName.first?.value.state == .grace)
+    #expect(inGrace.entitlements.keys.sorted() == ["pro"])
     let recovered = engine.checkedAnswer(G.account, at: "2026-03-10T00:00:00Z")
-    #expect(recovered.plans.first?.transaction == G.orderA + "..1")
+    #expect(recovered.plans.byName.first?.value.transaction.rawValue == G.orderA + "..1")
     let upgraded = engine.checkedAnswer(G.account, at: "2026-03-15T09:00:00Z")
-    #expect(upgraded.plans.first?.product == "pro:annual")
-    #expect(upgraded.plans.first?.willRenew == true)
+    #expect(upgraded.plans.byName.first?.value.product == "pro:annual")
+    #expect(upgraded.plans.byName.first?.value.willRenew == true)
     let canceled = engine.checkedAnswer(G.account, at: "2026-06-01T00:00:00Z")
-    #expect(canceled.plans.first?.willRenew == false)
-    #expect(canceled.plans.first?.state == .active)
+    #expect(canceled.plans.byName.first?.value.willRenew == false)
+    #expect(canceled.plans.byName.first?.value.state == .active)
     #expect(engine.checkedAnswer(G.account, at: "2027-03-15T08:59:59.999Z").entitlements.count == 1)
     let expired = engine.checkedAnswer(G.account, at: "2027-03-15T09:00:00Z")
     #expect(expired.entitlements.isEmpty)
-    #expect(expired.plans.first?.state == .expired)
+    #expect(expired.plans.byName.first?.value.state == .expired)
     // The lifetime unlock (a grant that never ends wins) counts until it was voided.
     #expect(
-      engine.checkedAnswer(G.account, at: "2026-04-02T00:00:00Z").entitlements.first?.product
+      engine.checkedAnswer(G.account, at: "2026-04-02T00:00:00Z").entitlements.byName.first?.value.product
         == "lifetime")
     #expect(
-      engine.checkedAnswer(G.account, at: "2026-04-05T00:00:00Z").entitlements.first?.product
+      engine.checkedAnswer(G.account, at: "2026-04-05T00:00:00Z").entitlements.byName.first?.value.product
         == "pro:annual")
   }
 
@@ -72,7 +72,7 @@ struct GooglePlayImportLifecycleTests: GooglePlayLifecycleStory {
       ]))
     var engine = try engine(result.eventLines)
     let held = engine.checkedAnswer(G.account, at: "2026-02-03T00:00:00Z")
-    #expect(held.plans.first?.state == .billingRetry)
+    #expect(held.plans.byName.first?.value.state == .billingRetry)
     #expect(held.entitlements.isEmpty)
     #expect(engine.checkedAnswer(G.account, at: "2026-02-01T09:59:59.999Z").entitlements.count == 1)
   }
@@ -90,8 +90,8 @@ struct GooglePlayImportLifecycleTests: GooglePlayLifecycleStory {
     var engine = try engine(result.eventLines)
     #expect(engine.checkedAnswer(G.account, at: "2026-02-15T00:00:00Z").entitlements.isEmpty)
     let resumed = engine.checkedAnswer(G.account, at: "2026-03-02T00:00:00Z")
-    #expect(resumed.plans.first?.state == .active)
-    #expect(resumed.plans.first?.willRenew == true)
+    #expect(resumed.plans.byName.first?.value.state == .active)
+    #expect(resumed.plans.byName.first?.value.willRenew == true)
   }
 
   @Test(
@@ -245,7 +245,7 @@ struct GooglePlayImportLifecycleTests: GooglePlayLifecycleStory {
         "at \(at)")
     }
     #expect(
-      incremental.checkedAnswer(G.account, at: "2026-01-10T00:00:00Z").plans.first?.expires
+      incremental.checkedAnswer(G.account, at: "2026-01-10T00:00:00Z").plans.byName.first?.value.expires
         == Timestamp.parseRFC3339("2026-02-01T10:00:00Z"))
     // Importing everything again adds nothing: the period end is already right.
     let again = try GooglePlayImporter.importEvents(

@@ -142,10 +142,10 @@ struct GooglePlayRealShapeTests {
     #expect(changes.allSatisfy { $0.contains(#""at":"2026-01-20T08:00:00.123Z""#) })
     var engine = try engine(log)
     #expect(
-      engine.checkedAnswer(G.account, at: "2026-01-20T08:00:00.122Z").plans.first?.willRenew == true
+      engine.checkedAnswer(G.account, at: "2026-01-20T08:00:00.122Z").plans.byName.first?.value.willRenew == true
     )
     #expect(
-      engine.checkedAnswer(G.account, at: "2026-01-20T08:00:00.123Z").plans.first?.willRenew
+      engine.checkedAnswer(G.account, at: "2026-01-20T08:00:00.123Z").plans.byName.first?.value.willRenew
         == false)
   }
 

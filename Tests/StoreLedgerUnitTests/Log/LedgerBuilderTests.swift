@@ -41,7 +41,7 @@ struct LedgerBuilderTests {
     #expect(ledger.events.map(\.recorded) == [ts(knownFrom)])
     var engine = QueryEngine(ledger: ledger)
     let justBefore = Timestamp(millisecondsSinceEpoch: ts(knownFrom).millisecondsSinceEpoch - 1)
-    #expect(engine.checkedAnswer("u1", at: "2026-03-20T00:00:00Z", asOf: knownFrom).entitlements.map(\.entitlement) == ["pro"])
+    #expect(engine.checkedAnswer("u1", at: "2026-03-20T00:00:00Z", asOf: knownFrom).entitlements.keys.sorted() == ["pro"])
     #expect(engine.checkedAnswer("u1", at: "2026-03-20T00:00:00Z", asOf: justBefore.rfc3339).entitlements.isEmpty)
   }
 
@@ -143,7 +143,7 @@ struct LedgerBuilderTests {
       """#)
     var engine = QueryEngine(ledger: ledger)
     let balance = { (at: String, asOf: String?) in
-      engine.checkedAnswer("coins", at: at, asOf: asOf).balances.first?.amount
+      engine.checkedAnswer("coins", at: at, asOf: asOf).balances.byName.first?.value
     }
     #expect(balance("2026-01-04T00:00:00Z", "2026-01-04T00:00:00Z") == 0)
     #expect(balance("2026-01-04T00:00:00Z", "2026-01-05T00:00:00Z") == -100)
@@ -194,7 +194,7 @@ struct LedgerBuilderTests {
       """#
     }
     var engine = QueryEngine(ledger: try ledger(log(spending: 40)))
-    let balance = { (at: String, asOf: String?) in engine.checkedAnswer("u", at: at, asOf: asOf).balances.first?.amount }
+    let balance = { (at: String, asOf: String?) in engine.checkedAnswer("u", at: at, asOf: asOf).balances.byName.first?.value }
     #expect(balance("2026-03-06T00:00:00Z", nil) == 60)
     #expect(balance("2026-03-06T00:00:00Z", "2026-03-06T00:00:00Z") == -40)
     #expect(balance("2026-03-06T00:00:00Z", "2026-03-10T00:00:00Z") == 60)
@@ -212,7 +212,7 @@ struct LedgerBuilderTests {
       """#)
     #expect(ledger.warnings.map(\.line) == [1, 3])
     var engine = QueryEngine(ledger: ledger)
-    #expect(engine.checkedAnswer("u1", at: "2026-02-10T00:00:00Z").plans.first?.state == .active)
+    #expect(engine.checkedAnswer("u1", at: "2026-02-10T00:00:00Z").plans.byName.first?.value.state == .active)
   }
 
   @Test("empty and whitespace-only lines are ignored")

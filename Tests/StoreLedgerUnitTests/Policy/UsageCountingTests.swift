@@ -93,14 +93,14 @@ struct UsageCountingTests {
       ]))
     let answer = engine.policyAnswer("di", at: "2026-05-04T10:00:00Z")
     #expect(answer.policy?.tier == "intro")
-    let interaction = answer.policy?.usage.first { $0.feature == "interaction" }
+    let interaction = answer.policy?.usage["interaction"]
     #expect(interaction?.tier == "free")
     #expect(interaction?.allowed == true)
     #expect(interaction?.used == 0)
     // deep_compare: no matching tier lists it: tier null, limit 0, used over the feature's own window.
-    let deep = answer.policy?.usage.first { $0.feature == "deep_compare" }
-    #expect(deep == FeatureUsageAnswer(
-      feature: "deep_compare", allowed: false, tier: nil, used: 0, limit: 0, windowEnds: ts("2026-05-05T00:00:00Z")))
+    let deep = answer.policy?.usage["deep_compare"]
+    #expect(deep == Holdings.FeatureUsage(
+      allowed: false, tier: nil, used: 0, limit: 0, windowEnds: ts("2026-05-05T00:00:00Z")))
     // After the intro week (T == first + P7D exactly) the intro tier no longer matches.
     #expect(engine.policyAnswer("di", at: "2026-05-08T09:00:00Z").policy?.tier == "free")
     #expect(engine.policyAnswer("di", at: "2026-05-08T08:59:59.999Z").policy?.tier == "intro")
@@ -138,7 +138,7 @@ struct UsageCountingTests {
       ]))
     let answer = engine.policyAnswer("ed", at: "2026-04-02T12:00:00Z")
     #expect(answer.policy?.tier == "plus")
-    let deep = answer.policy?.usage.first { $0.feature == "deep_compare" }
+    let deep = answer.policy?.usage["deep_compare"]
     #expect(deep?.allowed == true && deep?.limit == nil && deep?.used == 1 && deep?.tier == "plus")
     // At expires exactly, plus no longer matches.
     #expect(engine.policyAnswer("ed", at: "2026-05-01T00:00:00Z").policy?.tier == "free")

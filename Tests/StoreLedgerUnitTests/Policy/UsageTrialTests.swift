@@ -63,7 +63,7 @@ struct UsageTrialTests {
         #"{"id":"e2","type":"purchase","subject":"ea","at":"2026-04-03T10:00:00Z","product":"plus.monthly","transaction":"t1","expires":"2026-05-03T10:00:00Z"}"#,
       ]))
     let during = engine.policyAnswer("ea", at: "2026-04-04T00:00:00Z").policy?.trial
-    #expect(during == TrialAnswer(
+    #expect(during == Holdings.Trial(
       state: .subscribed, started: ts("2026-04-01T10:00:00Z"), ends: ts("2026-04-03T10:00:00Z"),
       endsBy: "subscription", graceEnds: nil))
     #expect(engine.policyAnswer("ea", at: "2026-04-03T09:59:59.999Z").policy?.trial?.state == .trial)
@@ -123,7 +123,7 @@ struct UsageTrialTests {
       ]))
     let cache = CacheRequest(verifiedAt: ts(verifiedAt), maxStaleness: ISODuration(budget)!)
     let answer = engine.policyAnswer("ca", at: at, cache: cache)
-    #expect(answer.cache == CacheAnswer(verifiedAt: ts(verifiedAt), isStale: isStale))
+    #expect(answer.cache == Holdings.Cache(verifiedAt: ts(verifiedAt), isStale: isStale))
     #expect(answer.asOf == ts(verifiedAt))
     #expect(answer.entitlements.isEmpty == isStale)
     #expect(answer.policy?.tier == (isStale ? "free" : "plus"))

@@ -48,8 +48,7 @@ struct AnswerKeyTests {
       batch.forEach { subject, at, asOf, cache in
         let name = String(decoding: subject, as: UTF8.self)
         var answer = engine.answer(subject: name, at: at, asOf: asOf, cache: cache, explain: true)
-        let absent = AbsentEntitlement.all(from: answer, ledger: ledger)
-        answer.explanation?.absent = absent
+        AbsentEntitlement.explain(&answer, ledger: ledger)
         memberNames(of: answer.jsonValue, into: &used)
         lines += 1
       }

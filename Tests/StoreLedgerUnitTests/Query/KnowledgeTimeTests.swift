@@ -42,7 +42,7 @@ struct KnowledgeTimeTests {
       {"id":"a2","type":"auto_renew_changed","subject":"u1","at":"2026-01-10T00:00:00Z","original_transaction":"t1","auto_renew":true}
       {"id":"a3","type":"auto_renew_changed","subject":"u2","at":"2026-01-10T00:00:00Z","original_transaction":"t9","auto_renew":true}
       """#))
-    #expect(engine.checkedAnswer("u1", at: "2026-01-10T00:00:00Z").plans.first?.willRenew == true)
+    #expect(engine.checkedAnswer("u1", at: "2026-01-10T00:00:00Z").plans.byName.first?.value.willRenew == true)
   }
 
   @Test("events written out of order apply in effective order")
@@ -52,7 +52,7 @@ struct KnowledgeTimeTests {
       {"id":"b1","type":"billing_retry","subject":"u1","at":"2026-01-31T00:00:00Z","original_transaction":"t1"}
       {"id":"p1","type":"purchase","subject":"u1","at":"2026-01-01T00:00:00Z","product":"pro.monthly","transaction":"t1","expires":"2026-02-01T00:00:00Z"}
       """#))
-    #expect(engine.checkedAnswer("u1", at: "2026-01-31T12:00:00Z").plans.first?.state == .billingRetry)
-    #expect(engine.checkedAnswer("u1", at: "2026-02-15T00:00:00Z").plans.first?.transaction == "t2")
+    #expect(engine.checkedAnswer("u1", at: "2026-01-31T12:00:00Z").plans.byName.first?.value.state == .billingRetry)
+    #expect(engine.checkedAnswer("u1", at: "2026-02-15T00:00:00Z").plans.byName.first?.value.transaction == "t2")
   }
 }

@@ -38,9 +38,7 @@ struct KnownAtUseJudgeTests {
         for (request, outcome) in zip(requests, judged) {
           let event = events[request.position]
           let feature = policy.features[Int(event.feature)].name
-          let answer = engine.answer(subject: name, at: event.at, asOf: request.knownBy).policy?.usage.first {
-            $0.feature == feature
-          }
+          let answer = engine.answer(subject: name, at: event.at, asOf: request.knownBy).policy?.usage[feature]
           let tier = outcome.flatMap { $0.tier >= 0 ? policy.tiers[$0.tier].name : nil }
           let same =
             outcome != nil && answer != nil && outcome!.allowed == answer!.allowed && tier == answer!.tier

@@ -241,8 +241,8 @@ struct OwnersReportTests {
     for bucket in report.buckets {
       var counted: [String: Int64] = [:]
       for name in names {
-        for entitlement in engine.answer(subject: name, at: bucket.end, asOf: asOf.map(ts)).entitlements {
-          counted[entitlement.entitlement, default: 0] += 1
+        for entitlement in engine.answer(subject: name, at: bucket.end, asOf: asOf.map(ts)).entitlements.keys {
+          counted[entitlement, default: 0] += 1
         }
       }
       for entitlement in ledger.catalog.entitlementNames {

@@ -42,9 +42,9 @@ struct ReportAgreementTests {
         var counts: [String: Int64] = [:]
         var shared: [String: Int64] = [:]
         for subject in log.subjects {
-          for entitlement in engine.answer(subject: subject, at: bucket.end, asOf: asOf).entitlements {
-            counts[entitlement.entitlement, default: 0] += 1
-            if entitlement.ownership == .familyShared { shared[entitlement.entitlement, default: 0] += 1 }
+          for (entitlement, held) in engine.answer(subject: subject, at: bucket.end, asOf: asOf).entitlements {
+            counts[entitlement, default: 0] += 1
+            if held.ownership == .familyShared { shared[entitlement, default: 0] += 1 }
           }
         }
         for name in ledger.catalog.entitlementNames {

@@ -1,16 +1,12 @@
-import StoreLedgerCore
-import StoreLedgerImport
-import StoreLedgerStorage
-
 // `Holdings` is coded as the JSON object `storeledger query` prints (Docs/semantics.md,
 // "Answers"): snake_case names, nulls kept, the policy's `tier`, `trial` and `usage` at the
-// top level, `cache` and `explain` when present. Encoding goes through the CLI's own writer
-// (`Answer.jsonValue`), so the two cannot drift apart; decoding reads the members by the same
+// top level, `cache` and `explain` when present. Encoding is the CLI's own writer
+// (`Holdings.jsonValue`), so the two cannot drift apart; decoding reads the members by the same
 // key table (`AnswerKey`) the writers take their names from.
 
 extension Holdings {
   /// Encodes the CLI's answer object.
-  public func encode(to encoder: any Encoder) throws { try engineAnswer.jsonValue.encode(to: encoder) }
+  public func encode(to encoder: any Encoder) throws { try jsonValue.encode(to: encoder) }
 
   /// Decodes the CLI's answer object (`storeledger query` output, or a `Holdings` encoded before).
   public init(from decoder: any Decoder) throws {

@@ -1,7 +1,3 @@
-import StoreLedgerCore
-import StoreLedgerImport
-import StoreLedgerStorage
-
 // Codable forms of the ledger's vocabulary: the names the log and answers use, so a
 // `Holdings` encoded with JSONEncoder reads like the CLI's answer. The closed sets
 // (`EventKind`, `Ownership`, `Offer`, `SubscriptionStatus`, `TrialState`) have the log's names

@@ -1,10 +1,8 @@
-import StoreLedgerCore
-import StoreLedgerImport
-import StoreLedgerStorage
-
-/// What a subject held at an instant, as known at another: the typed form of an answer
-/// (Docs/semantics.md, "Answers"). `Codable` as exactly the JSON object `storeledger query`
-/// prints (`Holdings+Codable.swift`: both come from one writer).
+/// What a subject held at an instant, as known at another (Docs/semantics.md, "Answers"): the
+/// one answer model. `QueryEngine.answer` builds it; `storeledger query`, the server, the text
+/// and reply writers read it; `Codable` as exactly the JSON object `storeledger query` prints
+/// (`Holdings+JSON.swift` writes both). Tables are keyed by name: whatever is written in order
+/// (JSON keys, lines of text) is sorted when written (Docs/decisions.md, "One answer model").
 public struct Holdings: Hashable, Codable, Sendable {
   /// The subject asked about.
   public var subject: SubjectID
@@ -28,7 +26,6 @@ public struct Holdings: Hashable, Codable, Sendable {
   /// The events that decided each part (from `explain`); nil otherwise.
   public var explanation: Explanation?
 
-  /// A cached answer's relation to its last verification (Docs/semantics.md, "Cached answers").
   /// A service blocking an entitlement (`block` events, contract v1.3).
   public struct Blocker: Hashable, Codable, Sendable {
     /// The blocking service, such as `fraud`.
@@ -37,13 +34,27 @@ public struct Holdings: Hashable, Codable, Sendable {
     public var since: Timestamp
     /// The block's free-text reason, if it gave one.
     public var reason: String?
+
+    /// Creates a value from all its stored properties.
+    package init(service: String, since: Timestamp, reason: String?) {
+      self.service = service
+      self.since = since
+      self.reason = reason
+    }
   }
 
+  /// A cached answer's relation to its last verification (Docs/semantics.md, "Cached answers").
   public struct Cache: Hashable, Codable, Sendable {
     /// When the app last verified with the server (the answer's knowledge time).
     public var verifiedAt: Timestamp
     /// Whether T is past the staleness budget, so nothing is shown as active.
     public var isStale: Bool
+
+    /// Creates a value from all its stored properties.
+    package init(verifiedAt: Timestamp, isStale: Bool) {
+      self.verifiedAt = verifiedAt
+      self.isStale = isStale
+    }
   }
 
   /// An event named by its id and its line in the log.
@@ -52,6 +63,12 @@ public struct Holdings: Hashable, Codable, Sendable {
     public var id: EventID
     /// Its 1-based line in the log.
     public var line: Int
+
+    /// Creates a value from all its stored properties.
+    package init(id: EventID, line: Int) {
+      self.id = id
+      self.line = line
+    }
   }
 
   /// Why the answer is what it is: the deciding events of each part (`query --explain`).
@@ -66,6 +83,19 @@ public struct Holdings: Hashable, Codable, Sendable {
     public var usage: [String: UsageEvidence]?
     /// By entitlement: why one the subject holds at other times is not held at T.
     public var absent: [String: Absence]
+
+    /// Creates a value from all its stored properties; `usage` is nil without a policy.
+    package init(
+      entitlements: [String: [Holdings.EventReference]] = [:], plans: [String: [Holdings.EventReference]] = [:],
+      balances: [String: [Holdings.EventReference]] = [:], usage: [String: Holdings.UsageEvidence]? = nil,
+      absent: [String: Holdings.Absence] = [:]
+    ) {
+      self.entitlements = entitlements
+      self.plans = plans
+      self.balances = balances
+      self.usage = usage
+      self.absent = absent
+    }
   }
 
   /// The tier that decided a feature and the uses counted.
@@ -74,6 +104,12 @@ public struct Holdings: Hashable, Codable, Sendable {
     public var tier: String?
     /// The `usage` events counted in `used`.
     public var events: [EventReference]
+
+    /// Creates a value from all its stored properties.
+    package init(tier: String?, events: [Holdings.EventReference]) {
+      self.tier = tier
+      self.events = events
+    }
   }
 
   /// Why an entitlement is not held at T.
@@ -82,6 +118,12 @@ public struct Holdings: Hashable, Codable, Sendable {
     public var reason: String
     /// The events behind it, possibly none.
     public var events: [EventReference]
+
+    /// Creates a value from all its stored properties.
+    package init(reason: String, events: [Holdings.EventReference]) {
+      self.reason = reason
+      self.events = events
+    }
   }
 
   /// One active entitlement.
@@ -98,6 +140,19 @@ public struct Holdings: Hashable, Codable, Sendable {
     public var ownership: Ownership
     /// The offer of the granting transaction.
     public var period: Offer
+
+    /// Creates a value from all its stored properties.
+    package init(
+      product: ProductID?, state: SubscriptionStatus, expires: Timestamp?, graceExpires: Timestamp? = nil,
+      ownership: Ownership, period: Offer
+    ) {
+      self.product = product
+      self.state = state
+      self.expires = expires
+      self.graceExpires = graceExpires
+      self.ownership = ownership
+      self.period = period
+    }
   }
 
   /// The plan of one subscription group.
@@ -122,6 +177,24 @@ public struct Holdings: Hashable, Codable, Sendable {
     public var originalTransaction: TransactionID
     /// The current period's transaction.
     public var transaction: TransactionID
+
+    /// Creates a value from all its stored properties.
+    package init(
+      product: ProductID, state: SubscriptionStatus, expires: Timestamp, graceExpires: Timestamp? = nil, willRenew: Bool,
+      renewsTo: ProductID? = nil, period: Offer, ownership: Ownership, originalTransaction: TransactionID,
+      transaction: TransactionID
+    ) {
+      self.product = product
+      self.state = state
+      self.expires = expires
+      self.graceExpires = graceExpires
+      self.willRenew = willRenew
+      self.renewsTo = renewsTo
+      self.period = period
+      self.ownership = ownership
+      self.originalTransaction = originalTransaction
+      self.transaction = transaction
+    }
   }
 
   /// The catalog policy's verdicts at T (Docs/semantics.md, usage and policy).
@@ -132,6 +205,13 @@ public struct Holdings: Hashable, Codable, Sendable {
     public var trial: Trial?
     /// Every metered feature of the policy, by name.
     public var usage: [String: FeatureUsage]
+
+    /// Creates a value from all its stored properties.
+    package init(tier: String? = nil, trial: Holdings.Trial? = nil, usage: [String: Holdings.FeatureUsage]) {
+      self.tier = tier
+      self.trial = trial
+      self.usage = usage
+    }
   }
 
   /// The usage-based trial.
@@ -146,6 +226,15 @@ public struct Holdings: Hashable, Codable, Sendable {
     public var endsBy: String
     /// The end of the grace after maturity; nil when it ended by subscription.
     public var graceEnds: Timestamp?
+
+    /// Creates a value from all its stored properties.
+    package init(state: TrialState, started: Timestamp, ends: Timestamp, endsBy: String, graceEnds: Timestamp? = nil) {
+      self.state = state
+      self.started = started
+      self.ends = ends
+      self.endsBy = endsBy
+      self.graceEnds = graceEnds
+    }
   }
 
   /// One metered feature.
@@ -160,134 +249,38 @@ public struct Holdings: Hashable, Codable, Sendable {
     public var limit: Int64?
     /// Where the reported window ends; nil for a window that never resets.
     public var windowEnds: Timestamp?
+
+    /// Creates a value from all its stored properties.
+    package init(allowed: Bool, tier: String? = nil, used: Int64, limit: Int64? = nil, windowEnds: Timestamp? = nil) {
+      self.allowed = allowed
+      self.tier = tier
+      self.used = used
+      self.limit = limit
+      self.windowEnds = windowEnds
+    }
   }
 
   /// Whether the subject holds `entitlement` at T.
   public func has(_ entitlement: String) -> Bool { entitlements[entitlement] != nil }
 }
 
-extension Holdings {
-  /// The typed form of an engine answer (whose states, ownerships and offers are the same enums).
-  init(_ answer: Answer) {
-    subject = SubjectID(rawValue: answer.subject)
-    at = answer.at
-    asOf = answer.asOf
-    entitlements = [:]
-    for item in answer.entitlements {
-      entitlements[item.entitlement] = Entitlement(
-        product: item.product.map { ProductID(rawValue: $0) }, state: item.state, expires: item.expires,
-        graceExpires: item.graceExpires, ownership: item.ownership, period: item.period)
-    }
-    plans = [:]
-    for plan in answer.plans {
-      plans[plan.group] = Plan(
-        product: ProductID(rawValue: plan.product), state: plan.state, expires: plan.expires,
-        graceExpires: plan.graceExpires, willRenew: plan.willRenew, renewsTo: plan.renewsTo.map { ProductID(rawValue: $0) },
-        period: plan.period, ownership: plan.ownership,
-        originalTransaction: TransactionID(rawValue: plan.originalTransaction),
-        transaction: TransactionID(rawValue: plan.transaction))
-    }
-    balances = Dictionary(answer.balances.map { ($0.currency, $0.amount) }, uniquingKeysWith: { first, _ in first })
-    policy = answer.policy.map { policy in
-      Policy(
-        tier: policy.tier,
-        trial: policy.trial.map {
-          Trial(state: $0.state, started: $0.started, ends: $0.ends, endsBy: $0.endsBy, graceEnds: $0.graceEnds)
-        },
-        usage: Dictionary(
-          policy.usage.map {
-            ($0.feature, FeatureUsage(allowed: $0.allowed, tier: $0.tier, used: $0.used, limit: $0.limit, windowEnds: $0.windowEnds))
-          }, uniquingKeysWith: { first, _ in first }))
-    }
-    cache = answer.cache.map { Cache(verifiedAt: $0.verifiedAt, isStale: $0.isStale) }
-    blocked = answer.blocked.map { list in
-      Dictionary(
-        list.map { ($0.entitlement, $0.services.map { Blocker(service: $0.service, since: $0.since, reason: $0.reason) }) },
-        uniquingKeysWith: { first, _ in first })
-    }
-    explanation = answer.explanation.map { Explanation($0, hasPolicy: answer.policy != nil) }
-  }
+// The nested types' `package` initializers are for the engine and the other targets: the public
+// API builds none (answers come from a `LedgerStore` or from decoding).
 
-  /// The engine form, for the one JSON writer (`Answer.jsonValue`); parts sorted by name.
-  var engineAnswer: Answer {
-    func sorted<V>(_ items: [String: V]) -> [(String, V)] { items.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
-    var answer = Answer(
-      subject: subject.rawValue, at: at, asOf: asOf,
-      entitlements: sorted(entitlements).map { name, item in
-        EntitlementAnswer(
-          entitlement: name, product: item.product?.rawValue, state: item.state, expires: item.expires,
-          graceExpires: item.graceExpires, ownership: item.ownership, period: item.period)
-      },
-      plans: sorted(plans).map { group, plan in
-        PlanAnswer(
-          group: group, product: plan.product.rawValue, state: plan.state, expires: plan.expires,
-          graceExpires: plan.graceExpires, willRenew: plan.willRenew, renewsTo: plan.renewsTo?.rawValue, period: plan.period,
-          ownership: plan.ownership, originalTransaction: plan.originalTransaction.rawValue,
-          transaction: plan.transaction.rawValue)
-      },
-      balances: sorted(balances).map { (currency: $0.0, amount: $0.1) }, explanation: nil)
-    answer.policy = policy.map { policy in
-      PolicyAnswer(
-        tier: policy.tier,
-        trial: policy.trial.map {
-          TrialAnswer(state: $0.state, started: $0.started, ends: $0.ends, endsBy: $0.endsBy, graceEnds: $0.graceEnds)
-        },
-        usage: sorted(policy.usage).map { name, usage in
-          FeatureUsageAnswer(
-            feature: name, allowed: usage.allowed, tier: usage.tier, used: usage.used, limit: usage.limit,
-            windowEnds: usage.windowEnds)
-        })
-    }
-    answer.cache = cache.map { CacheAnswer(verifiedAt: $0.verifiedAt, isStale: $0.isStale) }
-    answer.blocked = blocked.map { table in
-      sorted(table).map { name, services in
-        BlockedAnswer(
-          entitlement: name, services: services.map { BlockedAnswer.Blocker(service: $0.service, since: $0.since, reason: $0.reason) })
-      }
-    }
-    answer.explanation = explanation?.engineExplanation
-    return answer
+extension Holdings {
+  /// An answer with nothing held: the engine fills it.
+  package init(subject: SubjectID, at: Timestamp, asOf: Timestamp?) {
+    self.init(
+      subject: subject, at: at, asOf: asOf, entitlements: [:], plans: [:], balances: [:], policy: nil, cache: nil,
+      blocked: nil, explanation: nil)
   }
 }
 
-extension Holdings.Explanation {
-  /// The typed form of an engine explanation.
-  init(_ explanation: StoreLedger.Explanation, hasPolicy: Bool) {
-    func references(_ evidence: [Evidence]) -> [Holdings.EventReference] {
-      evidence.map { Holdings.EventReference(id: EventID(rawValue: $0.id), line: $0.line) }
-    }
-    func table(_ items: [(String, [Evidence])]) -> [String: [Holdings.EventReference]] {
-      Dictionary(items.map { ($0.0, references($0.1)) }, uniquingKeysWith: { first, _ in first })
-    }
-    entitlements = table(explanation.entitlements)
-    plans = table(explanation.plans)
-    balances = table(explanation.balances)
-    usage =
-      hasPolicy
-      ? Dictionary(
-        explanation.usage.map { ($0.feature, Holdings.UsageEvidence(tier: $0.tier, events: references($0.events))) },
-        uniquingKeysWith: { first, _ in first }) : nil
-    absent = Dictionary(
-      (explanation.absent ?? []).map { ($0.entitlement, Holdings.Absence(reason: $0.reason, events: references($0.evidence))) },
-      uniquingKeysWith: { first, _ in first })
-  }
-
-  /// The engine form, parts sorted by name.
-  var engineExplanation: StoreLedger.Explanation {
-    func evidence(_ references: [Holdings.EventReference]) -> [Evidence] {
-      references.map { Evidence(id: $0.id.rawValue, line: $0.line) }
-    }
-    func list(_ table: [String: [Holdings.EventReference]]) -> [(String, [Evidence])] {
-      table.sorted { $0.key < $1.key }.map { ($0.key, evidence($0.value)) }
-    }
-    var result = StoreLedger.Explanation(
-      entitlements: list(entitlements), plans: list(plans), balances: list(balances),
-      usage: (usage ?? [:]).sorted { $0.key < $1.key }.map {
-        UsageEvidence(feature: $0.key, tier: $0.value.tier, events: evidence($0.value.events))
-      })
-    result.absent = absent.sorted { $0.key < $1.key }.map {
-      AbsentEntitlement(entitlement: $0.key, reason: $0.value.reason, evidence: evidence($0.value.events))
-    }
-    return result
+extension Dictionary where Key == String {
+  /// The members in byte order of their names: the order the JSON writer prints keys in, and
+  /// the order the catalog numbers entitlements, groups, currencies and features in.
+  /// - Complexity: O(n log n).
+  package var byName: [(key: String, value: Value)] {
+    sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
   }
 }
