@@ -136,7 +136,7 @@ public struct NewEvent: Hashable, Sendable, Codable {
   }
 
   /// The log line's field names (Docs/log-format.md), built once.
-  private static let fieldNames: Set<String> = [
+  static let fieldNames: Set<String> = [
     "id", "type", "subject", "at", "recorded", "product", "transaction", "original_transaction", "expires",
     "grace_expires", "quantity", "ownership", "offer", "price", "currency", "reason", "auto_renew", "feature", "meta",
     "refunded", "store", "country", "proceeds", "respond_by", "entitlements", "grant", "service", "to",
