@@ -16,4 +16,17 @@ extension SharedStoreFixtures {
   package static var swiftLib: String {
     "apple-app-store-server-library-swift/"
   }
+
+  /// A catalog with the products the fixtures name.
+  package static var catalogText: String {
+    """
+    {"products": {
+      "com.example.product": {"type": "auto_renewable", "group": "55555", "entitlements": ["example"]},
+      "com.example.product.2": {"type": "auto_renewable", "group": "55555", "entitlements": ["example"]},
+      "pass.premium": {"type": "auto_renewable", "group": "6F3A93AB", "entitlements": ["premium"]},
+      "week_premium": {"type": "auto_renewable", "group": "premium", "entitlements": ["premium"]},
+      "month_premium": {"type": "auto_renewable", "group": "premium", "entitlements": ["premium"]}
+    }}
+    """
+  }
 }

@@ -236,7 +236,9 @@ extension LedgerStore {
       }
     }
     var knowledge = read.fromStart ? LedgerKnowledge() : kept.take()?.knowledge ?? LedgerKnowledge()
+    let linesRead = knowledge.linesRead
     knowledge.learn(lines: read.lines.split(separator: 10))
+    LineParses.noteTypedLines(knowledge.linesRead - linesRead)
     importKnowledge.put(knowledge, prefix: read.prefix)
     return knowledge
   }
@@ -293,12 +295,14 @@ package struct ImportLogRead {
     do {
       let extent = try LedgerLoader.feed(&builder, path: logPath)
       read.knowledge = LedgerKnowledge.learning(lines: builder.keptLines?.lines ?? [])
+      LineParses.noteTypedLines(read.knowledge.linesRead)
       builder.keptLines = nil
       if let identity = file.identity() { read.loaded = (builder, extent, identity) }
     } catch {
       // A log the loader refuses (not JSON lines) is refused by the append, under its lock and
       // worded as ever; meanwhile the importer learns what its text says, as it always did.
       read.knowledge = LedgerKnowledge.read(log: try LedgerLoader.readCommitted(logPath))
+      LineParses.noteTypedLines(read.knowledge.linesRead)
     }
     return read
   }

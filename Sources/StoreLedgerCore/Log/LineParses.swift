@@ -13,6 +13,7 @@ package enum LineParses {
   package final class Counter: Sendable {
     fileprivate let lines = Atomic<Int>(0)
     fileprivate let logLines = Atomic<Int>(0)
+    fileprivate let typedLines = Atomic<Int>(0)
   }
 
   /// The counter bound to the current task, if any.
@@ -38,14 +39,26 @@ package enum LineParses {
     bound?.logLines.wrappingAdd(count, ordering: .relaxed)
   }
 
+  /// Notes `count` log lines read into typed events outside the load (the importers' knowledge
+  /// reads the lines the load kept, `KeptLines`; `LedgerKnowledge.linesRead`): a relaxed load
+  /// while nothing counts.
+  @inline(__always)
+  package static func noteTypedLines(_ count: Int) {
+    guard countersRunning.load(ordering: .relaxed) > 0 else { return }
+    bound?.typedLines.wrappingAdd(count, ordering: .relaxed)
+  }
+
   /// Runs `body` and returns its result with the lines of logs read from their files in this
-  /// task meanwhile: what pins "an import reads the log once" (Docs/architecture.md).
-  package static func countingLogLines<R>(_ body: () throws -> R) rethrows -> (result: R, logLines: Int) {
+  /// task meanwhile, and the lines of them read into typed events outside the load: what pins
+  /// "an import reads the log once, and each line it learns from once" (Docs/architecture.md).
+  package static func countingLogLines<R>(
+    _ body: () throws -> R
+  ) rethrows -> (result: R, logLines: Int, typedLines: Int) {
     let counter = Counter()
     countersRunning.wrappingAdd(1, ordering: .relaxed)
     defer { countersRunning.wrappingSubtract(1, ordering: .relaxed) }
     let result = try $bound.withValue(counter) { try body() }
-    return (result, counter.logLines.load(ordering: .relaxed))
+    return (result, counter.logLines.load(ordering: .relaxed), counter.typedLines.load(ordering: .relaxed))
   }
 
   /// Runs `body` and returns its result with the lines parsed one by one in this task meanwhile.

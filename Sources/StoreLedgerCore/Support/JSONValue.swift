@@ -170,10 +170,22 @@ private struct ValueReader {
   }
 
   /// Reads the object that starts at `position` (its `{`); a repeated key is refused.
+  /// Whether `key` is already one of `members`: looked for one by one while the object is small
+  /// (most are, and hashing every key of every log line an importer reads is what a set costs),
+  /// in `keys`, built once, beyond.
+  /// - Complexity: O(1) amortized; O(members) while there are fewer than 16.
+  static func isDuplicate(_ key: String, in members: [(String, JSONValue)], keys: inout Set<String>?) -> Bool {
+    if keys == nil {
+      if members.count < 16 { return members.contains { $0.0 == key } }
+      keys = Set(members.map(\.0))
+    }
+    return !keys!.insert(key).inserted
+  }
+
   mutating func readObject(depth: Int) throws(JSONSyntaxError) -> JSONValue {
     position += 1
     var members: [(String, JSONValue)] = []
-    var keys = Set<String>()
+    var keys: Set<String>? = nil
     skipWhitespace()
     if position < count && bytes[position] == UInt8(ascii: "}") {
       position += 1
@@ -186,7 +198,7 @@ private struct ValueReader {
       }
       let keyStart = position
       let key = try readString()
-      guard keys.insert(key).inserted else {
+      guard !Self.isDuplicate(key, in: members, keys: &keys) else {
         position = keyStart
         throw fail("duplicate key '\(key)'")
       }

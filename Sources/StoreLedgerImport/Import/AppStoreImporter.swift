@@ -72,7 +72,7 @@ package enum AppStoreImporter {
       rootsUsed: verifier?.rootsUsed.sorted() ?? [], xcodePayloads: xcodePayloads)
     result.priceChanges = mapper.priceChanges.mapValues(\.count)
     // A transfer the log holds already is not written again, so not reported either.
-    result.transfers = mapper.transferNotes.filter { knowledge.events[$0.key] == nil }.values.sorted()
+    result.transfers = mapper.transferNotes.filter { knowledge.events[EventID(rawValue: $0.key)] == nil }.values.sorted()
     return result
   }
 }

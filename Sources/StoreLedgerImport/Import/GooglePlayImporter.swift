@@ -128,7 +128,7 @@ package enum GooglePlayImporter {
     result.waitingDocuments = mapper.deferredLines.count
     result.alreadyKnown += mapper.knownCharges
     result.knownPurchaseTokens = knowledge.googlePlayTokens.count
-    result.transfers = mapper.transferNotes.filter { knowledge.events[$0.key] == nil }.values.sorted()
+    result.transfers = mapper.transferNotes.filter { knowledge.events[EventID(rawValue: $0.key)] == nil }.values.sorted()
     return result
   }
 

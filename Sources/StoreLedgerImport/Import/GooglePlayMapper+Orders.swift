@@ -28,13 +28,13 @@ extension GooglePlayMapper {
   /// The warning for a charge the ledger already holds without the price that an order
   /// document now gives: the log is append-only, so the charge keeps what it was first
   /// written with.
-  mutating func warnLatePrice(chargeID: String, orderID: String, productID: String) {
+  mutating func warnLatePrice(chargeID: EventID, orderID: String, productID: String) {
     guard orderMoney(orderID, productID: productID) != nil, let document = orders[orderID],
-      let known = knowledge.event(chargeID), known.price == nil
+      let known = knowledge.events[chargeID], known.price == nil
     else { return }
     problems.warning(
       document.line,
-      "order '\(orderID)': the ledger already holds its charge '\(chargeID)' without a price, so the order document (orders.get) arriving now does not price it (the log is append-only); import order documents with the resource they belong to"
+      "order '\(orderID)': the ledger already holds its charge '\(chargeID.rawValue)' without a price, so the order document (orders.get) arriving now does not price it (the log is append-only); import order documents with the resource they belong to"
     )
   }
 }

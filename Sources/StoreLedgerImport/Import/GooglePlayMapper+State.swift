@@ -222,7 +222,7 @@ extension GooglePlayMapper {
     let learned = Self.earliest(
       [recorded(context.knownAt)] + listed.map { recorded($0.knownAt) })
     let id = "googleplay:\(order.id):revocation"
-    if knowledge.events[id] != nil {
+    if knowledge.events[EventID(rawValue: id)] != nil {
       if let known = relearned(id, recorded: learned) { emit(known) }
       return
     }
@@ -238,7 +238,8 @@ extension GooglePlayMapper {
   /// ledger knew it (the append then knows it from then, Docs/log-format.md "Redeliveries");
   /// nil when it is not.
   private func relearned(_ id: String, recorded: Timestamp?) -> ImportedEvent? {
-    guard let event = knowledge.event(id), let since = knowledge.knownAt[id], (recorded ?? event.at) < since
+    guard let event = knowledge.events[EventID(rawValue: id)], let since = knowledge.knownAt[event.id],
+      (recorded ?? event.at) < since
     else { return nil }
     return ImportedEvent(event, recorded: recorded, line: 0, identity: id)
   }

@@ -344,8 +344,8 @@ extension GooglePlayMapper {
       // Learned earlier than the log knew it (a copy that came late): the same line again,
       // with this `recorded`, so the log knows the charge from then.
       if let event = charge(order, chain: chain),
-        knowledge.event(event.id) == event.event.withoutRecorded,
-        let since = knowledge.knownAt[event.id], event.knownAt < since
+        knowledge.events[event.event.id] == event.event.withoutRecorded,
+        let since = knowledge.knownAt[event.event.id], event.knownAt < since
       {
         emit(event)
       }

@@ -95,11 +95,11 @@ package struct ImportResult: Sendable, Equatable {
     var kept: [ImportedEvent] = []
     var alreadyKnown = 0
     for event in events {
-      if knowledge.events[event.id] != nil {
-        let isSame = knowledge.event(event.id) == event.event.withoutRecorded
+      if let known = knowledge.events[event.event.id] {
+        let isSame = known == event.event.withoutRecorded
         // Learned earlier than the log knew it (a document that came late): the same line
         // with this `recorded` makes the append count it known from then.
-        if isSame, let since = knowledge.knownAt[event.id], event.knownAt < since {
+        if isSame, let since = knowledge.knownAt[event.event.id], event.knownAt < since {
           kept.append(event)
           continue
         }
@@ -119,7 +119,7 @@ package struct ImportResult: Sendable, Equatable {
         alreadyKnown += 1
         problems.warning(
           event.line,
-          "transaction '\(transaction)' is already charged in the ledger as '\(charge.id)'; this \(event.kind.name) of it ('\(event.id)') is not imported"
+          "transaction '\(transaction)' is already charged in the ledger as '\(charge.id.rawValue)'; this \(event.kind.name) of it ('\(event.id)') is not imported"
         )
         continue
       }

@@ -12,7 +12,7 @@ package struct LedgerKnowledge: Sendable {
   /// A charge (`purchase` or `renewal`) the ledger holds.
   package struct Charge: Sendable, Equatable {
     /// The event id.
-    package var id: String
+    package var id: EventID
     /// `purchase` or `renewal`.
     package var kind: EventKind
     /// When the charged period began.
@@ -26,11 +26,12 @@ package struct LedgerKnowledge: Sendable {
     package var subscriptionKey: String?
   }
 
-  /// Compact JSON (sorted keys, no `recorded`) of every imported event, by id.
-  package var events: [String: String] = [:]
+  /// Every imported event, by id, without `recorded`: the first line of each id the log holds,
+  /// as its typed value (read once, by `typedEvent(line:)`).
+  package private(set) var events = KnownEvents()
   /// When the ledger first knew each imported event: the earliest `recorded` (absent: `at`)
-  /// over its identical lines, as the log counts it (Docs/log-format.md, "Redeliveries").
-  package var knownAt: [String: Timestamp] = [:]
+  /// over its lines that hold the same event, as the log counts it (Docs/log-format.md, "Redeliveries").
+  package var knownAt: [EventID: Timestamp] = [:]
   /// Charges by transaction.
   package var charges: [String: Charge] = [:]
   /// Transactions of the charges of each original transaction.
@@ -54,6 +55,13 @@ package struct LedgerKnowledge: Sendable {
   package var appStoreUnitSubjects: [String: String] = [:]
   /// The transfers of each unit the log holds (imported or written by hand), in log order.
   package var transfers: [String: [KnownTransfer]] = [:]
+
+  /// How many log lines this knowledge read into typed events, each line it learned from once:
+  /// what the layer that hands it the lines counts (`LineParses`, which `Import/` may not name).
+  package private(set) var linesRead = 0
+  /// Of `linesRead`, the lines read by the compact layout's fast path (`NewEvent(compactLine:)`)
+  /// rather than the JSON reader: nearly all, for lines the importers wrote (`CompactLineReaderTests`).
+  package private(set) var compactLinesRead = 0
 
   /// An empty knowledge: nothing is known (an import into a new log, `--out`, stdout).
   package init() {}
@@ -87,14 +95,29 @@ package struct LedgerKnowledge: Sendable {
   package mutating func learn<Line: Collection<UInt8>>(lines: some Sequence<Line>) {
     let markers = Self.lineMarkers.map { Array($0.utf8) }
     for line in lines {
-      let bytes = ArraySlice(line)
+      let bytes = Array(line)
       let hasMarker = bytes.withUnsafeBufferPointer { buffer in
-        markers.contains { ImportedLineFields.find($0, in: buffer, from: 0, to: buffer.count) != nil }
+        markers.contains { ByteScan.firstOccurrence(of: $0, in: buffer, from: 0, end: buffer.count) != nil }
       }
-      guard hasMarker, let fields = ImportedLineFields.read(bytes) else { continue }
-      learnTransfer(fields)
-      learn(fields)
+      guard hasMarker else { continue }
+      linesRead += 1
+      guard let event = typedEvent(line: bytes) else { continue }
+      learnTransfer(event)
+      learn(event)
     }
+  }
+
+  /// A log line's typed event, read by the one reader of a typed event: its fast path for the
+  /// encoder's compact layout (`NewEvent(compactLine:)`, counted), else `NewEvent(json:)` over
+  /// the core's JSON reader; nil when the line is not one, which the append refuses.
+  /// - Complexity: O(length of the line).
+  mutating func typedEvent(line: [UInt8]) -> NewEvent? {
+    if let event = line.withUnsafeBufferPointer({ NewEvent(compactLine: $0) }) {
+      compactLinesRead += 1
+      return event
+    }
+    guard let json = try? JSONValue.parse(bytes: line) else { return nil }
+    return try? NewEvent(json: json)
   }
 
   /// What a line holds when it may tell the knowledge something: an imported event's
@@ -103,86 +126,59 @@ package struct LedgerKnowledge: Sendable {
   package static let lineMarkers = [#""source":""#, #""type":"\#(EventKind.transfer.name)""#]
 
   /// Adds one event.
-  mutating func learn(_ event: ImportedLineFields) {
-    guard let source = event.source, source == "appstore" || source == "googleplay" else {
+  mutating func learn(_ line: NewEvent) {
+    guard let source = line.metaValues["source"]?.stringValue, source == "appstore" || source == "googleplay" else {
       return
     }
+    let event = line.withoutRecorded
     let id = event.id
-    if events[id] == nil { events[id] = event.content }
-    if let known = events[id], Self.isSameEvent(known, event.content),
-      let time = (event.recorded ?? event.at).flatMap(Timestamp.parseRFC3339)
-    {
-      knownAt[id] = min(knownAt[id] ?? time, time)
+    // The log's redelivery rule: a line of the same event known earlier makes it known from then.
+    let time = line.recorded ?? line.at
+    if events.insert(event) {
+      knownAt[id] = time
+    } else if let since = knownAt[id], time < since, events[id] == event {
+      knownAt[id] = time
     }
-    let token = event.purchaseToken
+    let meta = event.metaValues
+    let token = meta["purchaseToken"]?.stringValue
     // An add-on line item is a subscription of its own, keyed like the importer keys it.
-    let key = token.map { token in event.addOnProduct.map { token + "#" + $0 } ?? token }
-    let at = event.at.flatMap(Timestamp.parseRFC3339)
-    let kind = event.type.flatMap(EventKind.init(name:))
-    if let kind, kind.isCharge, let transaction = event.transaction, let at,
-      charges[transaction] == nil
-    {
+    let key = token.map { token in meta["addOnProduct"]?.stringValue.map { token + "#" + $0 } ?? token }
+    let kind = event.kind, subject = event.subject.rawValue
+    let transaction = event.transaction?.rawValue, original = event.originalTransaction?.rawValue
+    if kind.isCharge, let transaction, charges[transaction] == nil {
       charges[transaction] = Charge(
-        id: id, kind: kind, at: at, expires: event.expires.flatMap(Timestamp.parseRFC3339),
-        originalTransaction: event.originalTransaction, subscriptionKey: key)
+        id: id, kind: kind, at: event.at, expires: event.expires, originalTransaction: original,
+        subscriptionKey: key)
       if let key { chargesBySubscription[key, default: []].append(transaction) }
-      if let original = event.originalTransaction {
-        chargesByOriginal[original, default: []].append(transaction)
-      }
+      if let original { chargesByOriginal[original, default: []].append(transaction) }
     }
-    if source == "googleplay", kind == .renewalExtended,
-      let transaction = Self.correctedTransaction(id),
-      let expires = event.expires.flatMap(Timestamp.parseRFC3339)
+    if source == "googleplay", kind == .renewalExtended, let corrected = Self.correctedTransaction(id.rawValue),
+      let expires = event.expires
     {
-      periodEnds[transaction] = expires
+      periodEnds[corrected] = expires
     }
-    if source == "appstore", let subject = event.subject, kind != .transfer,
-      let unit = event.originalTransaction ?? (kind?.isCharge == true ? event.transaction : nil),
+    if source == "appstore", kind != .transfer, let unit = original ?? (kind.isCharge ? transaction : nil),
       appStoreUnitSubjects[unit] == nil
     {
       appStoreUnitSubjects[unit] = subject
     }
-    if kind == .revocation, let transaction = event.transaction, let at,
-      let subject = event.subject, revocations[transaction] == nil
-    {
-      revocations[transaction] = (at, subject)
+    if kind == .revocation, let transaction, revocations[transaction] == nil {
+      revocations[transaction] = (event.at, subject)
     }
-    guard source == "googleplay", let token, let key, let subject = event.subject else { return }
+    guard source == "googleplay", let token, let key else { return }
     if googlePlaySubjects[token] == nil { googlePlaySubjects[token] = subject }
-    if let original = event.originalTransaction, googlePlayTokens[key] == nil {
+    if let original, googlePlayTokens[key] == nil {
       googlePlayTokens[key] = GooglePlayKnownToken(originalTransaction: original, subject: subject)
       if googlePlayUnitSubjects[original] == nil { googlePlayUnitSubjects[original] = subject }
     }
   }
 
-  /// The imported event the ledger holds as `id`, without `recorded`, as a typed value (read by
-  /// the one reader of a typed event, `NewEvent(json:)`); nil when it holds none, or when its
-  /// line is not one an importer or `NewEvent` could write.
-  /// - Complexity: O(length of its line).
-  func event(_ id: String) -> NewEvent? { events[id].flatMap(Self.typedEvent) }
-
-  /// Whether two lines without `recorded` hold the same event: the same text, or the same typed
-  /// value (another member order or spelling of the same values).
-  /// - Complexity: O(length of the lines).
-  static func isSameEvent(_ line: String, _ other: String) -> Bool {
-    if line == other { return true }
-    guard let event = typedEvent(line) else { return false }
-    return event == typedEvent(other)
-  }
-
-  /// A line's typed event; nil when it is not one.
-  /// - Complexity: O(length of the line).
-  static func typedEvent(_ line: String) -> NewEvent? {
-    guard let json = try? JSONValue.parse(line) else { return nil }
-    return try? NewEvent(json: json)
-  }
-
   /// Records a `transfer` line, whoever wrote it.
-  mutating func learnTransfer(_ event: ImportedLineFields) {
-    guard event.type.flatMap(EventKind.init(name:)) == .transfer, let unit = event.originalTransaction ?? event.transaction,
-      let from = event.subject, let to = event.to, let at = event.at.flatMap(Timestamp.parseRFC3339)
+  mutating func learnTransfer(_ event: NewEvent) {
+    guard event.kind == .transfer, let unit = event.originalTransaction ?? event.transaction, let to = event.to
     else { return }
-    transfers[unit, default: []].append(KnownTransfer(id: event.id, at: at, from: from, to: to))
+    transfers[unit.rawValue, default: []].append(
+      KnownTransfer(id: event.id.rawValue, at: event.at, from: event.subject.rawValue, to: to.rawValue))
   }
 
   /// The subject a Google Play subscription was first imported under; nil when the log has none.
@@ -217,6 +213,31 @@ package struct LedgerKnowledge: Sendable {
     (chargesBySubscription[key] ?? []).sorted().compactMap { transaction in
       charges[transaction].map { (transaction, $0) }
     }
+  }
+}
+
+/// The imported events a log holds, by id: each stored once, densely (a dictionary of a value
+/// this large would hold a slot of its size for every bucket, about twice the events).
+package struct KnownEvents: Sendable {
+  /// Where each id's event is in `values`.
+  private var slots: [EventID: Int] = [:]
+  /// The events, in the order first learned.
+  private var values: [NewEvent] = []
+
+  /// How many events are known.
+  package var count: Int { values.count }
+  /// Whether none is known.
+  package var isEmpty: Bool { values.isEmpty }
+
+  /// The event known as `id`, without `recorded`; nil when none is.
+  package subscript(_ id: EventID) -> NewEvent? { slots[id].map { values[$0] } }
+
+  /// Keeps `event` unless an event of its id is known; whether it was kept.
+  mutating func insert(_ event: NewEvent) -> Bool {
+    guard slots[event.id] == nil else { return false }
+    slots[event.id] = values.count
+    values.append(event)
+    return true
   }
 }
 

@@ -24,13 +24,17 @@ struct StoreImportReadTests {
       createIfMissing: true, clock: .fixed(ts("2026-01-06T00:00:00Z")))
   }
 
-  static func importing(_ store: LedgerStore, _ source: String) throws -> (report: ImportReport, linesRead: Int) {
+  /// An import of the samples, with the log lines it read and the lines of them it read into
+  /// typed events to learn from.
+  static func importing(
+    _ store: LedgerStore, _ source: String
+  ) throws -> (report: ImportReport, linesRead: Int, linesLearned: Int) {
     let text = try payloads(source)
-    let (report, read) = try LineParses.countingLogLines {
+    let (report, read, learned) = try LineParses.countingLogLines {
       source == "appstore"
         ? try store.importAppStore(text, options: options) : try store.importGooglePlay(text, options: options)
     }
-    return (report, read)
+    return (report, read, learned)
   }
 
   static func lineCount(_ log: String) throws -> Int {
@@ -61,11 +65,13 @@ struct StoreImportReadTests {
     // The first import's own lines are new to the knowledge, then nothing is.
     let second = try Self.importing(store, source)
     #expect(second.linesRead == lines)
+    // Every line is an imported event, read into its typed event once.
+    #expect(second.linesLearned == lines)
     let third = try Self.importing(store, source)
-    #expect(third.linesRead == 0)
+    #expect(third.linesRead == 0 && third.linesLearned == 0)
     // A store that reads the whole log knows the same: nothing is imported again.
     let fresh = try Self.importing(try Self.open(log, source), source)
-    #expect(fresh.linesRead == lines)
+    #expect(fresh.linesRead == lines && fresh.linesLearned == lines)
     for again in [second, third, fresh] {
       #expect(again.report.events == 0)
       #expect(again.report.append.appended == 0)
@@ -80,7 +86,10 @@ struct StoreImportReadTests {
     defer { try? FileManager.default.removeItem(at: directory) }
     let other = try Self.open(log, "appstore")
     _ = try other.append([.grant(id: "g1", subject: "someone", at: ts("2026-01-02T00:00:00Z"), entitlements: ["pro"])])
-    #expect(try Self.importing(store, "appstore").linesRead == 1)
+    let again = try Self.importing(store, "appstore")
+    #expect(again.linesRead == 1)
+    // A grant tells an importer nothing: read by the load, not read again to learn from.
+    #expect(again.linesLearned == 0)
   }
 
   @Test("a log replaced by another file is read whole again, and imports nothing it already holds")

@@ -11,7 +11,7 @@ import Testing
 /// its file in the test's task: by the loader's blocks and by a read of the committed text whole.
 @Suite struct ImportReadCountTests {
   @Test(
-    "import --append reads each line of the log once, for what the importer must know and for the append",
+    "import --append reads each line of the log once, for what the importer must know and for the append, and learns from each kept line once",
     arguments: ["appstore", "googleplay"])
   func commandImport(source: String) throws {
     let directory = try temporaryDirectory()
@@ -27,9 +27,11 @@ import Testing
     let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").count
     #expect(lines > 5)
     // Again: every event is known already, which only the log's lines can tell.
-    let (again, read) = LineParses.countingLogLines { runCLI(arguments) }
+    let (again, read, learned) = LineParses.countingLogLines { runCLI(arguments) }
     #expect(again.status == 0, "\(again.stderr)")
     #expect(again.stdout.contains("\(lines) already in the log, not repeated"), "\(again.stdout)")
     #expect(read == lines)
+    // Each line the load kept for the importer is read into its typed event once, to learn from.
+    #expect(learned == lines)
   }
 }

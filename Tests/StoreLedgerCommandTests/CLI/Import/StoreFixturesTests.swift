@@ -190,17 +190,6 @@ struct StoreFixturesTests: SharedStoreFixtures {
       outcome: .refused(line: 1, saying: "field 'message.data': the decoded data is not JSON")),
   ]
 
-  /// A catalog with the products the fixtures name.
-  static let catalogText = """
-    {"products": {
-      "com.example.product": {"type": "auto_renewable", "group": "55555", "entitlements": ["example"]},
-      "com.example.product.2": {"type": "auto_renewable", "group": "55555", "entitlements": ["example"]},
-      "pass.premium": {"type": "auto_renewable", "group": "6F3A93AB", "entitlements": ["premium"]},
-      "week_premium": {"type": "auto_renewable", "group": "premium", "entitlements": ["premium"]},
-      "month_premium": {"type": "auto_renewable", "group": "premium", "entitlements": ["premium"]}
-    }}
-    """
-
   @Test("every file of ../shared/fixtures has a row saying what importing it does")
   func everyFileHasARow() throws {
     guard Self.isPresent else { return }
