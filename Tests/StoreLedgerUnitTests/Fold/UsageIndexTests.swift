@@ -253,8 +253,8 @@ struct UsageIndexTests {
   func grantAfterUse() throws {
     let catalogText = try String(contentsOfFile: repoPath("Events/policy/catalog.json"), encoding: .utf8)
     let ledger = try ledger(
-      #"{"id":"u1","type":"usage","subject":"a","at":"2026-01-01T00:00:00Z","feature":"interaction"}"# + "\n"
-        + #"{"id":"g1","type":"grant","subject":"a","at":"2026-01-02T00:00:00Z","entitlements":["plus"],"expires":"2026-01-03T00:00:00Z"}"#
+      EventLines.line(.usage(id: "u1", subject: "a", at: ts("2026-01-01T00:00:00Z"), feature: "interaction")) + "\n"
+        + EventLines.line(.grant(id: "g1", subject: "a", at: ts("2026-01-02T00:00:00Z"), entitlements: ["plus"], expires: ts("2026-01-03T00:00:00Z")))
         + "\n", catalogText: catalogText)
     let queries = [UInt8](String(repeating: #"{"subject":"a","at":"2026-01-02T12:00:00Z"}"# + "\n", count: 8).utf8)
     try expectIndexedAgrees(ledger, queries: queries, name: "grant-after-use")
