@@ -17,8 +17,8 @@ struct GrantsAndBalancesTests {
       ("trial.14d", "2026-03-04T00:00:00Z", "2026-03-18T00:00:00Z"),
     ])
   func durations(product: String, at: String, end: String) throws {
-    var engine = QueryEngine(ledger: try ledger(
-      #"{"id":"p1","type":"purchase","subject":"u1","at":"\#(at)","product":"\#(product)","transaction":"t1"}"#))
+    var engine = QueryEngine(
+      ledger: try EventLines.ledger([.purchase(id: "p1", subject: "u1", at: ts(at), product: ProductID(rawValue: product), transaction: "t1")]))
     let endTime = ts(end)
     let justBefore = endTime.adding(milliseconds: -1).rfc3339
     #expect(engine.checkedAnswer("u1", at: justBefore).entitlements.byName.first?.value.expires == endTime)

@@ -81,11 +81,10 @@ struct GrantsBlocksTests {
 
   @Test("a grant_revoked naming no grant of its subject changes nothing and is warned about")
   func unknownGrant() throws {
-    let log = Self.base + """
-
-      {"id":"g1","type":"grant","subject":"other","at":"2026-02-01T00:00:00Z","entitlements":["pro"]}
-      {"id":"x","type":"grant_revoked","subject":"u","at":"2026-02-02T00:00:00Z","grant":"g1"}
-      """
+    let log = Self.base + "\n" + EventLines.log([
+      .grant(id: "g1", subject: "other", at: ts("2026-02-01T00:00:00Z"), entitlements: ["pro"]),
+      .grantRevoked(id: "x", subject: "u", at: ts("2026-02-02T00:00:00Z"), grant: "g1"),
+    ])
     let loaded = try ledger(log)
     #expect(loaded.warnings.map(\.line) == [3])
     var engine = QueryEngine(ledger: loaded)
@@ -111,10 +110,9 @@ struct GrantsBlocksTests {
 
   @Test("a blocked entitlement does not convert the usage trial nor match a tier; the plan still shows")
   func blockIsInactiveForPolicy() throws {
-    let log = Self.base + """
-
-      {"id":"b1","type":"block","subject":"u","at":"2026-01-01T00:00:00Z","service":"consent","entitlements":["pro"]}
-      """
+    let log = Self.base + "\n" + EventLines.log([
+      .block(id: "b1", subject: "u", at: ts("2026-01-01T00:00:00Z"), service: "consent", entitlements: ["pro"]),
+    ])
     var engine = QueryEngine(ledger: try ledger(log))
     let answer = engine.checkedAnswer("u", at: "2026-01-05T00:00:00Z")
     #expect(answer.entitlements.isEmpty)

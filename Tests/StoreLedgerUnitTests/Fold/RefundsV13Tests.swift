@@ -16,14 +16,13 @@ struct RefundsV13Tests {
   @Test(
     "a consumable revocation debits its packs' units or the whole credit, and its reversal credits back what it debited",
     arguments: [
-      (#","quantity":1"#, 80, 180), (#","quantity":3"#, -120, 180), ("", -120, 180), (#","quantity":2,"refunded":0"#, -20, 180),
+      (1, nil, 80, 180), (3, nil, -120, 180), (nil, nil, -120, 180), (2, 0, -20, 180),
+    ] as [(Int64?, Int64?, Int64, Int64)])
+  func packs(packsRevoked: Int64?, refunded: Int64?, afterRevocation: Int64, afterReversal: Int64) throws {
+    let log = Self.packs + "\n" + EventLines.log([
+      .revocation(id: "r1", subject: "u", at: ts("2026-01-05T00:00:00Z"), transaction: "c1", refunded: refunded, quantity: packsRevoked),
+      .refundReversed(id: "r2", subject: "u", at: ts("2026-01-08T00:00:00Z"), transaction: "c1"),
     ])
-  func packs(revocationFields: String, afterRevocation: Int64, afterReversal: Int64) throws {
-    let log = Self.packs + """
-
-      {"id":"r1","type":"revocation","subject":"u","at":"2026-01-05T00:00:00Z","transaction":"c1"\(revocationFields)}
-      {"id":"r2","type":"refund_reversed","subject":"u","at":"2026-01-08T00:00:00Z","transaction":"c1"}
-      """
     var engine = QueryEngine(ledger: try ledger(log))
     #expect(engine.checkedAnswer("u", at: "2026-01-06T00:00:00Z").balances.byName.first?.value == afterRevocation)
     #expect(engine.checkedAnswer("u", at: "2026-01-09T00:00:00Z").balances.byName.first?.value == afterReversal)
@@ -47,12 +46,11 @@ struct RefundsV13Tests {
     let pass = EventLines.log([
       .purchase(id: "q1", subject: "h", at: ts("2026-05-01T10:00:00Z"), product: "pass.week", transaction: "p1", price: 1990, currency: "USD"),
     ])
-    let log = pass + """
-
-      {"id":"q2","type":"refund_requested","subject":"h","at":"2026-05-02T10:00:00Z","transaction":"p1","reason":"unsatisfied","respond_by":"2026-05-02T22:00:00Z"}
-      {"id":"q3","type":"refund_declined","subject":"h","at":"2026-05-02T20:00:00Z","transaction":"p1"}
-      {"id":"q4","type":"refund_requested","subject":"h","at":"2026-05-03T10:00:00Z","transaction":"nope"}
-      """
+    let log = pass + "\n" + EventLines.log([
+      .refundRequested(id: "q2", subject: "h", at: ts("2026-05-02T10:00:00Z"), transaction: "p1", reason: .unsatisfied, respondBy: ts("2026-05-02T22:00:00Z")),
+      .refundDeclined(id: "q3", subject: "h", at: ts("2026-05-02T20:00:00Z"), transaction: "p1"),
+      .refundRequested(id: "q4", subject: "h", at: ts("2026-05-03T10:00:00Z"), transaction: "nope"),
+    ])
     let loaded = try ledger(log)
     #expect(loaded.warnings.map(\.line) == [4])
     #expect(loaded.warnings.first?.message.contains("nope") == true)
@@ -97,21 +95,27 @@ struct RefundsV13Tests {
     #expect(message.contains(words), "\(message)")
   }
 
+  /// A refund of the annual plan `a1`, refunding `refunded`.
+  static func refund(_ refunded: Int64) -> NewEvent {
+    .revocation(id: "x", subject: "u", at: ts("2026-02-01T00:00:00Z"), transaction: "a1", refunded: refunded)
+  }
+
+  /// A priced lifetime unlock `t9` with `store`, `country` and `proceeds` as given.
+  static func unlock(store: String? = nil, country: String? = nil, proceeds: Int64? = nil) -> NewEvent {
+    .purchase(
+      id: "x", subject: "u", at: ts("2026-02-01T00:00:00Z"), product: "pro.lifetime", transaction: "t9", price: 100,
+      currency: "USD", store: store, country: country, proceeds: proceeds)
+  }
+
   @Test("a redelivery that changes refunded, store, country or proceeds is an id conflict", arguments: [
-    (#""refunded":100"#, #""refunded":200"#), (#""country":"US""#, #""country":"FR""#),
-    (#""store":"appstore""#, #""store":"googleplay""#), (#""proceeds":10"#, #""proceeds":20"#),
+    (refund(100), refund(200)), (unlock(country: "US"), unlock(country: "FR")),
+    (unlock(store: "appstore"), unlock(store: "googleplay")), (unlock(proceeds: 10), unlock(proceeds: 20)),
   ])
-  func conflicts(first: String, second: String) throws {
-    let charge = { (extra: String) in
-      let isRefund = extra.contains("refunded")
-      return isRefund
-        ? #"{"id":"x","type":"revocation","subject":"u","at":"2026-02-01T00:00:00Z","transaction":"a1",\#(extra)}"#
-        : #"{"id":"x","type":"purchase","subject":"u","at":"2026-02-01T00:00:00Z","product":"pro.lifetime","transaction":"t9","price":100,"currency":"USD",\#(extra)}"#
-    }
-    let base = EventLines.line(.purchase(id: "a1", subject: "u", at: ts("2026-01-01T00:00:00Z"), product: "pro.annual", transaction: "a1", expires: ts("2027-01-01T00:00:00Z"), price: 59990, currency: "EUR"))
-    let same = try ledger([base, charge(first), charge(first)].joined(separator: "\n"))
+  func conflicts(first: NewEvent, second: NewEvent) throws {
+    let base = NewEvent.purchase(id: "a1", subject: "u", at: ts("2026-01-01T00:00:00Z"), product: "pro.annual", transaction: "a1", expires: ts("2027-01-01T00:00:00Z"), price: 59990, currency: "EUR")
+    let same = try EventLines.ledger([base, first, first])
     #expect(same.duplicatesSkipped == 1)
-    let found = try errors([base, charge(first), charge(second)].joined(separator: "\n"))
+    let found = try errors(EventLines.log([base, first, second]))
     #expect(found.first?.line == 3)
     #expect(found.first?.exitCode == 65)
   }

@@ -11,12 +11,11 @@ import Testing
 
 @Suite("Appends validate through the index and keep it current")
 struct IndexAppendTests {
-  static let oldLog = """
-    {"id":"o1","type":"purchase","subject":"ann","at":"2026-03-01T00:00:00Z","product":"coins.100","transaction":"ann-1","recorded":"2026-03-01T00:00:00Z"}
-    {"id":"o2","type":"consumption","subject":"ann","at":"2026-03-02T00:00:00Z","currency":"coins","quantity":40,"recorded":"2026-03-02T00:00:00Z"}
-    {"id":"o3","type":"purchase","subject":"cy","at":"2026-03-03T00:00:00Z","product":"pro.monthly","transaction":"cy-1","expires":"2026-04-03T00:00:00Z","recorded":"2026-03-03T00:00:00Z"}
-
-    """
+  static let oldLog = EventLines.log([
+    .purchase(id: "o1", subject: "ann", at: ts("2026-03-01T00:00:00Z"), product: "coins.100", transaction: "ann-1").recordedAt("2026-03-01T00:00:00Z"),
+    .consumption(id: "o2", subject: "ann", at: ts("2026-03-02T00:00:00Z"), currency: "coins", quantity: 40).recordedAt("2026-03-02T00:00:00Z"),
+    .purchase(id: "o3", subject: "cy", at: ts("2026-03-03T00:00:00Z"), product: "pro.monthly", transaction: "cy-1", expires: ts("2026-04-03T00:00:00Z")).recordedAt("2026-03-03T00:00:00Z"),
+  ]) + "\n"
 
   /// Batches and what they test: each must end as it does without an index.
   static let batches: [(String, String)] = [

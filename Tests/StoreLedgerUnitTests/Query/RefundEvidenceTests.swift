@@ -133,10 +133,10 @@ struct RefundEvidenceTests {
     // A week is 604,800,000 ms, so a milliunit is 6,048 ms: 3,024 ms is exactly half of one (rounded up),
     // 3,023 ms less than half; 1 ms before the end is 99,999.9998 milliunits, rounded up to all.
     let evidence = try Self.evidence(
-      #"""
-      {"id":"p1","type":"purchase","subject":"u1","at":"2026-04-01T00:00:00Z","product":"pass.week","transaction":"t1"}
-      {"id":"rq","type":"refund_requested","subject":"u1","at":"\#(requestAt)","transaction":"t1"}
-      """#)
+      EventLines.log([
+        .purchase(id: "p1", subject: "u1", at: ts("2026-04-01T00:00:00Z"), product: "pass.week", transaction: "t1"),
+        .refundRequested(id: "rq", subject: "u1", at: ts(requestAt), transaction: "t1"),
+      ]))
     #expect(evidence.consumedMilliunits == milliunits)
     #expect(evidence.appStoreBody["consumptionPercentage"] == .integer(milliunits))
     #expect(evidence.appStoreBody["refundPreference"] == .string(apple))
@@ -208,7 +208,7 @@ struct RefundEvidenceTests {
     ]
     for minute in 0..<1_001 {
       let at = Timestamp(millisecondsSinceEpoch: ts("2026-01-02T00:00:00Z").millisecondsSinceEpoch + Int64(minute) * 60_000)
-      lines.append(#"{"id":"u\#(minute)","type":"usage","subject":"u1","at":"\#(at.rfc3339)","feature":"export"}"#)
+      lines.append(EventLines.line(.usage(id: "u\(minute)", subject: "u1", at: at, feature: "export")))
     }
     lines.append(EventLines.line(.refundRequested(id: "rq", subject: "u1", at: ts("2026-02-01T00:00:00Z"), transaction: "t1")))
     let evidence = try Self.evidence(lines.joined(separator: "\n"))
@@ -238,15 +238,18 @@ struct RefundEvidenceTests {
 
   @Test("a request known late sees what was known at its recorded: a spend recorded after it does not count")
   func requestKnownLate() throws {
-    let log = #"""
-      {"id":"p1","type":"purchase","subject":"u1","at":"2026-03-01T00:00:00Z","product":"gems.1000","transaction":"t1"}
-      {"id":"c1","type":"consumption","subject":"u1","at":"2026-03-02T00:00:00Z","currency":"gems","quantity":100}
-      {"id":"c2","type":"consumption","subject":"u1","at":"2026-03-03T00:00:00Z","recorded":"2026-03-10T00:00:00Z","currency":"gems","quantity":200}
-      {"id":"rq","type":"refund_requested","subject":"u1","at":"2026-03-05T00:00:00Z","recorded":"REC","transaction":"t1"}
-      """#
-    let early = try Self.evidence(log.replacingOccurrences(of: "REC", with: "2026-03-09T23:59:59.999Z"))
+    func log(requestRecorded: String) -> String {
+      EventLines.log([
+        .purchase(id: "p1", subject: "u1", at: ts("2026-03-01T00:00:00Z"), product: "gems.1000", transaction: "t1"),
+        .consumption(id: "c1", subject: "u1", at: ts("2026-03-02T00:00:00Z"), currency: "gems", quantity: 100),
+        .consumption(id: "c2", subject: "u1", at: ts("2026-03-03T00:00:00Z"), currency: "gems", quantity: 200)
+          .recordedAt("2026-03-10T00:00:00Z"),
+        .refundRequested(id: "rq", subject: "u1", at: ts("2026-03-05T00:00:00Z"), transaction: "t1").recordedAt(requestRecorded),
+      ])
+    }
+    let early = try Self.evidence(log(requestRecorded: "2026-03-09T23:59:59.999Z"))
     #expect(early.consumedMilliunits == 10_000)
-    let late = try Self.evidence(log.replacingOccurrences(of: "REC", with: "2026-03-10T00:00:00Z"))
+    let late = try Self.evidence(log(requestRecorded: "2026-03-10T00:00:00Z"))
     #expect(late.consumedMilliunits == 30_000)
   }
 
@@ -274,13 +277,15 @@ struct RefundEvidenceTests {
   func catalogPolicy() throws {
     let catalogText = Self.catalogText.replacingOccurrences(
       of: #""policy": {"#, with: #""refund_preference": {"grant_full_up_to": 10000, "decline_from": 50000}, "policy": {"#)
-    let log = #"""
-      {"id":"p1","type":"purchase","subject":"u1","at":"2026-03-01T00:00:00Z","product":"gems.1000","transaction":"t1"}
-      {"id":"c1","type":"consumption","subject":"u1","at":"2026-03-02T00:00:00Z","currency":"gems","quantity":QTY}
-      {"id":"rq","type":"refund_requested","subject":"u1","at":"2026-03-05T00:00:00Z","transaction":"t1"}
-      """#
+    func log(spent quantity: Int64) -> String {
+      EventLines.log([
+        .purchase(id: "p1", subject: "u1", at: ts("2026-03-01T00:00:00Z"), product: "gems.1000", transaction: "t1"),
+        .consumption(id: "c1", subject: "u1", at: ts("2026-03-02T00:00:00Z"), currency: "gems", quantity: quantity),
+        .refundRequested(id: "rq", subject: "u1", at: ts("2026-03-05T00:00:00Z"), transaction: "t1"),
+      ])
+    }
     for (quantity, outcome) in [(100, RefundPreferencePolicy.Outcome.grantFull), (101, .grantProrated), (499, .grantProrated), (500, .decline)] {
-      let evidence = try Self.evidence(log.replacingOccurrences(of: "QTY", with: "\(quantity)"), catalogText: catalogText)
+      let evidence = try Self.evidence(log(spent: Int64(quantity)), catalogText: catalogText)
       #expect(evidence.preference == outcome, "\(quantity) gems")
       #expect(evidence.preferenceFromCatalog)
     }
@@ -298,11 +303,10 @@ struct RefundEvidenceTests {
   func pendingRefundToken() throws {
     let directory = try temporaryDirectory()
     let path = directory.appendingPathComponent("log.jsonl").path
-    let log = #"""
-      {"id":"p1","type":"purchase","subject":"u1","at":"2026-03-01T00:00:00Z","product":"gems.1000","transaction":"t1"}
-      {"id":"rq","type":"refund_requested","subject":"u1","at":"2026-03-02T00:00:00Z","transaction":"t1","meta":{"pendingRefundToken":"prt-123"}}
-
-      """#
+    let log = EventLines.log([
+      .purchase(id: "p1", subject: "u1", at: ts("2026-03-01T00:00:00Z"), product: "gems.1000", transaction: "t1"),
+      .refundRequested(id: "rq", subject: "u1", at: ts("2026-03-02T00:00:00Z"), transaction: "t1").withMeta(["pendingRefundToken": "prt-123"]),
+    ]) + "\n"
     try log.write(toFile: path, atomically: true, encoding: .utf8)
     let built = try ledger(log, catalogText: Self.catalogText)
     let withToken = try RefundEvidence.build(ledger: built, selector: .id("rq"), customerConsented: false, logPath: path)

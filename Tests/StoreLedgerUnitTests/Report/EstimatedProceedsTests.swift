@@ -92,8 +92,8 @@ struct EstimatedProceedsTests {
   func paidYearBoundary(renewalAt: String, renewalProceeds: Int64) throws {
     // 1 Mar 2025 to 1 Mar 2026 is 365 days; 1 ms less is not a year.
     let lines = [
-      #"{"id":"a1","type":"purchase","subject":"amy","at":"2025-03-01T00:00:00Z","product":"pro.monthly","transaction":"a1","expires":"\#(renewalAt)","price":10000,"currency":"USD","store":"appstore"}"#,
-      #"{"id":"a2","type":"renewal","subject":"amy","at":"\#(renewalAt)","product":"pro.monthly","transaction":"a2","original_transaction":"a1","expires":"2026-04-01T00:00:00Z","price":10000,"currency":"USD","store":"appstore"}"#,
+      EventLines.line(.purchase(id: "a1", subject: "amy", at: ts("2025-03-01T00:00:00Z"), product: "pro.monthly", transaction: "a1", expires: ts(renewalAt), price: 10000, currency: "USD", store: "appstore")),
+      EventLines.line(.renewal(id: "a2", subject: "amy", at: ts(renewalAt), product: "pro.monthly", transaction: "a2", originalTransaction: "a1", expires: ts("2026-04-01T00:00:00Z"), price: 10000, currency: "USD", store: "appstore")),
     ]
     let built = try ledger(lines.joined(separator: "\n"), catalogText: Self.catalogText)
     let facts = Self.facts(lines, ledger: built)
@@ -110,7 +110,10 @@ struct EstimatedProceedsTests {
       let start = String(format: "%04d-%02d-01T00:00:00Z", month <= 12 ? 2025 : 2026, (month - 1) % 12 + 1)
       let end = String(format: "%04d-%02d-01T00:00:00Z", month < 12 ? 2025 : 2026, month % 12 + 1)
       lines.append(
-        #"{"id":"m\#(month)","type":"renewal","subject":"amy","at":"\#(start)","product":"pro.monthly","transaction":"m\#(month)","original_transaction":"m0","expires":"\#(end)","price":10000,"currency":"USD","store":"appstore"}"#)
+        EventLines.line(
+          .renewal(
+            id: "m\(month)", subject: "amy", at: ts(start), product: "pro.monthly", transaction: "m\(month)", originalTransaction: "m0",
+            expires: ts(end), price: 10000, currency: "USD", store: "appstore")))
     }
     let built = try ledger(lines.joined(separator: "\n"), catalogText: Self.catalogText)
     let facts = Self.facts(lines, ledger: built)
@@ -123,7 +126,7 @@ struct EstimatedProceedsTests {
     let back = Timestamp(millisecondsSinceEpoch: ts("2026-03-01T00:00:00Z").millisecondsSinceEpoch + days * 86_400_000)
     let lines = [
       EventLines.line(.purchase(id: "a1", subject: "amy", at: ts("2025-03-01T00:00:00Z"), product: "pro.monthly", transaction: "a1", expires: ts("2026-03-01T00:00:00Z"), price: 10000, currency: "USD", store: "appstore")),
-      #"{"id":"a2","type":"purchase","subject":"amy","at":"\#(back.rfc3339)","product":"pro.monthly","transaction":"a2","original_transaction":"a1","expires":"2027-01-01T00:00:00Z","price":10000,"currency":"USD","store":"appstore"}"#,
+      EventLines.line(.purchase(id: "a2", subject: "amy", at: back, product: "pro.monthly", transaction: "a2", originalTransaction: "a1", expires: ts("2027-01-01T00:00:00Z"), price: 10000, currency: "USD", store: "appstore")),
     ]
     let built = try ledger(lines.joined(separator: "\n"), catalogText: Self.catalogText)
     #expect(Self.facts(lines, ledger: built).facts(line: 2)?.estimatedProceeds == proceeds)
