@@ -77,7 +77,8 @@ struct IndexAppendTests {
     defer { fixture.remove() }
     try fixture.index()
     for k in 0..<40 {
-      let line = #"{"id":"m\#(k)","type":"purchase","subject":"u\#(k % 7)","at":"2026-03-0\#(k % 9 + 1)T00:00:00Z","product":"coins.100","transaction":"m-\#(k)"}"#
+      let line = EventLines.line(
+        .purchase(id: "m\(k)", subject: "u\(k % 7)", at: ts("2026-03-0\(k % 9 + 1)T00:00:00Z"), product: "coins.100", transaction: "m-\(k)"))
       let report = try LogAppender.append(
         input: Array((line + "\n").utf8), inputName: "b", logPath: fixture.log, catalog: fixture.catalog, now: ts("2026-03-10T00:00:00Z"))
       #expect(report.appended == 1 && report.warnings.isEmpty)
@@ -99,7 +100,9 @@ struct IndexAppendTests {
     // Two appends first, so the crashing one also merges segments.
     for k in 0..<2 {
       _ = try LogAppender.append(
-        input: Array((#"{"id":"p\#(k)","type":"purchase","subject":"ann","at":"2026-03-04T00:00:00Z","product":"coins.100","transaction":"p-\#(k)"}"# + "\n").utf8),
+        input: Array(
+          (EventLines.line(.purchase(id: "p\(k)", subject: "ann", at: ts("2026-03-04T00:00:00Z"), product: "coins.100", transaction: "p-\(k)"))
+            + "\n").utf8),
         inputName: "b", logPath: fixture.log, catalog: fixture.catalog, now: ts("2026-03-10T00:00:00Z"))
     }
     try fixture.index()

@@ -92,8 +92,10 @@ struct PolicyDescriptionTests {
         let subject = "\(customer.tier)-\(feature)-\(uses)"
         var lines = customer.setup.map { $0.replacingOccurrences(of: "SUBJECT", with: subject) }
         if uses > 0 {
-          lines.append(
-            #"{"id":"\#(subject)-u","type":"usage","subject":"\#(subject)","at":"\#(Timestamp(millisecondsSinceEpoch: at.millisecondsSinceEpoch - 3_600_000).rfc3339)","feature":"\#(feature)","quantity":\#(uses)}"#)
+          let use = NewEvent.usage(
+            id: "\(subject)-u", subject: "\(subject)", at: Timestamp(millisecondsSinceEpoch: at.millisecondsSinceEpoch - 3_600_000),
+            feature: FeatureID(rawValue: "\(feature)"), quantity: Int64(uses))
+          lines.append(EventLines.line(use))
         }
         var engine = QueryEngine(ledger: try ledger(lines.joined(separator: "\n"), catalogText: Self.catalogText))
         let asked = engine.permission(subject: subject, feature: feature, at: at, asOf: nil)

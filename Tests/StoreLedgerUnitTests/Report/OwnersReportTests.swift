@@ -174,7 +174,7 @@ struct OwnersReportTests {
   static func joined(transferAt at: String) -> [String] {
     Self.joined.map { line in
       guard line.contains(#""id":"t1""#) else { return line }
-      return #"{"id":"t1","type":"transfer","subject":"ann","at":"\#(at)","to":"ben","original_transaction":"m1"}"#
+      return EventLines.line(.transfer(id: "t1", subject: "ann", at: ts(at), to: "ben", originalTransaction: "m1"))
     }
   }
 
