@@ -38,14 +38,15 @@ package func policyCatalogText(offset: String = "+00:00", trialGrace: String? = 
     """#
 }
 
-/// One log line of a `usage` event.
+/// One log line of a `usage` event, built as a `NewEvent` and written by `EventLines`.
 package func use(
   _ id: String, _ subject: String, _ at: String, _ feature: String = "interaction", quantity: Int? = nil,
   recorded: String? = nil
 ) -> String {
-  let quantityText = quantity.map { #","quantity":\#($0)"# } ?? ""
-  let recordedText = recorded.map { #","recorded":"\#($0)""# } ?? ""
-  return #"{"id":"\#(id)","type":"usage","subject":"\#(subject)","at":"\#(at)","feature":"\#(feature)"\#(quantityText)\#(recordedText)}"#
+  let event = NewEvent.usage(
+    id: EventID(rawValue: id), subject: SubjectID(rawValue: subject), at: ts(at), feature: FeatureID(rawValue: feature),
+    quantity: quantity.map(Int64.init))
+  return EventLines.line(recorded.map(event.recordedAt) ?? event)
 }
 
 extension QueryEngine {

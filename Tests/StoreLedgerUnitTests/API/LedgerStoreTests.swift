@@ -129,14 +129,14 @@ struct LedgerStoreTests {
     defer { try? FileManager.default.removeItem(at: directory) }
     let store = try LedgerStore(logPath: log)
     // e1 is u1's purchase: the same id for u3 is a conflict.
-    let conflict = #"{"id":"e1","type":"consumption","subject":"u3","at":"2026-03-10T00:00:00Z","currency":"coins","quantity":1}"#
+    let conflict = EventLines.line(.consumption(id: "e1", subject: "u3", at: ts("2026-03-10T00:00:00Z"), currency: "coins", quantity: 1))
     // u1-t1 was charged by u1's purchase: u2 cannot be charged it again.
-    let reuse = #"{"id":"n2","type":"purchase","subject":"u2","at":"2026-03-10T00:00:00Z","product":"coins.100","transaction":"u1-t1"}"#
+    let reuse = EventLines.line(.purchase(id: "n2", subject: "u2", at: ts("2026-03-10T00:00:00Z"), product: "coins.100", transaction: "u1-t1"))
     for line in [conflict, reuse] {
       #expect(throws: DiagnosticList.self) { _ = try store.append(lines: Array((line + "\n").utf8), named: "input", now: nil) }
     }
     // u3 holds 170 coins: spending 100 (on a line ending in spaces and CR) is covered by its history.
-    let spend = #"{"id":"n3","type":"consumption","subject":"u3","at":"2026-03-10T00:00:00Z","currency":"coins","quantity":100}"#
+    let spend = EventLines.line(.consumption(id: "n3", subject: "u3", at: ts("2026-03-10T00:00:00Z"), currency: "coins", quantity: 100))
     #expect(try store.append(lines: Array((spend + " \r\n").utf8), named: "input", now: nil).appended == 1)
     #expect(store.answer(for: "u3", at: ts("2026-03-11T00:00:00Z")).balances == ["coins": 70])
     #expect(store.eventCount == 8)

@@ -131,10 +131,10 @@ struct LibraryAPITests {
   @Test(
     "each kind of bad batch carries its stable code and exit status",
     arguments: [
-      (#"{"id":"e1","type":"purchase","subject":"u9","at":"2026-01-01T00:00:00Z","product":"pro.lifetime","transaction":"x"}"#, "id_conflict", Int32(65)),
-      (#"{"id":"n1","type":"purchase","subject":"u9","at":"2026-01-01T00:00:00Z","product":"pro.lifetime","transaction":"u1-t1"}"#, "transaction_reused", 65),
-      (#"{"id":"n2","type":"consumption","subject":"u3","at":"2026-03-03T00:00:00Z","currency":"coins","quantity":100000}"#, "overdraw", 65),
-      (#"{"id":"n3","type":"purchase","subject":"u9","at":"2026-01-01T00:00:00Z","product":"pro.lifetme","transaction":"y"}"#, "unknown_product", 65),
+      (EventLines.line(.purchase(id: "e1", subject: "u9", at: ts("2026-01-01T00:00:00Z"), product: "pro.lifetime", transaction: "x")), "id_conflict", Int32(65)),
+      (EventLines.line(.purchase(id: "n1", subject: "u9", at: ts("2026-01-01T00:00:00Z"), product: "pro.lifetime", transaction: "u1-t1")), "transaction_reused", 65),
+      (EventLines.line(.consumption(id: "n2", subject: "u3", at: ts("2026-03-03T00:00:00Z"), currency: "coins", quantity: 100000)), "overdraw", 65),
+      (EventLines.line(.purchase(id: "n3", subject: "u9", at: ts("2026-01-01T00:00:00Z"), product: "pro.lifetme", transaction: "y")), "unknown_product", 65),
       (#"{"id":"n4","type":"purchase","subject":"u9","at":"2026-01-01T00:00:00Z","product":"pro.lifetime"}"#, "missing_field", 65),
       (#"{"id":"n5","type":"refund","subject":"u9","at":"2026-01-01T00:00:00Z"}"#, "unknown_event_type", 65),
       (#"{"id":"n6","type":"purchase","subject":"u9","at":"2026-01-01","product":"pro.lifetime","transaction":"z"}"#, "invalid_value", 65),
@@ -239,19 +239,19 @@ struct LibraryAPITests {
     let at = ts("2026-03-01T10:00:00Z")
     let cases: [(NewEvent, String)] = [
       (.purchase(id: "a", subject: "s", at: at, product: "pro.monthly", transaction: "t1", expires: at.adding(milliseconds: 1000), offer: .trial),
-       #"{"id":"a","type":"purchase","subject":"s","at":"2026-03-01T10:00:00Z","product":"pro.monthly","transaction":"t1","expires":"2026-03-01T10:00:01Z","offer":"trial"}"#),
+       EventLines.line(.purchase(id: "a", subject: "s", at: ts("2026-03-01T10:00:00Z"), product: "pro.monthly", transaction: "t1", expires: ts("2026-03-01T10:00:01Z"), offer: .trial))),
       (.renewal(id: "b", subject: "s", at: at, product: "pro.monthly", transaction: "t2", originalTransaction: "t1", expires: at),
-       #"{"id":"b","type":"renewal","subject":"s","at":"2026-03-01T10:00:00Z","product":"pro.monthly","transaction":"t2","original_transaction":"t1","expires":"2026-03-01T10:00:00Z"}"#),
+       EventLines.line(.renewal(id: "b", subject: "s", at: ts("2026-03-01T10:00:00Z"), product: "pro.monthly", transaction: "t2", originalTransaction: "t1", expires: ts("2026-03-01T10:00:00Z")))),
       (.expiration(id: "c", subject: "s", at: at, originalTransaction: "t1", reason: .priceIncrease),
-       #"{"id":"c","type":"expiration","subject":"s","at":"2026-03-01T10:00:00Z","original_transaction":"t1","reason":"price_increase"}"#),
+       EventLines.line(.expiration(id: "c", subject: "s", at: ts("2026-03-01T10:00:00Z"), originalTransaction: "t1", reason: .priceIncrease))),
       (.revocation(id: "d", subject: "s", at: at, transaction: "t2", reason: .refund),
-       #"{"id":"d","type":"revocation","subject":"s","at":"2026-03-01T10:00:00Z","transaction":"t2","reason":"refund"}"#),
+       EventLines.line(.revocation(id: "d", subject: "s", at: ts("2026-03-01T10:00:00Z"), transaction: "t2", reason: .refund))),
       (.autoRenewChanged(id: "e", subject: "s", at: at, originalTransaction: "t1", autoRenew: false),
-       #"{"id":"e","type":"auto_renew_changed","subject":"s","at":"2026-03-01T10:00:00Z","original_transaction":"t1","auto_renew":false}"#),
+       EventLines.line(.autoRenewChanged(id: "e", subject: "s", at: ts("2026-03-01T10:00:00Z"), originalTransaction: "t1", autoRenew: false))),
       (.consumption(id: "f", subject: "s", at: at, currency: "coins", quantity: 5),
-       #"{"id":"f","type":"consumption","subject":"s","at":"2026-03-01T10:00:00Z","quantity":5,"currency":"coins"}"#),
+       EventLines.line(.consumption(id: "f", subject: "s", at: ts("2026-03-01T10:00:00Z"), currency: "coins", quantity: 5))),
       (.usage(id: "g", subject: "s", at: at, feature: "decision_session"),
-       #"{"id":"g","type":"usage","subject":"s","at":"2026-03-01T10:00:00Z","feature":"decision_session"}"#),
+       EventLines.line(.usage(id: "g", subject: "s", at: ts("2026-03-01T10:00:00Z"), feature: "decision_session"))),
     ]
     for (event, line) in cases {
       var bytes: [UInt8] = []
@@ -280,8 +280,8 @@ struct LibraryAPITests {
     // Another process: the same log through the CLI's appender.
     _ = try LogAppender.append(
       input: Array(
-        (#"{"id":"b1","type":"purchase","subject":"bob","at":"2026-04-01T00:00:00Z","product":"pro.lifetime","transaction":"tb"}"# + "\n"
-          + #"{"id":"b2","type":"purchase","subject":"carol","at":"2026-04-01T00:00:00Z","product":"coins.100","transaction":"tc"}"# + "\n").utf8),
+        (EventLines.line(.purchase(id: "b1", subject: "bob", at: ts("2026-04-01T00:00:00Z"), product: "pro.lifetime", transaction: "tb")) + "\n"
+          + EventLines.line(.purchase(id: "b2", subject: "carol", at: ts("2026-04-01T00:00:00Z"), product: "coins.100", transaction: "tc")) + "\n").utf8),
       inputName: "other", logPath: log, catalog: eventsCatalogInCode.catalog, now: ts("2026-04-02T00:00:00Z"))
     let theirs = try #require(try await iterator.next())
     #expect(theirs.firstLine == 2 && theirs.lineCount == 2 && theirs.subjects == ["bob", "carol"])

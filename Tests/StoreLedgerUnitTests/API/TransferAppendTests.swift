@@ -82,7 +82,7 @@ struct TransferAppendTests {
     try lines.map { $0 + "\n" }.joined().write(toFile: log, atomically: true, encoding: .utf8)
     let before = try Data(contentsOf: URL(fileURLWithPath: log))
     // m1 moved ana → ben → ana; a transfer from ben after that breaks the chain.
-    let broken = #"{"id":"bad","type":"transfer","subject":"ben","at":"2026-03-10T00:00:00Z","to":"zed","original_transaction":"m1"}"# + "\n"
+    let broken = EventLines.line(.transfer(id: "bad", subject: "ben", at: ts("2026-03-10T00:00:00Z"), to: "zed", originalTransaction: "m1")) + "\n"
     let store = try LedgerStore(logPath: log)
     do {
       _ = try store.append(lines: Array(broken.utf8), named: "input", now: nil)
@@ -164,9 +164,9 @@ struct TransferAppendTests {
     defer { try? FileManager.default.removeItem(at: directory) }
     let store = try Self.emptyStore(in: directory)
     let lines = [
-      #"{"id":"p1","type":"purchase","subject":"ana","at":"2026-01-01T00:00:00Z","product":"pro.lifetime","transaction":"l1"}"#,
-      #"{"id":"x1","type":"transfer","subject":"ana","at":"2026-02-01T00:00:00Z","to":"ben","transaction":"l1"}"#,
-      #"{"id":"x2","type":"transfer","subject":"ben","at":"2026-03-01T00:00:00Z","to":"cy","transaction":"l1"}"#,
+      EventLines.line(.purchase(id: "p1", subject: "ana", at: ts("2026-01-01T00:00:00Z"), product: "pro.lifetime", transaction: "l1")),
+      EventLines.line(.transfer(id: "x1", subject: "ana", at: ts("2026-02-01T00:00:00Z"), to: "ben", transaction: "l1")),
+      EventLines.line(.transfer(id: "x2", subject: "ben", at: ts("2026-03-01T00:00:00Z"), to: "cy", transaction: "l1")),
     ]
     for line in lines { _ = try store.append(lines: Array((line + "\n").utf8), named: "input", now: nil) }
     for (subject, has) in [("ana", false), ("ben", false), ("cy", true)] {

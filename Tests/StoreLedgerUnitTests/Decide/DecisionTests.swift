@@ -51,7 +51,7 @@ struct DecisionTests {
   @Test("the decision for each case", arguments: cases)
   func decides(_ admission: AdmissionCase) throws {
     let ledger = try ledger(
-      #"{"id":"p0","type":"purchase","subject":"u1","at":"2026-03-01T00:00:00Z","product":"pro.monthly","transaction":"t0","expires":"2026-04-01T00:00:00Z","price":4990,"currency":"USD"}"#)
+      EventLines.line(.purchase(id: "p0", subject: "u1", at: ts("2026-03-01T00:00:00Z"), product: "pro.monthly", transaction: "t0", expires: ts("2026-04-01T00:00:00Z"), price: 4990, currency: "USD")))
     let first = try #require(ledger.events.first)
     let firstDetails = ledger.details.details(line: first.line)
     var event = first

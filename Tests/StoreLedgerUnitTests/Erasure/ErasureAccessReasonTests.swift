@@ -11,12 +11,11 @@ import Testing
 struct ErasureAccessReasonTests {
   @Test("the erased subject's reasons are gone; another subject's stay; the pseudonym keeps the block and the grant")
   func reasons() throws {
-    let log = """
-      {"id":"g1","type":"grant","subject":"alice@example.com","at":"2026-03-01T00:00:00Z","entitlements":["pro"],"reason":"asked by alice@example.com"}
-      {"id":"b1","type":"block","subject":"alice@example.com","at":"2026-03-02T00:00:00Z","service":"fraud","entitlements":["pro"],"reason":"card of Alice Smith"}
-      {"id":"b2","type":"block","subject":"bob","at":"2026-03-02T00:00:00Z","service":"fraud","reason":"chargeback filed"}
-
-      """
+    let log = EventLines.log([
+      .grant(id: "g1", subject: "alice@example.com", at: ts("2026-03-01T00:00:00Z"), entitlements: ["pro"], reason: "asked by alice@example.com"),
+      .block(id: "b1", subject: "alice@example.com", at: ts("2026-03-02T00:00:00Z"), service: "fraud", entitlements: ["pro"], reason: "card of Alice Smith"),
+      .block(id: "b2", subject: "bob", at: ts("2026-03-02T00:00:00Z"), service: "fraud", reason: "chargeback filed"),
+    ]) + "\n"
     let fixture = try ErasureFixture(log: Array(log.utf8), catalogText: exampleCatalogText)
     defer { fixture.remove() }
     let report = try fixture.erase(["alice@example.com"])

@@ -17,8 +17,8 @@ struct GrantsAndBalancesTests {
       ("trial.14d", "2026-03-04T00:00:00Z", "2026-03-18T00:00:00Z"),
     ])
   func durations(product: String, at: String, end: String) throws {
-    var engine = QueryEngine(ledger: try ledger(
-      #"{"id":"p1","type":"purchase","subject":"u1","at":"\#(at)","product":"\#(product)","transaction":"t1"}"#))
+    var engine = QueryEngine(
+      ledger: try EventLines.ledger([.purchase(id: "p1", subject: "u1", at: ts(at), product: ProductID(rawValue: product), transaction: "t1")]))
     let endTime = ts(end)
     let justBefore = endTime.adding(milliseconds: -1).rfc3339
     #expect(engine.checkedAnswer("u1", at: justBefore).entitlements.byName.first?.value.expires == endTime)
@@ -28,18 +28,18 @@ struct GrantsAndBalancesTests {
   @Test("an explicit expires on a non-renewing purchase wins over the duration")
   func explicitExpiry() throws {
     var engine = QueryEngine(ledger: try ledger(
-      #"{"id":"p1","type":"purchase","subject":"u1","at":"2026-03-01T00:00:00Z","product":"pass.week","transaction":"t1","expires":"2026-03-03T00:00:00Z"}"#))
+      EventLines.line(.purchase(id: "p1", subject: "u1", at: ts("2026-03-01T00:00:00Z"), product: "pass.week", transaction: "t1", expires: ts("2026-03-03T00:00:00Z")))))
     #expect(engine.checkedAnswer("u1", at: "2026-03-02T23:59:59.999Z").entitlements.count == 1)
     #expect(engine.checkedAnswer("u1", at: "2026-03-03T00:00:00Z").entitlements.isEmpty)
   }
 
   @Test("a revocation ends a grant from its at; a reversal restores it from its at")
   func revokeGrant() throws {
-    var engine = QueryEngine(ledger: try ledger(#"""
-      {"id":"p1","type":"purchase","subject":"u1","at":"2026-03-01T00:00:00Z","product":"pro.lifetime","transaction":"t1"}
-      {"id":"v1","type":"revocation","subject":"u1","at":"2026-04-01T00:00:00Z","transaction":"t1","reason":"refund"}
-      {"id":"v2","type":"refund_reversed","subject":"u1","at":"2026-05-01T00:00:00Z","transaction":"t1"}
-      """#))
+    var engine = QueryEngine(ledger: try ledger(EventLines.log([
+      .purchase(id: "p1", subject: "u1", at: ts("2026-03-01T00:00:00Z"), product: "pro.lifetime", transaction: "t1"),
+      .revocation(id: "v1", subject: "u1", at: ts("2026-04-01T00:00:00Z"), transaction: "t1", reason: .refund),
+      .refundReversed(id: "v2", subject: "u1", at: ts("2026-05-01T00:00:00Z"), transaction: "t1"),
+    ])))
     #expect(engine.checkedAnswer("u1", at: "2026-03-31T23:59:59.999Z").entitlements.count == 1)
     #expect(engine.checkedAnswer("u1", at: "2026-04-01T00:00:00Z").entitlements.isEmpty)
     #expect(engine.checkedAnswer("u1", at: "2026-05-01T00:00:00Z").entitlements.byName.first?.value.expires == nil)
@@ -47,16 +47,16 @@ struct GrantsAndBalancesTests {
 
   @Test("a never-ending grant wins, else the latest end, then the latest start, then the later line")
   func selection() throws {
-    var engine = QueryEngine(ledger: try ledger(#"""
-      {"id":"p1","type":"purchase","subject":"u1","at":"2026-03-01T00:00:00Z","product":"pass.month","transaction":"t1"}
-      {"id":"p2","type":"purchase","subject":"u1","at":"2026-03-02T00:00:00Z","product":"pass.week","transaction":"t2","expires":"2026-04-01T00:00:00Z","offer":"promo"}
-      {"id":"p3","type":"purchase","subject":"u1","at":"2026-03-03T00:00:00Z","product":"pro.monthly","transaction":"t3","expires":"2026-03-20T00:00:00Z"}
-      {"id":"p4","type":"purchase","subject":"u1","at":"2026-03-10T00:00:00Z","product":"trial.14d","transaction":"t4","offer":"trial"}
-      {"id":"p5","type":"purchase","subject":"u2","at":"2026-03-01T00:00:00Z","product":"pass.week","transaction":"t5","expires":"2026-04-01T00:00:00Z"}
-      {"id":"p6","type":"purchase","subject":"u2","at":"2026-03-01T00:00:00Z","product":"pass.month","transaction":"t6"}
-      {"id":"p7","type":"purchase","subject":"u3","at":"2026-03-01T00:00:00Z","product":"pro.monthly","transaction":"t7","expires":"2026-04-01T00:00:00Z"}
-      {"id":"p8","type":"purchase","subject":"u3","at":"2026-03-05T00:00:00Z","product":"pro.lifetime","transaction":"t8"}
-      """#))
+    var engine = QueryEngine(ledger: try ledger(EventLines.log([
+      .purchase(id: "p1", subject: "u1", at: ts("2026-03-01T00:00:00Z"), product: "pass.month", transaction: "t1"),
+      .purchase(id: "p2", subject: "u1", at: ts("2026-03-02T00:00:00Z"), product: "pass.week", transaction: "t2", expires: ts("2026-04-01T00:00:00Z"), offer: .promo),
+      .purchase(id: "p3", subject: "u1", at: ts("2026-03-03T00:00:00Z"), product: "pro.monthly", transaction: "t3", expires: ts("2026-03-20T00:00:00Z")),
+      .purchase(id: "p4", subject: "u1", at: ts("2026-03-10T00:00:00Z"), product: "trial.14d", transaction: "t4", offer: .trial),
+      .purchase(id: "p5", subject: "u2", at: ts("2026-03-01T00:00:00Z"), product: "pass.week", transaction: "t5", expires: ts("2026-04-01T00:00:00Z")),
+      .purchase(id: "p6", subject: "u2", at: ts("2026-03-01T00:00:00Z"), product: "pass.month", transaction: "t6"),
+      .purchase(id: "p7", subject: "u3", at: ts("2026-03-01T00:00:00Z"), product: "pro.monthly", transaction: "t7", expires: ts("2026-04-01T00:00:00Z")),
+      .purchase(id: "p8", subject: "u3", at: ts("2026-03-05T00:00:00Z"), product: "pro.lifetime", transaction: "t8"),
+    ])))
     // Latest end (1 Apr) ties between pass.month and pass.week; pass.week started later.
     let u1 = engine.checkedAnswer("u1", at: "2026-03-12T00:00:00Z").entitlements.byName.first?.value
     #expect(u1?.product == "pass.week")
@@ -72,10 +72,10 @@ struct GrantsAndBalancesTests {
 
   @Test("a plan is the subscription with access whose period started last, else the latest start")
   func planSelection() throws {
-    var engine = QueryEngine(ledger: try ledger(#"""
-      {"id":"a1","type":"purchase","subject":"u1","at":"2026-01-01T00:00:00Z","product":"pro.annual","transaction":"a","expires":"2027-01-01T00:00:00Z"}
-      {"id":"b1","type":"purchase","subject":"u1","at":"2026-03-01T00:00:00Z","product":"pro.monthly","transaction":"b","expires":"2026-04-01T00:00:00Z"}
-      """#))
+    var engine = QueryEngine(ledger: try ledger(EventLines.log([
+      .purchase(id: "a1", subject: "u1", at: ts("2026-01-01T00:00:00Z"), product: "pro.annual", transaction: "a", expires: ts("2027-01-01T00:00:00Z")),
+      .purchase(id: "b1", subject: "u1", at: ts("2026-03-01T00:00:00Z"), product: "pro.monthly", transaction: "b", expires: ts("2026-04-01T00:00:00Z")),
+    ])))
     #expect(engine.checkedAnswer("u1", at: "2026-03-15T00:00:00Z").plans.byName.first?.value.originalTransaction == "b")
     #expect(engine.checkedAnswer("u1", at: "2026-05-01T00:00:00Z").plans.byName.first?.value.originalTransaction == "a")
     #expect(engine.checkedAnswer("u1", at: "2027-05-01T00:00:00Z").plans.byName.first?.value.originalTransaction == "b")
@@ -84,14 +84,14 @@ struct GrantsAndBalancesTests {
 
   @Test("consumables credit quantity × units; a refund after spending goes negative; a reversal credits again")
   func balances() throws {
-    var engine = QueryEngine(ledger: try ledger(#"""
-      {"id":"c1","type":"purchase","subject":"u1","at":"2026-03-01T00:00:00Z","product":"coins.100","transaction":"t1","quantity":2}
-      {"id":"c2","type":"purchase","subject":"u1","at":"2026-03-01T01:00:00Z","product":"coins.500","transaction":"t2"}
-      {"id":"s1","type":"consumption","subject":"u1","at":"2026-03-02T00:00:00Z","currency":"coins","quantity":650}
-      {"id":"v1","type":"revocation","subject":"u1","at":"2026-03-03T00:00:00Z","transaction":"t2","reason":"refund"}
-      {"id":"v2","type":"revocation","subject":"u1","at":"2026-03-03T01:00:00Z","transaction":"t2","reason":"refund"}
-      {"id":"v3","type":"refund_reversed","subject":"u1","at":"2026-03-04T00:00:00Z","transaction":"t2"}
-      """#))
+    var engine = QueryEngine(ledger: try ledger(EventLines.log([
+      .purchase(id: "c1", subject: "u1", at: ts("2026-03-01T00:00:00Z"), product: "coins.100", transaction: "t1", quantity: 2),
+      .purchase(id: "c2", subject: "u1", at: ts("2026-03-01T01:00:00Z"), product: "coins.500", transaction: "t2"),
+      .consumption(id: "s1", subject: "u1", at: ts("2026-03-02T00:00:00Z"), currency: "coins", quantity: 650),
+      .revocation(id: "v1", subject: "u1", at: ts("2026-03-03T00:00:00Z"), transaction: "t2", reason: .refund),
+      .revocation(id: "v2", subject: "u1", at: ts("2026-03-03T01:00:00Z"), transaction: "t2", reason: .refund),
+      .refundReversed(id: "v3", subject: "u1", at: ts("2026-03-04T00:00:00Z"), transaction: "t2"),
+    ])))
     func coins(_ at: String) -> Int64? {
       engine.checkedAnswer("u1", at: at).balances["coins"]
     }
@@ -106,7 +106,7 @@ struct GrantsAndBalancesTests {
   @Test("purchase_pending grants nothing, and a subject never seen gets empty objects")
   func pendingAndUnknown() throws {
     var engine = QueryEngine(ledger: try ledger(
-      #"{"id":"d0","type":"purchase_pending","subject":"u1","at":"2026-01-09T00:00:00Z","product":"pro.annual"}"#))
+      EventLines.line(.purchasePending(id: "d0", subject: "u1", at: ts("2026-01-09T00:00:00Z"), product: "pro.annual"))))
     let pending = engine.checkedAnswer("u1", at: "2026-02-01T00:00:00Z")
     #expect(pending.entitlements.isEmpty && pending.plans.isEmpty && pending.balances.isEmpty)
     let nobody = engine.checkedAnswer("nobody", at: "2026-02-01T00:00:00Z")
@@ -116,12 +116,12 @@ struct GrantsAndBalancesTests {
 
   @Test("explain names the events that decided each part of the answer")
   func explain() throws {
-    var engine = QueryEngine(ledger: try ledger(#"""
-      {"id":"p1","type":"purchase","subject":"u1","at":"2026-01-01T00:00:00Z","product":"pro.monthly","transaction":"t1","expires":"2026-02-01T00:00:00Z"}
-      {"id":"c1","type":"purchase","subject":"u1","at":"2026-01-02T00:00:00Z","product":"coins.100","transaction":"t2"}
-      {"id":"g1","type":"grace_entered","subject":"u1","at":"2026-02-01T00:00:00Z","original_transaction":"t1","grace_expires":"2026-02-10T00:00:00Z"}
-      {"id":"s1","type":"consumption","subject":"u1","at":"2026-01-03T00:00:00Z","currency":"coins","quantity":10}
-      """#))
+    var engine = QueryEngine(ledger: try ledger(EventLines.log([
+      .purchase(id: "p1", subject: "u1", at: ts("2026-01-01T00:00:00Z"), product: "pro.monthly", transaction: "t1", expires: ts("2026-02-01T00:00:00Z")),
+      .purchase(id: "c1", subject: "u1", at: ts("2026-01-02T00:00:00Z"), product: "coins.100", transaction: "t2"),
+      .graceEntered(id: "g1", subject: "u1", at: ts("2026-02-01T00:00:00Z"), originalTransaction: "t1", graceExpires: ts("2026-02-10T00:00:00Z")),
+      .consumption(id: "s1", subject: "u1", at: ts("2026-01-03T00:00:00Z"), currency: "coins", quantity: 10),
+    ])))
     let answer = engine.answer(subject: "u1", at: ts("2026-02-05T00:00:00Z"), asOf: nil, explain: true)
     let explanation = try #require(answer.explanation)
     #expect(explanation.entitlements.byName.first?.value == [Holdings.EventReference(id: "p1", line: 1), Holdings.EventReference(id: "g1", line: 3)])

@@ -47,24 +47,24 @@ struct GrantsBlocksTests {
     }
   }
 
-  static let base = """
-    {"id":"p1","type":"purchase","subject":"u","at":"2026-01-01T00:00:00Z","product":"pro.annual","transaction":"y1","expires":"2027-01-01T00:00:00Z"}
-    """
+  static let base = EventLines.log([
+    .purchase(id: "p1", subject: "u", at: ts("2026-01-01T00:00:00Z"), product: "pro.annual", transaction: "y1", expires: ts("2027-01-01T00:00:00Z")),
+  ])
 
   /// (a line added to `base`, the field named, words of the message).
   static let invalid: [(String, String, String)] = [
-    (#"{"id":"x","type":"grant","subject":"u","at":"2026-02-01T00:00:00Z","entitlements":["porn"]}"#, "entitlements", "did you mean 'pro'"),
-    (#"{"id":"x","type":"grant","subject":"u","at":"2026-02-01T00:00:00Z","entitlements":[]}"#, "entitlements", "non-empty"),
+    (EventLines.line(.grant(id: "x", subject: "u", at: ts("2026-02-01T00:00:00Z"), entitlements: ["porn"])), "entitlements", "did you mean 'pro'"),
+    (EventLines.line(.grant(id: "x", subject: "u", at: ts("2026-02-01T00:00:00Z"), entitlements: [])), "entitlements", "non-empty"),
     (#"{"id":"x","type":"grant","subject":"u","at":"2026-02-01T00:00:00Z","entitlements":"pro"}"#, "entitlements", "an array of strings"),
     (#"{"id":"x","type":"grant","subject":"u","at":"2026-02-01T00:00:00Z","entitlements":["pro",1]}"#, "entitlements", "an array of strings"),
     (#"{"id":"x","type":"grant","subject":"u","at":"2026-02-01T00:00:00Z"}"#, "entitlements", "is required"),
-    (#"{"id":"x","type":"grant","subject":"u","at":"2026-02-01T00:00:00Z","entitlements":["pro"],"expires":"2026-02-01T00:00:00Z"}"#, "expires", "later than"),
+    (EventLines.line(.grant(id: "x", subject: "u", at: ts("2026-02-01T00:00:00Z"), entitlements: ["pro"], expires: ts("2026-02-01T00:00:00Z"))), "expires", "later than"),
     (#"{"id":"x","type":"grant","subject":"u","at":"2026-02-01T00:00:00Z","entitlements":["pro"],"reason":""}"#, "reason", "1–256"),
     (#"{"id":"x","type":"grant","subject":"u","at":"2026-02-01T00:00:00Z","entitlements":["pro"],"product":"pro.annual"}"#, "product", "not allowed"),
     (#"{"id":"x","type":"grant_revoked","subject":"u","at":"2026-02-01T00:00:00Z","grant":""}"#, "grant", "the id of a grant"),
     (#"{"id":"x","type":"block","subject":"u","at":"2026-02-01T00:00:00Z"}"#, "service", "is required"),
     (#"{"id":"x","type":"block","subject":"u","at":"2026-02-01T00:00:00Z","service":"\#(String(repeating: "f", count: 65))"}"#, "service", "1–64"),
-    (#"{"id":"x","type":"block","subject":"u","at":"2026-02-01T00:00:00Z","service":"fraud","entitlements":["vip"]}"#, "entitlements", "entitlement ids"),
+    (EventLines.line(.block(id: "x", subject: "u", at: ts("2026-02-01T00:00:00Z"), service: "fraud", entitlements: ["vip"])), "entitlements", "entitlement ids"),
     (#"{"id":"x","type":"unblock","subject":"u","at":"2026-02-01T00:00:00Z","service":"fraud","entitlements":["pro"]}"#, "entitlements", "not allowed"),
   ]
 
@@ -81,11 +81,10 @@ struct GrantsBlocksTests {
 
   @Test("a grant_revoked naming no grant of its subject changes nothing and is warned about")
   func unknownGrant() throws {
-    let log = Self.base + """
-
-      {"id":"g1","type":"grant","subject":"other","at":"2026-02-01T00:00:00Z","entitlements":["pro"]}
-      {"id":"x","type":"grant_revoked","subject":"u","at":"2026-02-02T00:00:00Z","grant":"g1"}
-      """
+    let log = Self.base + "\n" + EventLines.log([
+      .grant(id: "g1", subject: "other", at: ts("2026-02-01T00:00:00Z"), entitlements: ["pro"]),
+      .grantRevoked(id: "x", subject: "u", at: ts("2026-02-02T00:00:00Z"), grant: "g1"),
+    ])
     let loaded = try ledger(log)
     #expect(loaded.warnings.map(\.line) == [3])
     var engine = QueryEngine(ledger: loaded)
@@ -94,10 +93,10 @@ struct GrantsBlocksTests {
 
   @Test("a grant's edges: active at its at, not at its expires; revoked from the revocation's at, even one learned late")
   func edges() throws {
-    let log = """
-      {"id":"g1","type":"grant","subject":"u","at":"2026-02-01T00:00:00Z","entitlements":["pro"],"expires":"2026-03-01T00:00:00Z"}
-      {"id":"r1","type":"grant_revoked","subject":"u","at":"2026-02-10T00:00:00Z","recorded":"2026-02-20T00:00:00Z","grant":"g1"}
-      """
+    let log = EventLines.log([
+      .grant(id: "g1", subject: "u", at: ts("2026-02-01T00:00:00Z"), entitlements: ["pro"], expires: ts("2026-03-01T00:00:00Z")),
+      .grantRevoked(id: "r1", subject: "u", at: ts("2026-02-10T00:00:00Z"), grant: "g1").recordedAt("2026-02-20T00:00:00Z"),
+    ])
     var engine = QueryEngine(ledger: try ledger(log))
     let cases: [(String, String?, Bool)] = [
       ("2026-01-31T23:59:59.999Z", nil, false), ("2026-02-01T00:00:00Z", nil, true),
@@ -111,10 +110,9 @@ struct GrantsBlocksTests {
 
   @Test("a blocked entitlement does not convert the usage trial nor match a tier; the plan still shows")
   func blockIsInactiveForPolicy() throws {
-    let log = Self.base + """
-
-      {"id":"b1","type":"block","subject":"u","at":"2026-01-01T00:00:00Z","service":"consent","entitlements":["pro"]}
-      """
+    let log = Self.base + "\n" + EventLines.log([
+      .block(id: "b1", subject: "u", at: ts("2026-01-01T00:00:00Z"), service: "consent", entitlements: ["pro"]),
+    ])
     var engine = QueryEngine(ledger: try ledger(log))
     let answer = engine.checkedAnswer("u", at: "2026-01-05T00:00:00Z")
     #expect(answer.entitlements.isEmpty)

@@ -8,22 +8,21 @@ import Testing
 /// answers, and every invalid case named by line and field.
 @Suite("Refunds as the stores make them (contract v1.3, section 11)")
 struct RefundsV13Tests {
-  static let packs = """
-    {"id":"c1","type":"purchase","subject":"u","at":"2026-01-02T00:00:00Z","product":"coins.100","transaction":"c1","quantity":3,"price":2970,"currency":"EUR"}
-    {"id":"s1","type":"consumption","subject":"u","at":"2026-01-03T00:00:00Z","currency":"coins","quantity":120}
-    """
+  static let packs = EventLines.log([
+    .purchase(id: "c1", subject: "u", at: ts("2026-01-02T00:00:00Z"), product: "coins.100", transaction: "c1", quantity: 3, price: 2970, currency: "EUR"),
+    .consumption(id: "s1", subject: "u", at: ts("2026-01-03T00:00:00Z"), currency: "coins", quantity: 120),
+  ])
 
   @Test(
     "a consumable revocation debits its packs' units or the whole credit, and its reversal credits back what it debited",
     arguments: [
-      (#","quantity":1"#, 80, 180), (#","quantity":3"#, -120, 180), ("", -120, 180), (#","quantity":2,"refunded":0"#, -20, 180),
+      (1, nil, 80, 180), (3, nil, -120, 180), (nil, nil, -120, 180), (2, 0, -20, 180),
+    ] as [(Int64?, Int64?, Int64, Int64)])
+  func packs(packsRevoked: Int64?, refunded: Int64?, afterRevocation: Int64, afterReversal: Int64) throws {
+    let log = Self.packs + "\n" + EventLines.log([
+      .revocation(id: "r1", subject: "u", at: ts("2026-01-05T00:00:00Z"), transaction: "c1", refunded: refunded, quantity: packsRevoked),
+      .refundReversed(id: "r2", subject: "u", at: ts("2026-01-08T00:00:00Z"), transaction: "c1"),
     ])
-  func packs(revocationFields: String, afterRevocation: Int64, afterReversal: Int64) throws {
-    let log = Self.packs + """
-
-      {"id":"r1","type":"revocation","subject":"u","at":"2026-01-05T00:00:00Z","transaction":"c1"\(revocationFields)}
-      {"id":"r2","type":"refund_reversed","subject":"u","at":"2026-01-08T00:00:00Z","transaction":"c1"}
-      """
     var engine = QueryEngine(ledger: try ledger(log))
     #expect(engine.checkedAnswer("u", at: "2026-01-06T00:00:00Z").balances.byName.first?.value == afterRevocation)
     #expect(engine.checkedAnswer("u", at: "2026-01-09T00:00:00Z").balances.byName.first?.value == afterReversal)
@@ -31,10 +30,10 @@ struct RefundsV13Tests {
 
   @Test("a prorated refund still revokes the subscription from its at")
   func proratedRevokes() throws {
-    let log = """
-      {"id":"a1","type":"purchase","subject":"u","at":"2026-01-01T00:00:00Z","product":"pro.annual","transaction":"a1","expires":"2027-01-01T00:00:00Z","price":59990,"currency":"EUR","country":"FR","store":"appstore","proceeds":41993}
-      {"id":"r1","type":"revocation","subject":"u","at":"2026-07-01T00:00:00Z","transaction":"a1","reason":"refund","refunded":29995}
-      """
+    let log = EventLines.log([
+      .purchase(id: "a1", subject: "u", at: ts("2026-01-01T00:00:00Z"), product: "pro.annual", transaction: "a1", expires: ts("2027-01-01T00:00:00Z"), price: 59990, currency: "EUR", store: "appstore", country: "FR", proceeds: 41993),
+      .revocation(id: "r1", subject: "u", at: ts("2026-07-01T00:00:00Z"), transaction: "a1", reason: .refund, refunded: 29995),
+    ])
     var engine = QueryEngine(ledger: try ledger(log))
     #expect(engine.checkedAnswer("u", at: "2026-06-30T23:59:59.999Z").entitlements.count == 1)
     let after = engine.checkedAnswer("u", at: "2026-07-01T00:00:00Z")
@@ -44,15 +43,14 @@ struct RefundsV13Tests {
 
   @Test("refund requests and declines change nothing; one naming no charge of the subject is warned about")
   func requests() throws {
-    let pass = """
-      {"id":"q1","type":"purchase","subject":"h","at":"2026-05-01T10:00:00Z","product":"pass.week","transaction":"p1","price":1990,"currency":"USD"}
-      """
-    let log = pass + """
-
-      {"id":"q2","type":"refund_requested","subject":"h","at":"2026-05-02T10:00:00Z","transaction":"p1","reason":"unsatisfied","respond_by":"2026-05-02T22:00:00Z"}
-      {"id":"q3","type":"refund_declined","subject":"h","at":"2026-05-02T20:00:00Z","transaction":"p1"}
-      {"id":"q4","type":"refund_requested","subject":"h","at":"2026-05-03T10:00:00Z","transaction":"nope"}
-      """
+    let pass = EventLines.log([
+      .purchase(id: "q1", subject: "h", at: ts("2026-05-01T10:00:00Z"), product: "pass.week", transaction: "p1", price: 1990, currency: "USD"),
+    ])
+    let log = pass + "\n" + EventLines.log([
+      .refundRequested(id: "q2", subject: "h", at: ts("2026-05-02T10:00:00Z"), transaction: "p1", reason: .unsatisfied, respondBy: ts("2026-05-02T22:00:00Z")),
+      .refundDeclined(id: "q3", subject: "h", at: ts("2026-05-02T20:00:00Z"), transaction: "p1"),
+      .refundRequested(id: "q4", subject: "h", at: ts("2026-05-03T10:00:00Z"), transaction: "nope"),
+    ])
     let loaded = try ledger(log)
     #expect(loaded.warnings.map(\.line) == [4])
     #expect(loaded.warnings.first?.message.contains("nope") == true)
@@ -66,16 +64,16 @@ struct RefundsV13Tests {
   /// (a line added to a log with a priced annual plan `a1`, 3 packs `c1` and a free lifetime `l1`;
   /// the field the error names; words of its message).
   static let invalid: [(String, String, String)] = [
-    (#"{"id":"x","type":"revocation","subject":"u","at":"2026-02-01T00:00:00Z","transaction":"a1","refunded":59991}"#, "refunded", "at most the charge's price (59990"),
-    (#"{"id":"x","type":"revocation","subject":"u","at":"2026-02-01T00:00:00Z","transaction":"a1","refunded":-1}"#, "refunded", "≥ 0"),
-    (#"{"id":"x","type":"revocation","subject":"u","at":"2026-02-01T00:00:00Z","transaction":"l1","refunded":10}"#, "refunded", "no price"),
-    (#"{"id":"x","type":"revocation","subject":"u","at":"2026-02-01T00:00:00Z","transaction":"a1","quantity":1}"#, "quantity", "only for a consumable"),
-    (#"{"id":"x","type":"revocation","subject":"u","at":"2026-02-01T00:00:00Z","transaction":"c1","quantity":4}"#, "quantity", "at most the 3 packs"),
-    (#"{"id":"x","type":"revocation","subject":"u","at":"2026-02-01T00:00:00Z","transaction":"c1","quantity":0}"#, "quantity", "≥ 1"),
-    (#"{"id":"x","type":"purchase","subject":"u","at":"2026-02-01T00:00:00Z","product":"pro.lifetime","transaction":"t9","price":100,"currency":"USD","proceeds":101}"#, "proceeds", "from 0 to the price"),
-    (#"{"id":"x","type":"purchase","subject":"u","at":"2026-02-01T00:00:00Z","product":"pro.lifetime","transaction":"t9","proceeds":1}"#, "proceeds", "with a price"),
-    (#"{"id":"x","type":"purchase","subject":"u","at":"2026-02-01T00:00:00Z","product":"pro.lifetime","transaction":"t9","store":"App Store"}"#, "store", "a-z"),
-    (#"{"id":"x","type":"purchase","subject":"u","at":"2026-02-01T00:00:00Z","product":"pro.lifetime","transaction":"t9","country":"usa"}"#, "country", "two uppercase"),
+    (EventLines.line(.revocation(id: "x", subject: "u", at: ts("2026-02-01T00:00:00Z"), transaction: "a1", refunded: 59991)), "refunded", "at most the charge's price (59990"),
+    (EventLines.line(.revocation(id: "x", subject: "u", at: ts("2026-02-01T00:00:00Z"), transaction: "a1", refunded: -1)), "refunded", "≥ 0"),
+    (EventLines.line(.revocation(id: "x", subject: "u", at: ts("2026-02-01T00:00:00Z"), transaction: "l1", refunded: 10)), "refunded", "no price"),
+    (EventLines.line(.revocation(id: "x", subject: "u", at: ts("2026-02-01T00:00:00Z"), transaction: "a1", quantity: 1)), "quantity", "only for a consumable"),
+    (EventLines.line(.revocation(id: "x", subject: "u", at: ts("2026-02-01T00:00:00Z"), transaction: "c1", quantity: 4)), "quantity", "at most the 3 packs"),
+    (EventLines.line(.revocation(id: "x", subject: "u", at: ts("2026-02-01T00:00:00Z"), transaction: "c1", quantity: 0)), "quantity", "≥ 1"),
+    (EventLines.line(.purchase(id: "x", subject: "u", at: ts("2026-02-01T00:00:00Z"), product: "pro.lifetime", transaction: "t9", price: 100, currency: "USD", proceeds: 101)), "proceeds", "from 0 to the price"),
+    (EventLines.line(.purchase(id: "x", subject: "u", at: ts("2026-02-01T00:00:00Z"), product: "pro.lifetime", transaction: "t9", proceeds: 1)), "proceeds", "with a price"),
+    (EventLines.line(.purchase(id: "x", subject: "u", at: ts("2026-02-01T00:00:00Z"), product: "pro.lifetime", transaction: "t9", store: "App Store")), "store", "a-z"),
+    (EventLines.line(.purchase(id: "x", subject: "u", at: ts("2026-02-01T00:00:00Z"), product: "pro.lifetime", transaction: "t9", country: "usa")), "country", "two uppercase"),
     (#"{"id":"x","type":"refund_requested","subject":"u","at":"2026-02-01T00:00:00Z","transaction":"a1","reason":"angry"}"#, "reason", "unintended_purchase"),
     (#"{"id":"x","type":"refund_declined","subject":"u","at":"2026-02-01T00:00:00Z","transaction":"a1","reason":"other"}"#, "reason", "refund_declined"),
     (#"{"id":"x","type":"consumption","subject":"u","at":"2026-02-01T00:00:00Z","currency":"coins","quantity":1,"refunded":1}"#, "refunded", "consumption"),
@@ -83,11 +81,11 @@ struct RefundsV13Tests {
 
   @Test("every invalid v1.3 refund or charge value is an error naming its line and field", arguments: invalid)
   func invalidValues(line: String, field: String, words: String) throws {
-    let base = """
-      {"id":"a1","type":"purchase","subject":"u","at":"2026-01-01T00:00:00Z","product":"pro.annual","transaction":"a1","expires":"2027-01-01T00:00:00Z","price":59990,"currency":"EUR"}
-      {"id":"c1","type":"purchase","subject":"u","at":"2026-01-02T00:00:00Z","product":"coins.100","transaction":"c1","quantity":3,"price":2970,"currency":"EUR"}
-      {"id":"l1","type":"purchase","subject":"u","at":"2026-01-03T00:00:00Z","product":"pro.lifetime","transaction":"l1"}
-      """
+    let base = EventLines.log([
+      .purchase(id: "a1", subject: "u", at: ts("2026-01-01T00:00:00Z"), product: "pro.annual", transaction: "a1", expires: ts("2027-01-01T00:00:00Z"), price: 59990, currency: "EUR"),
+      .purchase(id: "c1", subject: "u", at: ts("2026-01-02T00:00:00Z"), product: "coins.100", transaction: "c1", quantity: 3, price: 2970, currency: "EUR"),
+      .purchase(id: "l1", subject: "u", at: ts("2026-01-03T00:00:00Z"), product: "pro.lifetime", transaction: "l1"),
+    ])
     let found = try errors(base + "\n" + line)
     #expect(found.count == 1)
     #expect(found.first?.line == 4)
@@ -97,21 +95,27 @@ struct RefundsV13Tests {
     #expect(message.contains(words), "\(message)")
   }
 
+  /// A refund of the annual plan `a1`, refunding `refunded`.
+  static func refund(_ refunded: Int64) -> NewEvent {
+    .revocation(id: "x", subject: "u", at: ts("2026-02-01T00:00:00Z"), transaction: "a1", refunded: refunded)
+  }
+
+  /// A priced lifetime unlock `t9` with `store`, `country` and `proceeds` as given.
+  static func unlock(store: String? = nil, country: String? = nil, proceeds: Int64? = nil) -> NewEvent {
+    .purchase(
+      id: "x", subject: "u", at: ts("2026-02-01T00:00:00Z"), product: "pro.lifetime", transaction: "t9", price: 100,
+      currency: "USD", store: store, country: country, proceeds: proceeds)
+  }
+
   @Test("a redelivery that changes refunded, store, country or proceeds is an id conflict", arguments: [
-    (#""refunded":100"#, #""refunded":200"#), (#""country":"US""#, #""country":"FR""#),
-    (#""store":"appstore""#, #""store":"googleplay""#), (#""proceeds":10"#, #""proceeds":20"#),
+    (refund(100), refund(200)), (unlock(country: "US"), unlock(country: "FR")),
+    (unlock(store: "appstore"), unlock(store: "googleplay")), (unlock(proceeds: 10), unlock(proceeds: 20)),
   ])
-  func conflicts(first: String, second: String) throws {
-    let charge = { (extra: String) in
-      let isRefund = extra.contains("refunded")
-      return isRefund
-        ? #"{"id":"x","type":"revocation","subject":"u","at":"2026-02-01T00:00:00Z","transaction":"a1",\#(extra)}"#
-        : #"{"id":"x","type":"purchase","subject":"u","at":"2026-02-01T00:00:00Z","product":"pro.lifetime","transaction":"t9","price":100,"currency":"USD",\#(extra)}"#
-    }
-    let base = #"{"id":"a1","type":"purchase","subject":"u","at":"2026-01-01T00:00:00Z","product":"pro.annual","transaction":"a1","expires":"2027-01-01T00:00:00Z","price":59990,"currency":"EUR"}"#
-    let same = try ledger([base, charge(first), charge(first)].joined(separator: "\n"))
+  func conflicts(first: NewEvent, second: NewEvent) throws {
+    let base = NewEvent.purchase(id: "a1", subject: "u", at: ts("2026-01-01T00:00:00Z"), product: "pro.annual", transaction: "a1", expires: ts("2027-01-01T00:00:00Z"), price: 59990, currency: "EUR")
+    let same = try EventLines.ledger([base, first, first])
     #expect(same.duplicatesSkipped == 1)
-    let found = try errors([base, charge(first), charge(second)].joined(separator: "\n"))
+    let found = try errors(EventLines.log([base, first, second]))
     #expect(found.first?.line == 3)
     #expect(found.first?.exitCode == 65)
   }

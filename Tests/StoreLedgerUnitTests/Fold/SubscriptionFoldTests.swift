@@ -9,7 +9,7 @@ import Testing
 
 /// A purchase of pro.monthly t1 on 1 Jan 2026, expiring 1 Feb 2026 10:00.
 private let bought =
-  #"{"id":"p1","type":"purchase","subject":"u1","at":"2026-01-01T10:00:00Z","product":"pro.monthly","transaction":"t1","expires":"2026-02-01T10:00:00Z"}"#
+  EventLines.line(.purchase(id: "p1", subject: "u1", at: ts("2026-01-01T10:00:00Z"), product: "pro.monthly", transaction: "t1", expires: ts("2026-02-01T10:00:00Z")))
 
 private func plan(_ log: String, at: String, asOf: String? = nil) throws -> Holdings.Plan? {
   var engine = QueryEngine(ledger: try ledger(log))
@@ -35,11 +35,11 @@ struct SubscriptionFoldTests {
 
   @Test("a renewal starts a new period keeping the ownership; a renewal of an unknown original starts tracking")
   func renewal() throws {
-    let log = #"""
-      {"id":"p1","type":"purchase","subject":"u1","at":"2026-01-01T10:00:00Z","product":"pro.annual","transaction":"t1","expires":"2027-01-01T10:00:00Z","ownership":"family_shared","offer":"trial"}
-      {"id":"r1","type":"renewal","subject":"u1","at":"2027-01-01T10:00:00Z","product":"pro.annual","transaction":"t2","original_transaction":"t1","expires":"2028-01-01T10:00:00Z"}
-      {"id":"x1","type":"renewal","subject":"u1","at":"2026-06-01T00:00:00Z","product":"voice.monthly","transaction":"v9","original_transaction":"v1","expires":"2026-07-01T00:00:00Z"}
-      """#
+    let log = EventLines.log([
+      .purchase(id: "p1", subject: "u1", at: ts("2026-01-01T10:00:00Z"), product: "pro.annual", transaction: "t1", expires: ts("2027-01-01T10:00:00Z"), ownership: .familyShared, offer: .trial),
+      .renewal(id: "r1", subject: "u1", at: ts("2027-01-01T10:00:00Z"), product: "pro.annual", transaction: "t2", originalTransaction: "t1", expires: ts("2028-01-01T10:00:00Z")),
+      .renewal(id: "x1", subject: "u1", at: ts("2026-06-01T00:00:00Z"), product: "voice.monthly", transaction: "v9", originalTransaction: "v1", expires: ts("2026-07-01T00:00:00Z")),
+    ])
     let p = try #require(try plan(log, at: "2027-06-01T00:00:00Z"))
     #expect(p.transaction == "t2")
     #expect(p.ownership == .familyShared)
@@ -53,7 +53,7 @@ struct SubscriptionFoldTests {
 
   @Test("billing retry keeps access until the period end, then none")
   func billingRetry() throws {
-    let log = bought + "\n" + #"{"id":"b1","type":"billing_retry","subject":"u1","at":"2026-01-30T00:00:00Z","original_transaction":"t1"}"#
+    let log = bought + "\n" + EventLines.line(.billingRetry(id: "b1", subject: "u1", at: ts("2026-01-30T00:00:00Z"), originalTransaction: "t1"))
     #expect(try plan(log, at: "2026-01-31T00:00:00Z")?.state == .billingRetry)
     #expect(try hasPro(log, at: "2026-02-01T09:59:59.999Z"))
     #expect(try !hasPro(log, at: "2026-02-01T10:00:00Z"))
@@ -62,7 +62,7 @@ struct SubscriptionFoldTests {
 
   @Test("grace gives access until grace_expires, then is reported as billing retry")
   func grace() throws {
-    let log = bought + "\n" + #"{"id":"g1","type":"grace_entered","subject":"u1","at":"2026-02-01T10:00:00Z","original_transaction":"t1","grace_expires":"2026-02-17T10:00:00Z"}"#
+    let log = bought + "\n" + EventLines.line(.graceEntered(id: "g1", subject: "u1", at: ts("2026-02-01T10:00:00Z"), originalTransaction: "t1", graceExpires: ts("2026-02-17T10:00:00Z")))
     #expect(try plan(log, at: "2026-02-10T00:00:00Z")?.state == .grace)
     #expect(try hasPro(log, at: "2026-02-17T09:59:59.999Z"))
     #expect(try !hasPro(log, at: "2026-02-17T10:00:00Z"))
@@ -72,12 +72,12 @@ struct SubscriptionFoldTests {
 
   @Test("expiration ends access and renewal intent; later retry, grace and extension change nothing")
   func expiration() throws {
-    let log = bought + "\n" + #"""
-      {"id":"x1","type":"expiration","subject":"u1","at":"2026-01-20T00:00:00Z","original_transaction":"t1","reason":"voluntary"}
-      {"id":"x2","type":"billing_retry","subject":"u1","at":"2026-01-21T00:00:00Z","original_transaction":"t1"}
-      {"id":"x3","type":"grace_entered","subject":"u1","at":"2026-01-22T00:00:00Z","original_transaction":"t1","grace_expires":"2026-03-01T00:00:00Z"}
-      {"id":"x4","type":"renewal_extended","subject":"u1","at":"2026-01-23T00:00:00Z","original_transaction":"t1","expires":"2026-06-01T00:00:00Z"}
-      """#
+    let log = bought + "\n" + EventLines.log([
+      .expiration(id: "x1", subject: "u1", at: ts("2026-01-20T00:00:00Z"), originalTransaction: "t1", reason: .voluntary),
+      .billingRetry(id: "x2", subject: "u1", at: ts("2026-01-21T00:00:00Z"), originalTransaction: "t1"),
+      .graceEntered(id: "x3", subject: "u1", at: ts("2026-01-22T00:00:00Z"), originalTransaction: "t1", graceExpires: ts("2026-03-01T00:00:00Z")),
+      .renewalExtended(id: "x4", subject: "u1", at: ts("2026-01-23T00:00:00Z"), originalTransaction: "t1", expires: ts("2026-06-01T00:00:00Z")),
+    ])
     let p = try #require(try plan(log, at: "2026-01-25T00:00:00Z"))
     #expect(p.state == .expired)
     #expect(p.willRenew == false)
@@ -89,12 +89,12 @@ struct SubscriptionFoldTests {
 
   @Test("auto_renew_changed sets will_renew; plan_changed sets renews_to, cleared by the matching renewal")
   func renewIntent() throws {
-    let log = bought + "\n" + #"""
-      {"id":"a1","type":"auto_renew_changed","subject":"u1","at":"2026-01-05T00:00:00Z","original_transaction":"t1","auto_renew":false}
-      {"id":"a2","type":"auto_renew_changed","subject":"u1","at":"2026-01-06T00:00:00Z","original_transaction":"t1","auto_renew":true}
-      {"id":"c1","type":"plan_changed","subject":"u1","at":"2026-01-07T00:00:00Z","original_transaction":"t1","product":"pro.annual"}
-      {"id":"r1","type":"renewal","subject":"u1","at":"2026-02-01T10:00:00Z","product":"pro.annual","transaction":"t2","original_transaction":"t1","expires":"2027-02-01T10:00:00Z"}
-      """#
+    let log = bought + "\n" + EventLines.log([
+      .autoRenewChanged(id: "a1", subject: "u1", at: ts("2026-01-05T00:00:00Z"), originalTransaction: "t1", autoRenew: false),
+      .autoRenewChanged(id: "a2", subject: "u1", at: ts("2026-01-06T00:00:00Z"), originalTransaction: "t1", autoRenew: true),
+      .planChanged(id: "c1", subject: "u1", at: ts("2026-01-07T00:00:00Z"), originalTransaction: "t1", product: "pro.annual"),
+      .renewal(id: "r1", subject: "u1", at: ts("2026-02-01T10:00:00Z"), product: "pro.annual", transaction: "t2", originalTransaction: "t1", expires: ts("2027-02-01T10:00:00Z")),
+    ])
     #expect(try plan(log, at: "2026-01-05T12:00:00Z")?.willRenew == false)
     #expect(try plan(log, at: "2026-01-06T12:00:00Z")?.willRenew == true)
     #expect(try plan(log, at: "2026-01-08T00:00:00Z")?.renewsTo == "pro.annual")
@@ -105,16 +105,16 @@ struct SubscriptionFoldTests {
 
   @Test("a plan change back to the current product cancels the pending change")
   func cancelDowngrade() throws {
-    let log = bought + "\n" + #"""
-      {"id":"c1","type":"plan_changed","subject":"u1","at":"2026-01-07T00:00:00Z","original_transaction":"t1","product":"pro.annual"}
-      {"id":"c2","type":"plan_changed","subject":"u1","at":"2026-01-08T00:00:00Z","original_transaction":"t1","product":"pro.monthly"}
-      """#
+    let log = bought + "\n" + EventLines.log([
+      .planChanged(id: "c1", subject: "u1", at: ts("2026-01-07T00:00:00Z"), originalTransaction: "t1", product: "pro.annual"),
+      .planChanged(id: "c2", subject: "u1", at: ts("2026-01-08T00:00:00Z"), originalTransaction: "t1", product: "pro.monthly"),
+    ])
     #expect(try plan(log, at: "2026-01-09T00:00:00Z")?.renewsTo == nil)
   }
 
   @Test("a purchase under a known original transaction is an immediate upgrade")
   func upgrade() throws {
-    let log = bought + "\n" + #"{"id":"u2","type":"purchase","subject":"u1","at":"2026-01-15T00:00:00Z","product":"pro.annual","transaction":"t2","original_transaction":"t1","expires":"2027-01-15T00:00:00Z","offer":"promo"}"#
+    let log = bought + "\n" + EventLines.line(.purchase(id: "u2", subject: "u1", at: ts("2026-01-15T00:00:00Z"), product: "pro.annual", transaction: "t2", originalTransaction: "t1", expires: ts("2027-01-15T00:00:00Z"), offer: .promo))
     let p = try #require(try plan(log, at: "2026-01-15T00:00:00Z"))
     #expect(p.product == "pro.annual")
     #expect(p.originalTransaction == "t1")
@@ -124,10 +124,10 @@ struct SubscriptionFoldTests {
 
   @Test("renewal_extended moves the period end and returns retry or grace to active")
   func extended() throws {
-    let log = bought + "\n" + #"""
-      {"id":"b1","type":"billing_retry","subject":"u1","at":"2026-02-01T10:00:00Z","original_transaction":"t1"}
-      {"id":"e1","type":"renewal_extended","subject":"u1","at":"2026-02-03T00:00:00Z","original_transaction":"t1","expires":"2026-02-15T00:00:00Z"}
-      """#
+    let log = bought + "\n" + EventLines.log([
+      .billingRetry(id: "b1", subject: "u1", at: ts("2026-02-01T10:00:00Z"), originalTransaction: "t1"),
+      .renewalExtended(id: "e1", subject: "u1", at: ts("2026-02-03T00:00:00Z"), originalTransaction: "t1", expires: ts("2026-02-15T00:00:00Z")),
+    ])
     #expect(try plan(log, at: "2026-02-02T00:00:00Z")?.state == .billingRetry)
     #expect(try !hasPro(log, at: "2026-02-02T00:00:00Z"))
     #expect(try plan(log, at: "2026-02-04T00:00:00Z")?.state == .active)
@@ -137,10 +137,10 @@ struct SubscriptionFoldTests {
 
   @Test("revoking the current transaction revokes; reversing restores access within the period")
   func revokeAndReverse() throws {
-    let log = bought + "\n" + #"""
-      {"id":"v1","type":"revocation","subject":"u1","at":"2026-01-10T00:00:00Z","transaction":"t1","reason":"refund"}
-      {"id":"v2","type":"refund_reversed","subject":"u1","at":"2026-01-20T00:00:00Z","transaction":"t1"}
-      """#
+    let log = bought + "\n" + EventLines.log([
+      .revocation(id: "v1", subject: "u1", at: ts("2026-01-10T00:00:00Z"), transaction: "t1", reason: .refund),
+      .refundReversed(id: "v2", subject: "u1", at: ts("2026-01-20T00:00:00Z"), transaction: "t1"),
+    ])
     #expect(try plan(log, at: "2026-01-10T00:00:00Z")?.state == .revoked)
     #expect(try !hasPro(log, at: "2026-01-15T00:00:00Z"))
     #expect(try plan(log, at: "2026-01-20T00:00:00Z")?.state == .active)
@@ -150,21 +150,21 @@ struct SubscriptionFoldTests {
 
   @Test("revoking an older, finished period's transaction leaves the current period alone")
   func refundOlderPeriod() throws {
-    let log = bought + "\n" + #"""
-      {"id":"r1","type":"renewal","subject":"u1","at":"2026-02-01T10:00:00Z","product":"pro.monthly","transaction":"t2","original_transaction":"t1","expires":"2026-03-01T10:00:00Z"}
-      {"id":"v1","type":"revocation","subject":"u1","at":"2026-02-10T00:00:00Z","transaction":"t1","reason":"refund"}
-      """#
+    let log = bought + "\n" + EventLines.log([
+      .renewal(id: "r1", subject: "u1", at: ts("2026-02-01T10:00:00Z"), product: "pro.monthly", transaction: "t2", originalTransaction: "t1", expires: ts("2026-03-01T10:00:00Z")),
+      .revocation(id: "v1", subject: "u1", at: ts("2026-02-10T00:00:00Z"), transaction: "t1", reason: .refund),
+    ])
     #expect(try plan(log, at: "2026-02-11T00:00:00Z")?.state == .active)
     #expect(try hasPro(log, at: "2026-02-11T00:00:00Z"))
   }
 
   @Test("from revoked only a new purchase, renewal or reversal brings it back")
   func revokedIsClosed() throws {
-    let log = bought + "\n" + #"""
-      {"id":"v1","type":"revocation","subject":"u1","at":"2026-01-10T00:00:00Z","transaction":"t1","reason":"refund"}
-      {"id":"x1","type":"renewal_extended","subject":"u1","at":"2026-01-11T00:00:00Z","original_transaction":"t1","expires":"2026-05-01T00:00:00Z"}
-      {"id":"r1","type":"renewal","subject":"u1","at":"2026-01-12T00:00:00Z","product":"pro.monthly","transaction":"t2","original_transaction":"t1","expires":"2026-02-12T00:00:00Z"}
-      """#
+    let log = bought + "\n" + EventLines.log([
+      .revocation(id: "v1", subject: "u1", at: ts("2026-01-10T00:00:00Z"), transaction: "t1", reason: .refund),
+      .renewalExtended(id: "x1", subject: "u1", at: ts("2026-01-11T00:00:00Z"), originalTransaction: "t1", expires: ts("2026-05-01T00:00:00Z")),
+      .renewal(id: "r1", subject: "u1", at: ts("2026-01-12T00:00:00Z"), product: "pro.monthly", transaction: "t2", originalTransaction: "t1", expires: ts("2026-02-12T00:00:00Z")),
+    ])
     #expect(try plan(log, at: "2026-01-11T12:00:00Z")?.state == .revoked)
     #expect(try plan(log, at: "2026-01-11T12:00:00Z")?.expires == ts("2026-02-01T10:00:00Z"))
     #expect(try plan(log, at: "2026-01-12T00:00:00Z")?.state == .active)

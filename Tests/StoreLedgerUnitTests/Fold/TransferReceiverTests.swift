@@ -10,9 +10,9 @@ import Testing
 @Suite("Subjects only a transfer names")
 struct TransferReceiverTests {
   static let lines = [
-    #"{"id":"p1","type":"purchase","subject":"ana","at":"2026-01-01T00:00:00Z","product":"pro.lifetime","transaction":"l1"}"#,
-    #"{"id":"x1","type":"transfer","subject":"ana","at":"2026-02-01T00:00:00Z","to":"ben","transaction":"l1"}"#,
-    #"{"id":"x2","type":"transfer","subject":"ben","at":"2026-03-01T00:00:00Z","to":"cy","transaction":"l1"}"#,
+    EventLines.line(.purchase(id: "p1", subject: "ana", at: ts("2026-01-01T00:00:00Z"), product: "pro.lifetime", transaction: "l1")),
+    EventLines.line(.transfer(id: "x1", subject: "ana", at: ts("2026-02-01T00:00:00Z"), to: "ben", transaction: "l1")),
+    EventLines.line(.transfer(id: "x2", subject: "ben", at: ts("2026-03-01T00:00:00Z"), to: "cy", transaction: "l1")),
   ]
 
   @Test("replay's count of active entitlements and of subjects includes them", arguments: [

@@ -10,14 +10,14 @@ import Testing
 /// the trial's entitlement. Cases found by an independent model of the contract.
 @Suite("The trial of a subject joined by transfers")
 struct TransferTrialTests {
-  static let buyM1 = #"{"id":"p1","type":"purchase","subject":"a","at":"2026-01-01T00:00:00Z","product":"plus.monthly","transaction":"m1","expires":"2026-02-01T00:00:00Z"}"#
+  static let buyM1 = EventLines.line(.purchase(id: "p1", subject: "a", at: ts("2026-01-01T00:00:00Z"), product: "plus.monthly", transaction: "m1", expires: ts("2026-02-01T00:00:00Z")))
 
   /// b uses and buys coins before a's subscription reaches it on 10 Jan.
   static let receivedAfterOwnLines = [
-    #"{"id":"u1","type":"usage","subject":"b","at":"2026-01-01T00:00:00Z","feature":"interaction"}"#,
-    #"{"id":"p1","type":"purchase","subject":"a","at":"2026-01-02T00:00:00Z","product":"plus.monthly","transaction":"m1","expires":"2026-02-02T00:00:00Z"}"#,
-    #"{"id":"c1","type":"purchase","subject":"b","at":"2026-01-05T00:00:00Z","product":"coins.100","transaction":"k1"}"#,
-    #"{"id":"t1","type":"transfer","subject":"a","at":"2026-01-10T00:00:00Z","to":"b","original_transaction":"m1"}"#,
+    EventLines.line(.usage(id: "u1", subject: "b", at: ts("2026-01-01T00:00:00Z"), feature: "interaction")),
+    EventLines.line(.purchase(id: "p1", subject: "a", at: ts("2026-01-02T00:00:00Z"), product: "plus.monthly", transaction: "m1", expires: ts("2026-02-02T00:00:00Z"))),
+    EventLines.line(.purchase(id: "c1", subject: "b", at: ts("2026-01-05T00:00:00Z"), product: "coins.100", transaction: "k1")),
+    EventLines.line(.transfer(id: "t1", subject: "a", at: ts("2026-01-10T00:00:00Z"), to: "b", originalTransaction: "m1")),
   ]
 
   struct Case: Sendable, CustomTestStringConvertible {
@@ -34,24 +34,24 @@ struct TransferTrialTests {
     Case(
       lines: [
         buyM1,
-        #"{"id":"u1","type":"usage","subject":"a","at":"2026-01-03T00:00:00Z","feature":"interaction"}"#,
-        #"{"id":"t1","type":"transfer","subject":"a","at":"2026-01-10T00:00:00Z","to":"b","original_transaction":"m1"}"#,
+        EventLines.line(.usage(id: "u1", subject: "a", at: ts("2026-01-03T00:00:00Z"), feature: "interaction")),
+        EventLines.line(.transfer(id: "t1", subject: "a", at: ts("2026-01-10T00:00:00Z"), to: "b", originalTransaction: "m1")),
       ], subject: "a", at: "2026-01-10T00:00:00Z",
       expected: ("expired", "2026-01-01T00:00:00Z", "2026-01-01T00:00:00Z")),
     // Access held before giving the unit away converted the trial; the transfer does not undo it.
     Case(
       lines: [
-        #"{"id":"u1","type":"usage","subject":"a","at":"2026-01-01T00:00:00Z","feature":"interaction"}"#,
-        #"{"id":"p1","type":"purchase","subject":"a","at":"2026-01-02T00:00:00Z","product":"plus.monthly","transaction":"m1","expires":"2026-02-02T00:00:00Z"}"#,
-        #"{"id":"t1","type":"transfer","subject":"a","at":"2026-01-10T00:00:00Z","to":"b","original_transaction":"m1"}"#,
+        EventLines.line(.usage(id: "u1", subject: "a", at: ts("2026-01-01T00:00:00Z"), feature: "interaction")),
+        EventLines.line(.purchase(id: "p1", subject: "a", at: ts("2026-01-02T00:00:00Z"), product: "plus.monthly", transaction: "m1", expires: ts("2026-02-02T00:00:00Z"))),
+        EventLines.line(.transfer(id: "t1", subject: "a", at: ts("2026-01-10T00:00:00Z"), to: "b", originalTransaction: "m1")),
       ], subject: "a", at: "2026-01-10T00:00:00Z",
       expected: ("expired", "2026-01-01T00:00:00Z", "2026-01-02T00:00:00Z")),
     // A unit received before the subject's first line converts the trial at that first line, a use.
     Case(
       lines: [
         buyM1,
-        #"{"id":"t1","type":"transfer","subject":"a","at":"2026-01-05T00:00:00Z","to":"b","original_transaction":"m1"}"#,
-        #"{"id":"u1","type":"usage","subject":"b","at":"2026-01-06T00:00:00Z","feature":"interaction"}"#,
+        EventLines.line(.transfer(id: "t1", subject: "a", at: ts("2026-01-05T00:00:00Z"), to: "b", originalTransaction: "m1")),
+        EventLines.line(.usage(id: "u1", subject: "b", at: ts("2026-01-06T00:00:00Z"), feature: "interaction")),
       ], subject: "b", at: "2026-01-07T00:00:00Z",
       expected: ("subscribed", "2026-01-06T00:00:00Z", "2026-01-06T00:00:00Z")),
     // A line of the subject before the unit reached it does not convert: the owner then was another.
@@ -64,11 +64,11 @@ struct TransferTrialTests {
     // Access that came back by the first owner's renewal converts at the subject's next line.
     Case(
       lines: [
-        #"{"id":"p1","type":"purchase","subject":"a","at":"2026-01-01T00:00:00Z","product":"plus.monthly","transaction":"m1","expires":"2026-01-02T00:00:00Z"}"#,
-        #"{"id":"t1","type":"transfer","subject":"a","at":"2026-01-01T12:00:00Z","to":"b","original_transaction":"m1"}"#,
-        #"{"id":"u1","type":"usage","subject":"b","at":"2026-01-03T00:00:00Z","feature":"interaction"}"#,
-        #"{"id":"r1","type":"renewal","subject":"a","at":"2026-01-05T00:00:00Z","product":"plus.monthly","transaction":"m2","original_transaction":"m1","expires":"2026-02-05T00:00:00Z"}"#,
-        #"{"id":"u2","type":"usage","subject":"b","at":"2026-01-07T00:00:00Z","feature":"interaction"}"#,
+        EventLines.line(.purchase(id: "p1", subject: "a", at: ts("2026-01-01T00:00:00Z"), product: "plus.monthly", transaction: "m1", expires: ts("2026-01-02T00:00:00Z"))),
+        EventLines.line(.transfer(id: "t1", subject: "a", at: ts("2026-01-01T12:00:00Z"), to: "b", originalTransaction: "m1")),
+        EventLines.line(.usage(id: "u1", subject: "b", at: ts("2026-01-03T00:00:00Z"), feature: "interaction")),
+        EventLines.line(.renewal(id: "r1", subject: "a", at: ts("2026-01-05T00:00:00Z"), product: "plus.monthly", transaction: "m2", originalTransaction: "m1", expires: ts("2026-02-05T00:00:00Z"))),
+        EventLines.line(.usage(id: "u2", subject: "b", at: ts("2026-01-07T00:00:00Z"), feature: "interaction")),
       ], subject: "b", at: "2026-01-08T00:00:00Z",
       expected: ("subscribed", "2026-01-03T00:00:00Z", "2026-01-07T00:00:00Z")),
   ]

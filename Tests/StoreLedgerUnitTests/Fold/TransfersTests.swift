@@ -8,34 +8,34 @@ import Testing
 @Suite("Transfers: one customer across ids (contract v1.3, section 9)")
 struct TransfersTests {
   /// `a` buys monthly Pro (`m1`) and a lifetime unlock (`l1`) and 100 coins (`c1`).
-  static let base = """
-    {"id":"p1","type":"purchase","subject":"a","at":"2026-01-01T00:00:00Z","product":"pro.monthly","transaction":"m1","expires":"2026-02-01T00:00:00Z"}
-    {"id":"p2","type":"purchase","subject":"a","at":"2026-01-02T00:00:00Z","product":"pro.lifetime","transaction":"l1"}
-    {"id":"p3","type":"purchase","subject":"a","at":"2026-01-03T00:00:00Z","product":"coins.100","transaction":"c1"}
-    """
+  static let base = EventLines.log([
+    .purchase(id: "p1", subject: "a", at: ts("2026-01-01T00:00:00Z"), product: "pro.monthly", transaction: "m1", expires: ts("2026-02-01T00:00:00Z")),
+    .purchase(id: "p2", subject: "a", at: ts("2026-01-02T00:00:00Z"), product: "pro.lifetime", transaction: "l1"),
+    .purchase(id: "p3", subject: "a", at: ts("2026-01-03T00:00:00Z"), product: "coins.100", transaction: "c1"),
+  ])
 
   /// (lines added to `base`, the line reported, the field named, words of the message).
   static let invalid: [(String, Int, String, String)] = [
     (#"{"id":"x","type":"transfer","subject":"a","at":"2026-01-05T00:00:00Z","to":"b","original_transaction":"m1","transaction":"m1"}"#, 4, "'transaction'", "exactly one of 'original_transaction'"),
     (#"{"id":"x","type":"transfer","subject":"a","at":"2026-01-05T00:00:00Z","to":"b"}"#, 4, "'original_transaction'", "exactly one of"),
     (#"{"id":"x","type":"transfer","subject":"a","at":"2026-01-05T00:00:00Z","original_transaction":"m1"}"#, 4, "'to'", "is required"),
-    (#"{"id":"x","type":"transfer","subject":"a","at":"2026-01-05T00:00:00Z","to":"a","original_transaction":"m1"}"#, 4, "'to'", "a subject other than"),
+    (EventLines.line(.transfer(id: "x", subject: "a", at: ts("2026-01-05T00:00:00Z"), to: "a", originalTransaction: "m1")), 4, "'to'", "a subject other than"),
     (#"{"id":"x","type":"transfer","subject":"a","at":"2026-01-05T00:00:00Z","to":"","original_transaction":"m1"}"#, 4, "'to'", "1–256 characters"),
     (#"{"id":"x","type":"transfer","subject":"a","at":"2026-01-05T00:00:00Z","to":"b","original_transaction":"m1","reason":"restore"}"#, 4, "'reason'", "not allowed"),
-    (#"{"id":"x","type":"transfer","subject":"a","at":"2026-01-05T00:00:00Z","to":"b","transaction":"c1"}"#, 4, "'transaction'", "a consumable's credit stays with its buyer"),
-    (#"{"id":"x","type":"transfer","subject":"a","at":"2026-01-05T00:00:00Z","to":"b","transaction":"m1"}"#, 4, "'transaction'", "a unit named by 'original_transaction'"),
-    (#"{"id":"x","type":"transfer","subject":"a","at":"2026-01-05T00:00:00Z","to":"b","original_transaction":"l1"}"#, 4, "'original_transaction'", "a unit named by 'transaction'"),
-    (#"{"id":"x","type":"transfer","subject":"z","at":"2026-01-05T00:00:00Z","to":"b","original_transaction":"m1"}"#, 4, "'original_transaction'", "subject 'z' has no line naming it"),
-    (#"{"id":"x","type":"transfer","subject":"a","at":"2026-01-05T00:00:00Z","to":"b","original_transaction":"nope"}"#, 4, "'original_transaction'", "subject 'a' has no line naming it"),
+    (EventLines.line(.transfer(id: "x", subject: "a", at: ts("2026-01-05T00:00:00Z"), to: "b", transaction: "c1")), 4, "'transaction'", "a consumable's credit stays with its buyer"),
+    (EventLines.line(.transfer(id: "x", subject: "a", at: ts("2026-01-05T00:00:00Z"), to: "b", transaction: "m1")), 4, "'transaction'", "a unit named by 'original_transaction'"),
+    (EventLines.line(.transfer(id: "x", subject: "a", at: ts("2026-01-05T00:00:00Z"), to: "b", originalTransaction: "l1")), 4, "'original_transaction'", "a unit named by 'transaction'"),
+    (EventLines.line(.transfer(id: "x", subject: "z", at: ts("2026-01-05T00:00:00Z"), to: "b", originalTransaction: "m1")), 4, "'original_transaction'", "subject 'z' has no line naming it"),
+    (EventLines.line(.transfer(id: "x", subject: "a", at: ts("2026-01-05T00:00:00Z"), to: "b", originalTransaction: "nope")), 4, "'original_transaction'", "subject 'a' has no line naming it"),
     (
-      #"{"id":"x","type":"transfer","subject":"a","at":"2026-01-05T00:00:00Z","to":"b","original_transaction":"m1"}"# + "\n"
-        + #"{"id":"y","type":"transfer","subject":"a","at":"2026-01-06T00:00:00Z","to":"c","original_transaction":"m1"}"#,
+      EventLines.line(.transfer(id: "x", subject: "a", at: ts("2026-01-05T00:00:00Z"), to: "b", originalTransaction: "m1")) + "\n"
+        + EventLines.line(.transfer(id: "y", subject: "a", at: ts("2026-01-06T00:00:00Z"), to: "c", originalTransaction: "m1")),
       5, "'subject'", "line 4 moved it to 'b' before"
     ),
     // Chain order is effective order: the later line is the earlier transfer, so line 4 breaks it.
     (
-      #"{"id":"x","type":"transfer","subject":"b","at":"2026-01-07T00:00:00Z","to":"c","original_transaction":"m1"}"# + "\n"
-        + #"{"id":"y","type":"transfer","subject":"a","at":"2026-01-06T00:00:00Z","to":"d","original_transaction":"m1"}"#,
+      EventLines.line(.transfer(id: "x", subject: "b", at: ts("2026-01-07T00:00:00Z"), to: "c", originalTransaction: "m1")) + "\n"
+        + EventLines.line(.transfer(id: "y", subject: "a", at: ts("2026-01-06T00:00:00Z"), to: "d", originalTransaction: "m1")),
       4, "'subject'", "line 5 moved it to 'd' before"
     ),
   ]
@@ -55,18 +55,18 @@ struct TransfersTests {
   func chainErrorBesideLineError() throws {
     let found = try errors(
       Self.base + "\n"
-        + #"{"id":"x","type":"transfer","subject":"z","at":"2026-01-05T00:00:00Z","to":"b","transaction":"l1"}"# + "\n"
-        + #"{"id":"g","type":"grant","subject":"a","at":"2026-01-06T00:00:00Z","entitlements":[]}"#)
+        + EventLines.line(.transfer(id: "x", subject: "z", at: ts("2026-01-05T00:00:00Z"), to: "b", transaction: "l1")) + "\n"
+        + EventLines.line(.grant(id: "g", subject: "a", at: ts("2026-01-06T00:00:00Z"), entitlements: [])))
     #expect(found.map(\.line) == [4, 5], "\(found.map(\.description))")
     #expect(found.first?.message.contains("subject 'z' has no line naming it") == true)
     #expect(found.last?.message.contains("'entitlements'") == true)
   }
 
-  static let moved = base + "\n" + """
-    {"id":"t1","type":"transfer","subject":"a","at":"2026-01-10T12:00:00Z","recorded":"2026-02-05T00:00:00Z","to":"b","original_transaction":"m1"}
-    {"id":"t2","type":"transfer","subject":"a","at":"2026-01-11T00:00:00Z","to":"c","transaction":"l1"}
-    {"id":"r2","type":"renewal","subject":"b","at":"2026-02-01T00:00:00Z","product":"pro.monthly","transaction":"m2","original_transaction":"m1","expires":"2026-03-01T00:00:00Z"}
-    """
+  static let moved = base + "\n" + EventLines.log([
+    .transfer(id: "t1", subject: "a", at: ts("2026-01-10T12:00:00Z"), to: "b", originalTransaction: "m1").recordedAt("2026-02-05T00:00:00Z"),
+    .transfer(id: "t2", subject: "a", at: ts("2026-01-11T00:00:00Z"), to: "c", transaction: "l1"),
+    .renewal(id: "r2", subject: "b", at: ts("2026-02-01T00:00:00Z"), product: "pro.monthly", transaction: "m2", originalTransaction: "m1", expires: ts("2026-03-01T00:00:00Z")),
+  ])
 
   /// (subject, at, as of, whether it has Pro, its plan's transaction or nil).
   static let edges: [(String, String, String?, Bool, String?)] = [
@@ -137,9 +137,9 @@ struct TransfersTests {
 
   @Test("the giver's timeline closes the subscription at the transfer's at, once the transfer is known; a return reopens it")
   func giverTimelineClosesAtTransfer() throws {
-    let log = Self.moved + "\n" + """
-      {"id":"t3","type":"transfer","subject":"b","at":"2026-02-10T00:00:00Z","to":"a","original_transaction":"m1"}
-      """
+    let log = Self.moved + "\n" + EventLines.log([
+      .transfer(id: "t3", subject: "b", at: ts("2026-02-10T00:00:00Z"), to: "a", originalTransaction: "m1"),
+    ])
     let loaded = try ledger(log)
     func states(_ subject: String, asOf: String?) -> [String] {
       let timeline = loaded.timeline(named: subject, asOf: asOf.map(ts))
@@ -159,9 +159,9 @@ struct TransfersTests {
 
   @Test("a transfer back to an earlier owner is allowed, and the unit returns with every line it gathered")
   func transferBack() throws {
-    let log = Self.moved + "\n" + """
-      {"id":"t3","type":"transfer","subject":"b","at":"2026-02-10T00:00:00Z","to":"a","original_transaction":"m1"}
-      """
+    let log = Self.moved + "\n" + EventLines.log([
+      .transfer(id: "t3", subject: "b", at: ts("2026-02-10T00:00:00Z"), to: "a", originalTransaction: "m1"),
+    ])
     var engine = QueryEngine(ledger: try ledger(log))
     #expect(engine.checkedAnswer("a", at: "2026-02-15T00:00:00Z").plans.byName.first?.value.transaction == "m2")
     #expect(engine.checkedAnswer("b", at: "2026-02-15T00:00:00Z").plans.isEmpty)

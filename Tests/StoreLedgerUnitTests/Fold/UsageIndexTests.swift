@@ -70,43 +70,39 @@ private func hostileUsageLog(seed: UInt64, subjects: Int) -> String {
   let features = ["decision_session", "deep_compare", "interaction", "pattern", "saved_trip"]
   let start = Timestamp.parseRFC3339("2026-04-01T00:00:00Z")!.millisecondsSinceEpoch
   let hour: Int64 = 3_600_000
-  var lines: [String] = []
-  func time(_ ms: Int64) -> String { Timestamp(millisecondsSinceEpoch: ms).rfc3339 }
+  var events: [NewEvent] = []
+  func time(_ ms: Int64) -> Timestamp { Timestamp(millisecondsSinceEpoch: ms) }
   for s in 0..<subjects {
     var at = start + Int64.random(in: 0..<(48 * hour), using: &random)
     for n in 0..<Int.random(in: 20..<70, using: &random) {
-      let id = "e\(s)-\(n)"
+      let id: EventID = "e\(s)-\(n)"
       // Several events at one instant now and then.
       if Int.random(in: 0..<4, using: &random) > 0 { at += Int64.random(in: 1..<(30 * hour), using: &random) }
-      var recorded = ""
+      var recorded: Timestamp?
       switch Int.random(in: 0..<6, using: &random) {
-      case 0: recorded = #","recorded":"\#(time(at + Int64.random(in: 1..<(400 * hour), using: &random)))""#
-      case 1: recorded = #","recorded":"\#(time(at - Int64.random(in: 1..<(200 * hour), using: &random)))""#
+      case 0: recorded = time(at + Int64.random(in: 1..<(400 * hour), using: &random))
+      case 1: recorded = time(at - Int64.random(in: 1..<(200 * hour), using: &random))
       default: break
       }
+      var event: NewEvent
       if n % 17 == 5 {
-        lines.append(
-          #"{"id":"\#(id)","type":"purchase","subject":"s\#(s)","at":"\#(time(at))","product":"plus.monthly","transaction":"t\#(s)-\#(n)","expires":"\#(time(at + 240 * hour))"\#(recorded)}"#)
-        continue
+        event = .purchase(
+          id: id, subject: "s\(s)", at: time(at), product: "plus.monthly", transaction: "t\(s)-\(n)", expires: time(at + 240 * hour))
+      } else if n % 17 == 9 {
+        // A one-time purchase among the uses, and a refund of it (items are kept by position).
+        event = .purchase(id: id, subject: "s\(s)", at: time(at), product: "coins.100", transaction: "c\(s)-\(n)")
+      } else if n % 17 == 13 {
+        event = .revocation(id: id, subject: "s\(s)", at: time(at), transaction: "c\(s)-\(n - 4)", reason: .refund)
+      } else {
+        let feature = features[Int.random(in: 0..<features.count, using: &random)]
+        let quantity: Int64 = [1, 1, 1, 2, 5, 20, -1, -3][Int.random(in: 0..<8, using: &random)]
+        event = .usage(id: id, subject: "s\(s)", at: time(at), feature: FeatureID(rawValue: feature), quantity: quantity)
       }
-      // A one-time purchase among the uses, and a refund of it (items are kept by position).
-      if n % 17 == 9 {
-        lines.append(
-          #"{"id":"\#(id)","type":"purchase","subject":"s\#(s)","at":"\#(time(at))","product":"coins.100","transaction":"c\#(s)-\#(n)"\#(recorded)}"#)
-        continue
-      }
-      if n % 17 == 13 {
-        lines.append(
-          #"{"id":"\#(id)","type":"revocation","subject":"s\#(s)","at":"\#(time(at))","transaction":"c\#(s)-\#(n - 4)","reason":"refund"\#(recorded)}"#)
-        continue
-      }
-      let feature = features[Int.random(in: 0..<features.count, using: &random)]
-      let quantity = [1, 1, 1, 2, 5, 20, -1, -3][Int.random(in: 0..<8, using: &random)]
-      lines.append(
-        #"{"id":"\#(id)","type":"usage","subject":"s\#(s)","at":"\#(time(at))","feature":"\#(feature)","quantity":\#(quantity)\#(recorded)}"#)
+      event.recorded = recorded
+      events.append(event)
     }
   }
-  return lines.joined(separator: "\n")
+  return EventLines.log(events)
 }
 
 /// A log whose runs sit on the edges of their summaries: a first subject whose first event is a
@@ -116,19 +112,18 @@ private func hostileUsageLog(seed: UInt64, subjects: Int) -> String {
 private func summaryEdgeLog() -> String {
   let start = Timestamp.parseRFC3339("2026-04-01T00:00:00Z")!.millisecondsSinceEpoch
   let hour: Int64 = 3_600_000
-  func time(_ hours: Int64) -> String { Timestamp(millisecondsSinceEpoch: start + hours * hour).rfc3339 }
-  var lines: [String] = []
+  func time(_ hours: Int64) -> Timestamp { Timestamp(millisecondsSinceEpoch: start + hours * hour) }
+  var events: [NewEvent] = []
   var n = 0
-  func use(_ subject: String, _ feature: String, at: Int64, recorded: Int64? = nil, quantity: Int = 1) {
+  func use(_ subject: SubjectID, _ feature: FeatureID, at: Int64, recorded: Int64? = nil, quantity: Int64 = 1) {
     n += 1
-    let late = recorded.map { #","recorded":"\#(time($0))""# } ?? ""
-    lines.append(
-      #"{"id":"u\#(n)","type":"usage","subject":"\#(subject)","at":"\#(time(at))","feature":"\#(feature)","quantity":\#(quantity)\#(late)}"#)
+    var event = NewEvent.usage(id: "u\(n)", subject: subject, at: time(at), feature: feature, quantity: quantity)
+    event.recorded = recorded.map(time)
+    events.append(event)
   }
   use("first", "interaction", at: 1)
   use("first", "interaction", at: 30, recorded: 31)
-  lines.append(
-    #"{"id":"p1","type":"purchase","subject":"none","at":"\#(time(2))","product":"plus.monthly","transaction":"t1","expires":"\#(time(700))"}"#)
+  events.append(.purchase(id: "p1", subject: "none", at: time(2), product: "plus.monthly", transaction: "t1", expires: time(700)))
   use("one", "pattern", at: 10)
   use("one-late", "saved_trip", at: 10, recorded: 200)
   use("one-early", "deep_compare", at: 50, recorded: 20)
@@ -142,7 +137,7 @@ private func summaryEdgeLog() -> String {
   use("same-instant", "saved_trip", at: 12, quantity: -1)
   use("same-instant", "pattern", at: 40, recorded: 90)
   use("same-instant", "pattern", at: 41)
-  return lines.joined(separator: "\n")
+  return EventLines.log(events)
 }
 
 /// Queries at each run's first and last `at` ±1 ms (and, for a subject without uses, its events'
@@ -253,8 +248,8 @@ struct UsageIndexTests {
   func grantAfterUse() throws {
     let catalogText = try String(contentsOfFile: repoPath("Events/policy/catalog.json"), encoding: .utf8)
     let ledger = try ledger(
-      #"{"id":"u1","type":"usage","subject":"a","at":"2026-01-01T00:00:00Z","feature":"interaction"}"# + "\n"
-        + #"{"id":"g1","type":"grant","subject":"a","at":"2026-01-02T00:00:00Z","entitlements":["plus"],"expires":"2026-01-03T00:00:00Z"}"#
+      EventLines.line(.usage(id: "u1", subject: "a", at: ts("2026-01-01T00:00:00Z"), feature: "interaction")) + "\n"
+        + EventLines.line(.grant(id: "g1", subject: "a", at: ts("2026-01-02T00:00:00Z"), entitlements: ["plus"], expires: ts("2026-01-03T00:00:00Z")))
         + "\n", catalogText: catalogText)
     let queries = [UInt8](String(repeating: #"{"subject":"a","at":"2026-01-02T12:00:00Z"}"# + "\n", count: 8).utf8)
     try expectIndexedAgrees(ledger, queries: queries, name: "grant-after-use")
@@ -361,8 +356,8 @@ struct UsageIndexTests {
     var lines: [String] = []
     let start = Timestamp.parseRFC3339("2026-04-01T00:00:00Z")!.millisecondsSinceEpoch
     for n in 0..<max(length, 1) {
-      let at = Timestamp(millisecondsSinceEpoch: start + Int64(10 * (n + 1))).rfc3339
-      lines.append(#"{"id":"u\#(n)","type":"usage","subject":"s","at":"\#(at)","feature":"pattern","quantity":1}"#)
+      let at = Timestamp(millisecondsSinceEpoch: start + Int64(10 * (n + 1)))
+      lines.append(EventLines.line(.usage(id: "u\(n)", subject: "s", at: at, feature: "pattern", quantity: 1)))
     }
     let catalogText = try String(contentsOfFile: repoPath("Events/policy/catalog.json"), encoding: .utf8)
     let ledger = try ledger(lines.joined(separator: "\n"), catalogText: catalogText)

@@ -11,23 +11,22 @@ import Testing
 
 @Suite("Appends validate through the index and keep it current")
 struct IndexAppendTests {
-  static let oldLog = """
-    {"id":"o1","type":"purchase","subject":"ann","at":"2026-03-01T00:00:00Z","product":"coins.100","transaction":"ann-1","recorded":"2026-03-01T00:00:00Z"}
-    {"id":"o2","type":"consumption","subject":"ann","at":"2026-03-02T00:00:00Z","currency":"coins","quantity":40,"recorded":"2026-03-02T00:00:00Z"}
-    {"id":"o3","type":"purchase","subject":"cy","at":"2026-03-03T00:00:00Z","product":"pro.monthly","transaction":"cy-1","expires":"2026-04-03T00:00:00Z","recorded":"2026-03-03T00:00:00Z"}
-
-    """
+  static let oldLog = EventLines.log([
+    .purchase(id: "o1", subject: "ann", at: ts("2026-03-01T00:00:00Z"), product: "coins.100", transaction: "ann-1").recordedAt("2026-03-01T00:00:00Z"),
+    .consumption(id: "o2", subject: "ann", at: ts("2026-03-02T00:00:00Z"), currency: "coins", quantity: 40).recordedAt("2026-03-02T00:00:00Z"),
+    .purchase(id: "o3", subject: "cy", at: ts("2026-03-03T00:00:00Z"), product: "pro.monthly", transaction: "cy-1", expires: ts("2026-04-03T00:00:00Z")).recordedAt("2026-03-03T00:00:00Z"),
+  ]) + "\n"
 
   /// Batches and what they test: each must end as it does without an index.
   static let batches: [(String, String)] = [
-    ("a new subject", #"{"id":"n1","type":"purchase","subject":"dee","at":"2026-03-04T00:00:00Z","product":"coins.100","transaction":"dee-1"}"#),
-    ("an id another subject used", #"{"id":"o3","type":"purchase","subject":"dee","at":"2026-03-04T00:00:00Z","product":"coins.100","transaction":"dee-1"}"#),
-    ("a redelivery of another subject's event", #"{"id":"o3","type":"purchase","subject":"cy","at":"2026-03-03T00:00:00Z","product":"pro.monthly","transaction":"cy-1","expires":"2026-04-03T00:00:00Z","recorded":"2026-03-09T00:00:00Z"}"#),
-    ("a redelivery recorded earlier than the log has it", #"{"id":"o3","type":"purchase","subject":"cy","at":"2026-03-03T00:00:00Z","product":"pro.monthly","transaction":"cy-1","expires":"2026-04-03T00:00:00Z","recorded":"2026-03-02T12:00:00Z"}"#),
-    ("a transaction charged by another subject", #"{"id":"n2","type":"purchase","subject":"dee","at":"2026-03-04T00:00:00Z","product":"coins.100","transaction":"cy-1"}"#),
-    ("an overdraw of an existing balance", #"{"id":"n3","type":"consumption","subject":"ann","at":"2026-03-05T00:00:00Z","currency":"coins","quantity":61}"#),
-    ("a spend the balance allows", #"{"id":"n4","type":"consumption","subject":"ann","at":"2026-03-05T00:00:00Z","currency":"coins","quantity":60}"#),
-    ("a renewal of another subject's subscription", #"{"id":"n5","type":"renewal","subject":"cy","at":"2026-04-03T00:00:00Z","product":"pro.monthly","transaction":"cy-2","original_transaction":"cy-1","expires":"2026-05-03T00:00:00Z"}"#),
+    ("a new subject", EventLines.line(.purchase(id: "n1", subject: "dee", at: ts("2026-03-04T00:00:00Z"), product: "coins.100", transaction: "dee-1"))),
+    ("an id another subject used", EventLines.line(.purchase(id: "o3", subject: "dee", at: ts("2026-03-04T00:00:00Z"), product: "coins.100", transaction: "dee-1"))),
+    ("a redelivery of another subject's event", EventLines.line(.purchase(id: "o3", subject: "cy", at: ts("2026-03-03T00:00:00Z"), product: "pro.monthly", transaction: "cy-1", expires: ts("2026-04-03T00:00:00Z")).recordedAt("2026-03-09T00:00:00Z"))),
+    ("a redelivery recorded earlier than the log has it", EventLines.line(.purchase(id: "o3", subject: "cy", at: ts("2026-03-03T00:00:00Z"), product: "pro.monthly", transaction: "cy-1", expires: ts("2026-04-03T00:00:00Z")).recordedAt("2026-03-02T12:00:00Z"))),
+    ("a transaction charged by another subject", EventLines.line(.purchase(id: "n2", subject: "dee", at: ts("2026-03-04T00:00:00Z"), product: "coins.100", transaction: "cy-1"))),
+    ("an overdraw of an existing balance", EventLines.line(.consumption(id: "n3", subject: "ann", at: ts("2026-03-05T00:00:00Z"), currency: "coins", quantity: 61))),
+    ("a spend the balance allows", EventLines.line(.consumption(id: "n4", subject: "ann", at: ts("2026-03-05T00:00:00Z"), currency: "coins", quantity: 60))),
+    ("a renewal of another subject's subscription", EventLines.line(.renewal(id: "n5", subject: "cy", at: ts("2026-04-03T00:00:00Z"), product: "pro.monthly", transaction: "cy-2", originalTransaction: "cy-1", expires: ts("2026-05-03T00:00:00Z")))),
   ]
 
   /// Appends `batch` to a fresh copy of the old log, with or without an index; the outcome as text and the log afterwards.
@@ -51,7 +50,7 @@ struct IndexAppendTests {
   @Test("a batch ends as it does without an index, and the index covers the log afterwards", arguments: batches.indices)
   func sameOutcome(_ k: Int) throws {
     let (name, batch) = Self.batches[k]
-    for tail in ["", #"{"id":"t1","type":"purchase","subject":"eve","at":"2026-03-06T00:00:00Z","product":"coins.100","transaction":"dee-1","recorded":"2026-03-06T00:00:00Z"}"# + "\n"] {
+    for tail in ["", EventLines.line(.purchase(id: "t1", subject: "eve", at: ts("2026-03-06T00:00:00Z"), product: "coins.100", transaction: "dee-1").recordedAt("2026-03-06T00:00:00Z")) + "\n"] {
       let (plain, plainLog, a) = try Self.outcome(batch, indexed: false, tail: tail)
       let (indexed, indexedLog, b) = try Self.outcome(batch, indexed: true, tail: tail)
       defer { a.remove(); b.remove() }
@@ -78,7 +77,8 @@ struct IndexAppendTests {
     defer { fixture.remove() }
     try fixture.index()
     for k in 0..<40 {
-      let line = #"{"id":"m\#(k)","type":"purchase","subject":"u\#(k % 7)","at":"2026-03-0\#(k % 9 + 1)T00:00:00Z","product":"coins.100","transaction":"m-\#(k)"}"#
+      let line = EventLines.line(
+        .purchase(id: "m\(k)", subject: "u\(k % 7)", at: ts("2026-03-0\(k % 9 + 1)T00:00:00Z"), product: "coins.100", transaction: "m-\(k)"))
       let report = try LogAppender.append(
         input: Array((line + "\n").utf8), inputName: "b", logPath: fixture.log, catalog: fixture.catalog, now: ts("2026-03-10T00:00:00Z"))
       #expect(report.appended == 1 && report.warnings.isEmpty)
@@ -100,13 +100,15 @@ struct IndexAppendTests {
     // Two appends first, so the crashing one also merges segments.
     for k in 0..<2 {
       _ = try LogAppender.append(
-        input: Array((#"{"id":"p\#(k)","type":"purchase","subject":"ann","at":"2026-03-04T00:00:00Z","product":"coins.100","transaction":"p-\#(k)"}"# + "\n").utf8),
+        input: Array(
+          (EventLines.line(.purchase(id: "p\(k)", subject: "ann", at: ts("2026-03-04T00:00:00Z"), product: "coins.100", transaction: "p-\(k)"))
+            + "\n").utf8),
         inputName: "b", logPath: fixture.log, catalog: fixture.catalog, now: ts("2026-03-10T00:00:00Z"))
     }
     try fixture.index()
     let logBefore = Array(try Data(contentsOf: URL(fileURLWithPath: fixture.log)))
     let indexBefore = try fixture.indexFiles()
-    let batch = Array((#"{"id":"c1","type":"consumption","subject":"ann","at":"2026-03-06T00:00:00Z","currency":"coins","quantity":30}"# + "\n").utf8)
+    let batch = Array((EventLines.line(.consumption(id: "c1", subject: "ann", at: ts("2026-03-06T00:00:00Z"), currency: "coins", quantity: 30)) + "\n").utf8)
     func restore() throws {
       try Data(logBefore).write(to: URL(fileURLWithPath: fixture.log))  // same inode
       for name in try FileManager.default.contentsOfDirectory(atPath: fixture.indexDirectory) {

@@ -27,30 +27,30 @@ struct TierCustomer: CustomTestStringConvertible {
     // A plus subscriber after the first week: the trial converted at the purchase, intro is over.
     TierCustomer(
       tier: "plus",
-      setup: [#"{"id":"SUBJECT-p","type":"purchase","subject":"SUBJECT","at":"2026-03-02T15:00:00Z","product":"plus.monthly","transaction":"SUBJECT-t","expires":"2026-04-02T15:00:00Z"}"#],
+      setup: [EventLines.line(.purchase(id: "SUBJECT-p", subject: "SUBJECT", at: ts("2026-03-02T15:00:00Z"), product: "plus.monthly", transaction: "SUBJECT-t", expires: ts("2026-04-02T15:00:00Z")))],
       at: "2026-03-12T15:00:00Z"),
     // A pro subscriber after the trial's 21 days and 48 hours of grace.
     TierCustomer(
       tier: "pro",
-      setup: [#"{"id":"SUBJECT-p","type":"purchase","subject":"SUBJECT","at":"2026-03-02T15:00:00Z","product":"pro.monthly","transaction":"SUBJECT-t","expires":"2026-04-02T15:00:00Z"}"#],
+      setup: [EventLines.line(.purchase(id: "SUBJECT-p", subject: "SUBJECT", at: ts("2026-03-02T15:00:00Z"), product: "pro.monthly", transaction: "SUBJECT-t", expires: ts("2026-04-02T15:00:00Z")))],
       at: "2026-03-27T15:00:00Z"),
     // In the trial, after the intro week.
     TierCustomer(
       tier: "trial",
-      setup: [#"{"id":"SUBJECT-c","type":"purchase","subject":"SUBJECT","at":"2026-03-02T15:00:00Z","product":"coins.100","transaction":"SUBJECT-t"}"#],
+      setup: [EventLines.line(.purchase(id: "SUBJECT-c", subject: "SUBJECT", at: ts("2026-03-02T15:00:00Z"), product: "coins.100", transaction: "SUBJECT-t"))],
       at: "2026-03-12T15:00:00Z"),
     // The trial matured by 50 interactions on day one, its grace over, still in the intro week.
     TierCustomer(
       tier: "intro",
       setup: [
-        #"{"id":"SUBJECT-c","type":"purchase","subject":"SUBJECT","at":"2026-03-02T15:00:00Z","product":"coins.100","transaction":"SUBJECT-t"}"#,
-        #"{"id":"SUBJECT-i","type":"usage","subject":"SUBJECT","at":"2026-03-02T16:00:00Z","feature":"interaction","quantity":50}"#,
+        EventLines.line(.purchase(id: "SUBJECT-c", subject: "SUBJECT", at: ts("2026-03-02T15:00:00Z"), product: "coins.100", transaction: "SUBJECT-t")),
+        EventLines.line(.usage(id: "SUBJECT-i", subject: "SUBJECT", at: ts("2026-03-02T16:00:00Z"), feature: "interaction", quantity: 50)),
       ],
       at: "2026-03-06T15:00:00Z", priorUses: ["interaction": [.ever: 50, .week: 50, .month: 50]]),
     // Past every condition.
     TierCustomer(
       tier: "free",
-      setup: [#"{"id":"SUBJECT-c","type":"purchase","subject":"SUBJECT","at":"2026-03-02T15:00:00Z","product":"coins.100","transaction":"SUBJECT-t"}"#],
+      setup: [EventLines.line(.purchase(id: "SUBJECT-c", subject: "SUBJECT", at: ts("2026-03-02T15:00:00Z"), product: "coins.100", transaction: "SUBJECT-t"))],
       at: "2026-03-27T15:00:00Z"),
   ]
 }
@@ -92,8 +92,10 @@ struct PolicyDescriptionTests {
         let subject = "\(customer.tier)-\(feature)-\(uses)"
         var lines = customer.setup.map { $0.replacingOccurrences(of: "SUBJECT", with: subject) }
         if uses > 0 {
-          lines.append(
-            #"{"id":"\#(subject)-u","type":"usage","subject":"\#(subject)","at":"\#(Timestamp(millisecondsSinceEpoch: at.millisecondsSinceEpoch - 3_600_000).rfc3339)","feature":"\#(feature)","quantity":\#(uses)}"#)
+          let use = NewEvent.usage(
+            id: "\(subject)-u", subject: "\(subject)", at: Timestamp(millisecondsSinceEpoch: at.millisecondsSinceEpoch - 3_600_000),
+            feature: FeatureID(rawValue: "\(feature)"), quantity: Int64(uses))
+          lines.append(EventLines.line(use))
         }
         var engine = QueryEngine(ledger: try ledger(lines.joined(separator: "\n"), catalogText: Self.catalogText))
         let asked = engine.permission(subject: subject, feature: feature, at: at, asOf: nil)

@@ -58,11 +58,11 @@ struct PolicyInputErrorTests {
     "a bad usage line names the field",
     arguments: [
       (#"{"id":"x","type":"usage","subject":"a","at":"2026-01-01T00:00:00Z"}"#, "field 'feature' is required for type 'usage'"),
-      (#"{"id":"x","type":"usage","subject":"a","at":"2026-01-01T00:00:00Z","feature":"chat"}"#,
+      (EventLines.line(.usage(id: "x", subject: "a", at: ts("2026-01-01T00:00:00Z"), feature: "chat")),
        #"field 'feature': expected a feature of the catalog's policy (deep_compare, interaction, monthly, pattern, saved_trip, weekly), found "chat""#),
-      (#"{"id":"x","type":"usage","subject":"a","at":"2026-01-01T00:00:00Z","feature":"pattern","quantity":0}"#,
+      (EventLines.line(.usage(id: "x", subject: "a", at: ts("2026-01-01T00:00:00Z"), feature: "pattern", quantity: 0)),
        "field 'quantity': expected a non-zero integer from -1000000 to 1000000 (negative: held items released), found 0"),
-      (#"{"id":"x","type":"usage","subject":"a","at":"2026-01-01T00:00:00Z","feature":"pattern","quantity":1000001}"#,
+      (EventLines.line(.usage(id: "x", subject: "a", at: ts("2026-01-01T00:00:00Z"), feature: "pattern", quantity: 1000001)),
        "found 1000001"),
       (#"{"id":"x","type":"usage","subject":"a","at":"2026-01-01T00:00:00Z","feature":"pattern","quantity":1.5}"#,
        "field 'quantity': expected an integer"),
@@ -78,7 +78,7 @@ struct PolicyInputErrorTests {
 
   @Test("a usage line against a catalog without a policy says so")
   func usageWithoutPolicy() throws {
-    let found = try errors(#"{"id":"x","type":"usage","subject":"a","at":"2026-01-01T00:00:00Z","feature":"pattern"}"#)
+    let found = try errors(EventLines.line(.usage(id: "x", subject: "a", at: ts("2026-01-01T00:00:00Z"), feature: "pattern")))
     #expect(found.first?.message == #"field 'feature': expected a feature of the catalog's 'policy' (this catalog has no policy), found "pattern""#)
   }
 

@@ -133,7 +133,7 @@ struct UsageCountingTests {
   func subscriber() throws {
     var engine = QueryEngine(
       ledger: try policyLedger([
-        #"{"id":"p1","type":"purchase","subject":"ed","at":"2026-04-01T00:00:00Z","product":"plus.monthly","transaction":"t1","expires":"2026-05-01T00:00:00Z"}"#,
+        EventLines.line(.purchase(id: "p1", subject: "ed", at: ts("2026-04-01T00:00:00Z"), product: "plus.monthly", transaction: "t1", expires: ts("2026-05-01T00:00:00Z"))),
         use("d1", "ed", "2026-04-02T10:00:00Z", "deep_compare"),
       ]))
     let answer = engine.policyAnswer("ed", at: "2026-04-02T12:00:00Z")

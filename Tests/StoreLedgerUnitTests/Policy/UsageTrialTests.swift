@@ -60,7 +60,7 @@ struct UsageTrialTests {
     var engine = QueryEngine(
       ledger: try policyLedger([
         use("e1", "ea", "2026-04-01T10:00:00Z", quantity: 3),
-        #"{"id":"e2","type":"purchase","subject":"ea","at":"2026-04-03T10:00:00Z","product":"plus.monthly","transaction":"t1","expires":"2026-05-03T10:00:00Z"}"#,
+        EventLines.line(.purchase(id: "e2", subject: "ea", at: ts("2026-04-03T10:00:00Z"), product: "plus.monthly", transaction: "t1", expires: ts("2026-05-03T10:00:00Z"))),
       ]))
     let during = engine.policyAnswer("ea", at: "2026-04-04T00:00:00Z").policy?.trial
     #expect(during == Holdings.Trial(
@@ -75,7 +75,7 @@ struct UsageTrialTests {
     var engine = QueryEngine(
       ledger: try policyLedger([
         use("t1", "ti", "2026-06-01T00:00:00Z"),
-        #"{"id":"t2","type":"purchase","subject":"ti","at":"2026-06-22T00:00:00Z","product":"plus.monthly","transaction":"x1","expires":"2026-07-22T00:00:00Z"}"#,
+        EventLines.line(.purchase(id: "t2", subject: "ti", at: ts("2026-06-22T00:00:00Z"), product: "plus.monthly", transaction: "x1", expires: ts("2026-07-22T00:00:00Z"))),
       ]))
     let trial = engine.policyAnswer("ti", at: "2026-06-23T00:00:00Z").policy?.trial
     #expect(trial?.state == .subscribed)
@@ -96,9 +96,9 @@ struct UsageTrialTests {
     var engine = QueryEngine(
       ledger: try policyLedger([
         use("r1", "re", "2026-04-01T00:00:00Z"),
-        #"{"id":"r2","type":"purchase_pending","subject":"re","at":"2026-04-02T00:00:00Z","product":"plus.lifetime"}"#,
-        #"{"id":"r3","type":"purchase","subject":"re","at":"2026-04-05T00:00:00Z","product":"plus.lifetime","transaction":"l1"}"#,
-        #"{"id":"r4","type":"revocation","subject":"re","at":"2026-04-06T00:00:00Z","transaction":"l1","reason":"refund"}"#,
+        EventLines.line(.purchasePending(id: "r2", subject: "re", at: ts("2026-04-02T00:00:00Z"), product: "plus.lifetime")),
+        EventLines.line(.purchase(id: "r3", subject: "re", at: ts("2026-04-05T00:00:00Z"), product: "plus.lifetime", transaction: "l1")),
+        EventLines.line(.revocation(id: "r4", subject: "re", at: ts("2026-04-06T00:00:00Z"), transaction: "l1", reason: .refund)),
       ]))
     #expect(engine.policyAnswer("re", at: "2026-04-04T00:00:00Z").policy?.trial?.state == .trial)
     let after = engine.policyAnswer("re", at: "2026-04-07T00:00:00Z").policy?.trial
@@ -119,7 +119,7 @@ struct UsageTrialTests {
     var engine = QueryEngine(
       ledger: try policyLedger([
         use("c1", "ca", "2026-01-01T10:00:00Z"),
-        #"{"id":"c2","type":"purchase","subject":"ca","at":"2026-01-02T10:00:00Z","product":"plus.lifetime","transaction":"l1"}"#,
+        EventLines.line(.purchase(id: "c2", subject: "ca", at: ts("2026-01-02T10:00:00Z"), product: "plus.lifetime", transaction: "l1")),
       ]))
     let cache = CacheRequest(verifiedAt: ts(verifiedAt), maxStaleness: ISODuration(budget)!)
     let answer = engine.policyAnswer("ca", at: at, cache: cache)
@@ -135,8 +135,8 @@ struct UsageTrialTests {
   func cachedKnowledge() throws {
     var engine = QueryEngine(
       ledger: try policyLedger([
-        #"{"id":"k1","type":"purchase","subject":"ka","at":"2026-01-01T00:00:00Z","product":"plus.lifetime","transaction":"l1"}"#,
-        #"{"id":"k2","type":"revocation","subject":"ka","at":"2026-01-02T00:00:00Z","transaction":"l1","recorded":"2026-01-03T00:00:00Z"}"#,
+        EventLines.line(.purchase(id: "k1", subject: "ka", at: ts("2026-01-01T00:00:00Z"), product: "plus.lifetime", transaction: "l1")),
+        EventLines.line(.revocation(id: "k2", subject: "ka", at: ts("2026-01-02T00:00:00Z"), transaction: "l1").recordedAt("2026-01-03T00:00:00Z")),
       ]))
     let cache = CacheRequest(verifiedAt: ts("2026-01-02T12:00:00Z"))
     #expect(engine.policyAnswer("ka", at: "2026-01-03T00:00:00Z", cache: cache).policy?.tier == "plus")

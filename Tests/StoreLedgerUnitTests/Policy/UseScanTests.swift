@@ -18,13 +18,13 @@ struct UseScanTests {
         lines.append(use("tie-a", "s3", "2026-04-02T10:00:00Z"))
         lines.append(use("tie-b", "s3", "2026-04-02T10:00:00Z"))
         lines.append(
-          #"{"id":"life","type":"purchase","subject":"s3","at":"2026-04-03T00:00:00Z","product":"plus.lifetime","transaction":"l3"}"#)
+          EventLines.line(.purchase(id: "life", subject: "s3", at: ts("2026-04-03T00:00:00Z"), product: "plus.lifetime", transaction: "l3")))
         lines.append(
-          #"{"id":"refund","type":"revocation","subject":"s3","at":"2026-04-05T00:00:00Z","transaction":"l3","recorded":"2026-04-20T00:00:00Z"}"#)
+          EventLines.line(.revocation(id: "refund", subject: "s3", at: ts("2026-04-05T00:00:00Z"), transaction: "l3").recordedAt("2026-04-20T00:00:00Z")))
         // A subscription backfilled late: a use before it was recorded leaks as known then;
         // a use itself recorded after the backfill does not.
         lines.append(
-          #"{"id":"late-buy","type":"purchase","subject":"s4","at":"2026-04-01T00:00:00Z","product":"plus.monthly","transaction":"t4","expires":"2026-05-01T00:00:00Z","recorded":"2026-04-10T00:00:00Z"}"#)
+          EventLines.line(.purchase(id: "late-buy", subject: "s4", at: ts("2026-04-01T00:00:00Z"), product: "plus.monthly", transaction: "t4", expires: ts("2026-05-01T00:00:00Z")).recordedAt("2026-04-10T00:00:00Z")))
         lines.append(use("early-use", "s4", "2026-04-02T00:00:00Z", "deep_compare"))
         lines.append(use("late-use", "s4", "2026-04-02T01:00:00Z", "deep_compare", recorded: "2026-04-12T00:00:00Z"))
         var engine = QueryEngine(ledger: try policyLedger(lines, offset: offset))

@@ -9,11 +9,11 @@ import Testing
 /// no other state has the key.
 @Suite("grace_expires in answers (contract v1.3, section 5)")
 struct GraceExpiresTests {
-  static let log = """
-    {"id":"p1","type":"purchase","subject":"u1","at":"2026-01-01T00:00:00Z","product":"pro.monthly","transaction":"t1","expires":"2026-02-01T00:00:00Z"}
-    {"id":"g1","type":"grace_entered","subject":"u1","at":"2026-02-01T00:00:00Z","original_transaction":"t1","grace_expires":"2026-02-17T00:00:00Z"}
-    {"id":"g2","type":"grace_entered","subject":"u1","at":"2026-02-03T00:00:00Z","original_transaction":"t1","grace_expires":"2026-02-20T00:00:00Z"}
-    """
+  static let log = EventLines.log([
+    .purchase(id: "p1", subject: "u1", at: ts("2026-01-01T00:00:00Z"), product: "pro.monthly", transaction: "t1", expires: ts("2026-02-01T00:00:00Z")),
+    .graceEntered(id: "g1", subject: "u1", at: ts("2026-02-01T00:00:00Z"), originalTransaction: "t1", graceExpires: ts("2026-02-17T00:00:00Z")),
+    .graceEntered(id: "g2", subject: "u1", at: ts("2026-02-03T00:00:00Z"), originalTransaction: "t1", graceExpires: ts("2026-02-20T00:00:00Z")),
+  ])
 
   /// (instant asked, the state the plan reports, the `grace_expires` expected or nil for no key).
   static let cases: [(String, String, String?)] = [

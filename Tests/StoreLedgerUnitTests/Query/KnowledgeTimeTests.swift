@@ -9,10 +9,10 @@ import Testing
 
 @Suite("Effective time and knowledge time (Docs/semantics.md)")
 struct KnowledgeTimeTests {
-  static let log = #"""
-    {"id":"p1","type":"purchase","subject":"u1","at":"2026-01-01T00:00:00Z","product":"pro.annual","transaction":"t1","expires":"2027-01-01T00:00:00Z"}
-    {"id":"v1","type":"revocation","subject":"u1","at":"2026-02-01T00:00:00Z","recorded":"2026-03-01T00:00:00Z","transaction":"t1","reason":"refund"}
-    """#
+  static let log = EventLines.log([
+    .purchase(id: "p1", subject: "u1", at: ts("2026-01-01T00:00:00Z"), product: "pro.annual", transaction: "t1", expires: ts("2027-01-01T00:00:00Z")),
+    .revocation(id: "v1", subject: "u1", at: ts("2026-02-01T00:00:00Z"), transaction: "t1", reason: .refund).recordedAt("2026-03-01T00:00:00Z"),
+  ])
 
   @Test(
     "a late refund is absent as we knew it then and present as we know it now",
@@ -36,22 +36,22 @@ struct KnowledgeTimeTests {
 
   @Test("events at the same instant apply in line order")
   func ties() throws {
-    var engine = QueryEngine(ledger: try ledger(#"""
-      {"id":"p1","type":"purchase","subject":"u1","at":"2026-01-01T00:00:00Z","product":"pro.monthly","transaction":"t1","expires":"2026-02-01T00:00:00Z"}
-      {"id":"a1","type":"auto_renew_changed","subject":"u1","at":"2026-01-10T00:00:00Z","original_transaction":"t1","auto_renew":false}
-      {"id":"a2","type":"auto_renew_changed","subject":"u1","at":"2026-01-10T00:00:00Z","original_transaction":"t1","auto_renew":true}
-      {"id":"a3","type":"auto_renew_changed","subject":"u2","at":"2026-01-10T00:00:00Z","original_transaction":"t9","auto_renew":true}
-      """#))
+    var engine = QueryEngine(ledger: try ledger(EventLines.log([
+      .purchase(id: "p1", subject: "u1", at: ts("2026-01-01T00:00:00Z"), product: "pro.monthly", transaction: "t1", expires: ts("2026-02-01T00:00:00Z")),
+      .autoRenewChanged(id: "a1", subject: "u1", at: ts("2026-01-10T00:00:00Z"), originalTransaction: "t1", autoRenew: false),
+      .autoRenewChanged(id: "a2", subject: "u1", at: ts("2026-01-10T00:00:00Z"), originalTransaction: "t1", autoRenew: true),
+      .autoRenewChanged(id: "a3", subject: "u2", at: ts("2026-01-10T00:00:00Z"), originalTransaction: "t9", autoRenew: true),
+    ])))
     #expect(engine.checkedAnswer("u1", at: "2026-01-10T00:00:00Z").plans.byName.first?.value.willRenew == true)
   }
 
   @Test("events written out of order apply in effective order")
   func outOfOrder() throws {
-    var engine = QueryEngine(ledger: try ledger(#"""
-      {"id":"r1","type":"renewal","subject":"u1","at":"2026-02-01T00:00:00Z","product":"pro.monthly","transaction":"t2","original_transaction":"t1","expires":"2026-03-01T00:00:00Z"}
-      {"id":"b1","type":"billing_retry","subject":"u1","at":"2026-01-31T00:00:00Z","original_transaction":"t1"}
-      {"id":"p1","type":"purchase","subject":"u1","at":"2026-01-01T00:00:00Z","product":"pro.monthly","transaction":"t1","expires":"2026-02-01T00:00:00Z"}
-      """#))
+    var engine = QueryEngine(ledger: try ledger(EventLines.log([
+      .renewal(id: "r1", subject: "u1", at: ts("2026-02-01T00:00:00Z"), product: "pro.monthly", transaction: "t2", originalTransaction: "t1", expires: ts("2026-03-01T00:00:00Z")),
+      .billingRetry(id: "b1", subject: "u1", at: ts("2026-01-31T00:00:00Z"), originalTransaction: "t1"),
+      .purchase(id: "p1", subject: "u1", at: ts("2026-01-01T00:00:00Z"), product: "pro.monthly", transaction: "t1", expires: ts("2026-02-01T00:00:00Z")),
+    ])))
     #expect(engine.checkedAnswer("u1", at: "2026-01-31T12:00:00Z").plans.byName.first?.value.state == .billingRetry)
     #expect(engine.checkedAnswer("u1", at: "2026-02-15T00:00:00Z").plans.byName.first?.value.transaction == "t2")
   }

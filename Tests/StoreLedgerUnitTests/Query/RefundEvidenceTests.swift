@@ -35,12 +35,12 @@ struct RefundEvidenceTests {
   func documentedBodies() throws {
     // Google's reference: "45200 represents 45.2%"; Apple's ConsumptionRequest V2 fields.
     let evidence = try Self.evidence(
-      #"""
-      {"id":"p1","type":"purchase","subject":"u1","at":"2026-03-01T10:00:00Z","product":"gems.1000","transaction":"t1","price":9990,"currency":"USD"}
-      {"id":"c1","type":"consumption","subject":"u1","at":"2026-03-02T10:00:00Z","currency":"gems","quantity":400}
-      {"id":"c2","type":"consumption","subject":"u1","at":"2026-03-03T10:00:00Z","currency":"gems","quantity":52}
-      {"id":"rq","type":"refund_requested","subject":"u1","at":"2026-03-04T10:00:00Z","transaction":"t1","reason":"unsatisfied"}
-      """#, consented: true)
+      EventLines.log([
+      .purchase(id: "p1", subject: "u1", at: ts("2026-03-01T10:00:00Z"), product: "gems.1000", transaction: "t1", price: 9990, currency: "USD"),
+      .consumption(id: "c1", subject: "u1", at: ts("2026-03-02T10:00:00Z"), currency: "gems", quantity: 400),
+      .consumption(id: "c2", subject: "u1", at: ts("2026-03-03T10:00:00Z"), currency: "gems", quantity: 52),
+      .refundRequested(id: "rq", subject: "u1", at: ts("2026-03-04T10:00:00Z"), transaction: "t1", reason: .unsatisfied),
+      ]), consented: true)
     #expect(
       evidence.appStoreBody
         == .object([
@@ -65,14 +65,14 @@ struct RefundEvidenceTests {
   @Test("spends take the oldest credits first: across two purchases, the share is of the one asked about")
   func oldestCreditsFirst() throws {
     // p1 credits 1,000 (older), p2 1,000. Spends of 700 then 600: p1 gives 1,000, p2 gives 300.
-    let log = #"""
-      {"id":"p2","type":"purchase","subject":"u1","at":"2026-03-02T00:00:00Z","product":"gems.1000","transaction":"t2"}
-      {"id":"p1","type":"purchase","subject":"u1","at":"2026-03-01T00:00:00Z","product":"gems.1000","transaction":"t1"}
-      {"id":"c1","type":"consumption","subject":"u1","at":"2026-03-03T00:00:00Z","currency":"gems","quantity":700}
-      {"id":"c2","type":"consumption","subject":"u1","at":"2026-03-04T00:00:00Z","currency":"gems","quantity":600}
-      {"id":"r1","type":"refund_requested","subject":"u1","at":"2026-03-05T00:00:00Z","transaction":"t1"}
-      {"id":"r2","type":"refund_requested","subject":"u1","at":"2026-03-05T00:00:00Z","transaction":"t2"}
-      """#
+    let log = EventLines.log([
+      .purchase(id: "p2", subject: "u1", at: ts("2026-03-02T00:00:00Z"), product: "gems.1000", transaction: "t2"),
+      .purchase(id: "p1", subject: "u1", at: ts("2026-03-01T00:00:00Z"), product: "gems.1000", transaction: "t1"),
+      .consumption(id: "c1", subject: "u1", at: ts("2026-03-03T00:00:00Z"), currency: "gems", quantity: 700),
+      .consumption(id: "c2", subject: "u1", at: ts("2026-03-04T00:00:00Z"), currency: "gems", quantity: 600),
+      .refundRequested(id: "r1", subject: "u1", at: ts("2026-03-05T00:00:00Z"), transaction: "t1"),
+      .refundRequested(id: "r2", subject: "u1", at: ts("2026-03-05T00:00:00Z"), transaction: "t2"),
+    ])
     let first = try Self.evidence(log, .id("r1"))
     #expect(first.consumption == .credits(currency: "gems", credited: 1000, spent: 1000))
     #expect(first.consumedMilliunits == 100_000 && first.preference == .decline)
@@ -87,13 +87,13 @@ struct RefundEvidenceTests {
   @Test("a revoked purchase's credit leaves the line: later spends take the next oldest credit")
   func revokedCreditSkipped() throws {
     let evidence = try Self.evidence(
-      #"""
-      {"id":"p1","type":"purchase","subject":"u1","at":"2026-03-01T00:00:00Z","product":"gems.1000","transaction":"t1"}
-      {"id":"p2","type":"purchase","subject":"u1","at":"2026-03-02T00:00:00Z","product":"gems.1000","transaction":"t2"}
-      {"id":"v1","type":"revocation","subject":"u1","at":"2026-03-03T00:00:00Z","transaction":"t1","reason":"refund"}
-      {"id":"c1","type":"consumption","subject":"u1","at":"2026-03-04T00:00:00Z","currency":"gems","quantity":250}
-      {"id":"rq","type":"refund_requested","subject":"u1","at":"2026-03-05T00:00:00Z","transaction":"t2"}
-      """#)
+      EventLines.log([
+      .purchase(id: "p1", subject: "u1", at: ts("2026-03-01T00:00:00Z"), product: "gems.1000", transaction: "t1"),
+      .purchase(id: "p2", subject: "u1", at: ts("2026-03-02T00:00:00Z"), product: "gems.1000", transaction: "t2"),
+      .revocation(id: "v1", subject: "u1", at: ts("2026-03-03T00:00:00Z"), transaction: "t1", reason: .refund),
+      .consumption(id: "c1", subject: "u1", at: ts("2026-03-04T00:00:00Z"), currency: "gems", quantity: 250),
+      .refundRequested(id: "rq", subject: "u1", at: ts("2026-03-05T00:00:00Z"), transaction: "t2"),
+      ]))
     #expect(evidence.consumption == .credits(currency: "gems", credited: 1000, spent: 250))
     #expect(evidence.consumedMilliunits == 25_000)
     #expect(evidence.history.refunds == 1)
@@ -102,12 +102,12 @@ struct RefundEvidenceTests {
   @Test("a subscription halfway through its period: 50000 milliunits, no consumptionPercentage for Apple")
   func subscriptionHalfway() throws {
     let evidence = try Self.evidence(
-      #"""
-      {"id":"p1","type":"purchase","subject":"u1","at":"2026-04-01T00:00:00Z","product":"pro.monthly","transaction":"t1","expires":"2026-05-01T00:00:00Z","price":4990,"currency":"EUR"}
-      {"id":"u1","type":"usage","subject":"u1","at":"2026-04-10T00:00:00Z","feature":"export","quantity":3}
-      {"id":"u2","type":"usage","subject":"u1","at":"2026-04-12T00:00:00Z","feature":"export"}
-      {"id":"rq","type":"refund_requested","subject":"u1","at":"2026-04-16T00:00:00Z","transaction":"t1"}
-      """#)
+      EventLines.log([
+      .purchase(id: "p1", subject: "u1", at: ts("2026-04-01T00:00:00Z"), product: "pro.monthly", transaction: "t1", expires: ts("2026-05-01T00:00:00Z"), price: 4990, currency: "EUR"),
+      .usage(id: "u1", subject: "u1", at: ts("2026-04-10T00:00:00Z"), feature: "export", quantity: 3),
+      .usage(id: "u2", subject: "u1", at: ts("2026-04-12T00:00:00Z"), feature: "export"),
+      .refundRequested(id: "rq", subject: "u1", at: ts("2026-04-16T00:00:00Z"), transaction: "t1"),
+      ]))
     #expect(evidence.consumption == .period(start: ts("2026-04-01T00:00:00Z"), end: ts("2026-05-01T00:00:00Z"), elapsedMs: 15 * 86_400_000))
     #expect(evidence.consumedMilliunits == 50_000)
     #expect(
@@ -133,10 +133,10 @@ struct RefundEvidenceTests {
     // A week is 604,800,000 ms, so a milliunit is 6,048 ms: 3,024 ms is exactly half of one (rounded up),
     // 3,023 ms less than half; 1 ms before the end is 99,999.9998 milliunits, rounded up to all.
     let evidence = try Self.evidence(
-      #"""
-      {"id":"p1","type":"purchase","subject":"u1","at":"2026-04-01T00:00:00Z","product":"pass.week","transaction":"t1"}
-      {"id":"rq","type":"refund_requested","subject":"u1","at":"\#(requestAt)","transaction":"t1"}
-      """#)
+      EventLines.log([
+        .purchase(id: "p1", subject: "u1", at: ts("2026-04-01T00:00:00Z"), product: "pass.week", transaction: "t1"),
+        .refundRequested(id: "rq", subject: "u1", at: ts(requestAt), transaction: "t1"),
+      ]))
     #expect(evidence.consumedMilliunits == milliunits)
     #expect(evidence.appStoreBody["consumptionPercentage"] == .integer(milliunits))
     #expect(evidence.appStoreBody["refundPreference"] == .string(apple))
@@ -147,17 +147,17 @@ struct RefundEvidenceTests {
   func chargeAtTheRequest() throws {
     #expect(throws: Diagnostic.self) {
       try Self.evidence(
-        #"""
-        {"id":"p1","type":"purchase","subject":"u1","at":"2026-04-01T00:00:00Z","product":"pass.week","transaction":"t1"}
-        {"id":"rq","type":"refund_requested","subject":"u1","at":"2026-04-01T00:00:00Z","transaction":"t1"}
-        """#)
+        EventLines.log([
+        .purchase(id: "p1", subject: "u1", at: ts("2026-04-01T00:00:00Z"), product: "pass.week", transaction: "t1"),
+        .refundRequested(id: "rq", subject: "u1", at: ts("2026-04-01T00:00:00Z"), transaction: "t1"),
+        ]))
     }
     do {
       _ = try Self.evidence(
-        #"""
-        {"id":"p1","type":"purchase","subject":"u1","at":"2026-04-01T00:00:00Z","product":"pass.week","transaction":"t1"}
-        {"id":"rq","type":"refund_requested","subject":"u1","at":"2026-04-01T00:00:00Z","transaction":"t1"}
-        """#)
+        EventLines.log([
+        .purchase(id: "p1", subject: "u1", at: ts("2026-04-01T00:00:00Z"), product: "pass.week", transaction: "t1"),
+        .refundRequested(id: "rq", subject: "u1", at: ts("2026-04-01T00:00:00Z"), transaction: "t1"),
+        ]))
     } catch let error as Diagnostic {
       #expect(error.exitCode == 65 && error.code == .evidenceWithoutCharge)
       #expect(error.message.contains("transaction 't1'"))
@@ -167,13 +167,13 @@ struct RefundEvidenceTests {
   @Test("a free trial before the purchase is a sample; a lasting unlock has no share and no Apple preference")
   func trialAndLastingUnlock() throws {
     let evidence = try Self.evidence(
-      #"""
-      {"id":"tr","type":"purchase","subject":"u1","at":"2026-01-01T00:00:00Z","product":"pro.monthly","transaction":"t0","expires":"2026-01-08T00:00:00Z","offer":"trial"}
-      {"id":"p1","type":"purchase","subject":"u1","at":"2026-02-01T00:00:00Z","product":"pro.lifetime","transaction":"t1","price":29990,"currency":"USD"}
-      {"id":"u1","type":"usage","subject":"u1","at":"2026-01-05T00:00:00Z","feature":"export"}
-      {"id":"u2","type":"usage","subject":"u1","at":"2026-02-03T00:00:00Z","feature":"export","quantity":2}
-      {"id":"rq","type":"refund_requested","subject":"u1","at":"2026-02-10T00:00:00Z","transaction":"t1"}
-      """#)
+      EventLines.log([
+      .purchase(id: "tr", subject: "u1", at: ts("2026-01-01T00:00:00Z"), product: "pro.monthly", transaction: "t0", expires: ts("2026-01-08T00:00:00Z"), offer: .trial),
+      .purchase(id: "p1", subject: "u1", at: ts("2026-02-01T00:00:00Z"), product: "pro.lifetime", transaction: "t1", price: 29990, currency: "USD"),
+      .usage(id: "u1", subject: "u1", at: ts("2026-01-05T00:00:00Z"), feature: "export"),
+      .usage(id: "u2", subject: "u1", at: ts("2026-02-03T00:00:00Z"), feature: "export", quantity: 2),
+      .refundRequested(id: "rq", subject: "u1", at: ts("2026-02-10T00:00:00Z"), transaction: "t1"),
+      ]))
     #expect(evidence.sample == "a free trial of pro.monthly from 1 Jan 2026")
     #expect(evidence.consumption == .unmeasured && evidence.consumedMilliunits == nil)
     #expect(evidence.appStoreBody == .object([("deliveryStatus", .string("DELIVERED")), ("sampleContentProvided", .bool(true))]))
@@ -187,13 +187,13 @@ struct RefundEvidenceTests {
   @Test("a unit transferred to the subject: its charge is the first owner's, its uses the requester's")
   func transferredUnit() throws {
     let evidence = try Self.evidence(
-      #"""
-      {"id":"p1","type":"purchase","subject":"old","at":"2026-01-01T00:00:00Z","product":"pro.lifetime","transaction":"t1","price":9990,"currency":"USD"}
-      {"id":"u0","type":"usage","subject":"old","at":"2026-01-02T00:00:00Z","feature":"export"}
-      {"id":"x1","type":"transfer","subject":"old","at":"2026-01-03T00:00:00Z","transaction":"t1","to":"new"}
-      {"id":"u1","type":"usage","subject":"new","at":"2026-01-04T00:00:00Z","feature":"export"}
-      {"id":"rq","type":"refund_requested","subject":"new","at":"2026-01-05T00:00:00Z","transaction":"t1"}
-      """#)
+      EventLines.log([
+      .purchase(id: "p1", subject: "old", at: ts("2026-01-01T00:00:00Z"), product: "pro.lifetime", transaction: "t1", price: 9990, currency: "USD"),
+      .usage(id: "u0", subject: "old", at: ts("2026-01-02T00:00:00Z"), feature: "export"),
+      .transfer(id: "x1", subject: "old", at: ts("2026-01-03T00:00:00Z"), to: "new", transaction: "t1"),
+      .usage(id: "u1", subject: "new", at: ts("2026-01-04T00:00:00Z"), feature: "export"),
+      .refundRequested(id: "rq", subject: "new", at: ts("2026-01-05T00:00:00Z"), transaction: "t1"),
+      ]))
     #expect(evidence.request.subject == "new")
     #expect(evidence.purchase.line == 1 && evidence.purchase.price == 9990)
     #expect(evidence.uses.map(\.description) == ["u1: 1 use of export"])
@@ -204,13 +204,13 @@ struct RefundEvidenceTests {
   @Test("Google's list holds the newest 1,000 uses of 1,001; the note says so")
   func usesCap() throws {
     var lines = [
-      #"{"id":"p1","type":"purchase","subject":"u1","at":"2026-01-01T00:00:00Z","product":"pro.lifetime","transaction":"t1"}"#
+      EventLines.line(.purchase(id: "p1", subject: "u1", at: ts("2026-01-01T00:00:00Z"), product: "pro.lifetime", transaction: "t1"))
     ]
     for minute in 0..<1_001 {
       let at = Timestamp(millisecondsSinceEpoch: ts("2026-01-02T00:00:00Z").millisecondsSinceEpoch + Int64(minute) * 60_000)
-      lines.append(#"{"id":"u\#(minute)","type":"usage","subject":"u1","at":"\#(at.rfc3339)","feature":"export"}"#)
+      lines.append(EventLines.line(.usage(id: "u\(minute)", subject: "u1", at: at, feature: "export")))
     }
-    lines.append(#"{"id":"rq","type":"refund_requested","subject":"u1","at":"2026-02-01T00:00:00Z","transaction":"t1"}"#)
+    lines.append(EventLines.line(.refundRequested(id: "rq", subject: "u1", at: ts("2026-02-01T00:00:00Z"), transaction: "t1")))
     let evidence = try Self.evidence(lines.joined(separator: "\n"))
     #expect(evidence.usesTotal == 1_001 && evidence.uses.count == 1_000)
     guard case .array(let events)? = evidence.googlePlayBody["consumptionUsageEvents"] else {
@@ -226,10 +226,10 @@ struct RefundEvidenceTests {
   @Test("customerConsented is in Apple's body only with the flag; without it the text says Apple requires it", arguments: [true, false])
   func consent(consented: Bool) throws {
     let evidence = try Self.evidence(
-      #"""
-      {"id":"p1","type":"purchase","subject":"u1","at":"2026-03-01T00:00:00Z","product":"gems.1000","transaction":"t1"}
-      {"id":"rq","type":"refund_requested","subject":"u1","at":"2026-03-02T00:00:00Z","transaction":"t1"}
-      """#, consented: consented)
+      EventLines.log([
+      .purchase(id: "p1", subject: "u1", at: ts("2026-03-01T00:00:00Z"), product: "gems.1000", transaction: "t1"),
+      .refundRequested(id: "rq", subject: "u1", at: ts("2026-03-02T00:00:00Z"), transaction: "t1"),
+      ]), consented: consented)
     #expect(evidence.appStoreBody["customerConsented"] == (consented ? .bool(true) : nil))
     #expect(evidence.text.contains("Apple requires it to be true") == !consented)
     #expect(evidence.text.contains("Nothing was sent"))
@@ -238,24 +238,27 @@ struct RefundEvidenceTests {
 
   @Test("a request known late sees what was known at its recorded: a spend recorded after it does not count")
   func requestKnownLate() throws {
-    let log = #"""
-      {"id":"p1","type":"purchase","subject":"u1","at":"2026-03-01T00:00:00Z","product":"gems.1000","transaction":"t1"}
-      {"id":"c1","type":"consumption","subject":"u1","at":"2026-03-02T00:00:00Z","currency":"gems","quantity":100}
-      {"id":"c2","type":"consumption","subject":"u1","at":"2026-03-03T00:00:00Z","recorded":"2026-03-10T00:00:00Z","currency":"gems","quantity":200}
-      {"id":"rq","type":"refund_requested","subject":"u1","at":"2026-03-05T00:00:00Z","recorded":"REC","transaction":"t1"}
-      """#
-    let early = try Self.evidence(log.replacingOccurrences(of: "REC", with: "2026-03-09T23:59:59.999Z"))
+    func log(requestRecorded: String) -> String {
+      EventLines.log([
+        .purchase(id: "p1", subject: "u1", at: ts("2026-03-01T00:00:00Z"), product: "gems.1000", transaction: "t1"),
+        .consumption(id: "c1", subject: "u1", at: ts("2026-03-02T00:00:00Z"), currency: "gems", quantity: 100),
+        .consumption(id: "c2", subject: "u1", at: ts("2026-03-03T00:00:00Z"), currency: "gems", quantity: 200)
+          .recordedAt("2026-03-10T00:00:00Z"),
+        .refundRequested(id: "rq", subject: "u1", at: ts("2026-03-05T00:00:00Z"), transaction: "t1").recordedAt(requestRecorded),
+      ])
+    }
+    let early = try Self.evidence(log(requestRecorded: "2026-03-09T23:59:59.999Z"))
     #expect(early.consumedMilliunits == 10_000)
-    let late = try Self.evidence(log.replacingOccurrences(of: "REC", with: "2026-03-10T00:00:00Z"))
+    let late = try Self.evidence(log(requestRecorded: "2026-03-10T00:00:00Z"))
     #expect(late.consumedMilliunits == 30_000)
   }
 
   @Test("an unknown request is a usage error (64) naming the nearest request ids or the transaction's requests")
   func unknownRequest() throws {
-    let log = #"""
-      {"id":"p1","type":"purchase","subject":"u1","at":"2026-03-01T00:00:00Z","product":"gems.1000","transaction":"t1"}
-      {"id":"req-1","type":"refund_requested","subject":"u1","at":"2026-03-02T00:00:00Z","transaction":"t1"}
-      """#
+    let log = EventLines.log([
+      .purchase(id: "p1", subject: "u1", at: ts("2026-03-01T00:00:00Z"), product: "gems.1000", transaction: "t1"),
+      .refundRequested(id: "req-1", subject: "u1", at: ts("2026-03-02T00:00:00Z"), transaction: "t1"),
+    ])
     for (selector, words) in [
       (RefundRequestSelector.id("req-2"), "no refund_requested event 'req-2' in the log; did you mean 'req-1'?"),
       (.transaction("t1", at: ts("2026-03-03T00:00:00Z")), "its requests are at 2026-03-02T00:00:00Z"),
@@ -274,13 +277,15 @@ struct RefundEvidenceTests {
   func catalogPolicy() throws {
     let catalogText = Self.catalogText.replacingOccurrences(
       of: #""policy": {"#, with: #""refund_preference": {"grant_full_up_to": 10000, "decline_from": 50000}, "policy": {"#)
-    let log = #"""
-      {"id":"p1","type":"purchase","subject":"u1","at":"2026-03-01T00:00:00Z","product":"gems.1000","transaction":"t1"}
-      {"id":"c1","type":"consumption","subject":"u1","at":"2026-03-02T00:00:00Z","currency":"gems","quantity":QTY}
-      {"id":"rq","type":"refund_requested","subject":"u1","at":"2026-03-05T00:00:00Z","transaction":"t1"}
-      """#
+    func log(spent quantity: Int64) -> String {
+      EventLines.log([
+        .purchase(id: "p1", subject: "u1", at: ts("2026-03-01T00:00:00Z"), product: "gems.1000", transaction: "t1"),
+        .consumption(id: "c1", subject: "u1", at: ts("2026-03-02T00:00:00Z"), currency: "gems", quantity: quantity),
+        .refundRequested(id: "rq", subject: "u1", at: ts("2026-03-05T00:00:00Z"), transaction: "t1"),
+      ])
+    }
     for (quantity, outcome) in [(100, RefundPreferencePolicy.Outcome.grantFull), (101, .grantProrated), (499, .grantProrated), (500, .decline)] {
-      let evidence = try Self.evidence(log.replacingOccurrences(of: "QTY", with: "\(quantity)"), catalogText: catalogText)
+      let evidence = try Self.evidence(log(spent: Int64(quantity)), catalogText: catalogText)
       #expect(evidence.preference == outcome, "\(quantity) gems")
       #expect(evidence.preferenceFromCatalog)
     }
@@ -298,11 +303,10 @@ struct RefundEvidenceTests {
   func pendingRefundToken() throws {
     let directory = try temporaryDirectory()
     let path = directory.appendingPathComponent("log.jsonl").path
-    let log = #"""
-      {"id":"p1","type":"purchase","subject":"u1","at":"2026-03-01T00:00:00Z","product":"gems.1000","transaction":"t1"}
-      {"id":"rq","type":"refund_requested","subject":"u1","at":"2026-03-02T00:00:00Z","transaction":"t1","meta":{"pendingRefundToken":"prt-123"}}
-
-      """#
+    let log = EventLines.log([
+      .purchase(id: "p1", subject: "u1", at: ts("2026-03-01T00:00:00Z"), product: "gems.1000", transaction: "t1"),
+      .refundRequested(id: "rq", subject: "u1", at: ts("2026-03-02T00:00:00Z"), transaction: "t1").withMeta(["pendingRefundToken": "prt-123"]),
+    ]) + "\n"
     try log.write(toFile: path, atomically: true, encoding: .utf8)
     let built = try ledger(log, catalogText: Self.catalogText)
     let withToken = try RefundEvidence.build(ledger: built, selector: .id("rq"), customerConsented: false, logPath: path)
@@ -315,9 +319,9 @@ struct RefundEvidenceTests {
   @Test("the same log gives byte-identical evidence, whatever the order of its lines")
   func deterministic() throws {
     let lines = [
-      #"{"id":"p1","type":"purchase","subject":"u1","at":"2026-03-01T00:00:00Z","product":"gems.1000","transaction":"t1","price":990,"currency":"USD"}"#,
-      #"{"id":"c1","type":"consumption","subject":"u1","at":"2026-03-02T00:00:00Z","currency":"gems","quantity":10}"#,
-      #"{"id":"rq","type":"refund_requested","subject":"u1","at":"2026-03-05T00:00:00Z","transaction":"t1"}"#,
+      EventLines.line(.purchase(id: "p1", subject: "u1", at: ts("2026-03-01T00:00:00Z"), product: "gems.1000", transaction: "t1", price: 990, currency: "USD")),
+      EventLines.line(.consumption(id: "c1", subject: "u1", at: ts("2026-03-02T00:00:00Z"), currency: "gems", quantity: 10)),
+      EventLines.line(.refundRequested(id: "rq", subject: "u1", at: ts("2026-03-05T00:00:00Z"), transaction: "t1")),
     ]
     let forward = try Self.evidence(lines.joined(separator: "\n"))
     let backward = try Self.evidence(lines.reversed().joined(separator: "\n"))

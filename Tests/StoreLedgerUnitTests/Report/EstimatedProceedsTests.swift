@@ -25,17 +25,17 @@ struct EstimatedProceedsTests {
 
   static let lines = [
     // gus, Google Play: a subscription at 15% from day one (fee 750) and an unlock at 30% (fee 900).
-    #"{"id":"g1","type":"purchase","subject":"gus","at":"2026-01-05T00:00:00Z","product":"pro.monthly","transaction":"g1","expires":"2026-02-05T00:00:00Z","price":5000,"currency":"USD","store":"googleplay"}"#,
-    #"{"id":"g2","type":"purchase","subject":"gus","at":"2026-01-06T00:00:00Z","product":"pro.lifetime","transaction":"g2","price":3000,"currency":"USD","store":"googleplay"}"#,
+    EventLines.line(.purchase(id: "g1", subject: "gus", at: ts("2026-01-05T00:00:00Z"), product: "pro.monthly", transaction: "g1", expires: ts("2026-02-05T00:00:00Z"), price: 5000, currency: "USD", store: "googleplay")),
+    EventLines.line(.purchase(id: "g2", subject: "gus", at: ts("2026-01-06T00:00:00Z"), product: "pro.lifetime", transaction: "g2", price: 3000, currency: "USD", store: "googleplay")),
     // sam, in a small-business programme: 15% of 999 is 149.85, rounded to 150.
-    #"{"id":"s1","type":"purchase","subject":"sam","at":"2026-02-01T00:00:00Z","product":"pro.lifetime","transaction":"s1","price":999,"currency":"USD","store":"small"}"#,
+    EventLines.line(.purchase(id: "s1", subject: "sam", at: ts("2026-02-01T00:00:00Z"), product: "pro.lifetime", transaction: "s1", price: 999, currency: "USD", store: "small")),
     // zed's store has no rates, xia's charge names no store: both stay unknown.
-    #"{"id":"z1","type":"purchase","subject":"zed","at":"2026-02-02T00:00:00Z","product":"pro.lifetime","transaction":"z1","price":2000,"currency":"USD","store":"amazon"}"#,
-    #"{"id":"x1","type":"purchase","subject":"xia","at":"2026-02-03T00:00:00Z","product":"pro.lifetime","transaction":"x1","price":1000,"currency":"USD","country":"FR"}"#,
+    EventLines.line(.purchase(id: "z1", subject: "zed", at: ts("2026-02-02T00:00:00Z"), product: "pro.lifetime", transaction: "z1", price: 2000, currency: "USD", store: "amazon")),
+    EventLines.line(.purchase(id: "x1", subject: "xia", at: ts("2026-02-03T00:00:00Z"), product: "pro.lifetime", transaction: "x1", price: 1000, currency: "USD", country: "FR")),
     // stan states his proceeds: never estimated.
-    #"{"id":"t1","type":"purchase","subject":"stan","at":"2026-03-01T00:00:00Z","product":"pro.lifetime","transaction":"t1","price":1000,"currency":"USD","proceeds":700,"store":"appstore"}"#,
+    EventLines.line(.purchase(id: "t1", subject: "stan", at: ts("2026-03-01T00:00:00Z"), product: "pro.lifetime", transaction: "t1", price: 1000, currency: "USD", store: "appstore", proceeds: 700)),
     // gus's unlock refunded 1500 of 3000: estimated proceeds less 2100 × 1500 ÷ 3000 = 1050.
-    #"{"id":"g3","type":"revocation","subject":"gus","at":"2026-03-10T00:00:00Z","transaction":"g2","reason":"refund","refunded":1500}"#,
+    EventLines.line(.revocation(id: "g3", subject: "gus", at: ts("2026-03-10T00:00:00Z"), transaction: "g2", reason: .refund, refunded: 1500)),
   ]
 
   static func facts(_ lines: [String], ledger: Ledger) -> ChargeFacts {
@@ -92,8 +92,8 @@ struct EstimatedProceedsTests {
   func paidYearBoundary(renewalAt: String, renewalProceeds: Int64) throws {
     // 1 Mar 2025 to 1 Mar 2026 is 365 days; 1 ms less is not a year.
     let lines = [
-      #"{"id":"a1","type":"purchase","subject":"amy","at":"2025-03-01T00:00:00Z","product":"pro.monthly","transaction":"a1","expires":"\#(renewalAt)","price":10000,"currency":"USD","store":"appstore"}"#,
-      #"{"id":"a2","type":"renewal","subject":"amy","at":"\#(renewalAt)","product":"pro.monthly","transaction":"a2","original_transaction":"a1","expires":"2026-04-01T00:00:00Z","price":10000,"currency":"USD","store":"appstore"}"#,
+      EventLines.line(.purchase(id: "a1", subject: "amy", at: ts("2025-03-01T00:00:00Z"), product: "pro.monthly", transaction: "a1", expires: ts(renewalAt), price: 10000, currency: "USD", store: "appstore")),
+      EventLines.line(.renewal(id: "a2", subject: "amy", at: ts(renewalAt), product: "pro.monthly", transaction: "a2", originalTransaction: "a1", expires: ts("2026-04-01T00:00:00Z"), price: 10000, currency: "USD", store: "appstore")),
     ]
     let built = try ledger(lines.joined(separator: "\n"), catalogText: Self.catalogText)
     let facts = Self.facts(lines, ledger: built)
@@ -104,13 +104,16 @@ struct EstimatedProceedsTests {
   @Test("monthly renewals: the twelfth paid month is at 30%, the thirteenth (365 days of service) at 15%; a trial is not paid service")
   func monthlyRenewals() throws {
     var lines = [
-      #"{"id":"tr","type":"purchase","subject":"amy","at":"2024-12-01T00:00:00Z","product":"pro.monthly","transaction":"m0","expires":"2025-01-01T00:00:00Z","offer":"trial","price":0,"currency":"USD","store":"appstore"}"#
+      EventLines.line(.purchase(id: "tr", subject: "amy", at: ts("2024-12-01T00:00:00Z"), product: "pro.monthly", transaction: "m0", expires: ts("2025-01-01T00:00:00Z"), offer: .trial, price: 0, currency: "USD", store: "appstore"))
     ]
     for month in 1...13 {
       let start = String(format: "%04d-%02d-01T00:00:00Z", month <= 12 ? 2025 : 2026, (month - 1) % 12 + 1)
       let end = String(format: "%04d-%02d-01T00:00:00Z", month < 12 ? 2025 : 2026, month % 12 + 1)
       lines.append(
-        #"{"id":"m\#(month)","type":"renewal","subject":"amy","at":"\#(start)","product":"pro.monthly","transaction":"m\#(month)","original_transaction":"m0","expires":"\#(end)","price":10000,"currency":"USD","store":"appstore"}"#)
+        EventLines.line(
+          .renewal(
+            id: "m\(month)", subject: "amy", at: ts(start), product: "pro.monthly", transaction: "m\(month)", originalTransaction: "m0",
+            expires: ts(end), price: 10000, currency: "USD", store: "appstore")))
     }
     let built = try ledger(lines.joined(separator: "\n"), catalogText: Self.catalogText)
     let facts = Self.facts(lines, ledger: built)
@@ -122,8 +125,8 @@ struct EstimatedProceedsTests {
   func lapse(days: Int64, proceeds: Int64) throws {
     let back = Timestamp(millisecondsSinceEpoch: ts("2026-03-01T00:00:00Z").millisecondsSinceEpoch + days * 86_400_000)
     let lines = [
-      #"{"id":"a1","type":"purchase","subject":"amy","at":"2025-03-01T00:00:00Z","product":"pro.monthly","transaction":"a1","expires":"2026-03-01T00:00:00Z","price":10000,"currency":"USD","store":"appstore"}"#,
-      #"{"id":"a2","type":"purchase","subject":"amy","at":"\#(back.rfc3339)","product":"pro.monthly","transaction":"a2","original_transaction":"a1","expires":"2027-01-01T00:00:00Z","price":10000,"currency":"USD","store":"appstore"}"#,
+      EventLines.line(.purchase(id: "a1", subject: "amy", at: ts("2025-03-01T00:00:00Z"), product: "pro.monthly", transaction: "a1", expires: ts("2026-03-01T00:00:00Z"), price: 10000, currency: "USD", store: "appstore")),
+      EventLines.line(.purchase(id: "a2", subject: "amy", at: back, product: "pro.monthly", transaction: "a2", originalTransaction: "a1", expires: ts("2027-01-01T00:00:00Z"), price: 10000, currency: "USD", store: "appstore")),
     ]
     let built = try ledger(lines.joined(separator: "\n"), catalogText: Self.catalogText)
     #expect(Self.facts(lines, ledger: built).facts(line: 2)?.estimatedProceeds == proceeds)

@@ -12,38 +12,38 @@ struct FinanceMetricsTests {
   /// One line per event; the comment before each subject gives its MRR at 1 Jan, 1 Feb, 1 Mar, 1 Apr.
   static let lines = [
     // ann 0, 1000, 1000, 1000: new in January.
-    #"{"id":"a1","type":"purchase","subject":"ann","at":"2026-01-10T00:00:00Z","product":"pro.monthly","transaction":"a1","expires":"2026-02-10T00:00:00Z","price":1000,"currency":"USD"}"#,
-    #"{"id":"a2","type":"renewal","subject":"ann","at":"2026-02-10T00:00:00Z","product":"pro.monthly","transaction":"a2","original_transaction":"a1","expires":"2026-03-10T00:00:00Z","price":1000,"currency":"USD"}"#,
-    #"{"id":"a3","type":"renewal","subject":"ann","at":"2026-03-10T00:00:00Z","product":"pro.monthly","transaction":"a3","original_transaction":"a1","expires":"2026-04-10T00:00:00Z","price":1000,"currency":"USD"}"#,
+    EventLines.line(.purchase(id: "a1", subject: "ann", at: ts("2026-01-10T00:00:00Z"), product: "pro.monthly", transaction: "a1", expires: ts("2026-02-10T00:00:00Z"), price: 1000, currency: "USD")),
+    EventLines.line(.renewal(id: "a2", subject: "ann", at: ts("2026-02-10T00:00:00Z"), product: "pro.monthly", transaction: "a2", originalTransaction: "a1", expires: ts("2026-03-10T00:00:00Z"), price: 1000, currency: "USD")),
+    EventLines.line(.renewal(id: "a3", subject: "ann", at: ts("2026-03-10T00:00:00Z"), product: "pro.monthly", transaction: "a3", originalTransaction: "a1", expires: ts("2026-04-10T00:00:00Z"), price: 1000, currency: "USD")),
     // bob 1000, 1000, 2000, 2000: paying since December (no cohort here); an upgrade to an annual plan of 24000 is expansion.
-    #"{"id":"b1","type":"purchase","subject":"bob","at":"2025-12-15T00:00:00Z","product":"pro.monthly","transaction":"b1","expires":"2026-01-15T00:00:00Z","price":1000,"currency":"USD"}"#,
-    #"{"id":"b2","type":"renewal","subject":"bob","at":"2026-01-15T00:00:00Z","product":"pro.monthly","transaction":"b2","original_transaction":"b1","expires":"2026-02-15T00:00:00Z","price":1000,"currency":"USD"}"#,
-    #"{"id":"b3","type":"purchase","subject":"bob","at":"2026-02-05T00:00:00Z","product":"pro.annual","transaction":"b3","original_transaction":"b1","expires":"2027-02-05T00:00:00Z","price":24000,"currency":"USD"}"#,
+    EventLines.line(.purchase(id: "b1", subject: "bob", at: ts("2025-12-15T00:00:00Z"), product: "pro.monthly", transaction: "b1", expires: ts("2026-01-15T00:00:00Z"), price: 1000, currency: "USD")),
+    EventLines.line(.renewal(id: "b2", subject: "bob", at: ts("2026-01-15T00:00:00Z"), product: "pro.monthly", transaction: "b2", originalTransaction: "b1", expires: ts("2026-02-15T00:00:00Z"), price: 1000, currency: "USD")),
+    EventLines.line(.purchase(id: "b3", subject: "bob", at: ts("2026-02-05T00:00:00Z"), product: "pro.annual", transaction: "b3", originalTransaction: "b1", expires: ts("2027-02-05T00:00:00Z"), price: 24000, currency: "USD")),
     // cat 0, 1500, 1000, 0: two plans; the voice plan lapses (contraction), then the pro plan (churn).
-    #"{"id":"c1","type":"purchase","subject":"cat","at":"2026-01-05T00:00:00Z","product":"pro.monthly","transaction":"c1","expires":"2026-02-05T00:00:00Z","price":1000,"currency":"USD"}"#,
-    #"{"id":"c2","type":"purchase","subject":"cat","at":"2026-01-05T00:00:00Z","product":"voice.monthly","transaction":"c2","expires":"2026-02-05T00:00:00Z","price":500,"currency":"USD"}"#,
-    #"{"id":"c3","type":"renewal","subject":"cat","at":"2026-02-05T00:00:00Z","product":"pro.monthly","transaction":"c3","original_transaction":"c1","expires":"2026-03-05T00:00:00Z","price":1000,"currency":"USD"}"#,
+    EventLines.line(.purchase(id: "c1", subject: "cat", at: ts("2026-01-05T00:00:00Z"), product: "pro.monthly", transaction: "c1", expires: ts("2026-02-05T00:00:00Z"), price: 1000, currency: "USD")),
+    EventLines.line(.purchase(id: "c2", subject: "cat", at: ts("2026-01-05T00:00:00Z"), product: "voice.monthly", transaction: "c2", expires: ts("2026-02-05T00:00:00Z"), price: 500, currency: "USD")),
+    EventLines.line(.renewal(id: "c3", subject: "cat", at: ts("2026-02-05T00:00:00Z"), product: "pro.monthly", transaction: "c3", originalTransaction: "c1", expires: ts("2026-03-05T00:00:00Z"), price: 1000, currency: "USD")),
     // dan 1000, 0, 0, 1000: churns in January, back in March (a reactivation: he had MRR before).
-    #"{"id":"d1","type":"purchase","subject":"dan","at":"2025-12-20T00:00:00Z","product":"pro.monthly","transaction":"d1","expires":"2026-01-20T00:00:00Z","price":1000,"currency":"USD"}"#,
-    #"{"id":"d2","type":"purchase","subject":"dan","at":"2026-03-03T00:00:00Z","product":"pro.monthly","transaction":"d2","expires":"2026-04-03T00:00:00Z","price":1000,"currency":"USD"}"#,
+    EventLines.line(.purchase(id: "d1", subject: "dan", at: ts("2025-12-20T00:00:00Z"), product: "pro.monthly", transaction: "d1", expires: ts("2026-01-20T00:00:00Z"), price: 1000, currency: "USD")),
+    EventLines.line(.purchase(id: "d2", subject: "dan", at: ts("2026-03-03T00:00:00Z"), product: "pro.monthly", transaction: "d2", expires: ts("2026-04-03T00:00:00Z"), price: 1000, currency: "USD")),
     // eve 0, 0, 0, 1000: asks for a refund, is refunded 400 of 1000 (access revoked, so no MRR at
     // 1 Mar), buys again in March (a reactivation: MRR above 0 from 3 to 10 February); the store
     // reverses the refund in March (+400; the grant stays counted in February).
-    #"{"id":"e1","type":"purchase","subject":"eve","at":"2026-02-03T00:00:00Z","product":"pro.monthly","transaction":"e1","expires":"2026-03-03T00:00:00Z","price":1000,"currency":"USD"}"#,
-    #"{"id":"e2","type":"refund_requested","subject":"eve","at":"2026-02-08T00:00:00Z","transaction":"e1","reason":"unsatisfied"}"#,
-    #"{"id":"e3","type":"revocation","subject":"eve","at":"2026-02-10T00:00:00Z","transaction":"e1","reason":"refund","refunded":400}"#,
-    #"{"id":"e4","type":"purchase","subject":"eve","at":"2026-03-15T00:00:00Z","product":"pro.monthly","transaction":"e4","expires":"2026-04-15T00:00:00Z","price":1000,"currency":"USD"}"#,
-    #"{"id":"e5","type":"refund_reversed","subject":"eve","at":"2026-03-20T00:00:00Z","transaction":"e1"}"#,
+    EventLines.line(.purchase(id: "e1", subject: "eve", at: ts("2026-02-03T00:00:00Z"), product: "pro.monthly", transaction: "e1", expires: ts("2026-03-03T00:00:00Z"), price: 1000, currency: "USD")),
+    EventLines.line(.refundRequested(id: "e2", subject: "eve", at: ts("2026-02-08T00:00:00Z"), transaction: "e1", reason: .unsatisfied)),
+    EventLines.line(.revocation(id: "e3", subject: "eve", at: ts("2026-02-10T00:00:00Z"), transaction: "e1", reason: .refund, refunded: 400)),
+    EventLines.line(.purchase(id: "e4", subject: "eve", at: ts("2026-03-15T00:00:00Z"), product: "pro.monthly", transaction: "e4", expires: ts("2026-04-15T00:00:00Z"), price: 1000, currency: "USD")),
+    EventLines.line(.refundReversed(id: "e5", subject: "eve", at: ts("2026-03-20T00:00:00Z"), transaction: "e1")),
     // fay 0, 1000, 0, 0: her refund request is declined; the plan lapses in February.
-    #"{"id":"f1","type":"purchase","subject":"fay","at":"2026-01-20T00:00:00Z","product":"pro.monthly","transaction":"f1","expires":"2026-02-20T00:00:00Z","price":1000,"currency":"USD"}"#,
-    #"{"id":"f2","type":"refund_requested","subject":"fay","at":"2026-02-02T00:00:00Z","transaction":"f1"}"#,
-    #"{"id":"f3","type":"refund_declined","subject":"fay","at":"2026-02-04T00:00:00Z","transaction":"f1"}"#,
+    EventLines.line(.purchase(id: "f1", subject: "fay", at: ts("2026-01-20T00:00:00Z"), product: "pro.monthly", transaction: "f1", expires: ts("2026-02-20T00:00:00Z"), price: 1000, currency: "USD")),
+    EventLines.line(.refundRequested(id: "f2", subject: "fay", at: ts("2026-02-02T00:00:00Z"), transaction: "f1")),
+    EventLines.line(.refundDeclined(id: "f3", subject: "fay", at: ts("2026-02-04T00:00:00Z"), transaction: "f1")),
     // gus: a consumable for 2000 in March: paying, no MRR.
-    #"{"id":"g1","type":"purchase","subject":"gus","at":"2026-03-05T00:00:00Z","product":"coins.100","transaction":"g1","price":2000,"currency":"USD"}"#,
+    EventLines.line(.purchase(id: "g1", subject: "gus", at: ts("2026-03-05T00:00:00Z"), product: "coins.100", transaction: "g1", price: 2000, currency: "USD")),
     // hal: a lifetime unlock revoked with reason other after a request: a refund, not a granted request.
-    #"{"id":"h1","type":"purchase","subject":"hal","at":"2026-02-01T00:00:00Z","product":"pro.lifetime","transaction":"h1","price":5000,"currency":"USD"}"#,
-    #"{"id":"h2","type":"refund_requested","subject":"hal","at":"2026-02-02T00:00:00Z","transaction":"h1"}"#,
-    #"{"id":"h3","type":"revocation","subject":"hal","at":"2026-02-03T00:00:00Z","transaction":"h1","reason":"other"}"#,
+    EventLines.line(.purchase(id: "h1", subject: "hal", at: ts("2026-02-01T00:00:00Z"), product: "pro.lifetime", transaction: "h1", price: 5000, currency: "USD")),
+    EventLines.line(.refundRequested(id: "h2", subject: "hal", at: ts("2026-02-02T00:00:00Z"), transaction: "h1")),
+    EventLines.line(.revocation(id: "h3", subject: "hal", at: ts("2026-02-03T00:00:00Z"), transaction: "h1", reason: .other)),
   ]
 
   static let buckets = { try! ReportBuckets(from: ts("2026-01-01T00:00:00Z"), to: ts("2026-04-01T00:00:00Z"), every: .month) }()

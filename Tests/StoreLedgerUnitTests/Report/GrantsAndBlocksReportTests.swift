@@ -9,12 +9,12 @@ import Testing
 @Suite("Reports count grants apart from subscriptions and list active blocks by service")
 struct GrantsAndBlocksReportTests {
   static let grant =
-    #"{"id":"g1","type":"grant","subject":"gil","at":"2026-01-05T00:00:00Z","entitlements":["pro"],"expires":"2026-02-15T00:00:00Z"}"#
+    EventLines.line(.grant(id: "g1", subject: "gil", at: ts("2026-01-05T00:00:00Z"), entitlements: ["pro"], expires: ts("2026-02-15T00:00:00Z")))
   static let blocked = [
-    #"{"id":"h1","type":"purchase","subject":"hue","at":"2026-01-03T00:00:00Z","product":"pro.monthly","transaction":"h1","expires":"2026-02-03T00:00:00Z","price":1000,"currency":"USD"}"#,
-    #"{"id":"h2","type":"block","subject":"hue","at":"2026-01-20T00:00:00Z","service":"fraud"}"#,
-    #"{"id":"h3","type":"block","subject":"hue","at":"2026-01-21T00:00:00Z","service":"parental","entitlements":["voice"]}"#,
-    #"{"id":"h4","type":"unblock","subject":"hue","at":"2026-02-10T00:00:00Z","service":"fraud"}"#,
+    EventLines.line(.purchase(id: "h1", subject: "hue", at: ts("2026-01-03T00:00:00Z"), product: "pro.monthly", transaction: "h1", expires: ts("2026-02-03T00:00:00Z"), price: 1000, currency: "USD")),
+    EventLines.line(.block(id: "h2", subject: "hue", at: ts("2026-01-20T00:00:00Z"), service: "fraud")),
+    EventLines.line(.block(id: "h3", subject: "hue", at: ts("2026-01-21T00:00:00Z"), service: "parental", entitlements: ["voice"])),
+    EventLines.line(.unblock(id: "h4", subject: "hue", at: ts("2026-02-10T00:00:00Z"), service: "fraud")),
   ]
 
   static func report(_ lines: [String]) throws -> Report {

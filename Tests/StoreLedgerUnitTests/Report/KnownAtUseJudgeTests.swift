@@ -57,11 +57,11 @@ struct KnownAtUseJudgeTests {
     for seed in testSeeds([61, 62, 63]) {
       var lines = PolicySnapshotTests.usageLog(seed: seed)
       lines.append(
-        #"{"id":"life","type":"purchase","subject":"s3","at":"2026-04-03T00:00:00Z","product":"plus.lifetime","transaction":"l3"}"#)
+        EventLines.line(.purchase(id: "life", subject: "s3", at: ts("2026-04-03T00:00:00Z"), product: "plus.lifetime", transaction: "l3")))
       lines.append(
-        #"{"id":"refund","type":"revocation","subject":"s3","at":"2026-04-05T00:00:00Z","transaction":"l3","recorded":"2026-04-20T00:00:00Z"}"#)
+        EventLines.line(.revocation(id: "refund", subject: "s3", at: ts("2026-04-05T00:00:00Z"), transaction: "l3").recordedAt("2026-04-20T00:00:00Z")))
       lines.append(
-        #"{"id":"late-buy","type":"purchase","subject":"s1","at":"2026-04-01T00:00:00Z","product":"plus.monthly","transaction":"t4","expires":"2026-05-01T00:00:00Z","recorded":"2026-04-10T00:00:00Z"}"#)
+        EventLines.line(.purchase(id: "late-buy", subject: "s1", at: ts("2026-04-01T00:00:00Z"), product: "plus.monthly", transaction: "t4", expires: ts("2026-05-01T00:00:00Z")).recordedAt("2026-04-10T00:00:00Z")))
       let ledger = try policyLedger(lines, offset: "-05:00")
       let (compared, refused) = Self.compare(ledger, times: { event, position in
         [event.recorded, event.at, event.recorded.adding(milliseconds: Int64(position % 7) * 3_600_000 * 24),

@@ -15,19 +15,19 @@ struct OwnersReportTests {
   /// ann buys monthly Pro (1000) on 10 January, gives it to ben on 25 January; ben renews it on
   /// 10 February and 10 March. One subscription throughout, one customer {ann, ben}.
   static let handOver = [
-    #"{"id":"a1","type":"purchase","subject":"ann","at":"2026-01-10T00:00:00Z","product":"pro.monthly","transaction":"m1","expires":"2026-02-10T00:00:00Z","price":1000,"currency":"USD"}"#,
-    #"{"id":"t1","type":"transfer","subject":"ann","at":"2026-01-25T00:00:00Z","to":"ben","original_transaction":"m1"}"#,
-    #"{"id":"b1","type":"renewal","subject":"ben","at":"2026-02-10T00:00:00Z","product":"pro.monthly","transaction":"m2","original_transaction":"m1","expires":"2026-03-10T00:00:00Z","price":1000,"currency":"USD"}"#,
-    #"{"id":"b2","type":"renewal","subject":"ben","at":"2026-03-10T00:00:00Z","product":"pro.monthly","transaction":"m3","original_transaction":"m1","expires":"2026-04-10T00:00:00Z","price":1000,"currency":"USD"}"#,
+    EventLines.line(.purchase(id: "a1", subject: "ann", at: ts("2026-01-10T00:00:00Z"), product: "pro.monthly", transaction: "m1", expires: ts("2026-02-10T00:00:00Z"), price: 1000, currency: "USD")),
+    EventLines.line(.transfer(id: "t1", subject: "ann", at: ts("2026-01-25T00:00:00Z"), to: "ben", originalTransaction: "m1")),
+    EventLines.line(.renewal(id: "b1", subject: "ben", at: ts("2026-02-10T00:00:00Z"), product: "pro.monthly", transaction: "m2", originalTransaction: "m1", expires: ts("2026-03-10T00:00:00Z"), price: 1000, currency: "USD")),
+    EventLines.line(.renewal(id: "b2", subject: "ben", at: ts("2026-03-10T00:00:00Z"), product: "pro.monthly", transaction: "m3", originalTransaction: "m1", expires: ts("2026-04-10T00:00:00Z"), price: 1000, currency: "USD")),
   ]
 
   /// The same story told to a receiver with no line of its own (`dan`): the store keeps
   /// sending the renewals under ann, and they are dan's from the transfer on.
   static let handOverToLineless = [
     handOver[0],
-    #"{"id":"t1","type":"transfer","subject":"ann","at":"2026-01-25T00:00:00Z","to":"dan","original_transaction":"m1"}"#,
-    #"{"id":"b1","type":"renewal","subject":"ann","at":"2026-02-10T00:00:00Z","product":"pro.monthly","transaction":"m2","original_transaction":"m1","expires":"2026-03-10T00:00:00Z","price":1000,"currency":"USD"}"#,
-    #"{"id":"b2","type":"renewal","subject":"ann","at":"2026-03-10T00:00:00Z","product":"pro.monthly","transaction":"m3","original_transaction":"m1","expires":"2026-04-10T00:00:00Z","price":1000,"currency":"USD"}"#,
+    EventLines.line(.transfer(id: "t1", subject: "ann", at: ts("2026-01-25T00:00:00Z"), to: "dan", originalTransaction: "m1")),
+    EventLines.line(.renewal(id: "b1", subject: "ann", at: ts("2026-02-10T00:00:00Z"), product: "pro.monthly", transaction: "m2", originalTransaction: "m1", expires: ts("2026-03-10T00:00:00Z"), price: 1000, currency: "USD")),
+    EventLines.line(.renewal(id: "b2", subject: "ann", at: ts("2026-03-10T00:00:00Z"), product: "pro.monthly", transaction: "m3", originalTransaction: "m1", expires: ts("2026-04-10T00:00:00Z"), price: 1000, currency: "USD")),
   ]
 
   static let firstQuarter = { try! ReportBuckets(from: ts("2026-01-01T00:00:00Z"), to: ts("2026-04-01T00:00:00Z"), every: .month) }()
@@ -82,13 +82,13 @@ struct OwnersReportTests {
   /// ben pays voice (500) since 5 December; ann pays Pro (1000) since 10 December and gives it to
   /// ben on 20 January, which the ledger learns on 15 February; ben renews Pro on 10 February.
   static let joined = [
-    #"{"id":"v1","type":"purchase","subject":"ben","at":"2025-12-05T00:00:00Z","product":"voice.monthly","transaction":"v1","expires":"2026-01-05T00:00:00Z","price":500,"currency":"USD"}"#,
-    #"{"id":"v2","type":"renewal","subject":"ben","at":"2026-01-05T00:00:00Z","product":"voice.monthly","transaction":"v2","original_transaction":"v1","expires":"2026-02-05T00:00:00Z","price":500,"currency":"USD"}"#,
-    #"{"id":"v3","type":"renewal","subject":"ben","at":"2026-02-05T00:00:00Z","product":"voice.monthly","transaction":"v3","original_transaction":"v1","expires":"2026-03-05T00:00:00Z","price":500,"currency":"USD"}"#,
-    #"{"id":"m1","type":"purchase","subject":"ann","at":"2025-12-10T00:00:00Z","product":"pro.monthly","transaction":"m1","expires":"2026-01-10T00:00:00Z","price":1000,"currency":"USD"}"#,
-    #"{"id":"m2","type":"renewal","subject":"ann","at":"2026-01-10T00:00:00Z","product":"pro.monthly","transaction":"m2","original_transaction":"m1","expires":"2026-02-10T00:00:00Z","price":1000,"currency":"USD"}"#,
-    #"{"id":"t1","type":"transfer","subject":"ann","at":"2026-01-20T00:00:00Z","recorded":"2026-02-15T00:00:00Z","to":"ben","original_transaction":"m1"}"#,
-    #"{"id":"m3","type":"renewal","subject":"ben","at":"2026-02-10T00:00:00Z","product":"pro.monthly","transaction":"m3","original_transaction":"m1","expires":"2026-03-10T00:00:00Z","price":1000,"currency":"USD"}"#,
+    EventLines.line(.purchase(id: "v1", subject: "ben", at: ts("2025-12-05T00:00:00Z"), product: "voice.monthly", transaction: "v1", expires: ts("2026-01-05T00:00:00Z"), price: 500, currency: "USD")),
+    EventLines.line(.renewal(id: "v2", subject: "ben", at: ts("2026-01-05T00:00:00Z"), product: "voice.monthly", transaction: "v2", originalTransaction: "v1", expires: ts("2026-02-05T00:00:00Z"), price: 500, currency: "USD")),
+    EventLines.line(.renewal(id: "v3", subject: "ben", at: ts("2026-02-05T00:00:00Z"), product: "voice.monthly", transaction: "v3", originalTransaction: "v1", expires: ts("2026-03-05T00:00:00Z"), price: 500, currency: "USD")),
+    EventLines.line(.purchase(id: "m1", subject: "ann", at: ts("2025-12-10T00:00:00Z"), product: "pro.monthly", transaction: "m1", expires: ts("2026-01-10T00:00:00Z"), price: 1000, currency: "USD")),
+    EventLines.line(.renewal(id: "m2", subject: "ann", at: ts("2026-01-10T00:00:00Z"), product: "pro.monthly", transaction: "m2", originalTransaction: "m1", expires: ts("2026-02-10T00:00:00Z"), price: 1000, currency: "USD")),
+    EventLines.line(.transfer(id: "t1", subject: "ann", at: ts("2026-01-20T00:00:00Z"), to: "ben", originalTransaction: "m1").recordedAt("2026-02-15T00:00:00Z")),
+    EventLines.line(.renewal(id: "m3", subject: "ben", at: ts("2026-02-10T00:00:00Z"), product: "pro.monthly", transaction: "m3", originalTransaction: "m1", expires: ts("2026-03-10T00:00:00Z"), price: 1000, currency: "USD")),
   ]
 
   @Test("a receiver already subscribed: subscribers fall from 2 to 1 at the transfer, MRR and its movement do not move")
@@ -174,7 +174,7 @@ struct OwnersReportTests {
   static func joined(transferAt at: String) -> [String] {
     Self.joined.map { line in
       guard line.contains(#""id":"t1""#) else { return line }
-      return #"{"id":"t1","type":"transfer","subject":"ann","at":"\#(at)","to":"ben","original_transaction":"m1"}"#
+      return EventLines.line(.transfer(id: "t1", subject: "ann", at: ts(at), to: "ben", originalTransaction: "m1"))
     }
   }
 
@@ -196,7 +196,7 @@ struct OwnersReportTests {
 
   @Test("a transfer back: ann holds Pro again from 20 February; no new subscription, reactivation or churn")
   func transferBack() throws {
-    let back = #"{"id":"t2","type":"transfer","subject":"ben","at":"2026-02-20T00:00:00Z","to":"ann","original_transaction":"m1"}"#
+    let back = EventLines.line(.transfer(id: "t2", subject: "ben", at: ts("2026-02-20T00:00:00Z"), to: "ann", originalTransaction: "m1"))
     let buckets = try Self.report(Self.joined(transferAt: "2026-01-20T00:00:00Z") + [back], Self.winter).buckets
     // 1 Mar: ann holds Pro (ben's renewal m3 runs to 10 March), ben voice.
     #expect(buckets.map { $0["subscribers"] } == [.count(2), .count(1), .count(2)])
@@ -216,7 +216,7 @@ struct OwnersReportTests {
     arguments: [nil, "2026-02-12T00:00:00Z"] as [String?])
   func shardsMerge(asOf: String?) throws {
     let cy = [
-      #"{"id":"c1","type":"purchase","subject":"cy","at":"2025-12-20T00:00:00Z","product":"pro.monthly","transaction":"c1","expires":"2026-01-20T00:00:00Z","price":1000,"currency":"USD"}"#
+      EventLines.line(.purchase(id: "c1", subject: "cy", at: ts("2025-12-20T00:00:00Z"), product: "pro.monthly", transaction: "c1", expires: ts("2026-01-20T00:00:00Z"), price: 1000, currency: "USD"))
     ]
     let whole = try Self.report(Self.joined + cy, Self.winter, asOf: asOf)
     let partials = try [Self.joined, cy].map { part in

@@ -18,10 +18,10 @@ struct PolicyReportTests {
     use("a2", "u1", "2026-03-10T09:00:00Z", quantity: 3),
     use("a3", "u1", "2026-03-10T10:00:00Z", quantity: 2),
     use("a4", "u1", "2026-03-10T11:00:00Z"),
-    #"{"id":"a5","type":"purchase","subject":"u1","at":"2026-03-12T00:00:00Z","product":"plus.monthly","transaction":"t1","expires":"2026-04-12T00:00:00Z"}"#,
+    EventLines.line(.purchase(id: "a5", subject: "u1", at: ts("2026-03-12T00:00:00Z"), product: "plus.monthly", transaction: "t1", expires: ts("2026-04-12T00:00:00Z"))),
     use("b1", "u2", "2026-03-01T00:00:00Z", quantity: 50),
     use("b2", "u2", "2026-03-10T09:00:00Z", quantity: 6),
-    #"{"id":"b3","type":"purchase","subject":"u2","at":"2026-03-25T09:00:00Z","product":"plus.monthly","transaction":"t2","expires":"2026-04-25T09:00:00Z"}"#,
+    EventLines.line(.purchase(id: "b3", subject: "u2", at: ts("2026-03-25T09:00:00Z"), product: "plus.monthly", transaction: "t2", expires: ts("2026-04-25T09:00:00Z"))),
     use("c1", "u3", "2026-03-10T12:00:00Z", "deep_compare"),
   ].joined(separator: "\n")
 

@@ -13,15 +13,25 @@ import Testing
 struct PriceIncreaseReportTests {
   static func charge(
     _ id: String, _ type: String, _ subject: String, at day: String, until end: String, price: Int64,
-    currency: String = "USD", product: String = "pro.monthly", original: String? = nil, offer: String? = nil
+    currency: String = "USD", product: String = "pro.monthly", original: String? = nil, offer: Offer? = nil
   ) -> String {
-    let originalField = original.map { #","original_transaction":"\#($0)""# } ?? ""
-    let offerField = offer.map { #","offer":"\#($0)""# } ?? ""
-    return #"{"id":"\#(id)","type":"\#(type)","subject":"\#(subject)","at":"\#(day)T00:00:00Z","product":"\#(product)","transaction":"\#(id)"\#(originalField),"expires":"\#(end)T00:00:00Z","price":\#(price),"currency":"\#(currency)"\#(offerField)}"#
+    let (at, expires) = (ts("\(day)T00:00:00Z"), ts("\(end)T00:00:00Z"))
+    let event: NewEvent =
+      if type == "renewal", let original {
+        .renewal(
+          id: "\(id)", subject: "\(subject)", at: at, product: "\(product)", transaction: "\(id)", originalTransaction: "\(original)",
+          expires: expires, offer: offer, price: price, currency: currency)
+      } else {
+        .purchase(
+          id: "\(id)", subject: "\(subject)", at: at, product: "\(product)", transaction: "\(id)",
+          originalTransaction: original.map(TransactionID.init(rawValue:)), expires: expires, offer: offer, price: price, currency: currency)
+      }
+    precondition(event.kind.name == type, "\(id) is a \(type)")
+    return EventLines.line(event)
   }
 
-  static func expiration(_ id: String, _ subject: String, at day: String, original: String, reason: String) -> String {
-    #"{"id":"\#(id)","type":"expiration","subject":"\#(subject)","at":"\#(day)T00:00:00Z","original_transaction":"\#(original)","reason":"\#(reason)"}"#
+  static func expiration(_ id: String, _ subject: String, at day: String, original: String, reason: NewEvent.ExpirationReason) -> String {
+    EventLines.line(.expiration(id: "\(id)", subject: "\(subject)", at: ts("\(day)T00:00:00Z"), originalTransaction: "\(original)", reason: reason))
   }
 
   static let lines = [
@@ -30,11 +40,11 @@ struct PriceIncreaseReportTests {
     charge("a2", "renewal", "ann", at: "2026-02-10", until: "2026-03-10", price: 1200, original: "a1"),
     charge("a3", "renewal", "ann", at: "2026-03-10", until: "2026-04-10", price: 1200, original: "a1"),
     // bob: an intro price of 5.00, then the regular 10.00: an offer ending, not an increase.
-    charge("b1", "purchase", "bob", at: "2026-01-05", until: "2026-02-05", price: 500, offer: "intro"),
+    charge("b1", "purchase", "bob", at: "2026-01-05", until: "2026-02-05", price: 500, offer: .intro),
     charge("b2", "renewal", "bob", at: "2026-02-05", until: "2026-03-05", price: 1000, original: "b1"),
     // cat: does not accept the increase; the subscription ends in February (declined).
     charge("c1", "purchase", "cat", at: "2026-01-12", until: "2026-02-12", price: 1000),
-    expiration("c2", "cat", at: "2026-02-12", original: "c1", reason: "price_increase"),
+    expiration("c2", "cat", at: "2026-02-12", original: "c1", reason: .priceIncrease),
     // dan: renews in another currency (a storefront change): not an increase.
     charge("d1", "purchase", "dan", at: "2026-01-15", until: "2026-02-15", price: 1000),
     charge("d2", "renewal", "dan", at: "2026-02-15", until: "2026-03-15", price: 1100, currency: "EUR", original: "d1"),
@@ -43,15 +53,15 @@ struct PriceIncreaseReportTests {
     charge("e2", "renewal", "eve", at: "2026-02-20", until: "2027-02-20", price: 12000, product: "pro.annual", original: "e1"),
     // fay: lapses in February, comes back on the same original transaction at a higher price in March: a resubscription.
     charge("f1", "purchase", "fay", at: "2026-01-03", until: "2026-02-03", price: 1000),
-    expiration("f2", "fay", at: "2026-02-03", original: "f1", reason: "voluntary"),
+    expiration("f2", "fay", at: "2026-02-03", original: "f1", reason: .voluntary),
     charge("f3", "renewal", "fay", at: "2026-03-03", until: "2026-04-03", price: 1300, original: "f1"),
     // gus: a free trial, the regular 10.00, then 11.00 in March (accepted in March).
-    charge("g1", "purchase", "gus", at: "2026-01-01", until: "2026-02-01", price: 0, offer: "trial"),
+    charge("g1", "purchase", "gus", at: "2026-01-01", until: "2026-02-01", price: 0, offer: .trial),
     charge("g2", "renewal", "gus", at: "2026-02-01", until: "2026-03-01", price: 1000, original: "g1"),
     charge("g3", "renewal", "gus", at: "2026-03-01", until: "2026-04-01", price: 1100, original: "g1"),
     // hal: ends for a price increase in March (declined); ivy accepts one in March.
     charge("h1", "purchase", "hal", at: "2026-02-01", until: "2026-03-01", price: 1000),
-    expiration("h2", "hal", at: "2026-03-01", original: "h1", reason: "price_increase"),
+    expiration("h2", "hal", at: "2026-03-01", original: "h1", reason: .priceIncrease),
     charge("i1", "purchase", "ivy", at: "2026-02-08", until: "2026-03-08", price: 1000),
     charge("i2", "renewal", "ivy", at: "2026-03-08", until: "2026-04-08", price: 1500, original: "i1"),
   ]

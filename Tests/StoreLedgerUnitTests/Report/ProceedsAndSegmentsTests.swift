@@ -12,17 +12,17 @@ struct ProceedsAndSegmentsTests {
   static let lines = [
     // ann (US, App Store): 10000 with proceeds 7000 in January; a renewal with proceeds 8500 refunded
     // 4000 in February (proceeds less 8500 × 4000 ÷ 10000 = 3400), the refund reversed in March.
-    #"{"id":"a1","type":"purchase","subject":"ann","at":"2026-01-10T00:00:00Z","product":"pro.monthly","transaction":"a1","expires":"2026-02-10T00:00:00Z","price":10000,"currency":"USD","proceeds":7000,"store":"appstore","country":"US"}"#,
-    #"{"id":"a2","type":"renewal","subject":"ann","at":"2026-02-10T00:00:00Z","product":"pro.monthly","transaction":"a2","original_transaction":"a1","expires":"2026-03-10T00:00:00Z","price":10000,"currency":"USD","proceeds":8500,"store":"appstore","country":"US"}"#,
-    #"{"id":"a3","type":"revocation","subject":"ann","at":"2026-02-20T00:00:00Z","transaction":"a2","reason":"refund","refunded":4000}"#,
-    #"{"id":"a4","type":"refund_reversed","subject":"ann","at":"2026-03-05T00:00:00Z","transaction":"a2"}"#,
+    EventLines.line(.purchase(id: "a1", subject: "ann", at: ts("2026-01-10T00:00:00Z"), product: "pro.monthly", transaction: "a1", expires: ts("2026-02-10T00:00:00Z"), price: 10000, currency: "USD", store: "appstore", country: "US", proceeds: 7000)),
+    EventLines.line(.renewal(id: "a2", subject: "ann", at: ts("2026-02-10T00:00:00Z"), product: "pro.monthly", transaction: "a2", originalTransaction: "a1", expires: ts("2026-03-10T00:00:00Z"), price: 10000, currency: "USD", store: "appstore", country: "US", proceeds: 8500)),
+    EventLines.line(.revocation(id: "a3", subject: "ann", at: ts("2026-02-20T00:00:00Z"), transaction: "a2", reason: .refund, refunded: 4000)),
+    EventLines.line(.refundReversed(id: "a4", subject: "ann", at: ts("2026-03-05T00:00:00Z"), transaction: "a2")),
     // bob (DE, Google Play): 5000 with proceeds 4250; lapses on 15 February.
-    #"{"id":"b1","type":"purchase","subject":"bob","at":"2026-01-15T00:00:00Z","product":"voice.monthly","transaction":"b1","expires":"2026-02-15T00:00:00Z","price":5000,"currency":"USD","proceeds":4250,"store":"googleplay","country":"DE"}"#,
+    EventLines.line(.purchase(id: "b1", subject: "bob", at: ts("2026-01-15T00:00:00Z"), product: "voice.monthly", transaction: "b1", expires: ts("2026-02-15T00:00:00Z"), price: 5000, currency: "USD", store: "googleplay", country: "DE", proceeds: 4250)),
     // cat: a lifetime unlock for 3000 stating nothing (proceeds unknown, segment unknown).
-    #"{"id":"c1","type":"purchase","subject":"cat","at":"2026-02-01T00:00:00Z","product":"pro.lifetime","transaction":"c1","price":3000,"currency":"USD"}"#,
+    EventLines.line(.purchase(id: "c1", subject: "cat", at: ts("2026-02-01T00:00:00Z"), product: "pro.lifetime", transaction: "c1", price: 3000, currency: "USD")),
     // dan (US, App Store): 999 with proceeds 333, refunded 500 (proceeds less 333 × 500 ÷ 999 = 166.67, so 167).
-    #"{"id":"d1","type":"purchase","subject":"dan","at":"2026-01-20T00:00:00Z","product":"pro.monthly","transaction":"d1","expires":"2026-02-20T00:00:00Z","price":999,"currency":"USD","proceeds":333,"store":"appstore","country":"US"}"#,
-    #"{"id":"d2","type":"revocation","subject":"dan","at":"2026-01-25T00:00:00Z","transaction":"d1","reason":"refund","refunded":500}"#,
+    EventLines.line(.purchase(id: "d1", subject: "dan", at: ts("2026-01-20T00:00:00Z"), product: "pro.monthly", transaction: "d1", expires: ts("2026-02-20T00:00:00Z"), price: 999, currency: "USD", store: "appstore", country: "US", proceeds: 333)),
+    EventLines.line(.revocation(id: "d2", subject: "dan", at: ts("2026-01-25T00:00:00Z"), transaction: "d1", reason: .refund, refunded: 500)),
   ]
 
   static let buckets = { try! ReportBuckets(from: ts("2026-01-01T00:00:00Z"), to: ts("2026-04-01T00:00:00Z"), every: .month) }()

@@ -15,44 +15,44 @@ struct RecurringMetricsTests {
   static let log = [
     // amy: 31-day period of 1000 USD (a month: 1000 a month), extended without a new charge; lapses; comes
     // back in March under a new original transaction (Google Play's resubscription).
-    #"{"id":"a1","type":"purchase","subject":"amy","at":"2026-01-05T00:00:00Z","product":"pro.monthly","transaction":"a1","expires":"2026-02-05T00:00:00Z","price":1000,"currency":"USD"}"#,
-    #"{"id":"a2","type":"renewal_extended","subject":"amy","at":"2026-01-20T00:00:00Z","original_transaction":"a1","expires":"2026-02-10T00:00:00Z"}"#,
-    #"{"id":"a3","type":"purchase","subject":"amy","at":"2026-03-10T00:00:00Z","product":"pro.monthly","transaction":"a2","expires":"2026-04-10T00:00:00Z","price":1000,"currency":"USD"}"#,
+    EventLines.line(.purchase(id: "a1", subject: "amy", at: ts("2026-01-05T00:00:00Z"), product: "pro.monthly", transaction: "a1", expires: ts("2026-02-05T00:00:00Z"), price: 1000, currency: "USD")),
+    EventLines.line(.renewalExtended(id: "a2", subject: "amy", at: ts("2026-01-20T00:00:00Z"), originalTransaction: "a1", expires: ts("2026-02-10T00:00:00Z"))),
+    EventLines.line(.purchase(id: "a3", subject: "amy", at: ts("2026-03-10T00:00:00Z"), product: "pro.monthly", transaction: "a2", expires: ts("2026-04-10T00:00:00Z"), price: 1000, currency: "USD")),
     // ben: 1 thousandth over 60 days (nearest nominal period P2M) is exactly 0.5 thousandth a month: rounds up to 1.
-    #"{"id":"b1","type":"purchase","subject":"ben","at":"2026-01-01T00:00:00Z","product":"pro.monthly","transaction":"b1","expires":"2026-03-02T00:00:00Z","price":1,"currency":"GBP"}"#,
+    EventLines.line(.purchase(id: "b1", subject: "ben", at: ts("2026-01-01T00:00:00Z"), product: "pro.monthly", transaction: "b1", expires: ts("2026-03-02T00:00:00Z"), price: 1, currency: "GBP")),
     // cal, dan: 1 thousandth over 61 days (P2M) each rounds up to 1, so EUR is 2 (not the 1 of rounding the sum).
-    #"{"id":"c1","type":"purchase","subject":"cal","at":"2026-01-01T00:00:00Z","product":"pro.monthly","transaction":"c1","expires":"2026-03-03T00:00:00Z","price":1,"currency":"EUR"}"#,
-    #"{"id":"d1","type":"purchase","subject":"dan","at":"2026-01-01T00:00:00Z","product":"pro.monthly","transaction":"d1","expires":"2026-03-03T00:00:00Z","price":1,"currency":"EUR"}"#,
+    EventLines.line(.purchase(id: "c1", subject: "cal", at: ts("2026-01-01T00:00:00Z"), product: "pro.monthly", transaction: "c1", expires: ts("2026-03-03T00:00:00Z"), price: 1, currency: "EUR")),
+    EventLines.line(.purchase(id: "d1", subject: "dan", at: ts("2026-01-01T00:00:00Z"), product: "pro.monthly", transaction: "d1", expires: ts("2026-03-03T00:00:00Z"), price: 1, currency: "EUR")),
     // eve: a free trial across the January end adds 0 and is not paying; the paid renewal
     // (2000 over 28 days, a month: 2000) starts her paid cohort in February.
-    #"{"id":"e1","type":"purchase","subject":"eve","at":"2026-01-25T00:00:00Z","product":"pro.monthly","transaction":"e1","expires":"2026-02-08T00:00:00Z","offer":"trial","price":0,"currency":"USD"}"#,
-    #"{"id":"e2","type":"renewal","subject":"eve","at":"2026-02-08T00:00:00Z","product":"pro.monthly","transaction":"e2","original_transaction":"e1","expires":"2026-03-08T00:00:00Z","price":2000,"currency":"USD"}"#,
+    EventLines.line(.purchase(id: "e1", subject: "eve", at: ts("2026-01-25T00:00:00Z"), product: "pro.monthly", transaction: "e1", expires: ts("2026-02-08T00:00:00Z"), offer: .trial, price: 0, currency: "USD")),
+    EventLines.line(.renewal(id: "e2", subject: "eve", at: ts("2026-02-08T00:00:00Z"), product: "pro.monthly", transaction: "e2", originalTransaction: "e1", expires: ts("2026-03-08T00:00:00Z"), price: 2000, currency: "USD")),
     // fay: family-shared, left out of MRR and cohorts.
-    #"{"id":"f1","type":"purchase","subject":"fay","at":"2026-01-01T00:00:00Z","product":"pro.monthly","transaction":"f1","expires":"2026-02-15T00:00:00Z","price":1000,"currency":"USD","ownership":"family_shared"}"#,
+    EventLines.line(.purchase(id: "f1", subject: "fay", at: ts("2026-01-01T00:00:00Z"), product: "pro.monthly", transaction: "f1", expires: ts("2026-02-15T00:00:00Z"), ownership: .familyShared, price: 1000, currency: "USD")),
     // gus: an annual plan without a price: counted in mrr_unpriced_subscriptions.
-    #"{"id":"g1","type":"purchase","subject":"gus","at":"2026-01-15T00:00:00Z","product":"pro.annual","transaction":"g1","expires":"2027-01-15T00:00:00Z"}"#,
+    EventLines.line(.purchase(id: "g1", subject: "gus", at: ts("2026-01-15T00:00:00Z"), product: "pro.annual", transaction: "g1", expires: ts("2027-01-15T00:00:00Z"))),
     // hal: grace entered at exactly the January end still gives access: 3000 a month.
-    #"{"id":"h1","type":"purchase","subject":"hal","at":"2026-01-01T00:00:00Z","product":"voice.monthly","transaction":"h1","expires":"2026-02-01T00:00:00Z","price":3000,"currency":"USD"}"#,
-    #"{"id":"h2","type":"grace_entered","subject":"hal","at":"2026-02-01T00:00:00Z","original_transaction":"h1","grace_expires":"2026-02-16T00:00:00Z"}"#,
+    EventLines.line(.purchase(id: "h1", subject: "hal", at: ts("2026-01-01T00:00:00Z"), product: "voice.monthly", transaction: "h1", expires: ts("2026-02-01T00:00:00Z"), price: 3000, currency: "USD")),
+    EventLines.line(.graceEntered(id: "h2", subject: "hal", at: ts("2026-02-01T00:00:00Z"), originalTransaction: "h1", graceExpires: ts("2026-02-16T00:00:00Z"))),
     // ivy: billing retry past the period end gives no access: adds nothing.
-    #"{"id":"i1","type":"purchase","subject":"ivy","at":"2026-01-01T00:00:00Z","product":"voice.monthly","transaction":"i1","expires":"2026-01-31T00:00:00Z","price":3000,"currency":"USD"}"#,
-    #"{"id":"i2","type":"billing_retry","subject":"ivy","at":"2026-01-31T00:00:00Z","original_transaction":"i1"}"#,
+    EventLines.line(.purchase(id: "i1", subject: "ivy", at: ts("2026-01-01T00:00:00Z"), product: "voice.monthly", transaction: "i1", expires: ts("2026-01-31T00:00:00Z"), price: 3000, currency: "USD")),
+    EventLines.line(.billingRetry(id: "i2", subject: "ivy", at: ts("2026-01-31T00:00:00Z"), originalTransaction: "i1")),
     // jon: expires, then resubscribes under the same original transaction (the App Store's way):
     // a reactivation, not a new subscription; 1500 a month.
-    #"{"id":"j1","type":"purchase","subject":"jon","at":"2026-01-01T00:00:00Z","product":"pro.monthly","transaction":"j1","expires":"2026-02-01T00:00:00Z","price":1500,"currency":"USD"}"#,
-    #"{"id":"j2","type":"expiration","subject":"jon","at":"2026-02-01T00:00:00Z","original_transaction":"j1","reason":"voluntary"}"#,
-    #"{"id":"j3","type":"purchase","subject":"jon","at":"2026-02-20T00:00:00Z","product":"pro.monthly","transaction":"j2","original_transaction":"j1","expires":"2026-03-20T00:00:00Z","price":1500,"currency":"USD"}"#,
+    EventLines.line(.purchase(id: "j1", subject: "jon", at: ts("2026-01-01T00:00:00Z"), product: "pro.monthly", transaction: "j1", expires: ts("2026-02-01T00:00:00Z"), price: 1500, currency: "USD")),
+    EventLines.line(.expiration(id: "j2", subject: "jon", at: ts("2026-02-01T00:00:00Z"), originalTransaction: "j1", reason: .voluntary)),
+    EventLines.line(.purchase(id: "j3", subject: "jon", at: ts("2026-02-20T00:00:00Z"), product: "pro.monthly", transaction: "j2", originalTransaction: "j1", expires: ts("2026-03-20T00:00:00Z"), price: 1500, currency: "USD")),
     // kat: buys an annual (12000 over 365 days, P1Y: 1000 a month) while her unpriced monthly still gives
     // access: a new subscription, not a reactivation; both count while both give access.
-    #"{"id":"k1","type":"purchase","subject":"kat","at":"2026-01-01T00:00:00Z","product":"pro.monthly","transaction":"k1","expires":"2026-03-01T00:00:00Z"}"#,
-    #"{"id":"k2","type":"purchase","subject":"kat","at":"2026-01-15T00:00:00Z","product":"pro.annual","transaction":"k2","expires":"2027-01-15T00:00:00Z","price":12000,"currency":"USD"}"#,
+    EventLines.line(.purchase(id: "k1", subject: "kat", at: ts("2026-01-01T00:00:00Z"), product: "pro.monthly", transaction: "k1", expires: ts("2026-03-01T00:00:00Z"))),
+    EventLines.line(.purchase(id: "k2", subject: "kat", at: ts("2026-01-15T00:00:00Z"), product: "pro.annual", transaction: "k2", expires: ts("2027-01-15T00:00:00Z"), price: 12000, currency: "USD")),
     // lee: a new original transaction at exactly the old period's end (T == expires: no access)
     // is a reactivation, effective in February; at the January end it already holds (1000 over 28 days: 1000).
-    #"{"id":"l1","type":"purchase","subject":"lee","at":"2026-01-01T00:00:00Z","product":"pro.monthly","transaction":"l1","expires":"2026-02-01T00:00:00Z","price":1000,"currency":"USD"}"#,
-    #"{"id":"l2","type":"purchase","subject":"lee","at":"2026-02-01T00:00:00Z","product":"pro.monthly","transaction":"l2","expires":"2026-03-01T00:00:00Z","price":1000,"currency":"USD"}"#,
+    EventLines.line(.purchase(id: "l1", subject: "lee", at: ts("2026-01-01T00:00:00Z"), product: "pro.monthly", transaction: "l1", expires: ts("2026-02-01T00:00:00Z"), price: 1000, currency: "USD")),
+    EventLines.line(.purchase(id: "l2", subject: "lee", at: ts("2026-02-01T00:00:00Z"), product: "pro.monthly", transaction: "l2", expires: ts("2026-03-01T00:00:00Z"), price: 1000, currency: "USD")),
     // mia: a lapsed voice plan does not make her first pro plan a reactivation (another group).
-    #"{"id":"m1","type":"purchase","subject":"mia","at":"2026-01-01T00:00:00Z","product":"voice.monthly","transaction":"m1","expires":"2026-01-10T00:00:00Z"}"#,
-    #"{"id":"m2","type":"purchase","subject":"mia","at":"2026-02-05T00:00:00Z","product":"pro.monthly","transaction":"m2","expires":"2026-03-05T00:00:00Z"}"#,
+    EventLines.line(.purchase(id: "m1", subject: "mia", at: ts("2026-01-01T00:00:00Z"), product: "voice.monthly", transaction: "m1", expires: ts("2026-01-10T00:00:00Z"))),
+    EventLines.line(.purchase(id: "m2", subject: "mia", at: ts("2026-02-05T00:00:00Z"), product: "pro.monthly", transaction: "m2", expires: ts("2026-03-05T00:00:00Z"))),
   ].joined(separator: "\n")
 
   static func report() throws -> Report {
@@ -147,7 +147,7 @@ struct RecurringMetricsTests {
     #expect(catalog.products.first?.period == .quarter)
     // A 31-day first period of a quarterly plan is a third of its price a month, not the whole price.
     let line =
-      #"{"id":"q1","type":"purchase","subject":"q","at":"2026-01-01T00:00:00Z","product":"pro.quarter","transaction":"q1","expires":"2026-02-01T00:00:00Z","price":9000,"currency":"USD"}"#
+      EventLines.line(.purchase(id: "q1", subject: "q", at: ts("2026-01-01T00:00:00Z"), product: "pro.quarter", transaction: "q1", expires: ts("2026-02-01T00:00:00Z"), price: 9000, currency: "USD"))
     let report = try ReportBuilder.report(
       ledger: try ledger(line, catalogText: text),
       buckets: try ReportBuckets(from: ts("2026-01-01T00:00:00Z"), to: ts("2026-01-02T00:00:00Z"), every: .day), asOf: nil)

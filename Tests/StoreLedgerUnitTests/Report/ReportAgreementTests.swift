@@ -105,18 +105,18 @@ struct ReportAgreementTests {
     // t1 is charged 10.00 USD in January and refunded twice in February (counted once),
     // reversed in March and revoked again in March; t2's old-period refund changes no access
     // (t3 is current) but returns money; t4 is charged in EUR and never refunded.
-    let ledger = try ledger(#"""
-      {"id":"a","type":"purchase","subject":"u","at":"2026-01-05T00:00:00Z","product":"pro.lifetime","transaction":"t1","price":10000,"currency":"USD"}
-      {"id":"b","type":"revocation","subject":"u","at":"2026-02-01T00:00:00Z","transaction":"t1","reason":"refund"}
-      {"id":"c","type":"revocation","subject":"u","at":"2026-02-10T00:00:00Z","transaction":"t1","reason":"other"}
-      {"id":"d","type":"refund_reversed","subject":"u","at":"2026-03-01T00:00:00Z","transaction":"t1"}
-      {"id":"e","type":"revocation","subject":"u","at":"2026-03-31T23:59:59.999Z","transaction":"t1","reason":"refund"}
-      {"id":"f","type":"purchase","subject":"v","at":"2026-01-10T00:00:00Z","product":"pro.monthly","transaction":"t2","expires":"2026-02-10T00:00:00Z","price":4990,"currency":"USD"}
-      {"id":"g","type":"renewal","subject":"v","at":"2026-02-10T00:00:00Z","product":"pro.monthly","transaction":"t3","original_transaction":"t2","expires":"2026-03-10T00:00:00Z","price":4990,"currency":"USD"}
-      {"id":"h","type":"revocation","subject":"v","at":"2026-02-15T00:00:00Z","transaction":"t2","reason":"refund"}
-      {"id":"i","type":"purchase","subject":"w","at":"2026-03-31T23:59:59.999Z","product":"pro.lifetime","transaction":"t4","price":7000,"currency":"EUR"}
-      {"id":"j","type":"purchase","subject":"w","at":"2026-04-01T00:00:00Z","product":"coins.100","transaction":"t5","price":990,"currency":"EUR"}
-      """#)
+    let ledger = try ledger(EventLines.log([
+      .purchase(id: "a", subject: "u", at: ts("2026-01-05T00:00:00Z"), product: "pro.lifetime", transaction: "t1", price: 10000, currency: "USD"),
+      .revocation(id: "b", subject: "u", at: ts("2026-02-01T00:00:00Z"), transaction: "t1", reason: .refund),
+      .revocation(id: "c", subject: "u", at: ts("2026-02-10T00:00:00Z"), transaction: "t1", reason: .other),
+      .refundReversed(id: "d", subject: "u", at: ts("2026-03-01T00:00:00Z"), transaction: "t1"),
+      .revocation(id: "e", subject: "u", at: ts("2026-03-31T23:59:59.999Z"), transaction: "t1", reason: .refund),
+      .purchase(id: "f", subject: "v", at: ts("2026-01-10T00:00:00Z"), product: "pro.monthly", transaction: "t2", expires: ts("2026-02-10T00:00:00Z"), price: 4990, currency: "USD"),
+      .renewal(id: "g", subject: "v", at: ts("2026-02-10T00:00:00Z"), product: "pro.monthly", transaction: "t3", originalTransaction: "t2", expires: ts("2026-03-10T00:00:00Z"), price: 4990, currency: "USD"),
+      .revocation(id: "h", subject: "v", at: ts("2026-02-15T00:00:00Z"), transaction: "t2", reason: .refund),
+      .purchase(id: "i", subject: "w", at: ts("2026-03-31T23:59:59.999Z"), product: "pro.lifetime", transaction: "t4", price: 7000, currency: "EUR"),
+      .purchase(id: "j", subject: "w", at: ts("2026-04-01T00:00:00Z"), product: "coins.100", transaction: "t5", price: 990, currency: "EUR"),
+    ]))
     let report = try ReportBuilder.report(
       ledger: ledger, buckets: try ReportBuckets(from: ts("2026-01-01T00:00:00Z"), to: ts("2026-04-01T00:00:00Z"), every: .month),
       asOf: nil)
@@ -134,10 +134,10 @@ struct ReportAgreementTests {
 
   @Test("a refund effective before its purchase still returns the purchase's money, in the refund's bucket")
   func refundBeforePurchase() throws {
-    let ledger = try ledger(#"""
-      {"id":"r","type":"revocation","subject":"u","at":"2026-01-20T00:00:00Z","transaction":"t1","reason":"refund"}
-      {"id":"p","type":"purchase","subject":"u","at":"2026-02-05T00:00:00Z","product":"pro.monthly","transaction":"t1","expires":"2026-03-05T00:00:00Z","price":4990,"currency":"USD"}
-      """#)
+    let ledger = try ledger(EventLines.log([
+      .revocation(id: "r", subject: "u", at: ts("2026-01-20T00:00:00Z"), transaction: "t1", reason: .refund),
+      .purchase(id: "p", subject: "u", at: ts("2026-02-05T00:00:00Z"), product: "pro.monthly", transaction: "t1", expires: ts("2026-03-05T00:00:00Z"), price: 4990, currency: "USD"),
+    ]))
     let report = try ReportBuilder.report(
       ledger: ledger, buckets: try ReportBuckets(from: ts("2026-01-01T00:00:00Z"), to: ts("2026-03-01T00:00:00Z"), every: .month),
       asOf: nil)

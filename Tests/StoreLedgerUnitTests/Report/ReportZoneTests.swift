@@ -39,11 +39,11 @@ struct ReportZoneTests {
   func eventsAcrossSummerTime() throws {
     let lines = [
       // 23:30 on 29 March in Paris (+02:00): the 29th, a 23-hour day.
-      #"{"id":"p1","type":"purchase","subject":"a","at":"2026-03-29T21:30:00Z","product":"pro.lifetime","transaction":"p1","price":1000,"currency":"EUR"}"#,
+      EventLines.line(.purchase(id: "p1", subject: "a", at: ts("2026-03-29T21:30:00Z"), product: "pro.lifetime", transaction: "p1", price: 1000, currency: "EUR")),
       // 00:30 on 30 March in Paris: the 30th, though still the 29th in UTC.
-      #"{"id":"p2","type":"purchase","subject":"b","at":"2026-03-29T22:30:00Z","product":"pro.lifetime","transaction":"p2","price":2000,"currency":"EUR"}"#,
+      EventLines.line(.purchase(id: "p2", subject: "b", at: ts("2026-03-29T22:30:00Z"), product: "pro.lifetime", transaction: "p2", price: 2000, currency: "EUR")),
       // 00:30 on 29 March in Paris (+01:00): the 29th, though still the 28th in UTC.
-      #"{"id":"p3","type":"purchase","subject":"c","at":"2026-03-28T23:30:00Z","product":"pro.lifetime","transaction":"p3","price":4000,"currency":"EUR"}"#,
+      EventLines.line(.purchase(id: "p3", subject: "c", at: ts("2026-03-28T23:30:00Z"), product: "pro.lifetime", transaction: "p3", price: 4000, currency: "EUR")),
     ].joined(separator: "\n")
     let buckets = try ReportBuckets(
       from: ts("2026-03-28T23:00:00Z"), to: ts("2026-03-30T22:00:00Z"), every: .day, zone: Self.paris)

@@ -12,8 +12,11 @@ import Testing
 /// usage-based trial": P21D, 50 interactions or 3 patterns, then PT48H of grace) and Docs/reports.md.
 @Suite("Report: the usage-based trial funnel, hand-derived")
 struct TrialFunnelTests {
-  static func plus(_ id: String, _ subject: String, _ at: String, expires: String) -> String {
-    #"{"id":"\#(id)","type":"purchase","subject":"\#(subject)","at":"\#(at)","product":"plus.monthly","transaction":"\#(id)","expires":"\#(expires)"}"#
+  static func plus(_ id: String, _ subject: String, _ at: String, expires: String, recorded: String? = nil) -> String {
+    let event = NewEvent.purchase(
+      id: EventID(rawValue: id), subject: SubjectID(rawValue: subject), at: ts(at), product: "plus.monthly",
+      transaction: TransactionID(rawValue: id), expires: ts(expires))
+    return EventLines.line(recorded.map(event.recordedAt) ?? event)
   }
 
   static let log = [
@@ -55,8 +58,9 @@ struct TrialFunnelTests {
   @Test("as known earlier, a conversion not yet recorded is not counted")
   func knowledgeTime() throws {
     let late = Self.log.replacingOccurrences(
-      of: #""id":"b2","type":"purchase","subject":"b","at":"2026-04-05T00:00:00Z""#,
-      with: #""id":"b2","type":"purchase","subject":"b","at":"2026-04-05T00:00:00Z","recorded":"2026-04-30T00:00:00Z""#)
+      of: Self.plus("b2", "b", "2026-04-05T00:00:00Z", expires: "2026-05-05T00:00:00Z"),
+      with: Self.plus("b2", "b", "2026-04-05T00:00:00Z", expires: "2026-05-05T00:00:00Z", recorded: "2026-04-30T00:00:00Z"))
+    #expect(late != Self.log, "b2 is recorded late")
     let report = try ReportBuilder.report(
       ledger: try ledger(late, catalogText: policyCatalogText()),
       buckets: try ReportBuckets(from: ts("2026-04-01T00:00:00Z"), to: ts("2026-05-01T00:00:00Z"), every: .month),

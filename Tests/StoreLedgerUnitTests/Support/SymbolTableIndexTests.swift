@@ -50,9 +50,9 @@ struct SymbolTableIndexTests {
   @Test("a loaded ledger drops the id and transaction indexes but not the subjects'")
   func loadedLedger() throws {
     let ledger = try ledger(
-      #"""
-      {"id":"e1","type":"purchase","subject":"u1","at":"2026-03-01T12:00:00Z","product":"pro.lifetime","transaction":"t1"}
-      """#)
+      EventLines.log([
+      .purchase(id: "e1", subject: "u1", at: ts("2026-03-01T12:00:00Z"), product: "pro.lifetime", transaction: "t1"),
+      ]))
     #expect(!ledger.symbols.ids.isIndexed)
     #expect(!ledger.symbols.transactions.isIndexed)
     #expect(ledger.subject(named: "u1") != nil)
