@@ -144,7 +144,9 @@ struct CompactLineReaderTests: SharedStoreFixtures {
       // too, and the generator writes members unsorted with UTC offsets, as production logs come.
       if ["importers", "fixtures", "encoded"].contains(name) { #expect(fast == events && events == lines.count, "\(counts.last!)") }
     }
-    #expect(Self.importerLines.count > 50 && Self.fixtureLines.count > 0 && Self.generatedLines.count > 1_000, "\(counts)")
+    #expect(Self.importerLines.count > 50 && Self.generatedLines.count > 1_000, "\(counts)")
+    // ../shared/fixtures is read at test time when it sits beside the repository (never copied in).
+    #expect(!Self.isPresent || Self.fixtureLines.count > 0, "\(counts)")
     #expect(Self.sampleLines.contains { Self.readings(Array($0.utf8)).fast != nil }, "\(counts)")
   }
 
