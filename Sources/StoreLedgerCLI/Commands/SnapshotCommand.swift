@@ -17,7 +17,7 @@ enum SnapshotCommand: LedgerCommand {
       A snapshot is deterministic: pretty-printed JSON with sorted keys, per subject the timeline
       of entitlement intervals, subscription state changes and balance changes, then a binary
       section of event records that make restoring exact. It records the lines and bytes of the
-      log it covers and their digest (SHA-256 of 8 MiB blocks, checked on every core). replay,
+      log it covers and their checksum (XXH64 of 8 MiB blocks, checked on every core). replay,
       query and audit accept --snapshot FILE to start from it.
       Golden files in CI: storeledger snapshot LOG --check golden.json (exit 1 and a diff on change).
       --out writes a temporary file beside FILE and renames it over FILE when complete, so FILE

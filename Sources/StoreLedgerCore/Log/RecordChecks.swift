@@ -45,6 +45,9 @@ package struct RecordChecks {
     package var latest = Timestamp.distantPast
     /// The run's prices and meta hashes, by line (in record order until merged).
     package var details = EventDetailTable()
+    /// One bit per id of the ids table, set for each id a record of the run holds: a bit set
+    /// twice is refused in the run, and runs' sets that overlap are refused by the caller.
+    package var idsSeen: [UInt64] = []
   }
 
   /// Decodes the records of `subjects` into their places in `out`: records start at `recordsAt`
@@ -56,6 +59,8 @@ package struct RecordChecks {
   ) throws(Diagnostic) -> Part {
     var part = Part()
     part.subscriptions.reserveCapacity(subjects.count)
+    // A bit per id (a few hundred KB for millions) stays in cache, unlike a byte per id.
+    part.idsSeen = [UInt64](repeating: 0, count: (idCount + 63) / 64)
     for subject in subjects {
       let start = subject == 0 ? (records: 0, extras: 0) : ends[subject - 1]
       var extras = extrasAt + start.extras
@@ -63,7 +68,7 @@ package struct RecordChecks {
         try self.subject(
           Symbol(rawValue: UInt32(subject)), records: start.records..<ends[subject].records, recordsAt: recordsAt,
           extras: &extras, extrasEnd: extrasAt + ends[subject].extras, latest: &part.latest,
-          details: &part.details, into: out))
+          details: &part.details, idsSeen: &part.idsSeen, into: out))
     }
     return part
   }
@@ -72,7 +77,8 @@ package struct RecordChecks {
   /// - Complexity: O(records).
   func subject(
     _ subject: Symbol, records: Range<Int>, recordsAt: Int, extras: inout Int, extrasEnd: Int,
-    latest: inout Timestamp, details: inout EventDetailTable, into out: UnsafeMutableBufferPointer<Event>
+    latest: inout Timestamp, details: inout EventDetailTable, idsSeen: inout [UInt64],
+    into out: UnsafeMutableBufferPointer<Event>
   ) throws(Diagnostic) -> UInt32 {
     var subscriptions: UInt32 = 0
     for index in records {
@@ -82,6 +88,10 @@ package struct RecordChecks {
           bytes, at: recordsAt + index * RecordCoding.recordBytes, extras: &extras, extrasEnd: extrasEnd),
         check(e, d, position: position), !d.priceCurrency.isSome || Int(d.priceCurrency.rawValue) < currencyCount
       else { throw fail("record \(index) (subject \(subject.rawValue), event \(position + 1)) is damaged") }
+      // `check` keeps the id inside the table.
+      let (word, bit) = (Int(e.id.rawValue) >> 6, UInt64(1) << UInt64(e.id.rawValue & 63))
+      guard idsSeen[word] & bit == 0 else { throw fail("record \(index) repeats the id of an earlier record") }
+      idsSeen[word] |= bit
       if e.at > latest { latest = e.at }
       if isSubscriptionEvent(e) { subscriptions = max(subscriptions, e.slot &+ 1) }
       out[index] = e

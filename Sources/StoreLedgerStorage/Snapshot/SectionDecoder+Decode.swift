@@ -5,53 +5,71 @@ extension SectionDecoder {
   /// Parts the records are decoded in, concurrently with each other and with building the tables.
   static let recordParts = 2
 
+  /// Parts each unindexed table's distinctness is checked in, concurrently (a power of two).
+  static let distinctParts = 2
+
   /// Decodes the whole section: the records are decoded and checked in `recordParts` runs of
-  /// subjects, straight into the events array, while each string table is built by a task of its own.
-  /// Without `indexStrings` (nothing will be interned: no tail), the ids and transactions tables
-  /// get no look-up slots (`table(_:count:endsAt:arena:indexed:)`).
+  /// subjects, straight into the events array, while each string table is built by a task of its
+  /// own. Without `indexStrings` (nothing will be interned: no tail), the ids and transactions
+  /// tables get no look-up slots (`table(_:count:endsAt:arena:indexed:)`), and tasks of their own
+  /// check, `distinctParts` at a time, that no string of theirs appears twice.
   /// - Complexity: O(section bytes).
   func decode(spareEvents: Int, indexStrings: Bool = true) throws(Diagnostic) -> RestoredSection {
     let layout = try layout()
     let ends = try subjectEnds(layout)
     let parts = partBounds(ends, events: layout.events)
+    // Subjects and currencies are few, and the fold context looks currencies up.
+    let indexed = layout.tables.map { indexStrings || $0.name == "subjects" || $0.name == "currencies" }
+    let checked = (0..<layout.tables.count).filter { !indexed[$0] }.flatMap { table in
+      (0..<Self.distinctParts).map { (table: table, part: $0) }
+    }
     final class Outcome: @unchecked Sendable {
       var tables: [Result<SymbolTable, Diagnostic>]
       var parts: [Result<RecordChecks.Part, Diagnostic>]
-      init(tables: Int, parts: Int) {
+      var repeats: [Bool]
+      init(tables: Int, parts: Int, checks: Int) {
         let pending = Result<SymbolTable, Diagnostic>.failure(Diagnostic(.snapshotMismatch("not decoded")))
         self.tables = Array(repeating: pending, count: tables)
         self.parts = Array(repeating: .failure(Diagnostic(.snapshotMismatch("not decoded"))), count: parts)
+        repeats = Array(repeating: true, count: checks)
       }
     }
-    let outcome = Outcome(tables: layout.tables.count, parts: parts.count)
+    let outcome = Outcome(tables: layout.tables.count, parts: parts.count, checks: checked.count)
     // The section's bytes are only read, and each task writes its own results and events.
     nonisolated(unsafe) let checks = RecordChecks(section: bytes, file: file, catalog: catalog, counts: layout.counts)
     nonisolated(unsafe) let decoder = self
     var restored = RestoredSection()
     restored.events = [Event](unsafeUninitializedCapacity: layout.events + spareEvents) { buffer, initialized in
-      // Written once from start to end: huge pages spare most of its page faults where the kernel allows.
-      PageAdvice.preferHugePages(UnsafeMutableRawBufferPointer(buffer))
+      // Not on huge pages: written once from start to end, so the TLB gains nothing, and where
+      // free memory is handed back to a hypervisor in 2 MiB blocks (free page reporting, as on
+      // this project's CI machines) a fresh huge page costs about 4x the first touch of 4 KiB
+      // pages (Docs/performance.md, "Fresh memory on a VM that reports free pages").
       nonisolated(unsafe) let out = buffer
-      // Each part's task writes its own element through a pointer: assigning into the array from
-      // several threads would be a race on the array itself (TSan reports it).
+      // Each task writes its own element through a pointer: assigning into the arrays from
+      // several threads would be a race on the arrays themselves (TSan reports it).
       outcome.parts.withUnsafeMutableBufferPointer { results in
         outcome.tables.withUnsafeMutableBufferPointer { tables in
-          nonisolated(unsafe) let (results, tables) = (results, tables)
-          // The records' parts first (the longest tasks), then one task per string table.
-          DispatchQueue.concurrentPerform(iterations: parts.count + tables.count) { task in
-            if task < parts.count {
-              results[task] = Result { () throws(Diagnostic) in
-                try checks.decode(
-                  subjects: parts[task], ends: ends, recordsAt: layout.recordsAt, extrasAt: layout.extrasAt, into: out)
-              }
-            } else {
-              let k = task - parts.count
-              let table = layout.tables[k]
-              tables[k] = Result { () throws(Diagnostic) in
-                // Subjects and currencies are few, and the fold context looks currencies up.
-                try decoder.table(
-                  table.name, count: layout.counts[k], endsAt: table.endsAt, arena: table.arena,
-                  indexed: indexStrings || table.name == "subjects" || table.name == "currencies")
+          outcome.repeats.withUnsafeMutableBufferPointer { repeats in
+            nonisolated(unsafe) let (results, tables, repeats) = (results, tables, repeats)
+            // The longest tasks first: the records' parts, the distinctness checks, then the tables.
+            DispatchQueue.concurrentPerform(iterations: parts.count + checked.count + tables.count) { task in
+              if task < parts.count {
+                results[task] = Result { () throws(Diagnostic) in
+                  try checks.decode(
+                    subjects: parts[task], ends: ends, recordsAt: layout.recordsAt, extrasAt: layout.extrasAt, into: out)
+                }
+              } else if task < parts.count + checked.count {
+                let (k, part) = checked[task - parts.count]
+                let table = layout.tables[k]
+                repeats[task - parts.count] = decoder.hasRepeated(
+                  count: layout.counts[k], endsAt: table.endsAt, arena: table.arena, part: part, of: Self.distinctParts)
+              } else {
+                let k = task - parts.count - checked.count
+                let table = layout.tables[k]
+                tables[k] = Result { () throws(Diagnostic) in
+                  try decoder.table(
+                    table.name, count: layout.counts[k], endsAt: table.endsAt, arena: table.arena, indexed: indexed[k])
+                }
               }
             }
           }
@@ -61,21 +79,41 @@ extension SectionDecoder {
       initialized = outcome.parts.allSatisfy { (try? $0.get()) != nil } ? layout.events : 0
     }
     let tables = try outcome.tables.map { (result) throws(Diagnostic) in try result.get() }
+    if let found = checked.indices.first(where: { outcome.repeats[$0] }) {
+      throw repeatedString(layout.tables[checked[found].table].name)
+    }
+    try assemble(&restored, tables: tables, parts: outcome.parts, ends: ends, idCount: layout.counts[1])
+    return restored
+  }
+
+  /// Puts the decoded tables and runs of records together, refusing an id held by two runs.
+  /// - Complexity: O(subjects + ids / 64), and O(events + ids) when two runs share an id.
+  func assemble(
+    _ restored: inout RestoredSection, tables: [SymbolTable], parts: [Result<RecordChecks.Part, Diagnostic>],
+    ends: [(records: Int, extras: Int)], idCount: Int
+  ) throws(Diagnostic) {
     restored.symbols.subjects = tables[0]
     restored.symbols.ids = tables[1]
     restored.symbols.transactions = tables[2]
     restored.symbols.currencies = tables[3]
     restored.subjectStarts = [0] + ends.map { UInt32($0.records) }
     var details: [EventDetailTable] = []
-    for result in outcome.parts {
+    var idsSeen: [UInt64] = []
+    for result in parts {
       let part = try result.get()
+      // Each run refused its own repeats; one id in two runs is found here, its record by the slow pass.
+      if idsSeen.isEmpty {
+        idsSeen = part.idsSeen
+      } else if zip(idsSeen, part.idsSeen).contains(where: { $0 & $1 != 0 }) {
+        try checkDistinctIDs(restored.events, idCount: idCount)
+      } else {
+        for k in idsSeen.indices { idsSeen[k] |= part.idsSeen[k] }
+      }
       restored.subscriptionCounts.append(contentsOf: part.subscriptions)
       restored.latest = max(restored.latest, part.latest)
       details.append(part.details)
     }
     restored.details = EventDetailTable.merged(details)
-    try checkDistinctIDs(restored.events, idCount: layout.counts[1])
-    return restored
   }
 
   /// Runs of subjects with about equal numbers of records, one per part.
@@ -92,7 +130,8 @@ extension SectionDecoder {
     return bounds.filter { !$0.isEmpty }
   }
 
-  /// Refuses two events with one id: restoring indexes events by id.
+  /// Refuses two events with one id, naming the later one's record (restoring indexes events by
+  /// id): the slow pass, run only once two runs of records were found to share an id.
   /// - Complexity: O(events + ids).
   func checkDistinctIDs(_ events: [Event], idCount: Int) throws(Diagnostic) {
     var seen = [Bool](repeating: false, count: idCount)

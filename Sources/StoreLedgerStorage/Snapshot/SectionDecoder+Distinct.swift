@@ -7,67 +7,89 @@ extension SectionDecoder {
   static let keyBatch = 32
 
   /// Whether a string of `arena` (strings back to back, `starts` their `count + 1` boundaries)
-  /// equals another: the check `SymbolTable.distinct` makes, without its look-up slots.
-  ///
+  /// equals another: the check `SymbolTable.distinct` makes, without its look-up slots. With
+  /// `parts` (a power of two), only the strings whose filter key falls in part `part` are
+  /// compared, so the parts can be checked at once on several cores and together answer the same.
+  /// - Complexity: O(total bytes) expected.
+  static func hasRepeated(arena: [UInt8], starts: [UInt32], part: Int = 0, of parts: Int = 1) -> Bool {
+    arena.withUnsafeBufferPointer { all in
+      starts.withUnsafeBufferPointer { starts in
+        hasRepeated(count: starts.count - 1, part: part, of: parts) { k in
+          UnsafeBufferPointer(rebasing: all[Int(starts[k])..<Int(starts[k + 1])])
+        }
+      }
+    }
+  }
+
+  /// `hasRepeated` of the table whose ends start at `endsAt` and whose strings are `arena`, read
+  /// in place in the section (both checked by `layout`).
+  /// - Complexity: O(string bytes) expected.
+  func hasRepeated(count: Int, endsAt: Int, arena: Range<Int>, part: Int, of parts: Int) -> Bool {
+    guard let base = bytes.baseAddress?.advanced(by: arena.lowerBound).assumingMemoryBound(to: UInt8.self) else {
+      return false
+    }
+    return Self.hasRepeated(count: count, part: part, of: parts) { k in
+      let start = k == 0 ? 0 : Int(load(endsAt + 4 * (k - 1), as: UInt32.self))
+      return UnsafeBufferPointer(start: base + start, count: Int(load(endsAt + 4 * k, as: UInt32.self)) - start)
+    }
+  }
+
   /// Each string's `filterKey` picks one bit of a filter of 8 to 16 bits per string; a string
   /// whose bit an earlier one set marks it shared. Only strings on a shared bit (a few percent)
   /// are hashed in full into a dictionary and compared byte for byte, so equal strings are always
   /// found and unequal ones never reported. Two filters of 1 to 2 bytes per string replace 8 to 16
-  /// bytes of slots.
+  /// bytes of slots. Equal strings have equal keys, so they fall in one part (the key's low bits).
   /// - Complexity: O(total bytes) expected.
-  static func hasRepeated(arena: [UInt8], starts: [UInt32]) -> Bool {
-    let count = starts.count - 1
+  private static func hasRepeated(
+    count: Int, part: Int, of parts: Int, string: (Int) -> UnsafeBufferPointer<UInt8>
+  ) -> Bool {
+    precondition(parts > 0 && parts & (parts - 1) == 0 && (0..<parts).contains(part), "parts must be a power of two")
     guard count > 1 else { return false }
+    let (partMask, partKey) = (UInt64(parts - 1), UInt64(part))
     var bits = 64
-    while bits < count * filterBitsPerString { bits <<= 1 }
+    while bits < (count / parts + 1) * filterBitsPerString { bits <<= 1 }
     let shift = UInt64(64 - bits.trailingZeroBitCount)
-    return arena.withUnsafeBufferPointer { all in
-      starts.withUnsafeBufferPointer { starts in
-        func string(_ k: Int) -> UnsafeBufferPointer<UInt8> {
-          UnsafeBufferPointer(rebasing: all[Int(starts[k])..<Int(starts[k + 1])])
-        }
-        var seen = [UInt64](repeating: 0, count: bits / 64)
-        var shared = [UInt64](repeating: 0, count: bits / 64)
-        // First pass: the bits two or more strings pick.
-        var any = false
-        seen.withUnsafeMutableBufferPointer { seen in
-          shared.withUnsafeMutableBufferPointer { shared in
-            forEachKey(count: count, string: string) { _, key in
-              let bit = Int(key >> shift)
-              let mask = UInt64(1) << UInt64(bit & 63)
-              if seen[bit >> 6] & mask != 0 {
-                shared[bit >> 6] |= mask
-                any = true
-              } else {
-                seen[bit >> 6] |= mask
-              }
-            }
+    var seen = [UInt64](repeating: 0, count: bits / 64)
+    var shared = [UInt64](repeating: 0, count: bits / 64)
+    // First pass: the bits two or more strings pick.
+    var any = false
+    seen.withUnsafeMutableBufferPointer { seen in
+      shared.withUnsafeMutableBufferPointer { shared in
+        forEachKey(count: count, string: string) { _, key in
+          guard key & partMask == partKey else { return }
+          let bit = Int(key >> shift)
+          let mask = UInt64(1) << UInt64(bit & 63)
+          if seen[bit >> 6] & mask != 0 {
+            shared[bit >> 6] |= mask
+            any = true
+          } else {
+            seen[bit >> 6] |= mask
           }
         }
-        guard any else { return false }
-        // Second pass: strings on a shared bit, by full hash (equal strings have equal hashes),
-        // keyed so that strings crafted onto one hash do not make this pass quadratic.
-        var firstByHash: [UInt64: Int] = [:]
-        firstByHash.reserveCapacity(count / 8)
-        var sameHash: [Int] = []
-        var repeated = false
-        shared.withUnsafeBufferPointer { shared in
-          forEachKey(count: count, string: string) { k, key in
-            let bit = Int(key >> shift)
-            guard !repeated, shared[bit >> 6] & (1 << UInt64(bit & 63)) != 0 else { return }
-            let full = SymbolTable.keyedHash(string(k))
-            guard let first = firstByHash[full] else {
-              firstByHash[full] = k
-              return
-            }
-            // Unequal strings with one 64-bit hash are kept too, so a later copy of either is found.
-            repeated = ([first] + sameHash).contains { string($0).elementsEqual(string(k)) }
-            sameHash.append(k)
-          }
-        }
-        return repeated
       }
     }
+    guard any else { return false }
+    // Second pass: strings on a shared bit, by full hash (equal strings have equal hashes),
+    // keyed so that strings crafted onto one hash do not make this pass quadratic.
+    var firstByHash: [UInt64: Int] = [:]
+    firstByHash.reserveCapacity(count / parts / 8)
+    var sameHash: [Int] = []
+    var repeated = false
+    shared.withUnsafeBufferPointer { shared in
+      forEachKey(count: count, string: string) { k, key in
+        let bit = Int(key >> shift)
+        guard !repeated, key & partMask == partKey, shared[bit >> 6] & (1 << UInt64(bit & 63)) != 0 else { return }
+        let full = SymbolTable.keyedHash(string(k))
+        guard let first = firstByHash[full] else {
+          firstByHash[full] = k
+          return
+        }
+        // Unequal strings with one 64-bit hash are kept too, so a later copy of either is found.
+        repeated = ([first] + sameHash).contains { string($0).elementsEqual(string(k)) }
+        sameHash.append(k)
+      }
+    }
+    return repeated
   }
 
   /// A cheap key of a string for the filter: its length and its first and last 8 bytes, mixed.

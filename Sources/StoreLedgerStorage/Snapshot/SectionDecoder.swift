@@ -89,23 +89,24 @@ struct SectionDecoder {
     return at..<(at + previous)
   }
 
-  /// The table whose ends start at `endsAt` and whose strings are `arena` (checked by `layout`),
-  /// refused when a string appears twice. With `indexed`, its look-up slots are built with the
-  /// check (`SymbolTable.distinct`); without, it is `SymbolTable.unindexed` (slots built later by
-  /// the first `intern`, if any) and the check is `hasRepeated`'s, which costs a bit per string
-  /// instead of 8 to 16 bytes of slots.
+  /// The table whose ends start at `endsAt` and whose strings are `arena` (checked by `layout`).
+  /// With `indexed`, its look-up slots are built with the check that no string appears twice
+  /// (`SymbolTable.distinct`); without, it is `SymbolTable.unindexed` (slots built later by the
+  /// first `intern`, if any) and the caller checks it with `hasRepeated(count:endsAt:arena:part:of:)`,
+  /// which costs a bit per string instead of 8 to 16 bytes of slots and runs in parts on every core.
   /// - Complexity: O(string bytes).
   func table(_ name: String, count: Int, endsAt: Int, arena: Range<Int>, indexed: Bool) throws(Diagnostic) -> SymbolTable {
     var starts = [UInt32](repeating: 0, count: count + 1)
     for k in 0..<count { starts[k + 1] = load(endsAt + 4 * k, as: UInt32.self) }
     let strings = [UInt8](UnsafeRawBufferPointer(rebasing: bytes[arena]))
-    let repeated = fail("a string appears twice in table '\(name)'")
-    guard indexed else {
-      guard !Self.hasRepeated(arena: strings, starts: starts) else { throw repeated }
-      return SymbolTable.unindexed(arena: strings, starts: starts)
-    }
-    guard let table = SymbolTable.distinct(arena: strings, starts: starts) else { throw repeated }
+    guard indexed else { return SymbolTable.unindexed(arena: strings, starts: starts) }
+    guard let table = SymbolTable.distinct(arena: strings, starts: starts) else { throw repeatedString(name) }
     return table
+  }
+
+  /// The refusal of a table holding one string twice.
+  func repeatedString(_ table: String) -> Diagnostic {
+    fail("a string appears twice in table '\(table)'")
   }
 
   /// Each subject's record end and extras end (offsets in the section), checked to grow and to

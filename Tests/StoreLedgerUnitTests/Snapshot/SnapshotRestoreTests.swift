@@ -199,6 +199,36 @@ struct SnapshotRestoreTests {
       #expect(message.contains(phrase), "\(damage): \(message)")
     }
   }
+
+  /// Records are decoded in runs of subjects, each run refusing its own repeated ids; an id
+  /// repeated across two runs is caught when the runs are joined, with the same words.
+  @Test("an id held by records of two runs of subjects is refused, naming the later record")
+  func idRepeatedAcrossRuns() throws {
+    let catalog = try LedgerLoader.loadCatalog(path: Self.catalogPath)
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    // Three events each for two subjects: the decoder's two runs take one subject each.
+    let events = ["a", "b"].flatMap { subject in
+      (1...3).map { k in
+        NewEvent.grant(id: EventID(rawValue: "\(subject)\(k)"), subject: SubjectID(rawValue: subject), at: ts("2026-03-0\(k)T00:00:00Z"), entitlements: ["pro"])
+      }
+    }
+    let logPath = try logFile(events.map(EventLines.line), in: directory)
+    var bytes = try makeSnapshot(of: logPath, catalogPath: Self.catalogPath, catalog: catalog)
+    let section = try #require(bytes.withUnsafeBytes { SnapshotTrailer.parse($0) }).sectionAt
+    let first = section + SnapshotSection.headerBytes
+    let last = first + 5 * RecordCoding.recordBytes
+    bytes.replaceSubrange((last + 8)..<(last + 12), with: bytes[(first + 8)..<(first + 12)])
+    SnapshotSeal.seal(&bytes)
+    let snapshotPath = directory.appendingPathComponent("s.json").path
+    try SnapshotFiles.write(bytes, to: snapshotPath)
+    #expect {
+      try SnapshotFiles.restore(snapshotPath: snapshotPath, logPath: logPath, catalogPath: Self.catalogPath, catalog: catalog)
+    } throws: { error in
+      let message = (error as? DiagnosticList)?.diagnostics.first?.description ?? ""
+      return message.contains(snapshotPath) && message.contains("record 5 repeats the id of an earlier record")
+    }
+  }
 }
 
 /// A table with one string twice is refused on both restore paths: with a tail (the look-up slots
@@ -264,6 +294,15 @@ struct RepeatedStringCheckTests {
     let (arena, starts) = Self.table(count: count, copy: copy)
     #expect(SectionDecoder.hasRepeated(arena: arena, starts: starts) == (copy != nil))
     #expect((SymbolTable.distinct(arena: arena, starts: starts) == nil) == (copy != nil))
+  }
+
+  @Test("checked in 2 or 4 parts, exactly one part finds a repeated string, and none without one", arguments: cases)
+  func partsTogether(count: Int, copy: (from: Int, to: Int)?) {
+    let (arena, starts) = Self.table(count: count, copy: copy)
+    for parts in [2, 4] {
+      let found = (0..<parts).filter { SectionDecoder.hasRepeated(arena: arena, starts: starts, part: $0, of: parts) }
+      #expect(found.count == (copy != nil ? 1 : 0), "\(parts) parts: \(found)")
+    }
   }
 
   @Test("strings alike in their first and last 8 bytes (one filter bit) are told apart by their middle")
