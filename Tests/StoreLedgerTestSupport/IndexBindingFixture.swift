@@ -12,7 +12,8 @@ extension IndexBindingFixture {
   /// A valid log of more than two 64 KiB blocks whose first line is a purchase of `firstSubject`
   /// (two names of one length give two logs that differ only in the first block).
   package static func logBytes(firstSubject: String) -> [UInt8] {
-    let head = #"{"id":"head","type":"purchase","subject":"\#(firstSubject)","at":"2025-12-01T00:00:00Z","product":"coins.100","transaction":"head-t"}"#
+    let head = EventLines.line(
+      .purchase(id: "head", subject: "\(firstSubject)", at: ts("2025-12-01T00:00:00Z"), product: "coins.100", transaction: "head-t"))
     let lines = [head] + RandomLog(seed: 4, subjects: 40, eventsPerSubject: 40).lines
     return Array((lines.joined(separator: "\n") + "\n").utf8)
   }

@@ -10,8 +10,8 @@ import Testing
 @testable import StoreLedgerStorage
 @testable import StoreLedgerCLI
 
-private let goodLine =
-  #"{"id":"e1","type":"purchase","subject":"u1","at":"2026-03-01T12:00:00Z","product":"pro.monthly","transaction":"t1","expires":"2026-04-01T12:00:00Z"}"#
+private let goodLine = EventLines.line(
+  .purchase(id: "e1", subject: "u1", at: ts("2026-03-01T12:00:00Z"), product: "pro.monthly", transaction: "t1", expires: ts("2026-04-01T12:00:00Z")))
 
 @Suite("Commands: answers, errors and exit codes (Docs/commands.md)")
 struct CommandErrorTests {
@@ -54,9 +54,9 @@ struct CommandErrorTests {
     (["audit", "LOG", "--queries", "-"], #"{"subject":"u1","at":"2026-03-05T00:00:00Z"}"# + "\n" + #"{"subject":"u1","at":"soon"}"#, 65, "<stdin>:2: error: field 'at'"),
     (["audit", "LOG", "--queries", "-"], #"{"subject":"u1","when":"2026-03-05T00:00:00Z"}"#, 65, "unknown field 'when'"),
     (["audit", "LOG", "--queries", "MISSING"], "", 66, "no such file"),
-    (["append", "LOG", "-"], #"{"id":"e2","type":"purchase","subject":"u1","at":"2026-03-02T12:00:00Z","product":"nope","transaction":"t2"}"#, 65, "<stdin>:1: error: field 'product': unknown product 'nope'"),
-    (["append", "LOG", "-"], #"{"id":"e1","type":"purchase","subject":"u9","at":"2026-03-02T12:00:00Z","product":"pro.lifetime","transaction":"t2"}"#, 65, "<stdin>:1: error: field 'id': id conflict: 'e1' was first used on line 1"),
-    (["append", "LOG", "-"], #"{"id":"e2","type":"consumption","subject":"u1","at":"2026-03-02T12:00:00Z","currency":"coins","quantity":1}"#, 65, "<stdin>:1: error: field 'quantity': overdraw"),
+    (["append", "LOG", "-"], EventLines.line(.purchase(id: "e2", subject: "u1", at: ts("2026-03-02T12:00:00Z"), product: "nope", transaction: "t2")), 65, "<stdin>:1: error: field 'product': unknown product 'nope'"),
+    (["append", "LOG", "-"], EventLines.line(.purchase(id: "e1", subject: "u9", at: ts("2026-03-02T12:00:00Z"), product: "pro.lifetime", transaction: "t2")), 65, "<stdin>:1: error: field 'id': id conflict: 'e1' was first used on line 1"),
+    (["append", "LOG", "-"], EventLines.line(.consumption(id: "e2", subject: "u1", at: ts("2026-03-02T12:00:00Z"), currency: "coins", quantity: 1)), 65, "<stdin>:1: error: field 'quantity': overdraw"),
     (["append", "LOG", "-"], "{\"id\":\"ok\",\"type\":\"purchase_pending\",\"subject\":\"u1\",\"at\":\"2026-03-02T12:00:00Z\",\"product\":\"pro.annual\"}\n{oops", 65, "<stdin>:2:2: error: invalid JSON"),
   ]
 
@@ -88,7 +88,7 @@ struct CommandErrorTests {
     let space = try Workspace(log: [
       goodLine,
       #"{"id":"e2","type":"purchase","subject":"u1","at":"2026-03-01T12:00:00Z","product":"pro.monthly","transaction":"t2","expries":"2026-04-01T12:00:00Z"}"#,
-      #"{"id":"e1","type":"purchase_pending","subject":"u1","at":"2026-03-01T12:00:00Z","product":"pro.monthly"}"#,
+      EventLines.line(.purchasePending(id: "e1", subject: "u1", at: ts("2026-03-01T12:00:00Z"), product: "pro.monthly")),
       #"{"id":"e4","type":"consumption","subject":"u1","at":"2026-03-01T12:00:00Z","currency":"coins","quantity":"x"}"#,
     ].joined(separator: "\n") + "\n")
     let result = runCLI(["check", space.log])
@@ -120,7 +120,8 @@ struct CommandErrorTests {
     #expect(check.stderr.contains("log.jsonl:2: warning: torn last line"))
     let query = runCLI(["query", space.log, "--subject", "u1", "--at", "2026-03-05"])
     #expect(query.status == 0)
-    let blocked = runCLI(["append", space.log, "-"], stdin: #"{"id":"e3","type":"purchase_pending","subject":"u1","at":"2026-03-02T12:00:00Z","product":"pro.annual"}"#)
+    let pending = EventLines.line(.purchasePending(id: "e3", subject: "u1", at: ts("2026-03-02T12:00:00Z"), product: "pro.annual"))
+    let blocked = runCLI(["append", space.log, "-"], stdin: pending)
     #expect(blocked.status == 65)
     #expect(blocked.stderr.contains("run 'storeledger repair'"))
     try space.write("log.jsonl.torn", "earlier torn bytes\n")
@@ -128,14 +129,16 @@ struct CommandErrorTests {
     #expect(repair.status == 0)
     #expect(String(decoding: try space.read(), as: UTF8.self) == goodLine + "\n")
     #expect(String(decoding: try space.read("log.jsonl.torn"), as: UTF8.self) == "earlier torn bytes\n" + torn + "\n")
-    #expect(runCLI(["append", space.log, "-"], stdin: #"{"id":"e3","type":"purchase_pending","subject":"u1","at":"2026-03-02T12:00:00Z","product":"pro.annual"}"#).status == 0)
+    #expect(runCLI(["append", space.log, "-"], stdin: pending).status == 0)
   }
 
   @Test("append stamps recorded, skips events already present, and re-appending is a no-op")
   func appendIdempotent() throws {
     let space = try Workspace(log: goodLine + "\n")
-    let batch = #"""
-      {"id":"e2","type":"auto_renew_changed","subject":"u1","at":"2026-03-10T00:00:00Z","original_transaction":"t1","auto_renew":false}
+    // e3 is raw text: the suffix checked below pins that append keeps a recorded line's bytes.
+    let autoRenewOff = EventLines.line(
+      .autoRenewChanged(id: "e2", subject: "u1", at: ts("2026-03-10T00:00:00Z"), originalTransaction: "t1", autoRenew: false))
+    let batch = autoRenewOff + "\n" + #"""
       {"id":"e3","type":"purchase","subject":"u2","at":"2026-03-10T00:00:00Z","recorded":"2026-03-11T00:00:00Z","product":"coins.100","transaction":"c1"}
       """# + "\n" + goodLine + "\n"
     let first = runCLI(["append", space.log, "-"], stdin: batch)

@@ -21,7 +21,9 @@ struct ConcurrentAppendTests {
       // Long lines make a torn or interleaved write visible.
       let padding = String(repeating: "p\(p)", count: 200)
       let batch = (0..<batchLines).map { i in
-        #"{"id":"p\#(p)-\#(i)","type":"purchase","subject":"u\#(p)","at":"2026-03-01T00:00:00Z","product":"coins.100","transaction":"t\#(p)-\#(i)","meta":{"pad":"\#(padding)"}}"#
+        EventLines.line(
+          .purchase(id: "p\(p)-\(i)", subject: "u\(p)", at: ts("2026-03-01T00:00:00Z"), product: "coins.100", transaction: "t\(p)-\(i)")
+            .withMeta(["pad": padding]))
       }.joined(separator: "\n") + "\n"
       try space.write("batch\(p).jsonl", batch)
       appends.append(["append", space.log, space.path("batch\(p).jsonl")])

@@ -10,10 +10,13 @@ import Testing
 /// and the library call giving the same bodies.
 @Suite("evidence: the refund request bodies on the command line and through the library")
 struct EvidenceCommandTests {
+  static let purchase = NewEvent.purchase(
+    id: "p1", subject: "u1", at: ts("2026-03-01T00:00:00Z"), product: "coins.100", transaction: "t1", quantity: 4, price: 3960, currency: "USD")
   static let lines = [
-    #"{"id":"p1","type":"purchase","subject":"u1","at":"2026-03-01T00:00:00Z","product":"coins.100","transaction":"t1","quantity":4,"price":3960,"currency":"USD"}"#,
-    #"{"id":"c1","type":"consumption","subject":"u1","at":"2026-03-02T00:00:00Z","currency":"coins","quantity":100}"#,
-    #"{"id":"rq","type":"refund_requested","subject":"u1","at":"2026-03-03T00:00:00Z","transaction":"t1","meta":{"pendingRefundToken":"prt-9"}}"#,
+    EventLines.line(purchase),
+    EventLines.line(.consumption(id: "c1", subject: "u1", at: ts("2026-03-02T00:00:00Z"), currency: "coins", quantity: 100)),
+    EventLines.line(
+      .refundRequested(id: "rq", subject: "u1", at: ts("2026-03-03T00:00:00Z"), transaction: "t1").withMeta(["pendingRefundToken": "prt-9"])),
   ]
 
   @Test("JSON by default with both bodies and the token read from the line; text in words; exit 0")
@@ -52,7 +55,7 @@ struct EvidenceCommandTests {
 
   @Test("a request whose purchase the ledger learned only later is 65, naming its line")
   func purchaseLearnedLater() throws {
-    let late = Self.lines[0].replacingOccurrences(of: #""quantity":4"#, with: #""recorded":"2026-03-04T00:00:00Z","quantity":4"#)
+    let late = EventLines.line(Self.purchase.recordedAt("2026-03-04T00:00:00Z"))
     let space = try Workspace(log: ([late] + Self.lines.dropFirst()).joined(separator: "\n") + "\n")
     let result = runCLI(["evidence", space.log, "--request", "rq"])
     #expect(result.status == 65 && result.stdout.isEmpty)

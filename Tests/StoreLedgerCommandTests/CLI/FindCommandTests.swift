@@ -10,10 +10,10 @@ import Testing
 @Suite("find: subjects from what a customer sends")
 struct FindCommandTests {
   static let lines = [
-    #"{"id":"e-ali-1","type":"purchase","subject":"alice@example.com","at":"2026-01-01T00:00:00Z","product":"pro.monthly","transaction":"t-100","expires":"2026-02-01T00:00:00Z","meta":{"appAccountToken":"3f2a6c1e-9d4b-4c1a-8e5f-2b7d9c0a1e44"}}"#,
-    #"{"id":"e-ali-2","type":"renewal","subject":"alice@example.com","at":"2026-02-01T00:00:00Z","product":"pro.monthly","transaction":"t-101","original_transaction":"t-100","expires":"2026-03-01T00:00:00Z"}"#,
-    #"{"id":"e-bob-1","type":"purchase","subject":"bob","at":"2026-01-02T00:00:00Z","product":"pro.monthly","transaction":"GPA.3391-4471","original_transaction":"tok-bob","expires":"2026-02-02T00:00:00Z","meta":{"purchaseToken":"tok-bob","orderId":"GPA.3391-4471"}}"#,
-    #"{"id":"e-cat-1","type":"purchase","subject":"cat","at":"2026-01-03T00:00:00Z","product":"pro.monthly","transaction":"t-300","original_transaction":"tok-cat","expires":"2026-02-03T00:00:00Z"}"#,
+    EventLines.line(.purchase(id: "e-ali-1", subject: "alice@example.com", at: ts("2026-01-01T00:00:00Z"), product: "pro.monthly", transaction: "t-100", expires: ts("2026-02-01T00:00:00Z")).withMeta(["appAccountToken": "3f2a6c1e-9d4b-4c1a-8e5f-2b7d9c0a1e44"])),
+    EventLines.line(.renewal(id: "e-ali-2", subject: "alice@example.com", at: ts("2026-02-01T00:00:00Z"), product: "pro.monthly", transaction: "t-101", originalTransaction: "t-100", expires: ts("2026-03-01T00:00:00Z"))),
+    EventLines.line(.purchase(id: "e-bob-1", subject: "bob", at: ts("2026-01-02T00:00:00Z"), product: "pro.monthly", transaction: "GPA.3391-4471", originalTransaction: "tok-bob", expires: ts("2026-02-02T00:00:00Z")).withMeta(["purchaseToken": "tok-bob", "orderId": "GPA.3391-4471"])),
+    EventLines.line(.purchase(id: "e-cat-1", subject: "cat", at: ts("2026-01-03T00:00:00Z"), product: "pro.monthly", transaction: "t-300", originalTransaction: "tok-cat", expires: ts("2026-02-03T00:00:00Z"))),
     #"{"id":"e-esc-1","type":"purchase","subject":"evil\u001b[2Jname","at":"2026-01-04T00:00:00Z","product":"pass.week","transaction":"t-400"}"#,
   ]
   /// A kept Google Play document of cat's token, holding an order id the log never names.

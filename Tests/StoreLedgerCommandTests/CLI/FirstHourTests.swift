@@ -130,7 +130,7 @@ struct FirstHourTests {
   ])
   func backfill(options: [String], stamp: String, summary: String, knownOn6March: Bool) throws {
     let space = try Workspace()
-    let event = #"{"id":"b1","type":"purchase","subject":"u9","at":"2026-03-01T09:00:00Z","product":"pro.lifetime","transaction":"b1"}"#
+    let event = EventLines.line(.purchase(id: "b1", subject: "u9", at: ts("2026-03-01T09:00:00Z"), product: "pro.lifetime", transaction: "b1"))
     let result = runCLI(["append", space.log, "-"] + options, stdin: event + "\n")
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout == "appended 1 event to \(space.log) (0 already present, \(summary) with recorded)\n")
@@ -143,11 +143,11 @@ struct FirstHourTests {
 
   @Test("append of a redelivery recorded earlier writes it, says so, and the as-of answer follows; the same again writes nothing")
   func redeliveryLearnedEarlier() throws {
-    let event = #"{"id":"b1","type":"purchase","subject":"u9","at":"2026-03-01T09:00:00Z","product":"pro.lifetime","transaction":"b1""#
-    let space = try Workspace(log: event + #","recorded":"2026-03-10T00:00:00Z"}"# + "\n")
+    let event = NewEvent.purchase(id: "b1", subject: "u9", at: ts("2026-03-01T09:00:00Z"), product: "pro.lifetime", transaction: "b1")
+    let space = try Workspace(log: EventLines.line(event.recordedAt("2026-03-10T00:00:00Z")) + "\n")
     let knownOn6March = { runCLI(["query", space.log, "--subject", "u9", "--at", "2026-03-05", "--as-of", "2026-03-06"]).stdout.contains("pro.lifetime") }
     #expect(!knownOn6March())
-    let earlier = event + #","recorded":"2026-03-02T00:00:00Z"}"# + "\n"
+    let earlier = EventLines.line(event.recordedAt("2026-03-02T00:00:00Z")) + "\n"
     let first = runCLI(["append", space.log, "-"], stdin: earlier)
     #expect(first.status == 0, "\(first.stderr)")
     #expect(first.stdout == "appended 0 events to \(space.log) (0 already present, 0 stamped with recorded, 1 learned earlier than the log had them)\n")
@@ -218,15 +218,16 @@ struct FirstHourTests {
 
   @Test("append says which file a conflicting line is in, and warns about a revocation of an unknown transaction")
   func appendPlaces() throws {
-    let space = try Workspace(log: #"{"id":"e1","type":"purchase","subject":"u1","at":"2026-03-01T00:00:00Z","product":"pro.lifetime","transaction":"t1"}"# + "\n")
-    let batch = [
-      #"{"id":"e2","type":"purchase","subject":"u1","at":"2026-03-01T00:00:00Z","product":"pro.lifetime","transaction":"t2"}"#,
-      #"{"id":"e2","type":"purchase","subject":"u1","at":"2026-03-01T00:00:00Z","product":"pro.lifetime","transaction":"t3"}"#,
-      #"{"id":"e1","type":"purchase","subject":"u2","at":"2026-03-01T00:00:00Z","product":"pro.lifetime","transaction":"t4"}"#,
-      #"{"id":"e5","type":"purchase","subject":"u2","at":"2026-03-01T00:00:00Z","product":"pro.lifetime","transaction":"t1"}"#,
-    ]
+    let at = ts("2026-03-01T00:00:00Z")
+    let space = try Workspace(log: EventLines.line(.purchase(id: "e1", subject: "u1", at: at, product: "pro.lifetime", transaction: "t1")) + "\n")
+    let batch = EventLines.log([
+      .purchase(id: "e2", subject: "u1", at: at, product: "pro.lifetime", transaction: "t2"),
+      .purchase(id: "e2", subject: "u1", at: at, product: "pro.lifetime", transaction: "t3"),
+      .purchase(id: "e1", subject: "u2", at: at, product: "pro.lifetime", transaction: "t4"),
+      .purchase(id: "e5", subject: "u2", at: at, product: "pro.lifetime", transaction: "t1"),
+    ])
     let before = try space.read()
-    let result = runCLI(["append", space.log, "-"], stdin: batch.joined(separator: "\n") + "\n")
+    let result = runCLI(["append", space.log, "-"], stdin: batch + "\n")
     #expect(result.status == 65)
     #expect(
       result.stderr == """
@@ -236,7 +237,7 @@ struct FirstHourTests {
 
         """)
     #expect(try space.read() == before)
-    let revocation = #"{"id":"r1","type":"revocation","subject":"u1","at":"2026-03-02T00:00:00Z","transaction":"t9","reason":"refund"}"#
+    let revocation = EventLines.line(.revocation(id: "r1", subject: "u1", at: ts("2026-03-02T00:00:00Z"), transaction: "t9", reason: .refund))
     let warned = runCLI(["append", space.log, "-", "--recorded-as-at"], stdin: revocation + "\n")
     #expect(warned.status == 0)
     #expect(
@@ -339,12 +340,12 @@ struct FirstHourTests {
   func absentReasons(at: String, asOf: String?, line: String) throws {
     // Two grants of the same entitlement, the second learned late (recorded 3 Mar).
     let space = try Workspace(
-      log: [
-        #"{"id":"g1","type":"purchase","subject":"u1","at":"2026-02-01T00:00:00Z","product":"pro.lifetime","transaction":"t1"}"#,
-        #"{"id":"r1","type":"revocation","subject":"u1","at":"2026-02-20T00:00:00Z","transaction":"t1","reason":"refund"}"#,
-        #"{"id":"g2","type":"purchase","subject":"u1","at":"2026-03-01T00:00:00Z","recorded":"2026-03-03T00:00:00Z","product":"pro.lifetime","transaction":"t2"}"#,
-        #"{"id":"r2","type":"revocation","subject":"u1","at":"2026-04-01T00:00:00Z","transaction":"t2","reason":"other"}"#,
-      ].joined(separator: "\n") + "\n")
+      log: EventLines.log([
+        .purchase(id: "g1", subject: "u1", at: ts("2026-02-01T00:00:00Z"), product: "pro.lifetime", transaction: "t1"),
+        .revocation(id: "r1", subject: "u1", at: ts("2026-02-20T00:00:00Z"), transaction: "t1", reason: .refund),
+        .purchase(id: "g2", subject: "u1", at: ts("2026-03-01T00:00:00Z"), product: "pro.lifetime", transaction: "t2").recordedAt("2026-03-03T00:00:00Z"),
+        .revocation(id: "r2", subject: "u1", at: ts("2026-04-01T00:00:00Z"), transaction: "t2", reason: .other),
+      ]) + "\n")
     let result = runCLI(["query", space.log, "--subject", "u1", "--at", at, "--format", "text"] + (asOf.map { ["--as-of", $0] } ?? []))
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.contains(line), "\(result.stdout)")
@@ -371,7 +372,7 @@ struct FirstHourTests {
   @Test("diff aligns intervals by time: one inserted interval is one line, and new and gone subjects are grouped")
   func diffAligned() throws {
     func pass(_ id: String, _ subject: String, _ at: String) -> String {
-      #"{"id":"\#(id)","type":"purchase","subject":"\#(subject)","at":"\#(at)T00:00:00Z","product":"pass.week","transaction":"\#(id)"}"#
+      EventLines.line(.purchase(id: "\(id)", subject: "\(subject)", at: ts("\(at)T00:00:00Z"), product: "pass.week", transaction: "\(id)"))
     }
     let common = [pass("w1", "u1", "2026-01-01"), pass("w2", "u1", "2026-01-15"), pass("w3", "u1", "2026-02-01")]
     let space = try Workspace()

@@ -106,7 +106,7 @@ struct PolicyCommandTests {
     let space = try Self.workspace()
     defer { try? FileManager.default.removeItem(at: space.directory) }
     let before = try space.read()
-    let bad = #"{"id":"z1","type":"usage","subject":"ana","at":"2026-03-31T00:00:00Z","feature":"interaction","quantity":0}"#
+    let bad = EventLines.line(.usage(id: "z1", subject: "ana", at: ts("2026-03-31T00:00:00Z"), feature: "interaction", quantity: 0))
     let appended = runCLI(["append", space.log], stdin: bad + "\n")
     #expect(appended.status == 65)
     #expect(appended.stdout.isEmpty)

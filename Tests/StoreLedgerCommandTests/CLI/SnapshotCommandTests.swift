@@ -12,10 +12,10 @@ import Testing
 
 @Suite("snapshot, diff and --snapshot on the command line")
 struct SnapshotCommandTests {
-  static let first =
-    #"{"id":"e1","type":"purchase","subject":"u1","at":"2026-03-01T12:00:00Z","product":"pro.monthly","transaction":"t1","expires":"2026-04-01T12:00:00Z"}"#
-  static let second =
-    #"{"id":"e2","type":"revocation","subject":"u1","at":"2026-03-10T00:00:00Z","recorded":"2026-03-20T00:00:00Z","transaction":"t1"}"#
+  static let first = EventLines.line(
+    .purchase(id: "e1", subject: "u1", at: ts("2026-03-01T12:00:00Z"), product: "pro.monthly", transaction: "t1", expires: ts("2026-04-01T12:00:00Z")))
+  static let second = EventLines.line(
+    .revocation(id: "e2", subject: "u1", at: ts("2026-03-10T00:00:00Z"), transaction: "t1").recordedAt("2026-03-20T00:00:00Z"))
 
   @Test("snapshot --check passes on an unchanged log and exits 1 with a readable diff after a change")
   func check() throws {

@@ -6,12 +6,13 @@ import Testing
 @testable import StoreLedger
 @testable import StoreLedgerCLI
 
-private let goodLine =
-  #"{"id":"e1","type":"purchase","subject":"u1","at":"2026-03-01T12:00:00Z","product":"pro.monthly","transaction":"t1","expires":"2026-04-01T12:00:00Z"}"#
+private let goodLine = EventLines.line(
+  .purchase(id: "e1", subject: "u1", at: ts("2026-03-01T12:00:00Z"), product: "pro.monthly", transaction: "t1", expires: ts("2026-04-01T12:00:00Z")))
 
 /// The `n`th good event, for subject `u1`, one per day of March.
 private func good(_ n: Int) -> String {
-  #"{"id":"e\#(n)","type":"purchase","subject":"u1","at":"2026-03-\#(n < 10 ? "0" : "")\#(n)T12:00:00Z","product":"pro.lifetime","transaction":"t\#(n)"}"#
+  EventLines.line(
+    .purchase(id: "e\(n)", subject: "u1", at: ts("2026-03-\(n < 10 ? "0" : "")\(n)T12:00:00Z"), product: "pro.lifetime", transaction: "t\(n)"))
 }
 
 /// Bytes that look like a binary file's body: every byte value, newlines and NUL bytes among them.

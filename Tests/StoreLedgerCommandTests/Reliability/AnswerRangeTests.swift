@@ -10,8 +10,8 @@ import Testing
 @testable import StoreLedgerStorage
 @testable import StoreLedgerCLI
 
-private let lifetime =
-  #"{"id":"e1","type":"purchase","subject":"u1","at":"2026-03-01T12:00:00Z","product":"pro.lifetime","transaction":"t1"}"#
+private let lifetime = EventLines.line(
+  .purchase(id: "e1", subject: "u1", at: ts("2026-03-01T12:00:00Z"), product: "pro.lifetime", transaction: "t1"))
 
 /// A workspace with the policy catalog of Events/policy (trial P21D, grace PT48H, local days at -05:00).
 private func policySpace(log: String) throws -> Workspace {

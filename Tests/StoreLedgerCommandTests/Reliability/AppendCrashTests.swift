@@ -12,20 +12,20 @@ import Testing
 /// An append scenario: a valid old log and a batch that is valid only as a whole (a spend,
 /// then the purchase that funds it), so any part of it alone makes the log invalid.
 struct AppendFixture {
-  static let oldLog = """
-    {"id":"o1","type":"purchase","subject":"ann","at":"2026-03-01T00:00:00Z","product":"coins.100","transaction":"ann-1","recorded":"2026-03-01T00:00:00Z"}
-    {"id":"o2","type":"consumption","subject":"ann","at":"2026-03-02T00:00:00Z","currency":"coins","quantity":40,"recorded":"2026-03-02T00:00:00Z"}
-
-    """
-  static let batch = """
-    {"id":"b1","type":"consumption","subject":"bob","at":"2026-03-05T00:00:00Z","currency":"coins","quantity":70,"recorded":"2026-03-05T00:00:00Z"}
-    {"id":"b2","type":"purchase","subject":"bob","at":"2026-03-04T00:00:00Z","product":"coins.100","transaction":"bob-1","recorded":"2026-03-05T00:00:00Z"}
-
-    """
-  static let unrelated = """
-    {"id":"u1","type":"purchase","subject":"cy","at":"2026-03-06T00:00:00Z","product":"coins.100","transaction":"cy-1","recorded":"2026-03-06T00:00:00Z"}
-
-    """
+  static let oldLog =
+    EventLines.log([
+      .purchase(id: "o1", subject: "ann", at: ts("2026-03-01T00:00:00Z"), product: "coins.100", transaction: "ann-1").recordedAt("2026-03-01T00:00:00Z"),
+      .consumption(id: "o2", subject: "ann", at: ts("2026-03-02T00:00:00Z"), currency: "coins", quantity: 40).recordedAt("2026-03-02T00:00:00Z"),
+    ]) + "\n"
+  static let batch =
+    EventLines.log([
+      .consumption(id: "b1", subject: "bob", at: ts("2026-03-05T00:00:00Z"), currency: "coins", quantity: 70).recordedAt("2026-03-05T00:00:00Z"),
+      .purchase(id: "b2", subject: "bob", at: ts("2026-03-04T00:00:00Z"), product: "coins.100", transaction: "bob-1").recordedAt("2026-03-05T00:00:00Z"),
+    ]) + "\n"
+  static let unrelated =
+    EventLines.line(
+      .purchase(id: "u1", subject: "cy", at: ts("2026-03-06T00:00:00Z"), product: "coins.100", transaction: "cy-1").recordedAt("2026-03-06T00:00:00Z"))
+    + "\n"
   let directory: URL
   let catalog: Catalog
   var log: String { directory.appendingPathComponent("log.jsonl").path }
@@ -225,12 +225,15 @@ struct AppendCrashTests {
       // Each batch spends before it buys: any part of it alone is an invalid log.
       let pad = String(repeating: "k\(attempt)", count: 300)
       var lines = [
-        #"{"id":"k\#(attempt)-spend","type":"consumption","subject":"s\#(attempt)","at":"2026-03-05T00:00:00Z","currency":"coins","quantity":100,"recorded":"2026-03-05T00:00:00Z"}"#
+        EventLines.line(
+          .consumption(id: "k\(attempt)-spend", subject: "s\(attempt)", at: ts("2026-03-05T00:00:00Z"), currency: "coins", quantity: 100)
+            .recordedAt("2026-03-05T00:00:00Z"))
       ]
       for i in 1..<batchLines {
         lines.append(
-          #"{"id":"k\#(attempt)-\#(i)","type":"purchase","subject":"s\#(attempt)","at":"2026-03-01T00:00:00Z","product":"coins.100","transaction":"k\#(attempt)-\#(i)","recorded":"2026-03-05T00:00:00Z","meta":{"pad":"\#(pad)"}}"#
-        )
+          EventLines.line(
+            .purchase(id: "k\(attempt)-\(i)", subject: "s\(attempt)", at: ts("2026-03-01T00:00:00Z"), product: "coins.100", transaction: "k\(attempt)-\(i)")
+              .recordedAt("2026-03-05T00:00:00Z").withMeta(["pad": pad])))
       }
       try space.write("batch.jsonl", lines.joined(separator: "\n") + "\n")
       let process = Process()

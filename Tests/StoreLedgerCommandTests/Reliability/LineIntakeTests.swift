@@ -10,7 +10,7 @@ import Testing
 
 @Suite("One intake check for every log line, on the builder's path and the pipelined reader's")
 struct LineIntakeTests {
-  static let event = #"{"id":"a","type":"purchase","subject":"u","at":"2026-03-01T00:00:00Z","product":"coins.100","transaction":"t"}"#
+  static let event = EventLines.line(.purchase(id: "a", subject: "u", at: ts("2026-03-01T00:00:00Z"), product: "coins.100", transaction: "t"))
 
   /// The diagnostics of `lines` given one by one to `LedgerBuilder.add(line:)`.
   private func builderErrors(_ lines: [String], catalog: Catalog) -> [Diagnostic] {

@@ -193,7 +193,7 @@ struct CommittedPrefixTests {
     let space = try Workspace(log: demoLogText())
     let catalog = try StoreLedgerTestSupport.catalog(exampleCatalogText)
     let batch = (0..<50).map { i in
-      #"{"id":"x\#(i)","type":"purchase","subject":"z\#(i)","at":"2026-03-01T00:00:00Z","product":"pro.lifetime","transaction":"zt\#(i)"}"#
+      EventLines.line(.purchase(id: "x\(i)", subject: "z\(i)", at: ts("2026-03-01T00:00:00Z"), product: "pro.lifetime", transaction: "zt\(i)"))
     }.joined(separator: "\n") + "\n"
     let fault = IOFault(pathPrefix: space.directory.path + "/", failure: .crash, afterBytes: 2000)
     _ = IOFaults.with(fault) {
@@ -240,10 +240,12 @@ struct CommittedPrefixTests {
       for round in 0..<rounds {
         // A spend first, then the purchase that funds it: any part of a batch alone is invalid.
         var lines = [
-          #"{"id":"r\#(round)-spend","type":"consumption","subject":"s\#(round)","at":"2026-03-05T00:00:00Z","currency":"coins","quantity":100}"#
+          EventLines.line(.consumption(id: "r\(round)-spend", subject: "s\(round)", at: ts("2026-03-05T00:00:00Z"), currency: "coins", quantity: 100))
         ]
         for i in 1..<batchLines {
-          lines.append(#"{"id":"r\#(round)-\#(i)","type":"purchase","subject":"s\#(round)","at":"2026-03-01T00:00:00Z","product":"coins.100","transaction":"r\#(round)-t\#(i)"}"#)
+          lines.append(
+            EventLines.line(
+              .purchase(id: "r\(round)-\(i)", subject: "s\(round)", at: ts("2026-03-01T00:00:00Z"), product: "coins.100", transaction: "r\(round)-t\(i)")))
         }
         _ = try? LogAppender.append(
           input: Array((lines.joined(separator: "\n") + "\n").utf8), inputName: "b", logPath: space.log, catalog: catalog, now: nil)
@@ -266,8 +268,8 @@ struct CommittedPrefixTests {
 
 @Suite("A last line saved without its newline is a line like any other (contract v1.2 §1)")
 struct MissingNewlineTests {
-  static let purchase = #"{"id":"p1","type":"purchase","subject":"u1","at":"2026-03-01T00:00:00Z","product":"pro.lifetime","transaction":"t1"}"#
-  static let refund = #"{"id":"r1","type":"revocation","subject":"u1","at":"2026-03-02T00:00:00Z","transaction":"t1","reason":"refund"}"#
+  static let purchase = EventLines.line(.purchase(id: "p1", subject: "u1", at: ts("2026-03-01T00:00:00Z"), product: "pro.lifetime", transaction: "t1"))
+  static let refund = EventLines.line(.revocation(id: "r1", subject: "u1", at: ts("2026-03-02T00:00:00Z"), transaction: "t1", reason: .refund))
 
   @Test("a refund on the last line without a newline counts, check is ok, repair leaves it")
   func completeLastLineCounts() throws {
@@ -348,7 +350,7 @@ struct LockWaitTests {
     // A real appender with a large batch, stopped while it holds the lock (it takes the lock
     // before validating, which takes a while for 20,000 lines).
     let lines = (0..<20_000).map { i in
-      #"{"id":"big\#(i)","type":"purchase","subject":"b\#(i)","at":"2026-03-01T00:00:00Z","product":"pro.lifetime","transaction":"bt\#(i)"}"#
+      EventLines.line(.purchase(id: "big\(i)", subject: "b\(i)", at: ts("2026-03-01T00:00:00Z"), product: "pro.lifetime", transaction: "bt\(i)"))
     }
     try space.write("batch.jsonl", lines.joined(separator: "\n") + "\n")
     let process = Process()
@@ -387,7 +389,7 @@ struct HonestExitTests {
     let space = try Workspace(log: demoLogText())
     defer { try? FileManager.default.removeItem(at: space.directory) }
     let binary = try storeledgerBinary()
-    let line = #"{"id":"late1","type":"purchase","subject":"w","at":"2026-03-01T00:00:00Z","product":"pro.lifetime","transaction":"wt1"}"#
+    let line = EventLines.line(.purchase(id: "late1", subject: "w", at: ts("2026-03-01T00:00:00Z"), product: "pro.lifetime", transaction: "wt1"))
     let result = try runProcess(binary.path, ["append", space.log, "-"], stdin: line + "\n", stdoutPath: "/dev/full")
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stderr.contains("warning") && result.stderr.contains("committed"))
@@ -401,7 +403,7 @@ struct HonestExitTests {
     let binary = try storeledgerBinary()
     let before = try space.read()
     let lines = (0..<3000).map { i in
-      #"{"id":"u\#(i)","type":"purchase","subject":"b\#(i)","at":"2026-03-01T00:00:00Z","product":"pro.lifetime","transaction":"ut\#(i)"}"#
+      EventLines.line(.purchase(id: "u\(i)", subject: "b\(i)", at: ts("2026-03-01T00:00:00Z"), product: "pro.lifetime", transaction: "ut\(i)"))
     }
     try space.write("batch.jsonl", lines.joined(separator: "\n") + "\n")
     // 64 blocks of 512 bytes: the log may grow a little, the batch does not fit.

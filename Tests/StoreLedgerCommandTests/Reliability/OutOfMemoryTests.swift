@@ -14,7 +14,8 @@ struct OutOfMemoryTests {
   /// Lifetime purchases of `count` subjects: about 45 MB per 100,000.
   static func purchases(_ count: Int) -> String {
     (0..<count).map { n in
-      #"{"id":"evt-\#(n)","type":"purchase","subject":"customer-\#(n)","at":"2026-03-01T00:00:00Z","product":"pro.lifetime","transaction":"t-\#(n)"}"#
+      EventLines.line(
+        .purchase(id: "evt-\(n)", subject: "customer-\(n)", at: ts("2026-03-01T00:00:00Z"), product: "pro.lifetime", transaction: "t-\(n)"))
     }.joined(separator: "\n") + "\n"
   }
 
@@ -44,7 +45,9 @@ struct OutOfMemoryTests {
     guard FileManager.default.isExecutableFile(atPath: "/bin/sh") else { return }
     let space = try Workspace(log: Self.purchases(60_000))
     defer { try? FileManager.default.removeItem(at: space.directory) }
-    try space.write("batch.jsonl", #"{"id":"new-1","type":"purchase","subject":"zed","at":"2026-03-02T00:00:00Z","product":"pro.lifetime","transaction":"t-new"}"# + "\n")
+    let batch = EventLines.line(
+      .purchase(id: "new-1", subject: "zed", at: ts("2026-03-02T00:00:00Z"), product: "pro.lifetime", transaction: "t-new"))
+    try space.write("batch.jsonl", batch + "\n")
     let before = try space.read()
     var outOfMemory = 0
     // Below 128 MiB refused at once (near 64 MB Dispatch would wait for a worker thread for ever);

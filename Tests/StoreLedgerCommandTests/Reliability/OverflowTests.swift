@@ -147,7 +147,7 @@ struct OverflowTests {
     let json = try JSONValue.parse(answer.stdout.trimmingCharacters(in: .newlines))
     #expect(json["balances"]?["gems"] == .integer(1_000_000_000_000_000_000))
 
-    let spend = #"{"id":"s","type":"consumption","subject":"u","at":"2026-01-02T00:00:00Z","currency":"gems","quantity":1}"#
+    let spend = EventLines.line(.consumption(id: "s", subject: "u", at: ts("2026-01-02T00:00:00Z"), currency: "gems", quantity: 1))
     let over = try extremeSpace(log: full + [spend])
     let result = runCLI(["check", over.log])
     #expect(result.status == 65)

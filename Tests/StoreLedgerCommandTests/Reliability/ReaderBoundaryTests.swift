@@ -57,13 +57,14 @@ struct ReaderBoundaryTests {
     arguments: [4096, PipelinedLogReader.blockBytes])
   func longLines(blockBytes: Int) throws {
     let catalog = try LedgerLoader.loadCatalog(path: repoPath("Events/catalog.json"))
-    let good = #"{"id":"a","type":"purchase","subject":"u","at":"2026-03-01T00:00:00Z","product":"coins.100","transaction":"t"}"#
+    let good = EventLines.line(.purchase(id: "a", subject: "u", at: ts("2026-03-01T00:00:00Z"), product: "coins.100", transaction: "t"))
+    let other = EventLines.line(.purchase(id: "b", subject: "u", at: ts("2026-03-01T00:00:00Z"), product: "coins.100", transaction: "t2"))
     let long = String(repeating: "x", count: Limits.lineBytesMax + 5000)
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let path = directory.appendingPathComponent("log.jsonl").path
 
-    try (good + "\n" + long + "\n" + good.replacingOccurrences(of: #""a""#, with: #""b""#).replacingOccurrences(of: #""t""#, with: #""t2""#) + "\n")
+    try (good + "\n" + long + "\n" + other + "\n")
       .write(toFile: path, atomically: false, encoding: .utf8)
     let (middle, _) = try load(path, catalog: catalog, blockBytes: blockBytes)
     guard case .failure(let list) = middle else {

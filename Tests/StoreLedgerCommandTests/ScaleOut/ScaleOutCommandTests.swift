@@ -83,7 +83,7 @@ struct StdinLogTests {
   func errorsNameStdin(command: [String]) throws {
     let space = try Workspace()
     try space.write("q.jsonl", #"{"subject":"u1","at":"2026-03-05T00:00:00Z"}"# + "\n")
-    let good = #"{"id":"e1","type":"purchase","subject":"u1","at":"2026-03-01T00:00:00Z","product":"pro.lifetime","transaction":"t1"}"#
+    let good = EventLines.line(.purchase(id: "e1", subject: "u1", at: ts("2026-03-01T00:00:00Z"), product: "pro.lifetime", transaction: "t1"))
     let arguments = [command[0], "-"] + command.dropFirst().map { $0 == "QUERIES" ? space.path("q.jsonl") : $0 }
       + ["--catalog", space.path("catalog.json")]
     let result = runCLI(arguments, stdin: good + "\n" + #"{"id":"e2","type":"purchase","subject":"u1"}"# + "\n")
@@ -95,7 +95,7 @@ struct StdinLogTests {
   @Test("a last line without a newline on stdin is a torn line, as in a file")
   func tornLastLine() throws {
     let space = try Workspace()
-    let good = #"{"id":"e1","type":"purchase","subject":"u1","at":"2026-03-01T00:00:00Z","product":"pro.lifetime","transaction":"t1"}"#
+    let good = EventLines.line(.purchase(id: "e1", subject: "u1", at: ts("2026-03-01T00:00:00Z"), product: "pro.lifetime", transaction: "t1"))
     let result = runCLI(["replay", "-", "--catalog", space.path("catalog.json")], stdin: good + "\n" + #"{"id":"e2""#)
     #expect(result.status == 0)
     #expect(result.stdout.hasPrefix("events read: 1\n"))
@@ -329,7 +329,7 @@ struct SplitCommandTests {
       ("{oops", "invalid JSON"),
     ])
   func badLine(line: String, message: String) throws {
-    let good = #"{"id":"e1","type":"purchase","subject":"u1","at":"2026-03-01T00:00:00Z","product":"pro.lifetime","transaction":"t1"}"#
+    let good = EventLines.line(.purchase(id: "e1", subject: "u1", at: ts("2026-03-01T00:00:00Z"), product: "pro.lifetime", transaction: "t1"))
     let space = try Workspace(log: good + "\n" + line + "\n" + good + "\n")
     try FileManager.default.createDirectory(atPath: space.path("out"), withIntermediateDirectories: false)
     let result = runCLI(["split", space.log, "--shards", "4", "--out", space.path("out")])

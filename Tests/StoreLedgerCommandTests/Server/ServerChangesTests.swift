@@ -21,7 +21,10 @@ private func batches(_ text: String) -> [(id: Int, data: [String: Any])] {
 
 /// A purchase line.
 private func purchase(_ id: String, subject: String) -> String {
-  #"{"id":"\#(id)","type":"purchase","subject":"\#(subject)","at":"2026-03-01T00:00:00Z","product":"pro.lifetime","transaction":"t-\#(id)","price":29990,"currency":"USD"}"#
+  EventLines.line(
+    .purchase(
+      id: "\(id)", subject: "\(subject)", at: ts("2026-03-01T00:00:00Z"), product: "pro.lifetime", transaction: "t-\(id)", price: 29990,
+      currency: "USD"))
 }
 
 @Suite("serve's change feed: committed batches as Server-Sent Events, resumable with Last-Event-ID")

@@ -51,7 +51,8 @@ struct ServerConnectionTests {
     let fixture = try ServerFixture()
     let connection = try fixture.connect()
     defer { connection.close() }
-    let body = #"{"id":"x100","type":"purchase","subject":"w9","at":"2026-03-01T00:00:00Z","product":"pro.lifetime","transaction":"t100","price":1,"currency":"USD"}"#
+    let body = EventLines.line(
+      .purchase(id: "x100", subject: "w9", at: ts("2026-03-01T00:00:00Z"), product: "pro.lifetime", transaction: "t100", price: 1, currency: "USD"))
     connection.send("POST /v1/events HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: \(body.utf8.count)\r\n\r\n")
     let interim = try connection.read(until: "\r\n\r\n", timeoutMilliseconds: 2000)
     #expect(interim == "HTTP/1.1 100 Continue\r\n\r\n")
@@ -125,7 +126,8 @@ struct ServerConnectionTests {
     let busy = try fixture.connect()
     defer { busy.close() }
     // Half a request: under way when the stop begins.
-    let body = #"{"id":"late1","type":"purchase","subject":"z","at":"2026-03-01T00:00:00Z","product":"pro.lifetime","transaction":"tz","price":1,"currency":"USD"}"#
+    let body = EventLines.line(
+      .purchase(id: "late1", subject: "z", at: ts("2026-03-01T00:00:00Z"), product: "pro.lifetime", transaction: "tz", price: 1, currency: "USD"))
     busy.send("POST /v1/events HTTP/1.1\r\nContent-Length: \(body.utf8.count)\r\n\r\n")
     Thread.sleep(forTimeInterval: 0.1)
     let stopped = DispatchSemaphore(value: 0)

@@ -11,7 +11,10 @@ import Testing
 /// Two purchase lines of one request, the second replaced by `second` when given.
 private func requestBody(_ request: Int, second: String? = nil) -> String {
   func line(_ suffix: String) -> String {
-    #"{"id":"g\#(request)\#(suffix)","type":"purchase","subject":"s\#(request)","at":"2026-03-01T00:00:00Z","product":"pro.lifetime","transaction":"tg\#(request)\#(suffix)","price":29990,"currency":"USD"}"#
+    EventLines.line(
+      .purchase(
+        id: "g\(request)\(suffix)", subject: "s\(request)", at: ts("2026-03-01T00:00:00Z"), product: "pro.lifetime",
+        transaction: "tg\(request)\(suffix)", price: 29990, currency: "USD"))
   }
   return line("a") + "\n" + (second ?? line("b")) + "\n"
 }
@@ -54,7 +57,10 @@ struct ServerGroupCommitTests {
     let bodies = (0..<12).map { request -> String in
       switch request {
       case 3: return requestBody(3, second: #"{"id":"g3b","type":"purchase","#)
-      case 7: return requestBody(7, second: #"{"id":"e1","type":"purchase","subject":"u1","at":"2026-02-01T10:00:00Z","product":"pro.lifetime","transaction":"zz","price":1,"currency":"USD"}"#)
+      case 7:
+        let conflicting = NewEvent.purchase(
+          id: "e1", subject: "u1", at: ts("2026-02-01T10:00:00Z"), product: "pro.lifetime", transaction: "zz", price: 1, currency: "USD")
+        return requestBody(7, second: EventLines.line(conflicting))
       case 11: return requestBody(11, second: requestBody(0).split(separator: "\n")[0].replacingOccurrences(of: "29990", with: "1"))
       default: return requestBody(request)
       }

@@ -103,7 +103,8 @@ struct ServerProcessTests {
         }
         for index in 0..<100_000 {
           let id = "k\(client)-\(index)"
-          let body = #"{"id":"\#(id)","type":"purchase","subject":"s\#(client)","at":"2026-03-01T00:00:00Z","product":"coins.100","transaction":"t-\#(id)","quantity":1}"#
+          let body = EventLines.line(
+            .purchase(id: "\(id)", subject: "s\(client)", at: ts("2026-03-01T00:00:00Z"), product: "coins.100", transaction: "t-\(id)", quantity: 1))
           guard let answer = try? connection.request("POST", "/v1/events", body: body + "\n") else { return }
           if answer.status == 200 { acknowledged.update { $0.append(id) } }
           if Date() > stop && client == 0 {

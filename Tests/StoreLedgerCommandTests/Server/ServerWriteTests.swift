@@ -9,7 +9,10 @@ import Testing
 
 /// A purchase line with its own id and transaction.
 private func purchase(_ id: String, subject: String = "w1") -> String {
-  #"{"id":"\#(id)","type":"purchase","subject":"\#(subject)","at":"2026-03-01T00:00:00Z","product":"pro.lifetime","transaction":"t-\#(id)","price":29990,"currency":"USD"}"#
+  EventLines.line(
+    .purchase(
+      id: "\(id)", subject: "\(subject)", at: ts("2026-03-01T00:00:00Z"), product: "pro.lifetime", transaction: "t-\(id)", price: 29990,
+      currency: "USD"))
 }
 
 @Suite("serve's writes: durable before 200, nothing written otherwise, never interleaved")
@@ -37,7 +40,11 @@ struct ServerWriteTests {
     arguments: [
       ("{\"id\":\"x1\",\"type\":\"purchase\",", 400, "invalid_json"),
       (#"{"id":"x2","type":"purchas","subject":"w1","at":"2026-03-01T00:00:00Z"}"#, 400, "unknown_event_type"),
-      (#"{"id":"e1","type":"purchase","subject":"u1","at":"2026-02-01T10:00:00Z","product":"pro.lifetime","transaction":"zz","price":1,"currency":"USD"}"#, 409, "id_conflict"),
+      (
+        EventLines.line(
+          .purchase(id: "e1", subject: "u1", at: ts("2026-02-01T10:00:00Z"), product: "pro.lifetime", transaction: "zz", price: 1, currency: "USD")),
+        409, "id_conflict"
+      ),
     ])
   func refused(line: String, status: Int, code: String) throws {
     let fixture = try ServerFixture()

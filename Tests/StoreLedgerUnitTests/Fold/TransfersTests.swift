@@ -20,7 +20,7 @@ struct TransfersTests {
     (#"{"id":"x","type":"transfer","subject":"a","at":"2026-01-05T00:00:00Z","to":"b"}"#, 4, "'original_transaction'", "exactly one of"),
     (#"{"id":"x","type":"transfer","subject":"a","at":"2026-01-05T00:00:00Z","original_transaction":"m1"}"#, 4, "'to'", "is required"),
     (EventLines.line(.transfer(id: "x", subject: "a", at: ts("2026-01-05T00:00:00Z"), to: "a", originalTransaction: "m1")), 4, "'to'", "a subject other than"),
-    (#"{"id":"x","type":"transfer","subject":"a","at":"2026-01-05T00:00:00Z","to":"","original_transaction":"m1"}"#, 4, "'to'", "1–256 characters"),
+    (EventLines.line(.transfer(id: "x", subject: "a", at: ts("2026-01-05T00:00:00Z"), to: "", originalTransaction: "m1")), 4, "'to'", "1–256 characters"),
     (#"{"id":"x","type":"transfer","subject":"a","at":"2026-01-05T00:00:00Z","to":"b","original_transaction":"m1","reason":"restore"}"#, 4, "'reason'", "not allowed"),
     (EventLines.line(.transfer(id: "x", subject: "a", at: ts("2026-01-05T00:00:00Z"), to: "b", transaction: "c1")), 4, "'transaction'", "a consumable's credit stays with its buyer"),
     (EventLines.line(.transfer(id: "x", subject: "a", at: ts("2026-01-05T00:00:00Z"), to: "b", transaction: "m1")), 4, "'transaction'", "a unit named by 'original_transaction'"),

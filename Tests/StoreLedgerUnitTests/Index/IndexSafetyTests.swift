@@ -165,7 +165,10 @@ struct IndexRaceTests {
     let catalog = fixture.catalog
     let writer = Thread {
       for k in 0..<30 {
-        let line = #"{"id":"race-\#(k)","type":"purchase","subject":"racer-\#(k % 3)","at":"2026-03-04T00:00:00Z","product":"coins.100","transaction":"race-\#(k)"}"# + "\n"
+        let line =
+          EventLines.line(
+            .purchase(id: "race-\(k)", subject: "racer-\(k % 3)", at: ts("2026-03-04T00:00:00Z"), product: "coins.100", transaction: "race-\(k)"))
+          + "\n"
         do {
           _ = try LogAppender.append(input: Array(line.utf8), inputName: "b", logPath: log, catalog: catalog, now: ts("2026-03-10T00:00:00Z"))
         } catch {

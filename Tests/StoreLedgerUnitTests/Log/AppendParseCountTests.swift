@@ -16,16 +16,22 @@ struct AppendParseCountTests: DemoAppendFixture {
     "an index extended from the written lines' typed events is byte for byte the one parsing them gives"
   )
   func indexFromWrittenLines() throws {
+    // A line with leading blanks and an empty line among the batch's: the offsets must still agree.
     let batch = Array(
-      (#"{"id":"n1","type":"purchase","subject":"dee","at":"2026-03-04T00:00:00Z","product":"coins.100","transaction":"dee-1","price":990,"currency":"USD"}"#
+      (EventLines.line(
+        .purchase(id: "n1", subject: "dee", at: ts("2026-03-04T00:00:00Z"), product: "coins.100", transaction: "dee-1", price: 990, currency: "USD"))
         + "\n"
-        + #"  {"id":"n4","type":"consumption","subject":"ann","at":"2026-03-05T00:00:00Z","currency":"coins","quantity":60}"#
+        + "  " + EventLines.line(.consumption(id: "n4", subject: "ann", at: ts("2026-03-05T00:00:00Z"), currency: "coins", quantity: 60))
         + "\n\n"
-        + #"{"id":"o3","type":"purchase","subject":"cy","at":"2026-03-03T00:00:00Z","product":"pro.monthly","transaction":"cy-1","expires":"2026-04-03T00:00:00Z","recorded":"2026-03-02T12:00:00Z"}"#
+        + EventLines.line(
+          .purchase(
+            id: "o3", subject: "cy", at: ts("2026-03-03T00:00:00Z"), product: "pro.monthly", transaction: "cy-1",
+            expires: ts("2026-04-03T00:00:00Z")
+          ).recordedAt("2026-03-02T12:00:00Z"))
         + "\n").utf8)
     // A line appended behind the index's back, without its newline: parsed, not written by the append.
-    let behind =
-      #"{"id":"t1","type":"purchase","subject":"eve","at":"2026-03-06T00:00:00Z","product":"coins.100","transaction":"eve-1"}"#
+    let behind = EventLines.line(
+      .purchase(id: "t1", subject: "eve", at: ts("2026-03-06T00:00:00Z"), product: "coins.100", transaction: "eve-1"))
     var files: [[(name: String, bytes: [UInt8])]] = []
     for fromEvents in [true, false] {
       let fixture = try IndexFixture(

@@ -24,13 +24,14 @@ struct LedgerBuilderTests {
   @Test(
     "a redelivery recorded earlier makes the event known from that earlier time; one recorded later changes nothing",
     arguments: [
-      (#","recorded":"2026-03-05T00:00:00Z""#, "2026-03-05T00:00:00.000Z", true),
-      (#","recorded":"2026-03-12T00:00:00Z""#, "2026-03-09T00:00:00.000Z", false),
-      ("", "2026-03-01T12:00:00.000Z", true),
-    ])
-  func redeliveryRecordedEarlier(recorded: String, knownFrom: String, lowered: Bool) throws {
-    let first = #"{"id":"e1","type":"purchase","subject":"u1","at":"2026-03-01T12:00:00Z","product":"pro.lifetime","transaction":"t1","recorded":"2026-03-09T00:00:00Z"}"#
-    let again = #"{"id":"e1","type":"purchase","subject":"u1","at":"2026-03-01T12:00:00Z","product":"pro.lifetime","transaction":"t1"\#(recorded)}"#
+      ("2026-03-05T00:00:00Z", "2026-03-05T00:00:00.000Z", true),
+      ("2026-03-12T00:00:00Z", "2026-03-09T00:00:00.000Z", false),
+      (nil, "2026-03-01T12:00:00.000Z", true),
+    ] as [(String?, String, Bool)])
+  func redeliveryRecordedEarlier(recorded: String?, knownFrom: String, lowered: Bool) throws {
+    let event = NewEvent.purchase(id: "e1", subject: "u1", at: ts("2026-03-01T12:00:00Z"), product: "pro.lifetime", transaction: "t1")
+    let first = EventLines.line(event.recordedAt("2026-03-09T00:00:00Z"))
+    let again = EventLines.line(recorded.map(event.recordedAt) ?? event)
     var builder = LedgerBuilder(catalog: try catalog(exampleCatalogText), file: "log.jsonl")
     let outcomes = [first, again].enumerated().map { index, line in
       Array(line.utf8).withUnsafeBufferPointer { builder.add(line: $0, lineNumber: index + 1) }
@@ -47,8 +48,9 @@ struct LedgerBuilderTests {
 
   @Test("a log's tail after a snapshot can tell of a restored event earlier, as the whole log would")
   func redeliveryRecordedEarlierAfterRestore() throws {
-    let first = #"{"id":"e1","type":"purchase","subject":"u1","at":"2026-03-01T12:00:00Z","product":"pro.lifetime","transaction":"t1","recorded":"2026-03-09T00:00:00Z"}"#
-    let again = #"{"id":"e1","type":"purchase","subject":"u1","at":"2026-03-01T12:00:00Z","product":"pro.lifetime","transaction":"t1","recorded":"2026-03-02T00:00:00Z"}"#
+    let event = NewEvent.purchase(id: "e1", subject: "u1", at: ts("2026-03-01T12:00:00Z"), product: "pro.lifetime", transaction: "t1")
+    let first = EventLines.line(event.recordedAt("2026-03-09T00:00:00Z"))
+    let again = EventLines.line(event.recordedAt("2026-03-02T00:00:00Z"))
     var builder = LedgerBuilder(restoring: try ledger(first), file: "log.jsonl")
     #expect(Array(again.utf8).withUnsafeBufferPointer { builder.add(line: $0, lineNumber: 2) } == .learnedEarlier(firstLine: 1))
     guard case .success(let restored) = builder.finish() else { Issue.record("the tail was refused"); return }
@@ -59,12 +61,13 @@ struct LedgerBuilderTests {
 
   @Test("a refund made known before a spend by a redelivery in a snapshot's tail makes that spend an overdraw, as in the whole log")
   func refundLearnedEarlierAfterRestore() throws {
-    let log = #"""
-      {"id":"p1","type":"purchase","subject":"coins","at":"2026-01-01T00:00:00Z","product":"coins.100","transaction":"c1"}
-      {"id":"s1","type":"consumption","subject":"coins","at":"2026-01-03T00:00:00Z","currency":"coins","quantity":100}
-      {"id":"r1","type":"revocation","subject":"coins","at":"2026-01-02T00:00:00Z","transaction":"c1","reason":"refund","recorded":"2026-01-05T00:00:00Z"}
-      """#
-    let again = #"{"id":"r1","type":"revocation","subject":"coins","at":"2026-01-02T00:00:00Z","transaction":"c1","reason":"refund","recorded":"2026-01-02T00:00:00Z"}"#
+    let refund = NewEvent.revocation(id: "r1", subject: "coins", at: ts("2026-01-02T00:00:00Z"), transaction: "c1", reason: .refund)
+    let log = EventLines.log([
+      .purchase(id: "p1", subject: "coins", at: ts("2026-01-01T00:00:00Z"), product: "coins.100", transaction: "c1"),
+      .consumption(id: "s1", subject: "coins", at: ts("2026-01-03T00:00:00Z"), currency: "coins", quantity: 100),
+      refund.recordedAt("2026-01-05T00:00:00Z"),
+    ])
+    let again = EventLines.line(refund.recordedAt("2026-01-02T00:00:00Z"))
     let whole = try errors(log + "\n" + again)
     #expect(whole.map(\.code) == [.overdraw])
     var builder = LedgerBuilder(restoring: try ledger(log), file: "log.jsonl")
@@ -95,10 +98,10 @@ struct LedgerBuilderTests {
   @Test("a transaction charged twice under another id is an error")
   func transactionTwice() throws {
     let diagnostics = try errors(
-      #"""
-      {"id":"e1","type":"purchase","subject":"u1","at":"2026-03-01T12:00:00Z","product":"coins.100","transaction":"t1"}
-      {"id":"e2","type":"purchase","subject":"u1","at":"2026-03-01T12:00:00Z","product":"coins.100","transaction":"t1"}
-      """#)
+      EventLines.log([
+        .purchase(id: "e1", subject: "u1", at: ts("2026-03-01T12:00:00Z"), product: "coins.100", transaction: "t1"),
+        .purchase(id: "e2", subject: "u1", at: ts("2026-03-01T12:00:00Z"), product: "coins.100", transaction: "t1"),
+      ]))
     #expect(diagnostics.map(\.line) == [2])
     #expect(diagnostics.first?.message.contains("transaction 't1' was already charged by the event on line 1") == true)
   }
@@ -106,18 +109,18 @@ struct LedgerBuilderTests {
   @Test("spending more than the balance just before it, in effective order, is an overdraw")
   func overdraw() throws {
     // The purchase is written later but effective earlier: the spend is covered.
-    _ = try ledger(
-      #"""
-      {"id":"s1","type":"consumption","subject":"u1","at":"2026-03-02T00:00:00Z","currency":"coins","quantity":100}
-      {"id":"p1","type":"purchase","subject":"u1","at":"2026-03-01T00:00:00Z","product":"coins.100","transaction":"t1"}
-      """#)
+    let purchase = NewEvent.purchase(id: "p1", subject: "u1", at: ts("2026-03-01T00:00:00Z"), product: "coins.100", transaction: "t1")
+    _ = try EventLines.ledger([
+      .consumption(id: "s1", subject: "u1", at: ts("2026-03-02T00:00:00Z"), currency: "coins", quantity: 100),
+      purchase,
+    ])
     let diagnostics = try errors(
-      #"""
-      {"id":"p1","type":"purchase","subject":"u1","at":"2026-03-01T00:00:00Z","product":"coins.100","transaction":"t1"}
-      {"id":"s1","type":"consumption","subject":"u1","at":"2026-03-02T00:00:00Z","currency":"coins","quantity":60}
-      {"id":"s2","type":"consumption","subject":"u1","at":"2026-03-03T00:00:00Z","currency":"coins","quantity":41}
-      {"id":"s3","type":"consumption","subject":"u2","at":"2026-03-03T00:00:00Z","currency":"gems","quantity":1}
-      """#)
+      EventLines.log([
+        purchase,
+        .consumption(id: "s1", subject: "u1", at: ts("2026-03-02T00:00:00Z"), currency: "coins", quantity: 60),
+        .consumption(id: "s2", subject: "u1", at: ts("2026-03-03T00:00:00Z"), currency: "coins", quantity: 41),
+        .consumption(id: "s3", subject: "u2", at: ts("2026-03-03T00:00:00Z"), currency: "gems", quantity: 1),
+      ]))
     #expect(diagnostics.map(\.line) == [3, 4])
     #expect(diagnostics.first?.message.contains("overdraw: spending 41 coins with a balance of 40") == true)
   }
@@ -125,22 +128,21 @@ struct LedgerBuilderTests {
   @Test("a refund known before a spend, effective before it, makes that spend an overdraw")
   func knownRefundBeforeSpend() throws {
     let diagnostics = try errors(
-      #"""
-      {"id":"p1","type":"purchase","subject":"u1","at":"2026-03-01T00:00:00Z","product":"coins.100","transaction":"t1"}
-      {"id":"s1","type":"consumption","subject":"u1","at":"2026-03-03T00:00:00Z","currency":"coins","quantity":50}
-      {"id":"r1","type":"revocation","subject":"u1","at":"2026-03-02T00:00:00Z","recorded":"2026-03-03T00:00:00Z","transaction":"t1"}
-      """#)
+      EventLines.log([
+        .purchase(id: "p1", subject: "u1", at: ts("2026-03-01T00:00:00Z"), product: "coins.100", transaction: "t1"),
+        .consumption(id: "s1", subject: "u1", at: ts("2026-03-03T00:00:00Z"), currency: "coins", quantity: 50),
+        .revocation(id: "r1", subject: "u1", at: ts("2026-03-02T00:00:00Z"), transaction: "t1").recordedAt("2026-03-03T00:00:00Z"),
+      ]))
     #expect(diagnostics.map(\.line) == [2])
   }
 
   @Test("a refund learned after a spend is accepted and the balance goes negative from the refund's at")
   func lateRefundBeforeSpend() throws {
-    let ledger = try ledger(
-      #"""
-      {"id":"p1","type":"purchase","subject":"coins","at":"2026-01-01T00:00:00Z","product":"coins.100","transaction":"c1"}
-      {"id":"s1","type":"consumption","subject":"coins","at":"2026-01-03T00:00:00Z","currency":"coins","quantity":100}
-      {"id":"r1","type":"revocation","subject":"coins","at":"2026-01-02T00:00:00Z","transaction":"c1","reason":"refund","recorded":"2026-01-05T00:00:00Z"}
-      """#)
+    let ledger = try EventLines.ledger([
+      .purchase(id: "p1", subject: "coins", at: ts("2026-01-01T00:00:00Z"), product: "coins.100", transaction: "c1"),
+      .consumption(id: "s1", subject: "coins", at: ts("2026-01-03T00:00:00Z"), currency: "coins", quantity: 100),
+      .revocation(id: "r1", subject: "coins", at: ts("2026-01-02T00:00:00Z"), transaction: "c1", reason: .refund).recordedAt("2026-01-05T00:00:00Z"),
+    ])
     var engine = QueryEngine(ledger: ledger)
     let balance = { (at: String, asOf: String?) in
       engine.checkedAnswer("coins", at: at, asOf: asOf).balances.byName.first?.value
@@ -155,43 +157,42 @@ struct LedgerBuilderTests {
   @Test("a refund recorded at the spend's own recorded instant counts as known")
   func refundRecordedWithSpend() throws {
     let diagnostics = try errors(
-      #"""
-      {"id":"p1","type":"purchase","subject":"u1","at":"2026-03-01T00:00:00Z","product":"coins.100","transaction":"t1"}
-      {"id":"s1","type":"consumption","subject":"u1","at":"2026-03-03T00:00:00Z","recorded":"2026-03-04T00:00:00Z","currency":"coins","quantity":50}
-      {"id":"r1","type":"revocation","subject":"u1","at":"2026-03-02T00:00:00Z","recorded":"2026-03-04T00:00:00Z","transaction":"t1"}
-      """#)
+      EventLines.log([
+        .purchase(id: "p1", subject: "u1", at: ts("2026-03-01T00:00:00Z"), product: "coins.100", transaction: "t1"),
+        .consumption(id: "s1", subject: "u1", at: ts("2026-03-03T00:00:00Z"), currency: "coins", quantity: 50).recordedAt("2026-03-04T00:00:00Z"),
+        .revocation(id: "r1", subject: "u1", at: ts("2026-03-02T00:00:00Z"), transaction: "t1").recordedAt("2026-03-04T00:00:00Z"),
+      ]))
     #expect(diagnostics.map(\.line) == [2])
   }
 
   @Test("a reversal goes with its late refund: a spend the balance covered stays valid")
   func lateRefundAndReversal() throws {
-    let ledger = try ledger(
-      #"""
-      {"id":"p1","type":"purchase","subject":"u1","at":"2026-03-01T00:00:00Z","product":"coins.100","transaction":"t1"}
-      {"id":"r1","type":"revocation","subject":"u1","at":"2026-03-02T00:00:00Z","recorded":"2026-03-10T00:00:00Z","transaction":"t1"}
-      {"id":"x1","type":"refund_reversed","subject":"u1","at":"2026-03-02T12:00:00Z","recorded":"2026-03-10T00:00:00Z","transaction":"t1"}
-      {"id":"s1","type":"consumption","subject":"u1","at":"2026-03-03T00:00:00Z","currency":"coins","quantity":100}
-      """#)
+    let purchase = NewEvent.purchase(id: "p1", subject: "u1", at: ts("2026-03-01T00:00:00Z"), product: "coins.100", transaction: "t1")
+    let refund = NewEvent.revocation(id: "r1", subject: "u1", at: ts("2026-03-02T00:00:00Z"), transaction: "t1").recordedAt("2026-03-10T00:00:00Z")
+    let spend = NewEvent.consumption(id: "s1", subject: "u1", at: ts("2026-03-03T00:00:00Z"), currency: "coins", quantity: 100)
+    let ledger = try EventLines.ledger([
+      purchase, refund,
+      .refundReversed(id: "x1", subject: "u1", at: ts("2026-03-02T12:00:00Z"), transaction: "t1").recordedAt("2026-03-10T00:00:00Z"),
+      spend,
+    ])
     #expect(ledger.events.count == 4)
     let spendAfterBoth = try errors(
-      #"""
-      {"id":"p1","type":"purchase","subject":"u1","at":"2026-03-01T00:00:00Z","product":"coins.100","transaction":"t1"}
-      {"id":"r1","type":"revocation","subject":"u1","at":"2026-03-02T00:00:00Z","recorded":"2026-03-10T00:00:00Z","transaction":"t1"}
-      {"id":"s1","type":"consumption","subject":"u1","at":"2026-03-03T00:00:00Z","currency":"coins","quantity":100}
-      {"id":"s2","type":"consumption","subject":"u1","at":"2026-03-11T00:00:00Z","currency":"coins","quantity":1}
-      """#)
+      EventLines.log([
+        purchase, refund, spend,
+        .consumption(id: "s2", subject: "u1", at: ts("2026-03-11T00:00:00Z"), currency: "coins", quantity: 1),
+      ]))
     #expect(spendAfterBoth.map(\.line) == [4])
   }
 
   @Test("a reversal learned after a spend, of a refund known before it, still counts: the spend was covered")
   func lateReversalOfKnownRefund() throws {
-    func log(spending quantity: Int) -> String {
-      #"""
-      {"id":"p1","type":"purchase","subject":"u","at":"2026-03-01T00:00:00Z","product":"coins.100","transaction":"c1"}
-      {"id":"r1","type":"revocation","subject":"u","at":"2026-03-02T00:00:00Z","transaction":"c1","reason":"refund"}
-      {"id":"s1","type":"consumption","subject":"u","at":"2026-03-05T00:00:00Z","currency":"coins","quantity":\#(quantity)}
-      {"id":"x1","type":"refund_reversed","subject":"u","at":"2026-03-03T00:00:00Z","recorded":"2026-03-10T00:00:00Z","transaction":"c1"}
-      """#
+    func log(spending quantity: Int64) -> String {
+      EventLines.log([
+        .purchase(id: "p1", subject: "u", at: ts("2026-03-01T00:00:00Z"), product: "coins.100", transaction: "c1"),
+        .revocation(id: "r1", subject: "u", at: ts("2026-03-02T00:00:00Z"), transaction: "c1", reason: .refund),
+        .consumption(id: "s1", subject: "u", at: ts("2026-03-05T00:00:00Z"), currency: "coins", quantity: quantity),
+        .refundReversed(id: "x1", subject: "u", at: ts("2026-03-03T00:00:00Z"), transaction: "c1").recordedAt("2026-03-10T00:00:00Z"),
+      ])
     }
     var engine = QueryEngine(ledger: try ledger(log(spending: 40)))
     let balance = { (at: String, asOf: String?) in engine.checkedAnswer("u", at: at, asOf: asOf).balances.byName.first?.value }
@@ -204,12 +205,11 @@ struct LedgerBuilderTests {
 
   @Test("an event naming a subscription the subject has no purchase for yet changes nothing and warns")
   func unknownReference() throws {
-    let ledger = try ledger(
-      #"""
-      {"id":"b1","type":"billing_retry","subject":"u1","at":"2026-02-01T00:00:00Z","original_transaction":"t1"}
-      {"id":"p1","type":"purchase","subject":"u1","at":"2026-02-02T00:00:00Z","product":"pro.monthly","transaction":"t1","expires":"2026-03-02T00:00:00Z"}
-      {"id":"r1","type":"revocation","subject":"u2","at":"2026-02-03T00:00:00Z","transaction":"t1"}
-      """#)
+    let ledger = try EventLines.ledger([
+      .billingRetry(id: "b1", subject: "u1", at: ts("2026-02-01T00:00:00Z"), originalTransaction: "t1"),
+      .purchase(id: "p1", subject: "u1", at: ts("2026-02-02T00:00:00Z"), product: "pro.monthly", transaction: "t1", expires: ts("2026-03-02T00:00:00Z")),
+      .revocation(id: "r1", subject: "u2", at: ts("2026-02-03T00:00:00Z"), transaction: "t1"),
+    ])
     #expect(ledger.warnings.map(\.line) == [1, 3])
     var engine = QueryEngine(ledger: ledger)
     #expect(engine.checkedAnswer("u1", at: "2026-02-10T00:00:00Z").plans.byName.first?.value.state == .active)

@@ -14,7 +14,8 @@ struct ParsedLinesTests {
     pattern.enumerated().map { index, mark in
       switch mark {
       case "E":
-        #"{"id":"e\#(index)","type":"purchase","subject":"u\#(index % 2)","at":"2026-03-01T12:00:00Z","product":"pro.lifetime","transaction":"t\#(index)"}"#
+        EventLines.line(
+          .purchase(id: "e\(index)", subject: "u\(index % 2)", at: ts("2026-03-01T12:00:00Z"), product: "pro.lifetime", transaction: "t\(index)"))
       case ".": ""
       default: "{not json"
       }

@@ -16,14 +16,19 @@ struct SubjectSettlerTests {
     for i in 0..<subjects {
       let day = 1 + i % 27
       lines.append(
-        #"{"id":"p\#(i)","type":"purchase","subject":"u\#(i)","at":"2026-03-\#(day < 10 ? "0" : "")\#(day)T00:00:00Z","product":"coins.100","transaction":"t\#(i)"}"#
+        EventLines.line(
+          .purchase(id: "p\(i)", subject: "u\(i)", at: ts("2026-03-\(day < 10 ? "0" : "")\(day)T00:00:00Z"), product: "coins.100", transaction: "t\(i)"))
       )
       lines.append(
-        #"{"id":"c\#(i)","type":"consumption","subject":"u\#(i)","at":"2026-03-28T00:00:00Z","currency":"coins","quantity":\#(overdrawn.contains(i) ? 150 : 40)}"#
+        EventLines.line(
+          .consumption(id: "c\(i)", subject: "u\(i)", at: ts("2026-03-28T00:00:00Z"), currency: "coins", quantity: overdrawn.contains(i) ? 150 : 40))
       )
       if i % 2 == 1 {
         lines.append(
-          #"{"id":"m\#(i)","type":"purchase","subject":"u\#(i)","at":"2026-04-01T00:00:00Z","product":"pro.monthly","transaction":"s\#(i)","expires":"2026-05-01T00:00:00Z"}"#
+          EventLines.line(
+            .purchase(
+              id: "m\(i)", subject: "u\(i)", at: ts("2026-04-01T00:00:00Z"), product: "pro.monthly", transaction: "s\(i)",
+              expires: ts("2026-05-01T00:00:00Z")))
         )
       }
     }

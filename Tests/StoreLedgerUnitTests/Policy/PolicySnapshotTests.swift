@@ -27,7 +27,10 @@ struct PolicySnapshotTests {
         lines.append(use("\(subject)-\(index)", subject, at.rfc3339, feature, quantity: quantity, recorded: recorded?.rfc3339))
         if index == 20 && subject != "s3" {
           lines.append(
-            #"{"id":"\#(subject)-buy","type":"purchase","subject":"\#(subject)","at":"\#(at.rfc3339)","product":"plus.monthly","transaction":"\#(subject)-t","expires":"\#(at.adding(milliseconds: 30 * 86_400_000).rfc3339)"}"#)
+            EventLines.line(
+              .purchase(
+                id: "\(subject)-buy", subject: "\(subject)", at: at, product: "plus.monthly", transaction: "\(subject)-t",
+                expires: at.adding(milliseconds: 30 * 86_400_000))))
         }
       }
     }

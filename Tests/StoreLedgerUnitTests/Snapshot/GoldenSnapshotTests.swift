@@ -99,12 +99,12 @@ struct GoldenSnapshotTests {
       let header = try SnapshotFiles.header(for: ledger, extent: extent, logPath: logPath, catalogPath: repoPath("Events/catalog.json"))
       return try JSONValue.parse(bytes: Array(SnapshotReader.readablePart(SnapshotWriter.write(ledger, header: header))))
     }
-    let base = #"""
-      {"id":"p1","type":"purchase","subject":"u1","at":"2026-01-01T00:00:00Z","product":"pro.monthly","transaction":"t1","expires":"2026-02-01T00:00:00Z"}
-      {"id":"p2","type":"purchase","subject":"u2","at":"2026-01-01T00:00:00Z","product":"pro.lifetime","transaction":"t2"}
-
-      """#
-    let refunded = base + #"{"id":"r1","type":"revocation","subject":"u1","at":"2026-01-10T00:00:00Z","transaction":"t1"}"# + "\n"
+    let base =
+      EventLines.log([
+        .purchase(id: "p1", subject: "u1", at: ts("2026-01-01T00:00:00Z"), product: "pro.monthly", transaction: "t1", expires: ts("2026-02-01T00:00:00Z")),
+        .purchase(id: "p2", subject: "u2", at: ts("2026-01-01T00:00:00Z"), product: "pro.lifetime", transaction: "t2"),
+      ]) + "\n"
+    let refunded = base + EventLines.line(.revocation(id: "r1", subject: "u1", at: ts("2026-01-10T00:00:00Z"), transaction: "t1")) + "\n"
     let lines = SnapshotDiff.compare(try snapshot(base), try snapshot(refunded))
     #expect(lines.contains("  subject \"u1\":"))
     #expect(lines.contains("    entitlements.pro from 1 Jan 2026: to 1 Feb 2026 → 10 Jan 2026"), "\(lines)")
@@ -131,7 +131,7 @@ struct GoldenSnapshotTests {
       let (ledger, extent) = try LedgerLoader.load(logPath: logPath, catalog: catalog)
       return SnapshotWriter.write(ledger, header: try SnapshotFiles.header(for: ledger, extent: extent, logPath: logPath, catalogPath: catalogPath))
     }
-    let line = #"{"id":"p1","type":"purchase","subject":"u1","at":"2026-01-01T00:00:00Z","product":"pro.lifetime","transaction":"t1"}"#
+    let line = EventLines.line(.purchase(id: "p1", subject: "u1", at: ts("2026-01-01T00:00:00Z"), product: "pro.lifetime", transaction: "t1"))
     let a = try snapshot(line)
     let b = try snapshot(line.replacingOccurrences(of: "\"p1\"", with: "\"q1\""))
     let readable = { (bytes: [UInt8]) in try JSONValue.parse(bytes: Array(SnapshotReader.readablePart(bytes))) }

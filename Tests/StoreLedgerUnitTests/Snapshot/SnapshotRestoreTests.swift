@@ -122,7 +122,7 @@ struct SnapshotRestoreTests {
     case "a changed byte": changed[1] = changed[1].replacingOccurrences(of: "29990", with: "29991")
     case "a removed line": changed.remove(at: 2)
     case "an inserted line":
-      changed.insert(#"{"id":"x","type":"purchase_pending","subject":"u9","at":"2026-01-01T00:00:00Z","product":"pro.annual"}"#, at: 1)
+      changed.insert(EventLines.line(.purchasePending(id: "x", subject: "u9", at: ts("2026-01-01T00:00:00Z"), product: "pro.annual")), at: 1)
     case "two swapped lines": changed.swapAt(0, 1)
     default: changed = Array(lines.prefix(3))
     }

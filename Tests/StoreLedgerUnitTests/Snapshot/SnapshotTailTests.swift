@@ -22,32 +22,32 @@ struct SnapshotTailTests {
     TailCase(
       name: "a redelivery in the tail makes a prefix event known earlier",
       prefix: [
-        #"{"id":"p1","type":"purchase","subject":"u1","at":"2026-01-01T00:00:00Z","product":"pro.monthly","transaction":"t1","expires":"2026-02-01T00:00:00Z","recorded":"2026-01-10T00:00:00Z"}"#,
-        #"{"id":"c1","type":"purchase","subject":"u2","at":"2026-01-02T00:00:00Z","product":"coins.100","transaction":"t9"}"#,
+        EventLines.line(.purchase(id: "p1", subject: "u1", at: ts("2026-01-01T00:00:00Z"), product: "pro.monthly", transaction: "t1", expires: ts("2026-02-01T00:00:00Z")).recordedAt("2026-01-10T00:00:00Z")),
+        EventLines.line(.purchase(id: "c1", subject: "u2", at: ts("2026-01-02T00:00:00Z"), product: "coins.100", transaction: "t9")),
       ],
       tail: [
-        #"{"id":"p1","type":"purchase","subject":"u1","at":"2026-01-01T00:00:00Z","product":"pro.monthly","transaction":"t1","expires":"2026-02-01T00:00:00Z","recorded":"2026-01-03T00:00:00Z"}"#
+        EventLines.line(.purchase(id: "p1", subject: "u1", at: ts("2026-01-01T00:00:00Z"), product: "pro.monthly", transaction: "t1", expires: ts("2026-02-01T00:00:00Z")).recordedAt("2026-01-03T00:00:00Z"))
       ]),
     TailCase(
       name: "late tail events land before the prefix's instants: a refund, then a renewal dated earlier",
       prefix: [
-        #"{"id":"p1","type":"purchase","subject":"u1","at":"2026-01-01T00:00:00Z","product":"pro.monthly","transaction":"t1","expires":"2026-02-01T00:00:00Z"}"#,
-        #"{"id":"r2","type":"renewal","subject":"u1","at":"2026-02-01T00:00:00Z","product":"pro.monthly","transaction":"t2","original_transaction":"t1","expires":"2026-03-01T00:00:00Z"}"#,
-        #"{"id":"x1","type":"expiration","subject":"u1","at":"2026-03-01T00:00:00Z","original_transaction":"t1"}"#,
+        EventLines.line(.purchase(id: "p1", subject: "u1", at: ts("2026-01-01T00:00:00Z"), product: "pro.monthly", transaction: "t1", expires: ts("2026-02-01T00:00:00Z"))),
+        EventLines.line(.renewal(id: "r2", subject: "u1", at: ts("2026-02-01T00:00:00Z"), product: "pro.monthly", transaction: "t2", originalTransaction: "t1", expires: ts("2026-03-01T00:00:00Z"))),
+        EventLines.line(.expiration(id: "x1", subject: "u1", at: ts("2026-03-01T00:00:00Z"), originalTransaction: "t1")),
       ],
       tail: [
-        #"{"id":"v1","type":"revocation","subject":"u1","at":"2026-01-15T00:00:00Z","recorded":"2026-03-05T00:00:00Z","transaction":"t1","reason":"refund"}"#,
-        #"{"id":"a1","type":"auto_renew_changed","subject":"u1","at":"2026-02-10T00:00:00Z","original_transaction":"t1","auto_renew":false}"#,
-        #"{"id":"q1","type":"purchase","subject":"u3","at":"2025-12-01T00:00:00Z","product":"pro.lifetime","transaction":"t7"}"#,
+        EventLines.line(.revocation(id: "v1", subject: "u1", at: ts("2026-01-15T00:00:00Z"), transaction: "t1", reason: .refund).recordedAt("2026-03-05T00:00:00Z")),
+        EventLines.line(.autoRenewChanged(id: "a1", subject: "u1", at: ts("2026-02-10T00:00:00Z"), originalTransaction: "t1", autoRenew: false)),
+        EventLines.line(.purchase(id: "q1", subject: "u3", at: ts("2025-12-01T00:00:00Z"), product: "pro.lifetime", transaction: "t7")),
       ]),
     TailCase(
       name: "a tail spend dated between a prefix purchase and a prefix spend, within the balance",
       prefix: [
-        #"{"id":"c1","type":"purchase","subject":"u2","at":"2026-03-01T00:00:00Z","product":"coins.500","transaction":"g1"}"#,
-        #"{"id":"s1","type":"consumption","subject":"u2","at":"2026-03-05T00:00:00Z","currency":"coins","quantity":200}"#,
+        EventLines.line(.purchase(id: "c1", subject: "u2", at: ts("2026-03-01T00:00:00Z"), product: "coins.500", transaction: "g1")),
+        EventLines.line(.consumption(id: "s1", subject: "u2", at: ts("2026-03-05T00:00:00Z"), currency: "coins", quantity: 200)),
       ],
       tail: [
-        #"{"id":"s2","type":"consumption","subject":"u2","at":"2026-03-03T00:00:00Z","currency":"coins","quantity":300}"#
+        EventLines.line(.consumption(id: "s2", subject: "u2", at: ts("2026-03-03T00:00:00Z"), currency: "coins", quantity: 300))
       ]),
   ]
 
@@ -115,8 +115,8 @@ struct SnapshotTailTests {
   @Test(
     "a tail that overdraws a balance is refused with the full fold's diagnostics, also when the spend is dated before the prefix's",
     arguments: [
-      #"{"id":"s9","type":"consumption","subject":"u2","at":"2026-03-09T00:00:00Z","currency":"coins","quantity":400}"#,
-      #"{"id":"s9","type":"consumption","subject":"u2","at":"2026-03-03T00:00:00Z","currency":"coins","quantity":400}"#,
+      EventLines.line(.consumption(id: "s9", subject: "u2", at: ts("2026-03-09T00:00:00Z"), currency: "coins", quantity: 400)),
+      EventLines.line(.consumption(id: "s9", subject: "u2", at: ts("2026-03-03T00:00:00Z"), currency: "coins", quantity: 400)),
     ])
   func overdraw(spend: String) throws {
     let catalog = try LedgerLoader.loadCatalog(path: Self.catalogPath)
@@ -139,9 +139,9 @@ struct SnapshotTailTests {
   /// Tail lines that the log-wide rules refuse against a prefix event (the builder's id and charge
   /// indexes over the restored events), and the phrase of the refusal.
   static let refusedTails: [(String, String)] = [
-    (#"{"id":"p1","type":"purchase","subject":"u1","at":"2026-01-01T00:00:00Z","product":"pro.annual","transaction":"t1","expires":"2027-01-01T00:00:00Z"}"#, "p1"),
-    (#"{"id":"p1","type":"purchase","subject":"u9","at":"2026-01-01T00:00:00Z","product":"pro.monthly","transaction":"t1","expires":"2026-02-01T00:00:00Z","recorded":"2026-01-10T00:00:00Z"}"#, "p1"),
-    (#"{"id":"c2","type":"purchase","subject":"u3","at":"2026-01-05T00:00:00Z","product":"coins.100","transaction":"t9"}"#, "t9"),
+    (EventLines.line(.purchase(id: "p1", subject: "u1", at: ts("2026-01-01T00:00:00Z"), product: "pro.annual", transaction: "t1", expires: ts("2027-01-01T00:00:00Z"))), "p1"),
+    (EventLines.line(.purchase(id: "p1", subject: "u9", at: ts("2026-01-01T00:00:00Z"), product: "pro.monthly", transaction: "t1", expires: ts("2026-02-01T00:00:00Z")).recordedAt("2026-01-10T00:00:00Z")), "p1"),
+    (EventLines.line(.purchase(id: "c2", subject: "u3", at: ts("2026-01-05T00:00:00Z"), product: "coins.100", transaction: "t9")), "t9"),
   ]
 
   @Test("a tail line that conflicts with a prefix event's id or reuses its transaction is refused with the full load's diagnostics", arguments: refusedTails)

@@ -93,9 +93,9 @@ struct SnapshotTimelineTests {
       let bytes = try writtenSnapshot(of: logPath, catalogPath: catalogPath, catalog: catalog).bytes
       return try JSONValue.parse(bytes: Array(SnapshotReader.readablePart(bytes)))
     }
-    let purchase = #"{"id":"p1","type":"purchase","subject":"u1","at":"2026-01-01T00:00:00Z","product":"pro.monthly","transaction":"t1","expires":"2026-02-01T00:00:00Z"}"#
-    let renewal = #"{"id":"r1","type":"renewal","subject":"u1","at":"2026-02-01T00:00:00Z","product":"pro.monthly","transaction":"t2","original_transaction":"t1","expires":"2026-03-01T00:00:00Z"}"#
-    let autoRenewOff = #"{"id":"a1","type":"auto_renew_changed","subject":"u1","at":"2026-01-15T00:00:00Z","original_transaction":"t1","auto_renew":false}"#
+    let purchase = EventLines.line(.purchase(id: "p1", subject: "u1", at: ts("2026-01-01T00:00:00Z"), product: "pro.monthly", transaction: "t1", expires: ts("2026-02-01T00:00:00Z")))
+    let renewal = EventLines.line(.renewal(id: "r1", subject: "u1", at: ts("2026-02-01T00:00:00Z"), product: "pro.monthly", transaction: "t2", originalTransaction: "t1", expires: ts("2026-03-01T00:00:00Z")))
+    let autoRenewOff = EventLines.line(.autoRenewChanged(id: "a1", subject: "u1", at: ts("2026-01-15T00:00:00Z"), originalTransaction: "t1", autoRenew: false))
     let a = try snapshot(purchase + "\n" + renewal + "\n")
     let b = try snapshot(purchase + "\n" + autoRenewOff + "\n" + renewal + "\n")
     let lines = SnapshotDiff.compare(a, b)
@@ -112,9 +112,9 @@ struct SnapshotTimelineTests {
     defer { try? FileManager.default.removeItem(at: directory) }
     let logPath = directory.appendingPathComponent("log.jsonl").path
     let lines = [
-      #"{"id":"p1","type":"purchase","subject":"ana","at":"2026-01-01T00:00:00Z","product":"pro.lifetime","transaction":"l1"}"#,
-      #"{"id":"x1","type":"transfer","subject":"ana","at":"2026-02-01T00:00:00Z","to":"bo","transaction":"l1"}"#,
-      #"{"id":"p2","type":"purchase","subject":"cy","at":"2026-01-05T00:00:00Z","product":"pro.lifetime","transaction":"l2"}"#,
+      EventLines.line(.purchase(id: "p1", subject: "ana", at: ts("2026-01-01T00:00:00Z"), product: "pro.lifetime", transaction: "l1")),
+      EventLines.line(.transfer(id: "x1", subject: "ana", at: ts("2026-02-01T00:00:00Z"), to: "bo", transaction: "l1")),
+      EventLines.line(.purchase(id: "p2", subject: "cy", at: ts("2026-01-05T00:00:00Z"), product: "pro.lifetime", transaction: "l2")),
     ]
     try (lines.joined(separator: "\n") + "\n").write(toFile: logPath, atomically: true, encoding: .utf8)
     let bytes = try writtenSnapshot(of: logPath, catalogPath: catalogPath, catalog: catalog).bytes

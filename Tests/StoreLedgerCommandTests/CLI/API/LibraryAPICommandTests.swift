@@ -59,8 +59,10 @@ struct LibraryAPICommandTests {
   @Test("check --format json prints one object per problem with its stable code, the same problems as text")
   func checkJSON() throws {
     let workspace = try Workspace(
-      log: #"{"id":"a","type":"purchase","subject":"s","at":"2026-01-01T00:00:00Z","product":"nope","transaction":"t"}"# + "\n"
-        + #"{"id":"b","type":"purchase","subject":"s","at":"2026-01-01T00:00:00Z","product":"pro.lifetime","transaction":"t"}"# + "\n"
+      log: EventLines.log([
+        .purchase(id: "a", subject: "s", at: ts("2026-01-01T00:00:00Z"), product: "nope", transaction: "t"),
+        .purchase(id: "b", subject: "s", at: ts("2026-01-01T00:00:00Z"), product: "pro.lifetime", transaction: "t"),
+      ]) + "\n"
         + "{\n")
     let json = runCLI(["check", workspace.log, "--format", "json"])
     let text = runCLI(["check", workspace.log])

@@ -46,7 +46,7 @@ struct ErasureOpenStoreTests {
       try store.refresh()
     } else {
       let appended = try store.append(
-        lines: #"{"id":"e99","type":"consumption","subject":"u3","at":"2026-03-03T00:00:00Z","currency":"coins","quantity":5}"# + "\n")
+        lines: EventLines.line(.consumption(id: "e99", subject: "u3", at: ts("2026-03-03T00:00:00Z"), currency: "coins", quantity: 5)) + "\n")
       #expect(appended.appended == 1)
     }
     #expect(store.reopenings == 1)

@@ -14,7 +14,7 @@ struct ErasureTrailTests {
   @Test("after two erasures, check counts them and says when the last was; the pseudonym's timeline says when, as text and as HTML")
   func trail() throws {
     let text = try String(contentsOfFile: repoPath("Events/demo.jsonl"), encoding: .utf8)
-      + #"{"id":"e9","type":"purchase","subject":"u4","at":"2026-02-02T00:00:00Z","product":"coins.100","transaction":"u4-t1","quantity":1}"# + "\n"
+      + EventLines.line(.purchase(id: "e9", subject: "u4", at: ts("2026-02-02T00:00:00Z"), product: "coins.100", transaction: "u4-t1", quantity: 1)) + "\n"
     let workspace = try Workspace(log: text)
     defer { try? FileManager.default.removeItem(at: workspace.directory) }
     let before = runCLI(["check", workspace.log])

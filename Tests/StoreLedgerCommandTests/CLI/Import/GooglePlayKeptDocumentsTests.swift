@@ -279,7 +279,8 @@ struct GooglePlayKeptDocumentsTests {
   @Test("a log that never had a Google Play import works with no kept documents and no record; the first import keeps both")
   func logWithoutGooglePlayImports() throws {
     let fixture = try KeptDocumentsFixture()
-    let unrelated = #"{"id":"own-1","type":"purchase","subject":"someone","at":"2026-01-01T00:00:00Z","product":"pro:monthly","transaction":"own-1","expires":"2026-02-01T00:00:00Z"}"#
+    let unrelated = EventLines.line(
+      .purchase(id: "own-1", subject: "someone", at: ts("2026-01-01T00:00:00Z"), product: "pro:monthly", transaction: "own-1", expires: ts("2026-02-01T00:00:00Z")))
     try fixture.space.write("own.jsonl", unrelated + "\n")
     let append = runCLI(["append", fixture.log, fixture.space.path("own.jsonl"), "--catalog", KeptDocumentsFixture.catalogPath])
     #expect(append.status == 0, "\(append.stderr)")

@@ -15,9 +15,11 @@ struct IndexCatalogTests {
   static let otherCatalogText = exampleCatalogText.replacingOccurrences(
     of: #""coins.500":"#, with: #""coins.1000": {"type": "consumable", "currency": "coins", "units": 1000}, "coins.500":"#)
   /// A batch only the other catalog admits.
-  static let otherBatch = #"{"id":"b1","type":"purchase","subject":"u3","at":"2026-03-02T00:00:00Z","product":"coins.1000","transaction":"b1-t"}"# + "\n"
+  static let otherBatch =
+    EventLines.line(.purchase(id: "b1", subject: "u3", at: ts("2026-03-02T00:00:00Z"), product: "coins.1000", transaction: "b1-t")) + "\n"
   /// A batch both catalogs admit, of a subject the first batch does not involve.
-  static let plainBatch = #"{"id":"b2","type":"purchase","subject":"u1","at":"2026-03-03T00:00:00Z","product":"coins.100","transaction":"b2-t"}"# + "\n"
+  static let plainBatch =
+    EventLines.line(.purchase(id: "b2", subject: "u1", at: ts("2026-03-03T00:00:00Z"), product: "coins.100", transaction: "b2-t")) + "\n"
 
   /// demo.jsonl indexed under the Events catalog, with the other catalog and both batches beside it.
   static func fixture() throws -> (IndexFixture, other: String) {

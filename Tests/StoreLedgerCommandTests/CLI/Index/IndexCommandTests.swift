@@ -30,7 +30,8 @@ struct IndexCommandTests {
       same(["query", fixture.log, "--subject", subject, "--at", "2026-03-05", "--as-of", "2026-03-06", "--format", "text"])
     }
     same(["timeline", fixture.log, "--subject", "u1"])
-    try fixture.appendBehindBack(Array((#"{"id":"late","type":"revocation","subject":"u2","at":"2026-03-01T00:00:00Z","transaction":"u2-t1","reason":"refund"}"# + "\n").utf8))
+    let late = EventLines.line(.revocation(id: "late", subject: "u2", at: ts("2026-03-01T00:00:00Z"), transaction: "u2-t1", reason: .refund))
+    try fixture.appendBehindBack(Array((late + "\n").utf8))
     same(["query", fixture.log, "--subject", "u2", "--at", "2026-03-05"])
     #expect(runCLI(["index", fixture.log]).stdout.contains(" updated ("))
   }

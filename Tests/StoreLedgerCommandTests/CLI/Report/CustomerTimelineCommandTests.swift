@@ -92,11 +92,15 @@ struct TimelineTextTests {
 struct TimelineWordsCommandTests {
   @Test("twelve on-time renewals in a row draw one label, renewal ×12, and a marker each")
   func renewalsFolded() throws {
-    var lines = [#"{"id":"p","type":"purchase","subject":"s","at":"2025-01-01T00:00:00Z","product":"pro.monthly","transaction":"t0","expires":"2025-02-01T00:00:00Z"}"#]
+    var lines = [EventLines.line(.purchase(id: "p", subject: "s", at: ts("2025-01-01T00:00:00Z"), product: "pro.monthly", transaction: "t0", expires: ts("2025-02-01T00:00:00Z")))]
     for month in 1...12 {
       let from = String(format: "%04d-%02d-01", 2025 + month / 12, month % 12 + 1)
       let to = String(format: "%04d-%02d-01", 2025 + (month + 1) / 12, (month + 1) % 12 + 1)
-      lines.append(#"{"id":"r\#(month)","type":"renewal","subject":"s","at":"\#(from)T00:00:00Z","product":"pro.monthly","transaction":"t\#(month)","original_transaction":"t0","expires":"\#(to)T00:00:00Z"}"#)
+      lines.append(
+        EventLines.line(
+          .renewal(
+            id: "r\(month)", subject: "s", at: ts("\(from)T00:00:00Z"), product: "pro.monthly", transaction: "t\(month)",
+            originalTransaction: "t0", expires: ts("\(to)T00:00:00Z"))))
     }
     let space = try Workspace(log: lines.joined(separator: "\n") + "\n")
     defer { try? FileManager.default.removeItem(at: space.directory) }
@@ -114,10 +118,10 @@ struct TimelineDelayCommandTests {
   /// One subject's log: a renewal learned 3 hours late, a refund learned 3 weeks late and an
   /// auto-renew change delivered 20 seconds after it took effect.
   static let lines = [
-    #"{"id":"p1","type":"purchase","subject":"s","at":"2025-01-01T00:00:00Z","product":"pro.monthly","transaction":"t0","expires":"2025-02-01T00:00:00Z"}"#,
-    #"{"id":"a1","type":"auto_renew_changed","subject":"s","at":"2025-01-15T00:00:00Z","recorded":"2025-01-15T00:00:20Z","original_transaction":"t0","auto_renew":false}"#,
-    #"{"id":"r1","type":"renewal","subject":"s","at":"2025-02-01T00:00:00Z","recorded":"2025-02-01T03:00:00Z","product":"pro.monthly","transaction":"t1","original_transaction":"t0","expires":"2025-03-01T00:00:00Z"}"#,
-    #"{"id":"v1","type":"revocation","subject":"s","at":"2025-02-10T00:00:00Z","recorded":"2025-03-03T00:00:00Z","transaction":"t1","reason":"refund"}"#,
+    EventLines.line(.purchase(id: "p1", subject: "s", at: ts("2025-01-01T00:00:00Z"), product: "pro.monthly", transaction: "t0", expires: ts("2025-02-01T00:00:00Z"))),
+    EventLines.line(.autoRenewChanged(id: "a1", subject: "s", at: ts("2025-01-15T00:00:00Z"), originalTransaction: "t0", autoRenew: false).recordedAt("2025-01-15T00:00:20Z")),
+    EventLines.line(.renewal(id: "r1", subject: "s", at: ts("2025-02-01T00:00:00Z"), product: "pro.monthly", transaction: "t1", originalTransaction: "t0", expires: ts("2025-03-01T00:00:00Z")).recordedAt("2025-02-01T03:00:00Z")),
+    EventLines.line(.revocation(id: "v1", subject: "s", at: ts("2025-02-10T00:00:00Z"), transaction: "t1", reason: .refund).recordedAt("2025-03-03T00:00:00Z")),
   ]
 
   /// The markup of the element of `class` whose `data-id` is `id`, up to its closing `</g>`.
@@ -164,10 +168,10 @@ struct TimelineDelayCommandTests {
   @Test("a day of grace on an axis of two years is still a visible segment, and the legend names it in words")
   func graceVisible() throws {
     let log = [
-      #"{"id":"p","type":"purchase","subject":"s","at":"2024-01-01T00:00:00Z","product":"pro.annual","transaction":"t0","expires":"2025-01-01T00:00:00Z"}"#,
-      #"{"id":"r","type":"renewal","subject":"s","at":"2025-01-01T00:00:00Z","product":"pro.annual","transaction":"t1","original_transaction":"t0","expires":"2026-01-01T00:00:00Z"}"#,
-      #"{"id":"g","type":"grace_entered","subject":"s","at":"2026-01-01T00:00:00Z","original_transaction":"t0","grace_expires":"2026-01-02T00:00:00Z"}"#,
-      #"{"id":"x","type":"expiration","subject":"s","at":"2026-02-01T00:00:00Z","original_transaction":"t0","reason":"billing"}"#,
+      EventLines.line(.purchase(id: "p", subject: "s", at: ts("2024-01-01T00:00:00Z"), product: "pro.annual", transaction: "t0", expires: ts("2025-01-01T00:00:00Z"))),
+      EventLines.line(.renewal(id: "r", subject: "s", at: ts("2025-01-01T00:00:00Z"), product: "pro.annual", transaction: "t1", originalTransaction: "t0", expires: ts("2026-01-01T00:00:00Z"))),
+      EventLines.line(.graceEntered(id: "g", subject: "s", at: ts("2026-01-01T00:00:00Z"), originalTransaction: "t0", graceExpires: ts("2026-01-02T00:00:00Z"))),
+      EventLines.line(.expiration(id: "x", subject: "s", at: ts("2026-02-01T00:00:00Z"), originalTransaction: "t0", reason: .billing)),
     ]
     let space = try Workspace(log: log.joined(separator: "\n") + "\n")
     defer { try? FileManager.default.removeItem(at: space.directory) }
@@ -187,7 +191,10 @@ struct TimelineDelayCommandTests {
   @Test("a lane named by a long purchase token is clipped inside the picture, whole in its tooltip")
   func longLaneName() throws {
     let token = String(repeating: "abcdefghij", count: 12) + "-end"
-    let log = #"{"id":"g1","type":"purchase","subject":"s","at":"2025-01-01T00:00:00Z","product":"pro.monthly","transaction":"GPA.1","original_transaction":"\#(token)","expires":"2025-02-01T00:00:00Z"}"#
+    let log = EventLines.line(
+      .purchase(
+        id: "g1", subject: "s", at: ts("2025-01-01T00:00:00Z"), product: "pro.monthly", transaction: "GPA.1",
+        originalTransaction: "\(token)", expires: ts("2025-02-01T00:00:00Z")))
     let space = try Workspace(log: log + "\n")
     defer { try? FileManager.default.removeItem(at: space.directory) }
     let html = runCLI(["timeline", space.log, "--subject", "s", "--format", "html"]).stdout
