@@ -14,7 +14,8 @@ struct DetailPlacementTests {
 
   @Test(
     "merging parts out of line order gives every line's last details, dense lines (placed by rank) or sparse (sorted)",
-    arguments: [(lines: 20_000, spread: UInt32(3), seed: UInt64(1)), (20_000, 1, 2), (300, 1_000_000, 3), (1, 1, 4)])
+    // 70,000 lines make more entries than `concurrentMergeEntries`: the columns merge at once.
+    arguments: [(lines: 20_000, spread: UInt32(3), seed: UInt64(1)), (20_000, 1, 2), (300, 1_000_000, 3), (1, 1, 4), (70_000, 1, 5)])
   func mergedOutOfOrder(lines count: Int, spread: UInt32, seed: UInt64) {
     var random = SeededGenerator(seed: seed)
     let lines = (0..<count).map { UInt32($0) * spread + 7 }.shuffled(using: &random)
@@ -34,6 +35,7 @@ struct DetailPlacementTests {
     }
     reference.sortByLine()
     let merged = EventDetailTable.merged(parts)
+    #expect((count == 70_000) == (parts.reduce(0) { $0 + $1.entryCount } >= EventDetailTable.concurrentMergeEntries))
     #expect(merged.isSorted)
     #expect(merged.entryCount == reference.entryCount)
     let probes = Set(lines.flatMap { [$0, $0 &- 1, $0 &+ 1] }).union([0, UInt32.max])
