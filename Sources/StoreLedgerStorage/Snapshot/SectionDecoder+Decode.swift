@@ -23,18 +23,7 @@ extension SectionDecoder {
     let checked = (0..<layout.tables.count).filter { !indexed[$0] }.flatMap { table in
       (0..<Self.distinctParts).map { (table: table, part: $0) }
     }
-    final class Outcome: @unchecked Sendable {
-      var tables: [Result<SymbolTable, Diagnostic>]
-      var parts: [Result<RecordChecks.Part, Diagnostic>]
-      var repeats: [Bool]
-      init(tables: Int, parts: Int, checks: Int) {
-        let pending = Result<SymbolTable, Diagnostic>.failure(Diagnostic(.snapshotMismatch("not decoded")))
-        self.tables = Array(repeating: pending, count: tables)
-        self.parts = Array(repeating: .failure(Diagnostic(.snapshotMismatch("not decoded"))), count: parts)
-        repeats = Array(repeating: true, count: checks)
-      }
-    }
-    let outcome = Outcome(tables: layout.tables.count, parts: parts.count, checks: checked.count)
+    let outcome = DecodeOutcome(tables: layout.tables.count, parts: parts.count, checks: checked.count)
     // The section's bytes are only read, and each task writes its own results and events.
     nonisolated(unsafe) let checks = RecordChecks(section: bytes, file: file, catalog: catalog, counts: layout.counts)
     nonisolated(unsafe) let decoder = self
@@ -139,5 +128,20 @@ extension SectionDecoder {
       guard !seen[Int(event.id.rawValue)] else { throw fail("record \(index) repeats the id of an earlier record") }
       seen[Int(event.id.rawValue)] = true
     }
+  }
+}
+
+/// What the decode tasks leave, each task in an element of its own.
+private final class DecodeOutcome: @unchecked Sendable {
+  var tables: [Result<SymbolTable, Diagnostic>]
+  var parts: [Result<RecordChecks.Part, Diagnostic>]
+  /// Per distinctness task, whether its part of a table holds a string twice.
+  var repeats: [Bool]
+
+  init(tables: Int, parts: Int, checks: Int) {
+    let pending = Result<SymbolTable, Diagnostic>.failure(Diagnostic(.snapshotMismatch("not decoded")))
+    self.tables = Array(repeating: pending, count: tables)
+    self.parts = Array(repeating: .failure(Diagnostic(.snapshotMismatch("not decoded"))), count: parts)
+    repeats = Array(repeating: true, count: checks)
   }
 }
