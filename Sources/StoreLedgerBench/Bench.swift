@@ -245,6 +245,7 @@ struct Bench {
   /// Runs the CLI (or `cli`, another binary) once; fails unless it exits 0.
   func storeledger(_ arguments: [String], stdout: String, cli: String? = nil) throws -> ChildRun {
     let errors = dir + "/stderr.txt"
+    if options.pauseSeconds > 0 { sleep(UInt32(options.pauseSeconds)) }
     let run = try Spawner.run(cli ?? self.cli, arguments, stdout: stdout, stderr: errors)
     guard run.status == 0 else {
       let text = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""

@@ -40,6 +40,11 @@ struct BenchOptions {
   var baselineCLI: String? = nil
   /// Whether `--quick` set smaller defaults.
   var quick = false
+  /// Seconds to wait before each timed `storeledger` run. On a VM that hands freed memory back to
+  /// its hypervisor, a run started right after another reuses memory still backed, which a user's
+  /// command after a pause does not (Docs/performance.md, "Fresh memory on a VM that reports
+  /// free pages").
+  var pauseSeconds = 3
 
   /// `--shape`: the log as generated (or given), its production-shaped copy, or both.
   enum ShapeChoice: String {
@@ -60,7 +65,7 @@ struct BenchOptions {
                              [--log PATH [--catalog PATH]] [--shape generator|production|both]
                              [--quick] [--usage none|typical|heavy] [--contract 1.2|1.3]
                              [--no-transfers] [--usage-subjects N]
-                             [--usage-only | --no-usage-comparison]
+                             [--usage-only | --no-usage-comparison] [--pause S]
 
     Generates a log (or takes --log) and measures, in one run, the storeledger command against
     it: replay end to end, a Foundation JSONDecoder fold of the same file, DuckDB's read_json,
@@ -114,7 +119,10 @@ struct BenchOptions {
                           measured on the same files, and the targets are ratios against them
                           (default: issue 11's stated 4.4 s and 600 MB for snapshot writing).
       --quick             A short run for development: --subjects 10000 --queries 100000
-                          --runs 2 --no-usage-comparison (later options still apply).
+                          --runs 2 --no-usage-comparison --pause 0 (later options still apply).
+      --pause S           Seconds to wait before each timed storeledger run (default 3), so a
+                          run does not reuse the memory of the one before while a VM still backs
+                          it; 0 runs them back to back.
     """
 
   static func parse(_ arguments: [String]) throws -> BenchOptions {
@@ -126,6 +134,7 @@ struct BenchOptions {
       options.queries = 100_000
       options.runs = 2
       options.compareUsage = false
+      options.pauseSeconds = 0
     }
     var index = 0
     func value(_ name: String) throws -> String {
@@ -169,6 +178,7 @@ struct BenchOptions {
       case "--usage-only": options.usageOnly = true
       case "--no-usage-comparison": options.compareUsage = false
       case "--quick": break
+      case "--pause": options.pauseSeconds = try integer(argument, 0...60)
       case "--log": options.log = try value(argument)
       case "--catalog": options.catalog = try value(argument)
       case "--baseline-cli": options.baselineCLI = try value(argument)

@@ -56,6 +56,19 @@ struct BenchHeadlineTests {
     #expect(options.usageSubjects == usageSubjects)
   }
 
+  @Test(
+    "timed runs wait 3 s before each by default, none with --quick, as long as --pause says otherwise",
+    arguments: [([String](), 3), (["--quick"], 0), (["--pause", "0"], 0), (["--quick", "--pause", "5"], 5)])
+  func pause(arguments: [String], seconds: Int) throws {
+    #expect(try BenchOptions.parse(arguments).pauseSeconds == seconds)
+  }
+
+  @Test("a pause outside 0 to 60 seconds is refused")
+  func pauseBounds() {
+    #expect(throws: BenchError.self) { try BenchOptions.parse(["--pause", "61"]) }
+    #expect(throws: BenchError.self) { try BenchOptions.parse(["--pause", "-1"]) }
+  }
+
   @Test("each of the eight targets gets its verdict from this run's figures and a one-line meaning")
   func targets() throws {
     var bench = Bench(options: try BenchOptions.parse([]))
