@@ -87,17 +87,14 @@ extension SectionDecoder {
     restored.symbols.currencies = tables[3]
     restored.subjectStarts = [0] + ends.map { UInt32($0.records) }
     var details: [EventDetailTable] = []
-    var idsSeen: [UInt64] = []
+    var idsSeen = [UInt64](repeating: 0, count: (idCount + 63) / 64)
     for result in parts {
       let part = try result.get()
       // Each run refused its own repeats; one id in two runs is found here, its record by the slow pass.
-      if idsSeen.isEmpty {
-        idsSeen = part.idsSeen
-      } else if zip(idsSeen, part.idsSeen).contains(where: { $0 & $1 != 0 }) {
+      if zip(idsSeen, part.idsSeen).contains(where: { $0 & $1 != 0 }) {
         try checkDistinctIDs(restored.events, idCount: idCount)
-      } else {
-        for k in idsSeen.indices { idsSeen[k] |= part.idsSeen[k] }
       }
+      for k in idsSeen.indices { idsSeen[k] |= part.idsSeen[k] }
       restored.subscriptionCounts.append(contentsOf: part.subscriptions)
       restored.latest = max(restored.latest, part.latest)
       details.append(part.details)
