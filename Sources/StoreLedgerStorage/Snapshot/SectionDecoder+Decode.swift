@@ -5,14 +5,15 @@ extension SectionDecoder {
   /// Parts the records are decoded in, concurrently with each other and with building the tables.
   static let recordParts = 2
 
-  /// Parts each unindexed table's distinctness is checked in, concurrently (a power of two).
-  static let distinctParts = 2
+  /// Ranges each of the ids' and transactions' tables is checked in, concurrently.
+  static let orderParts = 2
 
   /// Decodes the whole section: the records are decoded and checked in `recordParts` runs of
   /// subjects, straight into the events array, while each string table is built by a task of its
-  /// own. Without `indexStrings` (nothing will be interned: no tail), the ids and transactions
-  /// tables get no look-up slots (`table(_:count:endsAt:arena:indexed:)`), and tasks of their own
-  /// check, `distinctParts` at a time, that no string of theirs appears twice.
+  /// own and tasks of their own check, `orderParts` ranges per table, that the ids and the
+  /// transactions are in `TableOrder` (so neither holds a string twice). Without `indexStrings`
+  /// (nothing will be interned: no tail), those two tables get no look-up slots
+  /// (`table(_:count:endsAt:arena:indexed:)`).
   /// - Complexity: O(section bytes).
   func decode(spareEvents: Int, indexStrings: Bool = true) throws(Diagnostic) -> RestoredSection {
     let layout = try layout()
@@ -20,8 +21,8 @@ extension SectionDecoder {
     let parts = partBounds(ends, events: layout.events)
     // Subjects and currencies are few, and the fold context looks currencies up.
     let indexed = layout.tables.map { indexStrings || $0.name == "subjects" || $0.name == "currencies" }
-    let checked = (0..<layout.tables.count).filter { !indexed[$0] }.flatMap { table in
-      (0..<Self.distinctParts).map { (table: table, part: $0) }
+    let checked = [1, 2].flatMap { table in
+      Self.ranges(count: layout.counts[table], parts: Self.orderParts).map { (table: table, range: $0) }
     }
     let outcome = DecodeOutcome(tables: layout.tables.count, parts: parts.count, checks: checked.count)
     // The section's bytes are only read, and each task writes its own results and events.
@@ -38,9 +39,9 @@ extension SectionDecoder {
       // several threads would be a race on the arrays themselves (TSan reports it).
       outcome.parts.withUnsafeMutableBufferPointer { results in
         outcome.tables.withUnsafeMutableBufferPointer { tables in
-          outcome.repeats.withUnsafeMutableBufferPointer { repeats in
-            nonisolated(unsafe) let (results, tables, repeats) = (results, tables, repeats)
-            // The longest tasks first: the records' parts, the distinctness checks, then the tables.
+          outcome.outOfOrder.withUnsafeMutableBufferPointer { outOfOrder in
+            nonisolated(unsafe) let (results, tables, outOfOrder) = (results, tables, outOfOrder)
+            // The longest tasks first: the records' parts, the order checks, then the tables.
             DispatchQueue.concurrentPerform(iterations: parts.count + checked.count + tables.count) { task in
               if task < parts.count {
                 results[task] = Result { () throws(Diagnostic) in
@@ -48,10 +49,9 @@ extension SectionDecoder {
                     subjects: parts[task], ends: ends, recordsAt: layout.recordsAt, extrasAt: layout.extrasAt, into: out)
                 }
               } else if task < parts.count + checked.count {
-                let (k, part) = checked[task - parts.count]
+                let (k, range) = checked[task - parts.count]
                 let table = layout.tables[k]
-                repeats[task - parts.count] = decoder.hasRepeated(
-                  count: layout.counts[k], endsAt: table.endsAt, arena: table.arena, part: part, of: Self.distinctParts)
+                outOfOrder[task - parts.count] = decoder.firstOutOfOrder(endsAt: table.endsAt, arena: table.arena, in: range)
               } else {
                 let k = task - parts.count - checked.count
                 let table = layout.tables[k]
@@ -67,10 +67,10 @@ extension SectionDecoder {
       // Events hold no references: a failed decode leaves nothing to deinitialize.
       initialized = outcome.parts.allSatisfy { (try? $0.get()) != nil } ? layout.events : 0
     }
-    let tables = try outcome.tables.map { (result) throws(Diagnostic) in try result.get() }
-    if let found = checked.indices.first(where: { outcome.repeats[$0] }) {
-      throw repeatedString(layout.tables[checked[found].table].name)
+    for (check, found) in zip(checked, outcome.outOfOrder) {
+      if let found { throw outOfOrder(layout.tables[check.table].name, at: found) }
     }
+    let tables = try outcome.tables.map { (result) throws(Diagnostic) in try result.get() }
     try assemble(&restored, tables: tables, parts: outcome.parts, ends: ends, idCount: layout.counts[1])
     return restored
   }
@@ -100,6 +100,11 @@ extension SectionDecoder {
       details.append(part.details)
     }
     restored.details = EventDetailTable.merged(details)
+  }
+
+  /// `count` split into `parts` ranges of about equal size, in order (none empty).
+  static func ranges(count: Int, parts: Int) -> [Range<Int>] {
+    (0..<parts).map { (count * $0 / parts)..<(count * ($0 + 1) / parts) }.filter { !$0.isEmpty }
   }
 
   /// Runs of subjects with about equal numbers of records, one per part.
@@ -132,13 +137,13 @@ extension SectionDecoder {
 private final class DecodeOutcome: @unchecked Sendable {
   var tables: [Result<SymbolTable, Diagnostic>]
   var parts: [Result<RecordChecks.Part, Diagnostic>]
-  /// Per distinctness task, whether its part of a table holds a string twice.
-  var repeats: [Bool]
+  /// Per order check, the first string of its range out of order, if any.
+  var outOfOrder: [Int?]
 
   init(tables: Int, parts: Int, checks: Int) {
     let pending = Result<SymbolTable, Diagnostic>.failure(Diagnostic(.snapshotMismatch("not decoded")))
     self.tables = Array(repeating: pending, count: tables)
     self.parts = Array(repeating: .failure(Diagnostic(.snapshotMismatch("not decoded"))), count: parts)
-    repeats = Array(repeating: true, count: checks)
+    outOfOrder = Array(repeating: 0, count: checks)
   }
 }

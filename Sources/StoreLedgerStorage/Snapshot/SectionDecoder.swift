@@ -92,8 +92,8 @@ struct SectionDecoder {
   /// The table whose ends start at `endsAt` and whose strings are `arena` (checked by `layout`).
   /// With `indexed`, its look-up slots are built with the check that no string appears twice
   /// (`SymbolTable.distinct`); without, it is `SymbolTable.unindexed` (slots built later by the
-  /// first `intern`, if any) and the caller checks it with `hasRepeated(count:endsAt:arena:part:of:)`,
-  /// which costs a bit per string instead of 8 to 16 bytes of slots and runs in parts on every core.
+  /// first `intern`, if any), and no string twice is what the order check of the ids and the
+  /// transactions shows (`firstOutOfOrder(endsAt:arena:in:)`; subjects and currencies are indexed).
   /// - Complexity: O(string bytes).
   func table(_ name: String, count: Int, endsAt: Int, arena: Range<Int>, indexed: Bool) throws(Diagnostic) -> SymbolTable {
     var starts = [UInt32](repeating: 0, count: count + 1)

@@ -4,7 +4,7 @@ import Dispatch
 /// Where a snapshot stands in its log, and what it was folded with.
 package struct SnapshotHeader: Sendable, Equatable {
   /// The format tag written in every snapshot.
-  package static let format = "storeledger-snapshot/6"
+  package static let format = "storeledger-snapshot/7"
   /// Complete lines covered (empty and duplicate lines included).
   package var lines: Int
   /// Bytes of the log covered: the prefix up to and including the last covered `\n`.

@@ -17,10 +17,12 @@ import Dispatch
 /// | … | per table | the string tables of subjects, ids, transactions, currencies: each string's end (4 bytes each), then the strings back to back |
 ///
 /// Records name strings by their index in the tables, so a restore builds the tables in bulk
-/// and never interns, and allocates nothing per event.
+/// and never interns, and allocates nothing per event. Subjects are in byte order; ids and
+/// transactions in `TableOrder` (by hash, then bytes), so a restore checks that no string
+/// appears twice in one pass over neighbours.
 enum SnapshotSection {
   /// The section's first eight bytes.
-  static let magic: [UInt8] = Array("SLRS\u{0}\u{0}\u{0}5".utf8)
+  static let magic: [UInt8] = Array("SLRS\u{0}\u{0}\u{0}6".utf8)
   /// Bytes before the first record.
   static let headerBytes = 40
   /// Bytes per subject in the table of where subjects end.
@@ -46,6 +48,9 @@ enum SnapshotSection {
     let endsAt = headerBytes + eventCount * RecordCoding.recordBytes
     let extrasAt = endsAt + order.count * subjectEndBytes
     let start = out.count
+    // The ids' and transactions' strings, read once, place the records' references.
+    let strings = [TableOrder.Strings(ledger.symbols.ids), TableOrder.Strings(ledger.symbols.transactions)]
+    let placements = placed(strings)
     out.append(contentsOf: repeatElement(0, count: extrasAt))
     let batches = (order.count + subjectsPerBatch - 1) / subjectsPerBatch
     // Where each subject's extras end: in its batch's buffer, then in the section's extras.
@@ -56,7 +61,8 @@ enum SnapshotSection {
     while round < batches {
       let batchRange = round..<min(batches, round + batchesPerRound)
       let buffers = encodeRound(
-        ledger, batches: batchRange, order: order, recordStarts: recordStarts, into: &out, at: start, extrasEnds: &extrasEnds)
+        ledger, batches: batchRange, order: order, recordStarts: recordStarts, placements: (placements[0], placements[1]),
+        into: &out, at: start, extrasEnds: &extrasEnds)
       for (batch, buffer) in zip(batchRange, buffers) {
         for n in subjects(ofBatch: batch, count: order.count) { extrasEnds[n] += extrasBytes }
         extrasBytes += buffer.count
@@ -72,8 +78,20 @@ enum SnapshotSection {
       }
     }
     writeHeader(ledger.symbols, events: eventCount, subjects: order.count, extrasBytes: extrasBytes, into: &out, at: start)
-    writeTables(ledger.symbols, subjectOrder: order, into: &out)
+    writeTables(ledger.symbols, subjectOrder: order, sorted: Array(zip(strings, placements)), into: &out)
     return start..<out.count
+  }
+
+  /// Each table's `TableOrder.placement`, the tables at once on every core.
+  /// - Complexity: O(strings + bytes).
+  private static func placed(_ strings: [TableOrder.Strings]) -> [TableOrder.Placement] {
+    var placements = [TableOrder.Placement](repeating: TableOrder.Placement(symbols: [], rank: []), count: strings.count)
+    placements.withUnsafeMutableBufferPointer { out in
+      // Each task writes its own element through the pointer.
+      nonisolated(unsafe) let out = out
+      DispatchQueue.concurrentPerform(iterations: strings.count) { out[$0] = TableOrder.placement(of: strings[$0]) }
+    }
+    return placements
   }
 
   /// Batches of subjects one round of `encode` writes at once.
@@ -88,8 +106,8 @@ enum SnapshotSection {
   /// `out`, and returns each batch's extras; `extrasEnds` gets where each subject's end in them.
   /// - Complexity: O(records of the batches).
   private static func encodeRound(
-    _ ledger: Ledger, batches: Range<Int>, order: [Int], recordStarts: [Int], into out: inout [UInt8], at start: Int,
-    extrasEnds: inout [Int]
+    _ ledger: Ledger, batches: Range<Int>, order: [Int], recordStarts: [Int], placements: Placements,
+    into out: inout [UInt8], at start: Int, extrasEnds: inout [Int]
   ) -> [[UInt8]] {
     var buffers = [[UInt8]](repeating: [], count: batches.count)
     out.withUnsafeMutableBytes { whole in
@@ -101,7 +119,8 @@ enum SnapshotSection {
           DispatchQueue.concurrentPerform(iterations: batches.count) { k in
             let range = subjects(ofBatch: batches.lowerBound + k, count: order.count)
             buffers[k] = encodeBatch(
-              ledger, subjects: range, order: order, recordStarts: recordStarts, into: shared, ends: ends)
+              ledger, subjects: range, order: order, recordStarts: recordStarts, placements: placements,
+              into: shared, ends: ends)
           }
         }
       }
@@ -109,11 +128,15 @@ enum SnapshotSection {
     return buffers
   }
 
-  /// Writes `subjects`' records (of `order`) at their places in `records` and returns their
-  /// extras; `ends` gets where each subject's extras end in them.
+  /// Where the ids' and the transactions' strings are written.
+  typealias Placements = (ids: TableOrder.Placement, transactions: TableOrder.Placement)
+
+  /// Writes `subjects`' records (of `order`) at their places in `records`, naming ids and
+  /// transactions by `placements`, and returns their extras; `ends` gets where each subject's
+  /// extras end in them.
   /// - Complexity: O(records of the subjects).
   private static func encodeBatch(
-    _ ledger: Ledger, subjects: Range<Int>, order: [Int], recordStarts: [Int],
+    _ ledger: Ledger, subjects: Range<Int>, order: [Int], recordStarts: [Int], placements: Placements,
     into records: UnsafeMutableRawBufferPointer, ends: UnsafeMutableBufferPointer<Int>
   ) -> [UInt8] {
     let capacity = (recordStarts[subjects.upperBound] - recordStarts[subjects.lowerBound]) * RecordCoding.extrasBytesMax
@@ -122,9 +145,13 @@ enum SnapshotSection {
       var extras = 0
       for n in subjects {
         var record = headerBytes + recordStarts[n] * RecordCoding.recordBytes
-        for event in ledger.events(of: Symbol(rawValue: UInt32(order[n]))) {
+        for var event in ledger.events(of: Symbol(rawValue: UInt32(order[n]))) {
+          let details = ledger.details.details(line: event.line)
+          event.id = placements.ids.placed(event.id)
+          event.transaction = placements.transactions.placed(event.transaction)
+          event.originalTransaction = placements.transactions.placed(event.originalTransaction)
           RecordCoding.encode(
-            event, ledger.details.details(line: event.line), into: records, at: record,
+            event, details, into: records, at: record,
             extrasInto: extrasOut, at: &extras)
           record += RecordCoding.recordBytes
         }
@@ -151,57 +178,50 @@ enum SnapshotSection {
     precondition(at - start == headerBytes, "snapshot section header miscounted")
   }
 
-  /// Appends the string tables: subjects in `order`, then ids, transactions and currencies.
-  /// - Complexity: O(string bytes); a table of log spans reads the log once, in order.
-  private static func writeTables(_ symbols: LedgerSymbols, subjectOrder order: [Int], into out: inout [UInt8]) {
-    let tables = [symbols.subjects, symbols.ids, symbols.transactions, symbols.currencies]
-    var size = 0
-    for table in tables { size += table.count * 4 + table.stringBytes }
+  /// Appends the string tables: subjects in `order`, then ids and transactions in their
+  /// `sorted` order (`TableOrder`), then currencies in symbol order.
+  /// - Complexity: O(string bytes).
+  private static func writeTables(
+    _ symbols: LedgerSymbols, subjectOrder order: [Int], sorted: [(TableOrder.Strings, TableOrder.Placement)],
+    into out: inout [UInt8]
+  ) {
+    var size = symbols.subjects.count * 4 + symbols.subjects.stringBytes
+    size += symbols.currencies.count * 4 + symbols.currencies.stringBytes
+    for (strings, _) in sorted { size += strings.count * 4 + strings.arena.count }
     let start = out.count
     out.append(contentsOf: repeatElement(0, count: size))
     out.withUnsafeMutableBytes { whole in
       let raw = UnsafeMutableRawBufferPointer(rebasing: whole[start...])
       var at = 0
-      writeTable(symbols.subjects, order: order.map { Symbol(rawValue: UInt32($0)) }, into: raw, at: &at)
-      for table in tables.dropFirst() { writeTable(inSymbolOrder: table, into: raw, at: &at) }
+      writeTable(count: order.count, into: raw, at: &at) { k, body in
+        symbols.subjects.withBytes(Symbol(rawValue: UInt32(order[k])), body)
+      }
+      for (strings, placement) in sorted {
+        writeTable(count: strings.count, into: raw, at: &at) { k, body in
+          strings.withString(Int(placement.symbols[k]), body)
+        }
+      }
+      writeTable(count: symbols.currencies.count, into: raw, at: &at) { k, body in
+        symbols.currencies.withBytes(Symbol(rawValue: UInt32(k)), body)
+      }
       precondition(at == raw.count, "snapshot section size miscounted")
     }
   }
 
-  /// One string table: the end of each string, then the strings.
+  /// One string table of `count` strings, `string(k, body)` calling `body` with the k-th: the
+  /// end of each string, then the strings.
   private static func writeTable(
-    _ table: SymbolTable, order: [Symbol], into raw: UnsafeMutableRawBufferPointer, at: inout Int
+    count: Int, into raw: UnsafeMutableRawBufferPointer, at: inout Int,
+    string: (Int, (UnsafeBufferPointer<UInt8>) -> Void) -> Void
   ) {
-    var end: UInt32 = 0
-    for symbol in order {
-      end += UInt32(table.byteCount(of: symbol))
-      raw.storeBytes(of: end.littleEndian, toByteOffset: at, as: UInt32.self)
-      at += 4
-    }
-    for symbol in order {
-      table.withBytes(symbol) { bytes in
-        UnsafeMutableRawBufferPointer(rebasing: raw[at..<(at + bytes.count)]).copyMemory(from: UnsafeRawBufferPointer(bytes))
-        at += bytes.count
+    var stringAt = at + count * 4
+    for k in 0..<count {
+      string(k) { bytes in
+        UnsafeMutableRawBufferPointer(rebasing: raw[stringAt..<(stringAt + bytes.count)]).copyMemory(from: UnsafeRawBufferPointer(bytes))
+        stringAt += bytes.count
       }
+      raw.storeBytes(of: UInt32(stringAt - at - count * 4).littleEndian, toByteOffset: at + k * 4, as: UInt32.self)
     }
-  }
-
-  /// One string table in symbol order (ids, transactions: first-seen order, so log spans are
-  /// read sequentially in large blocks, not one read each). A span the log no longer holds
-  /// leaves zero bytes, and its source keeps the failure: the caller refuses to keep the file
-  /// (`LedgerSymbols.readFailure`).
-  private static func writeTable(inSymbolOrder table: SymbolTable, into raw: UnsafeMutableRawBufferPointer, at: inout Int) {
-    var end: UInt32 = 0
-    var stringAt = at + table.count * 4
-    for index in 0..<table.count {
-      end += UInt32(table.byteCount(of: Symbol(rawValue: UInt32(index))))
-      raw.storeBytes(of: end.littleEndian, toByteOffset: at + index * 4, as: UInt32.self)
-    }
-    let first = stringAt
-    table.forEachString { _, bytes in
-      UnsafeMutableRawBufferPointer(rebasing: raw[stringAt..<(stringAt + bytes.count)]).copyMemory(from: UnsafeRawBufferPointer(bytes))
-      stringAt += bytes.count
-    }
-    at = first + Int(end)
+    at = stringAt
   }
 }

@@ -42,7 +42,7 @@ struct SnapshotCommandTests {
     try #require(numbers.count == 3, "\(trailer)")
     let (headerBytes, sectionAt, sectionBytes) = (numbers[0], numbers[1], numbers[2])
     var readable = String(decoding: bytes[..<sectionAt], as: UTF8.self)
-    readable = readable.replacingOccurrences(of: "storeledger-snapshot/6", with: "storeledger-snapshot/5")
+    readable = readable.replacingOccurrences(of: "storeledger-snapshot/7", with: "storeledger-snapshot/5")
     let tree = try #require(readable.range(of: #""tree_xxh64": "[0-9a-f]{16}""#, options: .regularExpression))
     readable.replaceSubrange(tree, with: "\"tree_sha256\": \"" + String(repeating: "ab", count: 32) + "\"")
     let grown = readable.utf8.count - sectionAt
@@ -61,7 +61,7 @@ struct SnapshotCommandTests {
     for arguments in [["snapshot", space.log, "--check", golden], ["diff", golden, current]] {
       let result = runCLI(arguments)
       #expect(result.status == 1, "\(arguments): \(result.stderr)")
-      #expect(result.stdout.contains(#"format: "storeledger-snapshot/5" → "storeledger-snapshot/6""#), "\(result.stdout)")
+      #expect(result.stdout.contains(#"format: "storeledger-snapshot/5" → "storeledger-snapshot/7""#), "\(result.stdout)")
       #expect(result.stdout.contains("snapshots of two formats"), "\(result.stdout)")
       // The restore sections are the same: no note that the event records differ.
       #expect(!result.stdout.contains("event records differ"), "\(result.stdout)")

@@ -166,15 +166,16 @@ struct SnapshotRestoreTests {
     ("an id index out of range, resealed", "record 0 (subject 0, event 1) is damaged"),
     ("an unknown kind code, resealed", "record 0 (subject 0, event 1) is damaged"),
     ("an id repeated, resealed", "record 1 repeats the id of an earlier record"),
-    ("an id string repeated, resealed", "a string appears twice in table 'ids'"),
-    ("a transaction string repeated, resealed", "a string appears twice in table 'transactions'"),
+    ("an id string repeated, resealed", "of table 'ids' does not follow string"),
+    ("a transaction string repeated, resealed", "of table 'transactions' does not follow string"),
+    ("two id strings swapped, resealed", "of table 'ids' does not follow string"),
     ("an event count over the limit, resealed", "expected at most"),
     ("extras running past their subject, resealed", "subject 0 ends at record"),
     ("a subject ending past the records, resealed", "subject 0 ends at record"),
     ("a string longer than the limit, resealed", "expected 1 to"),
     ("an unknown section version, resealed", "magic bytes"),
     ("a trailer pointing outside the file", "last line is not a restore trailer"),
-    ("the previous format", "expected 'storeledger-snapshot/6': make a new snapshot"),
+    ("the previous format", "expected 'storeledger-snapshot/7': make a new snapshot"),
     ("a prefix block size under the minimum, resealed", "missing or impossible 'catalog', 'format' or 'log'"),
   ]
 
@@ -231,16 +232,18 @@ struct SnapshotRestoreTests {
   }
 }
 
-/// A table with one string twice is refused on both restore paths: with a tail (the look-up slots
-/// are built, `SymbolTable.distinct`) and without (no slots, `SectionDecoder.hasRepeated`).
-@Suite("Snapshots: a string repeated in a sealed table")
+/// A table with one string twice, or two strings out of place, is refused on both restore paths:
+/// with a tail (the look-up slots are built, `SymbolTable.distinct`) and without (no slots): the
+/// order check (`TableOrder`) runs on both, first.
+@Suite("Snapshots: a string repeated or out of place in a sealed table")
 struct SnapshotRepeatedStringTests {
   static let cases: [(String, Bool)] = [
     ("an id string repeated, resealed", false), ("an id string repeated, resealed", true),
     ("a transaction string repeated, resealed", false), ("a transaction string repeated, resealed", true),
+    ("two id strings swapped, resealed", false), ("two id strings swapped, resealed", true),
   ]
 
-  @Test("a table holding one string twice is refused, with an empty tail and with a tail", arguments: cases)
+  @Test("a table holding one string twice or two strings swapped is refused, with an empty tail and with a tail", arguments: cases)
   func repeated(damage: String, withTail: Bool) throws {
     let catalogPath = repoPath("Events/catalog.json")
     let catalog = try LedgerLoader.loadCatalog(path: catalogPath)
@@ -257,31 +260,48 @@ struct SnapshotRepeatedStringTests {
     let restored = try SnapshotFiles.restore(snapshotPath: snapshotPath, logPath: logPath, catalogPath: catalogPath, catalog: catalog)
     #expect(restored.ledger.linesRead == lines.count)
     try SnapshotFiles.write(try SnapshotDamage.apply(damage, to: bytes), to: snapshotPath)
-    let table = damage.hasPrefix("an id") ? "ids" : "transactions"
+    let table = damage.hasPrefix("a transaction") ? "transactions" : "ids"
     #expect {
       try SnapshotFiles.restore(snapshotPath: snapshotPath, logPath: logPath, catalogPath: catalogPath, catalog: catalog)
     } throws: { error in
       let message = (error as? DiagnosticList)?.diagnostics.first?.description ?? ""
-      return message.contains(snapshotPath) && message.contains("a string appears twice in table '\(table)'")
+      return message.contains(snapshotPath) && message.contains("of table '\(table)' does not follow string")
+        && message.contains("a string repeated or out of place")
     }
   }
 }
 
-/// `hasRepeated` (no slots) against `SymbolTable.distinct` (slots), on tables large enough that
-/// many strings share a filter bit.
-@Suite("Snapshots: the repeated-string check without look-up slots")
-struct RepeatedStringCheckTests {
-  /// Strings `s0 … s(count-1)`, with string `copy.to` replaced by string `copy.from`.
-  static func table(count: Int, copy: (from: Int, to: Int)?) -> (arena: [UInt8], starts: [UInt32]) {
-    var strings = (0..<count).map { "txn-\($0 * 7919)" }
+/// The section's order of the ids and transactions tables: what the writer places, the reader
+/// accepts, and nothing else.
+@Suite("Snapshots: the ids' and transactions' tables in hash order")
+struct TableOrderTests {
+  /// Strings `txn-…`, with string `copy.to` replaced by string `copy.from`.
+  static func strings(count: Int, copy: (from: Int, to: Int)?) -> [[UInt8]] {
+    var strings = (0..<count).map { Array("txn-\($0 * 7919)".utf8) }
     if let copy { strings[copy.to] = strings[copy.from] }
-    var arena: [UInt8] = []
+    return strings
+  }
+
+  /// `strings` back to back, as a table holds them.
+  static func table(_ strings: [[UInt8]]) -> TableOrder.Strings {
     var starts: [UInt32] = [0]
-    for string in strings {
-      arena += Array(string.utf8)
-      starts.append(UInt32(arena.count))
+    for string in strings { starts.append(starts.last! + UInt32(string.count)) }
+    return TableOrder.Strings(arena: strings.flatMap { $0 }, starts: starts)
+  }
+
+  /// The reader's check of `strings` as a table in that order (of `range`, or the whole).
+  static func firstOutOfOrder(_ strings: [[UInt8]], in range: Range<Int>? = nil) -> Int? {
+    let table = table(strings)
+    return table.arena.withUnsafeBufferPointer { all in
+      TableOrder.firstOutOfOrder(in: range ?? 0..<table.count) { k in
+        UnsafeBufferPointer(rebasing: all[Int(table.starts[k])..<Int(table.starts[k + 1])])
+      }
     }
-    return (arena, starts)
+  }
+
+  /// `strings` laid out in the writer's order.
+  static func placed(_ strings: [[UInt8]]) -> [[UInt8]] {
+    TableOrder.placement(of: table(strings)).symbols.map { strings[Int($0)] }
   }
 
   static let cases: [(Int, (from: Int, to: Int)?)] = [
@@ -289,48 +309,70 @@ struct RepeatedStringCheckTests {
     (50_000, (31_337, 31_338)), (50_000, (12, 40_000)),
   ]
 
-  @Test("it finds a repeated string exactly when the slot-building check does", arguments: cases)
-  func agreesWithDistinct(count: Int, copy: (from: Int, to: Int)?) {
-    let (arena, starts) = Self.table(count: count, copy: copy)
-    #expect(SectionDecoder.hasRepeated(arena: arena, starts: starts) == (copy != nil))
+  @Test("the writer's order passes the reader's check exactly when no string repeats, as the slot-building check finds", arguments: cases)
+  func writerOrderPasses(count: Int, copy: (from: Int, to: Int)?) {
+    let placed = Self.placed(Self.strings(count: count, copy: copy))
+    #expect((Self.firstOutOfOrder(placed) != nil) == (copy != nil))
+    var arena: [UInt8] = []
+    var starts: [UInt32] = [0]
+    for string in placed {
+      arena += string
+      starts.append(UInt32(arena.count))
+    }
     #expect((SymbolTable.distinct(arena: arena, starts: starts) == nil) == (copy != nil))
+    // The place a repeat is found at holds the second copy, right after the first.
+    if copy != nil, let found = Self.firstOutOfOrder(placed) { #expect(placed[found] == placed[found - 1]) }
   }
 
-  @Test("checked in 2 or 4 parts, exactly one part finds a repeated string, and none without one", arguments: cases)
-  func partsTogether(count: Int, copy: (from: Int, to: Int)?) {
-    let (arena, starts) = Self.table(count: count, copy: copy)
-    for parts in [2, 4] {
-      let found = (0..<parts).filter { SectionDecoder.hasRepeated(arena: arena, starts: starts, part: $0, of: parts) }
-      #expect(found.count == (copy != nil ? 1 : 0), "\(parts) parts: \(found)")
+  @Test("checked in 2 or 3 ranges, the ranges together find what the whole check finds", arguments: cases)
+  func rangesTogether(count: Int, copy: (from: Int, to: Int)?) {
+    let placed = Self.placed(Self.strings(count: count, copy: copy))
+    let whole = Self.firstOutOfOrder(placed)
+    for parts in [2, 3] {
+      let found = SectionDecoder.ranges(count: count, parts: parts).compactMap { Self.firstOutOfOrder(placed, in: $0) }
+      #expect(found.first == whole, "\(parts) ranges: \(found)")
+      #expect(SectionDecoder.ranges(count: count, parts: parts).reduce(0) { $0 + $1.count } == count)
     }
   }
 
-  @Test("strings alike in their first and last 8 bytes (one filter bit) are told apart by their middle")
-  func sameFilterKey() {
-    let strings = (0..<2_000).map { "HEADHEAD-" + String(String($0).reversed()).padding(toLength: 6, withPad: "0", startingAt: 0) + "-TAILTAIL" }
-    var arena: [UInt8] = []
-    var starts: [UInt32] = [0]
-    for string in strings {
-      arena += Array(string.utf8)
-      starts.append(UInt32(arena.count))
-    }
-    #expect(Set(strings.map { $0.utf8.withContiguousStorageIfAvailable(SectionDecoder.filterKey) }).count == 1)
-    #expect(!SectionDecoder.hasRepeated(arena: arena, starts: starts))
-    let copy = Array(strings[1_234].utf8)
-    #expect(SectionDecoder.hasRepeated(arena: arena + copy, starts: starts + [UInt32(arena.count + copy.count)]))
+  @Test("any two strings swapped in the writer's order are refused at the later place", arguments: [(0, 1), (10, 11), (0, 999), (500, 501)])
+  func swapRefused(first: Int, second: Int) {
+    var placed = Self.placed(Self.strings(count: 1_000, copy: nil))
+    placed.swapAt(first, second)
+    #expect(Self.firstOutOfOrder(placed) == (second == first + 1 ? second : first + 1))
   }
 
-  @Test("strings that differ only in length or in their last byte are not a repeat")
+  @Test("strings that differ only in length or in their last byte are told apart")
   func nearTwins() {
-    let strings = ["a", "aa", "aaa", "aaaaaaaa", "aaaaaaaaa", "aaaaaaab", "aaaaaaaab", "b", ""]
-    var arena: [UInt8] = []
-    var starts: [UInt32] = [0]
-    for string in strings {
-      arena += Array(string.utf8)
-      starts.append(UInt32(arena.count))
+    let strings = ["a", "aa", "aaa", "aaaaaaaa", "aaaaaaaaa", "aaaaaaab", "aaaaaaaab", "b"].map { Array($0.utf8) }
+    #expect(Self.firstOutOfOrder(Self.placed(strings)) == nil)
+    #expect(Self.firstOutOfOrder(Self.placed(strings + [Array("aaaaaaab".utf8)])) != nil)
+  }
+
+  @Test("the radix sort orders keys by their bits from lowBit up as the standard library's stable sort does",
+    arguments: [0, 1, 2, 1_000, 100_000], [0, 31, 63])
+  func radixSortAgrees(count: Int, lowBit: Int) {
+    var generator = SeededGenerator(seed: UInt64(count) + 7)
+    // Few distinct values in the high bits and the low, so keys tie and stability shows.
+    var keys = (0..<count).map { _ in
+      UInt64.random(in: 0..<64, using: &generator) << 58 | UInt64.random(in: 0..<4, using: &generator) << 30 | UInt64.random(in: 0..<4, using: &generator)
     }
-    #expect(!SectionDecoder.hasRepeated(arena: arena, starts: starts))
-    #expect(SectionDecoder.hasRepeated(arena: arena + Array("aaaaaaab".utf8), starts: starts + [UInt32(arena.count + 8)]))
+    var values = (0..<count).map { UInt32($0) }
+    let expected = zip(keys, values).enumerated().sorted { ($0.element.0 >> lowBit, $0.offset) < ($1.element.0 >> lowBit, $1.offset) }
+    TableOrder.radixSort(&keys, carrying: &values, fromBit: lowBit)
+    #expect(keys == expected.map(\.element.0))
+    #expect(values == expected.map(\.element.1))
+  }
+
+  @Test("strings whose hashes share their top bits but not the rest are placed by the whole hash")
+  func sharedTopBits() {
+    // Enough strings that some pairs share the radix-sorted top bits (about n^2 / 2^34 of them).
+    let strings = (0..<300_000).map { Array("id-\($0)".utf8) }
+    let placed = Self.placed(strings)
+    #expect(Self.firstOutOfOrder(placed) == nil)
+    let hashes = placed.map { $0.withUnsafeBufferPointer { SymbolTable.hash($0) } }
+    let sharing = zip(hashes, hashes.dropFirst()).filter { $0 >> 31 == $1 >> 31 }
+    #expect(!sharing.isEmpty && sharing.allSatisfy { $0 < $1 })
   }
 }
 
@@ -376,6 +418,8 @@ enum SnapshotDamage {
     case "an id string repeated, resealed": try repeatString(inTable: 1, of: &bytes, sectionAt: section, count: trailer.sectionBytes)
     case "a transaction string repeated, resealed":
       try repeatString(inTable: 2, of: &bytes, sectionAt: section, count: trailer.sectionBytes)
+    case "two id strings swapped, resealed":
+      try repeatString(inTable: 1, of: &bytes, sectionAt: section, count: trailer.sectionBytes, swapping: true)
     case "a prefix block size under the minimum, resealed":
       // Same width, so the trailer's offsets still hold: 63 bytes, one under the minimum.
       let digits = String(PrefixTreeDigest.defaultBlockBytes)
@@ -387,15 +431,16 @@ enum SnapshotDamage {
       bytes.replaceSubrange(at..<(at + 20), with: Array("99999999999999999999".utf8))
     default:
       let text = String(decoding: bytes, as: UTF8.self)
-      return Array(text.replacingOccurrences(of: SnapshotHeader.format, with: "storeledger-snapshot/5").utf8)
+      return Array(text.replacingOccurrences(of: SnapshotHeader.format, with: "storeledger-snapshot/6").utf8)
     }
     if damage.hasSuffix("resealed") { SnapshotSeal.seal(&bytes) }
     return bytes
   }
 
   /// Overwrites the last string of table `table` (1: ids, 2: transactions) with an earlier one of
-  /// the same length, so the table holds one string twice (a writer bug or a forged file).
-  static func repeatString(inTable table: Int, of bytes: inout [UInt8], sectionAt: Int, count: Int) throws {
+  /// the same length, so the table holds one string twice (a writer bug or a forged file); or,
+  /// `swapping`, exchanges the two, so the table holds the same strings out of order.
+  static func repeatString(inTable table: Int, of bytes: inout [UInt8], sectionAt: Int, count: Int, swapping: Bool = false) throws {
     let catalog = try LedgerLoader.loadCatalog(path: repoPath("Events/catalog.json"))
     let layout = try bytes.withUnsafeBytes { all in
       try SectionDecoder(
@@ -410,7 +455,8 @@ enum SnapshotDamage {
     let lastRange = end(last - 1)..<end(last)
     let twin = try #require((0..<last).first { end($0) - end($0 - 1) == lastRange.count }, "no two strings of one length")
     let from = sectionAt + arena.lowerBound
-    bytes.replaceSubrange(
-      (from + lastRange.lowerBound)..<(from + lastRange.upperBound), with: bytes[(from + end(twin - 1))..<(from + end(twin))])
+    let (lastBytes, twinRange) = (Array(bytes[(from + lastRange.lowerBound)..<(from + lastRange.upperBound)]), (from + end(twin - 1))..<(from + end(twin)))
+    bytes.replaceSubrange((from + lastRange.lowerBound)..<(from + lastRange.upperBound), with: bytes[twinRange])
+    if swapping { bytes.replaceSubrange(twinRange, with: lastBytes) }
   }
 }
