@@ -48,9 +48,8 @@ enum SnapshotSection {
     let endsAt = headerBytes + eventCount * RecordCoding.recordBytes
     let extrasAt = endsAt + order.count * subjectEndBytes
     let start = out.count
-    // The ids' and transactions' strings, read once, place the records' references.
-    let strings = [TableOrder.Strings(ledger.symbols.ids), TableOrder.Strings(ledger.symbols.transactions)]
-    let placements = placed(strings)
+    // Where the ids' and transactions' strings go places the records' references.
+    let placements = [ledger.symbols.ids, ledger.symbols.transactions].map(TableOrder.placement(of:))
     out.append(contentsOf: repeatElement(0, count: extrasAt))
     let batches = (order.count + subjectsPerBatch - 1) / subjectsPerBatch
     // Where each subject's extras end: in its batch's buffer, then in the section's extras.
@@ -78,20 +77,8 @@ enum SnapshotSection {
       }
     }
     writeHeader(ledger.symbols, events: eventCount, subjects: order.count, extrasBytes: extrasBytes, into: &out, at: start)
-    writeTables(ledger.symbols, subjectOrder: order, sorted: Array(zip(strings, placements)), into: &out)
+    writeTables(ledger.symbols, subjectOrder: order, placements: (placements[0], placements[1]), into: &out)
     return start..<out.count
-  }
-
-  /// Each table's `TableOrder.placement`, the tables at once on every core.
-  /// - Complexity: O(strings + bytes).
-  private static func placed(_ strings: [TableOrder.Strings]) -> [TableOrder.Placement] {
-    var placements = [TableOrder.Placement](repeating: TableOrder.Placement(symbols: [], rank: []), count: strings.count)
-    placements.withUnsafeMutableBufferPointer { out in
-      // Each task writes its own element through the pointer.
-      nonisolated(unsafe) let out = out
-      DispatchQueue.concurrentPerform(iterations: strings.count) { out[$0] = TableOrder.placement(of: strings[$0]) }
-    }
-    return placements
   }
 
   /// Batches of subjects one round of `encode` writes at once.
@@ -178,50 +165,65 @@ enum SnapshotSection {
     precondition(at - start == headerBytes, "snapshot section header miscounted")
   }
 
-  /// Appends the string tables: subjects in `order`, then ids and transactions in their
-  /// `sorted` order (`TableOrder`), then currencies in symbol order.
-  /// - Complexity: O(string bytes).
+  /// Appends the string tables: subjects in `order`, then ids and transactions by their
+  /// `placements` (`TableOrder`), then currencies in symbol order.
+  /// - Complexity: O(string bytes); a table of log spans reads the log once, in order.
   private static func writeTables(
-    _ symbols: LedgerSymbols, subjectOrder order: [Int], sorted: [(TableOrder.Strings, TableOrder.Placement)],
-    into out: inout [UInt8]
+    _ symbols: LedgerSymbols, subjectOrder order: [Int], placements: Placements, into out: inout [UInt8]
   ) {
-    var size = symbols.subjects.count * 4 + symbols.subjects.stringBytes
-    size += symbols.currencies.count * 4 + symbols.currencies.stringBytes
-    for (strings, _) in sorted { size += strings.count * 4 + strings.arena.count }
+    let tables = [symbols.subjects, symbols.ids, symbols.transactions, symbols.currencies]
+    var size = 0
+    for table in tables { size += table.count * 4 + table.stringBytes }
     let start = out.count
     out.append(contentsOf: repeatElement(0, count: size))
     out.withUnsafeMutableBytes { whole in
       let raw = UnsafeMutableRawBufferPointer(rebasing: whole[start...])
       var at = 0
-      writeTable(count: order.count, into: raw, at: &at) { k, body in
-        symbols.subjects.withBytes(Symbol(rawValue: UInt32(order[k])), body)
-      }
-      for (strings, placement) in sorted {
-        writeTable(count: strings.count, into: raw, at: &at) { k, body in
-          strings.withString(Int(placement.symbols[k]), body)
-        }
-      }
-      writeTable(count: symbols.currencies.count, into: raw, at: &at) { k, body in
-        symbols.currencies.withBytes(Symbol(rawValue: UInt32(k)), body)
-      }
+      writeTable(symbols.subjects, order: order.map { UInt32($0) }, into: raw, at: &at)
+      writePlaced(symbols.ids, placements.ids, into: raw, at: &at)
+      writePlaced(symbols.transactions, placements.transactions, into: raw, at: &at)
+      writeTable(symbols.currencies, order: (0..<symbols.currencies.count).map { UInt32($0) }, into: raw, at: &at)
       precondition(at == raw.count, "snapshot section size miscounted")
     }
   }
 
-  /// One string table of `count` strings, `string(k, body)` calling `body` with the k-th: the
-  /// end of each string, then the strings.
-  private static func writeTable(
-    count: Int, into raw: UnsafeMutableRawBufferPointer, at: inout Int,
-    string: (Int, (UnsafeBufferPointer<UInt8>) -> Void) -> Void
-  ) {
-    var stringAt = at + count * 4
-    for k in 0..<count {
-      string(k) { bytes in
-        UnsafeMutableRawBufferPointer(rebasing: raw[stringAt..<(stringAt + bytes.count)]).copyMemory(from: UnsafeRawBufferPointer(bytes))
-        stringAt += bytes.count
-      }
-      raw.storeBytes(of: UInt32(stringAt - at - count * 4).littleEndian, toByteOffset: at + k * 4, as: UInt32.self)
+  /// One string table, its strings in `order` (symbols): the end of each string, then the strings.
+  private static func writeTable(_ table: SymbolTable, order: [UInt32], into raw: UnsafeMutableRawBufferPointer, at: inout Int) {
+    var end: UInt32 = 0
+    for symbol in order {
+      end += UInt32(table.byteCount(of: Symbol(rawValue: symbol)))
+      raw.storeBytes(of: end.littleEndian, toByteOffset: at, as: UInt32.self)
+      at += 4
     }
-    at = stringAt
+    for symbol in order {
+      table.withBytes(Symbol(rawValue: symbol)) { bytes in
+        UnsafeMutableRawBufferPointer(rebasing: raw[at..<(at + bytes.count)]).copyMemory(from: UnsafeRawBufferPointer(bytes))
+        at += bytes.count
+      }
+    }
+  }
+
+  /// One string table in the order of `placement`: the ends first, then each string, read in
+  /// symbol order (a table of log spans reads the log once, in order), copied to its place. A
+  /// span the log no longer holds leaves zero bytes, and its source keeps the failure: the caller
+  /// refuses to keep the file (`LedgerSymbols.readFailure`).
+  private static func writePlaced(
+    _ table: SymbolTable, _ placement: TableOrder.Placement, into raw: UnsafeMutableRawBufferPointer, at: inout Int
+  ) {
+    let endsAt = at
+    var end: UInt32 = 0
+    for symbol in placement.symbols {
+      end += UInt32(table.byteCount(of: Symbol(rawValue: symbol)))
+      raw.storeBytes(of: end.littleEndian, toByteOffset: at, as: UInt32.self)
+      at += 4
+    }
+    let stringsAt = at
+    _ = table.forEachString { index, bytes in
+      let place = Int(placement.rank[index])
+      let start = place == 0 ? 0 : Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: endsAt + 4 * (place - 1), as: UInt32.self)))
+      UnsafeMutableRawBufferPointer(rebasing: raw[(stringsAt + start)..<(stringsAt + start + bytes.count)])
+        .copyMemory(from: UnsafeRawBufferPointer(bytes))
+    }
+    at = stringsAt + Int(end)
   }
 }

@@ -9,44 +9,6 @@ import StoreLedgerCore
 /// by bytes, so the reader's pass stays linear whatever the strings (Docs/decisions.md,
 /// "Snapshot format 7: tables in hash order").
 enum TableOrder {
-  /// A table's strings back to back, in symbol order, with their `count + 1` boundaries.
-  struct Strings {
-    var arena: [UInt8]
-    var starts: [UInt32]
-
-    /// Strings `arena` with boundaries `starts` (`count + 1` of them, from 0, not decreasing).
-    init(arena: [UInt8], starts: [UInt32]) {
-      precondition(starts.first == 0 && Int(starts.last ?? 0) == arena.count, "boundaries of the arena")
-      (self.arena, self.starts) = (arena, starts)
-    }
-
-    /// The strings of `table`, read once in symbol order (a table of log spans reads the log
-    /// sequentially). A span the log no longer holds leaves zero bytes, as the section's
-    /// writer does: the caller refuses to keep the file (`LedgerSymbols.readFailure`).
-    /// - Complexity: O(strings + bytes).
-    init(_ table: SymbolTable) {
-      var starts = [UInt32](repeating: 0, count: table.count + 1)
-      for index in 0..<table.count {
-        starts[index + 1] = starts[index] + UInt32(table.byteCount(of: Symbol(rawValue: UInt32(index))))
-      }
-      var arena = [UInt8](repeating: 0, count: Int(starts[table.count]))
-      arena.withUnsafeMutableBufferPointer { out in
-        _ = table.forEachString { index, bytes in
-          _ = UnsafeMutableBufferPointer(rebasing: out[Int(starts[index])..<Int(starts[index + 1])]).update(fromContentsOf: bytes)
-        }
-      }
-      (self.arena, self.starts) = (arena, starts)
-    }
-
-    /// The number of strings.
-    var count: Int { starts.count - 1 }
-
-    /// Calls `body` with the bytes of string `index`.
-    func withString<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-      arena.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[Int(starts[index])..<Int(starts[index + 1])])) }
-    }
-  }
-
   /// A table's strings in the section's order: `symbols` lists them as written, `rank` gives
   /// each symbol's place there (what the records name).
   struct Placement {
@@ -68,45 +30,50 @@ enum TableOrder {
     hashA != hashB ? hashA < hashB : a.lexicographicallyPrecedes(b)
   }
 
-  /// Where each of `strings` goes in the section's order: a radix sort of the hashes' top
-  /// `sortedBits` (stable, so symbols of one hash keep their order), then each run that shares
-  /// them sorted by the whole hash and the bytes (a few pairs in a million random hashes).
+  /// Where each string of `table` goes in the section's order: each symbol packed under the top 32
+  /// bits of its hash into one word, the words radix-sorted by those bits (stable, so symbols of
+  /// one hash keep their order), then each run that shares them (a few hundred pairs in millions
+  /// of random hashes) sorted by the whole hash and the bytes. 8 bytes per string and a second 8
+  /// while sorting, no more: a snapshot of millions of ids is written beside the whole ledger.
   /// - Complexity: O(strings + bytes), and O(k log k) comparisons for a run of k strings.
-  static func placement(of strings: Strings) -> Placement {
-    let count = strings.count
-    var hashes = (0..<count).map { index in strings.withString(index) { SymbolTable.hash($0) } }
-    var symbols = (0..<count).map { UInt32($0) }
-    let lowBit = 64 - sortedBits
-    radixSort(&hashes, carrying: &symbols, fromBit: lowBit)
+  static func placement(of table: SymbolTable) -> Placement {
+    let count = table.count
+    let low: UInt64 = 0xFFFF_FFFF
+    var packed = [UInt64](repeating: 0, count: count)
+    // A table of log spans reads the log once, in order; a span it cannot read hashes as empty,
+    // and the caller refuses to keep the file (`LedgerSymbols.readFailure`).
+    packed.withUnsafeMutableBufferPointer { packed in
+      _ = table.forEachString { index, bytes in packed[index] = SymbolTable.hash(bytes) & ~low | UInt64(index) }
+    }
+    radixSort(&packed, fromBit: 32)
+    var symbols = packed.map { UInt32(truncatingIfNeeded: $0) }
     var start = 0
     while start < count {
       var end = start + 1
-      while end < count && hashes[end] >> lowBit == hashes[start] >> lowBit { end += 1 }
+      while end < count && packed[end] & ~low == packed[start] & ~low { end += 1 }
       if end - start > 1 {
-        var run = Array(zip(hashes[start..<end], symbols[start..<end]))
-        run.sort { a, b in
-          strings.withString(Int(a.1)) { bytesA in strings.withString(Int(b.1)) { precedes(bytesA, a.0, $0, b.0) } }
+        symbols[start..<end].sort { a, b in
+          table.withBytes(Symbol(rawValue: a)) { bytesA in
+            table.withBytes(Symbol(rawValue: b)) { precedes(bytesA, SymbolTable.hash(bytesA), $0, SymbolTable.hash($0)) }
+          }
         }
-        for (offset, (hash, symbol)) in run.enumerated() { (hashes[start + offset], symbols[start + offset]) = (hash, symbol) }
       }
       start = end
     }
+    packed = []
     var rank = [UInt32](repeating: 0, count: count)
     for (place, symbol) in symbols.enumerated() { rank[Int(symbol)] = UInt32(place) }
     return Placement(symbols: symbols, rank: rank)
   }
 
-  /// The hash bits `placement` radix-sorts by: three passes of `radixBits`.
-  static let sortedBits = 33
-
   /// Bits of the key sorted per pass of `radixSort`.
   static let radixBits = 11
 
-  /// Sorts `keys` by their bits from `lowBit` up (`key >> lowBit`), moving `values` along; stable.
+  /// Sorts `keys` by their bits from `lowBit` up (`key >> lowBit`); stable.
   /// - Complexity: O(count × (64 - lowBit) / `radixBits`).
-  static func radixSort(_ keys: inout [UInt64], carrying values: inout [UInt32], fromBit lowBit: Int = 0) {
-    precondition(keys.count == values.count && (0..<64).contains(lowBit), "a value per key, bits of a key")
-    var (keysOut, valuesOut) = (keys, values)
+  static func radixSort(_ keys: inout [UInt64], fromBit lowBit: Int = 0) {
+    precondition((0..<64).contains(lowBit), "a bit of the key")
+    var sorted = keys
     var counts = [Int](repeating: 0, count: 1 << radixBits)
     let mask = UInt64((1 << radixBits) - 1)
     var shift = UInt64(lowBit)
@@ -120,14 +87,12 @@ enum TableOrder {
       }
       var total = 0
       for k in counts.indices { (counts[k], total) = (total, total + counts[k]) }
-      for index in keys.indices {
-        let digit = Int((keys[index] >> shift) & mask)
-        keysOut[counts[digit]] = keys[index]
-        valuesOut[counts[digit]] = values[index]
+      for key in keys {
+        let digit = Int((key >> shift) & mask)
+        sorted[counts[digit]] = key
         counts[digit] += 1
       }
-      swap(&keys, &keysOut)
-      swap(&values, &valuesOut)
+      swap(&keys, &sorted)
       shift += UInt64(radixBits)
     }
   }

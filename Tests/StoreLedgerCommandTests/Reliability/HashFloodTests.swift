@@ -131,15 +131,8 @@ struct HashFloodTests {
     // In a snapshot's order (`TableOrder`) crafted strings, all of one hash, are one run the
     // writer sorts by bytes: the reader's pass accepts them, and finds the repeat next to its twin.
     for (strings, expectsRepeat) in [(crafted, false), (crafted + [crafted[5]], true)] {
-      var bounds: [UInt32] = [0]
-      for string in strings { bounds.append(bounds.last! + UInt32(string.count)) }
-      let table = TableOrder.Strings(arena: strings.flatMap { $0 }, starts: bounds)
-      let placed = TableOrder.placement(of: table).symbols.map { strings[Int($0)] }
-      let found = placed.flatMap { $0 }.withUnsafeBufferPointer { all in
-        var at = 0
-        let ranges = placed.map { string in defer { at += string.count }; return at..<(at + string.count) }
-        return TableOrder.firstOutOfOrder(in: 0..<placed.count) { UnsafeBufferPointer(rebasing: all[ranges[$0]]) }
-      }
+      let placed = tableOrderPlaced(strings)
+      let found = tableOrderCheck(placed)
       #expect((found != nil) == expectsRepeat)
       if let found { #expect(placed[found] == crafted[5] && placed[found - 1] == crafted[5]) }
     }

@@ -282,26 +282,14 @@ struct TableOrderTests {
     return strings
   }
 
-  /// `strings` back to back, as a table holds them.
-  static func table(_ strings: [[UInt8]]) -> TableOrder.Strings {
-    var starts: [UInt32] = [0]
-    for string in strings { starts.append(starts.last! + UInt32(string.count)) }
-    return TableOrder.Strings(arena: strings.flatMap { $0 }, starts: starts)
-  }
-
   /// The reader's check of `strings` as a table in that order (of `range`, or the whole).
   static func firstOutOfOrder(_ strings: [[UInt8]], in range: Range<Int>? = nil) -> Int? {
-    let table = table(strings)
-    return table.arena.withUnsafeBufferPointer { all in
-      TableOrder.firstOutOfOrder(in: range ?? 0..<table.count) { k in
-        UnsafeBufferPointer(rebasing: all[Int(table.starts[k])..<Int(table.starts[k + 1])])
-      }
-    }
+    tableOrderCheck(strings, in: range)
   }
 
   /// `strings` laid out in the writer's order.
   static func placed(_ strings: [[UInt8]]) -> [[UInt8]] {
-    TableOrder.placement(of: table(strings)).symbols.map { strings[Int($0)] }
+    tableOrderPlaced(strings)
   }
 
   static let cases: [(Int, (from: Int, to: Int)?)] = [
@@ -313,12 +301,7 @@ struct TableOrderTests {
   func writerOrderPasses(count: Int, copy: (from: Int, to: Int)?) {
     let placed = Self.placed(Self.strings(count: count, copy: copy))
     #expect((Self.firstOutOfOrder(placed) != nil) == (copy != nil))
-    var arena: [UInt8] = []
-    var starts: [UInt32] = [0]
-    for string in placed {
-      arena += string
-      starts.append(UInt32(arena.count))
-    }
+    let (arena, starts) = tableArena(placed)
     #expect((SymbolTable.distinct(arena: arena, starts: starts) == nil) == (copy != nil))
     // The place a repeat is found at holds the second copy, right after the first.
     if copy != nil, let found = Self.firstOutOfOrder(placed) { #expect(placed[found] == placed[found - 1]) }
@@ -357,21 +340,19 @@ struct TableOrderTests {
     var keys = (0..<count).map { _ in
       UInt64.random(in: 0..<64, using: &generator) << 58 | UInt64.random(in: 0..<4, using: &generator) << 30 | UInt64.random(in: 0..<4, using: &generator)
     }
-    var values = (0..<count).map { UInt32($0) }
-    let expected = zip(keys, values).enumerated().sorted { ($0.element.0 >> lowBit, $0.offset) < ($1.element.0 >> lowBit, $1.offset) }
-    TableOrder.radixSort(&keys, carrying: &values, fromBit: lowBit)
-    #expect(keys == expected.map(\.element.0))
-    #expect(values == expected.map(\.element.1))
+    let expected = keys.enumerated().sorted { ($0.element >> lowBit, $0.offset) < ($1.element >> lowBit, $1.offset) }
+    TableOrder.radixSort(&keys, fromBit: lowBit)
+    #expect(keys == expected.map(\.element))
   }
 
   @Test("strings whose hashes share their top bits but not the rest are placed by the whole hash")
   func sharedTopBits() {
-    // Enough strings that some pairs share the radix-sorted top bits (about n^2 / 2^34 of them).
+    // Enough strings that some pairs share the radix-sorted top 32 bits (about n^2 / 2^33 of them).
     let strings = (0..<300_000).map { Array("id-\($0)".utf8) }
     let placed = Self.placed(strings)
     #expect(Self.firstOutOfOrder(placed) == nil)
     let hashes = placed.map { $0.withUnsafeBufferPointer { SymbolTable.hash($0) } }
-    let sharing = zip(hashes, hashes.dropFirst()).filter { $0 >> 31 == $1 >> 31 }
+    let sharing = zip(hashes, hashes.dropFirst()).filter { $0 >> 32 == $1 >> 32 }
     #expect(!sharing.isEmpty && sharing.allSatisfy { $0 < $1 })
   }
 }
