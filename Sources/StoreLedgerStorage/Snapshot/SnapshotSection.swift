@@ -49,7 +49,9 @@ enum SnapshotSection {
     let extrasAt = endsAt + order.count * subjectEndBytes
     let start = out.count
     // Where the ids' and transactions' strings go places the records' references.
-    let placements = [ledger.symbols.ids, ledger.symbols.transactions].map(TableOrder.placement(of:))
+    let placements: Placements = (
+      TableOrder.placement(of: ledger.symbols.ids), TableOrder.placement(of: ledger.symbols.transactions)
+    )
     out.append(contentsOf: repeatElement(0, count: extrasAt))
     let batches = (order.count + subjectsPerBatch - 1) / subjectsPerBatch
     // Where each subject's extras end: in its batch's buffer, then in the section's extras.
@@ -60,7 +62,7 @@ enum SnapshotSection {
     while round < batches {
       let batchRange = round..<min(batches, round + batchesPerRound)
       let buffers = encodeRound(
-        ledger, batches: batchRange, order: order, recordStarts: recordStarts, placements: (placements[0], placements[1]),
+        ledger, batches: batchRange, order: order, recordStarts: recordStarts, placements: placements,
         into: &out, at: start, extrasEnds: &extrasEnds)
       for (batch, buffer) in zip(batchRange, buffers) {
         for n in subjects(ofBatch: batch, count: order.count) { extrasEnds[n] += extrasBytes }
@@ -77,7 +79,7 @@ enum SnapshotSection {
       }
     }
     writeHeader(ledger.symbols, events: eventCount, subjects: order.count, extrasBytes: extrasBytes, into: &out, at: start)
-    writeTables(ledger.symbols, subjectOrder: order, placements: (placements[0], placements[1]), into: &out)
+    writeTables(ledger.symbols, subjectOrder: order, placements: placements, into: &out)
     return start..<out.count
   }
 
