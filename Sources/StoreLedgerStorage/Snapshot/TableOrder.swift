@@ -33,8 +33,9 @@ enum TableOrder {
   /// Where each string of `table` goes in the section's order: each symbol packed under the top 32
   /// bits of its hash into one word, the words radix-sorted by those bits (stable, so symbols of
   /// one hash keep their order), then each run that shares them (a few hundred pairs in millions
-  /// of random hashes) sorted by the whole hash and the bytes. 8 bytes per string and a second 8
-  /// while sorting, no more: a snapshot of millions of ids is written beside the whole ledger.
+  /// of random hashes) sorted by the whole hash and the bytes. It keeps 8 bytes per string (the
+  /// order and its inverse) and needs 16 more while sorting, and no copy of the strings: a
+  /// snapshot of millions of ids is written beside the whole ledger.
   /// - Complexity: O(strings + bytes), and O(k log k) comparisons for a run of k strings.
   static func placement(of table: SymbolTable) -> Placement {
     let count = table.count
@@ -97,8 +98,8 @@ enum TableOrder {
     }
   }
 
-  /// The first string among `range` of a table of `count` strings that does not come strictly
-  /// after the one before it (string 0 has none), or nil when each does: the reader's check,
+  /// The first string among `range` of a table (`string(k)` gives the k-th) that does not come
+  /// strictly after the one before it (string 0 has none), or nil when each does: the reader's check,
   /// run over ranges at once on several cores, that together cover every neighbouring pair.
   /// - Complexity: O(bytes of the range's strings).
   static func firstOutOfOrder(in range: Range<Int>, string: (Int) -> UnsafeBufferPointer<UInt8>) -> Int? {
