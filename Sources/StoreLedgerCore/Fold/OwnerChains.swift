@@ -29,7 +29,20 @@ package struct OwnerChains: Sendable {
     package var charges: [Symbol]
 
     /// Every party its chain names (a transfer's `subject` or `to`), each once, in party order.
-    package var parties: [Int32] { Set(steps.flatMap { [$0.from, $0.to] }).sorted() }
+    /// - Complexity: O(s log s) for s transfers of the unit.
+    package var parties: [Int32] {
+      var parties: [Int32] = []
+      parties.reserveCapacity(steps.count * 2)
+      for step in steps { parties.append(step.from); parties.append(step.to) }
+      parties.sort()
+      var unique = 0
+      for party in parties where unique == 0 || parties[unique - 1] != party {
+        parties[unique] = party
+        unique += 1
+      }
+      parties.removeLast(parties.count - unique)
+      return parties
+    }
 
     /// The first owner: the first transfer's `subject`.
     package var firstOwner: Int32 { steps[0].from }
@@ -97,8 +110,11 @@ package struct OwnerChains: Sendable {
   /// The party of a ledger subject, if some transfer names it.
   package func party(of subject: Symbol) -> Int32? { isEmpty ? nil : partyBySubject[subject] }
 
-  /// The party for a subject id, added when new.
-  package mutating func addParty(named name: String, subject: Symbol) -> Int32 {
+  /// The party for a subject id, added when new. `name` is only made for a party not yet found
+  /// by `subject` (the ledger's subject named `name`, or `.none` for a `to` without lines).
+  package mutating func addParty(named name: () -> String, subject: Symbol) -> Int32 {
+    if subject.isSome, let party = partyBySubject[subject] { return party }
+    let name = name()
     if let party = partyByName[name] { return party }
     let party = Int32(partyNames.count)
     partyNames.append(name)

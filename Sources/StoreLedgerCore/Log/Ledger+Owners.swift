@@ -70,12 +70,48 @@ extension Ledger {
   }
 
   /// Sets `owners` from the ledger's transfers and returns the errors of chains that break the
-  /// rules (then `owners` is left empty: a log with errors is not answered from).
-  /// - Complexity: O(events) to find the transfers; O(events of the chains' subjects) beyond.
-  package mutating func settleOwners(file: String?) -> [Diagnostic] {
+  /// rules (then `owners` is left empty: a log with errors is not answered from). Given
+  /// `transferSubjects` (ascending; every subject with a transfer among its events), only their
+  /// events are read to find the transfers.
+  /// - Complexity: O(events), or O(events of `transferSubjects`), to find the transfers;
+  ///   O(events of the chains' subjects) beyond.
+  package mutating func settleOwners(file: String?, transferSubjects: [Symbol]? = nil) -> [Diagnostic] {
     owners = OwnerChains()
+    let transfers = self.transfers(of: transferSubjects)
+    guard !transfers.isEmpty else { return [] }
+    var chains = OwnerChains()
+    var stepsByUnit: [Symbol: [OwnerChains.Step]] = [:]
+    var unitOrder: [Symbol] = []
+    let parties = partyNames(of: transfers)
+    for (k, (event, subject)) in transfers.enumerated() {
+      let from = chains.addParty(named: { parties[k].from }, subject: subject)
+      let to = chains.addParty(named: { parties[k].to }, subject: parties[k].toSubject)
+      if stepsByUnit[event.transferredUnit] == nil { unitOrder.append(event.transferredUnit) }
+      stepsByUnit[event.transferredUnit, default: []].append(OwnerChains.Step(transfer: event, from: from, to: to))
+    }
+    var problems: [Diagnostic] = []
+    for (unit, problem) in checkedUnits(unitOrder.map { stepsByUnit[$0]! }, chains: chains) {
+      if let problem {
+        problems.append(Diagnostic(file: file, line: Int(problem.line), problem.problem))
+        continue
+      }
+      chains.addUnit(unit)
+    }
+    if problems.isEmpty { owners = chains }
+    return problems.sorted { ($0.line ?? 0) < ($1.line ?? 0) }
+  }
+
+  /// The ledger's transfers with their subjects, in subject order: read from the events of
+  /// `transferSubjects` when given (ascending; every subject with a transfer), else from every event.
+  /// - Complexity: O(events), or O(events of `transferSubjects`).
+  private func transfers(of transferSubjects: [Symbol]?) -> [(event: Event, subject: Symbol)] {
     var transfers: [(event: Event, subject: Symbol)] = []
-    if relocated.isEmpty {
+    if relocated.isEmpty, let transferSubjects {
+      // In subject order, as the scan below finds them: the chains' order does not depend on the path.
+      for subject in transferSubjects {
+        for event in events(of: subject) where event.kind == .transfer { transfers.append((event, subject)) }
+      }
+    } else if relocated.isEmpty {
       // One byte per event read in a plain loop: a log without transfers pays only this pass.
       events.withUnsafeBufferPointer { all in
         for index in all.indices where all[index].kind == .transfer {
@@ -85,30 +121,32 @@ extension Ledger {
     } else {
       forEachEvent { event, subject in if event.kind == .transfer { transfers.append((event, subject)) } }
     }
-    guard !transfers.isEmpty else { return [] }
-    var chains = OwnerChains()
-    var stepsByUnit: [Symbol: [OwnerChains.Step]] = [:]
-    var unitOrder: [Symbol] = []
-    for (event, subject) in transfers {
-      let from = chains.addParty(named: symbols.subjects.string(subject), subject: subject)
-      let toName = symbols.transactions.string(event.transferRecipient)
-      let to = chains.addParty(named: toName, subject: self.subject(named: toName) ?? .none)
-      if stepsByUnit[event.transferredUnit] == nil { unitOrder.append(event.transferredUnit) }
-      stepsByUnit[event.transferredUnit, default: []].append(OwnerChains.Step(transfer: event, from: from, to: to))
+    return transfers
+  }
+
+  /// Each transfer's `subject` and `to` as strings, and the ledger subject `to` names (`.none`:
+  /// a `to` without lines). Random reads of the subjects' and transactions' tables, on every core.
+  /// - Complexity: O(transfers).
+  private func partyNames(of transfers: [(event: Event, subject: Symbol)]) -> [(from: String, to: String, toSubject: Symbol)] {
+    .concurrentlyMapped(count: transfers.count, minimumPerPart: 128) { k in
+      let toName = symbols.transactions.string(transfers[k].event.transferRecipient)
+      return (symbols.subjects.string(transfers[k].subject), toName, subject(named: toName) ?? .none)
     }
-    var problems: [Diagnostic] = []
-    for name in unitOrder {
-      let steps = stepsByUnit[name]!.sorted { Event.effectiveOrder($0.transfer, $1.transfer) }
+  }
+
+  /// Each unit of `stepsByUnit` (its transfers, in any order) with its steps in chain order and
+  /// its charges, and the first rule of section 9 its chain breaks, if any; units on every core.
+  /// - Complexity: O(events of the chains' subjects).
+  private func checkedUnits(
+    _ stepsByUnit: [[OwnerChains.Step]], chains: OwnerChains
+  ) -> [(unit: OwnerChains.Unit, problem: (line: UInt32, problem: Problem)?)] {
+    .concurrentlyMapped(count: stepsByUnit.count, minimumPerPart: 128) { k in
+      let steps = stepsByUnit[k].sorted { Event.effectiveOrder($0.transfer, $1.transfer) }
+      let name = steps[0].transfer.transferredUnit
       var unit = OwnerChains.Unit(name: name, isPurchase: steps[0].transfer.transferNamesTransaction, steps: steps, charges: [])
       unit.charges = charges(of: unit, chains: chains)
-      if let problem = chainProblem(unit, chains: chains) {
-        problems.append(Diagnostic(file: file, line: Int(problem.line), problem.problem))
-        continue
-      }
-      chains.addUnit(unit)
+      return (unit, chainProblem(unit, chains: chains))
     }
-    if problems.isEmpty { owners = chains }
-    return problems.sorted { ($0.line ?? 0) < ($1.line ?? 0) }
   }
 
   /// The transactions of the charges naming the unit, under any subject of its chain, sorted.
@@ -124,9 +162,8 @@ extension Ledger {
 
   /// The first rule of section 9 the unit's chain breaks, with the line it is reported on.
   private func chainProblem(_ unit: OwnerChains.Unit, chains: OwnerChains) -> (line: UInt32, problem: Problem)? {
-    let unitName = symbols.transactions.string(unit.name)
     func fail(_ step: OwnerChains.Step, _ field: String, _ detail: String) -> (UInt32, Problem) {
-      (step.transfer.line, .ownerChain(field: field, unit: unitName, detail: detail))
+      (step.transfer.line, .ownerChain(field: field, unit: symbols.transactions.string(unit.name), detail: detail))
     }
     let namingField = unit.isPurchase ? "transaction" : "original_transaction"
     if let other = unit.steps.first(where: { $0.transfer.transferNamesTransaction != unit.isPurchase }) {

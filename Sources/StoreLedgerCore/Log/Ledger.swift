@@ -34,6 +34,10 @@ package struct Ledger: Sendable {
   /// Who owned each transferred unit when (contract v1.3, section 9); empty without transfers.
   /// Set by `settleOwners` once the events are in place.
   package var owners = OwnerChains()
+  /// The subjects with a `transfer` among their events, ascending, as a snapshot's decode found
+  /// them; nil when not known (a ledger loaded from lines). It describes `events` as they were
+  /// made and is not kept up to date: only `LedgerBuilder(restoring:)` reads it, before any change.
+  package var transferSubjects: [Symbol]? = nil
   /// The shard this ledger was read as (`--shard`), with the transfer groups it placed by; nil: the whole log.
   package var shard: Shard? = nil
 

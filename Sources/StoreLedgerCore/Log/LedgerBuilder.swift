@@ -431,8 +431,10 @@ package struct LedgerBuilder {
           context: context, symbols: symbols, details: base.details, events: base.events, subjectStarts: base.subjectStarts,
           subscriptionCounts: base.subscriptionCounts, linesRead: linesRead,
           duplicatesSkipped: duplicatesSkipped, latestEffective: base.latestEffective,
-          warnings: baseWarnings + warnings))
+          warnings: baseWarnings + warnings),
+        transferSubjects: base.transferSubjects)
     }
+    let transferSubjects = base.transferSubjects.map { Self.union($0, tailTransferSubjects) }
     let subjectCount = symbols.subjects.count
     var tailStarts = [Int](repeating: 0, count: subjectCount + 1)
     for event in events { tailStarts[Int(event.loadingSubject.rawValue) + 1] += 1 }
@@ -489,14 +491,27 @@ package struct LedgerBuilder {
       subscriptionCounts: subscriptionCounts, linesRead: linesRead,
       duplicatesSkipped: duplicatesSkipped, latestEffective: latest, warnings: baseWarnings + warnings)
     ledger.learnedEarlier = base.learnedEarlier + learnedEarlier
-    return settledOwners(ledger)
+    return settledOwners(ledger, transferSubjects: transferSubjects)
+  }
+
+  /// The subjects of the tail's transfers, ascending, each once.
+  /// - Complexity: O(tail events).
+  private var tailTransferSubjects: [Symbol] {
+    Set(events.lazy.filter { $0.kind == .transfer }.map(\.loadingSubject)).sorted()
+  }
+
+  /// `a` and `b` (each ascending, each symbol once) as one ascending list, each symbol once.
+  /// - Complexity: O((a + b) log(a + b)).
+  static func union(_ a: [Symbol], _ b: [Symbol]) -> [Symbol] {
+    b.isEmpty ? a : Set(a).union(b).sorted()
   }
 
   /// The ledger with its owner chains, or the errors of chains that break contract v1.3,
-  /// section 9 (a rule of the whole log, so it runs once every event is in place).
-  private func settledOwners(_ ledger: Ledger) -> Result<Ledger, DiagnosticList> {
+  /// section 9 (a rule of the whole log, so it runs once every event is in place). With
+  /// `transferSubjects`, only their events are read to find the transfers.
+  private func settledOwners(_ ledger: Ledger, transferSubjects: [Symbol]? = nil) -> Result<Ledger, DiagnosticList> {
     var ledger = ledger
-    let problems = ledger.settleOwners(file: file)
+    let problems = ledger.settleOwners(file: file, transferSubjects: transferSubjects)
     guard problems.isEmpty else { return .failure(DiagnosticList(problems + warnings)) }
     ledger.dropUnitReferenceWarnings()
     return .success(ledger)

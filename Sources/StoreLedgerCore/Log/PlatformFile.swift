@@ -6,6 +6,7 @@
   import Darwin
 #endif
 internal import CStoreLedgerSupport
+import Dispatch
 import Synchronization
 
 /// The only file that calls the C library: open, read, write, fsync, flock, truncate.
@@ -165,15 +166,25 @@ package struct PlatformFile: ~Copyable {
     return bytes
   }
 
-  /// Calls `body` with the first `count` bytes of the file mapped read-only (no copy).
+  /// Calls `body` with the first `count` bytes of the file mapped read-only (no copy). With
+  /// `unmapInBackground`, the mapping is removed by another thread once `body` returns: dropping
+  /// the page table entries of every page read takes a while, and the caller need not wait.
   package func withMappedBytes<R>(
-    count: Int, _ body: (UnsafeBufferPointer<UInt8>) throws(Diagnostic) -> R
+    count: Int, unmapInBackground: Bool = false, _ body: (UnsafeBufferPointer<UInt8>) throws(Diagnostic) -> R
   ) throws(Diagnostic) -> R {
     guard count > 0 else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
     guard let address = mmap(nil, count, PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED else {
       throw Diagnostic(.cannotRead(path: path, reason: "mmap: " + PlatformFile.describe(errno)))
     }
-    defer { munmap(address, count) }
+    defer {
+      if unmapInBackground {
+        // Nothing refers to the range any more; the kernel reuses it only once it is unmapped.
+        nonisolated(unsafe) let mapped = address
+        DispatchQueue.global().async { _ = munmap(mapped, count) }
+      } else {
+        munmap(address, count)
+      }
+    }
     return try body(UnsafeBufferPointer(start: address.assumingMemoryBound(to: UInt8.self), count: count))
   }
 

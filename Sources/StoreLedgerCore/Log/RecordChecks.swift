@@ -48,6 +48,9 @@ package struct RecordChecks {
     /// One bit per id of the ids table, set for each id a record of the run holds: a bit set
     /// twice is refused in the run, and runs' sets that overlap are refused by the caller.
     package var idsSeen: [UInt64] = []
+    /// The run's subjects with a `transfer` among their records, ascending: settling the owners
+    /// then reads only these subjects' events, not every event (`Ledger.settleOwners`).
+    package var transferSubjects: [Symbol] = []
   }
 
   /// Decodes the records of `subjects` into their places in `out`: records start at `recordsAt`
@@ -64,11 +67,14 @@ package struct RecordChecks {
     for subject in subjects {
       let start = subject == 0 ? (records: 0, extras: 0) : ends[subject - 1]
       var extras = extrasAt + start.extras
+      let symbol = Symbol(rawValue: UInt32(subject))
+      let records = start.records..<ends[subject].records
       part.subscriptions.append(
         try self.subject(
-          Symbol(rawValue: UInt32(subject)), records: start.records..<ends[subject].records, recordsAt: recordsAt,
-          extras: &extras, extrasEnd: extrasAt + ends[subject].extras, latest: &part.latest,
-          details: &part.details, idsSeen: &part.idsSeen, into: out))
+          symbol, records: records, recordsAt: recordsAt, extras: &extras, extrasEnd: extrasAt + ends[subject].extras,
+          latest: &part.latest, details: &part.details, idsSeen: &part.idsSeen, into: out))
+      // The subject's records were just written, so this reads them from cache.
+      if out[records].contains(where: { $0.kind == .transfer }) { part.transferSubjects.append(symbol) }
     }
     return part
   }

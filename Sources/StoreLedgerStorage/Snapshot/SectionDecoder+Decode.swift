@@ -3,7 +3,7 @@ import Dispatch
 
 extension SectionDecoder {
   /// Parts the records are decoded in, concurrently with each other and with building the tables.
-  static let recordParts = 2
+  static let recordParts = 8
 
   /// Ranges each of the ids' and transactions' tables is checked in, concurrently.
   static let orderParts = 2
@@ -41,24 +41,26 @@ extension SectionDecoder {
         outcome.tables.withUnsafeMutableBufferPointer { tables in
           outcome.outOfOrder.withUnsafeMutableBufferPointer { outOfOrder in
             nonisolated(unsafe) let (results, tables, outOfOrder) = (results, tables, outOfOrder)
-            // The longest tasks first: the records' parts, the order checks, then the tables.
-            DispatchQueue.concurrentPerform(iterations: parts.count + checked.count + tables.count) { task in
+            // The longest tasks first: the records' parts, the tables (the ids' and transactions'
+            // a copy each), then the order checks, two ranges a table.
+            DispatchQueue.concurrentPerform(iterations: parts.count + tables.count + checked.count) { task in
               if task < parts.count {
                 results[task] = Result { () throws(Diagnostic) in
                   try checks.decode(
                     subjects: parts[task], ends: ends, recordsAt: layout.recordsAt, extrasAt: layout.extrasAt, into: out)
                 }
-              } else if task < parts.count + checked.count {
-                let (k, range) = checked[task - parts.count]
-                let table = layout.tables[k]
-                outOfOrder[task - parts.count] = decoder.firstOutOfOrder(endsAt: table.endsAt, arena: table.arena, in: range)
-              } else {
-                let k = task - parts.count - checked.count
+              } else if task < parts.count + tables.count {
+                let k = task - parts.count
                 let table = layout.tables[k]
                 tables[k] = Result { () throws(Diagnostic) in
                   try decoder.table(
                     table.name, count: layout.counts[k], endsAt: table.endsAt, arena: table.arena, indexed: indexed[k])
                 }
+              } else {
+                let check = task - parts.count - tables.count
+                let (k, range) = checked[check]
+                let table = layout.tables[k]
+                outOfOrder[check] = decoder.firstOutOfOrder(endsAt: table.endsAt, arena: table.arena, in: range)
               }
             }
           }
@@ -96,6 +98,7 @@ extension SectionDecoder {
       }
       for k in idsSeen.indices { idsSeen[k] |= part.idsSeen[k] }
       restored.subscriptionCounts.append(contentsOf: part.subscriptions)
+      restored.transferSubjects.append(contentsOf: part.transferSubjects)
       restored.latest = max(restored.latest, part.latest)
       details.append(part.details)
     }

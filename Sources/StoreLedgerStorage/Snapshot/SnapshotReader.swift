@@ -83,6 +83,7 @@ struct RestoredSection {
   var subjectStarts: [UInt32] = [0]
   var subscriptionCounts: [UInt32] = []
   var latest = Timestamp.distantPast
+  var transferSubjects: [Symbol] = []
 
   /// The ledger these make with `catalog`, whose currencies must be the section's first ones.
   func ledger(catalog: Catalog, header: SnapshotHeader, file: String) throws(Diagnostic) -> Ledger {
@@ -91,9 +92,11 @@ struct RestoredSection {
     guard context.currencies.count == symbols.currencies.count else {
       throw Diagnostic(file: file, .snapshotMismatch("not a valid snapshot: the currencies table does not match the catalog"))
     }
-    return Ledger(
+    var ledger = Ledger(
       context: fold, symbols: symbols, details: details, events: events, subjectStarts: subjectStarts,
       subscriptionCounts: subscriptionCounts, linesRead: header.lines, duplicatesSkipped: header.duplicatesSkipped,
       latestEffective: latest, warnings: [])
+    ledger.transferSubjects = transferSubjects
+    return ledger
   }
 }

@@ -122,18 +122,14 @@ package enum SnapshotFiles {
     let prefix = try PrefixTreeDigest.Pending(path: logPath, bytes: peek.bytes, blockBytes: peek.logBlockBytes)
     // Room for the tail's events (the log reader's estimate), so extending in place does not regrow.
     let tailBytes = max(0, try PlatformFile(path: logPath, mode: .read).size() - peek.bytes)
-    let restored = try snapshotFile.withMappedBytes(count: Int(snapshotSize)) { (bytes) throws(Diagnostic) in
-      // Only the header, the section and the trailer are touched; section pages already decoded
-      // are dropped as reading goes on, so the section never counts whole as resident.
-      nonisolated(unsafe) let base = UnsafeRawPointer(bytes.baseAddress)
+    // Only the header, the section and the trailer are touched; the mapping goes once they are
+    // decoded, unmapped by another thread while this one settles and folds.
+    let restored = try snapshotFile.withMappedBytes(count: Int(snapshotSize), unmapInBackground: true) {
+      (bytes) throws(Diagnostic) in
       // An empty tail interns nothing: the ids' and transactions' look-up slots are not built (a
       // log that grows meanwhile still works: the first `intern` builds them).
-      return try SnapshotReader.read(
-        bytes, file: snapshotPath, catalog: catalog, spareEvents: Int(tailBytes / 100), indexStrings: tailBytes > 0
-      ) { range in
-        guard let base else { return }
-        PlatformFile.releaseMapped(base + range.lowerBound, count: range.count)
-      }
+      try SnapshotReader.read(
+        bytes, file: snapshotPath, catalog: catalog, spareEvents: Int(tailBytes / 100), indexStrings: tailBytes > 0)
     }
     let catalogDigest = try digest(ofFile: catalogPath)
     let prefixDigest = try prefix.wait()

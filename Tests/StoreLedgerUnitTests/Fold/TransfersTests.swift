@@ -168,6 +168,36 @@ struct TransfersTests {
     #expect(engine.checkedAnswer("b", at: "2026-02-09T00:00:00Z").plans.byName.first?.value.transaction == "m2")
   }
 
+  /// `count` subjects `s<k>` each buying a lifetime unlock `l<k>` and moving it to `r<k>`; with
+  /// `broken`, every 50th unit is then moved again from `z<k>`, who never held it.
+  static func manyTransfers(_ count: Int, broken: Bool) -> String {
+    let purchases = (0..<count).map { k in
+      EventLines.line(.purchase(id: "p\(k)", subject: "s\(k)", at: ts("2026-01-01T00:00:00Z"), product: "pro.lifetime", transaction: "l\(k)"))
+    }
+    let transfers = (0..<count).map { k in
+      EventLines.line(.transfer(id: "x\(k)", subject: "s\(k)", at: ts("2026-01-02T00:00:00Z"), to: "r\(k)", transaction: "l\(k)"))
+    }
+    let again = (0..<count).filter { broken && $0 % 50 == 0 }.map { k in
+      EventLines.line(.transfer(id: "y\(k)", subject: "z\(k)", at: ts("2026-01-03T00:00:00Z"), to: "q\(k)", transaction: "l\(k)"))
+    }
+    return (purchases + transfers + again).joined(separator: "\n")
+  }
+
+  @Test("600 transfers settle, on every core, into the chains their lines say; broken chains are reported in line order")
+  func manyTransfersSettle() throws {
+    let settled = try ledger(Self.manyTransfers(600, broken: false))
+    let owners = settled.owners
+    #expect(owners.units.count == 600)
+    for (k, unit) in owners.units.enumerated() {
+      #expect(settled.symbols.transactions.string(unit.name) == "l\(k)")
+      #expect(unit.steps.map { [owners.partyNames[Int($0.from)], owners.partyNames[Int($0.to)]] } == [["s\(k)", "r\(k)"]])
+      #expect(unit.charges.map { settled.symbols.transactions.string($0) } == ["l\(k)"])
+    }
+    let found = try errors(Self.manyTransfers(600, broken: true))
+    #expect(found.map(\.line) == (0..<12).map { 1_201 + $0 })
+    #expect(found.allSatisfy { $0.message.contains("moved it to 'r") }, "\(found.prefix(2).map(\.description))")
+  }
+
   @Test("a log without transfers has no owner chains, so every answer is the v1.2 fold")
   func noTransfers() throws {
     #expect(try ledger(Self.base).owners.isEmpty)

@@ -49,7 +49,67 @@ struct SnapshotTailTests {
       tail: [
         EventLines.line(.consumption(id: "s2", subject: "u2", at: ts("2026-03-03T00:00:00Z"), currency: "coins", quantity: 300))
       ]),
+    TailCase(
+      name: "transfers in the prefix and in the tail: a unit moved on, another moved to an id with no lines",
+      prefix: transferPrefix,
+      tail: [
+        EventLines.line(.transfer(id: "x2", subject: "u2", at: ts("2026-01-20T00:00:00Z"), to: "u5", originalTransaction: "t1")),
+        EventLines.line(.purchase(id: "c3", subject: "u3", at: ts("2026-01-12T00:00:00Z"), product: "coins.100", transaction: "t8")),
+        EventLines.line(.transfer(id: "x3", subject: "u1", at: ts("2026-01-15T00:00:00Z"), to: "u3", transaction: "l1")),
+      ]),
+    TailCase(
+      name: "a transfer in the prefix, a tail without one",
+      prefix: transferPrefix,
+      tail: [EventLines.line(.purchase(id: "c4", subject: "u4", at: ts("2026-01-25T00:00:00Z"), product: "coins.100", transaction: "t6"))]),
   ]
+
+  /// `u1` buys monthly Pro (`t1`) and a lifetime unlock (`l1`), then moves `t1` to `u2`.
+  static let transferPrefix = [
+    EventLines.line(.purchase(id: "p1", subject: "u1", at: ts("2026-01-01T00:00:00Z"), product: "pro.monthly", transaction: "t1", expires: ts("2026-02-01T00:00:00Z"))),
+    EventLines.line(.purchase(id: "l1", subject: "u1", at: ts("2026-01-02T00:00:00Z"), product: "pro.lifetime", transaction: "l1")),
+    EventLines.line(.purchase(id: "c2", subject: "u2", at: ts("2026-01-03T00:00:00Z"), product: "coins.100", transaction: "t9")),
+    EventLines.line(.transfer(id: "x1", subject: "u1", at: ts("2026-01-10T00:00:00Z"), to: "u2", originalTransaction: "t1")),
+  ]
+
+  /// The owner chains, named: each unit with its steps (line, from, to) and its charges.
+  static func ownerChains(_ ledger: Ledger) -> [String] {
+    let owners = ledger.owners
+    return owners.units.map { unit in
+      let steps = unit.steps.map { "\($0.transfer.line) \(owners.partyNames[Int($0.from)])>\(owners.partyNames[Int($0.to)])" }
+      let charges = unit.charges.map { ledger.symbols.transactions.string($0) }
+      return "\(ledger.symbols.transactions.string(unit.name)): \(steps.joined(separator: ", ")); charges \(charges.joined(separator: ","))"
+    }
+  }
+
+  @Test("with transfers, the restored owner chains are the full load's: empty tail, a tail without transfers, a tail with them", arguments: [0, 1, 3])
+  func ownerChainsLikeFullLoad(tailLines: Int) throws {
+    let catalog = try LedgerLoader.loadCatalog(path: Self.catalogPath)
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let tail = tailLines == 1 ? Self.cases[4].tail : Array(Self.cases[3].tail.prefix(tailLines))
+    let (logPath, snapshotPath) = try Self.files(TailCase(name: "owners", prefix: Self.transferPrefix, tail: tail), in: directory, catalog: catalog)
+    let full = try LedgerLoader.load(logPath: logPath, catalog: catalog).ledger
+    let restored = try SnapshotFiles.restore(
+      snapshotPath: snapshotPath, logPath: logPath, catalogPath: Self.catalogPath, catalog: catalog
+    ).ledger
+    #expect(Self.ownerChains(full).count == (tailLines == 3 ? 2 : 1))
+    #expect(Self.ownerChains(restored) == Self.ownerChains(full))
+    #expect(restored.owners.partyNames == full.owners.partyNames)
+  }
+
+  @Test("a snapshot's decode lists exactly the subjects with a transfer, ascending")
+  func decodeListsTransferSubjects() throws {
+    let catalog = try LedgerLoader.loadCatalog(path: Self.catalogPath)
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let prefix = Self.transferPrefix + Self.cases[3].tail
+    let (_, snapshotPath) = try Self.files(TailCase(name: "decode", prefix: prefix, tail: []), in: directory, catalog: catalog)
+    let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: snapshotPath)))
+    let restored = try SnapshotReader.read(bytes, file: snapshotPath, catalog: catalog).ledger
+    let names = try #require(restored.transferSubjects).map { restored.symbols.subjects.string($0) }
+    #expect(names.sorted() == ["u1", "u2"])
+    #expect(restored.transferSubjects == restored.transferSubjects?.sorted())
+  }
 
   /// The prefix and the whole log written in a fresh directory, a snapshot of the prefix beside them.
   private static func files(_ tailCase: TailCase, in directory: URL, catalog: Catalog) throws -> (log: String, snapshot: String) {
@@ -142,6 +202,8 @@ struct SnapshotTailTests {
     (EventLines.line(.purchase(id: "p1", subject: "u1", at: ts("2026-01-01T00:00:00Z"), product: "pro.annual", transaction: "t1", expires: ts("2027-01-01T00:00:00Z"))), "p1"),
     (EventLines.line(.purchase(id: "p1", subject: "u9", at: ts("2026-01-01T00:00:00Z"), product: "pro.monthly", transaction: "t1", expires: ts("2026-02-01T00:00:00Z")).recordedAt("2026-01-10T00:00:00Z")), "p1"),
     (EventLines.line(.purchase(id: "c2", subject: "u3", at: ts("2026-01-05T00:00:00Z"), product: "coins.100", transaction: "t9")), "t9"),
+    // Owner chains are a log-wide rule: a tail transfer of a prefix unit from a subject without it.
+    (EventLines.line(.transfer(id: "x9", subject: "u9", at: ts("2026-01-05T00:00:00Z"), to: "u8", originalTransaction: "t1")), "u9"),
   ]
 
   @Test("a tail line that conflicts with a prefix event's id or reuses its transaction is refused with the full load's diagnostics", arguments: refusedTails)
