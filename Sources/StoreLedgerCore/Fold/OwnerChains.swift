@@ -96,6 +96,9 @@ package struct OwnerChains: Sendable {
   package private(set) var unitsOfParty: [[Int32]] = []
   private var partyByName: [String: Int32] = [:]
   private var partyBySubject: [Symbol: Int32] = [:]
+  /// A bit per ledger subject, set for those with a party: most subjects have none, and a
+  /// bit tells so without hashing (`party(of:)` runs once per subject in every count).
+  private var subjectHasParty: [UInt64] = []
 
   /// No transfers.
   package init() {}
@@ -108,7 +111,13 @@ package struct OwnerChains: Sendable {
   package func party(named name: String) -> Int32? { isEmpty ? nil : partyByName[name] }
 
   /// The party of a ledger subject, if some transfer names it.
-  package func party(of subject: Symbol) -> Int32? { isEmpty ? nil : partyBySubject[subject] }
+  package func party(of subject: Symbol) -> Int32? {
+    let word = Int(subject.rawValue >> 6)
+    guard !isEmpty, subject.isSome, word < subjectHasParty.count,
+      subjectHasParty[word] & (1 << UInt64(subject.rawValue & 63)) != 0
+    else { return nil }
+    return partyBySubject[subject]
+  }
 
   /// The party for a subject id, added when new. `name` is only made for a party not yet found
   /// by `subject` (the ledger's subject named `name`, or `.none` for a `to` without lines).
@@ -121,7 +130,12 @@ package struct OwnerChains: Sendable {
     partySubjects.append(subject)
     unitsOfParty.append([])
     partyByName[name] = party
-    if subject.isSome { partyBySubject[subject] = party }
+    if subject.isSome {
+      partyBySubject[subject] = party
+      let word = Int(subject.rawValue >> 6)
+      if word >= subjectHasParty.count { subjectHasParty.append(contentsOf: repeatElement(0, count: word + 1 - subjectHasParty.count)) }
+      subjectHasParty[word] |= 1 << UInt64(subject.rawValue & 63)
+    }
     return party
   }
 

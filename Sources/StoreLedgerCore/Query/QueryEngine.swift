@@ -107,7 +107,6 @@ package struct QueryEngine {
         knownBy: cache?.verifiedAt ?? asOf, isStale: cache?.isStale(at: time) ?? false, context: ledger.context,
         indexedSubject: subject.map { Int($0.rawValue) })
     }
-    sortBalances()
   }
 
   /// The fold of a subject some transfer names: the events `OwnedEventGathering` gathers for it.
@@ -133,9 +132,10 @@ package struct QueryEngine {
         events, subscriptionCount: gathering.subscriptionCount, at: time, knownBy: knownBy,
         isStale: cache?.isStale(at: time) ?? false, context: ledger.context)
     }
-    sortBalances()
   }
 
+  /// Orders `balanceOrder` by currency name, for the answers that list balances (the counts and
+  /// leak scans read none, so `evaluate` leaves it).
   private mutating func sortBalances() {
     let balances = subjectFold.state.balances
     balanceOrder.removeAll(keepingCapacity: true)
@@ -169,6 +169,7 @@ package struct QueryEngine {
     precondition(cache == nil || asOf == nil, "a cached answer's knowledge time is its verification time")
     subjectFold.touches = explain ? TouchLog() : nil
     evaluate(subject: ledger.subject(named: subject), name: subject, at: at, asOf: asOf, cache: cache)
+    sortBalances()
     var result = Holdings(subject: SubjectID(rawValue: subject), at: at, asOf: cache?.verifiedAt ?? asOf)
     if let cache { result.cache = Holdings.Cache(verifiedAt: cache.verifiedAt, isStale: cache.isStale(at: at)) }
     if let policy { result.policy = policyAnswer(policy) }
@@ -489,6 +490,7 @@ package struct QueryEngine {
     // Only a subject some transfer names may hold without lines of its own.
     let name = symbol == nil && !ledger.owners.isEmpty ? String(decoding: subject, as: UTF8.self) : nil
     evaluate(subject: symbol, name: name, at: at, asOf: asOf, cache: cache)
+    sortBalances()
     appendStatic(#"{"as_of":"#, to: &out)
     if let knownBy = cache?.verifiedAt ?? asOf { appendTimestamp(knownBy, &out) } else { appendStatic("null", to: &out) }
     appendStatic(#","at":"#, to: &out)
