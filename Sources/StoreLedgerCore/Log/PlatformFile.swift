@@ -188,16 +188,6 @@ package struct PlatformFile: ~Copyable {
     return try body(UnsafeBufferPointer(start: address.assumingMemoryBound(to: UInt8.self), count: count))
   }
 
-  /// Lets the kernel drop the pages wholly inside `count` bytes at `start` of a read-only mapping
-  /// (`withMappedBytes`): they stop counting as resident and are read again from the file if touched.
-  package static func releaseMapped(_ start: UnsafeRawPointer, count: Int) {
-    let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-    let from = (Int(bitPattern: start) + page - 1) / page * page
-    let to = (Int(bitPattern: start) + count) / page * page
-    guard to > from, let address = UnsafeMutableRawPointer(bitPattern: from) else { return }
-    _ = madvise(address, to - from, Int32(MADV_DONTNEED))
-  }
-
   /// Writes all of `bytes` at the current position (or the end, in append mode).
   package func write(_ bytes: UnsafeRawBufferPointer) throws(Diagnostic) {
     var done = 0

@@ -29,15 +29,14 @@ package enum SnapshotReader {
   /// The section is decoded while its seal is computed on the other cores; what was decoded is
   /// used only once the seal matches (a damaged section decodes to an error or to values that are
   /// then thrown away, never to a crash: every index and count is checked as it is read).
-  /// `release` (given for a mapped file) is told of the section's bytes once they are read, so a
-  /// mapped snapshot does not stay resident. `spareEvents` reserves room for that many events after the restored ones (a log's
+  /// `spareEvents` reserves room for that many events after the restored ones (a log's
   /// tail), so extending the ledger does not regrow its event array. Without `indexStrings` (the
   /// caller will intern nothing: an empty tail), the ids and transactions tables come without
   /// look-up slots; the first `intern` builds them (`SymbolTable.unindexed`).
   /// - Complexity: O(header + restore section); the readable timeline is not read.
   package static func read(
     _ buffer: UnsafeBufferPointer<UInt8>, file: String, catalog: Catalog, spareEvents: Int = 0,
-    indexStrings: Bool = true, release: (@Sendable (Range<Int>) -> Void)? = nil
+    indexStrings: Bool = true
   ) throws(Diagnostic) -> (ledger: Ledger, header: SnapshotHeader) {
     var parser = SnapshotHeaderParser(p: buffer, file: file)
     let (header, headerEnd) = try parser.header()
@@ -56,7 +55,6 @@ package enum SnapshotReader {
     let decoded = Result { () throws(Diagnostic) in try decoder.decode(spareEvents: max(0, spareEvents), indexStrings: indexStrings) }
     // Nothing the header or the section says is trusted before the digest matches.
     guard seal.wait() == trailer.digest else { throw damaged }
-    release?(trailer.sectionAt..<(trailer.sectionAt + trailer.sectionBytes))
     let restored = try decoded.get()
     guard restored.events.count == header.events else {
       throw decoder.fail("the header says \(Plural.counted(header.events, "event")), the section holds \(restored.events.count)")
