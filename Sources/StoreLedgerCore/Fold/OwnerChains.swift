@@ -119,11 +119,10 @@ package struct OwnerChains: Sendable {
     return partyBySubject[subject]
   }
 
-  /// The party for a subject id, added when new. `name` is only made for a party not yet found
-  /// by `subject` (the ledger's subject named `name`, or `.none` for a `to` without lines).
-  package mutating func addParty(named name: () -> String, subject: Symbol) -> Int32 {
+  /// The party for a subject id, added when new; `subject` is the ledger's subject of that name
+  /// (`.none` for a `to` without lines), by which a known party is found without hashing the name.
+  package mutating func addParty(named name: String, subject: Symbol) -> Int32 {
     if subject.isSome, let party = partyBySubject[subject] { return party }
-    let name = name()
     if let party = partyByName[name] { return party }
     let party = Int32(partyNames.count)
     partyNames.append(name)

@@ -84,8 +84,8 @@ extension Ledger {
     var unitOrder: [Symbol] = []
     let parties = partyNames(of: transfers)
     for (k, (event, subject)) in transfers.enumerated() {
-      let from = chains.addParty(named: { parties[k].from }, subject: subject)
-      let to = chains.addParty(named: { parties[k].to }, subject: parties[k].toSubject)
+      let from = chains.addParty(named: parties[k].from, subject: subject)
+      let to = chains.addParty(named: parties[k].to, subject: parties[k].toSubject)
       if stepsByUnit[event.transferredUnit] == nil { unitOrder.append(event.transferredUnit) }
       stepsByUnit[event.transferredUnit, default: []].append(OwnerChains.Step(transfer: event, from: from, to: to))
     }

@@ -51,16 +51,20 @@ struct SnapshotTailTests {
       ]),
     TailCase(
       name: "transfers in the prefix and in the tail: a unit moved on, another moved to an id with no lines",
-      prefix: transferPrefix,
-      tail: [
-        EventLines.line(.transfer(id: "x2", subject: "u2", at: ts("2026-01-20T00:00:00Z"), to: "u5", originalTransaction: "t1")),
-        EventLines.line(.purchase(id: "c3", subject: "u3", at: ts("2026-01-12T00:00:00Z"), product: "coins.100", transaction: "t8")),
-        EventLines.line(.transfer(id: "x3", subject: "u1", at: ts("2026-01-15T00:00:00Z"), to: "u3", transaction: "l1")),
-      ]),
-    TailCase(
-      name: "a transfer in the prefix, a tail without one",
-      prefix: transferPrefix,
-      tail: [EventLines.line(.purchase(id: "c4", subject: "u4", at: ts("2026-01-25T00:00:00Z"), product: "coins.100", transaction: "t6"))]),
+      prefix: transferPrefix, tail: transferTail),
+    TailCase(name: "a transfer in the prefix, a tail without one", prefix: transferPrefix, tail: tailWithoutTransfer),
+  ]
+
+  /// After `transferPrefix`: `t1` moved on from `u2` to `u5` (no lines), `l1` from `u1` to `u3`.
+  static let transferTail = [
+    EventLines.line(.transfer(id: "x2", subject: "u2", at: ts("2026-01-20T00:00:00Z"), to: "u5", originalTransaction: "t1")),
+    EventLines.line(.purchase(id: "c3", subject: "u3", at: ts("2026-01-12T00:00:00Z"), product: "coins.100", transaction: "t8")),
+    EventLines.line(.transfer(id: "x3", subject: "u1", at: ts("2026-01-15T00:00:00Z"), to: "u3", transaction: "l1")),
+  ]
+
+  /// After `transferPrefix`: a purchase of another subject, no transfer.
+  static let tailWithoutTransfer = [
+    EventLines.line(.purchase(id: "c4", subject: "u4", at: ts("2026-01-25T00:00:00Z"), product: "coins.100", transaction: "t6"))
   ]
 
   /// `u1` buys monthly Pro (`t1`) and a lifetime unlock (`l1`), then moves `t1` to `u2`.
@@ -81,18 +85,19 @@ struct SnapshotTailTests {
     }
   }
 
-  @Test("with transfers, the restored owner chains are the full load's: empty tail, a tail without transfers, a tail with them", arguments: [0, 1, 3])
-  func ownerChainsLikeFullLoad(tailLines: Int) throws {
+  @Test(
+    "with transfers, the restored owner chains are the full load's: empty tail, a tail without transfers, a tail with them",
+    arguments: [(1, [String]()), (1, tailWithoutTransfer), (2, transferTail)])
+  func ownerChainsLikeFullLoad(units: Int, tail: [String]) throws {
     let catalog = try LedgerLoader.loadCatalog(path: Self.catalogPath)
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
-    let tail = tailLines == 1 ? Self.cases[4].tail : Array(Self.cases[3].tail.prefix(tailLines))
     let (logPath, snapshotPath) = try Self.files(TailCase(name: "owners", prefix: Self.transferPrefix, tail: tail), in: directory, catalog: catalog)
     let full = try LedgerLoader.load(logPath: logPath, catalog: catalog).ledger
     let restored = try SnapshotFiles.restore(
       snapshotPath: snapshotPath, logPath: logPath, catalogPath: Self.catalogPath, catalog: catalog
     ).ledger
-    #expect(Self.ownerChains(full).count == (tailLines == 3 ? 2 : 1))
+    #expect(Self.ownerChains(full).count == units)
     #expect(Self.ownerChains(restored) == Self.ownerChains(full))
     #expect(restored.owners.partyNames == full.owners.partyNames)
   }
@@ -102,7 +107,7 @@ struct SnapshotTailTests {
     let catalog = try LedgerLoader.loadCatalog(path: Self.catalogPath)
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
-    let prefix = Self.transferPrefix + Self.cases[3].tail
+    let prefix = Self.transferPrefix + Self.transferTail
     let (_, snapshotPath) = try Self.files(TailCase(name: "decode", prefix: prefix, tail: []), in: directory, catalog: catalog)
     let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: snapshotPath)))
     let restored = try SnapshotReader.read(bytes, file: snapshotPath, catalog: catalog).ledger
